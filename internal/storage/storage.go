@@ -1,0 +1,310 @@
+// Package storage owns dynago's Pebble instance: opening and locking the data
+// directory, atomic batches, snapshots, bounded iterators, range deletions,
+// counters kept with a merge operator, and the sync policy.
+//
+// storage knows bytes only. It imports nothing else of dynago; the key layout
+// belongs to internal/keys and the meaning of values to the engine.
+//
+// # Invariants
+//
+//   - A Batch is applied whole or not at all.
+//   - With Options.Sync, Commit returns only after the write-ahead log is
+//     synced: an acknowledged write survives a machine crash. Without it an
+//     acknowledged write survives a process crash (it is in the OS's page
+//     cache) but not a power loss.
+//   - Reads never block writes: Get and iterators read a consistent
+//     point-in-time view.
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// ErrLocked is returned by Open when another process (or another DB in this
+// process) holds the data directory.
+var ErrLocked = errors.New("data directory is in use by another dynago process")
+
+// Options configure Open.
+type Options struct {
+	// Dir is the data directory; it is created if missing. Ignored when
+	// InMemory is set.
+	Dir string
+	// InMemory keeps everything in memory (no write-ahead log, no files).
+	InMemory bool
+	// Sync syncs the write-ahead log on every commit. Default false.
+	Sync bool
+	// Logger receives Pebble's own log lines at debug level. Default: discard.
+	Logger *slog.Logger
+}
+
+// DB is an open store.
+type DB struct {
+	p    *pebble.DB
+	lock *pebble.Lock
+	wo   *pebble.WriteOptions
+}
+
+// counterMergerName is stored on disk by Pebble; do not change it.
+const counterMergerName = "dynago.counters.v1"
+
+// Open opens or creates the store.
+func Open(o Options) (*DB, error) {
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	popts := &pebble.Options{
+		Merger: &pebble.Merger{Name: counterMergerName, Merge: newCounterMerger},
+		Logger: pebbleLogger{logger},
+	}
+	dir := o.Dir
+	var lock *pebble.Lock
+	if o.InMemory {
+		popts.FS = vfs.NewMem()
+		popts.DisableWAL = true
+		dir = "mem"
+	} else {
+		if dir == "" {
+			return nil, errors.New("storage: no data directory given")
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create data directory: %w", err)
+		}
+		var err error
+		lock, err = pebble.LockDirectory(dir, vfs.Default)
+		if err != nil {
+			abs, _ := filepath.Abs(dir)
+			return nil, fmt.Errorf("%w: %s: %v", ErrLocked, abs, err)
+		}
+		popts.Lock = lock
+	}
+	p, err := pebble.Open(dir, popts)
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		return nil, fmt.Errorf("open pebble at %q: %w", dir, err)
+	}
+	wo := pebble.NoSync
+	if o.Sync && !o.InMemory {
+		wo = pebble.Sync
+	}
+	return &DB{p: p, lock: lock, wo: wo}, nil
+}
+
+// Close flushes nothing it was not asked to and releases the directory.
+// Writes acknowledged before Close are durable per the sync policy; Close
+// also syncs the log so that a clean shutdown loses nothing even without
+// Sync.
+func (d *DB) Close() error {
+	var errs []error
+	if d.wo != pebble.Sync {
+		// Make everything acknowledged durable before the process exits.
+		if err := d.p.LogData(nil, pebble.Sync); err != nil && !errors.Is(err, pebble.ErrClosed) {
+			errs = append(errs, err)
+		}
+	}
+	if err := d.p.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("close pebble: %w", err))
+	}
+	if d.lock != nil {
+		if err := d.lock.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("release lock: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Reader reads a consistent view: the live store or a snapshot.
+type Reader interface {
+	// Get appends the value of key to dst and reports whether it exists.
+	Get(key, dst []byte) ([]byte, bool, error)
+	// NewIter returns an iterator over [lower, upper).
+	NewIter(lower, upper []byte) (*Iter, error)
+}
+
+// Get implements Reader.
+func (d *DB) Get(key, dst []byte) ([]byte, bool, error) { return get(d.p, key, dst) }
+
+// NewIter implements Reader.
+func (d *DB) NewIter(lower, upper []byte) (*Iter, error) {
+	it, err := d.p.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, fmt.Errorf("new iterator: %w", err)
+	}
+	return &Iter{it: it}, nil
+}
+
+type getter interface {
+	Get(key []byte) ([]byte, io.Closer, error)
+}
+
+func get(g getter, key, dst []byte) ([]byte, bool, error) {
+	v, c, err := g.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return dst, false, nil
+	}
+	if err != nil {
+		return dst, false, fmt.Errorf("get: %w", err)
+	}
+	dst = append(dst, v...)
+	c.Close()
+	return dst, true, nil
+}
+
+// Snapshot is a point-in-time view. Close it when done.
+type Snapshot struct{ s *pebble.Snapshot }
+
+// NewSnapshot returns a consistent view of the store as of now.
+func (d *DB) NewSnapshot() *Snapshot { return &Snapshot{s: d.p.NewSnapshot()} }
+
+// Get implements Reader.
+func (s *Snapshot) Get(key, dst []byte) ([]byte, bool, error) { return get(s.s, key, dst) }
+
+// NewIter implements Reader.
+func (s *Snapshot) NewIter(lower, upper []byte) (*Iter, error) {
+	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, fmt.Errorf("new iterator: %w", err)
+	}
+	return &Iter{it: it}, nil
+}
+
+// Close releases the snapshot.
+func (s *Snapshot) Close() error { return s.s.Close() }
+
+// Iter walks keys in order within its bounds. Key and Value are valid until
+// the next move.
+type Iter struct{ it *pebble.Iterator }
+
+func (i *Iter) First() bool            { return i.it.First() }
+func (i *Iter) Last() bool             { return i.it.Last() }
+func (i *Iter) Next() bool             { return i.it.Next() }
+func (i *Iter) Prev() bool             { return i.it.Prev() }
+func (i *Iter) SeekGE(key []byte) bool { return i.it.SeekGE(key) }
+func (i *Iter) SeekLT(key []byte) bool { return i.it.SeekLT(key) }
+func (i *Iter) Valid() bool            { return i.it.Valid() }
+func (i *Iter) Key() []byte            { return i.it.Key() }
+func (i *Iter) Value() []byte          { return i.it.Value() }
+func (i *Iter) Error() error           { return i.it.Error() }
+func (i *Iter) Close() error           { return i.it.Close() }
+
+// Batch collects writes applied atomically by Commit.
+type Batch struct {
+	b  *pebble.Batch
+	db *DB
+}
+
+// NewBatch starts a batch.
+func (d *DB) NewBatch() *Batch { return &Batch{b: d.p.NewBatch(), db: d} }
+
+// Set writes key=value.
+func (b *Batch) Set(key, value []byte) error { return b.b.Set(key, value, nil) }
+
+// Delete removes key.
+func (b *Batch) Delete(key []byte) error { return b.b.Delete(key, nil) }
+
+// DeleteRange removes every key in [start, end).
+func (b *Batch) DeleteRange(start, end []byte) error { return b.b.DeleteRange(start, end, nil) }
+
+// AddCounters adds deltas to the counters stored at key (see Counters).
+func (b *Batch) AddCounters(key []byte, deltas ...int64) error {
+	return b.b.Merge(key, encodeCounters(deltas), nil)
+}
+
+// Empty reports whether the batch holds no writes.
+func (b *Batch) Empty() bool { return b.b.Empty() }
+
+// Commit applies the batch atomically with the store's sync policy and
+// releases it.
+func (b *Batch) Commit() error {
+	err := b.b.Commit(b.db.wo)
+	b.b.Close()
+	if err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Close releases a batch that will not be committed.
+func (b *Batch) Close() { b.b.Close() }
+
+// Counters reads the counters at key from r; a missing key reads as zeros.
+// n is how many counters the caller expects.
+func Counters(r Reader, key []byte, n int) ([]int64, error) {
+	v, ok, err := r.Get(key, nil)
+	out := make([]int64, n)
+	if err != nil || !ok {
+		return out, err
+	}
+	vals := decodeCounters(v)
+	copy(out, vals)
+	return out, nil
+}
+
+// encodeCounters writes each counter as 8 bytes big-endian two's complement.
+// This format is stored on disk; do not change it.
+func encodeCounters(vals []int64) []byte {
+	b := make([]byte, 8*len(vals))
+	for i, v := range vals {
+		binary.BigEndian.PutUint64(b[8*i:], uint64(v))
+	}
+	return b
+}
+
+func decodeCounters(b []byte) []int64 {
+	vals := make([]int64, len(b)/8)
+	for i := range vals {
+		vals[i] = int64(binary.BigEndian.Uint64(b[8*i:]))
+	}
+	return vals
+}
+
+// counterMerger adds counter vectors element by element; the operation is
+// commutative, so operand order does not matter.
+type counterMerger struct{ sum []int64 }
+
+func newCounterMerger(key, value []byte) (pebble.ValueMerger, error) {
+	m := &counterMerger{}
+	m.add(value)
+	return m, nil
+}
+
+func (m *counterMerger) add(v []byte) {
+	vals := decodeCounters(v)
+	for len(m.sum) < len(vals) {
+		m.sum = append(m.sum, 0)
+	}
+	for i, x := range vals {
+		m.sum[i] += x
+	}
+}
+
+func (m *counterMerger) MergeNewer(v []byte) error { m.add(v); return nil }
+func (m *counterMerger) MergeOlder(v []byte) error { m.add(v); return nil }
+func (m *counterMerger) Finish(bool) ([]byte, io.Closer, error) {
+	return encodeCounters(m.sum), nil, nil
+}
+
+// pebbleLogger sends Pebble's log lines to slog.
+type pebbleLogger struct{ l *slog.Logger }
+
+func (p pebbleLogger) Infof(format string, args ...any) {
+	p.l.Debug(fmt.Sprintf(format, args...), "component", "pebble")
+}
+func (p pebbleLogger) Errorf(format string, args ...any) {
+	p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
+}
+func (p pebbleLogger) Fatalf(format string, args ...any) {
+	p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
+	os.Exit(1)
+}
