@@ -1,0 +1,333 @@
+package attr
+
+import (
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// DynamoDB numbers are decimals of at most MaxNumberDigits significant
+// digits whose magnitude, unless zero, lies between 1E-130 and
+// 9.9999999999999999999999999999999999999E+125.
+const (
+	MaxNumberDigits = 38
+	maxAdjExponent  = 125  // adjusted exponent of the largest magnitude
+	minAdjExponent  = -130 // adjusted exponent of the smallest magnitude
+)
+
+// Accepted syntax:
+//
+//	[+|-] ( digits [. [digits]] | . digits ) [ (e|E) [+|-] digits ]
+//
+// ASCII digits only, no spaces anywhere, no "NaN" or "Infinity", no hex.
+// DynamoDB has been seen to accept "+3", ".123", "0001.23", "1e+5" and
+// "0e1000" and to reject "NaN", "Infinity", " 1", "1 ", "+e2", "1+2" and
+// "1.2.3" (ScyllaDB's Alternator tests, dynoxide PR #113). The rest (a
+// trailing point as in "5.", and an exponent beyond the signed 32-bit range
+// being a syntax error even on zero) is inferred from Java's BigDecimal,
+// whose grammar and error texts DynamoDB's match.
+//
+// maxExponent is the largest exponent magnitude accepted.
+const maxExponent = 1<<31 - 1
+
+// number is a parsed number that still points into its text: the mantissa's
+// digits are the integer digits s[intStart:intEnd] followed by the fraction
+// digits s[fracStart:fracEnd], and first..last index the significant digits
+// within that virtual digit string.
+type number struct {
+	s                  string
+	neg                bool
+	intStart, intEnd   int
+	fracStart, fracEnd int
+	first, last        int   // significant digits; first > last for zero
+	adj                int64 // adjusted exponent: value = d.ddd × 10^adj
+}
+
+// digit returns the i-th digit of the mantissa.
+func (n *number) digit(i int) byte {
+	if il := n.intEnd - n.intStart; i >= il {
+		return n.s[n.fracStart+i-il]
+	}
+	return n.s[n.intStart+i]
+}
+
+func (n *number) isZero() bool { return n.first > n.last }
+
+// digits is the number of significant digits; 0 for zero.
+func (n *number) digits() int { return n.last - n.first + 1 }
+
+// scanNumber parses s without allocating. ok is false if s is not number
+// syntax; range and precision are not checked.
+func scanNumber(s string) (n number, ok bool) {
+	n.s = s
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		n.neg = s[i] == '-'
+		i++
+	}
+	n.intStart = i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	n.intEnd = i
+	if i < len(s) && s[i] == '.' {
+		i++
+	}
+	n.fracStart = i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	n.fracEnd = i
+	intLen, fracLen := n.intEnd-n.intStart, n.fracEnd-n.fracStart
+	if intLen+fracLen == 0 {
+		return n, false
+	}
+	var exp int64
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		start := i
+		for i < len(s) && isDigit(s[i]) {
+			if exp <= maxExponent {
+				exp = exp*10 + int64(s[i]-'0')
+			}
+			i++
+		}
+		if i == start || exp > maxExponent {
+			return n, false
+		}
+		if eneg {
+			exp = -exp
+		}
+	}
+	if i != len(s) {
+		return n, false
+	}
+	total := intLen + fracLen
+	n.first, n.last = 0, total-1
+	for n.first < total && n.digit(n.first) == '0' {
+		n.first++
+	}
+	if n.first == total { // zero
+		n.first, n.last = 1, 0
+		return n, true
+	}
+	for n.digit(n.last) == '0' {
+		n.last--
+	}
+	n.adj = int64(intLen-1-n.first) + exp
+	return n, true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// check applies DynamoDB's precision and range rules. Precision is checked
+// first; which error DynamoDB reports for text breaking both rules has not
+// been captured.
+func (n *number) check() *Error {
+	if n.isZero() {
+		return nil
+	}
+	switch {
+	case n.digits() > MaxNumberDigits:
+		return newError(MsgNumberPrecision)
+	case n.adj > maxAdjExponent:
+		return newError(MsgNumberOverflow)
+	case n.adj < minAdjExponent:
+		return newError(MsgNumberUnderflow)
+	}
+	return nil
+}
+
+// maxCanonicalLen bounds the canonical text of a valid number:
+// "-0." + 129 zeros + 38 digits.
+const maxCanonicalLen = 3 + (-minAdjExponent - 1) + MaxNumberDigits
+
+// appendCanonical appends the canonical text of a checked number.
+//
+// DynamoDB returns numbers in plain notation, never with an exponent, with
+// no leading zeros (but one before the point of a fraction), no trailing
+// fraction zeros, no '+' and no negative zero: "1E+2" reads back "100",
+// 1E+125 as "1" and 125 zeros, "1e-20" as "0.00000000000000000001",
+// "-0.0" as "0".
+func (n *number) appendCanonical(dst []byte) []byte {
+	if n.isZero() {
+		return append(dst, '0')
+	}
+	if n.neg {
+		dst = append(dst, '-')
+	}
+	nd := n.digits()
+	if n.adj < 0 {
+		dst = append(dst, '0', '.')
+		for k := int64(-1); k > n.adj; k-- {
+			dst = append(dst, '0')
+		}
+		for k := 0; k < nd; k++ {
+			dst = append(dst, n.digit(n.first+k))
+		}
+		return dst
+	}
+	intDigits := int(n.adj) + 1
+	for k := 0; k < nd; k++ {
+		if k == intDigits {
+			dst = append(dst, '.')
+		}
+		dst = append(dst, n.digit(n.first+k))
+	}
+	for k := nd; k < intDigits; k++ {
+		dst = append(dst, '0')
+	}
+	return dst
+}
+
+// parseNumber scans and checks s.
+func parseNumber(s string) (number, *Error) {
+	n, ok := scanNumber(s)
+	if !ok {
+		return n, numberSyntaxError(s)
+	}
+	if err := n.check(); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+// NormalizeNumber validates s as a DynamoDB number and returns its canonical
+// text: what DynamoDB returns when the number is read back ("-12.50" gives
+// "-12.5", "1.5e3" gives "1500", "-0" gives "0"). Errors are *Error with
+// DynamoDB's message. If s is already canonical it is returned as is, without
+// allocating.
+func NormalizeNumber(s string) (string, error) {
+	c, err := normalizeNumber(s)
+	if err != nil {
+		return "", err
+	}
+	return c, nil
+}
+
+// normalizeNumber is NormalizeNumber with a concrete error type.
+func normalizeNumber(s string) (string, *Error) {
+	n, err := parseNumber(s)
+	if err != nil {
+		return "", err
+	}
+	var buf [maxCanonicalLen]byte
+	out := n.appendCanonical(buf[:0])
+	if string(out) == s {
+		return s, nil
+	}
+	return string(out), nil
+}
+
+// ParseNumber validates s as NormalizeNumber does and returns its value.
+func ParseNumber(s string) (*apd.Decimal, error) {
+	n, err := parseNumber(s)
+	if err != nil {
+		return nil, err
+	}
+	d := new(apd.Decimal)
+	if n.isZero() {
+		return d, nil
+	}
+	var buf [MaxNumberDigits]byte
+	nd := n.digits()
+	for k := 0; k < nd; k++ {
+		buf[k] = n.digit(n.first + k)
+	}
+	if _, ok := d.Coeff.SetString(string(buf[:nd]), 10); !ok {
+		// Unreachable: buf holds ASCII digits only.
+		return nil, numberSyntaxError(s)
+	}
+	d.Negative = n.neg
+	d.Exponent = int32(n.adj) - int32(nd-1)
+	return d, nil
+}
+
+// CompareNumbers compares a and b by decimal value, canonical or not: -1 if
+// a < b, 0 if equal, +1 if a > b. Range and precision are not checked. Text
+// that is not number syntax orders before every number, and two such texts
+// order bytewise.
+func CompareNumbers(a, b string) int {
+	na, oka := scanNumber(a)
+	nb, okb := scanNumber(b)
+	switch {
+	case !oka && !okb:
+		return strings.Compare(a, b)
+	case !oka:
+		return -1
+	case !okb:
+		return 1
+	}
+	return compareNumbers(&na, &nb)
+}
+
+func (n *number) sign() int {
+	switch {
+	case n.isZero():
+		return 0
+	case n.neg:
+		return -1
+	}
+	return 1
+}
+
+func compareNumbers(a, b *number) int {
+	sa, sb := a.sign(), b.sign()
+	if sa != sb {
+		if sa < sb {
+			return -1
+		}
+		return 1
+	}
+	if sa == 0 {
+		return 0
+	}
+	c := compareMagnitudes(a, b)
+	if sa < 0 {
+		return -c
+	}
+	return c
+}
+
+func compareMagnitudes(a, b *number) int {
+	if a.adj != b.adj {
+		if a.adj < b.adj {
+			return -1
+		}
+		return 1
+	}
+	da, db := a.digits(), b.digits()
+	for k := 0; k < da || k < db; k++ {
+		ca, cb := byte('0'), byte('0')
+		if k < da {
+			ca = a.digit(a.first + k)
+		}
+		if k < db {
+			cb = b.digit(b.first + k)
+		}
+		if ca != cb {
+			if ca < cb {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// numberSize is DynamoDB's storage size of a number: one byte per two
+// significant digits, rounded up, plus one. Zero counts as one digit. Text
+// that does not parse is sized as if each of its bytes were a digit.
+func numberSize(s string) int {
+	n, ok := scanNumber(s)
+	d := len(s)
+	if ok {
+		d = max(n.digits(), 1)
+	}
+	return (d+1)/2 + 1
+}

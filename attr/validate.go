@@ -1,0 +1,247 @@
+package attr
+
+import (
+	"bytes"
+	"maps"
+	"slices"
+)
+
+// MaxDepth is the deepest nesting DynamoDB accepts. An item's attribute is at
+// level 1 and each element of an M or L is one level below its container, so
+// a scalar wrapped in 31 maps (at level 32) is accepted and one wrapped in 32
+// maps is not.
+const MaxDepth = 32
+
+// Key value size limits, in bytes of the value (the name does not count).
+const (
+	MaxPartitionKeySize = 2048
+	MaxSortKeySize      = 1024
+)
+
+// Canonicalize validates v as an item attribute value, and every value nested
+// in it, by DynamoDB's rules, and rewrites each number (N, NS members, at any
+// depth) to its canonical text in place. It writes into v's maps and slices,
+// which may be shared with the caller.
+//
+// The rules: exactly one type (not TypeInvalid); NULL must be true; numbers
+// must be valid (see NormalizeNumber); sets must be non-empty and free of
+// duplicates (NS members by value, so "1" and "1.0" collide); nesting at most
+// MaxDepth levels. Empty strings and binaries are allowed: key attributes
+// are checked separately by ValidateKeyValue.
+//
+// The error, if any, is an *Error. When a value breaks several rules the one
+// reported is deterministic: map entries are examined in key order.
+func (v *Value) Canonicalize() error {
+	return v.canonicalizeAt(1)
+}
+
+// canonicalizeAt validates v at the given nesting level. It first walks maps
+// in their random order (cheap), and only on failure walks again in key
+// order to pick the error deterministically; the second walk repeats
+// idempotent rewrites only.
+func (v *Value) canonicalizeAt(level int) error {
+	if err := v.canonicalize(level, false); err != nil {
+		if err2 := v.canonicalize(level, true); err2 != nil {
+			return err2
+		}
+		return err
+	}
+	return nil
+}
+
+// CanonicalizeItem canonicalizes every attribute of it as Value.Canonicalize
+// does, and also rejects an attribute named "". Numbers are rewritten in place.
+func CanonicalizeItem(it Item) error {
+	if err := canonicalizeMap(it, 1, false); err != nil {
+		if err2 := canonicalizeMap(it, 1, true); err2 != nil {
+			return err2
+		}
+		return err
+	}
+	return nil
+}
+
+// canonicalizeMap canonicalizes the values of m, which sit at level. Item
+// attribute names (level 1) must not be empty.
+func canonicalizeMap(m map[string]Value, level int, sorted bool) *Error {
+	visit := func(k string) *Error {
+		if k == "" && level == 1 {
+			return newError(MsgEmptyAttributeName)
+		}
+		e := m[k]
+		old := e.N
+		if err := e.canonicalize(level, sorted); err != nil {
+			return err
+		}
+		// Nested maps and slices are shared with m's copy, so only a
+		// rewritten N needs storing back.
+		if e.Type == TypeN && e.N != old {
+			m[k] = e
+		}
+		return nil
+	}
+	if !sorted {
+		for k := range m {
+			if err := visit(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if err := visit(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (v *Value) canonicalize(level int, sorted bool) *Error {
+	if level > MaxDepth {
+		return newError(MsgNestingTooDeep)
+	}
+	switch v.Type {
+	case TypeS, TypeB, TypeBOOL:
+		return nil
+	case TypeN:
+		c, err := normalizeNumber(v.N)
+		if err != nil {
+			return err
+		}
+		v.N = c
+		return nil
+	case TypeNULL:
+		if !v.Bool {
+			return newError(MsgNullNotTrue)
+		}
+		return nil
+	case TypeM:
+		return canonicalizeMap(v.M, level+1, sorted)
+	case TypeL:
+		for i := range v.L {
+			if err := v.L[i].canonicalize(level+1, sorted); err != nil {
+				return err
+			}
+		}
+		return nil
+	case TypeSS:
+		if len(v.SS) == 0 {
+			return newError(MsgEmptyStringSet)
+		}
+		if hasDuplicateStrings(v.SS) {
+			return stringSetDuplicatesError(v.SS)
+		}
+		return nil
+	case TypeNS:
+		if len(v.NS) == 0 {
+			return newError(MsgEmptyNumberSet)
+		}
+		for i, s := range v.NS {
+			c, err := normalizeNumber(s)
+			if err != nil {
+				return err
+			}
+			if c != s {
+				v.NS[i] = c
+			}
+		}
+		// Canonical texts are equal exactly when the values are.
+		if hasDuplicateStrings(v.NS) {
+			return newError(MsgNumberSetDuplicates)
+		}
+		return nil
+	case TypeBS:
+		if len(v.BS) == 0 {
+			return newError(MsgEmptyBinarySet)
+		}
+		if hasDuplicateBytes(v.BS) {
+			return binarySetDuplicatesError(v.BS)
+		}
+		return nil
+	}
+	return newError(MsgEmptyValue)
+}
+
+// smallSet is the size up to which duplicate checks compare pairwise rather
+// than build a map.
+const smallSet = 16
+
+func hasDuplicateStrings(ss []string) bool {
+	if len(ss) <= smallSet {
+		for i := 1; i < len(ss); i++ {
+			for j := 0; j < i; j++ {
+				if ss[i] == ss[j] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]struct{}, len(ss))
+	for _, s := range ss {
+		if _, ok := seen[s]; ok {
+			return true
+		}
+		seen[s] = struct{}{}
+	}
+	return false
+}
+
+func hasDuplicateBytes(bs [][]byte) bool {
+	if len(bs) <= smallSet {
+		for i := 1; i < len(bs); i++ {
+			for j := 0; j < i; j++ {
+				if bytes.Equal(bs[i], bs[j]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]struct{}, len(bs))
+	for _, b := range bs {
+		if _, ok := seen[string(b)]; ok {
+			return true
+		}
+		seen[string(b)] = struct{}{}
+	}
+	return false
+}
+
+// ValidateKeyValue checks v as the value of the key attribute name, a
+// partition key if isPartition and a sort key otherwise: it must be an S, N
+// or B, S and B must not be empty, and the value may not exceed
+// MaxPartitionKeySize or MaxSortKeySize bytes (numbers are sized as
+// AttributeSize sizes them). Numbers are expected to be canonicalized
+// already; their syntax is not checked here.
+//
+// It does not know the key's declared type. Callers check that first,
+// because DynamoDB's message for a mismatch depends on the operation: see
+// KeyTypeMismatchError (item writes) and MsgKeySchemaMismatch (key lookups).
+// A non-scalar v gets MsgKeySchemaMismatch here.
+func ValidateKeyValue(name string, v Value, isPartition bool) error {
+	var size int
+	switch v.Type {
+	case TypeS:
+		if v.S == "" {
+			return newError("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: " + name)
+		}
+		size = len(v.S)
+	case TypeB:
+		if len(v.B) == 0 {
+			return newError("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: " + name)
+		}
+		size = len(v.B)
+	case TypeN:
+		size = numberSize(v.N)
+	default:
+		return newError(MsgKeySchemaMismatch)
+	}
+	if isPartition && size > MaxPartitionKeySize {
+		return newError(MsgHashKeyTooLarge)
+	}
+	if !isPartition && size > MaxSortKeySize {
+		return newError(MsgRangeKeyTooLarge)
+	}
+	return nil
+}
