@@ -1,0 +1,292 @@
+package protocol
+
+import (
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
+)
+
+// This file decodes AttributeValues, the hot path of every item operation.
+// It uses explicit loops rather than the closure-based helpers.
+
+// maxAttrDepth caps how deeply the decoder follows nested M and L values.
+// DynamoDB allows 32 levels and the engine enforces that limit with its
+// exact counting; this cap is only a guard against absurd input exhausting
+// the stack. A value nested deeper is skipped iteratively (its syntax still
+// checked) and reported with DynamoDB's nesting message.
+const maxAttrDepth = 100
+
+// attrType maps an AttributeValue member name to its type; any other name
+// is ignored, as DynamoDB ignores it.
+func attrType(key []byte) attr.Type {
+	switch string(key) {
+	case "S":
+		return attr.TypeS
+	case "N":
+		return attr.TypeN
+	case "B":
+		return attr.TypeB
+	case "BOOL":
+		return attr.TypeBOOL
+	case "NULL":
+		return attr.TypeNULL
+	case "M":
+		return attr.TypeM
+	case "L":
+		return attr.TypeL
+	case "SS":
+		return attr.TypeSS
+	case "NS":
+		return attr.TypeNS
+	case "BS":
+		return attr.TypeBS
+	}
+	return attr.TypeInvalid
+}
+
+// attrValue decodes one AttributeValue. At atField, null means absent and
+// attrValue reports false; at atElement, null is an empty AttributeValue,
+// which is a ValidationException.
+func (d *decoder) attrValue(v *attr.Value, at position) (bool, *engine.Error) {
+	ok, err := d.openStruct("AttributeValue", at)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		if at == atElement {
+			d.deferValidation(msgAttrEmpty)
+		}
+		return false, nil
+	}
+	if d.avDepth >= maxAttrDepth {
+		if err := d.skipValue(); err != nil {
+			return false, err
+		}
+		d.deferValidation(msgAttrNesting)
+		return true, nil
+	}
+	d.avDepth++
+	err = d.attrMembers(v)
+	d.avDepth--
+	return true, err
+}
+
+// attrMembers reads the members of an AttributeValue whose '{' is at d.pos.
+func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
+	d.pos++
+	multi := false
+	c := d.peek()
+	if c == '}' {
+		d.pos++
+		d.deferValidation(msgAttrEmpty)
+		return nil
+	}
+	for {
+		if c != '"' {
+			return errSyntax()
+		}
+		key, err := d.readString()
+		if err != nil {
+			return err
+		}
+		t := attrType(key)
+		if d.peek() != ':' {
+			return errSyntax()
+		}
+		d.pos++
+		if t == attr.TypeInvalid {
+			err = d.skipValue()
+		} else {
+			var set bool
+			set, err = d.attrMember(v, t)
+			if set {
+				if v.Type == attr.TypeInvalid {
+					v.Type = t
+				} else if v.Type != t {
+					multi = true
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+		switch d.peek() {
+		case ',':
+			d.pos++
+			c = d.peek()
+		case '}':
+			d.pos++
+			switch {
+			case v.Type == attr.TypeInvalid:
+				d.deferValidation(msgAttrEmpty)
+			case multi:
+				d.deferValidation(msgAttrMulti)
+			}
+			return nil
+		default:
+			return errSyntax()
+		}
+	}
+}
+
+// attrMember reads the value of the type member t into v and reports
+// whether it was set (JSON null is not).
+func (d *decoder) attrMember(v *attr.Value, t attr.Type) (bool, *engine.Error) {
+	switch t {
+	case attr.TypeS, attr.TypeN:
+		kind, text, err := d.token()
+		if err != nil {
+			return false, err
+		}
+		switch kind {
+		case tkString:
+			if t == attr.TypeS {
+				v.S = string(text)
+			} else {
+				v.N = string(text)
+			}
+			return true, nil
+		case tkNull:
+			return false, nil
+		}
+		return false, convError(kind, "String")
+	case attr.TypeB:
+		var b []byte
+		if err := d.blob(&b); err != nil || b == nil {
+			return false, err
+		}
+		v.B = b
+		return true, nil
+	case attr.TypeBOOL, attr.TypeNULL:
+		return d.boolean(&v.Bool)
+	case attr.TypeM:
+		ok, err := d.openMap(javaAttributeValue, atField)
+		if !ok || err != nil {
+			return false, err
+		}
+		m := make(map[string]attr.Value)
+		v.M = m
+		return true, d.attrMap(m)
+	case attr.TypeL:
+		ok, err := d.openList(atField)
+		if !ok || err != nil {
+			return false, err
+		}
+		l, err := d.attrList()
+		v.L = l
+		return true, err
+	case attr.TypeSS, attr.TypeNS:
+		var list []string
+		if err := decodeList(d, &list, atField, strElem); err != nil || list == nil {
+			return false, err
+		}
+		if t == attr.TypeSS {
+			v.SS = list
+		} else {
+			v.NS = list
+		}
+		return true, nil
+	case attr.TypeBS:
+		var list [][]byte
+		if err := decodeList(d, &list, atField, blobElem); err != nil || list == nil {
+			return false, err
+		}
+		v.BS = list
+		return true, nil
+	}
+	return false, nil
+}
+
+// attrMap reads the members of a map of AttributeValues (an item, a key,
+// ExpressionAttributeValues or an M value) whose '{' is at d.pos.
+func (d *decoder) attrMap(m map[string]attr.Value) *engine.Error {
+	d.pos++
+	c := d.peek()
+	if c == '}' {
+		d.pos++
+		return nil
+	}
+	for {
+		if c != '"' {
+			return errSyntax()
+		}
+		key, err := d.readString()
+		if err != nil {
+			return err
+		}
+		name := string(key)
+		if d.peek() != ':' {
+			return errSyntax()
+		}
+		d.pos++
+		var v attr.Value
+		if _, err := d.attrValue(&v, atElement); err != nil {
+			return err
+		}
+		m[name] = v
+		switch d.peek() {
+		case ',':
+			d.pos++
+			c = d.peek()
+		case '}':
+			d.pos++
+			return nil
+		default:
+			return errSyntax()
+		}
+	}
+}
+
+// attrList reads the elements of an L value whose '[' is at d.pos.
+func (d *decoder) attrList() ([]attr.Value, *engine.Error) {
+	d.pos++
+	list := []attr.Value{}
+	if d.peek() == ']' {
+		d.pos++
+		return list, nil
+	}
+	for {
+		var v attr.Value
+		if _, err := d.attrValue(&v, atElement); err != nil {
+			return list, err
+		}
+		list = append(list, v)
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return list, nil
+		default:
+			return list, errSyntax()
+		}
+	}
+}
+
+// item reads a map of AttributeValues. A present map is never nil.
+func (d *decoder) item(dst *attr.Item, at position) *engine.Error {
+	ok, err := d.openMap(javaAttributeValue, at)
+	if !ok || err != nil {
+		return err
+	}
+	m := make(attr.Item)
+	*dst = m
+	return d.attrMap(m)
+}
+
+func itemElem(d *decoder, it *attr.Item) *engine.Error { return d.item(it, atElement) }
+
+// attrField reads an AttributeValue member of a structure (Expected's
+// Value, AttributeUpdates' Value).
+func (d *decoder) attrField(dst **attr.Value) *engine.Error {
+	v := new(attr.Value)
+	ok, err := d.attrValue(v, atField)
+	if ok {
+		*dst = v
+	}
+	return err
+}
+
+func attrElem(d *decoder, v *attr.Value) *engine.Error {
+	_, err := d.attrValue(v, atElement)
+	return err
+}

@@ -1,0 +1,716 @@
+package protocol
+
+import (
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
+)
+
+// This file holds one decoder per operation and the readers for the
+// structures the requests share. Member names are matched exactly (DynamoDB
+// is case sensitive); unknown members are skipped; JSON null means absent.
+
+// Control-plane structures.
+
+func keySchemaElem(d *decoder, e *engine.KeySchemaElement) *engine.Error {
+	_, err := d.object("KeySchemaElement", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "AttributeName":
+			return d.str(&e.AttributeName)
+		case "KeyType":
+			return d.str(&e.KeyType)
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+func (d *decoder) keySchema(dst *[]engine.KeySchemaElement) *engine.Error {
+	return decodeList(d, dst, atField, keySchemaElem)
+}
+
+func attributeDefinitionElem(d *decoder, e *engine.AttributeDefinition) *engine.Error {
+	_, err := d.object("AttributeDefinition", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "AttributeName":
+			return d.str(&e.AttributeName)
+		case "AttributeType":
+			return d.str(&e.AttributeType)
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+func (d *decoder) attributeDefinitions(dst *[]engine.AttributeDefinition) *engine.Error {
+	return decodeList(d, dst, atField, attributeDefinitionElem)
+}
+
+func (d *decoder) projection(p *engine.Projection) *engine.Error {
+	_, err := d.object("Projection", atField, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "ProjectionType":
+			return d.str(&p.ProjectionType)
+		case "NonKeyAttributes":
+			return d.strList(&p.NonKeyAttributes)
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+func (d *decoder) provisionedThroughput(dst **engine.ProvisionedThroughput) *engine.Error {
+	pt := new(engine.ProvisionedThroughput)
+	ok, err := d.object("ProvisionedThroughput", atField, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "ReadCapacityUnits":
+			return d.long(&pt.ReadCapacityUnits)
+		case "WriteCapacityUnits":
+			return d.long(&pt.WriteCapacityUnits)
+		}
+		return d.skipValue()
+	})
+	if ok {
+		*dst = pt
+	}
+	return err
+}
+
+func (d *decoder) onDemandThroughput(dst **engine.OnDemandThroughput) *engine.Error {
+	odt := new(engine.OnDemandThroughput)
+	ok, err := d.object("OnDemandThroughput", atField, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "MaxReadRequestUnits":
+			return d.longPtr(&odt.MaxReadRequestUnits)
+		case "MaxWriteRequestUnits":
+			return d.longPtr(&odt.MaxWriteRequestUnits)
+		}
+		return d.skipValue()
+	})
+	if ok {
+		*dst = odt
+	}
+	return err
+}
+
+func (d *decoder) streamSpecification(dst **engine.StreamSpecification) *engine.Error {
+	ss := new(engine.StreamSpecification)
+	ok, err := d.object("StreamSpecification", atField, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "StreamEnabled":
+			_, err := d.boolean(&ss.StreamEnabled)
+			return err
+		case "StreamViewType":
+			return d.str(&ss.StreamViewType)
+		}
+		return d.skipValue()
+	})
+	if ok {
+		*dst = ss
+	}
+	return err
+}
+
+func (d *decoder) sseSpecification(dst **engine.SSESpecification) *engine.Error {
+	sse := new(engine.SSESpecification)
+	ok, err := d.object("SSESpecification", atField, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "Enabled":
+			return d.boolPtr(&sse.Enabled)
+		case "SSEType":
+			return d.str(&sse.SSEType)
+		case "KMSMasterKeyId":
+			return d.str(&sse.KMSMasterKeyId)
+		}
+		return d.skipValue()
+	})
+	if ok {
+		*dst = sse
+	}
+	return err
+}
+
+func tagElem(d *decoder, t *engine.Tag) *engine.Error {
+	_, err := d.object("Tag", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "Key":
+			return d.str(&t.Key)
+		case "Value":
+			return d.str(&t.Value)
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+func (d *decoder) tags(dst *[]engine.Tag) *engine.Error {
+	return decodeList(d, dst, atField, tagElem)
+}
+
+func localSecondaryIndexElem(d *decoder, x *engine.LocalSecondaryIndex) *engine.Error {
+	_, err := d.object("LocalSecondaryIndex", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "IndexName":
+			return d.str(&x.IndexName)
+		case "KeySchema":
+			return d.keySchema(&x.KeySchema)
+		case "Projection":
+			return d.projection(&x.Projection)
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+// globalSecondaryIndex reads a GSI definition; typ is its model name, which
+// differs between CreateTable's list and UpdateTable's Create action.
+func (d *decoder) globalSecondaryIndex(x *engine.GlobalSecondaryIndex, typ string, at position) (bool, *engine.Error) {
+	return d.object(typ, at, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "IndexName":
+			return d.str(&x.IndexName)
+		case "KeySchema":
+			return d.keySchema(&x.KeySchema)
+		case "Projection":
+			return d.projection(&x.Projection)
+		case "ProvisionedThroughput":
+			return d.provisionedThroughput(&x.ProvisionedThroughput)
+		case "OnDemandThroughput":
+			return d.onDemandThroughput(&x.OnDemandThroughput)
+		}
+		return d.skipValue()
+	})
+}
+
+func globalSecondaryIndexElem(d *decoder, x *engine.GlobalSecondaryIndex) *engine.Error {
+	_, err := d.globalSecondaryIndex(x, "GlobalSecondaryIndex", atElement)
+	return err
+}
+
+func gsiUpdateElem(d *decoder, u *engine.GlobalSecondaryIndexUpdate) *engine.Error {
+	_, err := d.object("GlobalSecondaryIndexUpdate", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "Create":
+			x := new(engine.GlobalSecondaryIndex)
+			ok, err := d.globalSecondaryIndex(x, "CreateGlobalSecondaryIndexAction", atField)
+			if ok {
+				u.Create = x
+			}
+			return err
+		case "Update":
+			x := new(engine.UpdateGlobalSecondaryIndexAction)
+			ok, err := d.object("UpdateGlobalSecondaryIndexAction", atField, func(key []byte) *engine.Error {
+				switch string(key) {
+				case "IndexName":
+					return d.str(&x.IndexName)
+				case "ProvisionedThroughput":
+					return d.provisionedThroughput(&x.ProvisionedThroughput)
+				case "OnDemandThroughput":
+					return d.onDemandThroughput(&x.OnDemandThroughput)
+				}
+				return d.skipValue()
+			})
+			if ok {
+				u.Update = x
+			}
+			return err
+		case "Delete":
+			x := new(engine.DeleteGlobalSecondaryIndexAction)
+			ok, err := d.object("DeleteGlobalSecondaryIndexAction", atField, func(key []byte) *engine.Error {
+				if string(key) == "IndexName" {
+					return d.str(&x.IndexName)
+				}
+				return d.skipValue()
+			})
+			if ok {
+				u.Delete = x
+			}
+			return err
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+// Control-plane operations.
+
+// DecodeCreateTable decodes a CreateTable request body.
+func DecodeCreateTable(body []byte) (*engine.CreateTableInput, error) {
+	in := new(engine.CreateTableInput)
+	d := &decoder{data: body}
+	err := d.root("CreateTableInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TableName":
+			return d.str(&in.TableName)
+		case "AttributeDefinitions":
+			return d.attributeDefinitions(&in.AttributeDefinitions)
+		case "KeySchema":
+			return d.keySchema(&in.KeySchema)
+		case "LocalSecondaryIndexes":
+			return decodeList(d, &in.LocalSecondaryIndexes, atField, localSecondaryIndexElem)
+		case "GlobalSecondaryIndexes":
+			return decodeList(d, &in.GlobalSecondaryIndexes, atField, globalSecondaryIndexElem)
+		case "BillingMode":
+			return d.str(&in.BillingMode)
+		case "ProvisionedThroughput":
+			return d.provisionedThroughput(&in.ProvisionedThroughput)
+		case "OnDemandThroughput":
+			return d.onDemandThroughput(&in.OnDemandThroughput)
+		case "StreamSpecification":
+			return d.streamSpecification(&in.StreamSpecification)
+		case "SSESpecification":
+			return d.sseSpecification(&in.SSESpecification)
+		case "Tags":
+			return d.tags(&in.Tags)
+		case "TableClass":
+			return d.str(&in.TableClass)
+		case "DeletionProtectionEnabled":
+			return d.boolPtr(&in.DeletionProtectionEnabled)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// decodeTableName decodes the requests whose only member is TableName.
+func decodeTableName(body []byte, typ string) (string, error) {
+	var name string
+	d := &decoder{data: body}
+	err := d.root(typ, func(key []byte) *engine.Error {
+		if string(key) == "TableName" {
+			return d.str(&name)
+		}
+		return d.skipValue()
+	})
+	return name, err
+}
+
+// DecodeDescribeTable decodes a DescribeTable request body.
+func DecodeDescribeTable(body []byte) (*engine.DescribeTableInput, error) {
+	name, err := decodeTableName(body, "DescribeTableInput")
+	if err != nil {
+		return nil, err
+	}
+	return &engine.DescribeTableInput{TableName: name}, nil
+}
+
+// DecodeDeleteTable decodes a DeleteTable request body.
+func DecodeDeleteTable(body []byte) (*engine.DeleteTableInput, error) {
+	name, err := decodeTableName(body, "DeleteTableInput")
+	if err != nil {
+		return nil, err
+	}
+	return &engine.DeleteTableInput{TableName: name}, nil
+}
+
+// DecodeListTables decodes a ListTables request body.
+func DecodeListTables(body []byte) (*engine.ListTablesInput, error) {
+	in := new(engine.ListTablesInput)
+	d := &decoder{data: body}
+	err := d.root("ListTablesInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "ExclusiveStartTableName":
+			return d.str(&in.ExclusiveStartTableName)
+		case "Limit":
+			return d.int32Ptr(&in.Limit)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// DecodeUpdateTable decodes an UpdateTable request body.
+func DecodeUpdateTable(body []byte) (*engine.UpdateTableInput, error) {
+	in := new(engine.UpdateTableInput)
+	d := &decoder{data: body}
+	err := d.root("UpdateTableInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TableName":
+			return d.str(&in.TableName)
+		case "AttributeDefinitions":
+			return d.attributeDefinitions(&in.AttributeDefinitions)
+		case "BillingMode":
+			return d.str(&in.BillingMode)
+		case "ProvisionedThroughput":
+			return d.provisionedThroughput(&in.ProvisionedThroughput)
+		case "OnDemandThroughput":
+			return d.onDemandThroughput(&in.OnDemandThroughput)
+		case "GlobalSecondaryIndexUpdates":
+			return decodeList(d, &in.GlobalSecondaryIndexUpdates, atField, gsiUpdateElem)
+		case "StreamSpecification":
+			return d.streamSpecification(&in.StreamSpecification)
+		case "SSESpecification":
+			return d.sseSpecification(&in.SSESpecification)
+		case "TableClass":
+			return d.str(&in.TableClass)
+		case "DeletionProtectionEnabled":
+			return d.boolPtr(&in.DeletionProtectionEnabled)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// DecodeTagResource decodes a TagResource request body.
+func DecodeTagResource(body []byte) (*engine.TagResourceInput, error) {
+	in := new(engine.TagResourceInput)
+	d := &decoder{data: body}
+	err := d.root("TagResourceInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "ResourceArn":
+			return d.str(&in.ResourceArn)
+		case "Tags":
+			return d.tags(&in.Tags)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// DecodeUntagResource decodes an UntagResource request body.
+func DecodeUntagResource(body []byte) (*engine.UntagResourceInput, error) {
+	in := new(engine.UntagResourceInput)
+	d := &decoder{data: body}
+	err := d.root("UntagResourceInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "ResourceArn":
+			return d.str(&in.ResourceArn)
+		case "TagKeys":
+			return d.strList(&in.TagKeys)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// DecodeListTagsOfResource decodes a ListTagsOfResource request body.
+func DecodeListTagsOfResource(body []byte) (*engine.ListTagsOfResourceInput, error) {
+	in := new(engine.ListTagsOfResourceInput)
+	d := &decoder{data: body}
+	err := d.root("ListTagsOfResourceInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "ResourceArn":
+			return d.str(&in.ResourceArn)
+		case "NextToken":
+			return d.str(&in.NextToken)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// decodeEmpty checks a request that has no members: any JSON object is
+// accepted and its members ignored.
+func decodeEmpty(body []byte, typ string) error {
+	d := &decoder{data: body}
+	return d.root(typ, func([]byte) *engine.Error { return d.skipValue() })
+}
+
+// DecodeDescribeLimits checks a DescribeLimits request body, which has no
+// members (the SDKs send {}). The engine has no input type for it.
+func DecodeDescribeLimits(body []byte) error {
+	return decodeEmpty(body, "DescribeLimitsInput")
+}
+
+// DecodeDescribeEndpoints checks a DescribeEndpoints request body, which
+// has no members (the SDKs send {}). The engine has no input type for it.
+func DecodeDescribeEndpoints(body []byte) error {
+	return decodeEmpty(body, "DescribeEndpointsRequest")
+}
+
+// Item-operation structures.
+
+func expectedElem(d *decoder, e *engine.ExpectedAttributeValue) *engine.Error {
+	_, err := d.object("ExpectedAttributeValue", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "Value":
+			return d.attrField(&e.Value)
+		case "Exists":
+			return d.boolPtr(&e.Exists)
+		case "ComparisonOperator":
+			return d.str(&e.ComparisonOperator)
+		case "AttributeValueList":
+			return decodeList(d, &e.AttributeValueList, atField, attrElem)
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+func (d *decoder) expected(dst *map[string]engine.ExpectedAttributeValue) *engine.Error {
+	return decodeMap(d, dst, modelPrefix+"ExpectedAttributeValue", atField, expectedElem)
+}
+
+func attributeUpdateElem(d *decoder, u *engine.AttributeValueUpdate) *engine.Error {
+	_, err := d.object("AttributeValueUpdate", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "Action":
+			return d.str(&u.Action)
+		case "Value":
+			return d.attrField(&u.Value)
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+// Item operations.
+
+// DecodePutItem decodes a PutItem request body.
+func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
+	in := new(engine.PutItemInput)
+	d := &decoder{data: body}
+	err := d.root("PutItemInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TableName":
+			return d.str(&in.TableName)
+		case "Item":
+			return d.item(&in.Item, atField)
+		case "ConditionExpression":
+			return d.str(&in.ConditionExpression)
+		case "ExpressionAttributeNames":
+			return d.strMap(&in.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return d.item(&in.ExpressionAttributeValues, atField)
+		case "Expected":
+			return d.expected(&in.Expected)
+		case "ConditionalOperator":
+			return d.str(&in.ConditionalOperator)
+		case "ReturnValues":
+			return d.str(&in.ReturnValues)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return d.str(&in.ReturnItemCollectionMetrics)
+		case "ReturnValuesOnConditionCheckFailure":
+			return d.str(&in.ReturnValuesOnConditionCheckFailure)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// DecodeGetItem decodes a GetItem request body.
+func DecodeGetItem(body []byte) (*engine.GetItemInput, error) {
+	in := new(engine.GetItemInput)
+	d := &decoder{data: body}
+	err := d.root("GetItemInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TableName":
+			return d.str(&in.TableName)
+		case "Key":
+			return d.item(&in.Key, atField)
+		case "ConsistentRead":
+			_, err := d.boolean(&in.ConsistentRead)
+			return err
+		case "AttributesToGet":
+			return d.strList(&in.AttributesToGet)
+		case "ProjectionExpression":
+			return d.str(&in.ProjectionExpression)
+		case "ExpressionAttributeNames":
+			return d.strMap(&in.ExpressionAttributeNames)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// DecodeDeleteItem decodes a DeleteItem request body.
+func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
+	in := new(engine.DeleteItemInput)
+	d := &decoder{data: body}
+	err := d.root("DeleteItemInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TableName":
+			return d.str(&in.TableName)
+		case "Key":
+			return d.item(&in.Key, atField)
+		case "ConditionExpression":
+			return d.str(&in.ConditionExpression)
+		case "ExpressionAttributeNames":
+			return d.strMap(&in.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return d.item(&in.ExpressionAttributeValues, atField)
+		case "Expected":
+			return d.expected(&in.Expected)
+		case "ConditionalOperator":
+			return d.str(&in.ConditionalOperator)
+		case "ReturnValues":
+			return d.str(&in.ReturnValues)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return d.str(&in.ReturnItemCollectionMetrics)
+		case "ReturnValuesOnConditionCheckFailure":
+			return d.str(&in.ReturnValuesOnConditionCheckFailure)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// DecodeUpdateItem decodes an UpdateItem request body.
+func DecodeUpdateItem(body []byte) (*engine.UpdateItemInput, error) {
+	in := new(engine.UpdateItemInput)
+	d := &decoder{data: body}
+	err := d.root("UpdateItemInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TableName":
+			return d.str(&in.TableName)
+		case "Key":
+			return d.item(&in.Key, atField)
+		case "UpdateExpression":
+			return d.str(&in.UpdateExpression)
+		case "ConditionExpression":
+			return d.str(&in.ConditionExpression)
+		case "ExpressionAttributeNames":
+			return d.strMap(&in.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return d.item(&in.ExpressionAttributeValues, atField)
+		case "AttributeUpdates":
+			return decodeMap(d, &in.AttributeUpdates, modelPrefix+"AttributeValueUpdate", atField, attributeUpdateElem)
+		case "Expected":
+			return d.expected(&in.Expected)
+		case "ConditionalOperator":
+			return d.str(&in.ConditionalOperator)
+		case "ReturnValues":
+			return d.str(&in.ReturnValues)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return d.str(&in.ReturnItemCollectionMetrics)
+		case "ReturnValuesOnConditionCheckFailure":
+			return d.str(&in.ReturnValuesOnConditionCheckFailure)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func keysAndAttributesElem(d *decoder, k *engine.KeysAndAttributes) *engine.Error {
+	_, err := d.object("KeysAndAttributes", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "Keys":
+			return decodeList(d, &k.Keys, atField, itemElem)
+		case "AttributesToGet":
+			return d.strList(&k.AttributesToGet)
+		case "ConsistentRead":
+			_, err := d.boolean(&k.ConsistentRead)
+			return err
+		case "ProjectionExpression":
+			return d.str(&k.ProjectionExpression)
+		case "ExpressionAttributeNames":
+			return d.strMap(&k.ExpressionAttributeNames)
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+// DecodeBatchGetItem decodes a BatchGetItem request body.
+func DecodeBatchGetItem(body []byte) (*engine.BatchGetItemInput, error) {
+	in := new(engine.BatchGetItemInput)
+	d := &decoder{data: body}
+	err := d.root("BatchGetItemInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "RequestItems":
+			return decodeMap(d, &in.RequestItems, modelPrefix+"KeysAndAttributes", atField, keysAndAttributesElem)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func writeRequestElem(d *decoder, w *engine.WriteRequest) *engine.Error {
+	_, err := d.object("WriteRequest", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "PutRequest":
+			var it attr.Item
+			ok, err := d.object("PutRequest", atField, func(key []byte) *engine.Error {
+				if string(key) == "Item" {
+					return d.item(&it, atField)
+				}
+				return d.skipValue()
+			})
+			if ok {
+				w.PutRequest = &engine.PutRequest{Item: it}
+			}
+			return err
+		case "DeleteRequest":
+			var it attr.Item
+			ok, err := d.object("DeleteRequest", atField, func(key []byte) *engine.Error {
+				if string(key) == "Key" {
+					return d.item(&it, atField)
+				}
+				return d.skipValue()
+			})
+			if ok {
+				w.DeleteRequest = &engine.DeleteRequest{Key: it}
+			}
+			return err
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+func writeRequestsElem(d *decoder, list *[]engine.WriteRequest) *engine.Error {
+	return decodeList(d, list, atElement, writeRequestElem)
+}
+
+// DecodeBatchWriteItem decodes a BatchWriteItem request body.
+func DecodeBatchWriteItem(body []byte) (*engine.BatchWriteItemInput, error) {
+	in := new(engine.BatchWriteItemInput)
+	d := &decoder{data: body}
+	err := d.root("BatchWriteItemInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "RequestItems":
+			return decodeMap(d, &in.RequestItems, "java.util.List<"+modelPrefix+"WriteRequest>", atField, writeRequestsElem)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return d.str(&in.ReturnItemCollectionMetrics)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}

@@ -1,0 +1,102 @@
+package protocol
+
+import (
+	"net/http"
+
+	"github.com/dynago/dynago/engine"
+)
+
+// wireError says how DynamoDB sends one error code.
+type wireError struct {
+	// namespace is the __type prefix before the '#'.
+	namespace string
+	// messageKey is the member holding the message. DynamoDB is not
+	// consistent: most errors say "message", a few say "Message". SDKs
+	// accept both.
+	messageKey string
+	status     int
+}
+
+// Namespaces of the __type field.
+const (
+	// nsDynamoDB is DynamoDB's own service errors.
+	nsDynamoDB = "com.amazonaws.dynamodb.v20120810#"
+	// nsCoralService is the errors of the framework in front of the
+	// service: deserialization, routing and authentication.
+	nsCoralService = "com.amazon.coral.service#"
+	// nsCoralValidate is the framework's request validation.
+	nsCoralValidate = "com.amazon.coral.validate#"
+	// nsCoralAvailability is the framework's throttling.
+	nsCoralAvailability = "com.amazon.coral.availability#"
+)
+
+// wireErrors is the one table mapping error codes to the wire. The
+// prefixes and message keys are those of DynamoDB's responses as recorded
+// by dynalite's test suite, which runs against the real service
+// (https://github.com/architect/dynalite, test/helpers.js and
+// test/connection.js), and by AWS SDK issue threads quoting raw responses
+// (https://github.com/aws/aws-sdk-net/issues/1292,
+// https://github.com/pynamodb/PynamoDB/pull/1144). Codes not listed get
+// nsDynamoDB, "message" and 400.
+var wireErrors = map[string]wireError{
+	// {"__type":"com.amazon.coral.validate#ValidationException","message":...}
+	engine.CodeValidation: {nsCoralValidate, "message", http.StatusBadRequest},
+	// {"__type":"com.amazon.coral.service#SerializationException","Message":...};
+	// no message at all when the body is not JSON.
+	engine.CodeSerialization: {nsCoralService, "Message", http.StatusBadRequest},
+	// {"__type":"com.amazon.coral.service#UnknownOperationException"}
+	engine.CodeUnknownOperation: {nsCoralService, "message", http.StatusBadRequest},
+	// {"__type":"com.amazon.coral.service#MissingAuthenticationTokenException",
+	//  "message":"Request is missing Authentication Token"}
+	engine.CodeMissingAuthenticationToken: {nsCoralService, "message", http.StatusBadRequest},
+	// {"__type":"com.amazon.coral.service#AccessDeniedException","Message":...}
+	engine.CodeAccessDenied:           {nsCoralService, "Message", http.StatusBadRequest},
+	"IncompleteSignatureException":    {nsCoralService, "message", http.StatusBadRequest},
+	"InvalidSignatureException":       {nsCoralService, "message", http.StatusBadRequest},
+	"UnrecognizedClientException":     {nsCoralService, "message", http.StatusBadRequest},
+	"ThrottlingException":             {nsCoralAvailability, "message", http.StatusBadRequest},
+	engine.CodeTransactionCanceled:    {nsDynamoDB, "Message", http.StatusBadRequest},
+	engine.CodeInternalServerError:    {nsDynamoDB, "message", http.StatusInternalServerError},
+	engine.CodeResourceNotFound:       {nsDynamoDB, "message", http.StatusBadRequest},
+	engine.CodeResourceInUse:          {nsDynamoDB, "message", http.StatusBadRequest},
+	engine.CodeConditionalCheckFailed: {nsDynamoDB, "message", http.StatusBadRequest},
+}
+
+func lookupWireError(code string) wireError {
+	if w, ok := wireErrors[code]; ok {
+		return w
+	}
+	return wireError{nsDynamoDB, "message", http.StatusBadRequest}
+}
+
+// EncodeError appends the response body for err to dst and returns it with
+// the HTTP status: {"__type":"<namespace>#<Code>","message":"..."}, 400 for
+// client errors and 500 for InternalServerError. An empty message is
+// omitted, as DynamoDB omits it for a body that is not JSON.
+// ConditionalCheckFailedException carries Item when set;
+// TransactionCanceledException carries CancellationReasons. A nil err is
+// encoded as an InternalServerError.
+func EncodeError(dst []byte, err *engine.Error) (body []byte, status int) {
+	if err == nil {
+		err = &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"}
+	}
+	w := lookupWireError(err.Code)
+	dst = append(dst, '{')
+	dst = member(dst, "__type")
+	dst = appendString(dst, w.namespace+err.Code)
+	if err.CancellationReasons != nil {
+		dst = append(member(dst, "CancellationReasons"), '[')
+		for i := range err.CancellationReasons {
+			r := &err.CancellationReasons[i]
+			dst = append(comma(dst), '{')
+			dst = strMember(dst, "Code", r.Code)
+			dst = itemMember(dst, "Item", r.Item)
+			dst = strMember(dst, "Message", r.Message)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	dst = itemMember(dst, "Item", err.Item)
+	dst = strMember(dst, w.messageKey, err.Message)
+	return append(dst, '}'), w.status
+}
