@@ -1,0 +1,154 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dynago/dynago/attr"
+)
+
+// BatchWriteItem puts or deletes up to 25 items across tables. The whole
+// request is validated first (tables, keys, sizes, duplicates), so a bad
+// request changes nothing; then each write is applied on its own, atomic
+// per item as in DynamoDB. dynago never throttles, so UnprocessedItems is
+// always empty.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
+func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+	var c constraints
+	if in.RequestItems == nil {
+		c.add("Value null at 'requestItems' failed to satisfy constraint: Member must not be null")
+	} else if len(in.RequestItems) == 0 {
+		c.add("Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	names := sortedKeys(in.RequestItems)
+	total := 0
+	badList := false
+	for _, name := range names {
+		c.tableName("requestItems."+name+".member.tableName", name)
+		n := len(in.RequestItems[name])
+		total += n
+		badList = badList || n == 0 || n > maxBatchWriteRequests
+	}
+	if badList {
+		// DynamoDB prints the map as Java renders it, each WriteRequest as
+		// an object identity; clients match on the constraint text.
+		c.add("Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]", javaWriteRequestMap(in.RequestItems, names))
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	if total > maxBatchWriteRequests {
+		return nil, Validation("Too many items requested for the BatchWriteItem call")
+	}
+
+	type op struct {
+		t    *table
+		k    itemKey
+		item attr.Item // nil: delete
+	}
+	ops := make([]op, 0, total)
+	for _, name := range names {
+		for _, wr := range in.RequestItems[name] {
+			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
+				return nil, Validation("Supplied WriteRequest must contain exactly one of PutRequest or DeleteRequest")
+			}
+			if wr.PutRequest != nil {
+				if wr.PutRequest.Item == nil {
+					return nil, Validation("1 validation error detected: Value null at 'requestItems." + name + ".member.putRequest.item' failed to satisfy constraint: Member must not be null")
+				}
+				if err := canonicalize(wr.PutRequest.Item); err != nil {
+					return nil, err
+				}
+			} else {
+				if wr.DeleteRequest.Key == nil {
+					return nil, Validation("1 validation error detected: Value null at 'requestItems." + name + ".member.deleteRequest.key' failed to satisfy constraint: Member must not be null")
+				}
+				if err := canonicalize(wr.DeleteRequest.Key); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	seen := make(map[string]bool, total)
+	for _, name := range names {
+		t, err := db.tableOrNotFound(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, wr := range in.RequestItems[name] {
+			var o op
+			o.t = t
+			if wr.PutRequest != nil {
+				o.item = wr.PutRequest.Item
+				if o.k, err = t.keyFromItem(o.item); err != nil {
+					return nil, err
+				}
+				if attr.ItemSize(o.item) > attr.MaxItemSize {
+					return nil, Validation("Item size has exceeded the maximum allowed size")
+				}
+			} else if o.k, err = t.keyFromKey(wr.DeleteRequest.Key); err != nil {
+				return nil, err
+			}
+			if seen[string(o.k.row)] {
+				return nil, Validation("Provided list of item keys contains duplicates")
+			}
+			seen[string(o.k.row)] = true
+			ops = append(ops, o)
+		}
+	}
+
+	units := map[string]float64{}
+	for _, o := range ops {
+		item := o.item
+		r, err := db.writeItem(o.t, o.k, func(old *storedItem) (attr.Item, bool, error) {
+			if item == nil {
+				return nil, old.found, nil
+			}
+			return item, true, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		units[o.t.meta.Name] += writeUnits(max(r.oldSize, r.newSize))
+	}
+	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	for _, name := range names {
+		t := db.lookup(name)
+		if t == nil {
+			continue
+		}
+		if cc := consumed(t, in.ReturnConsumedCapacity, units[t.meta.Name]); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
+		}
+	}
+	if in.ReturnItemCollectionMetrics == ReturnItemCollectionMetricsSize {
+		out.ItemCollectionMetrics = map[string][]ItemCollectionMetrics{}
+	}
+	return out, nil
+}
+
+// javaWriteRequestMap renders request items the way DynamoDB's validation
+// messages do: {table=[com.amazonaws.dynamodb.v20120810.WriteRequest@1a2b3c4d, ...]}.
+func javaWriteRequestMap(m map[string][]WriteRequest, names []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, name := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(name)
+		b.WriteString("=[")
+		for j := range m[name] {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "com.amazonaws.dynamodb.v20120810.WriteRequest@%08x", uint32(i*7919+j*104729+1))
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.String()
+}

@@ -1,0 +1,181 @@
+package engine
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// Catalog rows live in the keys.NSMeta namespace:
+//
+//	NSMeta 't' name       -> JSON tableMeta
+//	NSMeta 'q'            -> counter: last table id handed out
+//	NSMeta 's' id(8 BE)   -> counters: item count, total item bytes
+//
+// Do not change these tags: they are written to disk.
+const (
+	metaTagTable = 't'
+	metaTagSeq   = 'q'
+	metaTagStats = 's'
+)
+
+func metaTableKey(name string) []byte {
+	return append([]byte{keys.NSMeta, metaTagTable}, name...)
+}
+
+func metaSeqKey() []byte { return []byte{keys.NSMeta, metaTagSeq} }
+
+func metaStatsKey(id uint64) []byte {
+	k := []byte{keys.NSMeta, metaTagStats, 0, 0, 0, 0, 0, 0, 0, 0}
+	binary.BigEndian.PutUint64(k[2:], id)
+	return k
+}
+
+// tableMeta is a table's definition as stored in the catalog. It is JSON on
+// disk: small, rarely written, and easy to evolve by adding fields.
+type tableMeta struct {
+	Name                 string                           `json:"name"`
+	ID                   uint64                           `json:"id"`
+	UUID                 string                           `json:"uuid"`
+	Created              time.Time                        `json:"created"`
+	AttributeDefinitions []AttributeDefinition            `json:"attributeDefinitions"`
+	KeySchema            []KeySchemaElement               `json:"keySchema"`
+	BillingMode          string                           `json:"billingMode"`
+	BillingModeSet       bool                             `json:"billingModeSet,omitempty"`
+	PayPerRequestSince   time.Time                        `json:"payPerRequestSince,omitzero"`
+	Throughput           ProvisionedThroughputDescription `json:"throughput"`
+	OnDemand             *OnDemandThroughput              `json:"onDemand,omitempty"`
+	Stream               *StreamSpecification             `json:"stream,omitempty"`
+	StreamLabel          string                           `json:"streamLabel,omitempty"`
+	SSE                  *SSEDescription                  `json:"sse,omitempty"`
+	TableClass           string                           `json:"tableClass,omitempty"`
+	TableClassUpdated    time.Time                        `json:"tableClassUpdated,omitzero"`
+	DeletionProtection   bool                             `json:"deletionProtection"`
+	Tags                 []Tag                            `json:"tags,omitempty"`
+}
+
+// table is the in-memory form of a table: its meta plus what the data path
+// needs precomputed. A *table is immutable; DDL replaces it in the catalog.
+type table struct {
+	meta tableMeta
+
+	hashName  string
+	hashType  attr.Type
+	rangeName string // "" when the table has no sort key
+	rangeType attr.Type
+}
+
+func newTable(m tableMeta) *table {
+	t := &table{meta: m}
+	types := map[string]attr.Type{}
+	for _, d := range m.AttributeDefinitions {
+		types[d.AttributeName] = attr.ParseType(d.AttributeType)
+	}
+	for _, k := range m.KeySchema {
+		switch k.KeyType {
+		case KeyTypeHash:
+			t.hashName, t.hashType = k.AttributeName, types[k.AttributeName]
+		case KeyTypeRange:
+			t.rangeName, t.rangeType = k.AttributeName, types[k.AttributeName]
+		}
+	}
+	return t
+}
+
+func (t *table) arn(db *DB) string {
+	return fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", db.opts.Region, db.opts.AccountID, t.meta.Name)
+}
+
+// loadCatalog reads every table definition into memory.
+func (db *DB) loadCatalog() error {
+	m := map[string]*table{}
+	lower := []byte{keys.NSMeta, metaTagTable}
+	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		var tm tableMeta
+		if err := json.Unmarshal(it.Value(), &tm); err != nil {
+			return fmt.Errorf("decode table %q: %w", it.Key()[2:], err)
+		}
+		m[tm.Name] = newTable(tm)
+	}
+	if err := it.Error(); err != nil {
+		return err
+	}
+	db.tables.Store(&m)
+	return nil
+}
+
+// lookup returns the named table (name may be an ARN), or nil.
+func (db *DB) lookup(name string) *table {
+	return (*db.tables.Load())[tableNameFromARN(name)]
+}
+
+// tableOrNotFound returns the table or DynamoDB's item-operation error for
+// a missing one.
+func (db *DB) tableOrNotFound(name string) (*table, error) {
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	t := db.lookup(name)
+	if t == nil {
+		return nil, NotFound("Requested resource not found")
+	}
+	return t, nil
+}
+
+// putTableLocked persists meta in b and returns the catalog with t
+// installed. The caller holds db.ddl and commits b, then calls
+// installCatalog.
+func (db *DB) putTableLocked(b *storage.Batch, t *table) (map[string]*table, error) {
+	raw, err := json.Marshal(&t.meta)
+	if err != nil {
+		return nil, fmt.Errorf("encode table meta: %w", err)
+	}
+	if err := b.Set(metaTableKey(t.meta.Name), raw); err != nil {
+		return nil, err
+	}
+	next := maps.Clone(*db.tables.Load())
+	next[t.meta.Name] = t
+	return next, nil
+}
+
+// nextTableIDLocked allocates a table id that was never used before, so a
+// re-created table never sees rows of its predecessor.
+func (db *DB) nextTableIDLocked(b *storage.Batch) (uint64, error) {
+	c, err := storage.Counters(db.store, metaSeqKey(), 1)
+	if err != nil {
+		return 0, err
+	}
+	if err := b.AddCounters(metaSeqKey(), 1); err != nil {
+		return 0, err
+	}
+	return uint64(c[0]) + 1, nil
+}
+
+// stats returns a table's item count and total item size.
+func (db *DB) stats(t *table) (count, size int64, err error) {
+	c, err := storage.Counters(db.store, metaStatsKey(t.meta.ID), 2)
+	if err != nil {
+		return 0, 0, err
+	}
+	return c[0], c[1], nil
+}
+
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

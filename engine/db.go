@@ -1,0 +1,86 @@
+// Package engine is dynago's database: tables, items, indexes, capacity
+// accounting and DynamoDB's errors as values. It is the embedded API; the
+// HTTP server and the in-process client are thin layers over it.
+//
+// # Data path
+//
+// Every operation validates its input as DynamoDB does, then reads or
+// writes rows in one storage instance through internal/keys' layout. A
+// write takes the per-item lock of the item it changes, reads the current
+// item, computes the new one, and commits the row, the table's counters
+// (and, later, index rows and stream records) in one atomic batch. Reads
+// take no lock.
+//
+// engine imports neither net/http nor the JSON codec.
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// DB is an open dynago database. It is safe for concurrent use.
+type DB struct {
+	opts  Options
+	store *storage.DB
+	log   *slog.Logger
+
+	// tables is the catalog: an immutable map replaced whole under ddl.
+	// Readers load it without locking.
+	tables atomic.Pointer[map[string]*table]
+	// ddl serialises catalog changes (CreateTable, DeleteTable,
+	// UpdateTable, tags).
+	ddl sync.Mutex
+
+	locks itemLocks
+
+	closed atomic.Bool
+}
+
+// ErrClosed is returned by operations on a closed DB.
+var ErrClosed = errors.New("engine: database is closed")
+
+// Open opens the database described by opts.
+func Open(opts Options) (*DB, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Region == "" {
+		opts.Region = "us-east-1"
+	}
+	if opts.AccountID == "" {
+		opts.AccountID = "000000000000"
+	}
+	if !opts.InMemory && opts.Dir == "" {
+		return nil, errors.New("engine: Options.Dir is empty and InMemory is not set")
+	}
+	st, err := storage.Open(storage.Options{Dir: opts.Dir, InMemory: opts.InMemory, Sync: opts.Sync, Logger: opts.Logger})
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{opts: opts, store: st, log: opts.Logger}
+	if err := db.loadCatalog(); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	return db, nil
+}
+
+// Close closes the database. Operations still running may fail.
+func (db *DB) Close() error {
+	if db.closed.Swap(true) {
+		return nil
+	}
+	return db.store.Close()
+}
+
+func (db *DB) now() time.Time { return db.opts.Now() }

@@ -1,0 +1,55 @@
+package engine
+
+import "github.com/dynago/dynago/attr"
+
+// DeleteItem deletes one item by its key. Deleting a missing item succeeds
+// and still costs one write unit.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
+func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
+	var c constraints
+	c.tableName("tableName", in.TableName)
+	if in.Key == nil {
+		c.add("Value null at 'key' failed to satisfy constraint: Member must not be null")
+	}
+	c.returnValues(in.ReturnValues)
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
+		return nil, Validation("ReturnValues can only be ALL_OLD or NONE")
+	}
+	if err := unsupportedConditions(in.ConditionExpression, in.Expected); err != nil {
+		return nil, err
+	}
+	if err := canonicalize(in.Key); err != nil {
+		return nil, err
+	}
+	t, err := db.tableOrNotFound(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	k, err := t.keyFromKey(in.Key)
+	if err != nil {
+		return nil, err
+	}
+	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
+		if in.ReturnValues == ReturnValuesAllOld {
+			if _, err := old.Item(); err != nil {
+				return nil, false, err
+			}
+		}
+		return nil, old.found, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &DeleteItemOutput{}
+	if in.ReturnValues == ReturnValuesAllOld {
+		out.Attributes = r.old
+	}
+	out.ConsumedCapacity = consumed(t, in.ReturnConsumedCapacity, writeUnits(r.oldSize))
+	return out, nil
+}

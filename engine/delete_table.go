@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"maps"
+
+	"github.com/dynago/dynago/internal/keys"
+)
+
+// DeleteTable deletes a table and all its data. The rows go with one range
+// deletion in the same batch as the catalog entry, so the table vanishes
+// atomically; Pebble reclaims the space in the background.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html
+func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	var c constraints
+	c.tableName("tableName", in.TableName)
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	db.ddl.Lock()
+	defer db.ddl.Unlock()
+	t := db.lookup(in.TableName)
+	if t == nil {
+		return nil, tableNotFound(in.TableName)
+	}
+	if t.meta.DeletionProtection {
+		return nil, Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+	}
+	desc, err := db.describe(t, TableStatusDeleting)
+	if err != nil {
+		return nil, err
+	}
+	b := db.store.NewBatch()
+	defer b.Close()
+	prefix := keys.TablePrefix(t.meta.ID)
+	if err := b.DeleteRange(prefix, keys.PrefixEnd(prefix)); err != nil {
+		return nil, err
+	}
+	if err := b.Delete(metaStatsKey(t.meta.ID)); err != nil {
+		return nil, err
+	}
+	if err := b.Delete(metaTableKey(t.meta.Name)); err != nil {
+		return nil, err
+	}
+	if err := b.Commit(); err != nil {
+		return nil, err
+	}
+	next := maps.Clone(*db.tables.Load())
+	delete(next, t.meta.Name)
+	db.tables.Store(&next)
+	db.log.Info("table deleted", "table", t.meta.Name, "id", t.meta.ID)
+	return &DeleteTableOutput{TableDescription: desc}, nil
+}

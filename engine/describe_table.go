@@ -1,0 +1,76 @@
+package engine
+
+import "fmt"
+
+// DescribeTable describes a table.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
+func (db *DB) DescribeTable(in *DescribeTableInput) (*DescribeTableOutput, error) {
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	var c constraints
+	c.tableName("tableName", in.TableName)
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	t := db.lookup(in.TableName)
+	if t == nil {
+		return nil, tableNotFound(in.TableName)
+	}
+	desc, err := db.describe(t, TableStatusActive)
+	if err != nil {
+		return nil, err
+	}
+	return &DescribeTableOutput{Table: desc}, nil
+}
+
+// tableNotFound is the error of the table operations (DescribeTable,
+// DeleteTable, UpdateTable) for a missing table; item operations say only
+// "Requested resource not found".
+func tableNotFound(name string) error {
+	return NotFound(fmt.Sprintf("Requested resource not found: Table: %s not found", tableNameFromARN(name)))
+}
+
+// describe builds a table's description with the given status.
+func (db *DB) describe(t *table, status string) (*TableDescription, error) {
+	m := &t.meta
+	count, size, err := db.stats(t)
+	if err != nil {
+		return nil, err
+	}
+	dp := m.DeletionProtection
+	d := &TableDescription{
+		AttributeDefinitions:      m.AttributeDefinitions,
+		TableName:                 m.Name,
+		KeySchema:                 m.KeySchema,
+		TableStatus:               status,
+		CreationDateTime:          m.Created,
+		TableSizeBytes:            size,
+		ItemCount:                 count,
+		TableArn:                  t.arn(db),
+		TableId:                   m.UUID,
+		DeletionProtectionEnabled: &dp,
+		OnDemandThroughput:        m.OnDemand,
+		SSEDescription:            m.SSE,
+	}
+	tp := m.Throughput
+	d.ProvisionedThroughput = &tp
+	if m.BillingMode == BillingModePayPerRequest {
+		d.ProvisionedThroughput = &ProvisionedThroughputDescription{NumberOfDecreasesToday: m.Throughput.NumberOfDecreasesToday}
+		d.BillingModeSummary = &BillingModeSummary{BillingMode: BillingModePayPerRequest, LastUpdateToPayPerRequestDateTime: m.PayPerRequestSince}
+	} else if m.BillingModeSet {
+		d.BillingModeSummary = &BillingModeSummary{BillingMode: BillingModeProvisioned}
+	}
+	if m.TableClass != "" {
+		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass, LastUpdateDateTime: m.TableClassUpdated}
+	}
+	if m.Stream != nil {
+		d.StreamSpecification = m.Stream
+	}
+	if m.StreamLabel != "" {
+		d.LatestStreamLabel = m.StreamLabel
+		d.LatestStreamArn = fmt.Sprintf("%s/stream/%s", t.arn(db), m.StreamLabel)
+	}
+	return d, nil
+}

@@ -1,0 +1,56 @@
+package engine
+
+import "github.com/dynago/dynago/attr"
+
+// DynamoDB error codes, as sent in the "__type" field after the '#'.
+const (
+	CodeValidation                 = "ValidationException"
+	CodeResourceNotFound           = "ResourceNotFoundException"
+	CodeResourceInUse              = "ResourceInUseException"
+	CodeConditionalCheckFailed     = "ConditionalCheckFailedException"
+	CodeSerialization              = "SerializationException"
+	CodeUnknownOperation           = "UnknownOperationException"
+	CodeLimitExceeded              = "LimitExceededException"
+	CodeInternalServerError        = "InternalServerError"
+	CodeTransactionCanceled        = "TransactionCanceledException"
+	CodeTransactionConflict        = "TransactionConflictException"
+	CodeIdempotentParameter        = "IdempotentParameterMismatchException"
+	CodeItemCollectionSizeLimit    = "ItemCollectionSizeLimitExceededException"
+	CodeProvisionedThroughput      = "ProvisionedThroughputExceededException"
+	CodeRequestLimitExceeded       = "RequestLimitExceeded"
+	CodeMissingAuthenticationToken = "MissingAuthenticationTokenException"
+	CodeAccessDenied               = "AccessDeniedException"
+)
+
+// Error is an error DynamoDB reports to its clients: a code from the list
+// above and DynamoDB's exact message. Every error the engine returns that a
+// client should see is an *Error; anything else is an internal fault.
+type Error struct {
+	Code    string
+	Message string
+	// Item is the item that failed a condition, set on
+	// ConditionalCheckFailedException when the request asked for
+	// ReturnValuesOnConditionCheckFailure=ALL_OLD.
+	Item attr.Item
+	// CancellationReasons is set on TransactionCanceledException, one per
+	// action in request order.
+	CancellationReasons []CancellationReason
+}
+
+// CancellationReason explains why one action of a transaction failed.
+type CancellationReason struct {
+	Code    string // "None" for actions that did not fail
+	Message string
+	Item    attr.Item
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Validation returns a ValidationException with the given message.
+func Validation(msg string) *Error { return &Error{Code: CodeValidation, Message: msg} }
+
+// NotFound returns a ResourceNotFoundException with the given message.
+func NotFound(msg string) *Error { return &Error{Code: CodeResourceNotFound, Message: msg} }
+
+// InUse returns a ResourceInUseException with the given message.
+func InUse(msg string) *Error { return &Error{Code: CodeResourceInUse, Message: msg} }

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/keys"
+)
+
+// Key size limits. https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
+const (
+	maxPartitionKeyBytes = 2048
+	maxSortKeyBytes      = 1024
+)
+
+// itemKey is an item's primary key, located.
+type itemKey struct {
+	pk, sk attr.Value // sk.Type is TypeInvalid for tables without a sort key
+	row    []byte     // the row key in storage
+}
+
+// keyFromItem extracts the primary key of an item being written (PutItem,
+// a batch put), with PutItem's messages.
+func (t *table) keyFromItem(it attr.Item) (itemKey, error) {
+	var k itemKey
+	var err error
+	if k.pk, err = t.keyPart(it, t.hashName, t.hashType, true); err != nil {
+		return k, err
+	}
+	if t.rangeName != "" {
+		if k.sk, err = t.keyPart(it, t.rangeName, t.rangeType, false); err != nil {
+			return k, err
+		}
+	}
+	return k, t.locate(&k)
+}
+
+func (t *table) keyPart(it attr.Item, name string, typ attr.Type, partition bool) (attr.Value, error) {
+	v, ok := it[name]
+	if !ok {
+		return v, Validation("One or more parameter values were invalid: Missing the key " + name + " in the item")
+	}
+	if v.Type != typ {
+		return v, Validation(fmt.Sprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s", name, typ, v.Type))
+	}
+	return v, checkKeyValue(name, v, partition)
+}
+
+// keyFromKey validates a Key parameter (GetItem, DeleteItem, a batch get or
+// delete): exactly the table's key attributes, of the right types.
+func (t *table) keyFromKey(key attr.Item) (itemKey, error) {
+	var k itemKey
+	want := 1
+	if t.rangeName != "" {
+		want = 2
+	}
+	pk, ok := key[t.hashName]
+	if !ok || len(key) != want || pk.Type != t.hashType {
+		return k, errKeySchema
+	}
+	k.pk = pk
+	if t.rangeName != "" {
+		sk, ok := key[t.rangeName]
+		if !ok || sk.Type != t.rangeType {
+			return k, errKeySchema
+		}
+		k.sk = sk
+	}
+	if err := checkKeyValue(t.hashName, k.pk, true); err != nil {
+		return k, err
+	}
+	if t.rangeName != "" {
+		if err := checkKeyValue(t.rangeName, k.sk, false); err != nil {
+			return k, err
+		}
+	}
+	return k, t.locate(&k)
+}
+
+var errKeySchema = Validation("The provided key element does not match the schema")
+
+// checkKeyValue applies the rules for key attribute values: no empty
+// strings or binaries, and the size limits.
+func checkKeyValue(name string, v attr.Value, partition bool) error {
+	var size int
+	switch v.Type {
+	case attr.TypeS:
+		if v.S == "" {
+			return Validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: " + name)
+		}
+		size = len(v.S)
+	case attr.TypeB:
+		if len(v.B) == 0 {
+			return Validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: " + name)
+		}
+		size = len(v.B)
+	case attr.TypeN:
+		return nil
+	}
+	if partition && size > maxPartitionKeyBytes {
+		return Validation(fmt.Sprintf("One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of%d bytes", maxPartitionKeyBytes))
+	}
+	if !partition && size > maxSortKeyBytes {
+		return Validation(fmt.Sprintf("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of %d bytes", maxSortKeyBytes))
+	}
+	return nil
+}
+
+// locate computes the row key.
+func (t *table) locate(k *itemKey) error {
+	var sk []attr.Value
+	if t.rangeName != "" {
+		sk = []attr.Value{k.sk}
+	}
+	row, err := keys.AppendRowKey(nil, t.meta.ID, 0, []attr.Value{k.pk}, sk)
+	if err != nil {
+		return fmt.Errorf("encode row key: %w", err)
+	}
+	k.row = row
+	return nil
+}
+
+// keyItem returns the key as an item (for LastEvaluatedKey, batch results).
+func (t *table) keyItem(k itemKey) attr.Item {
+	it := attr.Item{t.hashName: k.pk}
+	if t.rangeName != "" {
+		it[t.rangeName] = k.sk
+	}
+	return it
+}
+
+// canonicalize validates every value of an item and normalises its numbers,
+// turning attr's errors into ValidationExceptions.
+func canonicalize(it attr.Item) error {
+	if err := attr.CanonicalizeItem(it); err != nil {
+		var ae *attr.Error
+		if errors.As(err, &ae) {
+			return Validation(ae.Message)
+		}
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+)
+
+// ListTables lists table names in order, at most Limit (1-100, default 100)
+// after ExclusiveStartTableName.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTables.html
+func (db *DB) ListTables(in *ListTablesInput) (*ListTablesOutput, error) {
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	var c constraints
+	if in.ExclusiveStartTableName != "" {
+		c.tableName("exclusiveStartTableName", in.ExclusiveStartTableName)
+	}
+	limit := 100
+	if in.Limit != nil {
+		limit = int(*in.Limit)
+		if limit < 1 {
+			c.add("Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1", limit)
+		} else if limit > 100 {
+			c.add("Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100", limit)
+		}
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	tables := *db.tables.Load()
+	names := make([]string, 0, len(tables))
+	for n := range tables {
+		if in.ExclusiveStartTableName == "" || strings.Compare(n, in.ExclusiveStartTableName) > 0 {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	out := &ListTablesOutput{TableNames: names}
+	if len(names) > limit {
+		out.TableNames = names[:limit]
+		out.LastEvaluatedTableName = names[limit-1]
+	}
+	return out, nil
+}

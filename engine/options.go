@@ -1,0 +1,28 @@
+package engine
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Options configure a DB. The zero value is not usable: set Dir or InMemory.
+type Options struct {
+	// Dir is the data directory. Ignored when InMemory is set.
+	Dir string
+	// InMemory keeps everything in memory; nothing touches the disk and
+	// everything is lost on Close.
+	InMemory bool
+	// Sync makes every acknowledged write durable against a machine crash
+	// by syncing the write-ahead log before returning. The default (false)
+	// still survives a process crash: each write is in the OS page cache
+	// before it is acknowledged.
+	Sync bool
+	// Logger receives the engine's logs. The default discards them.
+	Logger *slog.Logger
+	// Now returns the current time. The default is time.Now.
+	Now func() time.Time
+	// Region and AccountID appear in ARNs. The defaults are "us-east-1"
+	// and "000000000000".
+	Region    string
+	AccountID string
+}

@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/dynago/dynago/attr"
+)
+
+// A base-table row's value is
+//
+//	uvarint(item size in DynamoDB's accounting) | attr item encoding
+//
+// The size header lets writes bill and count an old item, and reads bill
+// the item they return, without decoding it. Do not change this layout:
+// it is written to disk.
+
+// appendRow encodes an item and its size as a row value.
+func appendRow(dst []byte, it attr.Item, size int) []byte {
+	dst = binary.AppendUvarint(dst, uint64(size))
+	return attr.AppendItem(dst, it)
+}
+
+// storedItem is a row as read from storage, decoded lazily.
+type storedItem struct {
+	found bool
+	size  int
+	body  []byte // attr item encoding
+	item  attr.Item
+	err   error
+	done  bool
+}
+
+var errBadRow = errors.New("row value has no size header")
+
+// parseRow splits a row value into its size and item encoding.
+func parseRow(raw []byte) (storedItem, error) {
+	size, n := binary.Uvarint(raw)
+	if n <= 0 {
+		return storedItem{}, errBadRow
+	}
+	return storedItem{found: true, size: int(size), body: raw[n:]}, nil
+}
+
+// Item decodes the stored item once; nil when there was none.
+func (s *storedItem) Item() (attr.Item, error) {
+	if !s.found {
+		return nil, nil
+	}
+	if !s.done {
+		s.item, s.err = attr.DecodeItem(s.body)
+		if s.err != nil {
+			s.err = fmt.Errorf("decode item: %w", s.err)
+		}
+		s.done = true
+	}
+	return s.item, s.err
+}

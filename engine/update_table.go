@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// UpdateTable changes a table's billing mode, throughput, stream, SSE,
+// table class or deletion protection. Index changes arrive with secondary
+// indexes. Like CreateTable, changes take effect at once and the table is
+// ACTIVE when UpdateTable returns.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html
+func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	var c constraints
+	c.tableName("tableName", in.TableName)
+	c.enum("billingMode", in.BillingMode, BillingModeProvisioned, BillingModePayPerRequest)
+	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
+	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	if s := in.StreamSpecification; s != nil {
+		c.enum("streamSpecification.streamViewType", s.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	if len(in.GlobalSecondaryIndexUpdates) > 0 {
+		return nil, Validation("dynago does not support secondary indexes yet")
+	}
+
+	db.ddl.Lock()
+	defer db.ddl.Unlock()
+	t := db.lookup(in.TableName)
+	if t == nil {
+		return nil, tableNotFound(in.TableName)
+	}
+	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
+		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
+		in.OnDemandThroughput == nil {
+		return nil, Validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+	}
+	m := t.meta // copy; the old *table stays valid for readers holding it
+	m.Tags = append([]Tag(nil), t.meta.Tags...)
+	now := db.now()
+
+	mode := m.BillingMode
+	if in.BillingMode != "" {
+		mode = in.BillingMode
+	}
+	switch mode {
+	case BillingModePayPerRequest:
+		if in.ProvisionedThroughput != nil {
+			return nil, Validation("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+		}
+		if m.BillingMode != BillingModePayPerRequest {
+			m.BillingMode = BillingModePayPerRequest
+			m.PayPerRequestSince = now
+			m.Throughput.ReadCapacityUnits, m.Throughput.WriteCapacityUnits = 0, 0
+		}
+		m.BillingModeSet = true
+	case BillingModeProvisioned:
+		p := in.ProvisionedThroughput
+		if m.BillingMode == BillingModePayPerRequest && p == nil {
+			return nil, Validation("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
+		}
+		if p != nil {
+			old := m.Throughput
+			if m.BillingMode == BillingModeProvisioned && p.ReadCapacityUnits == old.ReadCapacityUnits && p.WriteCapacityUnits == old.WriteCapacityUnits &&
+				in.BillingMode == "" && in.StreamSpecification == nil && in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil {
+				return nil, Validation(fmt.Sprintf("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+					old.ReadCapacityUnits, p.ReadCapacityUnits, old.WriteCapacityUnits, p.WriteCapacityUnits))
+			}
+			if m.BillingMode == BillingModeProvisioned {
+				if p.ReadCapacityUnits > old.ReadCapacityUnits || p.WriteCapacityUnits > old.WriteCapacityUnits {
+					m.Throughput.LastIncreaseDateTime = now
+				}
+				if p.ReadCapacityUnits < old.ReadCapacityUnits || p.WriteCapacityUnits < old.WriteCapacityUnits {
+					m.Throughput.LastDecreaseDateTime = now
+					m.Throughput.NumberOfDecreasesToday++
+				}
+			}
+			m.Throughput.ReadCapacityUnits, m.Throughput.WriteCapacityUnits = p.ReadCapacityUnits, p.WriteCapacityUnits
+		}
+		if in.BillingMode != "" {
+			m.BillingModeSet = true
+		}
+		m.BillingMode = BillingModeProvisioned
+	}
+	if in.OnDemandThroughput != nil {
+		m.OnDemand = in.OnDemandThroughput
+	}
+	if in.TableClass != "" && in.TableClass != m.TableClass {
+		m.TableClass = in.TableClass
+		m.TableClassUpdated = now
+	}
+	if in.DeletionProtectionEnabled != nil {
+		m.DeletionProtection = *in.DeletionProtectionEnabled
+	}
+	if s := in.SSESpecification; s != nil {
+		if s.Enabled != nil && !*s.Enabled {
+			m.SSE = nil
+		} else {
+			m.SSE = db.sseDescription(s)
+		}
+	}
+	if s := in.StreamSpecification; s != nil {
+		if err := updateStream(&m, s, now); err != nil {
+			return nil, err
+		}
+	}
+
+	b := db.store.NewBatch()
+	defer b.Close()
+	nt := newTable(m)
+	next, err := db.putTableLocked(b, nt)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.Commit(); err != nil {
+		return nil, err
+	}
+	db.tables.Store(&next)
+	desc, err := db.describe(nt, TableStatusActive)
+	if err != nil {
+		return nil, err
+	}
+	return &UpdateTableOutput{TableDescription: desc}, nil
+}
+
+// updateStream applies a StreamSpecification change to m.
+func updateStream(m *tableMeta, s *StreamSpecification, now time.Time) error {
+	enabled := m.Stream != nil && m.Stream.StreamEnabled
+	switch {
+	case s.StreamEnabled && s.StreamViewType == "":
+		return Validation("One or more parameter values were invalid: StreamViewType is required when StreamEnabled is true")
+	case !s.StreamEnabled && s.StreamViewType != "":
+		return Validation("One or more parameter values were invalid: Stream View Type cannot be specified when streams are disabled")
+	case s.StreamEnabled && enabled:
+		return Validation("Table already has an enabled stream: TableName: " + m.Name)
+	case !s.StreamEnabled && !enabled:
+		return Validation("Table already has streams disabled: TableName: " + m.Name)
+	case s.StreamEnabled:
+		m.Stream = &StreamSpecification{StreamEnabled: true, StreamViewType: s.StreamViewType}
+		m.StreamLabel = streamLabel(now)
+	default:
+		m.Stream = nil // the latest stream label stays, as DynamoDB keeps the old stream readable
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// constraints collects violations of the API's declared member constraints
+// (lengths, patterns, ranges, required members). DynamoDB reports all of
+// them at once, before any semantic check, as
+//
+//	1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3
+//
+// with several joined by "; " under "N validation errors detected".
+type constraints []string
+
+func (c *constraints) add(format string, args ...any) {
+	*c = append(*c, fmt.Sprintf(format, args...))
+}
+
+func (c constraints) err() error {
+	if len(c) == 0 {
+		return nil
+	}
+	word := "error"
+	if len(c) > 1 {
+		word = "errors"
+	}
+	return Validation(fmt.Sprintf("%d validation %s detected: %s", len(c), word, strings.Join(c, "; ")))
+}
+
+// tableNameConstraints checks a TableName member named field ("tableName"
+// in most operations). DynamoDB accepts a table's ARN wherever it accepts
+// its name, so the limit is 1024 characters; a plain name is 3-255 of
+// [a-zA-Z0-9_.-].
+func (c *constraints) tableName(field, name string) {
+	if name == "" {
+		c.add("Value null at '%s' failed to satisfy constraint: Member must not be null", field)
+		return
+	}
+	if strings.HasPrefix(name, "arn:") {
+		if len(name) > 1024 {
+			c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 1024", name, field)
+		}
+		return
+	}
+	if len(name) < 3 {
+		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 3", name, field)
+	}
+	if len(name) > 255 {
+		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 255", name, field)
+	}
+	if !validTableChars(name) {
+		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name, field)
+	}
+}
+
+func validTableChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z', ch >= '0' && ch <= '9', ch == '_', ch == '.', ch == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// enum checks an optional enumerated member.
+func (c *constraints) enum(field, value string, allowed ...string) {
+	if value == "" {
+		return
+	}
+	for _, a := range allowed {
+		if value == a {
+			return
+		}
+	}
+	c.add("Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]", value, field, strings.Join(allowed, ", "))
+}
+
+// returnConsumedCapacity checks the common ReturnConsumedCapacity member.
+func (c *constraints) returnConsumedCapacity(v string) {
+	c.enum("returnConsumedCapacity", v, ReturnConsumedCapacityIndexes, ReturnConsumedCapacityTotal, ReturnConsumedCapacityNone)
+}
+
+// returnItemCollectionMetrics checks the common ReturnItemCollectionMetrics member.
+func (c *constraints) returnItemCollectionMetrics(v string) {
+	c.enum("returnItemCollectionMetrics", v, ReturnItemCollectionMetricsSize, ReturnItemCollectionMetricsNone)
+}
+
+// tableNameFromARN returns the table name an ARN or plain name refers to.
+func tableNameFromARN(s string) string {
+	if !strings.HasPrefix(s, "arn:") {
+		return s
+	}
+	if i := strings.Index(s, ":table/"); i >= 0 {
+		rest := s[i+len(":table/"):]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			rest = rest[:j]
+		}
+		return rest
+	}
+	return s
+}
