@@ -1,0 +1,75 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/internal/protocol"
+)
+
+// operations maps each X-Amz-Target operation name to its handler.
+func operations() map[string]opFunc {
+	return map[string]opFunc{
+		"CreateTable":        handle(protocol.DecodeCreateTable, (*engine.DB).CreateTable, protocol.EncodeCreateTable),
+		"DescribeTable":      handle(protocol.DecodeDescribeTable, (*engine.DB).DescribeTable, protocol.EncodeDescribeTable),
+		"DeleteTable":        handle(protocol.DecodeDeleteTable, (*engine.DB).DeleteTable, protocol.EncodeDeleteTable),
+		"ListTables":         handle(protocol.DecodeListTables, (*engine.DB).ListTables, protocol.EncodeListTables),
+		"UpdateTable":        handle(protocol.DecodeUpdateTable, (*engine.DB).UpdateTable, protocol.EncodeUpdateTable),
+		"ListTagsOfResource": handle(protocol.DecodeListTagsOfResource, (*engine.DB).ListTagsOfResource, protocol.EncodeListTagsOfResource),
+		"TagResource":        handleEmpty(protocol.DecodeTagResource, (*engine.DB).TagResource),
+		"UntagResource":      handleEmpty(protocol.DecodeUntagResource, (*engine.DB).UntagResource),
+		"DescribeLimits": func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
+			out, err := s.db.DescribeLimits()
+			if err != nil {
+				return dst, err
+			}
+			return protocol.EncodeDescribeLimits(dst, out), nil
+		},
+		"DescribeEndpoints": func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
+			out, err := s.db.DescribeEndpoints(r.Host)
+			if err != nil {
+				return dst, err
+			}
+			return protocol.EncodeDescribeEndpoints(dst, out), nil
+		},
+		"PutItem":        handle(protocol.DecodePutItem, (*engine.DB).PutItem, protocol.EncodePutItem),
+		"GetItem":        handle(protocol.DecodeGetItem, (*engine.DB).GetItem, protocol.EncodeGetItem),
+		"DeleteItem":     handle(protocol.DecodeDeleteItem, (*engine.DB).DeleteItem, protocol.EncodeDeleteItem),
+		"BatchGetItem":   handle(protocol.DecodeBatchGetItem, (*engine.DB).BatchGetItem, protocol.EncodeBatchGetItem),
+		"BatchWriteItem": handle(protocol.DecodeBatchWriteItem, (*engine.DB).BatchWriteItem, protocol.EncodeBatchWriteItem),
+	}
+}
+
+// handle builds the handler of an operation from its decoder, engine
+// method and encoder.
+func handle[In, Out any](
+	decode func([]byte) (*In, error),
+	run func(*engine.DB, *In) (*Out, error),
+	encode func([]byte, *Out) []byte,
+) opFunc {
+	return func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
+		in, err := decode(body)
+		if err != nil {
+			return dst, err
+		}
+		out, err := run(s.db, in)
+		if err != nil {
+			return dst, err
+		}
+		return encode(dst, out), nil
+	}
+}
+
+// handleEmpty is handle for operations whose response is an empty object.
+func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, *In) error) opFunc {
+	return func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
+		in, err := decode(body)
+		if err != nil {
+			return dst, err
+		}
+		if err := run(s.db, in); err != nil {
+			return dst, err
+		}
+		return append(dst, "{}"...), nil
+	}
+}

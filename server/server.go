@@ -1,0 +1,201 @@
+// Package server serves dynago's engine over HTTP with DynamoDB's JSON 1.0
+// protocol: target routing, gzip request bodies, the 16 MB body limit,
+// x-amz-crc32 checksums, request ids, a health check, and shutdown. It holds
+// no DynamoDB logic: requests are decoded and responses encoded by
+// internal/protocol, and operations run in the engine.
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/internal/protocol"
+)
+
+// DefaultMaxBodyBytes is DynamoDB's request size limit: 16 MB.
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
+const DefaultMaxBodyBytes = 16 << 20
+
+// Config configures a Server.
+type Config struct {
+	// Logger receives request errors and internal faults. Default: discard.
+	Logger *slog.Logger
+	// MaxBodyBytes limits request bodies (after gzip decoding). Default
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+}
+
+// Server is an http.Handler answering DynamoDB API requests.
+type Server struct {
+	db   *engine.DB
+	log  *slog.Logger
+	max  int64
+	ops  map[string]opFunc
+	bufs sync.Pool
+}
+
+// opFunc runs one operation: it decodes body, calls the engine, and appends
+// the encoded response to dst.
+type opFunc func(s *Server, r *http.Request, body, dst []byte) ([]byte, error)
+
+// New returns a Server over db.
+func New(db *engine.DB, cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	s := &Server{db: db, log: cfg.Logger, max: cfg.MaxBodyBytes, ops: operations()}
+	s.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
+	return s
+}
+
+const (
+	targetPrefix = "DynamoDB_20120810."
+	contentType  = "application/x-amz-json-1.0"
+)
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	reqID := newRequestID()
+	h := w.Header()
+	h.Set("x-amzn-RequestId", reqID)
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		if r.URL.Path == "/" {
+			h.Set("Content-Type", "text/plain")
+			io.WriteString(w, "healthy: dynago\n")
+			return
+		}
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method != http.MethodPost {
+		h.Set("Allow", "GET, HEAD, POST")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic serving request", "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			s.writeError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+		}
+	}()
+
+	target := r.Header.Get("X-Amz-Target")
+	op, ok := s.ops[strings.TrimPrefix(target, targetPrefix)]
+	if !ok || !strings.HasPrefix(target, targetPrefix) {
+		s.writeError(w, &engine.Error{Code: engine.CodeUnknownOperation})
+		return
+	}
+
+	bufp := s.bufs.Get().(*[]byte)
+	defer s.bufs.Put(bufp)
+	body, err := s.readBody(r, (*bufp)[:0])
+	*bufp = body[:0]
+	if err != nil {
+		var e *engine.Error
+		if errors.As(err, &e) {
+			s.writeError(w, e)
+			return
+		}
+		s.log.Debug("reading request body", "request_id", reqID, "err", err)
+		s.writeError(w, &engine.Error{Code: engine.CodeSerialization, Message: "Unable to read request body"})
+		return
+	}
+
+	outp := s.bufs.Get().(*[]byte)
+	defer s.bufs.Put(outp)
+	out, err := op(s, r, body, (*outp)[:0])
+	*outp = out[:0]
+	if err != nil {
+		var e *engine.Error
+		if errors.As(err, &e) {
+			s.writeError(w, e)
+			return
+		}
+		s.log.Error("internal error", "request_id", reqID, "target", target, "err", err)
+		s.writeError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+		return
+	}
+	s.write(w, http.StatusOK, out)
+}
+
+// readBody reads the request body into dst, decoding gzip and enforcing
+// the size limit without reading past it.
+func (s *Server) readBody(r *http.Request, dst []byte) ([]byte, error) {
+	if r.ContentLength > s.max {
+		return dst, tooLarge(s.max)
+	}
+	var src io.Reader = http.MaxBytesReader(nil, r.Body, s.max+1)
+	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+		if !strings.EqualFold(enc, "gzip") {
+			return dst, &engine.Error{Code: engine.CodeSerialization, Message: "Unsupported Content-Encoding: " + enc}
+		}
+		zr, err := gzip.NewReader(src)
+		if err != nil {
+			return dst, &engine.Error{Code: engine.CodeSerialization, Message: "Unable to decompress gzip request body"}
+		}
+		defer zr.Close()
+		src = zr
+	}
+	buf := bytes.NewBuffer(dst)
+	n, err := buf.ReadFrom(io.LimitReader(src, s.max+1))
+	if n > s.max {
+		return buf.Bytes(), tooLarge(s.max)
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return buf.Bytes(), tooLarge(s.max)
+	}
+	return buf.Bytes(), err
+}
+
+// tooLarge is DynamoDB's answer to a request over its size limit.
+func tooLarge(limit int64) error {
+	return &engine.Error{Code: engine.CodeValidation, Message: fmt.Sprintf("Request size exceeded %d bytes", limit)}
+}
+
+func (s *Server) writeError(w http.ResponseWriter, e *engine.Error) {
+	body, status := protocol.EncodeError(nil, e)
+	s.write(w, status, body)
+}
+
+// write sends a JSON body with DynamoDB's headers, including the CRC32 that
+// the Python and older Go SDKs verify.
+func (s *Server) write(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// newRequestID returns a DynamoDB-style request id: 52 characters of
+// upper-case letters and digits.
+func newRequestID() string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	var b [52]byte
+	for i := 0; i < len(b); {
+		r := rand.Uint64()
+		for j := 0; j < 12 && i < len(b); j++ {
+			b[i] = alphabet[r%uint64(len(alphabet))]
+			r /= uint64(len(alphabet))
+			i++
+		}
+	}
+	return string(b[:])
+}
