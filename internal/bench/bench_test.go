@@ -1,0 +1,214 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func ceilingConfig(mode string, workloads ...string) Config {
+	return Config{
+		Ceiling:   true,
+		Mode:      mode,
+		Clients:   4,
+		Duration:  300 * time.Millisecond,
+		ItemSize:  DefaultItemSize,
+		Keys:      1000,
+		Workloads: workloads,
+		Table:     DefaultTable,
+	}
+}
+
+func run(t *testing.T, ctx context.Context, cfg Config) *Report {
+	t.Helper()
+	var errs bytes.Buffer
+	cfg.Errors = &errs
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rep, err := r.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs.Len() > 0 {
+		t.Logf("errors printed:\n%s", errs.String())
+	}
+	return rep
+}
+
+func checkStats(t *testing.T, name string, s Stats) {
+	t.Helper()
+	if s.Ops == 0 || s.OpsPerSec <= 0 {
+		t.Errorf("%s: no ops: %+v", name, s)
+	}
+	if s.Errors != 0 {
+		t.Errorf("%s: %d errors", name, s.Errors)
+	}
+	l := s.Latency
+	if !(0 < l.P50 && l.P50 <= l.P90 && l.P90 <= l.P99 && l.P99 <= l.Max) {
+		t.Errorf("%s: latencies out of order: %+v", name, l)
+	}
+}
+
+func TestCeiling(t *testing.T) {
+	for _, mode := range []string{ModeSDK, ModeRaw} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			rep := run(t, context.Background(), ceilingConfig(mode, WorkloadPut, WorkloadGet))
+			if len(rep.Results) != 2 || rep.Interrupted {
+				t.Fatalf("want 2 complete results, got %+v", rep)
+			}
+			for _, res := range rep.Results {
+				checkStats(t, mode+" "+res.Workload, res.Stats)
+				if res.Seconds < 0.3 || res.Seconds > 2 {
+					t.Errorf("%s: ran %.2fs, want about 0.3s", res.Workload, res.Seconds)
+				}
+				var line bytes.Buffer
+				res.WriteLine(&line)
+				t.Logf("%s", strings.TrimSpace(line.String()))
+			}
+		})
+	}
+}
+
+func TestMixedOpsLimit(t *testing.T) {
+	for _, mode := range []string{ModeSDK, ModeRaw} {
+		cfg := ceilingConfig(mode, WorkloadMixed)
+		cfg.Duration = 0
+		cfg.Ops = 500
+		rep := run(t, context.Background(), cfg)
+		res := rep.Results[0]
+		checkStats(t, mode+" mixed", res.Stats)
+		if res.Ops != 500 {
+			t.Errorf("%s: %d ops, want exactly 500", mode, res.Ops)
+		}
+		if len(res.ByOp) != 2 || res.ByOp[0].Ops+res.ByOp[1].Ops != 500 {
+			t.Fatalf("%s: bad breakdown %+v", mode, res.ByOp)
+		}
+		for _, o := range res.ByOp {
+			checkStats(t, mode+" mixed "+o.Op, o.Stats)
+		}
+	}
+}
+
+func TestCancelStopsEarlyWithResults(t *testing.T) {
+	cfg := ceilingConfig(ModeRaw, WorkloadPut, WorkloadGet)
+	cfg.Duration = time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	rep := run(t, ctx, cfg)
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("cancel took %v to take effect", time.Since(start))
+	}
+	if !rep.Interrupted || len(rep.Results) != 1 || !rep.Results[0].Interrupted {
+		t.Fatalf("want one interrupted result, got %+v", rep)
+	}
+	checkStats(t, "put", rep.Results[0].Stats)
+}
+
+// TestErrorsCounted checks that failing calls are counted and shown, not
+// fatal, in both modes.
+func TestErrorsCounted(t *testing.T) {
+	c, err := StartCeiling(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var deleted atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Header.Get("X-Amz-Target") {
+		case targetPrefix + "PutItem":
+			w.Header().Set("Content-Type", amzJSON)
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte(`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"boom"}`))
+			return
+		case targetPrefix + "DeleteTable":
+			deleted.Add(1)
+		}
+		c.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	for _, mode := range []string{ModeSDK, ModeRaw} {
+		var shown bytes.Buffer
+		r, err := New(Config{
+			Endpoint: srv.URL, Mode: mode, Clients: 2, Ops: 20, ItemSize: 100, Keys: 10,
+			Workloads: []string{WorkloadPut}, Table: "t", Errors: &shown,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := r.Run(context.Background())
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := rep.Results[0]
+		if res.Errors != 20 || res.Ops != 0 {
+			t.Errorf("%s: want 20 errors and 0 ops, got %d and %d", mode, res.Errors, res.Ops)
+		}
+		if n := strings.Count(shown.String(), "\n"); n != maxShownErrors+1 {
+			t.Errorf("%s: want %d lines of errors, got:\n%s", mode, maxShownErrors+1, shown.String())
+		}
+	}
+	if deleted.Load() != 2 {
+		t.Errorf("DeleteTable called %d times, want 2", deleted.Load())
+	}
+}
+
+func TestRawBodiesAreValidRequests(t *testing.T) {
+	codec := NewItemCodec(300, 123456789)
+	w := newRawWorker(nil, "", "tbl", codec)
+	for _, o := range []op{opPut, opGet} {
+		for _, key := range []int{0, 42, 123456788} {
+			b := w.body(o, key)
+			var req struct {
+				TableName string
+				Item, Key map[string]map[string]string
+			}
+			if err := json.Unmarshal(b.buf, &req); err != nil {
+				t.Fatalf("%s body %q: %v", o, b.buf, err)
+			}
+			attrs := req.Key
+			if o == opPut {
+				attrs = req.Item
+				if got := len("pk") + len(attrs["pk"]["S"]) + len("data") + len(attrs["data"]["S"]); got != 300 {
+					t.Errorf("item size %d, want 300", got)
+				}
+			}
+			if req.TableName != "tbl" || attrs["pk"]["S"] != codec.Key(key) {
+				t.Errorf("%s body %q: wrong table or key (want %s)", o, b.buf, codec.Key(key))
+			}
+			b.Close()
+		}
+	}
+	if codec.Key(42) != "k000000042" {
+		t.Errorf("Key(42) = %q", codec.Key(42))
+	}
+}
+
+func TestValidate(t *testing.T) {
+	good := ceilingConfig(ModeSDK, WorkloadPut)
+	for name, mutate := range map[string]func(*Config){
+		"mode":     func(c *Config) { c.Mode = "grpc" },
+		"clients":  func(c *Config) { c.Clients = 0 },
+		"limit":    func(c *Config) { c.Duration, c.Ops = 0, 0 },
+		"keys":     func(c *Config) { c.Keys = 0 },
+		"workload": func(c *Config) { c.Workloads = []string{"scan"} },
+		"endpoint": func(c *Config) { c.Ceiling, c.Endpoint = false, "127.0.0.1:8000" },
+	} {
+		c := good
+		mutate(&c)
+		if _, err := New(c); err == nil {
+			t.Errorf("%s: invalid config accepted", name)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// WriteHeader writes the lines describing the run's setting.
+func (i Info) WriteHeader(w io.Writer) {
+	endpoint := i.Endpoint
+	if i.Ceiling {
+		endpoint = "ceiling (in-process canned server at " + i.Endpoint + ")"
+	}
+	limit := ""
+	if i.Seconds > 0 {
+		limit = fmt.Sprintf("  duration %v", time.Duration(i.Seconds*float64(time.Second)))
+	}
+	if i.Ops > 0 {
+		limit += fmt.Sprintf("  ops %d", i.Ops)
+	}
+	fmt.Fprintf(w, "dynago bench: endpoint %s  mode %s  table %s\n", endpoint, i.Mode, i.Table)
+	fmt.Fprintf(w, "  clients %d  item size %d B  keys %d%s  GOMAXPROCS %d  NumCPU %d  %s\n",
+		i.Clients, i.ItemSize, i.Keys, limit, i.GOMAXPROCS, i.NumCPU, i.GoVersion)
+}
+
+// WriteLine writes the result's line, and for a mixed workload one more
+// line per operation.
+func (r Result) WriteLine(w io.Writer) {
+	suffix := ""
+	if r.Interrupted {
+		suffix = "  (interrupted)"
+	}
+	writeStats(w, r.Workload, r.Clients, r.Stats, suffix)
+	for _, o := range r.ByOp {
+		writeStats(w, "  "+o.Op, r.Clients, o.Stats, "")
+	}
+}
+
+func writeStats(w io.Writer, name string, clients int, s Stats, suffix string) {
+	fmt.Fprintf(w, "%-6s %3d clients  %8.0f ops/s  p50 %s  p90 %s  p99 %s  max %s  errors %d%s\n",
+		name, clients, s.OpsPerSec,
+		fmtMs(s.Latency.P50), fmtMs(s.Latency.P90), fmtMs(s.Latency.P99), fmtMs(s.Latency.Max),
+		s.Errors, suffix)
+}
+
+// fmtMs formats milliseconds with two or three significant digits.
+func fmtMs(v float64) string {
+	switch {
+	case v < 1:
+		return fmt.Sprintf("%.3fms", v)
+	case v < 10:
+		return fmt.Sprintf("%.2fms", v)
+	case v < 100:
+		return fmt.Sprintf("%.1fms", v)
+	default:
+		return fmt.Sprintf("%.0fms", v)
+	}
+}
+
+// WriteText writes the header and one line per workload.
+func (r *Report) WriteText(w io.Writer) {
+	r.Info.WriteHeader(w)
+	for _, res := range r.Results {
+		res.WriteLine(w)
+	}
+	if r.Interrupted {
+		fmt.Fprintln(w, "interrupted: results cover the time run so far")
+	}
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+)
+
+func benchEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	return &Env{Stdout: &out, Stderr: &errOut, Ctx: context.Background()}, &out, &errOut
+}
+
+func TestBenchCeilingText(t *testing.T) {
+	env, out, errOut := benchEnv()
+	err := runBench(env, []string{"--ceiling", "--clients", "2", "--duration", "150ms", "--keys", "100", "--mode", "raw"})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, errOut)
+	}
+	text := out.String()
+	for _, want := range []string{"mode raw", "clients 2", "GOMAXPROCS", "\nput      2 clients", "\nget      2 clients", "errors 0\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestBenchCeilingJSON(t *testing.T) {
+	env, out, errOut := benchEnv()
+	err := runBench(env, []string{"--ceiling", "--clients", "2", "--ops", "200", "--workload", "mixed", "--json"})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, errOut)
+	}
+	var rep struct {
+		Mode    string
+		Results []struct {
+			Workload string
+			Ops      int
+			Errors   int
+			ByOp     []struct{ Op string } `json:"by_op"`
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v in:\n%s", err, out)
+	}
+	if rep.Mode != "sdk" || len(rep.Results) != 1 || rep.Results[0].Workload != "mixed" ||
+		rep.Results[0].Ops != 200 || rep.Results[0].Errors != 0 || len(rep.Results[0].ByOp) != 2 {
+		t.Errorf("unexpected report:\n%s", out)
+	}
+}
+
+func TestBenchFlagErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--workload", "scan"},
+		{"--mode", "grpc"},
+		{"--clients", "0"},
+		{"--endpoint", "localhost:8000"},
+		{"--nope"},
+		{"extra"},
+	} {
+		env, _, errOut := benchEnv()
+		if err := runBench(env, args); !errors.Is(err, errUsage) {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+		if errOut.Len() == 0 {
+			t.Errorf("%v: nothing said about the error", args)
+		}
+	}
+	env, _, errOut := benchEnv()
+	if err := runBench(env, []string{"--help"}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("--help: got %v", err)
+	}
+	for _, want := range []string{"dynago bench --ceiling", "-workload", "-mode", "p99"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+}

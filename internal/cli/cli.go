@@ -1,0 +1,114 @@
+// Package cli holds dynago's command-line verbs: flag parsing and wiring of
+// the packages that do the work. It is the only package that reads the
+// environment, and it holds no logic a package test could not reach.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// Env is what a verb may touch of the outside world.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Ctx is cancelled on SIGINT or SIGTERM.
+	Ctx context.Context
+}
+
+// verb is one subcommand.
+type verb struct {
+	name    string
+	summary string
+	run     func(env *Env, args []string) error
+}
+
+// verbs lists every subcommand. Each verb's file adds itself in init.
+var verbs = map[string]verb{}
+
+func register(v verb) { verbs[v.name] = v }
+
+// errUsage means the flags were wrong; the flag package already said why.
+var errUsage = errors.New("usage")
+
+// Main runs dynago with the given arguments and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Ctx: ctx}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if v, ok := verbs[args[1]]; ok {
+				_ = v.run(env, []string{"-h"})
+				return 0
+			}
+		}
+		usage(stdout)
+		return 0
+	}
+	v, ok := verbs[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "dynago: unknown verb %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	if err := v.run(env, args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		if errors.Is(err, errUsage) {
+			return 2
+		}
+		fmt.Fprintf(stderr, "dynago %s: %v\n", v.name, err)
+		return 1
+	}
+	return 0
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "dynago: a DynamoDB-compatible database, embedded or served.")
+	fmt.Fprintln(w, "\nUsage: dynago <verb> [flags]\n\nVerbs:")
+	names := make([]string, 0, len(verbs))
+	for n := range verbs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, verbs[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun \"dynago <verb> --help\" for a verb's flags.")
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func newFlagSet(env *Env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.Stderr, "Usage: dynago %s [flags]\n\n%s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, mapping flag errors to errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "unexpected arguments: %v\n", fs.Args())
+		return errUsage
+	}
+	return nil
+}
