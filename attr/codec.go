@@ -99,7 +99,7 @@ func appendValue(dst []byte, v *Value) []byte {
 	case TypeS:
 		return appendString(append(dst, byte(TypeS)), v.S)
 	case TypeN:
-		return appendString(append(dst, byte(TypeN)), v.N)
+		return appendString(append(dst, byte(TypeN)), v.S)
 	case TypeB:
 		dst = append(dst, byte(TypeB))
 		dst = binary.AppendUvarint(dst, uint64(len(v.B)))
@@ -123,7 +123,7 @@ func appendValue(dst []byte, v *Value) []byte {
 	case TypeSS:
 		return appendStringSet(append(dst, byte(TypeSS)), v.SS)
 	case TypeNS:
-		return appendStringSet(append(dst, byte(TypeNS)), v.NS)
+		return appendStringSet(append(dst, byte(TypeNS)), v.SS)
 	case TypeBS:
 		return appendBinarySet(append(dst, byte(TypeBS)), v.BS)
 	}
@@ -344,10 +344,8 @@ func (d *decoder) value(v *Value, depth int) error {
 	v.Type = t
 	var err error
 	switch t {
-	case TypeS:
+	case TypeS, TypeN:
 		v.S, err = d.str()
-	case TypeN:
-		v.N, err = d.str()
 	case TypeB:
 		v.B, err = d.binary()
 	case TypeBOOL:
@@ -372,13 +370,7 @@ func (d *decoder) value(v *Value, depth int) error {
 			}
 		}
 	case TypeSS, TypeNS:
-		var ss []string
-		ss, err = d.stringSet()
-		if t == TypeSS {
-			v.SS = ss
-		} else {
-			v.NS = ss
-		}
+		v.SS, err = d.stringSet() // NS keeps its members' text in SS too
 	case TypeBS:
 		v.BS, err = d.binarySet()
 	default:

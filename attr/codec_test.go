@@ -317,9 +317,6 @@ func (g *gen) value(depth int) Value {
 				v.SS = append(v.SS, s)
 			}
 		}
-		if t == TypeNS {
-			v.NS, v.SS = v.SS, nil
-		}
 		return v
 	default: // TypeBS
 		v := Value{Type: TypeBS}

@@ -19,7 +19,7 @@ func Compare(a, b Value) (int, bool) {
 	case TypeS:
 		return strings.Compare(a.S, b.S), true
 	case TypeN:
-		return CompareNumbers(a.N, b.N), true
+		return CompareNumbers(a.S, b.S), true
 	case TypeB:
 		return bytes.Compare(a.B, b.B), true
 	}
@@ -44,7 +44,7 @@ func equal(a, b Value) bool {
 	case TypeS:
 		return a.S == b.S
 	case TypeN:
-		return a.N == b.N || CompareNumbers(a.N, b.N) == 0
+		return a.S == b.S || CompareNumbers(a.S, b.S) == 0
 	case TypeB:
 		return bytes.Equal(a.B, b.B)
 	case TypeBOOL:
@@ -75,7 +75,7 @@ func equal(a, b Value) bool {
 	case TypeSS:
 		return sameSet(a.SS, b.SS, func(x, y string) bool { return x == y }, identity)
 	case TypeNS:
-		return sameSet(a.NS, b.NS, func(x, y string) bool { return x == y || CompareNumbers(x, y) == 0 }, numberKey)
+		return sameSet(a.SS, b.SS, func(x, y string) bool { return x == y || CompareNumbers(x, y) == 0 }, numberKey)
 	case TypeBS:
 		return sameSet(a.BS, b.BS, bytes.Equal, func(x []byte) string { return string(x) })
 	}

@@ -54,13 +54,13 @@ func TestEqual(t *testing.T) {
 		for i := range n {
 			s := fmt.Sprint(prefix, i)
 			if prefix == "" {
-				v.NS = append(v.NS, s)
+				v.SS = append(v.SS, s)
 			} else {
 				v.SS = append(v.SS, s)
 			}
 		}
 		if prefix == "" {
-			v.NS = append(v.NS, extra...)
+			v.SS = append(v.SS, extra...)
 		} else {
 			v.SS = append(v.SS, extra...)
 		}

@@ -44,7 +44,7 @@ func valueSize(v Value) int {
 	case TypeS:
 		return len(v.S)
 	case TypeN:
-		return numberSize(v.N)
+		return numberSize(v.S)
 	case TypeB:
 		return len(v.B)
 	case TypeBOOL, TypeNULL:
@@ -69,7 +69,7 @@ func valueSize(v Value) int {
 		return n
 	case TypeNS:
 		n := 0
-		for _, s := range v.NS {
+		for _, s := range v.SS {
 			n += numberSize(s)
 		}
 		return n

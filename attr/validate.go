@@ -69,13 +69,13 @@ func canonicalizeMap(m map[string]Value, level int, sorted bool) *Error {
 			return newError(MsgEmptyAttributeName)
 		}
 		e := m[k]
-		old := e.N
+		old := e.S
 		if err := e.canonicalize(level, sorted); err != nil {
 			return err
 		}
 		// Nested maps and slices are shared with m's copy, so only a
 		// rewritten N needs storing back.
-		if e.Type == TypeN && e.N != old {
+		if e.Type == TypeN && e.S != old {
 			m[k] = e
 		}
 		return nil
@@ -104,11 +104,11 @@ func (v *Value) canonicalize(level int, sorted bool) *Error {
 	case TypeS, TypeB, TypeBOOL:
 		return nil
 	case TypeN:
-		c, err := normalizeNumber(v.N)
+		c, err := normalizeNumber(v.S)
 		if err != nil {
 			return err
 		}
-		v.N = c
+		v.S = c
 		return nil
 	case TypeNULL:
 		if !v.Bool {
@@ -133,20 +133,20 @@ func (v *Value) canonicalize(level int, sorted bool) *Error {
 		}
 		return nil
 	case TypeNS:
-		if len(v.NS) == 0 {
+		if len(v.SS) == 0 {
 			return newError(MsgEmptyNumberSet)
 		}
-		for i, s := range v.NS {
+		for i, s := range v.SS {
 			c, err := normalizeNumber(s)
 			if err != nil {
 				return err
 			}
 			if c != s {
-				v.NS[i] = c
+				v.SS[i] = c
 			}
 		}
 		// Canonical texts are equal exactly when the values are.
-		if hasDuplicateStrings(v.NS) {
+		if hasDuplicateStrings(v.SS) {
 			return newError(MsgNumberSetDuplicates)
 		}
 		return nil
@@ -233,7 +233,7 @@ func ValidateKeyValue(name string, v Value, isPartition bool) error {
 		}
 		size = len(v.B)
 	case TypeN:
-		size = numberSize(v.N)
+		size = numberSize(v.S)
 	default:
 		return newError(MsgKeySchemaMismatch)
 	}

@@ -26,7 +26,7 @@ func deepList(depth int) Value {
 }
 
 func ss(s ...string) Value { return Value{Type: TypeSS, SS: s} }
-func ns(s ...string) Value { return Value{Type: TypeNS, NS: s} }
+func ns(s ...string) Value { return Value{Type: TypeNS, SS: s} }
 func bs(b ...[]byte) Value { return Value{Type: TypeBS, BS: b} }
 func m(kv ...any) Value {
 	v := Value{Type: TypeM, M: map[string]Value{}}
@@ -44,7 +44,7 @@ func l(vs ...Value) Value { return Value{Type: TypeL, L: vs} }
 //     and cross-region-latest.json; also quoted from DynamoDB in
 //     https://github.com/zio/zio-dynamodb/issues/113 (SS) and
 //     https://github.com/aws/aws-sdk-net/issues/3297 (NS).
-//   - empty BS, duplicate BS ("]of type BS"), duplicate NS: dynalite's tests
+//   - empty BS, duplicate BS ("]of type BS"), duplicate SS: dynalite's tests
 //     against live DynamoDB (test/putItem.js "should return ValidationException
 //     for invalid values in Item" and "... numbers in Item"); the BS texts are
 //     re-pinned by nubo-db/dynamodb-conformance
@@ -204,8 +204,8 @@ func TestCanonicalizeRewritesNumbers(t *testing.T) {
 		t.Fatalf("canonicalized item encodes as %q, want %q", got, exp)
 	}
 	v := N("1e1")
-	if err := v.Canonicalize(); err != nil || v.N != "10" {
-		t.Fatalf("Value.Canonicalize: %v, %q", err, v.N)
+	if err := v.Canonicalize(); err != nil || v.S != "10" {
+		t.Fatalf("Value.Canonicalize: %v, %q", err, v.S)
 	}
 }
 

@@ -96,25 +96,28 @@ func ParseType(s string) Type {
 // meaningful:
 //
 //	S     S
-//	N     N (decimal text; canonical once Canonicalize ran)
+//	N     S (decimal text; canonical once Canonicalize ran)
 //	B     B
 //	BOOL  Bool
 //	NULL  Bool (always true in a valid value)
 //	M     M
 //	L     L
 //	SS    SS
-//	NS    NS (decimal text, canonical once validated)
+//	NS    SS (decimal text, canonical once validated)
 //	BS    BS
+//
+// Numbers share the S and SS fields with strings so that a Value stays at
+// 128 bytes: Go stores map values of up to 128 bytes inline, and items are
+// maps, so a larger Value would cost one allocation per attribute on every
+// decode.
 type Value struct {
 	Type Type
 	Bool bool
 	S    string
-	N    string
 	B    []byte
 	M    map[string]Value
 	L    []Value
 	SS   []string
-	NS   []string
 	BS   [][]byte
 }
 
@@ -127,7 +130,7 @@ type Item map[string]Value
 func S(s string) Value { return Value{Type: TypeS, S: s} }
 
 // N returns a number value from decimal text. The text is not validated.
-func N(n string) Value { return Value{Type: TypeN, N: n} }
+func N(n string) Value { return Value{Type: TypeN, S: n} }
 
 // B returns a binary value.
 func B(b []byte) Value { return Value{Type: TypeB, B: b} }

@@ -192,7 +192,7 @@ func compareValues(t testing.TB, a, b attr.Value) int {
 	case attr.TypeB:
 		return bytes.Compare(a.B, b.B)
 	case attr.TypeN:
-		return apdNumber(t, a.N).Cmp(apdNumber(t, b.N))
+		return apdNumber(t, a.S).Cmp(apdNumber(t, b.S))
 	}
 	t.Fatalf("bad type %v", a.Type)
 	return 0
@@ -217,7 +217,7 @@ func canonical(t testing.TB, v attr.Value) attr.Value {
 		}
 		return v
 	}
-	d := new(apd.Decimal).Set(apdNumber(t, v.N))
+	d := new(apd.Decimal).Set(apdNumber(t, v.S))
 	d.Reduce(d)
 	if d.IsZero() {
 		return attr.N("0")
@@ -233,7 +233,7 @@ func sameValue(a, b attr.Value) bool {
 	case attr.TypeS:
 		return a.S == b.S
 	case attr.TypeN:
-		return a.N == b.N
+		return a.S == b.S
 	case attr.TypeB:
 		return bytes.Equal(a.B, b.B)
 	}
@@ -285,7 +285,7 @@ func fmtValue(v attr.Value) string {
 	case attr.TypeS:
 		return fmt.Sprintf("S%q", v.S)
 	case attr.TypeN:
-		return "N" + v.N
+		return "N" + v.S
 	case attr.TypeB:
 		return fmt.Sprintf("B%x", v.B)
 	}

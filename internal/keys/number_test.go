@@ -96,7 +96,7 @@ func TestParseNumberMatchesApd(t *testing.T) {
 			return
 		}
 		got := string(d.appendText(nil))
-		if want := canonical(t, attr.N(s)).N; got != want {
+		if want := canonical(t, attr.N(s)).S; got != want {
 			t.Fatalf("parseNumber(%q) = %s, want %s", s, got, want)
 		}
 	}

@@ -42,7 +42,7 @@ func AppendValue(dst []byte, v attr.Value) ([]byte, error) {
 		return appendEscaped(dst, v.B), nil
 	case attr.TypeN:
 		var d decimal
-		if err := parseNumber(v.N, &d); err != nil {
+		if err := parseNumber(v.S, &d); err != nil {
 			return dst, err
 		}
 		return appendNumber(dst, &d), nil
@@ -108,7 +108,7 @@ func DecodeValue(src []byte, t attr.Type) (attr.Value, []byte, error) {
 			return attr.Value{}, nil, err
 		}
 		var buf [maxNumberText]byte
-		return attr.Value{Type: attr.TypeN, N: string(d.appendText(buf[:0]))}, rest, nil
+		return attr.Value{Type: attr.TypeN, S: string(d.appendText(buf[:0]))}, rest, nil
 	}
 	return attr.Value{}, nil, fmt.Errorf("%w: got %v", ErrKeyType, t)
 }

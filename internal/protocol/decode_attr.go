@@ -139,11 +139,7 @@ func (d *decoder) attrMember(v *attr.Value, t attr.Type) (bool, *engine.Error) {
 		}
 		switch kind {
 		case tkString:
-			if t == attr.TypeS {
-				v.S = string(text)
-			} else {
-				v.N = string(text)
-			}
+			v.S = string(text) // N keeps its decimal text in S too
 			return true, nil
 		case tkNull:
 			return false, nil
@@ -179,11 +175,7 @@ func (d *decoder) attrMember(v *attr.Value, t attr.Type) (bool, *engine.Error) {
 		if err := decodeList(d, &list, atField, strElem); err != nil || list == nil {
 			return false, err
 		}
-		if t == attr.TypeSS {
-			v.SS = list
-		} else {
-			v.NS = list
-		}
+		v.SS = list // NS keeps its members' text in SS too
 		return true, nil
 	case attr.TypeBS:
 		var list [][]byte

@@ -188,7 +188,7 @@ func appendValue(dst []byte, v *attr.Value) []byte {
 		dst = appendString(dst, v.S)
 	case attr.TypeN:
 		dst = append(dst, `{"N":`...)
-		dst = appendString(dst, v.N)
+		dst = appendString(dst, v.S)
 	case attr.TypeB:
 		dst = append(dst, `{"B":`...)
 		dst = appendBase64(dst, v.B)
@@ -212,7 +212,7 @@ func appendValue(dst []byte, v *attr.Value) []byte {
 		dst = appendStrings(dst, v.SS)
 	case attr.TypeNS:
 		dst = append(dst, `{"NS":`...)
-		dst = appendStrings(dst, v.NS)
+		dst = appendStrings(dst, v.SS)
 	case attr.TypeBS:
 		dst = append(dst, `{"BS":[`...)
 		for _, b := range v.BS {

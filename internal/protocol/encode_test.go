@@ -44,7 +44,7 @@ func sampleItem() attr.Item {
 		"m":  {Type: attr.TypeM, M: map[string]attr.Value{"a": attr.S("b"), "e": {Type: attr.TypeM}}},
 		"l":  {Type: attr.TypeL, L: []attr.Value{attr.N("1"), {Type: attr.TypeL}}},
 		"ss": {Type: attr.TypeSS, SS: []string{"a", "b"}},
-		"ns": {Type: attr.TypeNS, NS: []string{"1", "2"}},
+		"ns": {Type: attr.TypeNS, SS: []string{"1", "2"}},
 		"bs": {Type: attr.TypeBS, BS: [][]byte{{}, {0}}},
 	}
 }
