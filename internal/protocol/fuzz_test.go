@@ -1,0 +1,148 @@
+package protocol
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
+)
+
+// fuzzDecoders runs every request decoder on one body and returns the items
+// and keys it decoded, so the fuzz target can validate them as the engine
+// would.
+var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
+	func(b []byte) ([]attr.Item, error) {
+		in, err := DecodePutItem(b)
+		if err != nil {
+			return nil, err
+		}
+		return []attr.Item{in.Item, in.ExpressionAttributeValues}, nil
+	},
+	func(b []byte) ([]attr.Item, error) {
+		in, err := DecodeGetItem(b)
+		if err != nil {
+			return nil, err
+		}
+		return []attr.Item{in.Key}, nil
+	},
+	func(b []byte) ([]attr.Item, error) {
+		in, err := DecodeDeleteItem(b)
+		if err != nil {
+			return nil, err
+		}
+		return []attr.Item{in.Key, in.ExpressionAttributeValues}, nil
+	},
+	func(b []byte) ([]attr.Item, error) {
+		in, err := DecodeUpdateItem(b)
+		if err != nil {
+			return nil, err
+		}
+		return []attr.Item{in.Key, in.ExpressionAttributeValues}, nil
+	},
+	func(b []byte) ([]attr.Item, error) {
+		in, err := DecodeBatchWriteItem(b)
+		if err != nil {
+			return nil, err
+		}
+		var out []attr.Item
+		for _, reqs := range in.RequestItems {
+			for _, r := range reqs {
+				if r.PutRequest != nil {
+					out = append(out, r.PutRequest.Item)
+				}
+				if r.DeleteRequest != nil {
+					out = append(out, r.DeleteRequest.Key)
+				}
+			}
+		}
+		return out, nil
+	},
+	func(b []byte) ([]attr.Item, error) {
+		in, err := DecodeBatchGetItem(b)
+		if err != nil {
+			return nil, err
+		}
+		var out []attr.Item
+		for _, ka := range in.RequestItems {
+			out = append(out, ka.Keys...)
+		}
+		return out, nil
+	},
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeCreateTable(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeUpdateTable(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeListTables(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeTagResource(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeUntagResource(b); return nil, err },
+}
+
+// FuzzDecodeRequest feeds arbitrary bodies to every request decoder and then
+// to attribute-value validation, as a request takes them. Neither may panic;
+// a decoder fails only with a SerializationException or a
+// ValidationException; validation fails only with an *attr.Error; and an
+// item that validates is canonical (validating it again changes nothing and
+// its binary encoding decodes back to it).
+func FuzzDecodeRequest(f *testing.F) {
+	for _, s := range []string{
+		`{}`,
+		`{"TableName":"t","Item":{"pk":{"S":"a"},"n":{"N":"-12.50"},"m":{"M":{"l":{"L":[{"NULL":true},{"BOOL":false},{"B":"AAE="}]}}}}}`,
+		`{"TableName":"t","Item":{"ss":{"SS":["x","x"]},"ns":{"NS":["1","1.0"]},"bs":{"BS":["AA=="]}}}`,
+		`{"TableName":"t","Key":{"pk":{"N":"1e126"}},"AttributesToGet":["a","b"],"ConsistentRead":true}`,
+		`{"TableName":"t","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET a = :v","ExpressionAttributeValues":{":v":{"N":"1"}},"AttributeUpdates":{"a":{"Action":"ADD","Value":{"N":"1"}}}}`,
+		`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"a"}}}}]}}`,
+		`{"RequestItems":{"t":{"Keys":[{"pk":{"S":"a"}}],"ProjectionExpression":"a"}}}`,
+		`{"TableName":"t","AttributeDefinitions":[{"AttributeName":"k","AttributeType":"N"}],"KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}`,
+		`{"Limit":1,"ExclusiveStartTableName":"a"}`,
+		`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t","Tags":[{"Key":"k","Value":"v"}]}`,
+		`{"TableName":"t","Item":{"pk":{"S":"a","N":"1"}}}`,
+		`{"TableName":5}`,
+		`{"TableName":"t","Item":{"pk":{"S":"\ud800"}}}`,
+		`{"TableName":"t","Item":{"a":{"L":[[[[[[[[`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for i, decode := range fuzzDecoders {
+			items, err := decode(body)
+			if err != nil {
+				var e *engine.Error
+				if !errors.As(err, &e) || (e.Code != engine.CodeSerialization && e.Code != engine.CodeValidation) {
+					t.Fatalf("decoder %d: error %#v is not a Serialization or Validation exception", i, err)
+				}
+				continue
+			}
+			for _, it := range items {
+				checkValidation(t, it)
+			}
+		}
+	})
+}
+
+func checkValidation(t *testing.T, it attr.Item) {
+	t.Helper()
+	if it == nil {
+		return
+	}
+	err := attr.CanonicalizeItem(it)
+	if err != nil {
+		var ae *attr.Error
+		if !errors.As(err, &ae) || ae.Message == "" {
+			t.Fatalf("CanonicalizeItem: %#v is not an *attr.Error with a message", err)
+		}
+		return
+	}
+	enc := attr.AppendItem(nil, it)
+	if err := attr.CanonicalizeItem(it); err != nil {
+		t.Fatalf("a canonical item failed validation again: %v", err)
+	}
+	if again := attr.AppendItem(nil, it); string(again) != string(enc) {
+		t.Fatal("validating a canonical item changed it")
+	}
+	back, err := attr.DecodeItem(enc)
+	if err != nil {
+		t.Fatalf("DecodeItem(AppendItem(item)): %v", err)
+	}
+	if string(attr.AppendItem(nil, back)) != string(enc) {
+		t.Fatal("binary round trip changed the item")
+	}
+}
