@@ -37,6 +37,8 @@ func operations() map[string]opFunc {
 		"DeleteItem":     handle(protocol.DecodeDeleteItem, (*engine.DB).DeleteItem, protocol.EncodeDeleteItem),
 		"BatchGetItem":   handle(protocol.DecodeBatchGetItem, (*engine.DB).BatchGetItem, protocol.EncodeBatchGetItem),
 		"BatchWriteItem": handle(protocol.DecodeBatchWriteItem, (*engine.DB).BatchWriteItem, protocol.EncodeBatchWriteItem),
+		"Query":          handle(protocol.DecodeQuery, (*engine.DB).Query, protocol.EncodeQuery),
+		"Scan":           handle(protocol.DecodeScan, (*engine.DB).Scan, protocol.EncodeScan),
 	}
 }
 

@@ -1,0 +1,314 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/keys"
+)
+
+// keyCondition is a Query's key condition, however it was written: the
+// partition key value, and an optional condition on the sort key.
+type keyCondition struct {
+	pk   attr.Value
+	op   keys.Op // keys.OpAny: no sort key condition
+	a, b attr.Value
+}
+
+// Query reads the items of one partition, in sort key order (reversed when
+// ScanIndexForward is false), one page at a time.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
+func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
+	var c constraints
+	c.tableName("tableName", in.TableName)
+	c.indexName(in.IndexName)
+	c.attributesToGet(in.AttributesToGet)
+	c.limit(in.Limit)
+	c.selectValue(in.Select)
+	c.conditionalOperator(in.ConditionalOperator)
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	for _, name := range sortedConditionNames(in.KeyConditions) {
+		c.comparisonOperator("keyConditions."+name+".member.comparisonOperator", in.KeyConditions[name].ComparisonOperator)
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	if in.KeyConditions != nil && in.KeyConditionExpression != "" {
+		return nil, Validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {KeyConditions} Expression parameters: {KeyConditionExpression}")
+	}
+	if in.KeyConditions == nil && in.KeyConditionExpression == "" {
+		return nil, Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+	}
+	if in.KeyConditionExpression != "" {
+		return nil, Validation("dynago does not support KeyConditionExpression yet")
+	}
+	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression); err != nil {
+		return nil, err
+	}
+	if err := checkProjection(in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := unsupportedFilter(in.FilterExpression, in.QueryFilter); err != nil {
+		return nil, err
+	}
+	for _, cond := range in.KeyConditions {
+		if err := canonicalizeValues(cond.AttributeValueList); err != nil {
+			return nil, err
+		}
+	}
+	if in.ExclusiveStartKey != nil {
+		if err := canonicalize(in.ExclusiveStartKey); err != nil {
+			return nil, err
+		}
+	}
+	t, err := db.tableOrNotFound(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	if err := noIndex(t, in.IndexName); err != nil {
+		return nil, err
+	}
+	kc, err := t.legacyKeyCondition(in.KeyConditions)
+	if err != nil {
+		return nil, err
+	}
+	r, err := t.queryRange(kc)
+	if err != nil {
+		return nil, err
+	}
+	r.reverse = in.ScanIndexForward != nil && !*in.ScanIndexForward
+	r.countOnly = in.Select == SelectCount
+	if in.Limit != nil {
+		r.limit = int(*in.Limit)
+	}
+	if in.AttributesToGet != nil {
+		names := in.AttributesToGet
+		r.project = func(it attr.Item) attr.Item { return project(it, names) }
+	}
+	if in.ExclusiveStartKey != nil {
+		k, err := t.startKey(in.ExclusiveStartKey, Validation("The provided starting key is invalid"))
+		if err != nil {
+			return nil, err
+		}
+		if !kc.contains(k) {
+			return nil, Validation("The provided starting key is outside query boundaries based on provided conditions")
+		}
+		r.resume(k.row)
+	}
+	res, err := db.readRange(t, r)
+	if err != nil {
+		return nil, err
+	}
+	out := &QueryOutput{
+		Items:            res.items,
+		Count:            res.count,
+		ScannedCount:     res.scanned,
+		LastEvaluatedKey: t.lastEvaluatedKey(res.last),
+		ConsumedCapacity: consumed(t, in.ReturnConsumedCapacity, readUnits(res.bytes, in.ConsistentRead)),
+	}
+	if !r.countOnly && out.Items == nil {
+		out.Items = []attr.Item{}
+	}
+	return out, nil
+}
+
+// queryRange returns the row-key range a key condition selects.
+func (t *table) queryRange(kc keyCondition) (rangeRead, error) {
+	var r rangeRead
+	part, err := keys.PartitionPrefix(t.meta.ID, 0, []attr.Value{kc.pk})
+	if err != nil {
+		return r, fmt.Errorf("encode partition: %w", err)
+	}
+	if kc.op == keys.OpBetween && cmp(kc.a, kc.b) > 0 {
+		return r, Validation(fmt.Sprintf("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lowerBound: %s, upperBound: %s", describeValue(kc.a), describeValue(kc.b)))
+	}
+	r.lower, r.upper, err = keys.SortKeyRange(part, nil, kc.op, kc.a, kc.b)
+	if err != nil {
+		return r, fmt.Errorf("encode sort key range: %w", err)
+	}
+	return r, nil
+}
+
+// contains reports whether a start key lies within the condition: same
+// partition, and a sort key the condition accepts.
+func (kc keyCondition) contains(k itemKey) bool {
+	if !attr.Equal(kc.pk, k.pk) {
+		return false
+	}
+	sk := k.sk
+	switch kc.op {
+	case keys.OpAny:
+		return true
+	case keys.OpEQ:
+		return cmp(sk, kc.a) == 0
+	case keys.OpLT:
+		return cmp(sk, kc.a) < 0
+	case keys.OpLE:
+		return cmp(sk, kc.a) <= 0
+	case keys.OpGT:
+		return cmp(sk, kc.a) > 0
+	case keys.OpGE:
+		return cmp(sk, kc.a) >= 0
+	case keys.OpBetween:
+		return cmp(sk, kc.a) >= 0 && cmp(sk, kc.b) <= 0
+	case keys.OpBeginsWith:
+		switch sk.Type {
+		case attr.TypeS:
+			return strings.HasPrefix(sk.S, kc.a.S)
+		case attr.TypeB:
+			return strings.HasPrefix(string(sk.B), string(kc.a.B))
+		}
+	}
+	return false
+}
+
+// legacyOps maps the ComparisonOperators a key condition may use to their
+// sort key operator and number of operands.
+var legacyKeyOps = map[string]struct {
+	op    keys.Op
+	nargs int
+}{
+	"EQ":          {keys.OpEQ, 1},
+	"LT":          {keys.OpLT, 1},
+	"LE":          {keys.OpLE, 1},
+	"GT":          {keys.OpGT, 1},
+	"GE":          {keys.OpGE, 1},
+	"BETWEEN":     {keys.OpBetween, 2},
+	"BEGINS_WITH": {keys.OpBeginsWith, 1},
+}
+
+// legacyArgCounts is the number of values each ComparisonOperator takes;
+// -1 means one or more (IN).
+var legacyArgCounts = map[string]int{
+	"EQ": 1, "NE": 1, "LE": 1, "LT": 1, "GE": 1, "GT": 1,
+	"NOT_NULL": 0, "NULL": 0, "CONTAINS": 1, "NOT_CONTAINS": 1,
+	"BEGINS_WITH": 1, "IN": -1, "BETWEEN": 2,
+}
+
+// comparisonOperator checks a legacy ComparisonOperator member.
+func (c *constraints) comparisonOperator(field, v string) {
+	if v == "" {
+		c.add("Value null at '%s' failed to satisfy constraint: Member must not be null", field)
+		return
+	}
+	c.enum(field, v, "IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL", "NE", "LE", "BEGINS_WITH", "GE", "CONTAINS")
+}
+
+// legacyKeyCondition turns the legacy KeyConditions parameter into a key
+// condition, with DynamoDB's checks in DynamoDB's order: operand counts,
+// then indexable operators, then the key schema, then operand types.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-KeyConditions
+func (t *table) legacyKeyCondition(conds map[string]Condition) (keyCondition, error) {
+	var kc keyCondition
+	names := sortedConditionNames(conds)
+	for _, name := range names {
+		cond := conds[name]
+		n := legacyArgCounts[cond.ComparisonOperator]
+		got := len(cond.AttributeValueList)
+		if (n >= 0 && got != n) || (n < 0 && got == 0) {
+			return kc, Validation("One or more parameter values were invalid: Invalid number of argument(s) for the " + cond.ComparisonOperator + " ComparisonOperator")
+		}
+	}
+	for _, name := range names {
+		if _, ok := legacyKeyOps[conds[name].ComparisonOperator]; !ok {
+			return kc, Validation("Attempted conditional constraint is not an indexable operation")
+		}
+	}
+	if len(conds) > 2 {
+		return kc, Validation("Conditions can be of length 1 or 2 only")
+	}
+	hash, ok := conds[t.hashName]
+	if !ok {
+		return kc, Validation("Query condition missed key schema element: " + t.hashName)
+	}
+	var rng Condition
+	hasRange := false
+	for _, name := range names {
+		switch name {
+		case t.hashName:
+		case t.rangeName:
+			rng, hasRange = conds[name], true
+		default:
+			return kc, Validation("Query condition missed key schema element: " + missingKeyName(t, conds))
+		}
+	}
+	if hash.ComparisonOperator != "EQ" {
+		return kc, Validation("Query key condition not supported")
+	}
+	if hash.AttributeValueList[0].Type != t.hashType {
+		return kc, Validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
+	}
+	kc.pk = hash.AttributeValueList[0]
+	if err := checkKeyValue(t.hashName, kc.pk, true); err != nil {
+		return kc, err
+	}
+	if !hasRange {
+		return kc, nil
+	}
+	spec := legacyKeyOps[rng.ComparisonOperator]
+	for _, v := range rng.AttributeValueList {
+		if v.Type != t.rangeType {
+			return kc, Validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
+		}
+	}
+	if spec.op == keys.OpBeginsWith && t.rangeType == attr.TypeN {
+		return kc, Validation("One or more parameter values were invalid: ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type")
+	}
+	kc.op, kc.a = spec.op, rng.AttributeValueList[0]
+	if spec.nargs == 2 {
+		kc.b = rng.AttributeValueList[1]
+	}
+	return kc, nil
+}
+
+// missingKeyName names the key attribute a set of conditions lacks, for
+// "Query condition missed key schema element".
+func missingKeyName(t *table, conds map[string]Condition) string {
+	if _, ok := conds[t.hashName]; !ok {
+		return t.hashName
+	}
+	return t.rangeName
+}
+
+func sortedConditionNames(conds map[string]Condition) []string {
+	names := make([]string, 0, len(conds))
+	for n := range conds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// canonicalizeValues validates attribute values in place.
+func canonicalizeValues(vs []attr.Value) error {
+	for i, v := range vs {
+		it := attr.Item{"v": v}
+		if err := canonicalize(it); err != nil {
+			return err
+		}
+		vs[i] = it["v"]
+	}
+	return nil
+}
+
+// describeValue renders a key value as DynamoDB's messages do:
+// {S:abc}, {N:1}, {B:...}.
+func describeValue(v attr.Value) string {
+	switch v.Type {
+	case attr.TypeS, attr.TypeN:
+		return "{" + v.Type.String() + ":" + v.S + "}"
+	case attr.TypeB:
+		return "{B:" + fmt.Sprint(v.B) + "}"
+	}
+	return "{" + v.Type.String() + "}"
+}
+
+// cmp orders two key values of one type.
+func cmp(a, b attr.Value) int {
+	c, _ := attr.Compare(a, b)
+	return c
+}

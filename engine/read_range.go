@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/keys"
+)
+
+// maxPageBytes is the most data one Query or Scan page reads: a page stops
+// once the items it read (before any filter) reach 1 MB, and returns
+// LastEvaluatedKey so the caller can go on.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html
+const maxPageBytes = 1 << 20
+
+// rangeRead is one page of a Query or Scan over the row keys [lower, upper).
+type rangeRead struct {
+	lower, upper []byte
+	reverse      bool
+	// limit is the most items to evaluate (read, before the filter); 0
+	// means no limit.
+	limit int
+	// filter keeps an item in the result; nil keeps every item.
+	filter func(attr.Item) bool
+	// project shapes a kept item; nil keeps it whole.
+	project func(attr.Item) attr.Item
+	// countOnly keeps no items, only their count (Select COUNT).
+	countOnly bool
+}
+
+// rangeResult is what a page read.
+type rangeResult struct {
+	items   []attr.Item
+	count   int // items kept by the filter
+	scanned int // items read
+	bytes   int // their total size, which the page is billed on
+	// last is the last item read when the page stopped before the end of
+	// the range (Limit or 1 MB); LastEvaluatedKey is its key.
+	last attr.Item
+}
+
+// readRange reads one page. It takes no lock: the iterator sees the data
+// as of its creation, so a page is a consistent snapshot.
+func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
+	var res rangeResult
+	it, err := db.store.NewIter(r.lower, r.upper)
+	if err != nil {
+		return res, err
+	}
+	defer it.Close()
+	ok := it.First()
+	if r.reverse {
+		ok = it.Last()
+	}
+	for ; ok; ok = step(it, r.reverse) {
+		s, err := parseRow(it.Value())
+		if err != nil {
+			return res, fmt.Errorf("table %q: %w", t.meta.Name, err)
+		}
+		res.scanned++
+		res.bytes += s.size
+		stop := (r.limit > 0 && res.scanned >= r.limit) || res.bytes >= maxPageBytes
+		var item attr.Item
+		if r.filter != nil || !r.countOnly || stop {
+			if item, err = s.Item(); err != nil {
+				return res, fmt.Errorf("table %q: %w", t.meta.Name, err)
+			}
+		}
+		if r.filter == nil || r.filter(item) {
+			res.count++
+			if !r.countOnly {
+				kept := item
+				if r.project != nil {
+					kept = r.project(item)
+				}
+				res.items = append(res.items, kept)
+			}
+		}
+		if stop {
+			res.last = item
+			break
+		}
+	}
+	return res, it.Error()
+}
+
+type stepper interface {
+	Next() bool
+	Prev() bool
+}
+
+func step(it stepper, reverse bool) bool {
+	if reverse {
+		return it.Prev()
+	}
+	return it.Next()
+}
+
+// startKey validates an ExclusiveStartKey against the table's key schema
+// and returns it located. bad is the error for a key of the wrong shape,
+// which differs between Query and Scan.
+func (t *table) startKey(esk attr.Item, bad error) (itemKey, error) {
+	var k itemKey
+	want := 1
+	if t.rangeName != "" {
+		want = 2
+	}
+	if len(esk) != want {
+		return k, bad
+	}
+	pk, ok := esk[t.hashName]
+	if !ok || pk.Type != t.hashType {
+		return k, bad
+	}
+	k.pk = pk
+	if t.rangeName != "" {
+		sk, ok := esk[t.rangeName]
+		if !ok || sk.Type != t.rangeType {
+			return k, bad
+		}
+		k.sk = sk
+	}
+	return k, t.locate(&k)
+}
+
+// lastEvaluatedKey returns the key attributes of the item a page stopped
+// at, or nil when the page reached the end of its range.
+func (t *table) lastEvaluatedKey(last attr.Item) attr.Item {
+	if last == nil {
+		return nil
+	}
+	k := attr.Item{t.hashName: last[t.hashName]}
+	if t.rangeName != "" {
+		k[t.rangeName] = last[t.rangeName]
+	}
+	return k
+}
+
+// resume narrows a page's range to the rows after (or, reading backwards,
+// before) the row key start.
+func (r *rangeRead) resume(start []byte) {
+	if r.reverse {
+		r.lower, r.upper = keys.ResumeBefore(r.lower, r.upper, start)
+	} else {
+		r.lower, r.upper = keys.ResumeAfter(r.lower, r.upper, start)
+	}
+}
+
+// limit checks the Limit member of Query and Scan.
+func (c *constraints) limit(v *int32) {
+	if v != nil && *v < 1 {
+		c.add("Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1", *v)
+	}
+}
+
+// selectValue checks the Select member.
+func (c *constraints) selectValue(v string) {
+	c.enum("select", v, SelectAllAttributes, SelectAllProjectedAttributes, SelectSpecificAttributes, SelectCount)
+}
+
+// conditionalOperator checks the legacy ConditionalOperator member.
+func (c *constraints) conditionalOperator(v string) {
+	c.enum("conditionalOperator", v, "AND", "OR")
+}
+
+// indexName checks an optional IndexName member.
+func (c *constraints) indexName(name string) {
+	if name == "" {
+		return
+	}
+	if len(name) < 3 {
+		c.add("Value '%s' at 'indexName' failed to satisfy constraint: Member must have length greater than or equal to 3", name)
+	}
+	if len(name) > 255 {
+		c.add("Value '%s' at 'indexName' failed to satisfy constraint: Member must have length less than or equal to 255", name)
+	}
+	if !validTableChars(name) {
+		c.add("Value '%s' at 'indexName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name)
+	}
+}
+
+// checkSelect applies Select's rules, shared by Query and Scan. projection
+// says whether AttributesToGet or ProjectionExpression was given.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select
+func checkSelect(sel, index string, attributesToGet []string, projectionExpr string) error {
+	switch sel {
+	case SelectSpecificAttributes:
+		if attributesToGet == nil && projectionExpr == "" {
+			return Validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
+		}
+	case SelectAllAttributes, SelectAllProjectedAttributes, SelectCount:
+		if attributesToGet != nil {
+			return Validation("Cannot specify the AttributesToGet when choosing to get " + sel)
+		}
+		if projectionExpr != "" {
+			return Validation("Cannot specify the ProjectionExpression when choosing to get " + sel)
+		}
+		if sel == SelectAllProjectedAttributes && index == "" {
+			return Validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
+		}
+	}
+	return nil
+}
+
+// noIndex refuses IndexName until secondary indexes exist: no table has
+// one, so every name is unknown.
+func noIndex(t *table, index string) error {
+	if index == "" {
+		return nil
+	}
+	return Validation("The table does not have the specified index: " + index)
+}

@@ -1,0 +1,80 @@
+package engine
+
+import "github.com/dynago/dynago/attr"
+
+// Request and response shapes of Query and Scan, field for field as in
+// DynamoDB's API reference.
+
+// Values of Select.
+const (
+	SelectAllAttributes          = "ALL_ATTRIBUTES"
+	SelectAllProjectedAttributes = "ALL_PROJECTED_ATTRIBUTES"
+	SelectSpecificAttributes     = "SPECIFIC_ATTRIBUTES"
+	SelectCount                  = "COUNT"
+)
+
+// Condition is one legacy KeyConditions, QueryFilter or ScanFilter entry.
+type Condition struct {
+	ComparisonOperator string
+	AttributeValueList []attr.Value
+}
+
+// ScanInput is Scan's request.
+type ScanInput struct {
+	TableName                 string
+	IndexName                 string
+	AttributesToGet           []string
+	Limit                     *int32
+	Select                    string
+	ScanFilter                map[string]Condition
+	ConditionalOperator       string
+	ExclusiveStartKey         attr.Item
+	ReturnConsumedCapacity    string
+	TotalSegments             *int32
+	Segment                   *int32
+	ProjectionExpression      string
+	FilterExpression          string
+	ExpressionAttributeNames  map[string]string
+	ExpressionAttributeValues attr.Item
+	ConsistentRead            bool
+}
+
+// ScanOutput is Scan's response. Items is nil for Select COUNT.
+type ScanOutput struct {
+	Items            []attr.Item
+	Count            int
+	ScannedCount     int
+	LastEvaluatedKey attr.Item
+	ConsumedCapacity *ConsumedCapacity
+}
+
+// QueryInput is Query's request. ScanIndexForward is nil when absent
+// (forward).
+type QueryInput struct {
+	TableName                 string
+	IndexName                 string
+	Select                    string
+	AttributesToGet           []string
+	Limit                     *int32
+	ConsistentRead            bool
+	KeyConditions             map[string]Condition
+	QueryFilter               map[string]Condition
+	ConditionalOperator       string
+	ScanIndexForward          *bool
+	ExclusiveStartKey         attr.Item
+	ReturnConsumedCapacity    string
+	ProjectionExpression      string
+	FilterExpression          string
+	KeyConditionExpression    string
+	ExpressionAttributeNames  map[string]string
+	ExpressionAttributeValues attr.Item
+}
+
+// QueryOutput is Query's response. Items is nil for Select COUNT.
+type QueryOutput struct {
+	Items            []attr.Item
+	Count            int
+	ScannedCount     int
+	LastEvaluatedKey attr.Item
+	ConsumedCapacity *ConsumedCapacity
+}

@@ -1,0 +1,157 @@
+package protocol
+
+import (
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
+)
+
+// Query and Scan.
+
+func conditionElem(d *decoder, c *engine.Condition) *engine.Error {
+	_, err := d.object("Condition", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "ComparisonOperator":
+			return d.str(&c.ComparisonOperator)
+		case "AttributeValueList":
+			return decodeList(d, &c.AttributeValueList, atField, attrElem)
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+func (d *decoder) conditions(dst *map[string]engine.Condition) *engine.Error {
+	return decodeMap(d, dst, modelPrefix+"Condition", atField, conditionElem)
+}
+
+// DecodeScan decodes a Scan request body.
+func DecodeScan(body []byte) (*engine.ScanInput, error) {
+	in := new(engine.ScanInput)
+	d := &decoder{data: body}
+	err := d.root("ScanInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TableName":
+			return d.str(&in.TableName)
+		case "IndexName":
+			return d.str(&in.IndexName)
+		case "AttributesToGet":
+			return d.strList(&in.AttributesToGet)
+		case "Limit":
+			return d.int32Ptr(&in.Limit)
+		case "Select":
+			return d.str(&in.Select)
+		case "ScanFilter":
+			return d.conditions(&in.ScanFilter)
+		case "ConditionalOperator":
+			return d.str(&in.ConditionalOperator)
+		case "ExclusiveStartKey":
+			return d.item(&in.ExclusiveStartKey, atField)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		case "TotalSegments":
+			return d.int32Ptr(&in.TotalSegments)
+		case "Segment":
+			return d.int32Ptr(&in.Segment)
+		case "ProjectionExpression":
+			return d.str(&in.ProjectionExpression)
+		case "FilterExpression":
+			return d.str(&in.FilterExpression)
+		case "ExpressionAttributeNames":
+			return d.strMap(&in.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return d.item(&in.ExpressionAttributeValues, atField)
+		case "ConsistentRead":
+			_, err := d.boolean(&in.ConsistentRead)
+			return err
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// DecodeQuery decodes a Query request body.
+func DecodeQuery(body []byte) (*engine.QueryInput, error) {
+	in := new(engine.QueryInput)
+	d := &decoder{data: body}
+	err := d.root("QueryInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TableName":
+			return d.str(&in.TableName)
+		case "IndexName":
+			return d.str(&in.IndexName)
+		case "Select":
+			return d.str(&in.Select)
+		case "AttributesToGet":
+			return d.strList(&in.AttributesToGet)
+		case "Limit":
+			return d.int32Ptr(&in.Limit)
+		case "ConsistentRead":
+			_, err := d.boolean(&in.ConsistentRead)
+			return err
+		case "KeyConditions":
+			return d.conditions(&in.KeyConditions)
+		case "QueryFilter":
+			return d.conditions(&in.QueryFilter)
+		case "ConditionalOperator":
+			return d.str(&in.ConditionalOperator)
+		case "ScanIndexForward":
+			return d.boolPtr(&in.ScanIndexForward)
+		case "ExclusiveStartKey":
+			return d.item(&in.ExclusiveStartKey, atField)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		case "ProjectionExpression":
+			return d.str(&in.ProjectionExpression)
+		case "FilterExpression":
+			return d.str(&in.FilterExpression)
+		case "KeyConditionExpression":
+			return d.str(&in.KeyConditionExpression)
+		case "ExpressionAttributeNames":
+			return d.strMap(&in.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return d.item(&in.ExpressionAttributeValues, atField)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// appendPage appends the members Query and Scan responses share. Items is
+// left out for Select COUNT (nil), as DynamoDB leaves it out.
+func appendPage(dst []byte, items []attr.Item, count, scanned int, last attr.Item, cc *engine.ConsumedCapacity) []byte {
+	dst = append(dst, '{')
+	dst = consumedMember(dst, cc)
+	dst = intMember(dst, "Count", int64(count))
+	if items != nil {
+		dst = append(member(dst, "Items"), '[')
+		for _, it := range items {
+			dst = appendItem(comma(dst), it)
+		}
+		dst = append(dst, ']')
+	}
+	dst = itemMember(dst, "LastEvaluatedKey", last)
+	dst = intMember(dst, "ScannedCount", int64(scanned))
+	return append(dst, '}')
+}
+
+// EncodeScan appends Scan's response body to dst.
+func EncodeScan(dst []byte, out *engine.ScanOutput) []byte {
+	if out == nil {
+		out = &engine.ScanOutput{}
+	}
+	return appendPage(dst, out.Items, out.Count, out.ScannedCount, out.LastEvaluatedKey, out.ConsumedCapacity)
+}
+
+// EncodeQuery appends Query's response body to dst.
+func EncodeQuery(dst []byte, out *engine.QueryOutput) []byte {
+	if out == nil {
+		out = &engine.QueryOutput{}
+	}
+	return appendPage(dst, out.Items, out.Count, out.ScannedCount, out.LastEvaluatedKey, out.ConsumedCapacity)
+}
