@@ -51,6 +51,8 @@ type DB struct {
 	p    *pebble.DB
 	lock *pebble.Lock
 	wo   *pebble.WriteOptions
+	// inMemory is set for a store without a write-ahead log.
+	inMemory bool
 }
 
 // counterMergerName is stored on disk by Pebble; do not change it.
@@ -98,7 +100,7 @@ func Open(o Options) (*DB, error) {
 	if o.Sync && !o.InMemory {
 		wo = pebble.Sync
 	}
-	return &DB{p: p, lock: lock, wo: wo}, nil
+	return &DB{p: p, lock: lock, wo: wo, inMemory: o.InMemory}, nil
 }
 
 // Close flushes nothing it was not asked to and releases the directory.
@@ -107,8 +109,9 @@ func Open(o Options) (*DB, error) {
 // Sync.
 func (d *DB) Close() error {
 	var errs []error
-	if d.wo != pebble.Sync {
+	if d.wo != pebble.Sync && !d.inMemory {
 		// Make everything acknowledged durable before the process exits.
+		// An in-memory store has no log to sync.
 		if err := d.p.LogData(nil, pebble.Sync); err != nil && !errors.Is(err, pebble.ErrClosed) {
 			errs = append(errs, err)
 		}
@@ -225,18 +228,26 @@ func (b *Batch) AddCounters(key []byte, deltas ...int64) error {
 func (b *Batch) Empty() bool { return b.b.Empty() }
 
 // Commit applies the batch atomically with the store's sync policy and
-// releases it.
+// releases it; a later Close does nothing.
 func (b *Batch) Commit() error {
 	err := b.b.Commit(b.db.wo)
 	b.b.Close()
+	b.b = nil
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
 }
 
-// Close releases a batch that will not be committed.
-func (b *Batch) Close() { b.b.Close() }
+// Close releases a batch that was not committed. It is safe to call after
+// Commit, and twice: Pebble pools batches, so releasing one twice would hand
+// the same batch to two writers.
+func (b *Batch) Close() {
+	if b.b != nil {
+		b.b.Close()
+		b.b = nil
+	}
+}
 
 // Counters reads the counters at key from r; a missing key reads as zeros.
 // n is how many counters the caller expects.
