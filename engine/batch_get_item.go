@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/dynago/dynago/attr"
 )
@@ -25,13 +27,21 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	}
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	names := sortedKeys(in.RequestItems)
+	c.requestItemsKeys(names, func() string { return javaKeysAndAttributesMap(in.RequestItems, names) })
 	for _, name := range names {
-		c.tableName("requestItems."+name+".member.tableName", name)
 		ka := in.RequestItems[name]
-		if len(ka.Keys) == 0 {
-			c.add("Value '[]' at 'requestItems.%s.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1", name)
+		field := "requestItems." + name + ".member."
+		switch {
+		case ka.Keys == nil:
+			c.add("Value null at '%skeys' failed to satisfy constraint: Member must not be null", field)
+		case len(ka.Keys) == 0:
+			c.add("Value '[]' at '%skeys' failed to satisfy constraint: Member must have length greater than or equal to 1", field)
+		case len(ka.Keys) > maxBatchGetKeys:
+			c.add("Value '%s' at '%skeys' failed to satisfy constraint: Member must have length less than or equal to 100", javaKeyList(ka.Keys), field)
 		}
-		c.attributesToGet(ka.AttributesToGet)
+		if ka.AttributesToGet != nil && len(ka.AttributesToGet) == 0 {
+			c.add("Value '[]' at '%sattributesToGet' failed to satisfy constraint: Member must have length greater than or equal to 1", field)
+		}
 	}
 	if err := c.err(); err != nil {
 		return nil, err
@@ -44,6 +54,31 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		return nil, Validation("Too many items requested for the BatchGetItem call")
 	}
 
+	// Everything that needs no table comes first, duplicate keys included:
+	// DynamoDB reports them even for a table that does not exist.
+	for _, name := range names {
+		ka := in.RequestItems[name]
+		if err := checkGetProjection(ka.ProjectionExpression, ka.AttributesToGet, ka.ExpressionAttributeNames); err != nil {
+			return nil, err
+		}
+		for _, key := range ka.Keys {
+			if err := canonicalize(key); err != nil {
+				return nil, err
+			}
+		}
+		if err := checkAttributesToGet(ka.AttributesToGet); err != nil {
+			return nil, err
+		}
+		seen := make(map[string]bool, len(ka.Keys))
+		for _, key := range ka.Keys {
+			enc := string(attr.AppendItem(nil, key)) // canonical: names in order
+			if seen[enc] {
+				return nil, errDuplicateKeys
+			}
+			seen[enc] = true
+		}
+	}
+
 	type plan struct {
 		t    *table
 		ka   KeysAndAttributes
@@ -52,29 +87,16 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	plans := make([]plan, 0, len(names))
 	for _, name := range names {
 		ka := in.RequestItems[name]
-		if err := checkProjection(ka.ProjectionExpression, ka.AttributesToGet); err != nil {
-			return nil, err
-		}
-		for _, key := range ka.Keys {
-			if err := canonicalize(key); err != nil {
-				return nil, err
-			}
-		}
 		t, err := db.tableOrNotFound(name)
 		if err != nil {
 			return nil, err
 		}
 		p := plan{t: t, ka: ka, keys: make([]itemKey, len(ka.Keys))}
-		seen := make(map[string]bool, len(ka.Keys))
 		for i, key := range ka.Keys {
 			k, err := t.keyFromKey(key)
 			if err != nil {
 				return nil, err
 			}
-			if seen[string(k.row)] {
-				return nil, Validation("Provided list of item keys contains duplicates")
-			}
-			seen[string(k.row)] = true
 			p.keys[i] = k
 		}
 		plans = append(plans, p)
@@ -120,4 +142,105 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+var errDuplicateKeys = Validation("Provided list of item keys contains duplicates")
+
+// requestItemsKeys checks the table names that key a batch request's
+// RequestItems. DynamoDB reports them together, as one violation of the
+// map's key constraint, with the whole map rendered by render.
+func (c *constraints) requestItemsKeys(names []string, render func() string) {
+	for _, name := range names {
+		if len(name) < 3 || len(name) > 255 || !validTableChars(name) {
+			if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
+				continue
+			}
+			c.add("Value '%s' at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]", render())
+			return
+		}
+	}
+}
+
+// javaAttributeValue is how DynamoDB renders an attribute value inside a
+// validation message: the Java object's default string, class name and
+// hash code.
+func javaAttributeValue(b *strings.Builder, seed int) {
+	fmt.Fprintf(b, "com.amazonaws.dynamodb.v20120810.AttributeValue@%x", uint32(seed)*2654435761)
+}
+
+// javaItem renders an item as a Java map of attribute values.
+func javaItem(b *strings.Builder, it attr.Item, seed int) {
+	b.WriteByte('{')
+	for i, k := range sortedKeys(it) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		javaAttributeValue(b, seed*31+i+1)
+	}
+	b.WriteByte('}')
+}
+
+// javaKeyList renders a list of keys as DynamoDB's messages do.
+func javaKeyList(keys []attr.Item) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		javaItem(&b, k, i)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// javaKeysAndAttributesMap renders BatchGetItem's RequestItems as
+// DynamoDB's messages do.
+func javaKeysAndAttributesMap(m map[string]KeysAndAttributes, names []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, name := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		ka := m[name]
+		b.WriteString(name)
+		b.WriteString("=KeysAndAttributes(keys=")
+		if ka.Keys == nil {
+			b.WriteString("null")
+		} else {
+			b.WriteString(javaKeyList(ka.Keys))
+		}
+		fmt.Fprintf(&b, ", attributesToGet=%s, consistentRead=%t, projectionExpression=%s, expressionAttributeNames=%s)",
+			javaStrings(ka.AttributesToGet), ka.ConsistentRead, javaString(ka.ProjectionExpression), javaStringMap(ka.ExpressionAttributeNames))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func javaString(s string) string {
+	if s == "" {
+		return "null"
+	}
+	return s
+}
+
+func javaStrings(s []string) string {
+	if s == nil {
+		return "null"
+	}
+	return "[" + strings.Join(s, ", ") + "]"
+}
+
+func javaStringMap(m map[string]string) string {
+	if m == nil {
+		return "null"
+	}
+	var parts []string
+	for _, k := range sortedKeys(m) {
+		parts = append(parts, k+"="+m[k])
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }

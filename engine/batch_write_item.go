@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dynago/dynago/attr"
@@ -24,18 +23,27 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
 	names := sortedKeys(in.RequestItems)
+	render := func() string { return javaWriteRequestMap(in.RequestItems, names) }
+	c.requestItemsKeys(names, render)
 	total := 0
 	badList := false
 	for _, name := range names {
-		c.tableName("requestItems."+name+".member.tableName", name)
 		n := len(in.RequestItems[name])
 		total += n
 		badList = badList || n == 0 || n > maxBatchWriteRequests
 	}
 	if badList {
-		// DynamoDB prints the map as Java renders it, each WriteRequest as
-		// an object identity; clients match on the constraint text.
-		c.add("Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]", javaWriteRequestMap(in.RequestItems, names))
+		c.add("Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]", render())
+	}
+	for _, name := range names {
+		for i, wr := range in.RequestItems[name] {
+			if wr.PutRequest != nil && wr.PutRequest.Item == nil {
+				c.add("Value null at 'requestItems.%s.member.%d.member.putRequest.item' failed to satisfy constraint: Member must not be null", name, i+1)
+			}
+			if wr.DeleteRequest != nil && wr.DeleteRequest.Key == nil {
+				c.add("Value null at 'requestItems.%s.member.%d.member.deleteRequest.key' failed to satisfy constraint: Member must not be null", name, i+1)
+			}
+		}
 	}
 	if err := c.err(); err != nil {
 		return nil, err
@@ -44,34 +52,33 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		return nil, Validation("Too many items requested for the BatchWriteItem call")
 	}
 
+	// Checks that need no table come first: DynamoDB refuses a bad value or
+	// an oversized item even for a table that does not exist.
+	for _, name := range names {
+		for _, wr := range in.RequestItems[name] {
+			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
+				// DynamoDB's words, even for a request with neither.
+				return nil, Validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+			}
+			if wr.PutRequest != nil {
+				if err := canonicalize(wr.PutRequest.Item); err != nil {
+					return nil, err
+				}
+				if attr.ItemSize(wr.PutRequest.Item) > attr.MaxItemSize {
+					return nil, errItemTooLarge
+				}
+			} else if err := canonicalize(wr.DeleteRequest.Key); err != nil {
+				return nil, err
+			}
+		}
+	}
+
 	type op struct {
 		t    *table
 		k    itemKey
 		item attr.Item // nil: delete
 	}
 	ops := make([]op, 0, total)
-	for _, name := range names {
-		for _, wr := range in.RequestItems[name] {
-			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
-				return nil, Validation("Supplied WriteRequest must contain exactly one of PutRequest or DeleteRequest")
-			}
-			if wr.PutRequest != nil {
-				if wr.PutRequest.Item == nil {
-					return nil, Validation("1 validation error detected: Value null at 'requestItems." + name + ".member.putRequest.item' failed to satisfy constraint: Member must not be null")
-				}
-				if err := canonicalize(wr.PutRequest.Item); err != nil {
-					return nil, err
-				}
-			} else {
-				if wr.DeleteRequest.Key == nil {
-					return nil, Validation("1 validation error detected: Value null at 'requestItems." + name + ".member.deleteRequest.key' failed to satisfy constraint: Member must not be null")
-				}
-				if err := canonicalize(wr.DeleteRequest.Key); err != nil {
-					return nil, err
-				}
-			}
-		}
-	}
 	seen := make(map[string]bool, total)
 	for _, name := range names {
 		t, err := db.tableOrNotFound(name)
@@ -83,17 +90,14 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			o.t = t
 			if wr.PutRequest != nil {
 				o.item = wr.PutRequest.Item
-				if o.k, err = t.keyFromItem(o.item); err != nil {
+				if o.k, err = t.keyFromBatchPut(o.item); err != nil {
 					return nil, err
-				}
-				if attr.ItemSize(o.item) > attr.MaxItemSize {
-					return nil, Validation("Item size has exceeded the maximum allowed size")
 				}
 			} else if o.k, err = t.keyFromKey(wr.DeleteRequest.Key); err != nil {
 				return nil, err
 			}
 			if seen[string(o.k.row)] {
-				return nil, Validation("Provided list of item keys contains duplicates")
+				return nil, errDuplicateKeys
 			}
 			seen[string(o.k.row)] = true
 			ops = append(ops, o)
@@ -131,7 +135,10 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 }
 
 // javaWriteRequestMap renders request items the way DynamoDB's validation
-// messages do: {table=[com.amazonaws.dynamodb.v20120810.WriteRequest@1a2b3c4d, ...]}.
+// messages do: {table=[WriteRequest(putRequest=PutRequest(item={a=
+// com.amazonaws.dynamodb.v20120810.AttributeValue@1a2b3c4d},
+// workloadProfileName=null), deleteRequest=null), ...]}. The hash codes
+// are Java object identities; clients match on the constraint text.
 func javaWriteRequestMap(m map[string][]WriteRequest, names []string) string {
 	var b strings.Builder
 	b.WriteByte('{')
@@ -141,14 +148,38 @@ func javaWriteRequestMap(m map[string][]WriteRequest, names []string) string {
 		}
 		b.WriteString(name)
 		b.WriteString("=[")
-		for j := range m[name] {
+		for j, wr := range m[name] {
 			if j > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "com.amazonaws.dynamodb.v20120810.WriteRequest@%08x", uint32(i*7919+j*104729+1))
+			b.WriteString("WriteRequest(putRequest=")
+			if wr.PutRequest == nil {
+				b.WriteString("null")
+			} else {
+				b.WriteString("PutRequest(item=")
+				javaNullableItem(&b, wr.PutRequest.Item, i*7919+j)
+				b.WriteString(", workloadProfileName=null)")
+			}
+			b.WriteString(", deleteRequest=")
+			if wr.DeleteRequest == nil {
+				b.WriteString("null")
+			} else {
+				b.WriteString("DeleteRequest(key=")
+				javaNullableItem(&b, wr.DeleteRequest.Key, i*7919+j)
+				b.WriteString(", workloadProfileName=null)")
+			}
+			b.WriteByte(')')
 		}
 		b.WriteByte(']')
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+func javaNullableItem(b *strings.Builder, it attr.Item, seed int) {
+	if it == nil {
+		b.WriteString("null")
+		return
+	}
+	javaItem(b, it, seed)
 }

@@ -100,6 +100,11 @@ func (db *DB) sseDescription(s *SSESpecification) *SSEDescription {
 }
 
 func validateCreateTable(in *CreateTableInput) error {
+	// CreateTable checks a plain name's length before its member
+	// constraints, with a message of its own.
+	if n := len(in.TableName); !strings.HasPrefix(in.TableName, "arn:") && (n < 3 || n > 255) {
+		return Validation("TableName must be at least 3 characters long and at most 255 characters long")
+	}
 	var c constraints
 	c.tableName("tableName", in.TableName)
 	if in.AttributeDefinitions == nil {
@@ -215,15 +220,21 @@ func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition) error 
 		}
 		seen[d.AttributeName] = true
 	}
+	// DynamoDB counts definitions before it looks at the key elements: a
+	// two-element key with one definition fails here even when both
+	// elements name the defined attribute.
+	if len(defs) < len(ks) {
+		return Validation("Invalid KeySchema: Some index key attribute have no definition")
+	}
 	if ks[0].KeyType != KeyTypeHash {
 		return Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
 	}
 	if len(ks) == 2 {
-		if ks[1].KeyType != KeyTypeRange {
-			return Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
-		}
 		if ks[0].AttributeName == ks[1].AttributeName {
 			return Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+		}
+		if ks[1].KeyType != KeyTypeRange {
+			return Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
 		}
 	}
 	var missing []string

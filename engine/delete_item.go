@@ -21,6 +21,9 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
 		return nil, Validation("ReturnValues can only be ALL_OLD or NONE")
 	}
+	if err := checkExpressionParams(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
+		return nil, err
+	}
 	if err := unsupportedConditions(in.ConditionExpression, in.Expected); err != nil {
 		return nil, err
 	}

@@ -22,10 +22,15 @@ func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	if err := checkProjection(in.ProjectionExpression, in.AttributesToGet); err != nil {
+	// DynamoDB's order: expression parameters, then the key's values,
+	// then the names in AttributesToGet.
+	if err := checkGetProjection(in.ProjectionExpression, in.AttributesToGet, in.ExpressionAttributeNames); err != nil {
 		return nil, err
 	}
 	if err := canonicalize(in.Key); err != nil {
+		return nil, err
+	}
+	if err := checkAttributesToGet(in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	t, err := db.tableOrNotFound(in.TableName)
@@ -70,14 +75,33 @@ func (c *constraints) attributesToGet(names []string) {
 }
 
 // checkProjection refuses mixing AttributesToGet with ProjectionExpression,
-// and ProjectionExpression until the expression language lands.
+// and ProjectionExpression until the expression language lands, and
+// checks AttributesToGet.
 func checkProjection(expr string, names []string) error {
+	if err := checkGetProjection(expr, names, nil); err != nil {
+		return err
+	}
+	return checkAttributesToGet(names)
+}
+
+// checkGetProjection is checkProjection's first half for GetItem and
+// BatchGetItem, where ExpressionAttributeNames can only serve a
+// ProjectionExpression.
+func checkGetProjection(expr string, names []string, exprNames map[string]string) error {
 	if expr != "" && names != nil {
 		return Validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
+	}
+	if expr == "" && exprNames != nil {
+		return errNamesWithoutExpression
 	}
 	if expr != "" {
 		return Validation("dynago does not support ProjectionExpression yet")
 	}
+	return nil
+}
+
+// checkAttributesToGet refuses a name listed twice.
+func checkAttributesToGet(names []string) error {
 	seen := make(map[string]bool, len(names))
 	for _, n := range names {
 		if seen[n] {

@@ -44,7 +44,35 @@ func (t *table) keyPart(it attr.Item, name string, typ attr.Type, partition bool
 	if v.Type != typ {
 		return v, Validation(fmt.Sprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s", name, typ, v.Type))
 	}
-	return v, checkKeyValue(name, v, partition)
+	return v, checkKeyValue(name, v, partition, msgEmptyKeyItem)
+}
+
+// keyFromBatchPut extracts the key of a BatchWriteItem put. Unlike
+// PutItem, a missing or mistyped key attribute there gets the key-lookup
+// message, "The provided key element does not match the schema".
+func (t *table) keyFromBatchPut(it attr.Item) (itemKey, error) {
+	var k itemKey
+	pk, ok := it[t.hashName]
+	if !ok || pk.Type != t.hashType {
+		return k, errKeySchema
+	}
+	k.pk = pk
+	if t.rangeName != "" {
+		sk, ok := it[t.rangeName]
+		if !ok || sk.Type != t.rangeType {
+			return k, errKeySchema
+		}
+		k.sk = sk
+	}
+	if err := checkKeyValue(t.hashName, k.pk, true, msgEmptyKeyItem); err != nil {
+		return k, err
+	}
+	if t.rangeName != "" {
+		if err := checkKeyValue(t.rangeName, k.sk, false, msgEmptyKeyItem); err != nil {
+			return k, err
+		}
+	}
+	return k, t.locate(&k)
 }
 
 // keyFromKey validates a Key parameter (GetItem, DeleteItem, a batch get or
@@ -67,11 +95,11 @@ func (t *table) keyFromKey(key attr.Item) (itemKey, error) {
 		}
 		k.sk = sk
 	}
-	if err := checkKeyValue(t.hashName, k.pk, true); err != nil {
+	if err := checkKeyValue(t.hashName, k.pk, true, msgEmptyKeyLookup); err != nil {
 		return k, err
 	}
 	if t.rangeName != "" {
-		if err := checkKeyValue(t.rangeName, k.sk, false); err != nil {
+		if err := checkKeyValue(t.rangeName, k.sk, false, msgEmptyKeyLookup); err != nil {
 			return k, err
 		}
 	}
@@ -80,19 +108,30 @@ func (t *table) keyFromKey(key attr.Item) (itemKey, error) {
 
 var errKeySchema = Validation("The provided key element does not match the schema")
 
+// The prefixes of the empty-key messages. DynamoDB words them differently
+// for an item being written (PutItem) and for a key being looked up
+// (GetItem): "...are not valid. The AttributeValue for a key attribute
+// cannot contain an empty string value. Key: pk" against "...were
+// invalid: The AttributeValue for a key attribute ...".
+const (
+	msgEmptyKeyItem   = "One or more parameter values are not valid. "
+	msgEmptyKeyLookup = "One or more parameter values were invalid: "
+)
+
 // checkKeyValue applies the rules for key attribute values: no empty
-// strings or binaries, and the size limits.
-func checkKeyValue(name string, v attr.Value, partition bool) error {
+// strings or binaries, and the size limits. emptyPrefix is one of the
+// msgEmptyKey prefixes.
+func checkKeyValue(name string, v attr.Value, partition bool, emptyPrefix string) error {
 	var size int
 	switch v.Type {
 	case attr.TypeS:
 		if v.S == "" {
-			return Validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: " + name)
+			return Validation(emptyPrefix + "The AttributeValue for a key attribute cannot contain an empty string value. Key: " + name)
 		}
 		size = len(v.S)
 	case attr.TypeB:
 		if len(v.B) == 0 {
-			return Validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: " + name)
+			return Validation(emptyPrefix + "The AttributeValue for a key attribute cannot contain an empty binary value. Key: " + name)
 		}
 		size = len(v.B)
 	case attr.TypeN:

@@ -22,11 +22,19 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
 		return nil, Validation("ReturnValues can only be ALL_OLD or NONE")
 	}
+	if err := checkExpressionParams(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
+		return nil, err
+	}
 	if err := unsupportedConditions(in.ConditionExpression, in.Expected); err != nil {
 		return nil, err
 	}
 	if err := canonicalize(in.Item); err != nil {
 		return nil, err
+	}
+	// The size is checked before the table is looked up: DynamoDB refuses
+	// an oversized item even for a table that does not exist.
+	if attr.ItemSize(in.Item) > attr.MaxItemSize {
+		return nil, errItemTooLarge
 	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {
@@ -35,9 +43,6 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	k, err := t.keyFromItem(in.Item)
 	if err != nil {
 		return nil, err
-	}
-	if attr.ItemSize(in.Item) > attr.MaxItemSize {
-		return nil, Validation("Item size has exceeded the maximum allowed size")
 	}
 	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
 		if in.ReturnValues == ReturnValuesAllOld {
@@ -58,8 +63,11 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	return out, nil
 }
 
+var errItemTooLarge = Validation("Item size has exceeded the maximum allowed size")
+
 func (c *constraints) returnValues(v string) {
-	c.enum("returnValues", v, ReturnValuesNone, ReturnValuesAllOld, ReturnValuesUpdatedOld, ReturnValuesAllNew, ReturnValuesUpdatedNew)
+	// DynamoDB lists the values in this order.
+	c.enum("returnValues", v, ReturnValuesAllNew, ReturnValuesUpdatedOld, ReturnValuesAllOld, ReturnValuesNone, ReturnValuesUpdatedNew)
 }
 
 // unsupportedConditions refuses condition parameters until the expression

@@ -243,7 +243,7 @@ func (t *table) legacyKeyCondition(conds map[string]Condition) (keyCondition, er
 		return kc, Validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
 	}
 	kc.pk = hash.AttributeValueList[0]
-	if err := checkKeyValue(t.hashName, kc.pk, true); err != nil {
+	if err := checkKeyValue(t.hashName, kc.pk, true, msgEmptyKeyItem); err != nil {
 		return kc, err
 	}
 	if !hasRange {

@@ -16,8 +16,8 @@ func operations() map[string]opFunc {
 		"ListTables":         handle(protocol.DecodeListTables, (*engine.DB).ListTables, protocol.EncodeListTables),
 		"UpdateTable":        handle(protocol.DecodeUpdateTable, (*engine.DB).UpdateTable, protocol.EncodeUpdateTable),
 		"ListTagsOfResource": handle(protocol.DecodeListTagsOfResource, (*engine.DB).ListTagsOfResource, protocol.EncodeListTagsOfResource),
-		"TagResource":        handleEmpty(protocol.DecodeTagResource, (*engine.DB).TagResource),
-		"UntagResource":      handleEmpty(protocol.DecodeUntagResource, (*engine.DB).UntagResource),
+		"TagResource":        handleEmpty(protocol.DecodeTagResource, (*engine.DB).TagResource, protocol.EncodeTagResource),
+		"UntagResource":      handleEmpty(protocol.DecodeUntagResource, (*engine.DB).UntagResource, protocol.EncodeUntagResource),
 		"DescribeLimits": func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
 			out, err := s.db.DescribeLimits()
 			if err != nil {
@@ -62,8 +62,9 @@ func handle[In, Out any](
 	}
 }
 
-// handleEmpty is handle for operations whose response is an empty object.
-func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, *In) error) opFunc {
+// handleEmpty is handle for operations whose successful response has an
+// empty body (TagResource, UntagResource): encode appends nothing.
+func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, *In) error, encode func([]byte) []byte) opFunc {
 	return func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
 		in, err := decode(body)
 		if err != nil {
@@ -72,6 +73,6 @@ func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, 
 		if err := run(s.db, in); err != nil {
 			return dst, err
 		}
-		return append(dst, "{}"...), nil
+		return encode(dst), nil
 	}
 }

@@ -106,6 +106,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := s.readBody(r, (*bufp)[:0])
 	*bufp = body[:0]
 	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			// DynamoDB answers a request over its size limit with HTTP 413.
+			body, _ := protocol.EncodeError(nil, tooLarge(s.max))
+			s.write(w, http.StatusRequestEntityTooLarge, body)
+			return
+		}
 		var e *engine.Error
 		if errors.As(err, &e) {
 			s.writeError(w, e)
@@ -137,7 +143,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the size limit without reading past it.
 func (s *Server) readBody(r *http.Request, dst []byte) ([]byte, error) {
 	if r.ContentLength > s.max {
-		return dst, tooLarge(s.max)
+		return dst, errTooLarge
 	}
 	var src io.Reader = http.MaxBytesReader(nil, r.Body, s.max+1)
 	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
@@ -154,17 +160,23 @@ func (s *Server) readBody(r *http.Request, dst []byte) ([]byte, error) {
 	buf := bytes.NewBuffer(dst)
 	n, err := buf.ReadFrom(io.LimitReader(src, s.max+1))
 	if n > s.max {
-		return buf.Bytes(), tooLarge(s.max)
+		return buf.Bytes(), errTooLarge
 	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return buf.Bytes(), tooLarge(s.max)
+		return buf.Bytes(), errTooLarge
 	}
 	return buf.Bytes(), err
 }
 
-// tooLarge is DynamoDB's answer to a request over its size limit.
-func tooLarge(limit int64) error {
+// errTooLarge reports a request body over the size limit.
+var errTooLarge = errors.New("request body too large")
+
+// tooLarge is the error body sent with HTTP 413 for a request over the
+// size limit. DynamoDB's status for it is 413 (it has been observed by
+// test suites that run against the service); the body's wording is
+// dynago's.
+func tooLarge(limit int64) *engine.Error {
 	return &engine.Error{Code: engine.CodeValidation, Message: fmt.Sprintf("Request size exceeded %d bytes", limit)}
 }
 
