@@ -51,20 +51,24 @@ func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
 }
 
 // readItem returns the item at k (nil if none) and its size.
+// The item is decoded straight from Pebble's buffer: attr.DecodeItem copies
+// what it keeps.
 func (db *DB) readItem(t *table, k itemKey) (attr.Item, int, error) {
-	raw, found, err := db.store.Get(k.row, nil)
-	if err != nil || !found {
-		return nil, 0, err
-	}
-	s, err := parseRow(raw)
+	var it attr.Item
+	var size int
+	_, err := db.store.View(k.row, func(raw []byte) error {
+		s, err := parseRow(raw)
+		if err != nil {
+			return err
+		}
+		size = s.size
+		it, err = s.Item()
+		return err
+	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("table %q: %w", t.meta.Name, err)
 	}
-	it, err := s.Item()
-	if err != nil {
-		return nil, 0, fmt.Errorf("table %q: %w", t.meta.Name, err)
-	}
-	return it, s.size, nil
+	return it, size, nil
 }
 
 // attributesToGet checks the legacy AttributesToGet member.

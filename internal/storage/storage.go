@@ -147,6 +147,21 @@ func (d *DB) NewIter(lower, upper []byte) (*Iter, error) {
 	return &Iter{it: it}, nil
 }
 
+// View calls fn with the value of key, which fn must not keep or modify
+// after it returns, and reports whether the key exists. It saves the copy
+// Get makes when the caller decodes the value at once.
+func (d *DB) View(key []byte, fn func(value []byte) error) (bool, error) {
+	v, c, err := d.p.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("get: %w", err)
+	}
+	defer c.Close()
+	return true, fn(v)
+}
+
 type getter interface {
 	Get(key []byte) ([]byte, io.Closer, error)
 }
