@@ -1,0 +1,213 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The largest sort key of each type, as scenario S4 resumes from: no item
+// can sort after it within its partition.
+var maxSortKey = map[types.ScalarAttributeType]types.AttributeValue{
+	types.ScalarAttributeTypeS: S(strings.Repeat("\U0010FFFF", 256)),
+	types.ScalarAttributeTypeN: N("9.9999999999999999999999999999999999999E+125"),
+	types.ScalarAttributeTypeB: B(bytes.Repeat([]byte{0xFF}, 1024)),
+}
+
+func sortKeyOf(typ types.ScalarAttributeType, i int) types.AttributeValue {
+	switch typ {
+	case types.ScalarAttributeTypeS:
+		return S(fmt.Sprintf("item-%04d", i))
+	case types.ScalarAttributeTypeN:
+		return N(fmt.Sprint(i - 10))
+	}
+	return B([]byte{0x00, byte(i), 0xFF})
+}
+
+// TestSkipScanDistinctPartitions is scenario S4: list each partition key
+// once by scanning with Limit 1 and resuming from a start key that carries
+// the largest sort key of its type, which no item has. Each step reads one
+// small item, so it costs 0.5 read units.
+func TestSkipScanDistinctPartitions(t *testing.T) {
+	_, c := start(t)
+	for _, typ := range []types.ScalarAttributeType{types.ScalarAttributeTypeS, types.ScalarAttributeTypeN, types.ScalarAttributeTypeB} {
+		t.Run(string(typ), func(t *testing.T) {
+			table := "skip-" + string(typ)
+			createRange(t, c, table, typ)
+			want := map[string]bool{}
+			for p := 0; p < 25; p++ {
+				pk := fmt.Sprintf("collection-%02d", p)
+				want[pk] = true
+				for i := 0; i < 1+p%7; i++ {
+					put(t, c, table, item{"pk": S(pk), "sk": sortKeyOf(typ, i), "data": S(strings.Repeat("d", 50))})
+				}
+			}
+			got := map[string]int{}
+			var start item
+			for steps := 0; ; steps++ {
+				if steps > 100 {
+					t.Fatal("skip-scan does not end")
+				}
+				out, err := c.Scan(bg(), &dynamodb.ScanInput{
+					TableName: aws.String(table), Limit: aws.Int32(1), ExclusiveStartKey: start,
+					ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if u := aws.ToFloat64(out.ConsumedCapacity.CapacityUnits); u != 0.5 {
+					t.Fatalf("a skip-scan step cost %v read units, want 0.5", u)
+				}
+				if len(out.Items) == 1 {
+					got[out.Items[0]["pk"].(*types.AttributeValueMemberS).Value]++
+				}
+				if out.LastEvaluatedKey == nil {
+					break
+				}
+				start = item{"pk": out.LastEvaluatedKey["pk"], "sk": maxSortKey[typ]}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("found %d partitions, want %d: %v", len(got), len(want), got)
+			}
+			for pk, n := range got {
+				if n != 1 || !want[pk] {
+					t.Fatalf("partition %s listed %d times", pk, n)
+				}
+			}
+		})
+	}
+}
+
+// TestParallelScan checks that segments are disjoint and their union is the
+// table, for several segment counts, paging with a small Limit.
+func TestParallelScan(t *testing.T) {
+	_, c := start(t)
+	createRange(t, c, "par", types.ScalarAttributeTypeN)
+	const n = 200
+	for i := 0; i < n; i++ {
+		put(t, c, "par", item{"pk": S(fmt.Sprintf("p%d", i%53)), "sk": N(fmt.Sprint(i))})
+	}
+	for _, total := range []int32{1, 3, 8, 64} {
+		seen := map[string]int32{}
+		for seg := int32(0); seg < total; seg++ {
+			p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{
+				TableName: aws.String("par"), Segment: aws.Int32(seg), TotalSegments: aws.Int32(total), Limit: aws.Int32(9),
+			})
+			for p.HasMorePages() {
+				out, err := p.NextPage(bg())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, it := range out.Items {
+					k := it["sk"].(*types.AttributeValueMemberN).Value
+					if prev, dup := seen[k]; dup {
+						t.Fatalf("%d segments: item %s in segments %d and %d", total, k, prev, seg)
+					}
+					seen[k] = seg
+				}
+			}
+		}
+		if len(seen) != n {
+			t.Fatalf("%d segments together hold %d items, want %d", total, len(seen), n)
+		}
+	}
+}
+
+// TestScanPagesOfOneMegabyte fills a table with large items and checks that
+// a Scan pages at 1 MB of data read, returns LastEvaluatedKey on each page
+// but the last, and bills every byte read.
+func TestScanPagesOfOneMegabyte(t *testing.T) {
+	_, c := start(t)
+	createHash(t, c, "big", types.ScalarAttributeTypeS)
+	pad := strings.Repeat("x", 200_000)
+	for i := 0; i < 16; i++ {
+		put(t, c, "big", item{"pk": S(fmt.Sprintf("k%02d", i)), "pad": S(pad)})
+	}
+	var pages, total int
+	var units float64
+	var start item
+	for {
+		out, err := c.Scan(bg(), &dynamodb.ScanInput{
+			TableName: aws.String("big"), ExclusiveStartKey: start, Select: types.SelectCount,
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		total += int(out.Count)
+		units += aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
+		if out.ScannedCount > 6 {
+			t.Fatalf("one page read %d items of 200 KB", out.ScannedCount)
+		}
+		if out.LastEvaluatedKey == nil {
+			break
+		}
+		start = out.LastEvaluatedKey
+	}
+	if total != 16 || pages < 3 {
+		t.Fatalf("%d items over %d pages", total, pages)
+	}
+	// 16 items of about 200 KB, eventually consistent: about 16×49/2 units.
+	if units < 16*48/2 || units > 16*50/2+float64(pages) {
+		t.Fatalf("the scan cost %v read units", units)
+	}
+}
+
+// TestQueryLegacyKeyConditionsOrder checks sort key order on mixed values:
+// numbers by value (negative, fractional, exponents), strings by UTF-8
+// bytes, binaries by unsigned bytes.
+func TestQueryLegacyKeyConditionsOrder(t *testing.T) {
+	_, c := start(t)
+	cases := map[types.ScalarAttributeType][]types.AttributeValue{
+		types.ScalarAttributeTypeN: {N("-1000"), N("-12.5"), N("-1"), N("-0.001"), N("0"), N("0.00001"), N("0.5"), N("2"), N("10"), N("150"), N("99999999999999999999999999999999999999")},
+		types.ScalarAttributeTypeS: {S("A"), S("Z"), S("a"), S("z"), S("é"), S("中"), S("\U0001F600")},
+		types.ScalarAttributeTypeB: {B([]byte{0x00}), B([]byte{0x00, 0x00}), B([]byte{0x01}), B([]byte{0x7F}), B([]byte{0x80}), B([]byte{0xFF}), B([]byte{0xFF, 0x00})},
+	}
+	for typ, want := range cases {
+		t.Run(string(typ), func(t *testing.T) {
+			table := "order-" + string(typ)
+			createRange(t, c, table, typ)
+			for i := len(want) - 1; i >= 0; i-- { // insert in reverse order
+				put(t, c, table, item{"pk": S("p"), "sk": want[i]})
+			}
+			for _, forward := range []bool{true, false} {
+				for limit := int32(1); limit <= int32(len(want))+1; limit++ {
+					var got []types.AttributeValue
+					p := dynamodb.NewQueryPaginator(c, &dynamodb.QueryInput{
+						TableName:        aws.String(table),
+						KeyConditions:    map[string]types.Condition{"pk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{S("p")}}},
+						ScanIndexForward: aws.Bool(forward),
+						Limit:            aws.Int32(limit),
+					})
+					for p.HasMorePages() {
+						out, err := p.NextPage(bg())
+						if err != nil {
+							t.Fatal(err)
+						}
+						for _, it := range out.Items {
+							got = append(got, it["sk"])
+						}
+					}
+					if len(got) != len(want) {
+						t.Fatalf("forward=%v limit %d: %d items, want %d", forward, limit, len(got), len(want))
+					}
+					for i := range want {
+						j := i
+						if !forward {
+							j = len(want) - 1 - i
+						}
+						if fmt.Sprint(got[i]) != fmt.Sprint(want[j]) {
+							t.Fatalf("forward=%v limit %d: item %d is %v, want %v", forward, limit, i, got[i], want[j])
+						}
+					}
+				}
+			}
+		})
+	}
+}
