@@ -1,0 +1,392 @@
+package expr
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dynago/dynago/attr"
+)
+
+// Operation names the request an Input belongs to. It decides the wording
+// of "ExpressionAttributeValues can only be specified when using
+// expressions: ..." and nothing else.
+type Operation uint8
+
+// Operations.
+const (
+	OpUnknown Operation = iota
+	OpPutItem
+	OpDeleteItem
+	OpUpdateItem
+	OpQuery
+	OpScan
+	OpGetItem
+	OpConditionCheck // TransactWriteItems' ConditionCheck
+)
+
+// valuesNullPhrase lists, for each operation, the expressions that can use
+// ExpressionAttributeValues, as DynamoDB words their absence (dynalite's
+// tests against DynamoDB).
+func (o Operation) valuesNullPhrase() string {
+	switch o {
+	case OpPutItem, OpDeleteItem, OpConditionCheck:
+		return "ConditionExpression is null"
+	case OpUpdateItem:
+		return "UpdateExpression and ConditionExpression are null"
+	case OpQuery:
+		return "FilterExpression and KeyConditionExpression are null"
+	case OpScan:
+		return "FilterExpression is null"
+	}
+	return ""
+}
+
+// Kinds is a set of expression kinds.
+type Kinds uint8
+
+// With returns s with k added.
+func (s Kinds) With(k Kind) Kinds { return s | 1<<k }
+
+// Has reports whether k is in s.
+func (s Kinds) Has(k Kind) bool { return s&(1<<k) != 0 }
+
+// Input is the expression part of one request.
+type Input struct {
+	Operation Operation
+	// The expressions; "" is absent unless Present says otherwise.
+	Condition, Filter, KeyCondition, Projection, Update string
+	// Present marks expressions the request carried even if empty, so
+	// that "" is refused as "The expression can not be empty;".
+	Present Kinds
+	// Names and Values: nil when absent from the request, non-nil and
+	// empty when present but empty (which DynamoDB refuses). Values are
+	// validated here (and their numbers rewritten to canonical form in
+	// place), with the messages DynamoDB gives for
+	// ExpressionAttributeValues.
+	Names  map[string]string
+	Values attr.Item
+}
+
+func (in *Input) text(k Kind) string {
+	switch k {
+	case KindCondition:
+		return in.Condition
+	case KindFilter:
+		return in.Filter
+	case KindKeyCondition:
+		return in.KeyCondition
+	case KindProjection:
+		return in.Projection
+	}
+	return in.Update
+}
+
+func (in *Input) has(k Kind) bool { return in.text(k) != "" || in.Present.Has(k) }
+
+// Compiled holds a request's compiled expressions; those the request does
+// not carry are nil.
+type Compiled struct {
+	Condition    *Condition
+	Filter       *Condition
+	KeyCondition *Condition
+	Projection   *Projection
+	Update       *Update
+}
+
+// compileOrder is the order in which a request's expressions are checked.
+// UpdateItem reports an empty UpdateExpression before an empty
+// ConditionExpression, Scan an empty FilterExpression before an empty
+// ProjectionExpression (dynalite's tests against DynamoDB); the place of
+// KeyConditionExpression is inferred.
+var compileOrder = [...]Kind{KindUpdate, KindCondition, KindKeyCondition, KindFilter, KindProjection}
+
+// Compile validates and compiles the expressions of one request: it parses
+// each (through the cache), substitutes its placeholders, and checks the
+// request as a whole (names and values given without expressions, empty,
+// malformed or unused). Errors are *attr.Error with DynamoDB's
+// ValidationException message.
+func Compile(in Input) (*Compiled, error) {
+	c, err := compile(&in)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func compile(in *Input) (*Compiled, *attr.Error) {
+	anyExpr, valueExpr := false, false
+	for k := Kind(0); k < numKinds; k++ {
+		if in.has(k) {
+			anyExpr = true
+			if k != KindProjection {
+				valueExpr = true
+			}
+		}
+	}
+	if in.Names != nil && !anyExpr {
+		return nil, newErr("ExpressionAttributeNames can only be specified when using expressions")
+	}
+	if in.Values != nil && !valueExpr {
+		msg := "ExpressionAttributeValues can only be specified when using expressions"
+		if p := in.Operation.valuesNullPhrase(); p != "" {
+			msg += ": " + p
+		}
+		return nil, newErr(msg)
+	}
+	if err := checkNames(in.Names); err != nil {
+		return nil, err
+	}
+	if err := checkValues(in.Values); err != nil {
+		return nil, err
+	}
+	var ps [numKinds]*parsed
+	var bs [numKinds]binding
+	for _, k := range compileOrder {
+		if !in.has(k) {
+			continue
+		}
+		text := in.text(k)
+		if len(text) > MaxExpressionSize {
+			// "Invalid FilterExpression: Expression size has exceeded the
+			// maximum allowed size; expression size: 5872" (reported
+			// against DynamoDB in a user's code comment).
+			return nil, exprErr(k, "Expression size has exceeded the maximum allowed size; expression size: "+strconv.Itoa(len(text)))
+		}
+		if isBlank(text) {
+			return nil, exprErr(k, msgEmpty)
+		}
+		p := parseCached(k, text)
+		if p.err != nil {
+			return nil, p.err
+		}
+		b, err := bind(p, in.Names, in.Values)
+		if err != nil {
+			return nil, err
+		}
+		ps[k], bs[k] = p, b
+	}
+	if err := checkUnused(in, &ps); err != nil {
+		return nil, err
+	}
+	out := &Compiled{}
+	for k, p := range ps {
+		if p == nil {
+			continue
+		}
+		switch Kind(k) {
+		case KindCondition:
+			out.Condition = &Condition{kind: KindCondition, root: p.cond, b: bs[k]}
+		case KindFilter:
+			out.Filter = &Condition{kind: KindFilter, root: p.cond, b: bs[k]}
+		case KindKeyCondition:
+			out.KeyCondition = &Condition{kind: KindKeyCondition, root: p.cond, b: bs[k]}
+		case KindProjection:
+			out.Projection = p.projection(&bs[k])
+		case KindUpdate:
+			out.Update = p.update(bs[k])
+		}
+	}
+	return out, nil
+}
+
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// pathTree returns the tree of paths for a projection or update. Without
+// name placeholders it depends on no request and is kept with the parse.
+func (p *parsed) pathTree(paths [][]PathElem) *pathNode {
+	if len(p.nameRefs) > 0 {
+		return buildTree(paths)
+	}
+	if t := p.tree.Load(); t != nil {
+		return t
+	}
+	t := buildTree(paths)
+	p.tree.Store(t)
+	return t
+}
+
+func (p *parsed) projection(b *binding) *Projection {
+	paths := p.paths
+	if len(p.nameRefs) > 0 {
+		paths = resolvePaths(paths, b)
+	}
+	return &Projection{paths: paths, root: p.pathTree(paths)}
+}
+
+func (p *parsed) update(b binding) *Update {
+	paths := make([][]PathElem, len(p.actions))
+	for i := range p.actions {
+		paths[i] = p.actions[i].Path
+	}
+	if len(p.nameRefs) > 0 {
+		paths = resolvePaths(paths, &b)
+	}
+	return &Update{actions: p.actions, b: b, paths: paths, root: p.pathTree(paths)}
+}
+
+// validKey reports whether key is a placeholder: prefix followed by one or
+// more of [A-Za-z0-9_].
+func validKey(key string, prefix byte) bool {
+	if len(key) < 2 || key[0] != prefix {
+		return false
+	}
+	for i := 1; i < len(key); i++ {
+		if !isIDChar(key[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// keyErr checks one placeholder key. The "too long" text is in DynamoDB
+// Local's message list; its "; size of key: N" detail is inferred.
+func keyErr(param, key string, prefix byte) *attr.Error {
+	if len(key) > MaxPlaceholderSize {
+		return newErr(param + " contains invalid key: The expression attribute map contains a key that is too long; size of key: " + strconv.Itoa(len(key)))
+	}
+	if !validKey(key, prefix) {
+		return newErr(param + " contains invalid key: Syntax error; key: \"" + key + "\"")
+	}
+	return nil
+}
+
+func checkNames(names map[string]string) *attr.Error {
+	if names == nil {
+		return nil
+	}
+	if len(names) == 0 {
+		return newErr("ExpressionAttributeNames must not be empty")
+	}
+	for k := range names {
+		if keyErr("", k, '#') != nil {
+			for _, k := range sortedKeys(names) {
+				if err := keyErr("ExpressionAttributeNames", k, '#'); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func checkValues(values attr.Item) *attr.Error {
+	if values == nil {
+		return nil
+	}
+	if len(values) == 0 {
+		return newErr("ExpressionAttributeValues must not be empty")
+	}
+	bad := false
+	for k, v := range values {
+		if keyErr("", k, ':') != nil {
+			bad = true
+			break
+		}
+		old := v.S
+		if err := v.Canonicalize(); err != nil {
+			bad = true
+			break
+		}
+		if v.Type == attr.TypeN && v.S != old {
+			values[k] = v
+		}
+	}
+	if !bad {
+		return nil
+	}
+	keys := sortedKeys(values)
+	for _, k := range keys {
+		if err := keyErr("ExpressionAttributeValues", k, ':'); err != nil {
+			return err
+		}
+	}
+	for _, k := range keys {
+		v := values[k]
+		if err := v.Canonicalize(); err != nil {
+			return newErr("ExpressionAttributeValues contains invalid value: " + err.Error() + " for key " + k)
+		}
+	}
+	return nil
+}
+
+// checkUnused reports names and values no expression of the request uses.
+func checkUnused(in *Input, ps *[numKinds]*parsed) *attr.Error {
+	if len(in.Names) > 0 {
+		var unused []string
+		for k := range in.Names {
+			if !usesRef(ps, k, true) {
+				unused = append(unused, k)
+			}
+		}
+		if unused != nil {
+			slices.Sort(unused)
+			return newErr("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(unused, ", ") + "}")
+		}
+	}
+	if len(in.Values) > 0 {
+		var unused []string
+		for k := range in.Values {
+			if !usesRef(ps, k, false) {
+				unused = append(unused, k)
+			}
+		}
+		if unused != nil {
+			slices.Sort(unused)
+			return newErr("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + strings.Join(unused, ", ") + "}")
+		}
+	}
+	return nil
+}
+
+func usesRef(ps *[numKinds]*parsed, ref string, name bool) bool {
+	for _, p := range ps {
+		if p == nil {
+			continue
+		}
+		refs := p.valueRefs
+		if name {
+			refs = p.nameRefs
+		}
+		for _, r := range refs {
+			if r == ref {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// CheckMixing refuses a request that uses both expression parameters and
+// their legacy counterparts. The engine lists the parameters the request
+// carries (present even if empty), each list in DynamoDB's order for the
+// operation: for UpdateItem "{AttributeUpdates, Expected}" and
+// "{UpdateExpression, ConditionExpression}" (dynalite's tests); for Query
+// presumably AttributesToGet, QueryFilter, ConditionalOperator,
+// KeyConditions and ProjectionExpression, FilterExpression,
+// KeyConditionExpression.
+func CheckMixing(nonExpression, expression []string) error {
+	if len(nonExpression) == 0 || len(expression) == 0 {
+		return nil
+	}
+	return newErr("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {" +
+		strings.Join(nonExpression, ", ") + "} Expression parameters: {" + strings.Join(expression, ", ") + "}")
+}

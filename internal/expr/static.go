@@ -1,0 +1,111 @@
+package expr
+
+import (
+	"strconv"
+
+	"github.com/dynago/dynago/attr"
+)
+
+// staticCheck finds the errors that depend only on the expression text,
+// and returns the one DynamoDB reports first, or nil. Their ranking, above
+// every error that depends on the request's names and values, follows
+// dynalite's tests against DynamoDB: an invalid function name beats a
+// misused function, which beats a reserved word ("attribute_exists((views),
+// (#a)) > b" reports the misused attribute_exists, not the reserved
+// "views" or the undefined "#a"); in update expressions a reserved word
+// beats a repeated section (" set #c = :c set abOrt = true " reports
+// abOrt).
+func (p *parser) staticCheck() *attr.Error {
+	k := p.kind
+	if p.ops > MaxOperators {
+		// "Invalid FilterExpression: The expression contains too many
+		// operators; operator count: 301" (aws-sdk-js issue 3721).
+		// DynamoDB stops counting at the first operator over the limit.
+		return exprErr(k, "The expression contains too many operators; operator count: "+strconv.Itoa(MaxOperators+1))
+	}
+	var s staticWalk
+	s.kind = k
+	switch {
+	case k.isCondition():
+		s.cond(p.out.cond)
+	case k == KindUpdate:
+		for i := range p.out.actions {
+			if v := p.out.actions[i].Value; v != nil && p.out.actions[i].Kind == ActionSet {
+				s.operand(v, false)
+			}
+		}
+	}
+	switch {
+	case s.unknown != nil:
+		return s.unknown
+	case s.misused != nil:
+		return s.misused
+	case p.reserved != "":
+		return reservedErr(k, p.reserved)
+	case p.section != nil:
+		return p.section
+	}
+	return nil
+}
+
+type staticWalk struct {
+	kind    Kind
+	unknown *attr.Error // invalid function name, or function not allowed here
+	misused *attr.Error // function used where its kind of result is not
+}
+
+func (s *staticWalk) cond(c *Cond) {
+	switch c.Kind {
+	case CondAnd, CondOr:
+		s.cond(c.Left)
+		s.cond(c.Right)
+	case CondNot:
+		s.cond(c.Left)
+	case CondFunc:
+		for _, o := range c.Operands {
+			s.operand(o, true)
+		}
+		s.function(c.fn, c.Func)
+		if c.fn == fnSize && s.misused == nil {
+			s.misused = misusedFuncErr(s.kind, c.Func)
+		}
+	default:
+		for _, o := range c.Operands {
+			s.operand(o, true)
+		}
+	}
+}
+
+// operand walks o. inCond marks operands of conditions, where only size
+// may be a function operand.
+func (s *staticWalk) operand(o *Operand, inCond bool) {
+	switch o.Kind {
+	case OperandFunc:
+		for _, a := range o.Args {
+			s.operand(a, inCond)
+		}
+		s.function(o.fn, o.Func)
+		if inCond && o.fn != fnSize && s.misused == nil {
+			s.misused = misusedFuncErr(s.kind, o.Func)
+		}
+	case OperandPlus, OperandMinus:
+		s.operand(o.Args[0], inCond)
+		s.operand(o.Args[1], inCond)
+	}
+}
+
+// function checks that a function exists and may be used in this kind of
+// expression. The texts are in DynamoDB Local's message list.
+func (s *staticWalk) function(fn funcID, name string) {
+	if s.unknown != nil {
+		return
+	}
+	switch {
+	case fn == fnUnknown:
+		s.unknown = exprErr(s.kind, "Invalid function name; function: "+name)
+	case s.kind == KindUpdate && fn != fnIfNotExists && fn != fnListAppend:
+		s.unknown = exprErr(s.kind, "The function is not allowed in an update expression; function: "+name)
+	case s.kind != KindUpdate && (fn == fnIfNotExists || fn == fnListAppend):
+		s.unknown = exprErr(s.kind, "The function is not allowed in a condition expression; function: "+name)
+	}
+}
