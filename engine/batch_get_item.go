@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 )
 
 // Batch limits. https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
@@ -56,11 +57,14 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 
 	// Everything that needs no table comes first, duplicate keys included:
 	// DynamoDB reports them even for a table that does not exist.
+	projections := make(map[string]*expr.Projection, len(names))
 	for _, name := range names {
 		ka := in.RequestItems[name]
-		if err := checkGetProjection(ka.ProjectionExpression, ka.AttributesToGet, ka.ExpressionAttributeNames); err != nil {
+		proj, err := checkGetProjection(ka.ProjectionExpression, ka.AttributesToGet, ka.ExpressionAttributeNames)
+		if err != nil {
 			return nil, err
 		}
+		projections[name] = proj
 		for _, key := range ka.Keys {
 			if err := canonicalize(key); err != nil {
 				return nil, err
@@ -123,7 +127,7 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 			}
 			units += readUnits(size, p.ka.ConsistentRead)
 			if it != nil {
-				items = append(items, project(it, p.ka.AttributesToGet))
+				items = append(items, shape(it, projections[name], p.ka.AttributesToGet))
 				respBytes += size
 			}
 		}

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/dynago/dynago/attr"
+import (
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
+)
 
 // DeleteItem deletes one item by its key. Deleting a missing item succeeds
 // and still costs one write unit.
@@ -15,16 +18,20 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	c.returnValues(in.ReturnValues)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	c.returnValuesOnConditionCheckFailure(in.ReturnValuesOnConditionCheckFailure)
+	c.conditionalOperator(in.ConditionalOperator)
 	if err := c.err(); err != nil {
 		return nil, err
 	}
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
 		return nil, Validation("ReturnValues can only be ALL_OLD or NONE")
 	}
-	if err := checkExpressionParams(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
-		return nil, err
-	}
-	if err := unsupportedConditions(in.ConditionExpression, in.Expected); err != nil {
+	w, err := compileWrite(writeRequest{
+		op: expr.OpDeleteItem, condition: in.ConditionExpression,
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
+	})
+	if err != nil {
 		return nil, err
 	}
 	if err := canonicalize(in.Key); err != nil {
@@ -39,8 +46,12 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 		return nil, err
 	}
 	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
-		if in.ReturnValues == ReturnValuesAllOld {
-			if _, err := old.Item(); err != nil {
+		if in.ReturnValues == ReturnValuesAllOld || w.cond != nil {
+			it, err := old.Item()
+			if err != nil {
+				return nil, false, err
+			}
+			if err := w.check(it, in.ReturnValuesOnConditionCheckFailure); err != nil {
 				return nil, false, err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 )
 
 // GetItem reads one item by its key. Reads take no lock: they see the last
@@ -24,7 +25,8 @@ func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
 	}
 	// DynamoDB's order: expression parameters, then the key's values,
 	// then the names in AttributesToGet.
-	if err := checkGetProjection(in.ProjectionExpression, in.AttributesToGet, in.ExpressionAttributeNames); err != nil {
+	proj, err := checkGetProjection(in.ProjectionExpression, in.AttributesToGet, in.ExpressionAttributeNames)
+	if err != nil {
 		return nil, err
 	}
 	if err := canonicalize(in.Key); err != nil {
@@ -45,7 +47,7 @@ func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &GetItemOutput{Item: project(it, in.AttributesToGet)}
+	out := &GetItemOutput{Item: shape(it, proj, in.AttributesToGet)}
 	out.ConsumedCapacity = consumed(t, in.ReturnConsumedCapacity, readUnits(size, in.ConsistentRead))
 	return out, nil
 }
@@ -78,30 +80,11 @@ func (c *constraints) attributesToGet(names []string) {
 	}
 }
 
-// checkProjection refuses mixing AttributesToGet with ProjectionExpression,
-// and ProjectionExpression until the expression language lands, and
-// checks AttributesToGet.
-func checkProjection(expr string, names []string) error {
-	if err := checkGetProjection(expr, names, nil); err != nil {
-		return err
-	}
-	return checkAttributesToGet(names)
-}
-
-// checkGetProjection is checkProjection's first half for GetItem and
-// BatchGetItem, where ExpressionAttributeNames can only serve a
-// ProjectionExpression.
-func checkGetProjection(expr string, names []string, exprNames map[string]string) error {
-	if expr != "" && names != nil {
-		return Validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
-	}
-	if expr == "" && exprNames != nil {
-		return errNamesWithoutExpression
-	}
-	if expr != "" {
-		return Validation("dynago does not support ProjectionExpression yet")
-	}
-	return nil
+// checkGetProjection compiles the ProjectionExpression of GetItem or a
+// BatchGetItem table, where ExpressionAttributeNames can only serve a
+// ProjectionExpression. It returns nil when there is none.
+func checkGetProjection(projection string, names []string, exprNames map[string]string) (*expr.Projection, error) {
+	return compileProjection(expr.OpGetItem, projection, exprNames, names)
 }
 
 // checkAttributesToGet refuses a name listed twice.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 )
 
 // PutItem creates or replaces an item.
@@ -16,16 +17,20 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	c.returnValues(in.ReturnValues)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	c.returnValuesOnConditionCheckFailure(in.ReturnValuesOnConditionCheckFailure)
+	c.conditionalOperator(in.ConditionalOperator)
 	if err := c.err(); err != nil {
 		return nil, err
 	}
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
 		return nil, Validation("ReturnValues can only be ALL_OLD or NONE")
 	}
-	if err := checkExpressionParams(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
-		return nil, err
-	}
-	if err := unsupportedConditions(in.ConditionExpression, in.Expected); err != nil {
+	w, err := compileWrite(writeRequest{
+		op: expr.OpPutItem, condition: in.ConditionExpression,
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
+	})
+	if err != nil {
 		return nil, err
 	}
 	if err := canonicalize(in.Item); err != nil {
@@ -45,8 +50,12 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
-		if in.ReturnValues == ReturnValuesAllOld {
-			if _, err := old.Item(); err != nil {
+		if in.ReturnValues == ReturnValuesAllOld || w.cond != nil {
+			it, err := old.Item()
+			if err != nil {
+				return nil, false, err
+			}
+			if err := w.check(it, in.ReturnValuesOnConditionCheckFailure); err != nil {
 				return nil, false, err
 			}
 		}
@@ -68,13 +77,4 @@ var errItemTooLarge = Validation("Item size has exceeded the maximum allowed siz
 func (c *constraints) returnValues(v string) {
 	// DynamoDB lists the values in this order.
 	c.enum("returnValues", v, ReturnValuesAllNew, ReturnValuesUpdatedOld, ReturnValuesAllOld, ReturnValuesNone, ReturnValuesUpdatedNew)
-}
-
-// unsupportedConditions refuses condition parameters until the expression
-// language lands, rather than ignoring a condition the caller relies on.
-func unsupportedConditions(expr string, expected map[string]ExpectedAttributeValue) error {
-	if expr != "" || expected != nil {
-		return Validation("dynago does not support conditional writes yet")
-	}
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
 
@@ -36,22 +37,20 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	if in.KeyConditions != nil && in.KeyConditionExpression != "" {
-		return nil, Validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {KeyConditions} Expression parameters: {KeyConditionExpression}")
-	}
 	if in.KeyConditions == nil && in.KeyConditionExpression == "" {
 		return nil, Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
-	}
-	if in.KeyConditionExpression != "" {
-		return nil, Validation("dynago does not support KeyConditionExpression yet")
 	}
 	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression); err != nil {
 		return nil, err
 	}
-	if err := checkProjection(in.ProjectionExpression, in.AttributesToGet); err != nil {
-		return nil, err
-	}
-	if err := unsupportedFilter(in.FilterExpression, in.QueryFilter); err != nil {
+	x, err := compileRead(readRequest{
+		op: expr.OpQuery, keyCondition: in.KeyConditionExpression, filter: in.FilterExpression,
+		projection: in.ProjectionExpression,
+		names:      in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		attributesToGet: in.AttributesToGet, filterParam: "QueryFilter", legacyFilter: in.QueryFilter,
+		conditionalOperator: in.ConditionalOperator, keyConditions: in.KeyConditions,
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, cond := range in.KeyConditions {
@@ -71,8 +70,16 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	if err := noIndex(t, in.IndexName); err != nil {
 		return nil, err
 	}
-	kc, err := t.legacyKeyCondition(in.KeyConditions)
+	var kc keyCondition
+	if x.key != nil {
+		kc, err = t.keyConditionFromExpression(x.key)
+	} else {
+		kc, err = t.legacyKeyCondition(in.KeyConditions)
+	}
 	if err != nil {
+		return nil, err
+	}
+	if err := t.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil {
 		return nil, err
 	}
 	r, err := t.queryRange(kc)
@@ -84,10 +91,7 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	if in.Limit != nil {
 		r.limit = int(*in.Limit)
 	}
-	if in.AttributesToGet != nil {
-		names := in.AttributesToGet
-		r.project = func(it attr.Item) attr.Item { return project(it, names) }
-	}
+	x.apply(&r, in.AttributesToGet)
 	if in.ExclusiveStartKey != nil {
 		k, err := t.startKey(in.ExclusiveStartKey, Validation("The provided starting key is invalid"))
 		if err != nil {
@@ -311,4 +315,23 @@ func describeValue(v attr.Value) string {
 func cmp(a, b attr.Value) int {
 	c, _ := attr.Compare(a, b)
 	return c
+}
+
+// checkFilterKeys refuses a Query filter on a key attribute: the key
+// condition is where keys are constrained.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html
+func (t *table) checkFilterKeys(filter *expr.Condition, legacy bool) error {
+	if filter == nil {
+		return nil
+	}
+	for _, name := range topLevelNames(filter) {
+		if name == t.hashName || (t.rangeName != "" && name == t.rangeName) {
+			if legacy {
+				return Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: " + name)
+			}
+			return Validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + name)
+		}
+	}
+	return nil
 }

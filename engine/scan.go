@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
 
@@ -49,10 +50,13 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression); err != nil {
 		return nil, err
 	}
-	if err := checkProjection(in.ProjectionExpression, in.AttributesToGet); err != nil {
-		return nil, err
-	}
-	if err := unsupportedFilter(in.FilterExpression, in.ScanFilter); err != nil {
+	x, err := compileRead(readRequest{
+		op: expr.OpScan, filter: in.FilterExpression, projection: in.ProjectionExpression,
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		attributesToGet: in.AttributesToGet, filterParam: "ScanFilter", legacyFilter: in.ScanFilter,
+		conditionalOperator: in.ConditionalOperator,
+	})
+	if err != nil {
 		return nil, err
 	}
 	if in.ExclusiveStartKey != nil {
@@ -72,10 +76,7 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	if in.Limit != nil {
 		r.limit = int(*in.Limit)
 	}
-	if in.AttributesToGet != nil {
-		names := in.AttributesToGet
-		r.project = func(it attr.Item) attr.Item { return project(it, names) }
-	}
+	x.apply(&r, in.AttributesToGet)
 	if in.Segment != nil {
 		r.lower, r.upper = keys.SegmentBounds(t.meta.ID, 0, int(*in.Segment), int(*in.TotalSegments))
 	} else {
@@ -115,13 +116,4 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 		out.Items = []attr.Item{}
 	}
 	return out, nil
-}
-
-// unsupportedFilter refuses filters until the expression language lands,
-// rather than returning items the caller asked to leave out.
-func unsupportedFilter(expr string, legacy map[string]Condition) error {
-	if expr != "" || legacy != nil {
-		return Validation("dynago does not support filters yet")
-	}
-	return nil
 }

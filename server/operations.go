@@ -34,6 +34,7 @@ func operations() map[string]opFunc {
 		},
 		"PutItem":        handle(protocol.DecodePutItem, (*engine.DB).PutItem, protocol.EncodePutItem),
 		"GetItem":        handle(protocol.DecodeGetItem, (*engine.DB).GetItem, protocol.EncodeGetItem),
+		"UpdateItem":     handle(protocol.DecodeUpdateItem, (*engine.DB).UpdateItem, protocol.EncodeUpdateItem),
 		"DeleteItem":     handle(protocol.DecodeDeleteItem, (*engine.DB).DeleteItem, protocol.EncodeDeleteItem),
 		"BatchGetItem":   handle(protocol.DecodeBatchGetItem, (*engine.DB).BatchGetItem, protocol.EncodeBatchGetItem),
 		"BatchWriteItem": handle(protocol.DecodeBatchWriteItem, (*engine.DB).BatchWriteItem, protocol.EncodeBatchWriteItem),

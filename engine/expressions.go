@@ -1,0 +1,299 @@
+package engine
+
+import (
+	"errors"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
+)
+
+// This file connects requests to the expression language: it compiles a
+// request's expressions or their legacy counterparts, and turns their
+// errors into ValidationExceptions.
+
+// exprError turns an error of the expression package (an *attr.Error with
+// DynamoDB's message) into a ValidationException.
+func exprError(err error) error {
+	var ae *attr.Error
+	if errors.As(err, &ae) {
+		return Validation(ae.Message)
+	}
+	return err
+}
+
+// errConditionFailed is DynamoDB's answer to a write whose condition is
+// false.
+const msgConditionFailed = "The conditional request failed"
+
+// conditionFailed returns ConditionalCheckFailedException, carrying the
+// item when the request asked for it with
+// ReturnValuesOnConditionCheckFailure ALL_OLD.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html#DDB-PutItem-request-ReturnValuesOnConditionCheckFailure
+func conditionFailed(old attr.Item, returnOnFailure string) error {
+	e := &Error{Code: CodeConditionalCheckFailed, Message: msgConditionFailed}
+	if returnOnFailure == ReturnValuesAllOld && old != nil {
+		e.Item = old
+	}
+	return e
+}
+
+// returnValuesOnConditionCheckFailure checks that member.
+func (c *constraints) returnValuesOnConditionCheckFailure(v string) {
+	c.enum("returnValuesOnConditionCheckFailure", v, ReturnValuesAllOld, ReturnValuesNone)
+}
+
+// writeExprs is what a single-item write evaluates: a condition and, for
+// UpdateItem, an update. Either may be nil.
+type writeExprs struct {
+	cond   *expr.Condition
+	update *expr.Update
+}
+
+// writeRequest is the expression part of a single-item write.
+type writeRequest struct {
+	op                  expr.Operation
+	condition, update   string
+	names               map[string]string
+	values              attr.Item
+	expected            map[string]ExpectedAttributeValue
+	conditionalOperator string
+	attributeUpdates    map[string]AttributeValueUpdate // UpdateItem only
+}
+
+// compileWrite compiles a write's condition and update from their
+// expressions or their legacy parameters, refusing a mix of the two.
+func compileWrite(r writeRequest) (writeExprs, error) {
+	var w writeExprs
+	var legacy, modern []string
+	if r.attributeUpdates != nil {
+		legacy = append(legacy, "AttributeUpdates")
+	}
+	if r.expected != nil {
+		legacy = append(legacy, "Expected")
+	}
+	if r.conditionalOperator != "" {
+		legacy = append(legacy, "ConditionalOperator")
+	}
+	if r.update != "" {
+		modern = append(modern, "UpdateExpression")
+	}
+	if r.condition != "" {
+		modern = append(modern, "ConditionExpression")
+	}
+	if err := expr.CheckMixing(legacy, modern); err != nil {
+		return w, exprError(err)
+	}
+	c, err := expr.Compile(expr.Input{
+		Operation: r.op,
+		Condition: r.condition,
+		Update:    r.update,
+		Names:     r.names,
+		Values:    r.values,
+	})
+	if err != nil {
+		return w, exprError(err)
+	}
+	w.cond, w.update = c.Condition, c.Update
+	if r.expected != nil {
+		conds := make(map[string]expr.Expected, len(r.expected))
+		for name, e := range r.expected {
+			if err := canonicalizePtr(e.Value); err != nil {
+				return w, err
+			}
+			if err := canonicalizeValues(e.AttributeValueList); err != nil {
+				return w, err
+			}
+			conds[name] = expr.Expected{Value: e.Value, Exists: e.Exists, ComparisonOperator: e.ComparisonOperator, AttributeValueList: e.AttributeValueList}
+		}
+		if w.cond, err = expr.ConditionFromExpected("Expected", conds, r.conditionalOperator); err != nil {
+			return w, exprError(err)
+		}
+	}
+	if r.attributeUpdates != nil {
+		upd := make(map[string]expr.AttributeUpdate, len(r.attributeUpdates))
+		for name, u := range r.attributeUpdates {
+			if err := canonicalizePtr(u.Value); err != nil {
+				return w, err
+			}
+			upd[name] = expr.AttributeUpdate{Action: u.Action, Value: u.Value}
+		}
+		if w.update, err = expr.UpdateFromAttributeUpdates(upd); err != nil {
+			return w, exprError(err)
+		}
+	}
+	return w, nil
+}
+
+// check evaluates the write's condition against the current item (nil
+// when there is none).
+func (w writeExprs) check(old attr.Item, returnOnFailure string) error {
+	if w.cond != nil && !w.cond.Eval(old) {
+		return conditionFailed(old, returnOnFailure)
+	}
+	return nil
+}
+
+// compileProjection compiles a read's ProjectionExpression, refusing it
+// alongside AttributesToGet. It returns nil when the request has none;
+// AttributesToGet is then applied by project.
+func compileProjection(op expr.Operation, projection string, names map[string]string, attributesToGet []string) (*expr.Projection, error) {
+	var legacy, modern []string
+	if attributesToGet != nil {
+		legacy = append(legacy, "AttributesToGet")
+	}
+	if projection != "" {
+		modern = append(modern, "ProjectionExpression")
+	}
+	if err := expr.CheckMixing(legacy, modern); err != nil {
+		return nil, exprError(err)
+	}
+	c, err := expr.Compile(expr.Input{Operation: op, Projection: projection, Names: names})
+	if err != nil {
+		return nil, exprError(err)
+	}
+	return c.Projection, nil
+}
+
+// shape applies a read's projection: the compiled ProjectionExpression if
+// any, else AttributesToGet, else the whole item.
+func shape(it attr.Item, p *expr.Projection, attributesToGet []string) attr.Item {
+	if p != nil {
+		return p.Apply(it)
+	}
+	return project(it, attributesToGet)
+}
+
+// readExprs is what a Query or Scan page evaluates.
+type readExprs struct {
+	key    *expr.Condition // KeyConditionExpression (Query)
+	filter *expr.Condition // FilterExpression, or the legacy filter
+	proj   *expr.Projection
+}
+
+// readRequest is the expression part of a Query or Scan.
+type readRequest struct {
+	op                               expr.Operation
+	keyCondition, filter, projection string
+	names                            map[string]string
+	values                           attr.Item
+	attributesToGet                  []string
+	filterParam                      string // "QueryFilter" or "ScanFilter"
+	legacyFilter                     map[string]Condition
+	conditionalOperator              string
+	keyConditions                    map[string]Condition // Query only
+}
+
+// compileRead compiles a Query's or Scan's expressions or their legacy
+// counterparts, refusing a mix of the two.
+func compileRead(r readRequest) (readExprs, error) {
+	var x readExprs
+	var legacy, modern []string
+	if r.attributesToGet != nil {
+		legacy = append(legacy, "AttributesToGet")
+	}
+	if r.legacyFilter != nil {
+		legacy = append(legacy, r.filterParam)
+	}
+	if r.conditionalOperator != "" {
+		legacy = append(legacy, "ConditionalOperator")
+	}
+	if r.keyConditions != nil {
+		legacy = append(legacy, "KeyConditions")
+	}
+	if r.projection != "" {
+		modern = append(modern, "ProjectionExpression")
+	}
+	if r.filter != "" {
+		modern = append(modern, "FilterExpression")
+	}
+	if r.keyCondition != "" {
+		modern = append(modern, "KeyConditionExpression")
+	}
+	if err := expr.CheckMixing(legacy, modern); err != nil {
+		return x, exprError(err)
+	}
+	c, err := expr.Compile(expr.Input{
+		Operation:    r.op,
+		KeyCondition: r.keyCondition,
+		Filter:       r.filter,
+		Projection:   r.projection,
+		Names:        r.names,
+		Values:       r.values,
+	})
+	if err != nil {
+		return x, exprError(err)
+	}
+	x.key, x.filter, x.proj = c.KeyCondition, c.Filter, c.Projection
+	if r.legacyFilter != nil {
+		conds := make(map[string]expr.Expected, len(r.legacyFilter))
+		for name, cond := range r.legacyFilter {
+			if err := canonicalizeValues(cond.AttributeValueList); err != nil {
+				return x, err
+			}
+			conds[name] = expr.Expected{ComparisonOperator: cond.ComparisonOperator, AttributeValueList: cond.AttributeValueList}
+		}
+		if x.filter, err = expr.ConditionFromExpected(r.filterParam, conds, r.conditionalOperator); err != nil {
+			return x, exprError(err)
+		}
+	}
+	if err := checkAttributesToGet(r.attributesToGet); err != nil {
+		return x, err
+	}
+	return x, nil
+}
+
+// apply sets a page's filter and projection.
+func (x readExprs) apply(r *rangeRead, attributesToGet []string) {
+	if x.filter != nil {
+		r.filter = x.filter.Eval
+	}
+	if x.proj != nil {
+		r.project = x.proj.Apply
+	} else if attributesToGet != nil {
+		r.project = func(it attr.Item) attr.Item { return project(it, attributesToGet) }
+	}
+}
+
+// topLevelNames returns the top-level attribute names a condition reads.
+func topLevelNames(c *expr.Condition) []string {
+	var names []string
+	var operand func(o *expr.Operand)
+	operand = func(o *expr.Operand) {
+		if o == nil {
+			return
+		}
+		if o.Kind == expr.OperandPath && len(o.Path) > 0 {
+			names = append(names, c.Name(&o.Path[0]))
+		}
+		for _, a := range o.Args {
+			operand(a)
+		}
+	}
+	var cond func(n *expr.Cond)
+	cond = func(n *expr.Cond) {
+		if n == nil {
+			return
+		}
+		for _, o := range n.Operands {
+			operand(o)
+		}
+		cond(n.Left)
+		cond(n.Right)
+	}
+	cond(c.Root())
+	return names
+}
+
+// canonicalizePtr validates an optional attribute value in place.
+func canonicalizePtr(v *attr.Value) error {
+	if v == nil {
+		return nil
+	}
+	vs := []attr.Value{*v}
+	if err := canonicalizeValues(vs); err != nil {
+		return err
+	}
+	*v = vs[0]
+	return nil
+}

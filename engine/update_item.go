@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
+)
+
+// UpdateItem edits an item's attributes, creating the item when it does
+// not exist (an upsert), under the item's lock: the condition is checked
+// and the update applied to the item as it is at that moment, so
+// concurrent counters never lose an increment.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
+func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
+	var c constraints
+	c.tableName("tableName", in.TableName)
+	if in.Key == nil {
+		c.add("Value null at 'key' failed to satisfy constraint: Member must not be null")
+	}
+	c.returnValues(in.ReturnValues)
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	c.returnValuesOnConditionCheckFailure(in.ReturnValuesOnConditionCheckFailure)
+	c.conditionalOperator(in.ConditionalOperator)
+	for _, name := range sortedKeys(in.AttributeUpdates) {
+		c.enum("attributeUpdates."+name+".member.action", in.AttributeUpdates[name].Action, "ADD", "PUT", "DELETE")
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	w, err := compileWrite(writeRequest{
+		op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
+		attributeUpdates: in.AttributeUpdates,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := canonicalize(in.Key); err != nil {
+		return nil, err
+	}
+	t, err := db.tableOrNotFound(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	k, err := t.keyFromKey(in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if w.update != nil {
+		keyNames := []string{t.hashName}
+		if t.rangeName != "" {
+			keyNames = append(keyNames, t.rangeName)
+		}
+		if err := w.update.CheckKeys(keyNames...); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
+		cur, err := old.Item()
+		if err != nil {
+			return nil, false, err
+		}
+		if err := w.check(cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
+			return nil, false, err
+		}
+		base := cur
+		if base == nil {
+			// A new item starts as its key.
+			base = t.keyItem(k)
+		}
+		next := base
+		if w.update != nil {
+			if next, err = w.update.Apply(base); err != nil {
+				return nil, false, exprError(err)
+			}
+		}
+		if err := checkUpdatedItem(next); err != nil {
+			return nil, false, err
+		}
+		return next, true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &UpdateItemOutput{}
+	switch in.ReturnValues {
+	case ReturnValuesAllOld:
+		out.Attributes = r.old
+	case ReturnValuesAllNew:
+		out.Attributes = r.new
+	case ReturnValuesUpdatedOld, ReturnValuesUpdatedNew:
+		src := r.new
+		if in.ReturnValues == ReturnValuesUpdatedOld {
+			src = r.old
+		}
+		if w.update != nil && src != nil {
+			out.Attributes = w.update.UpdatedPaths().Apply(src)
+		}
+	}
+	if len(out.Attributes) == 0 {
+		out.Attributes = nil
+	}
+	out.ConsumedCapacity = consumed(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)))
+	return out, nil
+}
+
+// checkUpdatedItem applies the limits a written item must meet to the
+// result of an update: nesting depth and values as any item, and the size
+// limit with UpdateItem's message.
+func checkUpdatedItem(it attr.Item) error {
+	if err := canonicalize(it); err != nil {
+		return err
+	}
+	if attr.ItemSize(it) > attr.MaxItemSize {
+		return Validation("Item size to update has exceeded the maximum allowed size")
+	}
+	return nil
+}
