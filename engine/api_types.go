@@ -350,6 +350,26 @@ type ExpressionInput struct {
 	ExpressionAttributeValues attr.Item
 }
 
+// Exprs is a set of expression members. Requests carry the set of those
+// that were present but empty in EmptyExpressions: DynamoDB refuses an
+// empty expression ("Invalid ConditionExpression: The expression can not
+// be empty;") where it ignores an absent one, and counts it as an
+// expression parameter when a request mixes expression and legacy
+// parameters.
+type Exprs uint8
+
+// Expression members.
+const (
+	ExprCondition Exprs = 1 << iota
+	ExprUpdate
+	ExprKeyCondition
+	ExprFilter
+	ExprProjection
+)
+
+// Has reports whether e is in s.
+func (s Exprs) Has(e Exprs) bool { return s&e != 0 }
+
 // PutItemInput is PutItem's request.
 type PutItemInput struct {
 	TableName                           string
@@ -363,6 +383,7 @@ type PutItemInput struct {
 	ReturnConsumedCapacity              string
 	ReturnItemCollectionMetrics         string
 	ReturnValuesOnConditionCheckFailure string
+	EmptyExpressions                    Exprs // expressions present but empty
 }
 
 // ExpectedAttributeValue is one legacy Expected condition.
@@ -389,6 +410,7 @@ type GetItemInput struct {
 	ProjectionExpression     string
 	ExpressionAttributeNames map[string]string
 	ReturnConsumedCapacity   string
+	EmptyExpressions         Exprs // expressions present but empty
 }
 
 // GetItemOutput is GetItem's response. Item is nil when no item has the key.
@@ -410,6 +432,7 @@ type DeleteItemInput struct {
 	ReturnConsumedCapacity              string
 	ReturnItemCollectionMetrics         string
 	ReturnValuesOnConditionCheckFailure string
+	EmptyExpressions                    Exprs // expressions present but empty
 }
 
 // DeleteItemOutput is DeleteItem's response.
@@ -434,6 +457,7 @@ type UpdateItemInput struct {
 	ReturnConsumedCapacity              string
 	ReturnItemCollectionMetrics         string
 	ReturnValuesOnConditionCheckFailure string
+	EmptyExpressions                    Exprs // expressions present but empty
 }
 
 // AttributeValueUpdate is one legacy AttributeUpdates entry.
@@ -456,6 +480,7 @@ type KeysAndAttributes struct {
 	ConsistentRead           bool
 	ProjectionExpression     string
 	ExpressionAttributeNames map[string]string
+	EmptyExpressions         Exprs // expressions present but empty
 }
 
 // BatchGetItemInput is BatchGetItem's request.

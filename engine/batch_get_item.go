@@ -60,7 +60,7 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	projections := make(map[string]*expr.Projection, len(names))
 	for _, name := range names {
 		ka := in.RequestItems[name]
-		proj, err := checkGetProjection(ka.ProjectionExpression, ka.AttributesToGet, ka.ExpressionAttributeNames)
+		proj, err := checkGetProjection(ka.ProjectionExpression, ka.EmptyExpressions, ka.AttributesToGet, ka.ExpressionAttributeNames)
 		if err != nil {
 			return nil, err
 		}

@@ -28,7 +28,7 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpDeleteItem, condition: in.ConditionExpression,
-		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
 	})
 	if err != nil {

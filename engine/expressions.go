@@ -56,6 +56,7 @@ type writeRequest struct {
 	condition, update   string
 	names               map[string]string
 	values              attr.Item
+	empty               Exprs // expressions present but empty
 	expected            map[string]ExpectedAttributeValue
 	conditionalOperator string
 	attributeUpdates    map[string]AttributeValueUpdate // UpdateItem only
@@ -75,10 +76,10 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 	if r.conditionalOperator != "" {
 		legacy = append(legacy, "ConditionalOperator")
 	}
-	if r.update != "" {
+	if r.update != "" || r.empty.Has(ExprUpdate) {
 		modern = append(modern, "UpdateExpression")
 	}
-	if r.condition != "" {
+	if r.condition != "" || r.empty.Has(ExprCondition) {
 		modern = append(modern, "ConditionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
@@ -88,6 +89,7 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 		Operation: r.op,
 		Condition: r.condition,
 		Update:    r.update,
+		Present:   present(r.empty),
 		Names:     r.names,
 		Values:    r.values,
 	})
@@ -137,18 +139,18 @@ func (w writeExprs) check(old attr.Item, returnOnFailure string) error {
 // compileProjection compiles a read's ProjectionExpression, refusing it
 // alongside AttributesToGet. It returns nil when the request has none;
 // AttributesToGet is then applied by project.
-func compileProjection(op expr.Operation, projection string, names map[string]string, attributesToGet []string) (*expr.Projection, error) {
+func compileProjection(op expr.Operation, projection string, empty Exprs, names map[string]string, attributesToGet []string) (*expr.Projection, error) {
 	var legacy, modern []string
 	if attributesToGet != nil {
 		legacy = append(legacy, "AttributesToGet")
 	}
-	if projection != "" {
+	if projection != "" || empty.Has(ExprProjection) {
 		modern = append(modern, "ProjectionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
 		return nil, exprError(err)
 	}
-	c, err := expr.Compile(expr.Input{Operation: op, Projection: projection, Names: names})
+	c, err := expr.Compile(expr.Input{Operation: op, Projection: projection, Present: present(empty), Names: names})
 	if err != nil {
 		return nil, exprError(err)
 	}
@@ -177,6 +179,7 @@ type readRequest struct {
 	keyCondition, filter, projection string
 	names                            map[string]string
 	values                           attr.Item
+	empty                            Exprs // expressions present but empty
 	attributesToGet                  []string
 	filterParam                      string // "QueryFilter" or "ScanFilter"
 	legacyFilter                     map[string]Condition
@@ -201,13 +204,13 @@ func compileRead(r readRequest) (readExprs, error) {
 	if r.keyConditions != nil {
 		legacy = append(legacy, "KeyConditions")
 	}
-	if r.projection != "" {
+	if r.projection != "" || r.empty.Has(ExprProjection) {
 		modern = append(modern, "ProjectionExpression")
 	}
-	if r.filter != "" {
+	if r.filter != "" || r.empty.Has(ExprFilter) {
 		modern = append(modern, "FilterExpression")
 	}
-	if r.keyCondition != "" {
+	if r.keyCondition != "" || r.empty.Has(ExprKeyCondition) {
 		modern = append(modern, "KeyConditionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
@@ -218,6 +221,7 @@ func compileRead(r readRequest) (readExprs, error) {
 		KeyCondition: r.keyCondition,
 		Filter:       r.filter,
 		Projection:   r.projection,
+		Present:      present(r.empty),
 		Names:        r.names,
 		Values:       r.values,
 	})
@@ -283,6 +287,27 @@ func topLevelNames(c *expr.Condition) []string {
 	}
 	cond(c.Root())
 	return names
+}
+
+// present converts the request's empty expressions to the expression
+// package's set, so that it refuses them.
+func present(empty Exprs) expr.Kinds {
+	var k expr.Kinds
+	for _, m := range [...]struct {
+		e Exprs
+		k expr.Kind
+	}{
+		{ExprCondition, expr.KindCondition},
+		{ExprUpdate, expr.KindUpdate},
+		{ExprKeyCondition, expr.KindKeyCondition},
+		{ExprFilter, expr.KindFilter},
+		{ExprProjection, expr.KindProjection},
+	} {
+		if empty.Has(m.e) {
+			k = k.With(m.k)
+		}
+	}
+	return k
 }
 
 // canonicalizePtr validates an optional attribute value in place.

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
@@ -8,23 +10,41 @@ import (
 
 // Translation of a KeyConditionExpression into a keyCondition. The
 // expression package parses and binds it like any condition; the rules
-// that make it a key condition live here, because they need the key
-// schema.
+// that make it a key condition live here. DynamoDB checks them in two
+// steps: the shape of the expression (operators, operands, one condition
+// per key) before it looks the table up, the key schema after. Within
+// the first step, a disallowed operator anywhere is reported first, then
+// each condition in the order written.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.KeyConditionExpressions.html
 
-// Messages. "one condition per key" is quoted from DynamoDB's responses in
-// public bug reports; the others are DynamoDB's as best known and are
-// pinned in tests so a correction is one place.
+// Messages. Sources: "Invalid operator used in KeyConditionExpression: X"
+// is quoted from DynamoDB's responses in several reports (AWS Athena
+// federation issue 746, an AWS .NET SDK trace, dynalite's tests against
+// DynamoDB), all without a prefix; "one condition per key", "nested
+// attributes" and the condition-count message are quoted from responses
+// recorded against DynamoDB in 2026, which carry the "Invalid
+// KeyConditionExpression: " prefix (older reports quote the first two
+// without it); the "Invalid condition in KeyConditionExpression" texts
+// are dynalite's tests against DynamoDB. "cannot contain nested
+// operations" is dynalite's text given the prefix its sibling "cannot
+// have conditions on nested attributes" now has (inferred).
 const (
 	msgKeyOneConditionPerKey = "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key"
 	msgKeyConditionNotSupp   = "Query key condition not supported"
 	msgKeyTypeMismatch       = "One or more parameter values were invalid: Condition parameter type does not match schema type"
-	msgKeyNested             = "Invalid KeyConditionExpression: Nested attributes are not supported in key conditions"
+	msgKeyNested             = "Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes"
+	msgKeyNestedOperation    = "Invalid KeyConditionExpression: KeyConditionExpressions cannot contain nested operations"
+	msgKeyNoKeyAttribute     = "Invalid condition in KeyConditionExpression: No key attribute specified"
+	msgKeyMultipleNames      = "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition"
 )
 
 func msgKeyInvalidOperator(op string) string {
-	return "Invalid KeyConditionExpression: Invalid operator used in KeyConditionExpression: " + op
+	return "Invalid operator used in KeyConditionExpression: " + op
+}
+
+func msgKeyFirstOperand(op string) string {
+	return "Invalid condition in KeyConditionExpression: " + op + " operator must have the key attribute as its first operand"
 }
 
 // keyPart is one condition on one key attribute.
@@ -34,25 +54,21 @@ type keyPart struct {
 	a, b attr.Value
 }
 
-// keyConditionFromExpression checks a compiled KeyConditionExpression
-// against the table's key schema and returns the key condition.
-func (t *table) keyConditionFromExpression(c *expr.Condition) (keyCondition, error) {
-	var kc keyCondition
+// keyConditionParts checks the shape of a compiled KeyConditionExpression,
+// which needs no key schema, and returns its conditions in the order
+// written.
+func keyConditionParts(c *expr.Condition) ([]keyPart, error) {
+	if op := invalidKeyOperator(c.Root()); op != "" {
+		return nil, Validation(msgKeyInvalidOperator(op))
+	}
 	var parts []keyPart
 	var walk func(n *expr.Cond) error
 	walk = func(n *expr.Cond) error {
-		switch n.Kind {
-		case expr.CondAnd:
+		if n.Kind == expr.CondAnd {
 			if err := walk(n.Left); err != nil {
 				return err
 			}
 			return walk(n.Right)
-		case expr.CondOr:
-			return Validation(msgKeyInvalidOperator("OR"))
-		case expr.CondNot:
-			return Validation(msgKeyInvalidOperator("NOT"))
-		case expr.CondIn:
-			return Validation(msgKeyInvalidOperator("IN"))
 		}
 		p, err := keyPartOf(c, n)
 		if err != nil {
@@ -62,17 +78,58 @@ func (t *table) keyConditionFromExpression(c *expr.Condition) (keyCondition, err
 		return nil
 	}
 	if err := walk(c.Root()); err != nil {
-		return kc, err
+		return nil, err
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(parts))
 	for _, p := range parts {
 		if seen[p.name] {
-			return kc, Validation(msgKeyOneConditionPerKey)
+			return nil, Validation(msgKeyOneConditionPerKey)
 		}
 		seen[p.name] = true
 	}
-	if len(parts) > 2 {
-		return kc, Validation(msgKeyOneConditionPerKey)
+	return parts, nil
+}
+
+// invalidKeyOperator returns the first operator or function (in
+// pre-order) a key condition may not use, or "".
+func invalidKeyOperator(n *expr.Cond) string {
+	switch n.Kind {
+	case expr.CondAnd:
+		if op := invalidKeyOperator(n.Left); op != "" {
+			return op
+		}
+		return invalidKeyOperator(n.Right)
+	case expr.CondOr:
+		return "OR"
+	case expr.CondNot:
+		return "NOT"
+	case expr.CondIn:
+		return "IN"
+	case expr.CondCompare:
+		if n.Op == expr.OpNE {
+			return "<>"
+		}
+	case expr.CondFunc:
+		if n.Func != "begins_with" {
+			return n.Func
+		}
+	}
+	return ""
+}
+
+// keyConditionFromParts checks a key condition's parts against the key
+// schema and returns the key condition.
+func (t *table) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
+	var kc keyCondition
+	nkeys := 1
+	if t.rangeName != "" {
+		nkeys = 2
+	}
+	if len(parts) > nkeys {
+		// Quoted from DynamoDB's answer for three conditions on a table
+		// with a sort key; the answer for two on a table without one is
+		// inferred to follow the same rule.
+		return kc, Validation(fmt.Sprintf("The number of query conditions (%d) exceeds the number of key attributes defined in the schema (%d)", len(parts), nkeys))
 	}
 	var hash, rng *keyPart
 	for i := range parts {
@@ -81,12 +138,13 @@ func (t *table) keyConditionFromExpression(c *expr.Condition) (keyCondition, err
 			hash = &parts[i]
 		case t.rangeName:
 			rng = &parts[i]
-		default:
-			return kc, Validation("Query condition missed key schema element: " + t.missingKeyName(seen))
 		}
 	}
 	if hash == nil {
 		return kc, Validation("Query condition missed key schema element: " + t.hashName)
+	}
+	if len(parts) == 2 && rng == nil {
+		return kc, Validation("Query condition missed key schema element: " + t.rangeName)
 	}
 	if hash.op != keys.OpEQ {
 		return kc, Validation(msgKeyConditionNotSupp)
@@ -102,96 +160,98 @@ func (t *table) keyConditionFromExpression(c *expr.Condition) (keyCondition, err
 		return kc, nil
 	}
 	if rng.a.Type != t.rangeType || (rng.op == keys.OpBetween && rng.b.Type != t.rangeType) {
-		if rng.op == keys.OpBeginsWith && rng.a.Type == attr.TypeN {
-			return kc, Validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
-		}
 		return kc, Validation(msgKeyTypeMismatch)
 	}
 	if rng.op == keys.OpBeginsWith && t.rangeType == attr.TypeN {
+		// Unreachable through expressions, whose begins_with refuses a
+		// number operand before this; kept for safety.
 		return kc, Validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
 	}
 	kc.op, kc.a, kc.b = rng.op, rng.a, rng.b
 	return kc, nil
 }
 
-// missingKeyName names the key attribute a key condition lacks.
-func (t *table) missingKeyName(seen map[string]bool) string {
-	if !seen[t.hashName] || t.rangeName == "" {
-		return t.hashName
-	}
-	return t.rangeName
-}
-
-// keyPartOf reads one leaf of a key condition: path op value, value op
-// path, path BETWEEN value AND value, or begins_with(path, value).
+// keyPartOf reads one condition of a key condition: path op value (or
+// value op path), path BETWEEN value AND value, or begins_with(path,
+// value), where path is a top-level attribute. Operand checks go left to
+// right, as DynamoDB reports them.
 func keyPartOf(c *expr.Condition, n *expr.Cond) (keyPart, error) {
 	var p keyPart
-	path := func(o *expr.Operand) (string, bool, error) {
-		if o.Kind != expr.OperandPath {
-			return "", false, nil
+	// key checks the operand that must name the key attribute.
+	key := func(o *expr.Operand) error {
+		if o.Kind == expr.OperandFunc {
+			return Validation(msgKeyNestedOperation)
 		}
 		if len(o.Path) != 1 || o.Path[0].IsIndex {
-			return "", false, Validation(msgKeyNested)
+			return Validation(msgKeyNested)
 		}
-		return c.Name(&o.Path[0]), true, nil
+		p.name = c.Name(&o.Path[0])
+		return nil
 	}
-	value := func(o *expr.Operand) (attr.Value, bool) {
-		if o.Kind != expr.OperandValue {
-			return attr.Value{}, false
+	// value checks an operand that must be a value; op names the operator
+	// in the message for a value no key can be compared with.
+	value := func(o *expr.Operand, op string, ordered bool) (attr.Value, error) {
+		switch o.Kind {
+		case expr.OperandPath:
+			return attr.Value{}, Validation(msgKeyMultipleNames)
+		case expr.OperandFunc:
+			return attr.Value{}, Validation(msgKeyNestedOperation)
 		}
-		return c.Value(o), true
+		v := c.Value(o)
+		if ordered && v.Type != attr.TypeS && v.Type != attr.TypeN && v.Type != attr.TypeB {
+			// Quoted from DynamoDB's answers for a BOOL operand of <, >=
+			// and BETWEEN in a key condition.
+			return v, Validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: " +
+				op + ", operand type: " + v.Type.String())
+		}
+		return v, nil
 	}
+	var err error
 	switch n.Kind {
 	case expr.CondCompare:
-		if n.Op == expr.OpNE {
-			return p, Validation(msgKeyInvalidOperator("<>"))
-		}
 		l, r := n.Operands[0], n.Operands[1]
 		op := n.Op
-		name, ok, err := path(l)
-		if err != nil {
+		if l.Kind == expr.OperandValue {
+			if r.Kind == expr.OperandValue {
+				return p, Validation(msgKeyNoKeyAttribute)
+			}
+			// value op path: mirror it.
+			l, r, op = r, l, mirror(op)
+		}
+		if err = key(l); err != nil {
 			return p, err
 		}
-		if !ok {
-			// value op path: mirror it.
-			l, r = r, l
-			op = mirror(op)
-			if name, ok, err = path(l); err != nil {
-				return p, err
-			}
+		if p.a, err = value(r, n.Op.String(), op != expr.OpEQ); err != nil {
+			return p, err
 		}
-		v, isValue := value(r)
-		if !ok || !isValue {
-			return p, Validation(msgKeyConditionNotSupp)
-		}
-		p.name, p.a = name, v
 		p.op = map[expr.CompareOp]keys.Op{expr.OpEQ: keys.OpEQ, expr.OpLT: keys.OpLT, expr.OpLE: keys.OpLE, expr.OpGT: keys.OpGT, expr.OpGE: keys.OpGE}[op]
 		return p, nil
 	case expr.CondBetween:
-		name, ok, err := path(n.Operands[0])
-		if err != nil {
+		if n.Operands[0].Kind == expr.OperandValue {
+			return p, Validation(msgKeyFirstOperand("BETWEEN"))
+		}
+		if err = key(n.Operands[0]); err != nil {
 			return p, err
 		}
-		a, okA := value(n.Operands[1])
-		b, okB := value(n.Operands[2])
-		if !ok || !okA || !okB {
-			return p, Validation(msgKeyConditionNotSupp)
+		if p.a, err = value(n.Operands[1], "BETWEEN", true); err != nil {
+			return p, err
 		}
-		p.name, p.op, p.a, p.b = name, keys.OpBetween, a, b
+		if p.b, err = value(n.Operands[2], "BETWEEN", true); err != nil {
+			return p, err
+		}
+		p.op = keys.OpBetween
 		return p, nil
-	case expr.CondFunc:
-		if n.Func != "begins_with" {
-			return p, Validation(msgKeyInvalidOperator(n.Func))
+	case expr.CondFunc: // begins_with; other functions were refused before
+		if n.Operands[0].Kind == expr.OperandValue {
+			return p, Validation(msgKeyFirstOperand(n.Func))
 		}
-		name, ok, err := path(n.Operands[0])
-		if err != nil {
+		if err = key(n.Operands[0]); err != nil {
 			return p, err
 		}
-		a, okA := value(n.Operands[1])
-		if !ok || !okA {
-			return p, Validation(msgKeyConditionNotSupp)
+		if p.a, err = value(n.Operands[1], n.Func, false); err != nil {
+			return p, err
 		}
-		p.name, p.op, p.a = name, keys.OpBeginsWith, a
+		p.op = keys.OpBeginsWith
 		return p, nil
 	}
 	return p, Validation(msgKeyConditionNotSupp)

@@ -27,7 +27,7 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpPutItem, condition: in.ConditionExpression,
-		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
 	})
 	if err != nil {

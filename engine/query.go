@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,7 +38,7 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	if in.KeyConditions == nil && in.KeyConditionExpression == "" {
+	if in.KeyConditions == nil && in.KeyConditionExpression == "" && !in.EmptyExpressions.Has(ExprKeyCondition) {
 		return nil, Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
 	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression); err != nil {
@@ -46,7 +47,7 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	x, err := compileRead(readRequest{
 		op: expr.OpQuery, keyCondition: in.KeyConditionExpression, filter: in.FilterExpression,
 		projection: in.ProjectionExpression,
-		names:      in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		names:      in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		attributesToGet: in.AttributesToGet, filterParam: "QueryFilter", legacyFilter: in.QueryFilter,
 		conditionalOperator: in.ConditionalOperator, keyConditions: in.KeyConditions,
 	})
@@ -63,6 +64,14 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 			return nil, err
 		}
 	}
+	// The shape of a key condition is checked before the table is looked
+	// up, its key schema after.
+	var parts []keyPart
+	if x.key != nil {
+		if parts, err = keyConditionParts(x.key); err != nil {
+			return nil, err
+		}
+	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {
 		return nil, err
@@ -72,7 +81,7 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	}
 	var kc keyCondition
 	if x.key != nil {
-		kc, err = t.keyConditionFromExpression(x.key)
+		kc, err = t.keyConditionFromParts(parts)
 	} else {
 		kc, err = t.legacyKeyCondition(in.KeyConditions)
 	}
@@ -97,8 +106,15 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !kc.contains(k) {
+		// DynamoDB tells a start key in another partition from one whose
+		// sort key the condition excludes (dynalite's tests against
+		// DynamoDB; the second message is also quoted in aws-sdk-js issue
+		// 3283).
+		if !attr.Equal(kc.pk, k.pk) {
 			return nil, Validation("The provided starting key is outside query boundaries based on provided conditions")
+		}
+		if !kc.sortKeyMatches(k.sk) {
+			return nil, Validation("The provided starting key does not match the range key predicate")
 		}
 		r.resume(k.row)
 	}
@@ -127,7 +143,10 @@ func (t *table) queryRange(kc keyCondition) (rangeRead, error) {
 		return r, fmt.Errorf("encode partition: %w", err)
 	}
 	if kc.op == keys.OpBetween && cmp(kc.a, kc.b) > 0 {
-		return r, Validation(fmt.Sprintf("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lowerBound: %s, upperBound: %s", describeValue(kc.a), describeValue(kc.b)))
+		// Only legacy KeyConditions get here: the expression package
+		// refuses reversed bounds in a KeyConditionExpression. The text is
+		// dynalite's test against DynamoDB.
+		return r, Validation("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")
 	}
 	r.lower, r.upper, err = keys.SortKeyRange(part, nil, kc.op, kc.a, kc.b)
 	if err != nil {
@@ -136,13 +155,8 @@ func (t *table) queryRange(kc keyCondition) (rangeRead, error) {
 	return r, nil
 }
 
-// contains reports whether a start key lies within the condition: same
-// partition, and a sort key the condition accepts.
-func (kc keyCondition) contains(k itemKey) bool {
-	if !attr.Equal(kc.pk, k.pk) {
-		return false
-	}
-	sk := k.sk
+// sortKeyMatches reports whether the condition accepts the sort key sk.
+func (kc keyCondition) sortKeyMatches(sk attr.Value) bool {
 	switch kc.op {
 	case keys.OpAny:
 		return true
@@ -237,6 +251,11 @@ func (t *table) legacyKeyCondition(conds map[string]Condition) (keyCondition, er
 		case t.rangeName:
 			rng, hasRange = conds[name], true
 		default:
+			if t.rangeName == "" {
+				// A second condition on a table without a sort key
+				// (dynalite's tests against DynamoDB).
+				return kc, Validation(msgKeyConditionNotSupp)
+			}
 			return kc, Validation("Query condition missed key schema element: " + missingKeyName(t, conds))
 		}
 	}
@@ -299,18 +318,6 @@ func canonicalizeValues(vs []attr.Value) error {
 	return nil
 }
 
-// describeValue renders a key value as DynamoDB's messages do:
-// {S:abc}, {N:1}, {B:...}.
-func describeValue(v attr.Value) string {
-	switch v.Type {
-	case attr.TypeS, attr.TypeN:
-		return "{" + v.Type.String() + ":" + v.S + "}"
-	case attr.TypeB:
-		return "{B:" + fmt.Sprint(v.B) + "}"
-	}
-	return "{" + v.Type.String() + "}"
-}
-
 // cmp orders two key values of one type.
 func cmp(a, b attr.Value) int {
 	c, _ := attr.Compare(a, b)
@@ -325,13 +332,16 @@ func (t *table) checkFilterKeys(filter *expr.Condition, legacy bool) error {
 	if filter == nil {
 		return nil
 	}
-	for _, name := range topLevelNames(filter) {
-		if name == t.hashName || (t.rangeName != "" && name == t.rangeName) {
-			if legacy {
-				return Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: " + name)
-			}
-			return Validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + name)
+	// The partition key is named first, whatever the order written.
+	used := topLevelNames(filter)
+	for _, key := range []string{t.hashName, t.rangeName} {
+		if key == "" || !slices.Contains(used, key) {
+			continue
 		}
+		if legacy {
+			return Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: " + key)
+		}
+		return Validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + key)
 	}
 	return nil
 }

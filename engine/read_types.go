@@ -37,6 +37,7 @@ type ScanInput struct {
 	ExpressionAttributeNames  map[string]string
 	ExpressionAttributeValues attr.Item
 	ConsistentRead            bool
+	EmptyExpressions          Exprs // expressions present but empty
 }
 
 // ScanOutput is Scan's response. Items is nil for Select COUNT.
@@ -68,6 +69,7 @@ type QueryInput struct {
 	KeyConditionExpression    string
 	ExpressionAttributeNames  map[string]string
 	ExpressionAttributeValues attr.Item
+	EmptyExpressions          Exprs // expressions present but empty
 }
 
 // QueryOutput is Query's response. Items is nil for Select COUNT.

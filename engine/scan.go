@@ -52,7 +52,7 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	}
 	x, err := compileRead(readRequest{
 		op: expr.OpScan, filter: in.FilterExpression, projection: in.ProjectionExpression,
-		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		attributesToGet: in.AttributesToGet, filterParam: "ScanFilter", legacyFilter: in.ScanFilter,
 		conditionalOperator: in.ConditionalOperator,
 	})

@@ -30,7 +30,7 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
-		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
 		attributeUpdates: in.AttributeUpdates,
 	})

@@ -97,8 +97,9 @@ type Compiled struct {
 // compileOrder is the order in which a request's expressions are checked.
 // UpdateItem reports an empty UpdateExpression before an empty
 // ConditionExpression, Scan an empty FilterExpression before an empty
-// ProjectionExpression (dynalite's tests against DynamoDB); the place of
-// KeyConditionExpression is inferred.
+// ProjectionExpression, and Query an empty KeyConditionExpression before
+// an empty FilterExpression or ProjectionExpression (dynalite's tests
+// against DynamoDB).
 var compileOrder = [...]Kind{KindUpdate, KindCondition, KindKeyCondition, KindFilter, KindProjection}
 
 // Compile validates and compiles the expressions of one request: it parses
@@ -276,13 +277,27 @@ func checkNames(names map[string]string) *attr.Error {
 	if len(names) == 0 {
 		return newErr("ExpressionAttributeNames must not be empty")
 	}
-	for k := range names {
-		if keyErr("", k, '#') != nil {
-			for _, k := range sortedKeys(names) {
-				if err := keyErr("ExpressionAttributeNames", k, '#'); err != nil {
-					return err
-				}
-			}
+	bad := false
+	for k, v := range names {
+		if v == "" || keyErr("", k, '#') != nil {
+			bad = true
+			break
+		}
+	}
+	if !bad {
+		return nil
+	}
+	keys := sortedKeys(names)
+	for _, k := range keys {
+		if err := keyErr("ExpressionAttributeNames", k, '#'); err != nil {
+			return err
+		}
+	}
+	// An empty name, as quoted from a DynamoDB answer in an application's
+	// error handling ("... Empty attribute name for key #DE").
+	for _, k := range keys {
+		if names[k] == "" {
+			return newErr("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
 		}
 	}
 	return nil

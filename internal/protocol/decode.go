@@ -106,6 +106,27 @@ func (d *decoder) str(dst *string) *engine.Error {
 	return convError(kind, "String")
 }
 
+// expression reads an expression member (a string) and adds bit to
+// empty when it is present but empty, which DynamoDB refuses where it
+// ignores an absent or null one.
+func (d *decoder) expression(dst *string, empty *engine.Exprs, bit engine.Exprs) *engine.Error {
+	kind, text, err := d.token()
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case tkString:
+		*dst = string(text)
+		if len(text) == 0 {
+			*empty |= bit
+		}
+		return nil
+	case tkNull:
+		return nil
+	}
+	return convError(kind, "String")
+}
+
 // boolean reads a boolean and reports whether one was present (not null).
 // Like DynamoDB, it also takes the strings "true" and "false" in any case.
 func (d *decoder) boolean(dst *bool) (bool, *engine.Error) {

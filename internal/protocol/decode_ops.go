@@ -484,7 +484,7 @@ func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
 		case "Item":
 			return d.item(&in.Item, atField)
 		case "ConditionExpression":
-			return d.str(&in.ConditionExpression)
+			return d.expression(&in.ConditionExpression, &in.EmptyExpressions, engine.ExprCondition)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
@@ -526,7 +526,7 @@ func DecodeGetItem(body []byte) (*engine.GetItemInput, error) {
 		case "AttributesToGet":
 			return d.strList(&in.AttributesToGet)
 		case "ProjectionExpression":
-			return d.str(&in.ProjectionExpression)
+			return d.expression(&in.ProjectionExpression, &in.EmptyExpressions, engine.ExprProjection)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ReturnConsumedCapacity":
@@ -551,7 +551,7 @@ func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
 		case "Key":
 			return d.item(&in.Key, atField)
 		case "ConditionExpression":
-			return d.str(&in.ConditionExpression)
+			return d.expression(&in.ConditionExpression, &in.EmptyExpressions, engine.ExprCondition)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
@@ -588,9 +588,9 @@ func DecodeUpdateItem(body []byte) (*engine.UpdateItemInput, error) {
 		case "Key":
 			return d.item(&in.Key, atField)
 		case "UpdateExpression":
-			return d.str(&in.UpdateExpression)
+			return d.expression(&in.UpdateExpression, &in.EmptyExpressions, engine.ExprUpdate)
 		case "ConditionExpression":
-			return d.str(&in.ConditionExpression)
+			return d.expression(&in.ConditionExpression, &in.EmptyExpressions, engine.ExprCondition)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
@@ -629,7 +629,7 @@ func keysAndAttributesElem(d *decoder, k *engine.KeysAndAttributes) *engine.Erro
 			_, err := d.boolean(&k.ConsistentRead)
 			return err
 		case "ProjectionExpression":
-			return d.str(&k.ProjectionExpression)
+			return d.expression(&k.ProjectionExpression, &k.EmptyExpressions, engine.ExprProjection)
 		case "ExpressionAttributeNames":
 			return d.strMap(&k.ExpressionAttributeNames)
 		}

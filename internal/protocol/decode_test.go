@@ -28,6 +28,8 @@ var decoders = map[string]func([]byte) (any, error){
 	"UpdateItem":         wrap(DecodeUpdateItem),
 	"BatchGetItem":       wrap(DecodeBatchGetItem),
 	"BatchWriteItem":     wrap(DecodeBatchWriteItem),
+	"Query":              wrap(DecodeQuery),
+	"Scan":               wrap(DecodeScan),
 }
 
 func wrap[T any](f func([]byte) (*T, error)) func([]byte) (any, error) {
@@ -219,6 +221,19 @@ func TestDecodeRequests(t *testing.T) {
 					ExpressionAttributeNames: map[string]string{"#p": "pk"}, AttributesToGet: []string{"x"}},
 				"t2": {Keys: []attr.Item{}},
 			}, ReturnConsumedCapacity: "TOTAL"}},
+		// Empty expressions are told from absent and null ones.
+		{"PutItem", `{"ConditionExpression":""}`, &engine.PutItemInput{EmptyExpressions: engine.ExprCondition}},
+		{"PutItem", `{"ConditionExpression":null}`, &engine.PutItemInput{}},
+		{"UpdateItem", `{"UpdateExpression":"","ConditionExpression":"c"}`,
+			&engine.UpdateItemInput{ConditionExpression: "c", EmptyExpressions: engine.ExprUpdate}},
+		{"DeleteItem", `{"ConditionExpression":""}`, &engine.DeleteItemInput{EmptyExpressions: engine.ExprCondition}},
+		{"GetItem", `{"ProjectionExpression":""}`, &engine.GetItemInput{EmptyExpressions: engine.ExprProjection}},
+		{"BatchGetItem", `{"RequestItems":{"t":{"ProjectionExpression":""}}}`,
+			&engine.BatchGetItemInput{RequestItems: map[string]engine.KeysAndAttributes{"t": {EmptyExpressions: engine.ExprProjection}}}},
+		{"Query", `{"KeyConditionExpression":"","FilterExpression":"","ProjectionExpression":"p"}`,
+			&engine.QueryInput{ProjectionExpression: "p", EmptyExpressions: engine.ExprKeyCondition | engine.ExprFilter}},
+		{"Scan", `{"FilterExpression":"f","ProjectionExpression":""}`,
+			&engine.ScanInput{FilterExpression: "f", EmptyExpressions: engine.ExprProjection}},
 		{"BatchWriteItem", `{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"v":{"N":"1"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"b"}}}},{}]},
 			"ReturnConsumedCapacity":"TOTAL","ReturnItemCollectionMetrics":"SIZE"}`,
 			&engine.BatchWriteItemInput{RequestItems: map[string][]engine.WriteRequest{"t": {

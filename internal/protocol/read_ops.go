@@ -53,9 +53,9 @@ func DecodeScan(body []byte) (*engine.ScanInput, error) {
 		case "Segment":
 			return d.int32Ptr(&in.Segment)
 		case "ProjectionExpression":
-			return d.str(&in.ProjectionExpression)
+			return d.expression(&in.ProjectionExpression, &in.EmptyExpressions, engine.ExprProjection)
 		case "FilterExpression":
-			return d.str(&in.FilterExpression)
+			return d.expression(&in.FilterExpression, &in.EmptyExpressions, engine.ExprFilter)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
@@ -104,11 +104,11 @@ func DecodeQuery(body []byte) (*engine.QueryInput, error) {
 		case "ReturnConsumedCapacity":
 			return d.str(&in.ReturnConsumedCapacity)
 		case "ProjectionExpression":
-			return d.str(&in.ProjectionExpression)
+			return d.expression(&in.ProjectionExpression, &in.EmptyExpressions, engine.ExprProjection)
 		case "FilterExpression":
-			return d.str(&in.FilterExpression)
+			return d.expression(&in.FilterExpression, &in.EmptyExpressions, engine.ExprFilter)
 		case "KeyConditionExpression":
-			return d.str(&in.KeyConditionExpression)
+			return d.expression(&in.KeyConditionExpression, &in.EmptyExpressions, engine.ExprKeyCondition)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
