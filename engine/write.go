@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/storage"
 )
 
 // writeResult is what a single-item write saw and did.
@@ -30,17 +31,11 @@ func (db *DB) writeItem(t *table, k itemKey, f decide) (writeResult, error) {
 	stripe := db.locks.lock(k.row)
 	defer db.locks.unlock(stripe)
 
-	raw, found, err := db.store.Get(k.row, nil)
+	old, err := db.loadForWrite(t, k)
 	if err != nil {
 		return r, err
 	}
-	var old storedItem
-	if found {
-		if old, err = parseRow(raw); err != nil {
-			return r, fmt.Errorf("table %q: %w", t.meta.Name, err)
-		}
-		r.oldSize = old.size
-	}
+	r.oldSize = old.size
 	next, write, err := f(&old)
 	if old.done {
 		r.old = old.item
@@ -48,27 +43,12 @@ func (db *DB) writeItem(t *table, k itemKey, f decide) (writeResult, error) {
 	if err != nil || !write {
 		return r, err
 	}
+	if next == nil && !old.found {
+		return r, nil // deleting nothing writes nothing
+	}
 	b := db.store.NewBatch()
 	defer b.Close()
-	var countDelta int64
-	if next == nil {
-		if !found {
-			return r, nil // deleting nothing writes nothing
-		}
-		if err := b.Delete(k.row); err != nil {
-			return r, err
-		}
-		countDelta = -1
-	} else {
-		r.newSize = attr.ItemSize(next)
-		if err := b.Set(k.row, appendRow(nil, next, r.newSize)); err != nil {
-			return r, err
-		}
-		if !found {
-			countDelta = 1
-		}
-	}
-	if err := b.AddCounters(metaStatsKey(t.meta.ID), countDelta, int64(r.newSize-r.oldSize)); err != nil {
+	if r.newSize, err = db.stageWrite(b, t, k, &old, next); err != nil {
 		return r, err
 	}
 	if err := b.Commit(); err != nil {
@@ -76,4 +56,59 @@ func (db *DB) writeItem(t *table, k itemKey, f decide) (writeResult, error) {
 	}
 	r.new, r.wrote = next, true
 	return r, nil
+}
+
+// loadForWrite reads the current row of k for a write that holds k's lock.
+func (db *DB) loadForWrite(t *table, k itemKey) (storedItem, error) {
+	raw, found, err := db.store.Get(k.row, nil)
+	if err != nil || !found {
+		return storedItem{}, err
+	}
+	old, err := parseRow(raw)
+	if err != nil {
+		return storedItem{}, fmt.Errorf("table %q: %w", t.meta.Name, err)
+	}
+	return old, nil
+}
+
+// stageWrite adds to b everything that replacing the item at k (old, as
+// loaded under k's lock) by next (nil: delete it) changes: the row, the
+// table's counters and, through maintainIndexes, the secondary index
+// entries. Every write path (single items, batches, transactions) stages
+// its items this way, so an item and everything derived from it commit
+// in one atomic batch. It returns next's size.
+func (db *DB) stageWrite(b *storage.Batch, t *table, k itemKey, old *storedItem, next attr.Item) (int, error) {
+	var countDelta int64
+	newSize := 0
+	if next == nil {
+		if err := b.Delete(k.row); err != nil {
+			return 0, err
+		}
+		countDelta = -1
+	} else {
+		newSize = attr.ItemSize(next)
+		if err := b.Set(k.row, appendRow(nil, next, newSize)); err != nil {
+			return 0, err
+		}
+		if !old.found {
+			countDelta = 1
+		}
+	}
+	if !old.found && next == nil {
+		countDelta = 0
+	}
+	if err := db.maintainIndexes(b, t, k, old, next); err != nil {
+		return 0, err
+	}
+	if err := b.AddCounters(metaStatsKey(t.meta.ID), countDelta, int64(newSize-old.size)); err != nil {
+		return 0, err
+	}
+	return newSize, nil
+}
+
+// maintainIndexes adds to b the secondary-index changes that replacing old
+// by next requires. Tables have no secondary indexes yet; when they do,
+// this is the one place that keeps them in step with their table.
+func (db *DB) maintainIndexes(b *storage.Batch, t *table, k itemKey, old *storedItem, next attr.Item) error {
+	return nil
 }
