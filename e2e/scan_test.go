@@ -211,3 +211,40 @@ func TestQueryLegacyKeyConditionsOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestQueryCostDoesNotGrow checks that a Query with Limit 20 reads 20
+// items, and bills for 20, however large the partition, and that resuming
+// from a LastEvaluatedKey deep in the partition reads only the next page.
+func TestQueryCostDoesNotGrow(t *testing.T) {
+	_, c := start(t)
+	createRange(t, c, "deep", types.ScalarAttributeTypeN)
+	var batch []types.WriteRequest
+	for i := 0; i < 3000; i++ {
+		batch = append(batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": S("p"), "sk": N(fmt.Sprint(i)), "v": S("0123456789")}}})
+		if len(batch) == 25 {
+			if _, err := c.BatchWriteItem(bg(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"deep": batch}}); err != nil {
+				t.Fatal(err)
+			}
+			batch = nil
+		}
+	}
+	var start item
+	for page := 0; page < 100; page++ {
+		out, err := c.Query(bg(), &dynamodb.QueryInput{
+			TableName: aws.String("deep"), KeyConditionExpression: aws.String("pk = :p"),
+			ExpressionAttributeValues: item{":p": S("p")}, ScanIndexForward: aws.Bool(false),
+			Limit: aws.Int32(20), ExclusiveStartKey: start, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.ScannedCount != 20 || aws.ToFloat64(out.ConsumedCapacity.CapacityUnits) != 0.5 {
+			t.Fatalf("page %d read %d items for %v units", page, out.ScannedCount, aws.ToFloat64(out.ConsumedCapacity.CapacityUnits))
+		}
+		want := fmt.Sprint(2999 - page*20)
+		if got := out.Items[0]["sk"].(*types.AttributeValueMemberN).Value; got != want {
+			t.Fatalf("page %d starts at %s, want %s", page, got, want)
+		}
+		start = out.LastEvaluatedKey
+	}
+}
