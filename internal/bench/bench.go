@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -27,7 +28,17 @@ const (
 	DefaultDuration = 10 * time.Second
 	DefaultItemSize = 1024
 	DefaultKeys     = 10000
+	// DefaultPartitions and DefaultPageSize shape the query and scan
+	// workloads: 100 collections of 100 items each with the default keys,
+	// read 20 items a call.
+	DefaultPartitions = 100
+	DefaultPageSize   = 20
 )
+
+// SortedTableSuffix is appended to Config.Table to name the table of the
+// query and scan workloads, which needs a range key the put/get table has
+// not got.
+const SortedTableSuffix = "-sorted"
 
 // Client modes.
 const (
@@ -40,7 +51,12 @@ const (
 	WorkloadPut   = "put"   // PutItem of random keys
 	WorkloadGet   = "get"   // GetItem of random, preloaded keys
 	WorkloadMixed = "mixed" // each call a coin toss between the two
+	WorkloadQuery = "query" // the newest PageSize items of a random partition
+	WorkloadScan  = "scan"  // the next page of each client's scan segment
 )
+
+// isRead reports whether workload reads pages of the sorted table.
+func isRead(workload string) bool { return workload == WorkloadQuery || workload == WorkloadScan }
 
 // maxShownErrors is how many errors a run prints before keeping count only.
 const maxShownErrors = 5
@@ -63,11 +79,18 @@ type Config struct {
 	Ops      int64
 	// ItemSize is each item's size in bytes: attribute names and values.
 	ItemSize int
-	// Keys is the size of the key space calls pick keys from, uniformly.
+	// Keys is the size of the key space calls pick keys from, uniformly,
+	// and the number of items of the sorted table.
 	Keys int
+	// Partitions is the number of collections (hash keys) the sorted table's
+	// items are spread over, evenly; query picks one uniformly.
+	Partitions int
+	// PageSize is the Limit of each Query and Scan call.
+	PageSize int
 	// Workloads run in order, each one of the Workload constants.
 	Workloads []string
-	// Table is created if missing, and deleted at the end unless Keep.
+	// Table is created if missing, and deleted at the end unless Keep; so
+	// is Table+SortedTableSuffix, if a workload needs it.
 	Table string
 	Keep  bool
 	// Progress, if not nil, receives setup notes and a line a second
@@ -104,9 +127,21 @@ func (c *Config) Validate() error {
 	}
 	for _, w := range c.Workloads {
 		switch w {
-		case WorkloadPut, WorkloadGet, WorkloadMixed:
+		case WorkloadPut, WorkloadGet, WorkloadMixed, WorkloadQuery, WorkloadScan:
 		default:
-			return fmt.Errorf("workload %q: want %s, %s or %s", w, WorkloadPut, WorkloadGet, WorkloadMixed)
+			return fmt.Errorf("workload %q: want %s, %s, %s, %s or %s",
+				w, WorkloadPut, WorkloadGet, WorkloadMixed, WorkloadQuery, WorkloadScan)
+		}
+	}
+	if c.usesSorted() {
+		if c.Partitions < 1 || c.Partitions > c.Keys {
+			return fmt.Errorf("partitions %d: want 1 to keys (%d)", c.Partitions, c.Keys)
+		}
+		if c.PageSize < 1 {
+			return fmt.Errorf("page size %d: want at least 1", c.PageSize)
+		}
+		if c.Clients > 1000000 {
+			return fmt.Errorf("clients %d: scan gives each client a segment, and DynamoDB allows at most 1000000", c.Clients)
 		}
 	}
 	if c.Table == "" {
@@ -121,20 +156,46 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// Info describes the setting of a run, for the report's header.
+// usesHash reports whether a workload uses the put/get table.
+func (c *Config) usesHash() bool {
+	for _, w := range c.Workloads {
+		if !isRead(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// usesSorted reports whether a workload uses the sorted table.
+func (c *Config) usesSorted() bool {
+	for _, w := range c.Workloads {
+		if isRead(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Info describes the setting of a run, for the report's header. Table is
+// the put/get table, used if a workload is put, get or mixed; Partitions,
+// PageSize and SortedTable are set if one is query or scan.
 type Info struct {
-	Endpoint   string  `json:"endpoint"`
-	Ceiling    bool    `json:"ceiling"`
-	Mode       string  `json:"mode"`
-	Clients    int     `json:"clients"`
-	ItemSize   int     `json:"item_size"`
-	Keys       int     `json:"keys"`
-	Table      string  `json:"table"`
-	Seconds    float64 `json:"duration_seconds,omitempty"`
-	Ops        int64   `json:"ops_limit,omitempty"`
-	GOMAXPROCS int     `json:"gomaxprocs"`
-	NumCPU     int     `json:"num_cpu"`
-	GoVersion  string  `json:"go_version"`
+	Workloads   []string `json:"workloads"`
+	Endpoint    string   `json:"endpoint"`
+	Ceiling     bool     `json:"ceiling"`
+	Mode        string   `json:"mode"`
+	Clients     int      `json:"clients"`
+	ItemSize    int      `json:"item_size"`
+	Keys        int      `json:"keys"`
+	Partitions  int      `json:"partitions,omitempty"`
+	PageSize    int      `json:"page_size,omitempty"`
+	Table       string   `json:"table"`
+	SortedTable string   `json:"sorted_table,omitempty"`
+	Seconds     float64  `json:"duration_seconds,omitempty"`
+	Ops         int64    `json:"ops_limit,omitempty"`
+	GOMAXPROCS  int      `json:"gomaxprocs"`
+	NumCPU      int      `json:"num_cpu"`
+	GoVersion   string   `json:"go_version"`
 }
 
 // Report is the outcome of a run.
@@ -162,13 +223,16 @@ type OpResult struct {
 }
 
 // Stats are the figures of a set of calls. Latencies are of successful
-// calls only; calls cut short by the end of the run are not counted.
+// calls only; calls cut short by the end of the run are not counted. Items
+// counts the items returned by successful query and scan calls.
 type Stats struct {
-	Seconds   float64 `json:"seconds"`
-	Ops       uint64  `json:"ops"`
-	Errors    int64   `json:"errors"`
-	OpsPerSec float64 `json:"ops_per_sec"`
-	Latency   Latency `json:"latency_ms"`
+	Seconds     float64 `json:"seconds"`
+	Ops         uint64  `json:"ops"`
+	Errors      int64   `json:"errors"`
+	OpsPerSec   float64 `json:"ops_per_sec"`
+	Items       uint64  `json:"items,omitempty"`
+	ItemsPerSec float64 `json:"items_per_sec,omitempty"`
+	Latency     Latency `json:"latency_ms"`
 }
 
 // Latency holds latency figures in milliseconds.
@@ -205,13 +269,15 @@ func statsOf(h *Histogram, errs int64, elapsed time.Duration) Stats {
 
 // Runner runs a benchmark. Make one with New and Close it when done.
 type Runner struct {
-	cfg      Config
-	info     Info
-	ceiling  *Ceiling
-	endpoint string
-	hc       *http.Client
-	ddb      *dynamodb.Client
-	codec    *ItemCodec
+	cfg         Config
+	info        Info
+	ceiling     *Ceiling
+	endpoint    string
+	hc          *http.Client
+	ddb         *dynamodb.Client
+	codec       *ItemCodec
+	sorted      *SortedCodec // nil unless a workload reads the sorted table
+	sortedTable string
 
 	errMu    sync.Mutex
 	errShown int
@@ -224,7 +290,7 @@ func New(cfg Config) (*Runner, error) {
 	}
 	r := &Runner{cfg: cfg, endpoint: strings.TrimRight(cfg.Endpoint, "/")}
 	if cfg.Ceiling {
-		c, err := StartCeiling(cfg.ItemSize)
+		c, err := StartCeiling(cfg.ItemSize, cfg.PageSize)
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +300,12 @@ func New(cfg Config) (*Runner, error) {
 	r.hc = newHTTPClient(cfg.Clients)
 	r.ddb = newSDKClient(r.endpoint, r.hc)
 	r.codec = NewItemCodec(cfg.ItemSize, cfg.Keys)
+	if cfg.usesSorted() {
+		r.sorted = NewSortedCodec(cfg.ItemSize, cfg.Keys, cfg.Partitions)
+		r.sortedTable = cfg.Table + SortedTableSuffix
+	}
 	r.info = Info{
+		Workloads:  cfg.Workloads,
 		Endpoint:   r.endpoint,
 		Ceiling:    cfg.Ceiling,
 		Mode:       cfg.Mode,
@@ -247,6 +318,14 @@ func New(cfg Config) (*Runner, error) {
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
 		NumCPU:     runtime.NumCPU(),
 		GoVersion:  runtime.Version(),
+	}
+	if r.sorted != nil && !cfg.usesHash() {
+		r.info.ItemSize = r.sorted.Size()
+	}
+	if r.sorted != nil {
+		r.info.Partitions = cfg.Partitions
+		r.info.PageSize = cfg.PageSize
+		r.info.SortedTable = r.sortedTable
 	}
 	return r, nil
 }
@@ -262,41 +341,63 @@ func (r *Runner) Close() {
 	}
 }
 
-// Run sets up the table, runs the workloads in order and tears the table
+// tableSpec describes one of a run's tables.
+type tableSpec struct {
+	name string
+	// sorted is set for the table with a range key "sk" (the query/scan
+	// table); the other has hash key "pk" alone.
+	sorted bool
+}
+
+// tables returns the tables the run's workloads need.
+func (r *Runner) tables() []tableSpec {
+	var ts []tableSpec
+	if r.cfg.usesHash() {
+		ts = append(ts, tableSpec{name: r.cfg.Table})
+	}
+	if r.sorted != nil {
+		ts = append(ts, tableSpec{name: r.sortedTable, sorted: true})
+	}
+	return ts
+}
+
+// Run sets up the tables, runs the workloads in order and tears the tables
 // down. Cancelling ctx ends the current workload early; the report then
 // holds what was measured so far and is marked interrupted. Failed calls
 // during workloads are counted, not returned; the error is for failures
-// to set up the table.
+// to set up the tables.
 func (r *Runner) Run(ctx context.Context) (*Report, error) {
 	rep := &Report{Info: r.info}
-	created, err := r.ensureTable(ctx)
-	// Delete the table at the end unless asked to keep it, but never one
-	// that was there already and could not be used.
-	if !r.cfg.Keep && (created || err == nil) {
-		defer r.deleteTable(ctx)
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			rep.Interrupted = true
-			return rep, nil
+	for _, t := range r.tables() {
+		created, err := r.ensureTable(ctx, t)
+		// Delete the table at the end unless asked to keep it, but never
+		// one that was there already and could not be used.
+		if !r.cfg.Keep && (created || err == nil) {
+			defer r.deleteTable(ctx, t.name)
 		}
-		return rep, err
+		if err != nil {
+			if ctx.Err() != nil {
+				rep.Interrupted = true
+				return rep, nil
+			}
+			return rep, err
+		}
 	}
-	preloaded := false
+	preloaded := map[bool]bool{} // by tableSpec.sorted
 	for _, w := range r.cfg.Workloads {
 		if ctx.Err() != nil {
 			rep.Interrupted = true
 			break
 		}
-		if w != WorkloadPut && !preloaded {
-			if err := r.preload(ctx); err != nil {
+		if sorted := isRead(w); w != WorkloadPut && !preloaded[sorted] {
+			if err := r.preload(ctx, sorted); err != nil {
 				if ctx.Err() != nil {
 					rep.Interrupted = true
 					break
 				}
 				return rep, err
 			}
-			preloaded = true
+			preloaded[sorted] = true
 		}
 		res := r.runWorkload(ctx, w)
 		rep.Results = append(rep.Results, res)
@@ -333,39 +434,50 @@ func (r *Runner) noteError(workload string, o op, err error) {
 	}
 }
 
-// ensureTable creates the table if it is missing and waits until it is
-// ACTIVE. It reports whether it created the table.
-func (r *Runner) ensureTable(ctx context.Context) (created bool, err error) {
-	table := aws.String(r.cfg.Table)
+// ensureTable creates table t if it is missing and waits until it is
+// ACTIVE. It reports whether it created the table. A table that was there
+// already must have the key schema the workloads expect.
+func (r *Runner) ensureTable(ctx context.Context, t tableSpec) (created bool, err error) {
+	table := aws.String(t.name)
 	out, err := r.ddb.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: table})
 	var notFound *types.ResourceNotFoundException
 	switch {
 	case err == nil:
 		if out.Table != nil && out.Table.TableStatus == types.TableStatusActive {
-			return false, nil
+			return false, checkKeySchema(out.Table, t)
 		}
 	case errors.As(err, &notFound):
-		r.progressf("bench: creating table %s\n", r.cfg.Table)
-		_, err = r.ddb.CreateTable(ctx, &dynamodb.CreateTableInput{
+		in := &dynamodb.CreateTableInput{
 			TableName:            table,
 			BillingMode:          types.BillingModePayPerRequest,
 			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
 			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		})
+		}
+		what := "hash key pk"
+		if t.sorted {
+			in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS})
+			in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange})
+			what = "hash key pk, range key sk"
+		}
+		r.progressf("bench: creating table %s (%s)\n", t.name, what)
+		_, err = r.ddb.CreateTable(ctx, in)
 		var inUse *types.ResourceInUseException
 		if err != nil && !errors.As(err, &inUse) {
-			return false, fmt.Errorf("create table %s: %w", r.cfg.Table, err)
+			return false, fmt.Errorf("create table %s: %w", t.name, err)
 		}
 		created = err == nil
 	default:
-		return false, fmt.Errorf("describe table %s at %s: %w", r.cfg.Table, r.endpoint, err)
+		return false, fmt.Errorf("describe table %s at %s: %w", t.name, r.endpoint, err)
 	}
 	// Wait for ACTIVE, for at most two minutes.
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		out, err := r.ddb.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: table})
 		if err == nil && out.Table != nil && out.Table.TableStatus == types.TableStatusActive {
-			return created, nil
+			if created {
+				return true, nil
+			}
+			return false, checkKeySchema(out.Table, t)
 		}
 		if ctx.Err() != nil {
 			return created, ctx.Err()
@@ -374,7 +486,7 @@ func (r *Runner) ensureTable(ctx context.Context) (created bool, err error) {
 			if err == nil {
 				err = fmt.Errorf("status %s", out.Table.TableStatus)
 			}
-			return created, fmt.Errorf("table %s not ACTIVE after 2 minutes: %w", r.cfg.Table, err)
+			return created, fmt.Errorf("table %s not ACTIVE after 2 minutes: %w", t.name, err)
 		}
 		select {
 		case <-ctx.Done():
@@ -383,23 +495,63 @@ func (r *Runner) ensureTable(ctx context.Context) (created bool, err error) {
 	}
 }
 
-// deleteTable deletes the table, even if ctx was cancelled.
-func (r *Runner) deleteTable(ctx context.Context) {
+// checkKeySchema reports an error unless an existing table has the key the
+// benchmark writes: pk (S) alone, or pk and sk (S) for the sorted table.
+func checkKeySchema(d *types.TableDescription, t tableSpec) error {
+	attrTypes := map[string]types.ScalarAttributeType{}
+	for _, a := range d.AttributeDefinitions {
+		attrTypes[aws.ToString(a.AttributeName)] = a.AttributeType
+	}
+	var have []string
+	for _, k := range d.KeySchema {
+		name := aws.ToString(k.AttributeName)
+		have = append(have, fmt.Sprintf("%s %s (%s)", k.KeyType, name, attrTypes[name]))
+	}
+	want := []string{"HASH pk (S)"}
+	if t.sorted {
+		want = append(want, "RANGE sk (S)")
+	}
+	if strings.Join(have, ", ") != strings.Join(want, ", ") {
+		return fmt.Errorf("table %s exists with key %s; the benchmark needs %s: use another --table, or delete it",
+			t.name, strings.Join(have, ", "), strings.Join(want, ", "))
+	}
+	return nil
+}
+
+// deleteTable deletes a table, even if ctx was cancelled.
+func (r *Runner) deleteTable(ctx context.Context, name string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	_, err := r.ddb.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(r.cfg.Table)})
+	_, err := r.ddb.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
 	if err != nil {
-		r.progressf("bench: warning: delete table %s: %v\n", r.cfg.Table, err)
+		r.progressf("bench: warning: delete table %s: %v\n", name, err)
 	}
 }
 
-// preload writes every key of the key space with BatchWriteItem, 25 items
-// a call, spread over the clients.
-func (r *Runner) preload(ctx context.Context) error {
+// preload writes every item of a table with BatchWriteItem, 25 items a
+// call, spread over the clients: Keys items of the put/get table, or of the
+// sorted table if sorted. It notes its progress once a second.
+func (r *Runner) preload(ctx context.Context, sorted bool) error {
 	start := time.Now()
-	r.progressf("bench: preloading %d items of %d B\n", r.cfg.Keys, r.codec.Size())
+	table, size := r.cfg.Table, r.codec.Size()
+	item, data := r.codec.SDKItem, r.codec.SDKData()
+	if sorted {
+		table, size = r.sortedTable, r.sorted.Size()
+		item, data = r.sorted.SDKItem, r.sorted.SDKData()
+		per := r.cfg.Keys / r.cfg.Partitions
+		r.progressf("bench: preloading %s: %d items of %d B in %d partitions of %d", table, r.cfg.Keys, size, r.cfg.Partitions, per)
+		if r.cfg.Keys%r.cfg.Partitions != 0 {
+			r.progressf(" or %d", per+1)
+		}
+		r.progressf("\n")
+		if per < r.cfg.PageSize {
+			r.progressf("bench: note: partitions hold fewer items than the page size (%d): queries return a partition whole\n", r.cfg.PageSize)
+		}
+	} else {
+		r.progressf("bench: preloading %s: %d items of %d B\n", table, r.cfg.Keys, size)
+	}
 	const batch = 25
-	next := atomic.Int64{}
+	var next, written atomic.Int64
 	var firstErr error
 	var errOnce sync.Once
 	ctx, cancel := context.WithCancel(ctx)
@@ -407,7 +559,6 @@ func (r *Runner) preload(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for range min(r.cfg.Clients, (r.cfg.Keys+batch-1)/batch) {
 		wg.Go(func() {
-			data := r.codec.SDKData()
 			for ctx.Err() == nil {
 				lo := int(next.Add(batch)) - batch
 				if lo >= r.cfg.Keys {
@@ -416,37 +567,73 @@ func (r *Runner) preload(ctx context.Context) error {
 				hi := min(lo+batch, r.cfg.Keys)
 				reqs := make([]types.WriteRequest, 0, hi-lo)
 				for k := lo; k < hi; k++ {
-					reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: r.codec.SDKItem(k, data)}})
+					reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item(k, data)}})
 				}
-				if err := r.batchWrite(ctx, reqs); err != nil {
+				if err := r.batchWrite(ctx, table, reqs); err != nil {
 					errOnce.Do(func() { firstErr = err; cancel() })
 					return
 				}
+				written.Add(int64(hi - lo))
 			}
 		})
 	}
+	stop := r.everySecond(func(elapsed time.Duration) {
+		n := written.Load()
+		r.progressf("bench: preload %4.0fs  %d/%d items (%.0f%%)\n",
+			elapsed.Seconds(), n, r.cfg.Keys, 100*float64(n)/float64(r.cfg.Keys))
+	})
 	wg.Wait()
+	stop()
 	if firstErr != nil {
-		return fmt.Errorf("preload: %w", firstErr)
+		return fmt.Errorf("preload %s: %w", table, firstErr)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r.progressf("bench: preloaded in %.1fs\n", time.Since(start).Seconds())
+	secs := time.Since(start).Seconds()
+	r.progressf("bench: preloaded in %.1fs (%.0f items/s)\n", secs, float64(r.cfg.Keys)/secs)
 	return nil
 }
 
-// batchWrite writes reqs, resending unprocessed items a bounded number of
-// times with growing pauses.
-func (r *Runner) batchWrite(ctx context.Context, reqs []types.WriteRequest) error {
+// everySecond calls f with the time elapsed once a second, if progress is
+// shown, until the returned function is called.
+func (r *Runner) everySecond(f func(elapsed time.Duration)) (stop func()) {
+	if r.cfg.Progress == nil {
+		return func() {}
+	}
+	start := time.Now()
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case now := <-t.C:
+				f(now.Sub(start))
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
+}
+
+// batchWrite writes reqs to table, resending unprocessed items a bounded
+// number of times with growing pauses.
+func (r *Runner) batchWrite(ctx context.Context, table string, reqs []types.WriteRequest) error {
 	for attempt := 0; ; attempt++ {
 		out, err := r.ddb.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-			RequestItems: map[string][]types.WriteRequest{r.cfg.Table: reqs},
+			RequestItems: map[string][]types.WriteRequest{table: reqs},
 		})
 		if err != nil {
 			return err
 		}
-		reqs = out.UnprocessedItems[r.cfg.Table]
+		reqs = out.UnprocessedItems[table]
 		if len(reqs) == 0 {
 			return nil
 		}
@@ -461,17 +648,28 @@ func (r *Runner) batchWrite(ctx context.Context, reqs []types.WriteRequest) erro
 	}
 }
 
-func (r *Runner) newWorker() worker {
+// newWorker returns the worker of client number i. A scan gives each client
+// its own segment of a parallel scan with as many segments as clients.
+func (r *Runner) newWorker(i int) worker {
+	place := scanPlace{segment: i, segments: r.cfg.Clients}
 	if r.cfg.Mode == ModeRaw {
-		return newRawWorker(r.hc, r.endpoint, r.cfg.Table, r.codec)
+		return newRawWorker(r.hc, r.endpoint, r.cfg.Table, r.codec, r.sortedTable, r.sorted, r.cfg.PageSize, place)
 	}
-	return &sdkWorker{ddb: r.ddb, table: aws.String(r.cfg.Table), codec: r.codec, data: r.codec.SDKData()}
+	w := &sdkWorker{ddb: r.ddb, table: aws.String(r.cfg.Table), codec: r.codec, data: r.codec.SDKData()}
+	if r.sorted != nil {
+		w.sortedTable = aws.String(r.sortedTable)
+		w.sorted = r.sorted
+		w.pageSize = aws.Int32(int32(min(r.cfg.PageSize, math.MaxInt32)))
+		w.place = place
+	}
+	return w
 }
 
 // clientStats is what one client goroutine measured.
 type clientStats struct {
-	hist [numOps]Histogram
-	errs [numOps]int64
+	hist  [numOps]Histogram
+	errs  [numOps]int64
+	items [numOps]uint64
 }
 
 // runWorkload runs one workload with all clients until the duration or op
@@ -483,30 +681,34 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 	}
 	defer cancel()
 
-	var claimed, done, failed atomic.Int64
+	var claimed, done, failed, items atomic.Int64
 	stats := make([]*clientStats, r.cfg.Clients)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range stats {
 		cs := new(clientStats)
 		stats[i] = cs
-		w := r.newWorker()
+		w := r.newWorker(i)
 		rng := rand.New(rand.NewPCG(uint64(start.UnixNano()), uint64(i)))
 		wg.Go(func() {
 			for wctx.Err() == nil {
 				if r.cfg.Ops > 0 && claimed.Add(1) > r.cfg.Ops {
 					return
 				}
-				o := opPut
+				o, keys := opPut, r.cfg.Keys
 				switch workload {
 				case WorkloadGet:
 					o = opGet
 				case WorkloadMixed:
 					o = op(rng.IntN(2))
+				case WorkloadQuery:
+					o, keys = opQuery, r.cfg.Partitions
+				case WorkloadScan:
+					o = opScan
 				}
-				key := rng.IntN(r.cfg.Keys)
+				key := rng.IntN(keys)
 				t0 := time.Now()
-				err := w.do(wctx, o, key)
+				n, err := w.do(wctx, o, key)
 				lat := time.Since(t0)
 				if err != nil {
 					if wctx.Err() != nil {
@@ -518,56 +720,63 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 					continue
 				}
 				cs.hist[o].Record(lat)
+				cs.items[o] += uint64(n)
 				done.Add(1)
+				if n > 0 {
+					items.Add(int64(n))
+				}
 			}
 		})
 	}
 
-	stopProgress := make(chan struct{})
-	progressDone := make(chan struct{})
-	go func() {
-		defer close(progressDone)
-		if r.cfg.Progress == nil {
-			return
+	var lastOps, lastItems int64
+	var lastAt time.Duration
+	stop := r.everySecond(func(elapsed time.Duration) {
+		n, m := done.Load(), items.Load()
+		secs := (elapsed - lastAt).Seconds()
+		line := fmt.Sprintf("bench: %-5s %4.0fs  %8.0f ops/s", workload, elapsed.Seconds(), float64(n-lastOps)/secs)
+		if isRead(workload) {
+			line += fmt.Sprintf("  %9.0f items/s", float64(m-lastItems)/secs)
 		}
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		var last int64
-		for {
-			select {
-			case <-stopProgress:
-				return
-			case now := <-t.C:
-				n := done.Load()
-				r.progressf("bench: %-5s %4.0fs  %8d ops/s  total %d  errors %d\n",
-					workload, now.Sub(start).Seconds(), n-last, n, failed.Load())
-				last = n
-			}
-		}
-	}()
+		r.progressf("%s  total %d  errors %d\n", line, n, failed.Load())
+		lastOps, lastItems, lastAt = n, m, elapsed
+	})
 	wg.Wait()
 	elapsed := time.Since(start)
-	close(stopProgress)
-	<-progressDone
+	stop()
 
 	var all Histogram
 	var per [numOps]Histogram
 	var errs [numOps]int64
+	var got [numOps]uint64
 	for _, cs := range stats {
 		for o := range numOps {
 			per[o].Merge(&cs.hist[o])
 			all.Merge(&cs.hist[o])
 			errs[o] += cs.errs[o]
+			got[o] += cs.items[o]
 		}
+	}
+	var allErrs int64
+	var allItems uint64
+	for o := range numOps {
+		allErrs += errs[o]
+		allItems += got[o]
 	}
 	res := Result{
 		Workload:    workload,
 		Clients:     r.cfg.Clients,
-		Stats:       statsOf(&all, errs[opPut]+errs[opGet], elapsed),
+		Stats:       statsOf(&all, allErrs, elapsed),
 		Interrupted: ctx.Err() != nil,
 	}
+	if isRead(workload) {
+		res.Items = allItems
+		if elapsed > 0 {
+			res.ItemsPerSec = float64(allItems) / elapsed.Seconds()
+		}
+	}
 	if workload == WorkloadMixed {
-		for o := range numOps {
+		for _, o := range []op{opPut, opGet} {
 			res.ByOp = append(res.ByOp, OpResult{Op: o.String(), Stats: statsOf(&per[o], errs[o], elapsed)})
 		}
 	}

@@ -14,14 +14,16 @@ import (
 
 func ceilingConfig(mode string, workloads ...string) Config {
 	return Config{
-		Ceiling:   true,
-		Mode:      mode,
-		Clients:   4,
-		Duration:  300 * time.Millisecond,
-		ItemSize:  DefaultItemSize,
-		Keys:      1000,
-		Workloads: workloads,
-		Table:     DefaultTable,
+		Ceiling:    true,
+		Mode:       mode,
+		Clients:    4,
+		Duration:   300 * time.Millisecond,
+		ItemSize:   DefaultItemSize,
+		Keys:       1000,
+		Partitions: 10,
+		PageSize:   DefaultPageSize,
+		Workloads:  workloads,
+		Table:      DefaultTable,
 	}
 }
 
@@ -118,7 +120,7 @@ func TestCancelStopsEarlyWithResults(t *testing.T) {
 // TestErrorsCounted checks that failing calls are counted and shown, not
 // fatal, in both modes.
 func TestErrorsCounted(t *testing.T) {
-	c, err := StartCeiling(100)
+	c, err := StartCeiling(100, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +168,7 @@ func TestErrorsCounted(t *testing.T) {
 
 func TestRawBodiesAreValidRequests(t *testing.T) {
 	codec := NewItemCodec(300, 123456789)
-	w := newRawWorker(nil, "", "tbl", codec)
+	w := newRawWorker(nil, "", "tbl", codec, "", nil, 0, scanPlace{})
 	for _, o := range []op{opPut, opGet} {
 		for _, key := range []int{0, 42, 123456788} {
 			b := w.body(o, key)
@@ -202,7 +204,7 @@ func TestValidate(t *testing.T) {
 		"clients":  func(c *Config) { c.Clients = 0 },
 		"limit":    func(c *Config) { c.Duration, c.Ops = 0, 0 },
 		"keys":     func(c *Config) { c.Keys = 0 },
-		"workload": func(c *Config) { c.Workloads = []string{"scan"} },
+		"workload": func(c *Config) { c.Workloads = []string{"delete"} },
 		"endpoint": func(c *Config) { c.Ceiling, c.Endpoint = false, "127.0.0.1:8000" },
 	} {
 		c := good

@@ -1,8 +1,19 @@
 // Package bench is dynago's load generator. It drives any DynamoDB endpoint
 // (dynago, DynamoDB Local, or AWS itself) with a fixed number of concurrent
-// clients issuing PutItem and GetItem calls against a single table keyed by a
-// string hash key "pk", and reports throughput and latency percentiles per
-// workload and per operation.
+// clients, and reports throughput and latency percentiles per workload and
+// per operation.
+//
+// The put, get and mixed workloads issue PutItem and GetItem calls against a
+// table keyed by a string hash key "pk". The query and scan workloads read
+// pages of a second table, named with SortedTableSuffix, keyed by "pk" and
+// a string range key "sk": its items are spread evenly over a number of
+// partitions (collections), with sort keys in the order of writing. A query
+// call fetches the newest page of a random collection (ScanIndexForward
+// false, Limit the page size); a scan call fetches the next page of a
+// parallel scan in which each client owns one segment, continuing from the
+// LastEvaluatedKey and starting over at the end of its segment, so that the
+// clients together read the whole table again and again. Both report the
+// items returned per second as well as the calls.
 //
 // Two client modes exist. The "sdk" mode uses aws-sdk-go-v2, as a real
 // application would, so the figures include the SDK's serialization,

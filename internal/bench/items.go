@@ -7,25 +7,45 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// ItemCodec builds the benchmark's items and keys. An item has two
-// attributes: the hash key "pk", a string "k" followed by a fixed-width
-// decimal key number, and "data", a string of filler letters sized so that
-// the item's DynamoDB size (attribute names plus values) is the configured
-// item size. Every key of a run has the same width, so request bodies for
-// different keys have the same length and can be pre-encoded once.
-type ItemCodec struct {
-	width  int    // digits in a key number
-	filler string // value of the "data" attribute
+// keyFormat formats key numbers as a letter followed by a fixed number of
+// decimal digits, so that every key of a run has the same length (request
+// bodies for different keys can be pre-encoded once) and string order is
+// numeric order.
+type keyFormat struct {
+	letter byte
+	width  int // digits
 }
 
-// NewItemCodec returns a codec for items of itemSize bytes over keys
-// distinct keys. Items cannot be smaller than their names and key; such
-// sizes get an empty "data" value.
-func NewItemCodec(itemSize, keys int) *ItemCodec {
-	width := max(len(strconv.Itoa(max(keys-1, 0))), 8)
-	n := max(itemSize-len("pk")-(1+width)-len("data"), 0)
-	b := make([]byte, n)
-	// Deterministic, varied lowercase letters: nothing to escape in JSON.
+// newKeyFormat returns a format wide enough for numbers below n, and for at
+// least minWidth digits.
+func newKeyFormat(letter byte, n, minWidth int) keyFormat {
+	return keyFormat{letter: letter, width: max(len(strconv.Itoa(max(n-1, 0))), minWidth)}
+}
+
+// Len is the length of every key string.
+func (f keyFormat) Len() int { return 1 + f.width }
+
+// String returns the key string of number i.
+func (f keyFormat) String(i int) string {
+	b := make([]byte, f.Len())
+	f.put(b, i)
+	return string(b)
+}
+
+// put writes the key string of number i into b[:Len()].
+func (f keyFormat) put(b []byte, i int) {
+	b[0] = f.letter
+	for j := f.width; j >= 1; j-- {
+		b[j] = byte('0' + i%10)
+		i /= 10
+	}
+}
+
+// filler returns n deterministic, varied lowercase letters: nothing to
+// escape in JSON, and no quote, brace or digit for a response scanner to
+// trip on.
+func filler(n int) string {
+	b := make([]byte, max(n, 0))
 	x := uint32(2463534242)
 	for i := range b {
 		x ^= x << 13
@@ -33,11 +53,29 @@ func NewItemCodec(itemSize, keys int) *ItemCodec {
 		x ^= x << 5
 		b[i] = 'a' + byte(x%26)
 	}
-	return &ItemCodec{width: width, filler: string(b)}
+	return string(b)
+}
+
+// ItemCodec builds the items and keys of the put/get table. An item has two
+// attributes: the hash key "pk", a string "k" followed by a fixed-width
+// decimal key number, and "data", a string of filler letters sized so that
+// the item's DynamoDB size (attribute names plus values) is the configured
+// item size.
+type ItemCodec struct {
+	key    keyFormat
+	filler string // value of the "data" attribute
+}
+
+// NewItemCodec returns a codec for items of itemSize bytes over keys
+// distinct keys. Items cannot be smaller than their names and key; such
+// sizes get an empty "data" value.
+func NewItemCodec(itemSize, keys int) *ItemCodec {
+	key := newKeyFormat('k', keys, 8)
+	return &ItemCodec{key: key, filler: filler(itemSize - len("pk") - key.Len() - len("data"))}
 }
 
 // KeyLen is the length of every key string.
-func (c *ItemCodec) KeyLen() int { return 1 + c.width }
+func (c *ItemCodec) KeyLen() int { return c.key.Len() }
 
 // Size is the DynamoDB size of every item, in bytes.
 func (c *ItemCodec) Size() int {
@@ -45,20 +83,7 @@ func (c *ItemCodec) Size() int {
 }
 
 // Key returns the key string of key number i.
-func (c *ItemCodec) Key(i int) string {
-	b := make([]byte, c.KeyLen())
-	c.putKey(b, i)
-	return string(b)
-}
-
-// putKey writes the key string of key number i into b[:KeyLen()].
-func (c *ItemCodec) putKey(b []byte, i int) {
-	b[0] = 'k'
-	for j := c.width; j >= 1; j-- {
-		b[j] = byte('0' + i%10)
-		i /= 10
-	}
-}
+func (c *ItemCodec) Key(i int) string { return c.key.String(i) }
 
 // JSONItem returns item i in DynamoDB JSON.
 func (c *ItemCodec) JSONItem(i int) []byte {
@@ -79,31 +104,114 @@ func (c *ItemCodec) SDKData() types.AttributeValue {
 	return &types.AttributeValueMemberS{Value: c.filler}
 }
 
-// bodyTemplate is a request body with a key number to fill in at keyAt.
+// SortedCodec builds the items of the query/scan table, whose key is the
+// hash key "pk" and the range key "sk", both strings. Item number i of n
+// belongs to the collection (partition) i mod partitions, "p" followed by a
+// fixed-width partition number, and its sort key is "s" followed by i in
+// fixed width: within a collection, string order is the order of writing,
+// so the newest items are the ones with the greatest sort keys, as with
+// time-stamped sort keys. Items are sized like ItemCodec's, with a filler
+// "data" attribute.
+type SortedCodec struct {
+	part, seq  keyFormat
+	partitions int
+	filler     string
+}
+
+// NewSortedCodec returns a codec for items of itemSize bytes, items in all,
+// spread over partitions collections.
+func NewSortedCodec(itemSize, items, partitions int) *SortedCodec {
+	c := &SortedCodec{
+		part:       newKeyFormat('p', partitions, 4),
+		seq:        newKeyFormat('s', items, 8),
+		partitions: max(partitions, 1),
+	}
+	c.filler = filler(itemSize - len("pk") - c.part.Len() - len("sk") - c.seq.Len() - len("data"))
+	return c
+}
+
+// Size is the DynamoDB size of every item, in bytes.
+func (c *SortedCodec) Size() int {
+	return len("pk") + c.part.Len() + len("sk") + c.seq.Len() + len("data") + len(c.filler)
+}
+
+// Partition returns the partition key string of partition number p.
+func (c *SortedCodec) Partition(p int) string { return c.part.String(p) }
+
+// SortKey returns the sort key string of item number i.
+func (c *SortedCodec) SortKey(i int) string { return c.seq.String(i) }
+
+// PartitionOf returns the partition number of item number i.
+func (c *SortedCodec) PartitionOf(i int) int { return i % c.partitions }
+
+// JSONKey returns the key of item i in DynamoDB JSON.
+func (c *SortedCodec) JSONKey(i int) []byte {
+	return []byte(`{"pk":{"S":"` + c.Partition(c.PartitionOf(i)) + `"},"sk":{"S":"` + c.SortKey(i) + `"}}`)
+}
+
+// JSONItem returns item i in DynamoDB JSON.
+func (c *SortedCodec) JSONItem(i int) []byte {
+	return []byte(`{"pk":{"S":"` + c.Partition(c.PartitionOf(i)) + `"},"sk":{"S":"` + c.SortKey(i) +
+		`"},"data":{"S":"` + c.filler + `"}}`)
+}
+
+// SDKItem returns item i as SDK attribute values, sharing data as
+// ItemCodec.SDKItem does.
+func (c *SortedCodec) SDKItem(i int, data types.AttributeValue) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"pk":   &types.AttributeValueMemberS{Value: c.Partition(c.PartitionOf(i))},
+		"sk":   &types.AttributeValueMemberS{Value: c.SortKey(i)},
+		"data": data,
+	}
+}
+
+// SDKData returns the "data" attribute value shared by all items.
+func (c *SortedCodec) SDKData() types.AttributeValue {
+	return &types.AttributeValueMemberS{Value: c.filler}
+}
+
+// bodyTemplate is a request body with a key number to fill in at keyAt, in
+// format key.
 type bodyTemplate struct {
 	body  []byte
 	keyAt int
+	key   keyFormat
 }
 
 // putTemplate returns the PutItem request body for table, with a slot for
 // the key.
 func (c *ItemCodec) putTemplate(table string) bodyTemplate {
-	return c.template(`{"TableName":`+quote(table)+`,"Item":{"pk":{"S":"`,
+	return newTemplate(c.key, `{"TableName":`+quote(table)+`,"Item":{"pk":{"S":"`,
 		`"},"data":{"S":"`+c.filler+`"}}}`)
 }
 
 // getTemplate returns the GetItem request body for table, with a slot for
 // the key.
 func (c *ItemCodec) getTemplate(table string) bodyTemplate {
-	return c.template(`{"TableName":`+quote(table)+`,"Key":{"pk":{"S":"`, `"}}}`)
+	return newTemplate(c.key, `{"TableName":`+quote(table)+`,"Key":{"pk":{"S":"`, `"}}}`)
 }
 
-func (c *ItemCodec) template(prefix, suffix string) bodyTemplate {
-	b := make([]byte, 0, len(prefix)+c.KeyLen()+len(suffix))
+// queryTemplate returns the body of the Query for the newest pageSize
+// items of a partition of table, with a slot for the partition number.
+func (c *SortedCodec) queryTemplate(table string, pageSize int) bodyTemplate {
+	return newTemplate(c.part, `{"TableName":`+quote(table)+`,"KeyConditionExpression":"pk = :p",`+
+		`"ExpressionAttributeValues":{":p":{"S":"`,
+		`"}},"ScanIndexForward":false,"Limit":`+strconv.Itoa(pageSize)+`}`)
+}
+
+// scanPrefix returns the start of a Scan request body for one segment of
+// table, to be followed by either "}" or `,"ExclusiveStartKey":{...}}`.
+func scanPrefix(table string, pageSize, segment, segments int) []byte {
+	return []byte(`{"TableName":` + quote(table) + `,"Limit":` + strconv.Itoa(pageSize) +
+		`,"Segment":` + strconv.Itoa(segment) + `,"TotalSegments":` + strconv.Itoa(segments))
+}
+
+func newTemplate(key keyFormat, prefix, suffix string) bodyTemplate {
+	b := make([]byte, 0, len(prefix)+key.Len()+len(suffix))
 	b = append(b, prefix...)
-	b = append(b, c.Key(0)...)
+	b = append(b, key.String(0)...)
 	b = append(b, suffix...)
-	return bodyTemplate{body: b, keyAt: len(prefix)}
+	return bodyTemplate{body: b, keyAt: len(prefix), key: key}
 }
 
 // quote returns s as a JSON string.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -20,27 +21,49 @@ func (i Info) WriteHeader(w io.Writer) {
 	if i.Ops > 0 {
 		limit += fmt.Sprintf("  ops %d", i.Ops)
 	}
-	fmt.Fprintf(w, "dynago bench: endpoint %s  mode %s  table %s\n", endpoint, i.Mode, i.Table)
-	fmt.Fprintf(w, "  clients %d  item size %d B  keys %d%s  GOMAXPROCS %d  NumCPU %d  %s\n",
-		i.Clients, i.ItemSize, i.Keys, limit, i.GOMAXPROCS, i.NumCPU, i.GoVersion)
+	var tables []string
+	for _, w := range i.Workloads {
+		if !isRead(w) {
+			tables = append(tables, i.Table)
+			break
+		}
+	}
+	if i.SortedTable != "" {
+		tables = append(tables, i.SortedTable)
+	}
+	table := "table " + strings.Join(tables, ", ")
+	if len(tables) > 1 {
+		table = "tables " + strings.Join(tables, ", ")
+	}
+	reads := ""
+	if i.PageSize > 0 {
+		reads = fmt.Sprintf("  partitions %d  page size %d", i.Partitions, i.PageSize)
+	}
+	fmt.Fprintf(w, "dynago bench: endpoint %s  mode %s  %s\n", endpoint, i.Mode, table)
+	fmt.Fprintf(w, "  clients %d  item size %d B  keys %d%s%s  GOMAXPROCS %d  NumCPU %d  %s\n",
+		i.Clients, i.ItemSize, i.Keys, reads, limit, i.GOMAXPROCS, i.NumCPU, i.GoVersion)
 }
 
 // WriteLine writes the result's line, and for a mixed workload one more
-// line per operation.
+// line per operation. Query and scan lines have an items/s column.
 func (r Result) WriteLine(w io.Writer) {
 	suffix := ""
 	if r.Interrupted {
 		suffix = "  (interrupted)"
 	}
-	writeStats(w, r.Workload, r.Clients, r.Stats, suffix)
+	writeStats(w, r.Workload, r.Clients, r.Stats, isRead(r.Workload), suffix)
 	for _, o := range r.ByOp {
-		writeStats(w, "  "+o.Op, r.Clients, o.Stats, "")
+		writeStats(w, "  "+o.Op, r.Clients, o.Stats, false, "")
 	}
 }
 
-func writeStats(w io.Writer, name string, clients int, s Stats, suffix string) {
-	fmt.Fprintf(w, "%-6s %3d clients  %8.0f ops/s  p50 %s  p90 %s  p99 %s  max %s  errors %d%s\n",
-		name, clients, s.OpsPerSec,
+func writeStats(w io.Writer, name string, clients int, s Stats, items bool, suffix string) {
+	rate := fmt.Sprintf("%8.0f ops/s", s.OpsPerSec)
+	if items {
+		rate += fmt.Sprintf("  %9.0f items/s", s.ItemsPerSec)
+	}
+	fmt.Fprintf(w, "%-6s %3d clients  %s  p50 %s  p90 %s  p99 %s  max %s  errors %d%s\n",
+		name, clients, rate,
 		fmtMs(s.Latency.P50), fmtMs(s.Latency.P90), fmtMs(s.Latency.P99), fmtMs(s.Latency.Max),
 		s.Errors, suffix)
 }

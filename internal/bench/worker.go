@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -20,16 +22,31 @@ type op int
 const (
 	opPut op = iota
 	opGet
+	opQuery
+	opScan
 	numOps
 )
 
-var opNames = [numOps]string{"put", "get"}
+var (
+	opNames   = [numOps]string{"put", "get", "query", "scan"}
+	opTargets = [numOps]string{"PutItem", "GetItem", "Query", "Scan"}
+)
 
 func (o op) String() string { return opNames[o] }
 
 // worker issues calls for one benchmark client. Each goroutine has its own.
+// do makes one call of kind o; key is the key number for put and get, the
+// partition number for query, and unused for scan, whose worker keeps its
+// own place in its segment. It returns the number of items the call
+// returned (0 for put and get).
 type worker interface {
-	do(ctx context.Context, o op, key int) error
+	do(ctx context.Context, o op, key int) (items int, err error)
+}
+
+// scanPlace is where a client is in its scan: segment segment of segments,
+// each client of a run owning one segment.
+type scanPlace struct {
+	segment, segments int
 }
 
 // newHTTPClient returns an HTTP client that keeps a warm connection per
@@ -56,10 +73,32 @@ func newSDKClient(endpoint string, hc *http.Client) *dynamodb.Client {
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),
 		Credentials:  credentials.NewStaticCredentialsProvider("x", "x", ""),
-		HTTPClient:   hc,
+		HTTPClient:   sdkHTTPClient{hc},
 		Retryer:      aws.NopRetryer{},
 	})
 }
+
+// sdkHTTPClient works around a client-side race of the SDK with net/http.
+// The SDK closes a request's body as soon as Do returns, and its closed
+// body's WriteTo reports io.EOF as an error. net/http, once it has written
+// Content-Length bytes, drains the body to check nothing is left, through
+// WriteTo if the body has one; when the response has come back first, the
+// drain fails and the transport closes the connection, under the SDK still
+// reading the response ("use of closed network connection"), or before the
+// next call reuses it. The SDK's default retryer hides this; with retries
+// off it would show as errors and reconnections. Hiding WriteTo makes the
+// drain an ordinary Read, which ends in a plain io.EOF.
+type sdkHTTPClient struct{ hc *http.Client }
+
+func (c sdkHTTPClient) Do(req *http.Request) (*http.Response, error) {
+	if req.Body != nil && req.Body != http.NoBody {
+		req.Body = readOnlyBody{req.Body}
+	}
+	return c.hc.Do(req)
+}
+
+// readOnlyBody has the methods of an io.ReadCloser and no other.
+type readOnlyBody struct{ io.ReadCloser }
 
 // sdkWorker makes calls with aws-sdk-go-v2.
 type sdkWorker struct {
@@ -67,24 +106,61 @@ type sdkWorker struct {
 	table *string
 	codec *ItemCodec
 	data  types.AttributeValue
+
+	// Query and Scan, on the sorted table.
+	sortedTable *string
+	sorted      *SortedCodec
+	pageSize    *int32
+	place       scanPlace
+	// startKey is the LastEvaluatedKey of the previous Scan page; nil at
+	// the start of the segment.
+	startKey map[string]types.AttributeValue
 }
 
-func (w *sdkWorker) do(ctx context.Context, o op, key int) error {
+func (w *sdkWorker) do(ctx context.Context, o op, key int) (int, error) {
 	switch o {
 	case opPut:
 		_, err := w.ddb.PutItem(ctx, &dynamodb.PutItemInput{
 			TableName: w.table,
 			Item:      w.codec.SDKItem(key, w.data),
 		})
-		return err
-	default:
+		return 0, err
+	case opGet:
 		_, err := w.ddb.GetItem(ctx, &dynamodb.GetItemInput{
 			TableName: w.table,
 			Key: map[string]types.AttributeValue{
 				"pk": &types.AttributeValueMemberS{Value: w.codec.Key(key)},
 			},
 		})
-		return err
+		return 0, err
+	case opQuery:
+		out, err := w.ddb.Query(ctx, &dynamodb.QueryInput{
+			TableName:                 w.sortedTable,
+			KeyConditionExpression:    aws.String("pk = :p"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: w.sorted.Partition(key)}},
+			ScanIndexForward:          aws.Bool(false),
+			Limit:                     w.pageSize,
+		})
+		if err != nil {
+			return 0, err
+		}
+		return len(out.Items), nil
+	default:
+		out, err := w.ddb.Scan(ctx, &dynamodb.ScanInput{
+			TableName:         w.sortedTable,
+			Limit:             w.pageSize,
+			Segment:           aws.Int32(int32(w.place.segment)),
+			TotalSegments:     aws.Int32(int32(w.place.segments)),
+			ExclusiveStartKey: w.startKey,
+		})
+		if err != nil {
+			return 0, err
+		}
+		w.startKey = out.LastEvaluatedKey
+		if len(w.startKey) == 0 {
+			w.startKey = nil // end of the segment: start over
+		}
+		return len(out.Items), nil
 	}
 }
 
@@ -95,33 +171,45 @@ const rawAuthorization = "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynam
 	"Signature=0000000000000000000000000000000000000000000000000000000000000000"
 
 // rawWorker makes calls with plain net/http from pre-encoded bodies: only
-// the key digits change between calls, and the response body is discarded
-// after checking the status, so the client does as little work as an HTTP
-// client can.
+// the key digits change between calls, so the client does as little work
+// as an HTTP client can. Put and get responses are discarded after checking
+// the status. Query and Scan responses are read into a buffer and scanned
+// for "Count" and, for Scan, "LastEvaluatedKey", whose bytes become the
+// next page's ExclusiveStartKey verbatim: no JSON is decoded.
 type rawWorker struct {
 	hc     *http.Client
 	url    string
-	codec  *ItemCodec
-	tmpl   [numOps]bodyTemplate
+	tmpl   [numOps]bodyTemplate // put, get and query
 	target [numOps][]string
 	// free recycles request bodies. The transport closes a body when it has
 	// finished writing it, possibly after Do returns, so a buffer is only
 	// reused once closed.
 	free [numOps]chan *rawBody
+
+	// Scan: the body up to TotalSegments, and the LastEvaluatedKey of the
+	// previous page, empty at the start of the segment.
+	scanPrefix []byte
+	startKey   []byte
+	// resp holds the response of a query or scan.
+	resp bytes.Buffer
 }
 
-func newRawWorker(hc *http.Client, url, table string, codec *ItemCodec) *rawWorker {
-	return &rawWorker{
-		hc:    hc,
-		url:   url,
-		codec: codec,
-		tmpl:  [numOps]bodyTemplate{opPut: codec.putTemplate(table), opGet: codec.getTemplate(table)},
-		target: [numOps][]string{
-			opPut: {targetPrefix + "PutItem"},
-			opGet: {targetPrefix + "GetItem"},
-		},
-		free: [numOps]chan *rawBody{make(chan *rawBody, 4), make(chan *rawBody, 4)},
+// newRawWorker returns a raw worker for the tables of a run. sorted may be
+// nil if the run has no query or scan.
+func newRawWorker(hc *http.Client, url, table string, codec *ItemCodec,
+	sortedTable string, sorted *SortedCodec, pageSize int, place scanPlace) *rawWorker {
+	w := &rawWorker{hc: hc, url: url}
+	w.tmpl[opPut] = codec.putTemplate(table)
+	w.tmpl[opGet] = codec.getTemplate(table)
+	if sorted != nil {
+		w.tmpl[opQuery] = sorted.queryTemplate(sortedTable, pageSize)
+		w.scanPrefix = scanPrefix(sortedTable, pageSize, place.segment, place.segments)
 	}
+	for o := range numOps {
+		w.target[o] = []string{targetPrefix + opTargets[o]}
+		w.free[o] = make(chan *rawBody, 4)
+	}
+	return w
 }
 
 // rawBody is a request body that returns its buffer to its worker on Close.
@@ -158,19 +246,33 @@ func (w *rawWorker) body(o op, key int) *rawBody {
 	select {
 	case b = <-w.free[o]:
 	default:
-		b = &rawBody{buf: append([]byte(nil), w.tmpl[o].body...)}
+		b = &rawBody{}
+		if o != opScan {
+			b.buf = append([]byte(nil), w.tmpl[o].body...)
+		}
 	}
 	b.off = 0
 	b.home = w.free[o]
-	w.codec.putKey(b.buf[w.tmpl[o].keyAt:], key)
+	if o == opScan {
+		// The one body whose length varies: the start key is copied in.
+		b.buf = append(b.buf[:0], w.scanPrefix...)
+		if len(w.startKey) > 0 {
+			b.buf = append(b.buf, `,"ExclusiveStartKey":`...)
+			b.buf = append(b.buf, w.startKey...)
+		}
+		b.buf = append(b.buf, '}')
+		return b
+	}
+	t := &w.tmpl[o]
+	t.key.put(b.buf[t.keyAt:], key)
 	return b
 }
 
-func (w *rawWorker) do(ctx context.Context, o op, key int) error {
+func (w *rawWorker) do(ctx context.Context, o op, key int) (int, error) {
 	body := w.body(o, key)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, body)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	req.ContentLength = int64(len(body.buf))
 	h := req.Header
@@ -180,14 +282,116 @@ func (w *rawWorker) do(ctx context.Context, o op, key int) error {
 	h["X-Amz-Date"] = []string{"20260101T000000Z"}
 	resp, err := w.hc.Do(req)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
 		_, _ = io.Copy(io.Discard, resp.Body)
-		return fmt.Errorf("%s: HTTP %d: %s", o, resp.StatusCode, msg)
+		return 0, fmt.Errorf("%s: HTTP %d: %s", o, resp.StatusCode, msg)
 	}
-	_, err = io.Copy(io.Discard, resp.Body)
-	return err
+	if o == opPut || o == opGet {
+		_, err = io.Copy(io.Discard, resp.Body)
+		return 0, err
+	}
+	w.resp.Reset()
+	if _, err := w.resp.ReadFrom(resp.Body); err != nil {
+		return 0, err
+	}
+	out := w.resp.Bytes()
+	n, ok := jsonCount(out)
+	if !ok {
+		return 0, fmt.Errorf("%s: no Count in response: %.200s", o, out)
+	}
+	if o == opScan {
+		lek, found, err := jsonMember(out, `"LastEvaluatedKey"`)
+		if err != nil {
+			return 0, fmt.Errorf("scan: %w", err)
+		}
+		// No LastEvaluatedKey: the end of the segment; start it over.
+		w.startKey = w.startKey[:0]
+		if found && len(bytes.TrimSpace(lek[1:len(lek)-1])) > 0 {
+			w.startKey = append(w.startKey, lek...)
+		}
+	}
+	return n, nil
+}
+
+// jsonCount returns the value of the "Count" member of a Query or Scan
+// response. It looks for the first `"Count"` in b, which is the member as
+// long as no item holds that string: true of the benchmark's items.
+func jsonCount(b []byte) (int, bool) {
+	i := bytes.Index(b, []byte(`"Count"`))
+	if i < 0 {
+		return 0, false
+	}
+	i = skipSpace(b, i+len(`"Count"`))
+	if i >= len(b) || b[i] != ':' {
+		return 0, false
+	}
+	i = skipSpace(b, i+1)
+	n, digits := 0, 0
+	for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		n = n*10 + int(b[i]-'0')
+		digits++
+	}
+	return n, digits > 0
+}
+
+// jsonMember returns the object value of the first member named name (a
+// quoted JSON string) in b, as it appears in b, and whether it was found.
+// Like jsonCount it assumes name occurs nowhere else first.
+func jsonMember(b []byte, name string) ([]byte, bool, error) {
+	i := bytes.Index(b, []byte(name))
+	if i < 0 {
+		return nil, false, nil
+	}
+	i = skipSpace(b, i+len(name))
+	if i >= len(b) || b[i] != ':' {
+		return nil, false, fmt.Errorf("%s: no colon after the name", name)
+	}
+	i = skipSpace(b, i+1)
+	end, err := objectEnd(b, i)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", name, err)
+	}
+	return b[i:end], true, nil
+}
+
+// objectEnd returns the offset just past the JSON object starting at b[i],
+// skipping braces inside strings.
+func objectEnd(b []byte, i int) (int, error) {
+	if i >= len(b) || b[i] != '{' {
+		return 0, errors.New("not an object")
+	}
+	depth, inString := 0, false
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return i + 1, nil
+			}
+		}
+	}
+	return 0, errors.New("unterminated object")
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }

@@ -14,31 +14,55 @@ func init() {
 }
 
 const benchSynopsis = `Drives a DynamoDB endpoint (dynago, DynamoDB Local, AWS) with concurrent
-clients issuing PutItem and GetItem, and prints throughput and latency
-percentiles per workload:
+clients and prints throughput and latency percentiles per workload:
 
   dynago serve --in-memory &
   dynago bench                                # put, then get: 16 clients, 10s each
   dynago bench --workload mixed --clients 64 --duration 30s
+  dynago bench --workload query,scan          # reads of 20-item pages
   dynago bench --mode raw --ops 200000        # no SDK: the server's own cost shows
   dynago bench --ceiling                      # the most this client can do here
 
-Each client is a goroutine making one call at a time, on keys drawn
-uniformly from --keys keys, with items of --item-size bytes. The table
-(hash key "pk", a string) is created if missing, filled with every key
-before a get or mixed workload, and deleted at the end unless --keep.
+Workloads:
 
-Output, one line per workload (mixed adds a line per operation):
+  put    PutItem of keys drawn uniformly from --keys keys
+  get    GetItem of such keys, all preloaded
+  mixed  each call a 50/50 coin toss between put and get
+  query  the newest --page-size items of a collection drawn uniformly from
+         --partitions: Query pk = :p, ScanIndexForward false, Limit --page-size
+  scan   the next page (Limit --page-size) of a parallel scan in which each
+         client owns one of --clients segments (Segment, TotalSegments),
+         continues from the LastEvaluatedKey, and starts its segment over
+         at the end: together the clients read the whole table over and over
+
+Each client is a goroutine making one call at a time, with items of
+--item-size bytes. put, get and mixed use the table --table (hash key
+"pk", a string), filled with every key before get or mixed. query and
+scan use the table --table plus "-sorted" (hash key "pk" and range key
+"sk", both strings), filled before the first of them with --keys items
+spread evenly over --partitions collections: item i goes to collection
+i mod --partitions (pk "p0003") with sort key "s" and i in fixed width
+(sk "s00000042"), so a collection's newest items have its greatest sort
+keys.
+Tables are created if missing and deleted at the end unless --keep; an
+existing table must have the key described. Preloading is BatchWriteItem
+from --clients goroutines, with progress on stderr.
+
+Output, one line per workload; mixed adds a line per operation, query
+and scan an items/s column, the items returned per second:
 
   put     16 clients     12345 ops/s  p50 0.610ms  p90 0.950ms  p99 1.90ms  max 14.2ms  errors 0
+  query   16 clients      4321 ops/s      86420 items/s  p50 3.10ms  p90 5.40ms  p99 9.90ms  max 31.2ms  errors 0
 
 ops/s counts successful calls; latencies are those of successful calls,
-timed around each call and so including the client's own work. Run the
-same flags with --ceiling to see how much of that is the client: the
-ceiling server answers instantly with canned responses, in-process.
-Failed calls are counted and the first few printed; they never stop the
-run. SIGINT stops it early and still prints the results so far. Progress
-goes to stderr once a second.`
+timed around each call and so including the client's own work. For scan,
+read items/s: with more clients than collections some segments are empty
+and their calls return nothing. Run the same flags with --ceiling to see
+how much of that is the client: the ceiling server answers instantly with
+canned responses, in-process (query and scan: --page-size items of
+--item-size bytes and a LastEvaluatedKey). Failed calls are counted and
+the first few printed; they never stop the run. SIGINT stops it early and
+still prints the results so far. Progress goes to stderr once a second.`
 
 func runBench(env *Env, args []string) error {
 	var (
@@ -52,13 +76,20 @@ func runBench(env *Env, args []string) error {
 	fs.DurationVar(&c.Duration, "duration", bench.DefaultDuration, "how long each workload runs; with --ops set and this flag not, no time limit")
 	fs.Int64Var(&c.Ops, "ops", 0, "calls per workload, across all clients; with --duration too, the first limit reached ends it")
 	fs.IntVar(&c.ItemSize, "item-size", bench.DefaultItemSize, "item size in bytes, attribute names and values as DynamoDB counts them")
-	fs.IntVar(&c.Keys, "keys", bench.DefaultKeys, "size of the key space; get workloads preload all of it first")
-	fs.StringVar(&workloads, "workload", "put,get", "workloads to run in order, comma-separated: put, get, or mixed (each call a\n"+
-		"50/50 coin toss between put and get)")
-	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table to use; created (on-demand, hash key pk of type S) if missing")
-	fs.BoolVar(&c.Keep, "keep", false, "keep the table at the end instead of deleting it")
+	fs.IntVar(&c.Keys, "keys", bench.DefaultKeys, "size of the key space; get and mixed preload all of it first, query and scan\n"+
+		"load that many items into the sorted table")
+	fs.IntVar(&c.Partitions, "partitions", bench.DefaultPartitions, "query and scan: collections (hash keys) the --keys items are spread over,\n"+
+		"evenly; at most --keys")
+	fs.IntVar(&c.PageSize, "page-size", bench.DefaultPageSize, "query and scan: the Limit of each call, the most items it returns")
+	fs.StringVar(&workloads, "workload", "put,get", "workloads to run in order, comma-separated: put, get, mixed, query, scan\n"+
+		"(described above)")
+	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get and mixed, created (on-demand, hash key pk of type S) if\n"+
+		"missing; query and scan use this name plus \""+bench.SortedTableSuffix+"\" (pk and range key sk, type S)")
+	fs.BoolVar(&c.Keep, "keep", false, "keep the tables at the end instead of deleting them; a later run reuses them,\n"+
+		"writing its items over theirs")
 	fs.StringVar(&c.Mode, "mode", bench.ModeSDK, "client: sdk (aws-sdk-go-v2, as an application would) or raw (net/http\n"+
-		"posting pre-encoded JSON, checking only the status: the least client cost)")
+		"posting pre-encoded JSON, checking only the status, and for query and scan\n"+
+		"the Count and LastEvaluatedKey: the least client cost)")
 	fs.BoolVar(&c.Ceiling, "ceiling", false, "ignore --endpoint and load an in-process server that answers every call with\n"+
 		"a canned response: the client's own ceiling on this machine")
 	fs.BoolVar(&asJSON, "json", false, "print the results as JSON instead of text")

@@ -29,6 +29,27 @@ func TestBenchCeilingText(t *testing.T) {
 	}
 }
 
+func TestBenchCeilingReads(t *testing.T) {
+	env, out, errOut := benchEnv()
+	err := runBench(env, []string{"--ceiling", "--clients", "2", "--ops", "100", "--keys", "200", "--partitions", "5",
+		"--page-size", "7", "--workload", "query, scan,get", "--mode", "raw"})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, errOut)
+	}
+	text := out.String()
+	for _, want := range []string{"tables dynago-bench, dynago-bench-sorted", "partitions 5  page size 7",
+		"\nquery    2 clients", "\nscan     2 clients", " items/s ", "\nget      2 clients", "errors 0\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	for _, want := range []string{"creating table dynago-bench-sorted", "preloading dynago-bench-sorted: 200 items", "preloaded in"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
 func TestBenchCeilingJSON(t *testing.T) {
 	env, out, errOut := benchEnv()
 	err := runBench(env, []string{"--ceiling", "--clients", "2", "--ops", "200", "--workload", "mixed", "--json"})
@@ -55,7 +76,10 @@ func TestBenchCeilingJSON(t *testing.T) {
 
 func TestBenchFlagErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{"--workload", "scan"},
+		{"--workload", "delete"},
+		{"--workload", "query", "--partitions", "0"},
+		{"--workload", "put,scan", "--keys", "10", "--partitions", "11"},
+		{"--workload", "scan", "--page-size", "0"},
 		{"--mode", "grpc"},
 		{"--clients", "0"},
 		{"--endpoint", "localhost:8000"},
@@ -74,7 +98,8 @@ func TestBenchFlagErrors(t *testing.T) {
 	if err := runBench(env, []string{"--help"}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("--help: got %v", err)
 	}
-	for _, want := range []string{"dynago bench --ceiling", "-workload", "-mode", "p99"} {
+	for _, want := range []string{"dynago bench --ceiling", "-workload", "-mode", "p99",
+		"query", "scan", "ScanIndexForward false", "LastEvaluatedKey", "-partitions", "-page-size", "items/s"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("--help lacks %q", want)
 		}
