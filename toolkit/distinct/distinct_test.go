@@ -1,0 +1,142 @@
+package distinct
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/internal/testserver"
+)
+
+func sortKey(typ types.ScalarAttributeType, i int) types.AttributeValue {
+	switch typ {
+	case types.ScalarAttributeTypeN:
+		return &types.AttributeValueMemberN{Value: fmt.Sprint(i*7 - 50)}
+	case types.ScalarAttributeTypeB:
+		return &types.AttributeValueMemberB{Value: []byte{byte(i), 0xFF, 0x00}}
+	}
+	return &types.AttributeValueMemberS{Value: fmt.Sprintf("item#%03d", i)}
+}
+
+func fill(t *testing.T, c *dynamodb.Client, table string, typ types.ScalarAttributeType, partitions int) {
+	t.Helper()
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:   aws.String(table),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: typ},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := &types.AttributeValueMemberS{Value: strings.Repeat("p", 1000)}
+	var batch []types.WriteRequest
+	flush := func() {
+		if len(batch) == 0 {
+			return
+		}
+		if _, err := c.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: batch}}); err != nil {
+			t.Fatal(err)
+		}
+		batch = nil
+	}
+	for p := 0; p < partitions; p++ {
+		for i := 0; i < 1+p%40; i++ {
+			batch = append(batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+				"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("tenant-%04d", p)}, "sk": sortKey(typ, i), "pad": pad,
+			}}})
+			if len(batch) == 25 {
+				flush()
+			}
+		}
+	}
+	flush()
+}
+
+// fullScanKeys is the ground truth: the partition keys a full Scan sees.
+func fullScanKeys(t *testing.T, c *dynamodb.Client, table string) map[string]bool {
+	keys := map[string]bool{}
+	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(table)})
+	for p.HasMorePages() {
+		out, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			keys[it["pk"].(*types.AttributeValueMemberS).Value] = true
+		}
+	}
+	return keys
+}
+
+func TestListEqualsFullScan(t *testing.T) {
+	s := testserver.Start(t)
+	const partitions = 100
+	for _, typ := range []types.ScalarAttributeType{types.ScalarAttributeTypeS, types.ScalarAttributeTypeN, types.ScalarAttributeTypeB} {
+		table := "distinct-" + string(typ)
+		fill(t, s.Client, table, typ, partitions)
+		want := fullScanKeys(t, s.Client, table)
+		for _, segments := range []int{1, 4, 16} {
+			t.Run(fmt.Sprintf("%s/segments=%d", typ, segments), func(t *testing.T) {
+				var mu sync.Mutex
+				got := map[string]int{}
+				st, err := List(context.Background(), s.Client, table, Options{
+					Segments: segments,
+					OnKey: func(pk types.AttributeValue) {
+						mu.Lock()
+						got[pk.(*types.AttributeValueMemberS).Value]++
+						mu.Unlock()
+					},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(want) || st.Partitions != partitions {
+					t.Fatalf("found %d keys (%d reported), want %d", len(got), st.Partitions, len(want))
+				}
+				for k, n := range got {
+					if n != 1 || !want[k] {
+						t.Fatalf("key %s found %d times (in full scan: %v)", k, n, want[k])
+					}
+				}
+				// One half-unit page per partition, plus each segment's
+				// final page, which may find nothing.
+				if st.ReadUnits > 0.5*float64(partitions+segments) || st.ReadUnits < 0.5*float64(partitions) {
+					t.Fatalf("read %v units for %d partitions", st.ReadUnits, partitions)
+				}
+				if st.FullScanUnits < 3*st.ReadUnits {
+					t.Fatalf("a full scan estimated at %v units, the skip-scan cost %v", st.FullScanUnits, st.ReadUnits)
+				}
+			})
+		}
+	}
+}
+
+func TestListRefusesHashOnlyTable(t *testing.T) {
+	s := testserver.Start(t)
+	_, err := s.Client.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:            aws.String("flat"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = List(context.Background(), s.Client, "flat", Options{OnKey: func(types.AttributeValue) {}})
+	if err == nil || !strings.Contains(err.Error(), "no sort key") {
+		t.Fatalf("hash-only table: %v", err)
+	}
+}

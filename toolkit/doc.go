@@ -1,0 +1,14 @@
+// Package toolkit holds the client-side halves of the DynamoDB data-modeling
+// techniques dynago was built for, packaged so they are correct and fast
+// against any DynamoDB endpoint: dynago, DynamoDB Local, or AWS itself.
+//
+// The subpackages depend only on small interfaces holding the
+// aws-sdk-go-v2 DynamoDB client methods they call, all satisfied by
+// *dynamodb.Client, and import nothing else of dynago. They assume nothing
+// AWS would not do: no synchronous indexes, no particular scan order.
+//
+//   - compkey: composite key strings that parse back and sort like their
+//     parts.
+//   - distinct: the distinct partition keys of a table, by parallel
+//     skip-scan.
+package toolkit
