@@ -123,4 +123,3 @@ func envOr(name, def string) string {
 	}
 	return def
 }
-
