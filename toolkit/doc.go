@@ -11,4 +11,6 @@
 //     parts.
 //   - distinct: the distinct partition keys of a table, by parallel
 //     skip-scan.
+//   - retrofit: add a derived attribute to every item of a live table
+//     without overwriting concurrent changes, paced and resumable.
 package toolkit
