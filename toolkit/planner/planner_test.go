@@ -66,7 +66,7 @@ func TestPlanChoices(t *testing.T) {
 		}
 	}
 	for _, bad := range []map[string][]string{
-		{"language": {"en"}},          // no product: every index needs it
+		{"language": {"en"}},           // no product: every index needs it
 		{"product": {"1"}, "x": {"y"}}, // unknown dimension
 		{"product": {"1"}, "rating": {"6"}},
 	} {
