@@ -20,8 +20,8 @@ type IndexClient interface {
 // derived attribute (a string), optionally sorted by another attribute.
 type IndexSpec struct {
 	Name     string
-	HashKey  string                   // the derived attribute
-	SortKey  string                   // "" for none
+	HashKey  string                    // the derived attribute
+	SortKey  string                    // "" for none
 	SortType types.ScalarAttributeType // S, N or B; S if empty
 	// Projection is ALL unless set.
 	Projection *types.Projection
