@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/dynago/dynago/toolkit/retrofit"
 )
 
@@ -43,6 +46,8 @@ func runRetrofit(env *Env, args []string) error {
 	wcu := fs.Float64("wcu", 0, "most write units per second to spend; 0 means no limit")
 	checkpoint := fs.String("checkpoint", "", "file recording progress, to resume an interrupted run; none by default")
 	dryRun := fs.Bool("dry-run", false, "count and estimate, write nothing")
+	createIndex := fs.String("create-index", "", "after the retrofit, create a GSI of this name on the attribute and wait until its backfill is done")
+	indexSort := fs.String("index-sort-key", "", "with --create-index: the index's sort key attribute (a string), e.g. timestamp")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -83,5 +88,15 @@ func runRetrofit(env *Env, args []string) error {
 	if err != nil && *checkpoint != "" {
 		return fmt.Errorf("%w (run the same command again to resume from %s)", err, *checkpoint)
 	}
-	return err
+	if err != nil || *createIndex == "" || *dryRun {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "creating index %s on %s and waiting for its backfill\n", *createIndex, *attribute)
+	return retrofit.CreateIndex(env.Ctx, sdkClient(*endpoint, *region), *table, retrofit.IndexSpec{
+		Name: *createIndex, HashKey: *attribute, SortKey: *indexSort,
+		OnStatus: func(g types.GlobalSecondaryIndexDescription) {
+			fmt.Fprintf(env.Stderr, "retrofit: index %s %s, backfilling %v, %d items\n",
+				*createIndex, g.IndexStatus, aws.ToBool(g.Backfilling), aws.ToInt64(g.ItemCount))
+		},
+	})
 }
