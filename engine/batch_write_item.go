@@ -93,6 +93,9 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 				if o.k, err = t.keyFromBatchPut(o.item); err != nil {
 					return nil, err
 				}
+				if err := t.checkIndexKeys(o.item); err != nil {
+					return nil, err
+				}
 			} else if o.k, err = t.keyFromKey(wr.DeleteRequest.Key); err != nil {
 				return nil, err
 			}
@@ -105,6 +108,8 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	}
 
 	units := map[string]float64{}
+	indexUnits := map[string]map[string]float64{}
+	metrics := map[string][]ItemCollectionMetrics{}
 	for _, o := range ops {
 		item := o.item
 		r, err := db.writeItem(o.t, o.k, func(old *storedItem) (attr.Item, bool, error) {
@@ -117,6 +122,15 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			return nil, err
 		}
 		units[o.t.meta.Name] += writeUnits(max(r.oldSize, r.newSize))
+		if m := o.t.collectionMetrics(in.ReturnItemCollectionMetrics, o.k); m != nil {
+			metrics[o.t.meta.Name] = append(metrics[o.t.meta.Name], *m)
+		}
+		for name, u := range o.t.resultIndexUnits(o.k, r, in.ReturnConsumedCapacity) {
+			if indexUnits[o.t.meta.Name] == nil {
+				indexUnits[o.t.meta.Name] = map[string]float64{}
+			}
+			indexUnits[o.t.meta.Name][name] += u
+		}
 	}
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
 	for _, name := range names {
@@ -124,12 +138,12 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		if t == nil {
 			continue
 		}
-		if cc := consumed(t, in.ReturnConsumedCapacity, units[t.meta.Name]); cc != nil {
+		if cc := consumedWrite(t, in.ReturnConsumedCapacity, units[t.meta.Name], indexUnits[t.meta.Name]); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
 	}
 	if in.ReturnItemCollectionMetrics == ReturnItemCollectionMetricsSize {
-		out.ItemCollectionMetrics = map[string][]ItemCollectionMetrics{}
+		out.ItemCollectionMetrics = metrics
 	}
 	return out, nil
 }

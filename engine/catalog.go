@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"sort"
 	"time"
 
 	"github.com/dynago/dynago/attr"
@@ -18,12 +19,17 @@ import (
 //	NSMeta 't' name       -> JSON tableMeta
 //	NSMeta 'q'            -> counter: last table id handed out
 //	NSMeta 's' id(8 BE)   -> counters: item count, total item bytes
+//	NSMeta 'x' id(8 BE) indexID(4 BE) -> counters: index entry count, bytes
+//	NSMeta 'f' id(8 BE) indexID(4 BE) -> a running backfill's cursor
 //
 // Do not change these tags: they are written to disk.
 const (
 	metaTagTable = 't'
 	metaTagSeq   = 'q'
 	metaTagStats = 's'
+
+	metaTagIndexStats = 'x'
+	metaTagBackfill   = 'f'
 )
 
 func metaTableKey(name string) []byte {
@@ -59,6 +65,10 @@ type tableMeta struct {
 	TableClassUpdated    time.Time                        `json:"tableClassUpdated,omitzero"`
 	DeletionProtection   bool                             `json:"deletionProtection"`
 	Tags                 []Tag                            `json:"tags,omitempty"`
+	// Indexes are the table's secondary indexes; LastIndexID is the last
+	// index id handed out, so an id is never reused within a table.
+	Indexes     []indexMeta `json:"indexes,omitempty"`
+	LastIndexID uint32      `json:"lastIndexID,omitempty"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path
@@ -70,6 +80,9 @@ type table struct {
 	hashType  attr.Type
 	rangeName string // "" when the table has no sort key
 	rangeType attr.Type
+
+	// indexes are the secondary indexes, sorted by name.
+	indexes []*index
 }
 
 func newTable(m tableMeta) *table {
@@ -85,6 +98,13 @@ func newTable(m tableMeta) *table {
 		case KeyTypeRange:
 			t.rangeName, t.rangeType = k.AttributeName, types[k.AttributeName]
 		}
+	}
+	for _, im := range m.Indexes {
+		t.indexes = append(t.indexes, newIndex(im, types))
+	}
+	sort.Slice(t.indexes, func(i, j int) bool { return t.indexes[i].meta.Name < t.indexes[j].meta.Name })
+	for _, ix := range t.indexes {
+		ix.keys = t.computeKeyNames(ix)
 	}
 	return t
 }

@@ -68,6 +68,14 @@ func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
 		return nil, err
 	}
 	m.ID = id
+	for _, l := range in.LocalSecondaryIndexes {
+		m.LastIndexID++
+		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, ID: m.LastIndexID, KeySchema: l.KeySchema, Projection: l.Projection})
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		m.LastIndexID++
+		m.Indexes = append(m.Indexes, gsiMeta(g, m.LastIndexID, m.BillingMode))
+	}
 	t := newTable(m)
 	next, err := db.putTableLocked(b, t)
 	if err != nil {
@@ -119,6 +127,14 @@ func validateCreateTable(in *CreateTableInput) error {
 		}
 	}
 	c.keySchema("keySchema", in.KeySchema)
+	for i, l := range in.LocalSecondaryIndexes {
+		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.KeySchema, l.Projection, 2)
+	}
+	for i, g := range in.GlobalSecondaryIndexes {
+		f := fmt.Sprintf("globalSecondaryIndexes.%d.member", i+1)
+		c.indexMembers(f, g.IndexName, g.KeySchema, g.Projection, 2*maxIndexKeyAttrsEach)
+		c.throughput(f+".provisionedThroughput", g.ProvisionedThroughput)
+	}
 	c.enum("billingMode", in.BillingMode, BillingModeProvisioned, BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
@@ -129,13 +145,14 @@ func validateCreateTable(in *CreateTableInput) error {
 		return err
 	}
 
-	if len(in.LocalSecondaryIndexes) > 0 || len(in.GlobalSecondaryIndexes) > 0 {
-		// Secondary indexes arrive with their own issue; refuse them
-		// plainly rather than create a table without them.
-		return Validation("dynago does not support secondary indexes yet")
-	}
-	if err := validateKeySchema(in.KeySchema, in.AttributeDefinitions); err != nil {
+	hasIndexes := in.LocalSecondaryIndexes != nil || in.GlobalSecondaryIndexes != nil
+	if err := validateKeySchema(in.KeySchema, in.AttributeDefinitions, !hasIndexes); err != nil {
 		return err
+	}
+	if hasIndexes {
+		if err := validateCreateIndexes(in); err != nil {
+			return err
+		}
 	}
 	if err := validateBilling(in.BillingMode, in.ProvisionedThroughput); err != nil {
 		return err
@@ -212,7 +229,10 @@ func (c *constraints) throughput(field string, p *ProvisionedThroughput) {
 
 // validateKeySchema checks a table's key schema against its attribute
 // definitions, with DynamoDB's messages.
-func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition) error {
+//
+// countDefs checks that the key uses every definition; a table with
+// indexes counts the index keys too (validateCreateIndexes).
+func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition, countDefs bool) error {
 	seen := map[string]bool{}
 	for _, d := range defs {
 		if seen[d.AttributeName] {
@@ -251,7 +271,7 @@ func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition) error 
 		return Validation(fmt.Sprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
 			strings.Join(missing, ", "), strings.Join(names, ", ")))
 	}
-	if len(defs) != len(ks) {
+	if countDefs && len(defs) != len(ks) {
 		return Validation("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
 	}
 	return nil

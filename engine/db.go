@@ -8,8 +8,8 @@
 // writes rows in one storage instance through internal/keys' layout. A
 // write takes the per-item lock of the item it changes, reads the current
 // item, computes the new one, and commits the row, the table's counters
-// (and, later, index rows and stream records) in one atomic batch. Reads
-// take no lock.
+// and its secondary-index entries (and, later, stream records) in one
+// atomic batch. Reads take no lock.
 //
 // engine imports neither net/http nor the JSON codec.
 package engine
@@ -39,6 +39,21 @@ type DB struct {
 	ddl sync.Mutex
 
 	locks itemLocks
+	// txTokens remembers the ClientRequestTokens of recent
+	// TransactWriteItems requests (engine/transact_token.go).
+	txTokens tokenCache
+
+	// bg tracks background work (index backfills); bgStop tells it to
+	// stop, and Close waits for it.
+	bg     sync.WaitGroup
+	bgStop chan struct{}
+	// backfillHook, set by tests before a backfill starts, runs before
+	// each chunk; returning false stops the backfill there, as a crash
+	// would.
+	backfillHook func(tableID uint64, indexID uint32, chunk int) bool
+	// cursors publishes each backfill's progress to writes
+	// (cursorKey → *atomic.Pointer[backfillCursor]).
+	cursors sync.Map
 
 	closed atomic.Bool
 }
@@ -67,11 +82,12 @@ func Open(opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{opts: opts, store: st, log: opts.Logger}
+	db := &DB{opts: opts, store: st, log: opts.Logger, bgStop: make(chan struct{})}
 	if err := db.loadCatalog(); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
+	db.startBackfills()
 	return db, nil
 }
 
@@ -80,6 +96,8 @@ func (db *DB) Close() error {
 	if db.closed.Swap(true) {
 		return nil
 	}
+	close(db.bgStop)
+	db.bg.Wait()
 	return db.store.Close()
 }
 

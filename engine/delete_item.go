@@ -64,6 +64,7 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if in.ReturnValues == ReturnValuesAllOld {
 		out.Attributes = r.old
 	}
-	out.ConsumedCapacity = consumed(t, in.ReturnConsumedCapacity, writeUnits(r.oldSize))
+	out.ConsumedCapacity = consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(r.oldSize), t.resultIndexUnits(k, r, in.ReturnConsumedCapacity))
+	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }

@@ -42,6 +42,14 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err := b.Delete(metaStatsKey(t.meta.ID)); err != nil {
 		return nil, err
 	}
+	for _, ix := range t.indexes {
+		if err := b.Delete(metaIndexStatsKey(t.meta.ID, ix.meta.ID)); err != nil {
+			return nil, err
+		}
+		if err := b.Delete(metaBackfillKey(t.meta.ID, ix.meta.ID)); err != nil {
+			return nil, err
+		}
+	}
 	if err := b.Delete(metaTableKey(t.meta.Name)); err != nil {
 		return nil, err
 	}

@@ -72,5 +72,8 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 		d.LatestStreamLabel = m.StreamLabel
 		d.LatestStreamArn = fmt.Sprintf("%s/stream/%s", t.arn(db), m.StreamLabel)
 	}
+	if err := db.describeIndexes(t, d); err != nil {
+		return nil, err
+	}
 	return d, nil
 }

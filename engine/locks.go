@@ -2,6 +2,7 @@ package engine
 
 import (
 	"hash/maphash"
+	"slices"
 	"sync"
 )
 
@@ -31,3 +32,28 @@ func (l *itemLocks) lock(rowKey []byte) int {
 }
 
 func (l *itemLocks) unlock(i int) { l.stripes[i].Unlock() }
+
+// lockAll locks the stripes of several row keys and returns them for
+// unlockAll. Stripes are taken in ascending order, each once, so two
+// multi-item writes can never wait on each other in a cycle whatever the
+// order of their items; a single-item write holds one stripe and waits
+// for nothing while holding it, so it cannot close a cycle either.
+func (l *itemLocks) lockAll(rowKeys [][]byte) []int {
+	idx := make([]int, 0, len(rowKeys))
+	for _, k := range rowKeys {
+		idx = append(idx, l.stripe(k))
+	}
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
+	for _, i := range idx {
+		l.stripes[i].Lock()
+	}
+	return idx
+}
+
+// unlockAll releases what lockAll took.
+func (l *itemLocks) unlockAll(idx []int) {
+	for j := len(idx) - 1; j >= 0; j-- {
+		l.stripes[idx[j]].Unlock()
+	}
+}

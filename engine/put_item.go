@@ -68,7 +68,8 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	if in.ReturnValues == ReturnValuesAllOld {
 		out.Attributes = r.old
 	}
-	out.ConsumedCapacity = consumed(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)))
+	out.ConsumedCapacity = consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), t.resultIndexUnits(k, r, in.ReturnConsumedCapacity))
+	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }
 

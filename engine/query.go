@@ -76,24 +76,55 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := noIndex(t, in.IndexName); err != nil {
+	ix, err := t.readIndex(in.IndexName, in.Select, in.ConsistentRead)
+	if err != nil {
 		return nil, err
 	}
+	var r rangeRead
+	var ic indexCondition
 	var kc keyCondition
-	if x.key != nil {
-		kc, err = t.keyConditionFromParts(parts)
-	} else {
-		kc, err = t.legacyKeyCondition(in.KeyConditions)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := t.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil {
-		return nil, err
-	}
-	r, err := t.queryRange(kc)
-	if err != nil {
-		return nil, err
+	switch {
+	case ix == nil:
+		if x.key != nil {
+			kc, err = t.keyConditionFromParts(parts)
+		} else {
+			kc, err = t.legacyKeyCondition(in.KeyConditions)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := t.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil {
+			return nil, err
+		}
+		if r, err = t.queryRange(kc); err != nil {
+			return nil, err
+		}
+	default:
+		if ix.multi() {
+			if x.key == nil {
+				if parts, err = legacyParts(in.KeyConditions); err != nil {
+					return nil, err
+				}
+			}
+			ic, err = ix.multiKeyCondition(parts)
+		} else {
+			v := t.view(ix)
+			if x.key != nil {
+				kc, err = v.keyConditionFromParts(parts)
+			} else {
+				kc, err = v.legacyKeyCondition(in.KeyConditions)
+			}
+			ic = fromKeyCondition(kc)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := t.checkIndexFilterKeys(ix, x.filter, in.QueryFilter != nil); err != nil {
+			return nil, err
+		}
+		if r, err = t.indexQueryRange(ix, ic); err != nil {
+			return nil, err
+		}
 	}
 	r.reverse = in.ScanIndexForward != nil && !*in.ScanIndexForward
 	r.countOnly = in.Select == SelectCount
@@ -101,7 +132,23 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 		r.limit = int(*in.Limit)
 	}
 	x.apply(&r, in.AttributesToGet)
-	if in.ExclusiveStartKey != nil {
+	var fetchUnits float64
+	if t.lsiFetch(ix, in.Select, x, in.AttributesToGet) {
+		r.fetch = db.fetcher(t, in.ConsistentRead, &fetchUnits)
+	}
+	if in.ExclusiveStartKey != nil && ix != nil {
+		pk, sk, row, err := t.indexStartKey(ix, in.ExclusiveStartKey, Validation("The provided starting key is invalid"))
+		if err != nil {
+			return nil, err
+		}
+		if !(indexCondition{pk: ic.pk}).matches(pk, nil) {
+			return nil, Validation("The provided starting key is outside query boundaries based on provided conditions")
+		}
+		if !ic.sortMatches(sk) {
+			return nil, Validation("The provided starting key does not match the range key predicate")
+		}
+		r.resume(row)
+	} else if in.ExclusiveStartKey != nil {
 		k, err := t.startKey(in.ExclusiveStartKey, Validation("The provided starting key is invalid"))
 		if err != nil {
 			return nil, err
@@ -127,7 +174,10 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 		Count:            res.count,
 		ScannedCount:     res.scanned,
 		LastEvaluatedKey: t.lastEvaluatedKey(res.last),
-		ConsumedCapacity: consumed(t, in.ReturnConsumedCapacity, readUnits(res.bytes, in.ConsistentRead)),
+		ConsumedCapacity: consumedRead(t, ix, in.ReturnConsumedCapacity, readUnits(res.bytes, in.ConsistentRead), fetchUnits),
+	}
+	if ix != nil {
+		out.LastEvaluatedKey = t.indexLastEvaluatedKey(ix, res.last)
 	}
 	if !r.countOnly && out.Items == nil {
 		out.Items = []attr.Item{}

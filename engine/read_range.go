@@ -27,6 +27,9 @@ type rangeRead struct {
 	project func(attr.Item) attr.Item
 	// countOnly keeps no items, only their count (Select COUNT).
 	countOnly bool
+	// fetch, for a local secondary index, replaces each index entry by
+	// its table item before the filter and the projection see it.
+	fetch func(attr.Item) (attr.Item, error)
 }
 
 // rangeResult is what a page read.
@@ -62,8 +65,13 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 		res.bytes += s.size
 		stop := (r.limit > 0 && res.scanned >= r.limit) || res.bytes >= maxPageBytes
 		var item attr.Item
-		if r.filter != nil || !r.countOnly || stop {
+		if r.filter != nil || !r.countOnly || stop || r.fetch != nil {
 			if item, err = s.Item(); err != nil {
+				return res, fmt.Errorf("table %q: %w", t.meta.Name, err)
+			}
+		}
+		if r.fetch != nil {
+			if item, err = r.fetch(item); err != nil {
 				return res, fmt.Errorf("table %q: %w", t.meta.Name, err)
 			}
 		}
@@ -202,13 +210,4 @@ func checkSelect(sel, index string, attributesToGet []string, projectionExpr str
 		}
 	}
 	return nil
-}
-
-// noIndex refuses IndexName until secondary indexes exist: no table has
-// one, so every name is unknown.
-func noIndex(t *table, index string) error {
-	if index == "" {
-		return nil
-	}
-	return Validation("The table does not have the specified index: " + index)
 }

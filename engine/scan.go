@@ -68,8 +68,13 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := noIndex(t, in.IndexName); err != nil {
+	ix, err := t.readIndex(in.IndexName, in.Select, in.ConsistentRead)
+	if err != nil {
 		return nil, err
+	}
+	var indexID uint32
+	if ix != nil {
+		indexID = ix.meta.ID
 	}
 
 	r := rangeRead{countOnly: in.Select == SelectCount}
@@ -77,19 +82,32 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 		r.limit = int(*in.Limit)
 	}
 	x.apply(&r, in.AttributesToGet)
+	var fetchUnits float64
+	if t.lsiFetch(ix, in.Select, x, in.AttributesToGet) {
+		r.fetch = db.fetcher(t, in.ConsistentRead, &fetchUnits)
+	}
 	if in.Segment != nil {
-		r.lower, r.upper = keys.SegmentBounds(t.meta.ID, 0, int(*in.Segment), int(*in.TotalSegments))
+		r.lower, r.upper = keys.SegmentBounds(t.meta.ID, indexID, int(*in.Segment), int(*in.TotalSegments))
 	} else {
-		r.lower = keys.IndexPrefix(t.meta.ID, 0)
+		r.lower = keys.IndexPrefix(t.meta.ID, indexID)
 		r.upper = keys.PrefixEnd(r.lower)
 	}
 	if in.ExclusiveStartKey != nil {
-		k, err := t.startKey(in.ExclusiveStartKey, Validation("The provided starting key is invalid: The provided key element does not match the schema"))
-		if err != nil {
-			return nil, err
+		bad := Validation("The provided starting key is invalid: The provided key element does not match the schema")
+		var row []byte
+		if ix != nil {
+			if _, _, row, err = t.indexStartKey(ix, in.ExclusiveStartKey, bad); err != nil {
+				return nil, err
+			}
+		} else {
+			k, err := t.startKey(in.ExclusiveStartKey, bad)
+			if err != nil {
+				return nil, err
+			}
+			row = k.row
 		}
 		if in.Segment != nil {
-			_, _, hash, _, err := keys.SplitRowKey(k.row)
+			_, _, hash, _, err := keys.SplitRowKey(row)
 			if err != nil {
 				return nil, err
 			}
@@ -99,7 +117,7 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 				return nil, Validation(fmt.Sprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d", *in.TotalSegments, *in.Segment))
 			}
 		}
-		r.resume(k.row)
+		r.resume(row)
 	}
 	res, err := db.readRange(t, r)
 	if err != nil {
@@ -110,7 +128,10 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 		Count:            res.count,
 		ScannedCount:     res.scanned,
 		LastEvaluatedKey: t.lastEvaluatedKey(res.last),
-		ConsumedCapacity: consumed(t, in.ReturnConsumedCapacity, readUnits(res.bytes, in.ConsistentRead)),
+		ConsumedCapacity: consumedRead(t, ix, in.ReturnConsumedCapacity, readUnits(res.bytes, in.ConsistentRead), fetchUnits),
+	}
+	if ix != nil {
+		out.LastEvaluatedKey = t.indexLastEvaluatedKey(ix, res.last)
 	}
 	if !r.countOnly && out.Items == nil {
 		out.Items = []attr.Item{}

@@ -102,7 +102,8 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if len(out.Attributes) == 0 {
 		out.Attributes = nil
 	}
-	out.ConsumedCapacity = consumed(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)))
+	out.ConsumedCapacity = consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), t.resultIndexUnits(k, r, in.ReturnConsumedCapacity))
+	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }
 

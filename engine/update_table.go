@@ -2,13 +2,15 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
 // UpdateTable changes a table's billing mode, throughput, stream, SSE,
-// table class or deletion protection. Index changes arrive with secondary
-// indexes. Like CreateTable, changes take effect at once and the table is
-// ACTIVE when UpdateTable returns.
+// table class, deletion protection or global secondary indexes. Like
+// CreateTable, changes take effect at once and the table is ACTIVE when
+// UpdateTable returns; a GSI created on it is CREATING until its
+// background backfill ends (engine/index_backfill.go).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html
 func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
@@ -26,9 +28,7 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	if len(in.GlobalSecondaryIndexUpdates) > 0 {
-		return nil, Validation("dynago does not support secondary indexes yet")
-	}
+	c.gsiUpdateMembers(in.GlobalSecondaryIndexUpdates)
 
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
@@ -38,7 +38,7 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
-		in.OnDemandThroughput == nil {
+		in.OnDemandThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return nil, Validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
 	}
 	m := t.meta // copy; the old *table stays valid for readers holding it
@@ -113,6 +113,13 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 
 	b := db.store.NewBatch()
 	defer b.Close()
+	created, err := db.applyGSIUpdates(&m, in, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := switchGSIBilling(&m, t.meta.BillingMode); err != nil {
+		return nil, err
+	}
 	nt := newTable(m)
 	next, err := db.putTableLocked(b, nt)
 	if err != nil {
@@ -122,6 +129,9 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	db.tables.Store(&next)
+	if created != 0 {
+		db.startBackfill(m.Name, m.ID, created, false)
+	}
 	desc, err := db.describe(nt, TableStatusActive)
 	if err != nil {
 		return nil, err
@@ -146,6 +156,30 @@ func updateStream(m *tableMeta, s *StreamSpecification, now time.Time) error {
 		m.StreamLabel = streamLabel(now)
 	default:
 		m.Stream = nil // the latest stream label stays, as DynamoDB keeps the old stream readable
+	}
+	return nil
+}
+
+// switchGSIBilling follows a billing mode switch on the GSIs: to
+// PAY_PER_REQUEST drops their throughput; to PROVISIONED needs each GSI's
+// throughput in the same call (an Update in GlobalSecondaryIndexUpdates).
+// The message lists the GSIs lacking it (dynalite's test against DynamoDB).
+func switchGSIBilling(m *tableMeta, was string) error {
+	switch {
+	case m.BillingMode == BillingModePayPerRequest && was != BillingModePayPerRequest:
+		for i := range m.Indexes {
+			m.Indexes[i].Throughput = nil
+		}
+	case m.BillingMode == BillingModeProvisioned && was == BillingModePayPerRequest:
+		var missing []string
+		for _, x := range m.Indexes {
+			if x.Global && x.Throughput == nil {
+				missing = append(missing, x.Name)
+			}
+		}
+		if len(missing) > 0 {
+			return Validation("One or more parameter values were invalid: ProvisionedThroughput must be specified for index: " + strings.Join(missing, ","))
+		}
 	}
 	return nil
 }

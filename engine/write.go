@@ -43,6 +43,7 @@ func (db *DB) writeItem(t *table, k itemKey, f decide) (writeResult, error) {
 	if err != nil || !write {
 		return r, err
 	}
+
 	if next == nil && !old.found {
 		return r, nil // deleting nothing writes nothing
 	}
@@ -50,6 +51,9 @@ func (db *DB) writeItem(t *table, k itemKey, f decide) (writeResult, error) {
 	defer b.Close()
 	if r.newSize, err = db.stageWrite(b, t, k, &old, next); err != nil {
 		return r, err
+	}
+	if old.done { // maintainIndexes decodes the old item of a table with indexes
+		r.old = old.item
 	}
 	if err := b.Commit(); err != nil {
 		return r, err
@@ -104,11 +108,4 @@ func (db *DB) stageWrite(b *storage.Batch, t *table, k itemKey, old *storedItem,
 		return 0, err
 	}
 	return newSize, nil
-}
-
-// maintainIndexes adds to b the secondary-index changes that replacing old
-// by next requires. Tables have no secondary indexes yet; when they do,
-// this is the one place that keeps them in step with their table.
-func (db *DB) maintainIndexes(b *storage.Batch, t *table, k itemKey, old *storedItem, next attr.Item) error {
-	return nil
 }

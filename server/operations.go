@@ -32,14 +32,16 @@ func operations() map[string]opFunc {
 			}
 			return protocol.EncodeDescribeEndpoints(dst, out), nil
 		},
-		"PutItem":        handle(protocol.DecodePutItem, (*engine.DB).PutItem, protocol.EncodePutItem),
-		"GetItem":        handle(protocol.DecodeGetItem, (*engine.DB).GetItem, protocol.EncodeGetItem),
-		"UpdateItem":     handle(protocol.DecodeUpdateItem, (*engine.DB).UpdateItem, protocol.EncodeUpdateItem),
-		"DeleteItem":     handle(protocol.DecodeDeleteItem, (*engine.DB).DeleteItem, protocol.EncodeDeleteItem),
-		"BatchGetItem":   handle(protocol.DecodeBatchGetItem, (*engine.DB).BatchGetItem, protocol.EncodeBatchGetItem),
-		"BatchWriteItem": handle(protocol.DecodeBatchWriteItem, (*engine.DB).BatchWriteItem, protocol.EncodeBatchWriteItem),
-		"Query":          handle(protocol.DecodeQuery, (*engine.DB).Query, protocol.EncodeQuery),
-		"Scan":           handle(protocol.DecodeScan, (*engine.DB).Scan, protocol.EncodeScan),
+		"PutItem":            handle(protocol.DecodePutItem, (*engine.DB).PutItem, protocol.EncodePutItem),
+		"GetItem":            handle(protocol.DecodeGetItem, (*engine.DB).GetItem, protocol.EncodeGetItem),
+		"UpdateItem":         handle(protocol.DecodeUpdateItem, (*engine.DB).UpdateItem, protocol.EncodeUpdateItem),
+		"DeleteItem":         handle(protocol.DecodeDeleteItem, (*engine.DB).DeleteItem, protocol.EncodeDeleteItem),
+		"BatchGetItem":       handle(protocol.DecodeBatchGetItem, (*engine.DB).BatchGetItem, protocol.EncodeBatchGetItem),
+		"BatchWriteItem":     handle(protocol.DecodeBatchWriteItem, (*engine.DB).BatchWriteItem, protocol.EncodeBatchWriteItem),
+		"Query":              handle(protocol.DecodeQuery, (*engine.DB).Query, protocol.EncodeQuery),
+		"Scan":               handle(protocol.DecodeScan, (*engine.DB).Scan, protocol.EncodeScan),
+		"TransactWriteItems": handle(protocol.DecodeTransactWriteItems, (*engine.DB).TransactWriteItems, protocol.EncodeTransactWriteItems),
+		"TransactGetItems":   handle(protocol.DecodeTransactGetItems, (*engine.DB).TransactGetItems, protocol.EncodeTransactGetItems),
 	}
 }
 

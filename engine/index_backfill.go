@@ -1,0 +1,324 @@
+package engine
+
+import (
+	"bytes"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// Backfill: a GSI created on a populated table indexes the items that
+// were there before it, in the background, while writes go on.
+//
+// UpdateTable installs the index in the catalog as CREATING (Backfilling).
+// The backfill first waits until every write that may have read the
+// catalog before that has finished (it takes and releases each lock
+// stripe in turn); every later write knows the index. It then walks the
+// base rows in key order, a chunk at a time, and publishes a cursor: the
+// last row key it has passed.
+//
+// A write (under its item's lock) maintains a backfilling index like any
+// other, but for an item after the cursor it first records the item as
+// touched and reads whether the old entry is really there, since the
+// backfill may not have indexed the item yet. The backfill indexes a
+// chunk holding the locks of the rows it listed, reading them after it
+// took the locks; a row that a write touched it indexes only if its entry
+// is missing, and rows inserted since the listing (all touched, so
+// already maintained by their writes) it leaves alone. It commits the
+// entries, counters and cursor in one batch, then publishes the cursor
+// and releases the locks. So every item is indexed once, and kept in
+// step by every write after that: when the walk ends the index equals a
+// recomputation from the table, and it turns ACTIVE.
+//
+// The persisted cursor is in the catalog namespace; Open reloads it and
+// resumes the walk after it. Chunks commit atomically with the cursor,
+// so a crash loses at most the chunk in progress. Writes before the
+// restart may have indexed rows after the cursor; the set of touched
+// rows is in memory only, so a resumed backfill checks every entry.
+
+// cursorKey names a backfill in DB.cursors.
+type cursorKey struct {
+	table uint64
+	index uint32
+}
+
+// backfillState is the progress of one backfill as writes see it.
+type backfillState struct {
+	cursor atomic.Pointer[backfillCursor]
+	// touched holds the row keys after the cursor that writes changed.
+	touched sync.Map
+	// checkAll makes the backfill check every entry before writing it
+	// (a backfill resumed after a restart).
+	checkAll bool
+}
+
+// backfillCursor is a published cursor.
+type backfillCursor struct {
+	last []byte // the last row passed; nil: none yet
+	done bool   // every row passed
+}
+
+// backfill returns the state of a backfill.
+func (db *DB) backfillState(tableID uint64, indexID uint32) *backfillState {
+	v, _ := db.cursors.LoadOrStore(cursorKey{tableID, indexID}, new(backfillState))
+	return v.(*backfillState)
+}
+
+// backfillVisited reports whether the backfill of an index has passed the
+// row key row; if not, it records row as touched. The caller holds row's
+// lock and is about to maintain the index for it.
+func (db *DB) backfillVisited(tableID uint64, indexID uint32, row []byte) bool {
+	st := db.backfillState(tableID, indexID)
+	c := st.cursor.Load()
+	if c != nil && (c.done || bytes.Compare(row, c.last) <= 0) {
+		return true
+	}
+	st.touched.Store(string(row), struct{}{})
+	return false
+}
+
+// backfillChunk is the number of base rows a backfill indexes per batch.
+const backfillChunk = 512
+
+// startBackfills starts the backfills of every CREATING index; Open calls
+// it to resume them after a restart.
+func (db *DB) startBackfills() {
+	for _, t := range *db.tables.Load() {
+		for _, ix := range t.indexes {
+			if ix.meta.Backfilling {
+				db.startBackfill(t.meta.Name, t.meta.ID, ix.meta.ID, true)
+			}
+		}
+	}
+}
+
+func (db *DB) startBackfill(name string, tableID uint64, indexID uint32, resumed bool) {
+	st := db.backfillState(tableID, indexID)
+	st.checkAll = resumed
+	last, found, err := db.store.Get(metaBackfillKey(tableID, indexID), nil)
+	if err != nil {
+		db.log.Error("backfill cursor", "table", name, "index", indexID, "err", err)
+		return
+	}
+	if found {
+		st.cursor.Store(&backfillCursor{last: last})
+	}
+	db.bg.Add(1)
+	go func() {
+		defer db.bg.Done()
+		// Wait out the writes that may not know the index.
+		for i := range itemLockStripes {
+			db.locks.stripes[i].Lock()
+			db.locks.stripes[i].Unlock()
+		}
+		if err := db.backfill(name, tableID, indexID); err != nil {
+			db.log.Error("backfill failed", "table", name, "index", indexID, "err", err)
+		}
+	}()
+}
+
+// backfillTarget returns the table and index a backfill works on, or nil
+// when the index is gone or no longer backfilling.
+func (db *DB) backfillTarget(name string, tableID uint64, indexID uint32) (*table, *index) {
+	t := db.lookup(name)
+	if t == nil || t.meta.ID != tableID {
+		return nil, nil
+	}
+	for _, ix := range t.indexes {
+		if ix.meta.ID == indexID && ix.meta.Backfilling {
+			return t, ix
+		}
+	}
+	return nil, nil
+}
+
+func (db *DB) stopping() bool {
+	select {
+	case <-db.bgStop:
+		return true
+	default:
+		return false
+	}
+}
+
+func (db *DB) backfill(name string, tableID uint64, indexID uint32) error {
+	for chunk := 0; ; chunk++ {
+		if db.stopping() {
+			return nil
+		}
+		if h := db.backfillHook; h != nil && !h(tableID, indexID, chunk) {
+			return nil
+		}
+		t, ix := db.backfillTarget(name, tableID, indexID)
+		if t == nil {
+			return nil
+		}
+		rows, err := db.nextBackfillRows(tableID, indexID)
+		if err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			return db.finishBackfill(name, tableID, indexID)
+		}
+		if err := db.backfillRows(t, ix, rows); err != nil {
+			return err
+		}
+	}
+}
+
+// nextBackfillRows returns the keys of the next chunk of base rows after
+// the cursor.
+func (db *DB) nextBackfillRows(tableID uint64, indexID uint32) ([][]byte, error) {
+	lower := keys.IndexPrefix(tableID, 0)
+	if c := db.backfillState(tableID, indexID).cursor.Load(); c != nil {
+		lower = keys.Successor(c.last)
+	}
+	it, err := db.store.NewIter(lower, keys.PrefixEnd(keys.IndexPrefix(tableID, 0)))
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var rows [][]byte
+	for ok := it.First(); ok && len(rows) < backfillChunk; ok = it.Next() {
+		rows = append(rows, slices.Clone(it.Key()))
+	}
+	return rows, it.Error()
+}
+
+// backfillRows indexes the rows of one chunk, or of its first part. It
+// takes the rows' locks without waiting (TryLock) and stops the chunk
+// before the first row whose lock is busy; if that is the first row, it
+// waits for that one lock alone. So it never waits while holding a lock.
+func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
+	st := db.backfillState(t.meta.ID, ix.meta.ID)
+	held := map[int]bool{}
+	defer func() {
+		for s := range held {
+			db.locks.unlock(s)
+		}
+	}()
+	n := 0
+	for _, r := range rows {
+		s := db.locks.stripe(r)
+		if !held[s] {
+			if !db.locks.stripes[s].TryLock() {
+				break
+			}
+			held[s] = true
+		}
+		n++
+	}
+	if n == 0 {
+		held[db.locks.lock(rows[0])] = true
+		n = 1
+	}
+	last := rows[n-1]
+	b := db.store.NewBatch()
+	defer b.Close()
+	// Read the rows now that they are locked. Rows inserted since the
+	// listing are touched: their writes maintained the index.
+	it, err := db.store.NewIter(rows[0], keys.Successor(last))
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		row := it.Key()
+		if !held[db.locks.stripe(row)] {
+			continue
+		}
+		_, touched := st.touched.Load(string(row))
+		if err := db.backfillRow(b, t, ix, it.Value(), touched || st.checkAll); err != nil {
+			return err
+		}
+	}
+	if err := it.Error(); err != nil {
+		return err
+	}
+	if err := b.Set(metaBackfillKey(t.meta.ID, ix.meta.ID), last); err != nil {
+		return err
+	}
+	if err := b.Commit(); err != nil {
+		return err
+	}
+	st.cursor.Store(&backfillCursor{last: last})
+	st.touched.Range(func(k, _ any) bool {
+		if k.(string) <= string(last) {
+			st.touched.Delete(k)
+		}
+		return true
+	})
+	return nil
+}
+
+// backfillRow stages the index entry of a base row whose value is raw,
+// unless check finds it there already. The caller holds the row's lock.
+func (db *DB) backfillRow(b *storage.Batch, t *table, ix *index, raw []byte, check bool) error {
+	s, err := parseRow(raw)
+	if err != nil {
+		return err
+	}
+	it, err := s.Item()
+	if err != nil {
+		return err
+	}
+	k := itemKey{pk: it[t.hashName]}
+	if t.rangeName != "" {
+		k.sk = it[t.rangeName]
+	}
+	key, proj, err := t.indexEntry(ix, it, k, false)
+	if err != nil || key == nil {
+		return err
+	}
+	if check {
+		if _, found, err := db.store.Get(key, nil); err != nil || found {
+			return err
+		}
+	}
+	size := attr.ItemSize(proj)
+	if err := b.Set(key, appendRow(nil, proj, size)); err != nil {
+		return err
+	}
+	return b.AddCounters(metaIndexStatsKey(t.meta.ID, ix.meta.ID), 1, int64(size))
+}
+
+// finishBackfill turns the index ACTIVE once the walk has passed the last
+// row. A row inserted after the cursor from now on is touched, so its
+// write maintains the index.
+func (db *DB) finishBackfill(name string, tableID uint64, indexID uint32) error {
+	db.ddl.Lock()
+	defer db.ddl.Unlock()
+	t, _ := db.backfillTarget(name, tableID, indexID)
+	if t == nil {
+		return nil
+	}
+	st := db.backfillState(tableID, indexID)
+	st.cursor.Store(&backfillCursor{done: true})
+	st.touched.Clear()
+	m := t.meta
+	m.Indexes = slices.Clone(m.Indexes)
+	for i := range m.Indexes {
+		if m.Indexes[i].ID == indexID {
+			m.Indexes[i].Backfilling = false
+		}
+	}
+	b := db.store.NewBatch()
+	defer b.Close()
+	if err := b.Delete(metaBackfillKey(tableID, indexID)); err != nil {
+		return err
+	}
+	next, err := db.putTableLocked(b, newTable(m))
+	if err != nil {
+		return err
+	}
+	if err := b.Commit(); err != nil {
+		return err
+	}
+	db.tables.Store(&next)
+	db.log.Info("index active", "table", name, "index", indexID)
+	return nil
+}

@@ -1,0 +1,368 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
+	"github.com/dynago/dynago/internal/keys"
+)
+
+// Reads through a secondary index: Query and Scan with IndexName.
+
+// Messages. "does not have the specified index" and the Select text are
+// quoted from DynamoDB's responses (dynalite's tests; mapbox/dyno issue
+// 23); the text for a backfilling index is quoted from a boto3 error in
+// aws-cloudformation/cloudformation-coverage-roadmap issue 1075; the
+// ConsistentRead text is DynamoDB's as commonly quoted (not verified
+// against a recorded response).
+const msgConsistentGSI = "Consistent reads are not supported on global secondary indexes"
+
+func msgNoIndex(name string) string { return "The table does not have the specified index: " + name }
+
+func msgSelectAllOnGSI(name string) string {
+	return "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index " + name + " because its projection type is not ALL"
+}
+
+const msgBackfilling = "Cannot read from backfilling global secondary index"
+
+// readIndex resolves a read's IndexName (nil for "") and applies the rules
+// that do not depend on the key condition.
+func (t *table) readIndex(name, sel string, consistent bool) (*index, error) {
+	if name == "" {
+		return nil, nil
+	}
+	ix := t.index(name)
+	if ix == nil {
+		return nil, Validation(msgNoIndex(name))
+	}
+	if ix.meta.Global {
+		if consistent {
+			return nil, Validation(msgConsistentGSI)
+		}
+		if ix.meta.Backfilling {
+			return nil, Validation(msgBackfilling)
+		}
+		if sel == SelectAllAttributes && ix.projType != ProjectionAll {
+			return nil, Validation(msgSelectAllOnGSI(name))
+		}
+	}
+	return ix, nil
+}
+
+// view returns a table whose key schema is the single-attribute key of
+// ix, so that the key-condition checks of the base table apply unchanged.
+func (t *table) view(ix *index) *table {
+	v := &table{meta: t.meta, hashName: ix.hash[0].name, hashType: ix.hash[0].typ}
+	if len(ix.rng) == 1 {
+		v.rangeName, v.rangeType = ix.rng[0].name, ix.rng[0].typ
+	}
+	return v
+}
+
+// indexCondition is a Query's key condition on an index: every HASH
+// value, equality on the leading RANGE attributes, and a condition on
+// the next one.
+type indexCondition struct {
+	pk   []attr.Value
+	eq   []attr.Value
+	op   keys.Op
+	a, b attr.Value
+}
+
+// fromKeyCondition lifts a single-attribute key condition.
+func fromKeyCondition(kc keyCondition) indexCondition {
+	return indexCondition{pk: []attr.Value{kc.pk}, op: kc.op, a: kc.a, b: kc.b}
+}
+
+// multiKeyCondition checks the parts of a key condition on a
+// multi-attribute index key: equality on every HASH attribute, and on
+// the RANGE attributes left to right with no gap, only the last one
+// allowed another operator.
+func (ix *index) multiKeyCondition(parts []keyPart) (indexCondition, error) {
+	var ic indexCondition
+	if n := len(ix.hash) + len(ix.rng); len(parts) > n {
+		return ic, Validation(fmt.Sprintf("The number of query conditions (%d) exceeds the number of key attributes defined in the schema (%d)", len(parts), n))
+	}
+	byName := map[string]*keyPart{}
+	for i := range parts {
+		byName[parts[i].name] = &parts[i]
+	}
+	used := 0
+	for _, a := range ix.hash {
+		p := byName[a.name]
+		if p == nil {
+			return ic, Validation("Query condition missed key schema element: " + a.name)
+		}
+		if p.op != keys.OpEQ {
+			return ic, Validation(msgKeyConditionNotSupp)
+		}
+		if p.a.Type != a.typ {
+			return ic, Validation(msgKeyTypeMismatch)
+		}
+		if err := checkKeyValue(a.name, p.a, true, msgEmptyKeyItem); err != nil {
+			return ic, err
+		}
+		ic.pk = append(ic.pk, p.a)
+		used++
+	}
+	gap := ""
+	for _, a := range ix.rng {
+		p := byName[a.name]
+		if p == nil {
+			if gap == "" {
+				gap = a.name
+			}
+			continue
+		}
+		if gap != "" {
+			return ic, Validation("Query condition missed key schema element: " + gap)
+		}
+		used++
+		if p.a.Type != a.typ || (p.op == keys.OpBetween && p.b.Type != a.typ) {
+			return ic, Validation(msgKeyTypeMismatch)
+		}
+		if ic.op != keys.OpAny {
+			// A condition after an inequality.
+			return ic, Validation(msgKeyConditionNotSupp)
+		}
+		if p.op == keys.OpEQ {
+			ic.eq = append(ic.eq, p.a)
+			continue
+		}
+		if p.op == keys.OpBeginsWith && a.typ == attr.TypeN {
+			return ic, Validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
+		}
+		ic.op, ic.a, ic.b = p.op, p.a, p.b
+	}
+	if used != len(parts) {
+		for _, p := range parts {
+			if !slices.ContainsFunc(append(slices.Clone(ix.hash), ix.rng...), func(a keyAttr) bool { return a.name == p.name }) {
+				return ic, Validation("Query condition missed key schema element: " + firstMissing(ix, byName))
+			}
+		}
+	}
+	// The last equality is the condition on its element when nothing
+	// follows: SortKeyRange treats eq as a prefix either way.
+	return ic, nil
+}
+
+func firstMissing(ix *index, byName map[string]*keyPart) string {
+	for _, a := range append(slices.Clone(ix.hash), ix.rng...) {
+		if byName[a.name] == nil {
+			return a.name
+		}
+	}
+	return ix.hash[0].name
+}
+
+// legacyParts turns legacy KeyConditions into key parts, for a
+// multi-attribute index.
+func legacyParts(conds map[string]Condition) ([]keyPart, error) {
+	var parts []keyPart
+	for _, name := range sortedConditionNames(conds) {
+		cond := conds[name]
+		n := legacyArgCounts[cond.ComparisonOperator]
+		if got := len(cond.AttributeValueList); (n >= 0 && got != n) || (n < 0 && got == 0) {
+			return nil, Validation("One or more parameter values were invalid: Invalid number of argument(s) for the " + cond.ComparisonOperator + " ComparisonOperator")
+		}
+		spec, ok := legacyKeyOps[cond.ComparisonOperator]
+		if !ok {
+			return nil, Validation("Attempted conditional constraint is not an indexable operation")
+		}
+		p := keyPart{name: name, op: spec.op, a: cond.AttributeValueList[0]}
+		if spec.nargs == 2 {
+			p.b = cond.AttributeValueList[1]
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
+}
+
+// matches reports whether an index key (pk, sk) satisfies the condition.
+func (ic indexCondition) matches(pk, sk []attr.Value) bool {
+	if len(pk) != len(ic.pk) {
+		return false
+	}
+	for i := range pk {
+		if !attr.Equal(pk[i], ic.pk[i]) {
+			return false
+		}
+	}
+	return ic.sortMatches(sk)
+}
+
+func (ic indexCondition) sortMatches(sk []attr.Value) bool {
+	if len(sk) < len(ic.eq) {
+		return false
+	}
+	for i := range ic.eq {
+		if !attr.Equal(sk[i], ic.eq[i]) {
+			return false
+		}
+	}
+	if ic.op == keys.OpAny {
+		return true
+	}
+	if len(sk) <= len(ic.eq) {
+		return false
+	}
+	return keyCondition{op: ic.op, a: ic.a, b: ic.b}.sortKeyMatches(sk[len(ic.eq)])
+}
+
+// indexQueryRange returns the row-key range of a key condition on ix.
+func (t *table) indexQueryRange(ix *index, ic indexCondition) (rangeRead, error) {
+	var r rangeRead
+	part, err := keys.PartitionPrefix(t.meta.ID, ix.meta.ID, ic.pk)
+	if err != nil {
+		return r, fmt.Errorf("encode partition: %w", err)
+	}
+	if ic.op == keys.OpBetween && cmp(ic.a, ic.b) > 0 {
+		return r, Validation("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")
+	}
+	r.lower, r.upper, err = keys.SortKeyRange(part, ic.eq, ic.op, ic.a, ic.b)
+	if err != nil {
+		return r, fmt.Errorf("encode sort key range: %w", err)
+	}
+	return r, nil
+}
+
+// indexStartKey validates an ExclusiveStartKey for a read of ix: exactly
+// the index's and the table's key attributes, of their types. It returns
+// the index key and the row key to resume after.
+func (t *table) indexStartKey(ix *index, esk attr.Item, bad error) (pk, sk []attr.Value, row []byte, err error) {
+	names := t.keyNames(ix)
+	if len(esk) != len(names) {
+		return nil, nil, nil, bad
+	}
+	types := map[string]attr.Type{t.hashName: t.hashType}
+	if t.rangeName != "" {
+		types[t.rangeName] = t.rangeType
+	}
+	for _, list := range [2][]keyAttr{ix.hash, ix.rng} {
+		for _, a := range list {
+			types[a.name] = a.typ
+		}
+	}
+	for _, n := range names {
+		v, ok := esk[n]
+		if !ok || v.Type != types[n] {
+			return nil, nil, nil, bad
+		}
+	}
+	for _, a := range ix.hash {
+		pk = append(pk, esk[a.name])
+	}
+	for _, a := range ix.rng {
+		sk = append(sk, esk[a.name])
+	}
+	k := itemKey{pk: esk[t.hashName]}
+	if t.rangeName != "" {
+		k.sk = esk[t.rangeName]
+	}
+	bpk, bsk := t.baseKey(k)
+	row, err = keys.AppendIndexRowKey(nil, t.meta.ID, ix.meta.ID, pk, sk, bpk, bsk)
+	if err != nil {
+		return nil, nil, nil, bad
+	}
+	return pk, sk, row, nil
+}
+
+// indexLastEvaluatedKey is the LastEvaluatedKey of a page of ix: the
+// index's key attributes and the table's.
+func (t *table) indexLastEvaluatedKey(ix *index, last attr.Item) attr.Item {
+	if last == nil {
+		return nil
+	}
+	k := attr.Item{}
+	for _, n := range t.keyNames(ix) {
+		k[n] = last[n]
+	}
+	return k
+}
+
+// checkIndexFilterKeys refuses a Query filter naming a key attribute of
+// the index.
+func (t *table) checkIndexFilterKeys(ix *index, filter *expr.Condition, legacy bool) error {
+	if !ix.multi() {
+		return t.view(ix).checkFilterKeys(filter, legacy)
+	}
+	if filter == nil {
+		return nil
+	}
+	used := topLevelNames(filter)
+	for _, list := range [2][]keyAttr{ix.hash, ix.rng} {
+		for _, a := range list {
+			if !slices.Contains(used, a.name) {
+				continue
+			}
+			if legacy {
+				return Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: " + a.name)
+			}
+			return Validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + a.name)
+		}
+	}
+	return nil
+}
+
+// lsiFetch says whether a read of the LSI ix must fetch each item from
+// the table: when it asks for all attributes, or names (in its
+// projection or filter) an attribute the index does not store.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.Projections
+func (t *table) lsiFetch(ix *index, sel string, x readExprs, attributesToGet []string) bool {
+	if ix == nil || ix.meta.Global || ix.projType == ProjectionAll {
+		return false
+	}
+	if sel == SelectAllAttributes {
+		return true
+	}
+	var names []string
+	if x.proj != nil {
+		names = append(names, x.proj.TopLevel()...)
+	}
+	names = append(names, attributesToGet...)
+	if x.filter != nil {
+		names = append(names, topLevelNames(x.filter)...)
+	}
+	for _, n := range names {
+		if !t.projects(ix, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// fetcher returns a rangeRead fetch function that replaces an LSI entry
+// by its table item, adding each fetch's read units to *units.
+func (db *DB) fetcher(t *table, consistent bool, units *float64) func(attr.Item) (attr.Item, error) {
+	return func(entry attr.Item) (attr.Item, error) {
+		k := itemKey{pk: entry[t.hashName]}
+		if t.rangeName != "" {
+			k.sk = entry[t.rangeName]
+		}
+		if err := t.locate(&k); err != nil {
+			return nil, err
+		}
+		raw, found, err := db.store.Get(k.row, nil)
+		if err != nil || !found {
+			return entry, err
+		}
+		s, err := parseRow(raw)
+		if err != nil {
+			return nil, err
+		}
+		*units += readUnits(s.size, consistent)
+		return s.Item()
+	}
+}
+
+// consumedRead builds a read's ConsumedCapacity when it went through an
+// index: the index's units, plus the table's for LSI fetches.
+func consumedRead(t *table, ix *index, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
+	if ix == nil {
+		return consumed(t, mode, indexUnits)
+	}
+	return consumedSplit(t, mode, tableUnits, map[string]float64{ix.meta.Name: indexUnits})
+}

@@ -1,0 +1,293 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/keys"
+)
+
+// createGSITable creates table name with key pk (S) and no index.
+func createGSITable(t testing.TB, db *DB, name string) {
+	t.Helper()
+	mustCreate(t, db, name, false)
+}
+
+func addGSI(t testing.TB, db *DB, table, index string) *UpdateTableOutput {
+	t.Helper()
+	out, err := db.UpdateTable(&UpdateTableInput{
+		TableName:            table,
+		AttributeDefinitions: []AttributeDefinition{{AttributeName: "g", AttributeType: "S"}, {AttributeName: "r", AttributeType: "N"}},
+		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{
+			IndexName:  index,
+			KeySchema:  []KeySchemaElement{{AttributeName: "g", KeyType: KeyTypeHash}, {AttributeName: "r", KeyType: KeyTypeRange}},
+			Projection: Projection{ProjectionType: ProjectionInclude, NonKeyAttributes: []string{"v"}},
+		}}},
+	})
+	if err != nil {
+		t.Fatalf("UpdateTable create %s: %v", index, err)
+	}
+	return out
+}
+
+func gItem(i int, g string, r int) attr.Item {
+	it := attr.Item{"pk": attr.S(fmt.Sprintf("item%05d", i)), "v": attr.S(fmt.Sprint("v", i)), "w": attr.S("not projected")}
+	if g != "" {
+		it["g"] = attr.S(g)
+		it["r"] = attr.N(fmt.Sprint(r))
+	}
+	return it
+}
+
+// waitActive waits until no index of the table is backfilling.
+func waitActive(t testing.TB, db *DB, table string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		tb := db.lookup(table)
+		busy := false
+		for _, ix := range tb.indexes {
+			busy = busy || ix.meta.Backfilling
+		}
+		if !busy {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("backfill did not finish")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// checkIndexEqualsRecomputation compares an index's rows and counters
+// with those recomputed from the table.
+func checkIndexEqualsRecomputation(t *testing.T, db *DB, table, index string) {
+	t.Helper()
+	tb := db.lookup(table)
+	ix := tb.index(index)
+	want := map[string][]byte{}
+	var wantBytes int64
+	base := keys.IndexPrefix(tb.meta.ID, 0)
+	it, err := db.store.NewIter(base, keys.PrefixEnd(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		s, err := parseRow(it.Value())
+		if err != nil {
+			t.Fatal(err)
+		}
+		item, err := s.Item()
+		if err != nil {
+			t.Fatal(err)
+		}
+		key, proj, err := tb.indexEntry(ix, item, itemKey{pk: item["pk"]}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if key != nil {
+			size := attr.ItemSize(proj)
+			want[string(key)] = appendRow(nil, proj, size)
+			wantBytes += int64(size)
+		}
+	}
+	it.Close()
+	got := map[string][]byte{}
+	pre := keys.IndexPrefix(tb.meta.ID, ix.meta.ID)
+	it, err = db.store.NewIter(pre, keys.PrefixEnd(pre))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		got[string(it.Key())] = bytes.Clone(it.Value())
+	}
+	it.Close()
+	if len(got) != len(want) {
+		t.Fatalf("index has %d entries, recomputation %d", len(got), len(want))
+	}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || !bytes.Equal(g, v) {
+			t.Fatalf("index entry %x: got %x, want %x", k, g, v)
+		}
+	}
+	count, size, err := db.indexStats(tb, ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if count != int64(len(want)) || size != wantBytes {
+		t.Fatalf("counters %d items %d bytes, want %d, %d", count, size, len(want), wantBytes)
+	}
+}
+
+// A backfill that runs while writers insert, update, move and remove
+// index keys ends equal to a recomputation from the table.
+func TestBackfillRacesWriters(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	createGSITable(t, db, "race")
+	const n = 3000
+	for i := range n {
+		g := ""
+		if i%3 != 0 {
+			g = fmt.Sprint("g", i%7)
+		}
+		if _, err := db.PutItem(&PutItemInput{TableName: "race", Item: gItem(i, g, i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paused, resume := make(chan struct{}), make(chan struct{})
+	db.backfillHook = func(_ uint64, _ uint32, chunk int) bool {
+		if chunk == 1 {
+			close(paused)
+			<-resume
+		}
+		return true
+	}
+	out := addGSI(t, db, "race", "byg")
+	g := out.TableDescription.GlobalSecondaryIndexes[0]
+	if g.IndexStatus != IndexStatusCreating || g.Backfilling == nil || !*g.Backfilling {
+		t.Fatalf("created index: %+v", g)
+	}
+	<-paused
+	// While it backfills, the index cannot be read.
+	_, err := db.Query(&QueryInput{TableName: "race", IndexName: "byg", KeyConditions: map[string]Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g1")}}}})
+	wantCode(t, err, CodeValidation, msgBackfilling)
+	// Another online index change waits for this one.
+	_, err = db.UpdateTable(&UpdateTableInput{TableName: "race", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}})
+	wantCode(t, err, CodeLimitExceeded, msgOneOnlineIndex)
+
+	var wg sync.WaitGroup
+	var half sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		half.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 7))
+			for op := range 400 {
+				if op == 200 {
+					half.Done()
+				}
+				i := rng.IntN(n + 500)
+				var err error
+				switch rng.IntN(4) {
+				case 0: // insert or overwrite, maybe with a key
+					g := ""
+					if rng.IntN(2) == 0 {
+						g = fmt.Sprint("g", rng.IntN(7))
+					}
+					_, err = db.PutItem(&PutItemInput{TableName: "race", Item: gItem(i, g, rng.IntN(50))})
+				case 1: // move the key
+					_, err = db.UpdateItem(&UpdateItemInput{TableName: "race", Key: attr.Item{"pk": gItem(i, "", 0)["pk"]},
+						UpdateExpression:          "SET g = :g, r = :r",
+						ExpressionAttributeValues: attr.Item{":g": attr.S(fmt.Sprint("g", rng.IntN(7))), ":r": attr.N(fmt.Sprint(rng.IntN(50)))}})
+				case 2: // remove the key
+					_, err = db.UpdateItem(&UpdateItemInput{TableName: "race", Key: attr.Item{"pk": gItem(i, "", 0)["pk"]}, UpdateExpression: "REMOVE g"})
+				case 3:
+					_, err = db.DeleteItem(&DeleteItemInput{TableName: "race", Key: attr.Item{"pk": gItem(i, "", 0)["pk"]}})
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	half.Wait()
+	close(resume)
+	wg.Wait()
+	waitActive(t, db, "race")
+	checkIndexEqualsRecomputation(t, db, "race", "byg")
+	d, err := db.DescribeTable(&DescribeTableInput{TableName: "race"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := d.Table.GlobalSecondaryIndexes[0]; g.IndexStatus != IndexStatusActive || g.Backfilling != nil {
+		t.Fatalf("after backfill: %+v", g)
+	}
+}
+
+// A backfill stopped by a shutdown resumes when the database reopens.
+func TestBackfillResumesAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	db, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	createGSITable(t, db, "resume")
+	for i := range 2000 {
+		if _, err := db.PutItem(&PutItemInput{TableName: "resume", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stopped := make(chan struct{})
+	db.backfillHook = func(_ uint64, _ uint32, chunk int) bool {
+		if chunk == 2 {
+			close(stopped)
+			return false
+		}
+		return true
+	}
+	addGSI(t, db, "resume", "byg")
+	<-stopped
+	tb := db.lookup("resume")
+	if count, _, _ := db.indexStats(tb, tb.index("byg")); count != 2*backfillChunk {
+		t.Fatalf("%d entries before the restart, want %d", count, 2*backfillChunk)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = mustOpen(t, Options{Dir: dir})
+	waitActive(t, db, "resume")
+	checkIndexEqualsRecomputation(t, db, "resume", "byg")
+	tb = db.lookup("resume")
+	if _, found, _ := db.store.Get(metaBackfillKey(tb.meta.ID, tb.index("byg").meta.ID), nil); found {
+		t.Fatal("cursor left behind")
+	}
+	out, err := db.Query(&QueryInput{TableName: "resume", IndexName: "byg", KeyConditions: map[string]Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g3")}}}})
+	if err != nil || out.Count != 400 {
+		t.Fatalf("query after resume: %v %d", err, out.Count)
+	}
+}
+
+// Deleting an index frees its rows and counters.
+func TestDeleteIndexFreesRows(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	createGSITable(t, db, "del")
+	for i := range 100 {
+		if _, err := db.PutItem(&PutItemInput{TableName: "del", Item: gItem(i, "g", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addGSI(t, db, "del", "byg")
+	waitActive(t, db, "del")
+	tb := db.lookup("del")
+	id := tb.index("byg").meta.ID
+	out, err := db.UpdateTable(&UpdateTableInput{TableName: "del", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.TableDescription.GlobalSecondaryIndexes != nil || len(out.TableDescription.AttributeDefinitions) != 1 {
+		t.Fatalf("after delete: %+v", out.TableDescription)
+	}
+	pre := keys.IndexPrefix(tb.meta.ID, id)
+	it, err := db.store.NewIter(pre, keys.PrefixEnd(pre))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	if it.First() {
+		t.Fatal("index rows left after delete")
+	}
+	// A new index gets a new id.
+	addGSI(t, db, "del", "byg")
+	waitActive(t, db, "del")
+	if nid := db.lookup("del").index("byg").meta.ID; nid == id {
+		t.Fatalf("index id %d reused", id)
+	}
+	checkIndexEqualsRecomputation(t, db, "del", "byg")
+}

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
+)
+
+// TransactGetItems reads up to 100 items, across tables, from one Pebble
+// snapshot: the items are as they were at one instant, so the reads never
+// see part of a transaction or of a batch. It takes no lock; a write never
+// cancels it as it may in DynamoDB. Each item is billed at twice the
+// units of a strongly consistent read.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
+func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
+	var c constraints
+	switch {
+	case in.TransactItems == nil:
+		c.add("Value null at 'transactItems' failed to satisfy constraint: Member must not be null")
+	case len(in.TransactItems) == 0:
+		c.add("Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	case len(in.TransactItems) > maxTransactItems:
+		c.add("Value '%s' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100", javaObjects("TransactGetItem", len(in.TransactItems)))
+	}
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	for i, ti := range in.TransactItems {
+		f := fmt.Sprintf("transactItems.%d.member.get", i+1)
+		if ti.Get == nil {
+			c.add("Value null at '%s' failed to satisfy constraint: Member must not be null", f)
+			continue
+		}
+		c.tableName(f+".tableName", ti.Get.TableName)
+		if ti.Get.Key == nil {
+			c.add("Value null at '%s.key' failed to satisfy constraint: Member must not be null", f)
+		}
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+
+	type read struct {
+		t    *table
+		k    itemKey
+		proj *expr.Projection
+	}
+	reads := make([]read, len(in.TransactItems))
+	for i, ti := range in.TransactItems {
+		g := ti.Get
+		proj, err := compileProjection(expr.OpGetItem, g.ProjectionExpression, g.EmptyExpressions, g.ExpressionAttributeNames, nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := canonicalize(g.Key); err != nil {
+			return nil, err
+		}
+		reads[i].proj = proj
+	}
+	seen := make(map[string]bool, len(reads))
+	for i, ti := range in.TransactItems {
+		t, err := db.tableOrNotFound(ti.Get.TableName)
+		if err != nil {
+			return nil, err
+		}
+		k, err := t.keyFromKey(ti.Get.Key)
+		if err != nil {
+			return nil, err
+		}
+		if seen[string(k.row)] {
+			return nil, errTransactDuplicate
+		}
+		seen[string(k.row)] = true
+		reads[i].t, reads[i].k = t, k
+	}
+
+	snap := db.store.NewSnapshot()
+	defer snap.Close()
+	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(reads))}
+	units := map[string]float64{}
+	tables := map[string]*table{}
+	for i, r := range reads {
+		raw, found, err := snap.Get(r.k.row, nil)
+		if err != nil {
+			return nil, err
+		}
+		size := 0
+		var it attr.Item
+		if found {
+			s, err := parseRow(raw)
+			if err != nil {
+				return nil, fmt.Errorf("table %q: %w", r.t.meta.Name, err)
+			}
+			size = s.size
+			if it, err = s.Item(); err != nil {
+				return nil, fmt.Errorf("table %q: %w", r.t.meta.Name, err)
+			}
+			out.Responses[i].Item = shape(it, r.proj, nil)
+		}
+		tables[r.t.meta.Name] = r.t
+		units[r.t.meta.Name] += 2 * readUnits(size, true)
+	}
+	for _, name := range sortedKeys(tables) {
+		if cc := consumed(tables[name], in.ReturnConsumedCapacity, units[name]); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
+		}
+	}
+	return out, nil
+}

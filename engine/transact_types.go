@@ -1,0 +1,109 @@
+package engine
+
+import "github.com/dynago/dynago/attr"
+
+// Request and response shapes of TransactWriteItems and TransactGetItems,
+// field for field as in DynamoDB's API reference.
+
+// TransactWriteItemsInput is TransactWriteItems' request.
+type TransactWriteItemsInput struct {
+	TransactItems               []TransactWriteItem
+	ReturnConsumedCapacity      string
+	ReturnItemCollectionMetrics string
+	ClientRequestToken          string
+	// ClientRequestTokenSet is true when the request carried the member,
+	// even as "" (which DynamoDB refuses as too short).
+	ClientRequestTokenSet bool
+}
+
+// TransactWriteItem is one action: exactly one member is set.
+type TransactWriteItem struct {
+	ConditionCheck *TransactConditionCheck
+	Put            *TransactPut
+	Update         *TransactUpdate
+	Delete         *TransactDelete
+}
+
+// TransactConditionCheck checks a condition on an item without writing it.
+type TransactConditionCheck struct {
+	TableName                           string
+	Key                                 attr.Item
+	ConditionExpression                 string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           attr.Item
+	ReturnValuesOnConditionCheckFailure string
+	EmptyExpressions                    Exprs
+}
+
+// TransactPut creates or replaces an item.
+type TransactPut struct {
+	TableName                           string
+	Item                                attr.Item
+	ConditionExpression                 string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           attr.Item
+	ReturnValuesOnConditionCheckFailure string
+	EmptyExpressions                    Exprs
+}
+
+// TransactUpdate updates an item, creating it if it does not exist.
+type TransactUpdate struct {
+	TableName                           string
+	Key                                 attr.Item
+	UpdateExpression                    string
+	ConditionExpression                 string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           attr.Item
+	ReturnValuesOnConditionCheckFailure string
+	EmptyExpressions                    Exprs
+}
+
+// TransactDelete deletes an item.
+type TransactDelete struct {
+	TableName                           string
+	Key                                 attr.Item
+	ConditionExpression                 string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           attr.Item
+	ReturnValuesOnConditionCheckFailure string
+	EmptyExpressions                    Exprs
+}
+
+// TransactWriteItemsOutput is TransactWriteItems' response.
+type TransactWriteItemsOutput struct {
+	ConsumedCapacity      []ConsumedCapacity
+	ItemCollectionMetrics map[string][]ItemCollectionMetrics
+}
+
+// TransactGetItemsInput is TransactGetItems' request.
+type TransactGetItemsInput struct {
+	TransactItems          []TransactGetItem
+	ReturnConsumedCapacity string
+}
+
+// TransactGetItem is one read; Get is nil when the request left it out.
+type TransactGetItem struct {
+	Get *TransactGet
+}
+
+// TransactGet reads one item.
+type TransactGet struct {
+	TableName                string
+	Key                      attr.Item
+	ProjectionExpression     string
+	ExpressionAttributeNames map[string]string
+	EmptyExpressions         Exprs
+}
+
+// TransactGetItemsOutput is TransactGetItems' response: one ItemResponse
+// per Get, in request order, with a nil Item for an item that does not
+// exist.
+type TransactGetItemsOutput struct {
+	Responses        []ItemResponse
+	ConsumedCapacity []ConsumedCapacity
+}
+
+// ItemResponse is one item read by TransactGetItems.
+type ItemResponse struct {
+	Item attr.Item
+}

@@ -1,0 +1,468 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
+)
+
+// Transaction limits.
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
+const (
+	maxTransactItems     = 100
+	maxTransactBytes     = 4 << 20 // aggregate size of the items written
+	maxClientTokenLength = 36
+)
+
+// Cancellation reason codes.
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html#API_TransactWriteItems_Errors
+const (
+	ReasonNone                   = "None"
+	ReasonConditionalCheckFailed = "ConditionalCheckFailed"
+	ReasonValidationError        = "ValidationError"
+)
+
+var (
+	errTransactDuplicate = Validation("Transaction request cannot include multiple operations on one item")
+	errTransactOneAction = Validation("TransactItems can only contain one of Check, Put, Update or Delete")
+	errTransactTooLarge  = Validation("Transaction request size has exceeded the maximum allowed size")
+)
+
+// Kinds of transaction actions.
+type txKind uint8
+
+const (
+	txCheck txKind = iota
+	txPut
+	txUpdate
+	txDelete
+)
+
+// txAction is one action of a TransactWriteItems request, validated and
+// located.
+type txAction struct {
+	kind    txKind
+	table   string
+	t       *table
+	k       itemKey
+	item    attr.Item // Put's item
+	key     attr.Item // the others' key
+	w       writeExprs
+	onFail  string // ReturnValuesOnConditionCheckFailure
+	old     storedItem
+	next    attr.Item
+	newSize int
+	writes  bool // stage next (a delete of a missing item does not)
+}
+
+// TransactWriteItems applies up to 100 writes and condition checks, across
+// tables and at most one per item, all or none. The items' locks are taken
+// in one global order (itemLocks.lockAll), every condition is checked and
+// every new item computed while they are held, and the writes, with their
+// counters and index entries, commit in one Pebble batch. Where DynamoDB
+// would cancel a transaction that meets a concurrent one on the same item
+// (TransactionConflict), dynago makes the later one wait for the lock:
+// transactions and single-item writes serialise instead of failing.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
+func (db *DB) TransactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+	acts, err := db.prepareTransactWrite(in)
+	if err != nil {
+		return nil, err
+	}
+	var tok *tokenEntry
+	if in.ClientRequestTokenSet {
+		fp := transactFingerprint(in)
+		var repeat bool
+		tok, repeat, err = db.txTokens.begin(in.ClientRequestToken, fp, db.now)
+		if err != nil {
+			return nil, err
+		}
+		if repeat {
+			return db.repeatedTransact(in, acts)
+		}
+	}
+	committed := false
+	if tok != nil {
+		// Deferred, so that even a panic releases requests waiting on
+		// the token.
+		defer func() { db.txTokens.finish(in.ClientRequestToken, tok, committed, db.now()) }()
+	}
+	out, err := db.runTransactWrite(in, acts)
+	committed = err == nil
+	return out, err
+}
+
+// prepareTransactWrite validates a request as DynamoDB does, compiles its
+// expressions and locates its items.
+func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, error) {
+	var c constraints
+	switch {
+	case in.TransactItems == nil:
+		c.add("Value null at 'transactItems' failed to satisfy constraint: Member must not be null")
+	case len(in.TransactItems) == 0:
+		c.add("Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	case len(in.TransactItems) > maxTransactItems:
+		c.add("Value '%s' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100", javaObjects("TransactWriteItem", len(in.TransactItems)))
+	}
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	if in.ClientRequestTokenSet {
+		switch n := len(in.ClientRequestToken); {
+		case n < 1:
+			c.add("Value '' at 'clientRequestToken' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		case n > maxClientTokenLength:
+			c.add("Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36", in.ClientRequestToken)
+		}
+	}
+	for i, ti := range in.TransactItems {
+		at := fmt.Sprintf("transactItems.%d.member.", i+1)
+		if x := ti.ConditionCheck; x != nil {
+			f := at + "conditionCheck."
+			c.tableName(f+"tableName", x.TableName)
+			if x.Key == nil {
+				c.add("Value null at '%skey' failed to satisfy constraint: Member must not be null", f)
+			}
+			if x.ConditionExpression == "" && !x.EmptyExpressions.Has(ExprCondition) {
+				c.add("Value null at '%sconditionExpression' failed to satisfy constraint: Member must not be null", f)
+			}
+			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+		}
+		if x := ti.Put; x != nil {
+			f := at + "put."
+			c.tableName(f+"tableName", x.TableName)
+			if x.Item == nil {
+				c.add("Value null at '%sitem' failed to satisfy constraint: Member must not be null", f)
+			}
+			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+		}
+		if x := ti.Delete; x != nil {
+			f := at + "delete."
+			c.tableName(f+"tableName", x.TableName)
+			if x.Key == nil {
+				c.add("Value null at '%skey' failed to satisfy constraint: Member must not be null", f)
+			}
+			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+		}
+		if x := ti.Update; x != nil {
+			f := at + "update."
+			c.tableName(f+"tableName", x.TableName)
+			if x.Key == nil {
+				c.add("Value null at '%skey' failed to satisfy constraint: Member must not be null", f)
+			}
+			if x.UpdateExpression == "" && !x.EmptyExpressions.Has(ExprUpdate) {
+				c.add("Value null at '%supdateExpression' failed to satisfy constraint: Member must not be null", f)
+			}
+			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+		}
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+
+	// Checks that need no table: DynamoDB refuses a bad value or an
+	// oversized item even for a table that does not exist.
+	acts := make([]*txAction, len(in.TransactItems))
+	total := 0
+	for i, ti := range in.TransactItems {
+		n := 0
+		for _, set := range [...]bool{ti.ConditionCheck != nil, ti.Put != nil, ti.Update != nil, ti.Delete != nil} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			return nil, errTransactOneAction
+		}
+		a := &txAction{}
+		var err error
+		switch {
+		case ti.ConditionCheck != nil:
+			x := ti.ConditionCheck
+			a.kind, a.table, a.key, a.onFail = txCheck, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
+			a.w, err = compileWrite(writeRequest{op: expr.OpConditionCheck, condition: x.ConditionExpression,
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
+		case ti.Put != nil:
+			x := ti.Put
+			a.kind, a.table, a.item, a.onFail = txPut, x.TableName, x.Item, x.ReturnValuesOnConditionCheckFailure
+			a.w, err = compileWrite(writeRequest{op: expr.OpPutItem, condition: x.ConditionExpression,
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
+		case ti.Update != nil:
+			x := ti.Update
+			a.kind, a.table, a.key, a.onFail = txUpdate, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
+			a.w, err = compileWrite(writeRequest{op: expr.OpUpdateItem, condition: x.ConditionExpression, update: x.UpdateExpression,
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
+		default:
+			x := ti.Delete
+			a.kind, a.table, a.key, a.onFail = txDelete, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
+			a.w, err = compileWrite(writeRequest{op: expr.OpDeleteItem, condition: x.ConditionExpression,
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
+		}
+		if err != nil {
+			return nil, err
+		}
+		if a.kind == txPut {
+			if err := canonicalize(a.item); err != nil {
+				return nil, err
+			}
+			size := attr.ItemSize(a.item)
+			if size > attr.MaxItemSize {
+				return nil, errItemTooLarge
+			}
+			total += size
+		} else {
+			if err := canonicalize(a.key); err != nil {
+				return nil, err
+			}
+			total += attr.ItemSize(a.key)
+		}
+		acts[i] = a
+	}
+	if total > maxTransactBytes {
+		return nil, errTransactTooLarge
+	}
+
+	seen := make(map[string]bool, len(acts))
+	for _, a := range acts {
+		t, err := db.tableOrNotFound(a.table)
+		if err != nil {
+			return nil, err
+		}
+		a.t = t
+		if a.kind == txPut {
+			if a.k, err = t.keyFromItem(a.item); err != nil {
+				return nil, err
+			}
+			if err := t.checkIndexKeys(a.item); err != nil {
+				return nil, err
+			}
+		} else if a.k, err = t.keyFromKey(a.key); err != nil {
+			return nil, err
+		}
+		if a.kind == txUpdate && a.w.update != nil {
+			keyNames := []string{t.hashName}
+			if t.rangeName != "" {
+				keyNames = append(keyNames, t.rangeName)
+			}
+			if err := a.w.update.CheckKeys(keyNames...); err != nil {
+				return nil, exprError(err)
+			}
+		}
+		if seen[string(a.k.row)] {
+			return nil, errTransactDuplicate
+		}
+		seen[string(a.k.row)] = true
+	}
+	return acts, nil
+}
+
+// runTransactWrite locks the items, decides every action and commits the
+// writes in one batch, or cancels the transaction with a reason per action.
+func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
+	rows := make([][]byte, len(acts))
+	for i, a := range acts {
+		rows[i] = a.k.row
+	}
+	held := db.locks.lockAll(rows)
+	defer db.locks.unlockAll(held)
+
+	reasons := make([]CancellationReason, len(acts))
+	failed := false
+	for i, a := range acts {
+		old, err := db.loadForWrite(a.t, a.k)
+		if err != nil {
+			return nil, err
+		}
+		a.old = old
+		r, err := a.decide()
+		if err != nil {
+			return nil, err
+		}
+		reasons[i] = r
+		if r.Code != ReasonNone {
+			failed = true
+		}
+	}
+	if failed {
+		return nil, transactionCanceled(reasons)
+	}
+
+	b := db.store.NewBatch()
+	defer b.Close()
+	for i, a := range acts {
+		if !a.writes {
+			continue
+		}
+		size, err := db.stageWrite(b, a.t, a.k, &a.old, a.next)
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) && e.Code == CodeValidation {
+				reasons[i] = CancellationReason{Code: ReasonValidationError, Message: e.Message}
+				return nil, transactionCanceled(reasons)
+			}
+			return nil, err
+		}
+		a.newSize = size
+	}
+	if !b.Empty() {
+		if err := b.Commit(); err != nil {
+			return nil, err
+		}
+	}
+	return db.transactWriteOutput(in, acts)
+}
+
+// decide evaluates one action against its current item (a.old), under
+// the transaction's locks: it checks the condition and computes the item
+// to write. A reason other than None cancels the transaction.
+func (a *txAction) decide() (CancellationReason, error) {
+	none := CancellationReason{Code: ReasonNone}
+	cur, err := a.old.Item()
+	if err != nil {
+		return none, err
+	}
+	if err := a.w.check(cur, a.onFail); err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Code == CodeConditionalCheckFailed {
+			return CancellationReason{Code: ReasonConditionalCheckFailed, Message: e.Message, Item: e.Item}, nil
+		}
+		return none, err
+	}
+	switch a.kind {
+	case txPut:
+		a.next, a.writes = a.item, true
+	case txDelete:
+		a.next, a.writes = nil, a.old.found
+	case txUpdate:
+		base := cur
+		if base == nil {
+			base = a.t.keyItem(a.k)
+		}
+		next := base
+		if a.w.update != nil {
+			if next, err = a.w.update.Apply(base); err != nil {
+				return validationReason(exprError(err))
+			}
+		}
+		if err := checkUpdatedItem(next); err != nil {
+			return validationReason(err)
+		}
+		a.next, a.writes = next, true
+	}
+	return none, nil
+}
+
+// validationReason turns a ValidationException met while deciding an
+// action into its cancellation reason; other errors are internal.
+func validationReason(err error) (CancellationReason, error) {
+	var e *Error
+	if errors.As(err, &e) && e.Code == CodeValidation {
+		return CancellationReason{Code: ReasonValidationError, Message: e.Message}, nil
+	}
+	return CancellationReason{Code: ReasonNone}, err
+}
+
+// transactionCanceled is DynamoDB's TransactionCanceledException: the
+// message lists every action's code in request order, as in
+//
+//	Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]
+func transactionCanceled(reasons []CancellationReason) error {
+	codes := make([]string, len(reasons))
+	for i, r := range reasons {
+		codes[i] = r.Code
+	}
+	return &Error{
+		Code:                CodeTransactionCanceled,
+		Message:             "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]",
+		CancellationReasons: reasons,
+	}
+}
+
+// transactWriteOutput bills a committed transaction: twice the write
+// units of each action, as DynamoDB bills transactional writes (a
+// ConditionCheck is billed as a write of the item it read).
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-capacity-handling
+func (db *DB) transactWriteOutput(in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
+	out := &TransactWriteItemsOutput{}
+	if in.ReturnItemCollectionMetrics == ReturnItemCollectionMetricsSize {
+		out.ItemCollectionMetrics = map[string][]ItemCollectionMetrics{}
+	}
+	if in.ReturnConsumedCapacity == "" || in.ReturnConsumedCapacity == ReturnConsumedCapacityNone {
+		return out, nil
+	}
+	units := map[string]float64{}
+	perIndex := map[string]map[string]float64{}
+	tables := map[string]*table{}
+	for _, a := range acts {
+		name := a.t.meta.Name
+		tables[name] = a.t
+		units[name] += 2 * writeUnits(max(a.old.size, a.newSize))
+		if !a.writes {
+			continue
+		}
+		oldItem, err := a.old.Item()
+		if err != nil {
+			return nil, err
+		}
+		for ix, u := range a.t.indexWriteUnits(a.k, oldItem, a.next) {
+			if perIndex[name] == nil {
+				perIndex[name] = map[string]float64{}
+			}
+			perIndex[name][ix] += 2 * u
+		}
+	}
+	for _, name := range sortedKeys(tables) {
+		if cc := consumedWrite(tables[name], in.ReturnConsumedCapacity, units[name], perIndex[name]); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
+		}
+	}
+	return out, nil
+}
+
+// repeatedTransact answers a request whose ClientRequestToken already
+// committed: success without applying it again. DynamoDB bills such a
+// repeat as the reads of the items.
+func (db *DB) repeatedTransact(in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
+	out := &TransactWriteItemsOutput{}
+	if in.ReturnItemCollectionMetrics == ReturnItemCollectionMetricsSize {
+		out.ItemCollectionMetrics = map[string][]ItemCollectionMetrics{}
+	}
+	if in.ReturnConsumedCapacity == "" || in.ReturnConsumedCapacity == ReturnConsumedCapacityNone {
+		return out, nil
+	}
+	units := map[string]float64{}
+	tables := map[string]*table{}
+	for _, a := range acts {
+		_, size, err := db.readItem(a.t, a.k)
+		if err != nil {
+			return nil, err
+		}
+		tables[a.t.meta.Name] = a.t
+		units[a.t.meta.Name] += readUnits(size, true)
+	}
+	for _, name := range sortedKeys(tables) {
+		if cc := consumed(tables[name], in.ReturnConsumedCapacity, units[name]); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
+		}
+	}
+	return out, nil
+}
+
+// javaObjects renders a list of n request objects the way DynamoDB's
+// validation messages do, by class name and identity hash.
+func javaObjects(class string, n int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "com.amazonaws.dynamodb.v20120810.%s@%x", class, uint32(i+1)*2654435761)
+	}
+	b.WriteByte(']')
+	return b.String()
+}

@@ -1,0 +1,238 @@
+package protocol
+
+import (
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
+)
+
+// TransactWriteItems and TransactGetItems: decoders and encoders.
+
+// optStr reads an optional string member and records whether it was
+// present (not null).
+func (d *decoder) optStr(dst *string, set *bool) *engine.Error {
+	kind, text, err := d.token()
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case tkString:
+		*dst, *set = string(text), true
+		return nil
+	case tkNull:
+		return nil
+	}
+	return convError(kind, "String")
+}
+
+// txCommon is the members every write action shares.
+type txCommon struct {
+	table, cond, onFail *string
+	names               *map[string]string
+	values              *attr.Item
+	empty               *engine.Exprs
+}
+
+// member decodes one of the shared members; ok is false for others.
+func (c txCommon) member(d *decoder, key []byte) (bool, *engine.Error) {
+	switch string(key) {
+	case "TableName":
+		return true, d.str(c.table)
+	case "ConditionExpression":
+		return true, d.expression(c.cond, c.empty, engine.ExprCondition)
+	case "ExpressionAttributeNames":
+		return true, d.strMap(c.names)
+	case "ExpressionAttributeValues":
+		return true, d.item(c.values, atField)
+	case "ReturnValuesOnConditionCheckFailure":
+		return true, d.str(c.onFail)
+	}
+	return false, nil
+}
+
+func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Error {
+	_, err := d.object("TransactWriteItem", atElement, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "ConditionCheck":
+			x := new(engine.TransactConditionCheck)
+			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions}
+			ok, err := d.object("ConditionCheck", atField, func(key []byte) *engine.Error {
+				if ok, err := c.member(d, key); ok {
+					return err
+				}
+				if string(key) == "Key" {
+					return d.item(&x.Key, atField)
+				}
+				return d.skipValue()
+			})
+			if ok {
+				ti.ConditionCheck = x
+			}
+			return err
+		case "Put":
+			x := new(engine.TransactPut)
+			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions}
+			ok, err := d.object("Put", atField, func(key []byte) *engine.Error {
+				if ok, err := c.member(d, key); ok {
+					return err
+				}
+				if string(key) == "Item" {
+					return d.item(&x.Item, atField)
+				}
+				return d.skipValue()
+			})
+			if ok {
+				ti.Put = x
+			}
+			return err
+		case "Update":
+			x := new(engine.TransactUpdate)
+			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions}
+			ok, err := d.object("Update", atField, func(key []byte) *engine.Error {
+				if ok, err := c.member(d, key); ok {
+					return err
+				}
+				switch string(key) {
+				case "Key":
+					return d.item(&x.Key, atField)
+				case "UpdateExpression":
+					return d.expression(&x.UpdateExpression, &x.EmptyExpressions, engine.ExprUpdate)
+				}
+				return d.skipValue()
+			})
+			if ok {
+				ti.Update = x
+			}
+			return err
+		case "Delete":
+			x := new(engine.TransactDelete)
+			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions}
+			ok, err := d.object("Delete", atField, func(key []byte) *engine.Error {
+				if ok, err := c.member(d, key); ok {
+					return err
+				}
+				if string(key) == "Key" {
+					return d.item(&x.Key, atField)
+				}
+				return d.skipValue()
+			})
+			if ok {
+				ti.Delete = x
+			}
+			return err
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+// DecodeTransactWriteItems decodes a TransactWriteItems request body.
+func DecodeTransactWriteItems(body []byte) (*engine.TransactWriteItemsInput, error) {
+	in := new(engine.TransactWriteItemsInput)
+	d := &decoder{data: body}
+	err := d.root("TransactWriteItemsInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TransactItems":
+			return decodeList(d, &in.TransactItems, atField, transactWriteItemElem)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return d.str(&in.ReturnItemCollectionMetrics)
+		case "ClientRequestToken":
+			return d.optStr(&in.ClientRequestToken, &in.ClientRequestTokenSet)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func transactGetItemElem(d *decoder, ti *engine.TransactGetItem) *engine.Error {
+	_, err := d.object("TransactGetItem", atElement, func(key []byte) *engine.Error {
+		if string(key) != "Get" {
+			return d.skipValue()
+		}
+		g := new(engine.TransactGet)
+		ok, err := d.object("Get", atField, func(key []byte) *engine.Error {
+			switch string(key) {
+			case "TableName":
+				return d.str(&g.TableName)
+			case "Key":
+				return d.item(&g.Key, atField)
+			case "ProjectionExpression":
+				return d.expression(&g.ProjectionExpression, &g.EmptyExpressions, engine.ExprProjection)
+			case "ExpressionAttributeNames":
+				return d.strMap(&g.ExpressionAttributeNames)
+			}
+			return d.skipValue()
+		})
+		if ok {
+			ti.Get = g
+		}
+		return err
+	})
+	return err
+}
+
+// DecodeTransactGetItems decodes a TransactGetItems request body.
+func DecodeTransactGetItems(body []byte) (*engine.TransactGetItemsInput, error) {
+	in := new(engine.TransactGetItemsInput)
+	d := &decoder{data: body}
+	err := d.root("TransactGetItemsInput", func(key []byte) *engine.Error {
+		switch string(key) {
+		case "TransactItems":
+			return decodeList(d, &in.TransactItems, atField, transactGetItemElem)
+		case "ReturnConsumedCapacity":
+			return d.str(&in.ReturnConsumedCapacity)
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// EncodeTransactWriteItems appends TransactWriteItems' response body to dst.
+func EncodeTransactWriteItems(dst []byte, out *engine.TransactWriteItemsOutput) []byte {
+	if out == nil {
+		out = &engine.TransactWriteItemsOutput{}
+	}
+	dst = append(dst, '{')
+	dst = consumedListMember(dst, out.ConsumedCapacity)
+	if out.ItemCollectionMetrics != nil {
+		var buf [8]string
+		dst = append(member(dst, "ItemCollectionMetrics"), '{')
+		for _, table := range sortedKeys(out.ItemCollectionMetrics, buf[:]) {
+			dst = append(mapKey(dst, table), '[')
+			list := out.ItemCollectionMetrics[table]
+			for i := range list {
+				dst = appendItemCollectionMetrics(comma(dst), &list[i])
+			}
+			dst = append(dst, ']')
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, '}')
+}
+
+// EncodeTransactGetItems appends TransactGetItems' response body to dst:
+// Responses holds one object per Get, {} for an item that does not exist.
+func EncodeTransactGetItems(dst []byte, out *engine.TransactGetItemsOutput) []byte {
+	if out == nil {
+		out = &engine.TransactGetItemsOutput{}
+	}
+	dst = append(dst, '{')
+	dst = consumedListMember(dst, out.ConsumedCapacity)
+	if out.Responses != nil {
+		dst = append(member(dst, "Responses"), '[')
+		for _, r := range out.Responses {
+			dst = append(comma(dst), '{')
+			dst = itemMember(dst, "Item", r.Item)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
