@@ -7,8 +7,9 @@
 //   - a concatenated attribute, resourceId-Action-AccessedBy = "123bbb#view#joe1",
 //     as the GSI's partition key and timestamp as its sort key. Only items
 //     that carry the attribute are indexed (a sparse index): the items
-//     written before it existed are missing until a retrofit adds it
-//     (toolkit/retrofit does that);
+//     written before it existed are missing until a retrofit adds it,
+//     which toolkit/retrofit does here: a parallel scan feeding writes
+//     conditional on the values read, paced, with progress;
 //   - a native multi-attribute GSI key (DynamoDB, November 2025):
 //     resourceId, action and accessedBy as three HASH attributes and
 //     timestamp as the RANGE attribute. No new attribute and no retrofit:
@@ -35,6 +36,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/toolkit/retrofit"
 )
 
 const (
@@ -68,6 +71,13 @@ type Result struct {
 	// Legacy is the number of items written without the concatenated
 	// attribute.
 	Legacy int
+	// Retrofitted is how many items the retrofit gave the attribute;
+	// ConcatAfter is joe1's views of 123bbb through the concatenated GSI
+	// afterwards, and JaneEdited123ccc the answer to "jane edited 123ccc"
+	// before and after.
+	Retrofitted           int64
+	ConcatAfter           []string
+	JaneBefore, JaneAfter int
 }
 
 type event struct{ resource, action, user, ts string }
@@ -151,6 +161,40 @@ func run(ctx context.Context, c *dynamodb.Client, w io.Writer) (*Result, error) 
 		return nil, err
 	}
 	fmt.Fprintf(w, "concatenated key: joe1 viewed 123bbb at %v; in March at %v (older events are not indexed)\n", res.ConcatAll, res.ConcatMarch)
+	jane := map[string]types.AttributeValue{":k": &types.AttributeValueMemberS{Value: "123ccc#edit#jane"}}
+	before, err := q("byConcat", "#k = :k", jane)
+	if err != nil {
+		return nil, err
+	}
+	res.JaneBefore = len(before)
+
+	// The retrofit: give every older item the attribute, without
+	// overwriting anything a live application changes meanwhile.
+	tmpl, err := retrofit.ParseTemplate("{resourceId}#{action}#{accessedBy}")
+	if err != nil {
+		return nil, err
+	}
+	p, err := retrofit.Run(ctx, c, retrofit.Options{
+		Table: table, Attribute: concat, Template: tmpl, Segments: 4, WriteUnitsPerSecond: 100,
+		Progress: func(p retrofit.Progress) {
+			fmt.Fprintf(w, "retrofit: %d scanned, %d written, %d already set\n", p.Scanned, p.Written, p.Unchanged)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Retrofitted = p.Written
+	// The GSI follows the table: the retrofitted items are in it now.
+	if res.ConcatAfter, err = q("byConcat", "#k = :k", map[string]types.AttributeValue{":k": key}); err != nil {
+		return nil, err
+	}
+	after, err := q("byConcat", "#k = :k", jane)
+	if err != nil {
+		return nil, err
+	}
+	res.JaneAfter = len(after)
+	fmt.Fprintf(w, "after the retrofit of %d items: joe1 viewed 123bbb at %v; jane edited 123ccc: %d event(s) (before: %d)\n",
+		res.Retrofitted, res.ConcatAfter, res.JaneAfter, res.JaneBefore)
 
 	// Design 2: a native multi-attribute key over the existing attributes.
 	if err := createIndex(ctx, c, w, "byResourceActionUser", []types.KeySchemaElement{

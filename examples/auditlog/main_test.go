@@ -10,9 +10,10 @@ import (
 )
 
 // TestAuditLog runs the example against the real server: the
-// concatenated-key GSI indexes only the items carrying its attribute,
-// the multi-attribute GSI indexes every item, and both answer the same
-// questions for the items they hold.
+// concatenated-key GSI indexes only the items carrying its attribute
+// until the retrofit gives it to the older ones, the multi-attribute GSI
+// indexes every item from the start, and both answer the same questions
+// for the items they hold.
 func TestAuditLog(t *testing.T) {
 	s := testserver.Start(t)
 	res, err := run(context.Background(), s.Client, io.Discard)
@@ -33,7 +34,15 @@ func TestAuditLog(t *testing.T) {
 	if !reflect.DeepEqual(res.NativeMarch, want[1:3]) {
 		t.Fatalf("native, March: %v", res.NativeMarch)
 	}
-	if res.ConcatIndexed != int64(len(events)-res.Legacy) || res.NativeIndexed != int64(len(events)) {
+	// The retrofit gave the older items the attribute: the concatenated
+	// GSI now answers like the native one, and finds jane's edit.
+	if res.Retrofitted != int64(res.Legacy) || !reflect.DeepEqual(res.ConcatAfter, want) {
+		t.Fatalf("retrofitted %d; afterwards %v", res.Retrofitted, res.ConcatAfter)
+	}
+	if res.JaneBefore != 0 || res.JaneAfter != 1 {
+		t.Fatalf("jane edited 123ccc: %d before, %d after", res.JaneBefore, res.JaneAfter)
+	}
+	if res.ConcatIndexed != int64(len(events)) || res.NativeIndexed != int64(len(events)) {
 		t.Fatalf("indexed %d and %d items", res.ConcatIndexed, res.NativeIndexed)
 	}
 }
