@@ -18,6 +18,14 @@
 // and all four indexes in the same write), AP6 pages through AP1 with
 // LastEvaluatedKey. The bill of a 20-comment Query is compared with a
 // BatchGetItem of the same 20 comments.
+//
+// Finally toolkit/planner replaces the hand-written choice of index: the
+// model below declares the dimensions and indexes once; the planner picks
+// the index and keys for a language and a set of ratings (all five
+// ratings need no rating index at all), explains its choice, merges the
+// parallel queries newest first, and pages through them with a cursor
+// that returns every comment once. Per-key counters, kept with atomic ADD
+// as comments are written and deleted, let it skip empty keys.
 package main
 
 import (
@@ -33,6 +41,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/toolkit/planner"
 )
 
 const (
@@ -83,7 +93,14 @@ func comments(n int) []Comment {
 
 // Result holds what run read, as comment ids, for the test.
 type Result struct {
-	Written                   []Comment
+	Written []Comment
+	// Plans are the planner's explanations; PlannedAP3a is every page of
+	// "en, rated 2, 3 or 5" through the planner's cursor, PlannedPages
+	// their number, and EmptyPlan the plan for a language nobody wrote in.
+	Plans                     []string
+	PlannedAP3a               []string
+	PlannedPages              int
+	EmptyPlan                 string
 	AP1, AP2, AP3a, AP3b      []string
 	AP3c                      []string
 	AP4                       string
@@ -99,8 +116,25 @@ func run(ctx context.Context, c *dynamodb.Client, w io.Writer, n int) (*Result, 
 	}
 	defer c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)})
 	res := &Result{Written: comments(n)}
+	counters, err := createCounters(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	defer c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(counters.Table)})
+	// The product's counters start at zero for every language the site
+	// offers, Spanish included, which nobody has written in yet.
+	for _, lang := range append(languages, "es") {
+		for r := 1; r <= 5; r++ {
+			if err := counters.Add(ctx, fmt.Sprintf("%s/%s/%d", product, lang, r), 0); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for _, cm := range res.Written {
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: commentItem(cm)}); err != nil {
+			return nil, err
+		}
+		if err := counters.Add(ctx, fmt.Sprintf("%s/%s/%d", product, cm.Language, cm.Rating), 1); err != nil {
 			return nil, err
 		}
 	}
@@ -212,6 +246,9 @@ func run(ctx context.Context, c *dynamodb.Client, w io.Writer, n int) (*Result, 
 		return nil, err
 	}
 	it := get.Item
+	if err := counters.Add(ctx, it["GSI1PK"].(*types.AttributeValueMemberS).Value, -1); err != nil {
+		return nil, err
+	}
 	for index, attr := range map[string]string{"all": "GSI4PK", "byLang": "GSI2PK", "byRating": "GSI3PK", "byLangAndRating": "GSI1PK"} {
 		out, err := c.Query(ctx, &dynamodb.QueryInput{
 			TableName: aws.String(table), IndexName: aws.String(index),
@@ -239,7 +276,87 @@ func run(ctx context.Context, c *dynamodb.Client, w io.Writer, n int) (*Result, 
 		start = out.LastEvaluatedKey
 	}
 	fmt.Fprintf(w, "AP6 %d comments in %d pages of %d\n", len(res.AP6), res.AP6Pages, pageSize)
+
+	if err := planned(ctx, c, w, counters, res); err != nil {
+		return nil, err
+	}
 	return res, nil
+}
+
+// model declares the table's dimensions and indexes for the planner.
+const model = `{
+  "table": "ProductComments", "sortKey": "GSISK", "tableKeys": ["PK", "SK"],
+  "dimensions": [
+    {"name": "product"}, {"name": "language"},
+    {"name": "rating", "values": ["1", "2", "3", "4", "5"]}
+  ],
+  "indexes": [
+    {"name": "all", "partitionKey": "GSI4PK", "format": "{product}"},
+    {"name": "byLang", "partitionKey": "GSI2PK", "format": "{product}/{language}"},
+    {"name": "byRating", "partitionKey": "GSI3PK", "format": "{product}/{rating}"},
+    {"name": "byLangAndRating", "partitionKey": "GSI1PK", "format": "{product}/{language}/{rating}"}
+  ]
+}`
+
+// planned runs the access patterns through toolkit/planner.
+func planned(ctx context.Context, c *dynamodb.Client, w io.Writer, counters *planner.Counters, res *Result) error {
+	m, err := planner.ParseModel([]byte(model))
+	if err != nil {
+		return err
+	}
+	pl := &planner.Planner{Model: m, Client: c, Counts: counters.Counts}
+	for _, where := range []map[string][]string{
+		{"product": {product}},
+		{"product": {product}, "language": {"en"}, "rating": {"1", "2", "3", "4", "5"}},
+		{"product": {product}, "rating": {"3", "5"}},
+	} {
+		p, err := pl.Plan(ctx, planner.Request{Where: where, PageSize: pageSize})
+		if err != nil {
+			return err
+		}
+		res.Plans = append(res.Plans, p.String())
+		fmt.Fprintln(w, "plan:", p)
+	}
+	req := planner.Request{Where: map[string][]string{"product": {product}, "language": {"en"}, "rating": {"2", "3", "5"}}, PageSize: pageSize}
+	for {
+		page, err := pl.Run(ctx, req)
+		if err != nil {
+			return err
+		}
+		if res.PlannedPages == 0 {
+			fmt.Fprintln(w, "plan:", page.Plan)
+		}
+		res.PlannedPages++
+		for _, it := range page.Items {
+			res.PlannedAP3a = append(res.PlannedAP3a, it["id"].(*types.AttributeValueMemberS).Value)
+		}
+		fmt.Fprintf(w, "  page %d: %d comments, read %d items in %d queries\n", res.PlannedPages, len(page.Items), page.Read, page.Queries)
+		if page.Cursor == "" {
+			break
+		}
+		req.Cursor = page.Cursor
+	}
+	p, err := pl.Plan(ctx, planner.Request{Where: map[string][]string{"product": {product}, "language": {"es"}, "rating": {"4", "5"}}, PageSize: pageSize})
+	if err != nil {
+		return err
+	}
+	res.EmptyPlan = p.String()
+	fmt.Fprintln(w, "plan:", p)
+	return nil
+}
+
+// createCounters creates the table of per-key comment counts.
+func createCounters(ctx context.Context, c *dynamodb.Client) (*planner.Counters, error) {
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("ProductCommentCounts"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("key"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("key"), KeyType: types.KeyTypeHash}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &planner.Counters{Client: c, Table: "ProductCommentCounts", KeyAttr: "key", CountAttr: "comments"}, nil
 }
 
 func key(id string) map[string]types.AttributeValue {

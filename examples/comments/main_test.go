@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/dynago/dynago/internal/testserver"
@@ -64,6 +65,20 @@ func TestComments(t *testing.T) {
 	if distinct := slices.Compact(slices.Sorted(slices.Values(res.AP6))); len(distinct) != n-1 {
 		t.Fatalf("AP6 %d distinct comments", len(distinct))
 	}
+	// The planner: all ratings need no rating index; two ratings, two
+	// parallel queries; a language without comments, no query at all.
+	if !strings.Contains(res.Plans[0], "Query index all") || !strings.Contains(res.Plans[1], "Query index byLang") ||
+		!strings.Contains(res.Plans[2], "2 parallel Queries on index byRating") {
+		t.Fatalf("plans: %q", res.Plans)
+	}
+	if !strings.Contains(res.EmptyPlan, "skipping empty") {
+		t.Fatalf("empty plan: %s", res.EmptyPlan)
+	}
+	// Paging the merged queries returns every matching comment once, in
+	// order (AP5 deleted the newest comment before).
+	check("planned AP3a", res.PlannedAP3a, newest(func(c Comment) bool {
+		return c.ID != res.AP4 && c.Language == "en" && (c.Rating == 2 || c.Rating == 3 || c.Rating == 5)
+	}, 0))
 	// 20 projected comments of ~150 bytes fit in one 4 KB unit, halved for
 	// an eventually consistent read; BatchGetItem pays at least half a unit
 	// for each of the 20.
