@@ -32,6 +32,10 @@ partition. Segments of a parallel scan run at once, each over its own
 partitions; keys are printed as they are found, so their order is not the
 table's. Each step costs about half a read unit (eventually consistent).
 
+With --index NAME it uses the other method instead: a sparse KEYS_ONLY GSI
+on an attribute that only one marker item per partition carries (the
+"#static" item), scanned in parallel: one small index entry per partition.
+
 At the end it prints, on stderr, the partitions found, the read units the
 listing consumed, and what a full Scan would have cost, estimated from the
 table size DescribeTable reports. Progress goes to stderr every second.
@@ -46,6 +50,7 @@ func runDistinctKeys(env *Env, args []string) error {
 	table := fs.String("table", "", "table to list (required)")
 	segments := fs.Int("segments", 4, "parallel scan segments, 1 to 1000000: more finish sooner on large tables")
 	consistent := fs.Bool("consistent", false, "strongly consistent reads (twice the read units)")
+	index := fs.String("index", "", "instead of the skip-scan, scan this sparse KEYS_ONLY GSI holding one marker item per partition")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -75,14 +80,21 @@ func runDistinctKeys(env *Env, args []string) error {
 			}
 		}
 	}()
-	st, err := distinct.List(env.Ctx, c, *table, distinct.Options{
+	opts := distinct.Options{
 		Segments:       *segments,
 		ConsistentRead: *consistent,
 		OnKey: func(pk types.AttributeValue) {
 			found.Add(1)
 			fmt.Fprintln(out, keyText(pk))
 		},
-	})
+	}
+	var st distinct.Stats
+	var err error
+	if *index != "" {
+		st, err = distinct.ListFromIndex(env.Ctx, c, *table, *index, opts)
+	} else {
+		st, err = distinct.List(env.Ctx, c, *table, opts)
+	}
 	close(done)
 	if err != nil {
 		return err

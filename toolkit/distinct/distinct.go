@@ -157,3 +157,85 @@ func keySchema(t *types.TableDescription) (pk, sk string, skType types.ScalarAtt
 	}
 	return pk, sk, skType, nil
 }
+
+// ListFromIndex lists the partition keys of table from a sparse index
+// that holds one entry per partition: the seed's "#static" marker item,
+// written once per collection with an attribute only it carries, indexed
+// by a KEYS_ONLY GSI on that attribute. A parallel Scan of the index reads
+// one small entry per partition and passes each entry's table partition
+// key to opts.OnKey. It relies on the application writing exactly one
+// marker per partition; a GSI is eventually consistent on DynamoDB, so a
+// partition created a moment ago may be missing.
+func ListFromIndex(ctx context.Context, c Client, table, index string, opts Options) (Stats, error) {
+	var st Stats
+	if opts.OnKey == nil {
+		return st, errors.New("distinct: Options.OnKey is required")
+	}
+	segments := max(opts.Segments, 1)
+	desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	if err != nil {
+		return st, err
+	}
+	var pk string
+	for _, k := range desc.Table.KeySchema {
+		if k.KeyType == types.KeyTypeHash {
+			pk = aws.ToString(k.AttributeName)
+		}
+	}
+	found := false
+	for _, g := range desc.Table.GlobalSecondaryIndexes {
+		if aws.ToString(g.IndexName) == index {
+			found = true
+			st.FullScanUnits = math.Ceil(float64(aws.ToInt64(desc.Table.TableSizeBytes)) / 4096)
+			if !opts.ConsistentRead {
+				st.FullScanUnits /= 2
+			}
+		}
+	}
+	if !found {
+		return st, fmt.Errorf("distinct: table %s has no global secondary index %s", table, index)
+	}
+	var mu sync.Mutex
+	errs := make(chan error, segments)
+	var wg sync.WaitGroup
+	for seg := 0; seg < segments; seg++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			in := &dynamodb.ScanInput{
+				TableName:                aws.String(table),
+				IndexName:                aws.String(index),
+				ProjectionExpression:     aws.String("#pk"),
+				ExpressionAttributeNames: map[string]string{"#pk": pk},
+				ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
+			}
+			if segments > 1 {
+				in.Segment, in.TotalSegments = aws.Int32(int32(seg)), aws.Int32(int32(segments))
+			}
+			for {
+				out, err := c.Scan(ctx, in)
+				if err != nil {
+					errs <- err
+					return
+				}
+				mu.Lock()
+				st.Pages++
+				if out.ConsumedCapacity != nil {
+					st.ReadUnits += aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
+				}
+				for _, it := range out.Items {
+					st.Partitions++
+					opts.OnKey(it[pk])
+				}
+				mu.Unlock()
+				if out.LastEvaluatedKey == nil {
+					return
+				}
+				in.ExclusiveStartKey = out.LastEvaluatedKey
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return st, <-errs
+}

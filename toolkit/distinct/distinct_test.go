@@ -140,3 +140,67 @@ func TestListRefusesHashOnlyTable(t *testing.T) {
 		t.Fatalf("hash-only table: %v", err)
 	}
 }
+
+// TestListFromIndex is the seed's second method: one "#static" marker
+// item per collection, indexed by a sparse KEYS_ONLY GSI.
+func TestListFromIndex(t *testing.T) {
+	s := testserver.Start(t)
+	ctx := context.Background()
+	_, err := s.Client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:   aws.String("collections"),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("collection"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:  aws.String("markers"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("collection"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for p := 0; p < 60; p++ {
+		pk := fmt.Sprintf("coll-%03d", p)
+		want[pk] = true
+		marker := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: "#static"}, "collection": &types.AttributeValueMemberS{Value: pk}}
+		if _, err := s.Client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("collections"), Item: marker}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < p%9; i++ {
+			it := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: fmt.Sprintf("item-%d", i)}}
+			if _, err := s.Client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("collections"), Item: it}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var mu sync.Mutex
+	got := map[string]int{}
+	st, err := ListFromIndex(ctx, s.Client, "collections", "markers", Options{Segments: 4, OnKey: func(pk types.AttributeValue) {
+		mu.Lock()
+		got[pk.(*types.AttributeValueMemberS).Value]++
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || st.Partitions != len(want) {
+		t.Fatalf("found %d (%d reported), want %d", len(got), st.Partitions, len(want))
+	}
+	for k, n := range got {
+		if n != 1 || !want[k] {
+			t.Fatalf("%s found %d times", k, n)
+		}
+	}
+	if _, err := ListFromIndex(ctx, s.Client, "collections", "nope", Options{OnKey: func(types.AttributeValue) {}}); err == nil {
+		t.Fatal("a missing index was accepted")
+	}
+}
