@@ -165,24 +165,11 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 		}
 		r.resume(k.row)
 	}
-	res, err := db.readRange(t, r)
+	out, err := db.readPage(t, ix, r, in.ReturnConsumedCapacity, in.ConsistentRead, &fetchUnits)
 	if err != nil {
 		return nil, err
 	}
-	out := &QueryOutput{
-		Items:            res.items,
-		Count:            res.count,
-		ScannedCount:     res.scanned,
-		LastEvaluatedKey: t.lastEvaluatedKey(res.last),
-		ConsumedCapacity: consumedRead(t, ix, in.ReturnConsumedCapacity, readUnits(res.bytes, in.ConsistentRead), fetchUnits),
-	}
-	if ix != nil {
-		out.LastEvaluatedKey = t.indexLastEvaluatedKey(ix, res.last)
-	}
-	if !r.countOnly && out.Items == nil {
-		out.Items = []attr.Item{}
-	}
-	return out, nil
+	return (*QueryOutput)(out), nil
 }
 
 // queryRange returns the row-key range a key condition selects.

@@ -211,3 +211,29 @@ func checkSelect(sel, index string, attributesToGet []string, projectionExpr str
 	}
 	return nil
 }
+
+// readPage reads one Query or Scan page and shapes the response: items
+// (none for Select COUNT, an empty list otherwise), counts, the
+// LastEvaluatedKey of the table or index, and the bill, including reads
+// of the table made to complete LSI items (fetchUnits, added to by
+// r.fetch while the page is read).
+func (db *DB) readPage(t *table, ix *index, r rangeRead, capacityMode string, consistent bool, fetchUnits *float64) (*ScanOutput, error) {
+	res, err := db.readRange(t, r)
+	if err != nil {
+		return nil, err
+	}
+	out := &ScanOutput{
+		Items:            res.items,
+		Count:            res.count,
+		ScannedCount:     res.scanned,
+		LastEvaluatedKey: t.lastEvaluatedKey(res.last),
+		ConsumedCapacity: consumedRead(t, ix, capacityMode, readUnits(res.bytes, consistent), *fetchUnits),
+	}
+	if ix != nil {
+		out.LastEvaluatedKey = t.indexLastEvaluatedKey(ix, res.last)
+	}
+	if !r.countOnly && out.Items == nil {
+		out.Items = []attr.Item{}
+	}
+	return out, nil
+}

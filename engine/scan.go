@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 
-	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
@@ -119,22 +118,5 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 		}
 		r.resume(row)
 	}
-	res, err := db.readRange(t, r)
-	if err != nil {
-		return nil, err
-	}
-	out := &ScanOutput{
-		Items:            res.items,
-		Count:            res.count,
-		ScannedCount:     res.scanned,
-		LastEvaluatedKey: t.lastEvaluatedKey(res.last),
-		ConsumedCapacity: consumedRead(t, ix, in.ReturnConsumedCapacity, readUnits(res.bytes, in.ConsistentRead), fetchUnits),
-	}
-	if ix != nil {
-		out.LastEvaluatedKey = t.indexLastEvaluatedKey(ix, res.last)
-	}
-	if !r.countOnly && out.Items == nil {
-		out.Items = []attr.Item{}
-	}
-	return out, nil
+	return db.readPage(t, ix, r, in.ReturnConsumedCapacity, in.ConsistentRead, &fetchUnits)
 }

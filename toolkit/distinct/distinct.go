@@ -86,7 +86,36 @@ func List(ctx context.Context, c Client, table string, opts Options) (Stats, err
 		st.FullScanUnits /= 2
 	}
 
-	var mu sync.Mutex // serialises OnKey and Stats
+	in := scanInput(table, "", pk, opts)
+	in.Limit = aws.Int32(1)
+	err = scanSegments(ctx, c, in, segments, pk, opts.OnKey, &st, func(last map[string]types.AttributeValue) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{pk: last[pk], sk: largest[skType]}
+	})
+	return st, err
+}
+
+// scanInput is the Scan every segment of a listing starts from.
+func scanInput(table, index, pk string, opts Options) *dynamodb.ScanInput {
+	in := &dynamodb.ScanInput{
+		TableName:                aws.String(table),
+		ProjectionExpression:     aws.String("#pk"),
+		ExpressionAttributeNames: map[string]string{"#pk": pk},
+		ConsistentRead:           aws.Bool(opts.ConsistentRead),
+		ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
+	}
+	if index != "" {
+		in.IndexName = aws.String(index)
+	}
+	return in
+}
+
+// scanSegments runs the Scan in over segments in parallel, passing the
+// attribute pk of every item found to onKey and counting into st. After
+// each page a segment resumes from next(LastEvaluatedKey). It stops at the
+// first error.
+func scanSegments(ctx context.Context, c Client, in *dynamodb.ScanInput, segments int, pk string, onKey func(types.AttributeValue), st *Stats,
+	next func(last map[string]types.AttributeValue) map[string]types.AttributeValue) error {
+	var mu sync.Mutex // serialises onKey and st
 	var failed atomic.Bool
 	errs := make(chan error, segments)
 	var wg sync.WaitGroup
@@ -94,19 +123,12 @@ func List(ctx context.Context, c Client, table string, opts Options) (Stats, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			in := &dynamodb.ScanInput{
-				TableName:                aws.String(table),
-				Limit:                    aws.Int32(1),
-				ProjectionExpression:     aws.String("#pk"),
-				ExpressionAttributeNames: map[string]string{"#pk": pk},
-				ConsistentRead:           aws.Bool(opts.ConsistentRead),
-				ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
-			}
+			in := *in
 			if segments > 1 {
 				in.Segment, in.TotalSegments = aws.Int32(int32(seg)), aws.Int32(int32(segments))
 			}
 			for !failed.Load() {
-				out, err := c.Scan(ctx, in)
+				out, err := c.Scan(ctx, &in)
 				if err != nil {
 					failed.Store(true)
 					errs <- err
@@ -119,19 +141,19 @@ func List(ctx context.Context, c Client, table string, opts Options) (Stats, err
 				}
 				for _, it := range out.Items {
 					st.Partitions++
-					opts.OnKey(it[pk])
+					onKey(it[pk])
 				}
 				mu.Unlock()
 				if out.LastEvaluatedKey == nil {
 					return
 				}
-				in.ExclusiveStartKey = map[string]types.AttributeValue{pk: out.LastEvaluatedKey[pk], sk: largest[skType]}
+				in.ExclusiveStartKey = next(out.LastEvaluatedKey)
 			}
 		}()
 	}
 	wg.Wait()
 	close(errs)
-	return st, <-errs
+	return <-errs
 }
 
 // keySchema returns the table's key attribute names and sort key type.
@@ -195,47 +217,8 @@ func ListFromIndex(ctx context.Context, c Client, table, index string, opts Opti
 	if !found {
 		return st, fmt.Errorf("distinct: table %s has no global secondary index %s", table, index)
 	}
-	var mu sync.Mutex
-	errs := make(chan error, segments)
-	var wg sync.WaitGroup
-	for seg := 0; seg < segments; seg++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			in := &dynamodb.ScanInput{
-				TableName:                aws.String(table),
-				IndexName:                aws.String(index),
-				ProjectionExpression:     aws.String("#pk"),
-				ExpressionAttributeNames: map[string]string{"#pk": pk},
-				ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
-			}
-			if segments > 1 {
-				in.Segment, in.TotalSegments = aws.Int32(int32(seg)), aws.Int32(int32(segments))
-			}
-			for {
-				out, err := c.Scan(ctx, in)
-				if err != nil {
-					errs <- err
-					return
-				}
-				mu.Lock()
-				st.Pages++
-				if out.ConsumedCapacity != nil {
-					st.ReadUnits += aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
-				}
-				for _, it := range out.Items {
-					st.Partitions++
-					opts.OnKey(it[pk])
-				}
-				mu.Unlock()
-				if out.LastEvaluatedKey == nil {
-					return
-				}
-				in.ExclusiveStartKey = out.LastEvaluatedKey
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	return st, <-errs
+	err = scanSegments(ctx, c, scanInput(table, index, pk, opts), segments, pk, opts.OnKey, &st, func(last map[string]types.AttributeValue) map[string]types.AttributeValue {
+		return last
+	})
+	return st, err
 }
