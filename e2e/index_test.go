@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -674,4 +675,19 @@ func TestIndexItemCollectionMetrics(t *testing.T) {
 	if err != nil || out.ItemCollectionMetrics != nil {
 		t.Fatalf("no LSI: %v %+v", err, out.ItemCollectionMetrics)
 	}
+}
+
+// TestIndexKeySizeLimits: an index key value over the key size limits
+// (2048 bytes for a partition key attribute, 1024 for a sort key one) is
+// refused as DynamoDB refuses it, and nothing is written.
+func TestIndexKeySizeLimits(t *testing.T) {
+	_, c := start(t)
+	createIndexed(t, c)
+	_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("idx"), Item: item{"pk": S("p"), "sk": S("1"), "gpk": S(strings.Repeat("g", 2049)), "gsk": N("1")}})
+	wantValidation(t, err, "One or more parameter values were invalid: Size limit exceeded for Index Key gpk Actual Size: 2049 bytes Max Size: 2048 bytes IndexName: byg")
+	if got := get(t, c, "idx", item{"pk": S("p"), "sk": S("1")}); got != nil {
+		t.Fatalf("refused put stored %v", got)
+	}
+	// Exactly at the limit is fine.
+	put(t, c, "idx", item{"pk": S("p"), "sk": S("2"), "gpk": S(strings.Repeat("g", 2048)), "gsk": N("1")})
 }

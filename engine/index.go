@@ -154,7 +154,7 @@ func msgIndexKeyEmpty(kind, index, name string) string {
 func (ix *index) indexKey(it attr.Item, strict bool) (pk, sk []attr.Value, ok bool, err error) {
 	ok = true
 	vals := make([]attr.Value, 0, len(ix.hash)+len(ix.rng))
-	for _, list := range [2][]keyAttr{ix.hash, ix.rng} {
+	for part, list := range [2][]keyAttr{ix.hash, ix.rng} {
 		for _, a := range list {
 			v, present := it[a.name]
 			if !present {
@@ -179,6 +179,11 @@ func (ix *index) indexKey(it attr.Item, strict bool) (pk, sk []attr.Value, ok bo
 				ok = false
 				continue
 			}
+			if strict {
+				if err := checkIndexKeySize(ix.meta.Name, a.name, v, part == 0); err != nil {
+					return nil, nil, false, err
+				}
+			}
 			vals = append(vals, v)
 		}
 	}
@@ -186,6 +191,31 @@ func (ix *index) indexKey(it attr.Item, strict bool) (pk, sk []attr.Value, ok bo
 		return nil, nil, false, nil
 	}
 	return vals[:len(ix.hash)], vals[len(ix.hash):], true, nil
+}
+
+// checkIndexKeySize applies the key size limits to one index key value:
+// 2048 bytes for a partition key attribute, 1024 for a sort key one, with
+// DynamoDB's message, e.g. "Size limit exceeded for Index Key c Actual
+// Size: 43398 bytes Max Size: 2048 bytes IndexName: index4" (quoted from
+// DynamoDB's responses in public bug reports).
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-partition-sort-keys
+func checkIndexKeySize(index, name string, v attr.Value, partition bool) error {
+	size := len(v.S)
+	if v.Type == attr.TypeB {
+		size = len(v.B)
+	}
+	if v.Type == attr.TypeN {
+		return nil // a number is at most 21 bytes
+	}
+	limit := maxSortKeyBytes
+	if partition {
+		limit = maxPartitionKeyBytes
+	}
+	if size > limit {
+		return Validation(fmt.Sprintf("One or more parameter values were invalid: Size limit exceeded for Index Key %s Actual Size: %d bytes Max Size: %d bytes IndexName: %s", name, size, limit, index))
+	}
+	return nil
 }
 
 // checkIndexKeys refuses an item whose index key attributes have the
