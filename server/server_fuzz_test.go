@@ -31,6 +31,14 @@ func FuzzServe(f *testing.F) {
 		{"DescribeTable", `{"TableName":"fuzz"}`},
 		{"PutItem", `{"TableName":"fuzz","Item":{"pk":{"S":"a"},"x":{"S":"a","N":"1"}}}`},
 		{"PutItem", `{"TableName":5}`},
+		{"UpdateItem", `{"TableName":"fuzz","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET #a[2].b = list_append(:l, #a) ADD n :one REMOVE x DELETE s :s","ConditionExpression":"attribute_not_exists(pk) OR size(#a) > :one","ExpressionAttributeNames":{"#a":"a"},"ExpressionAttributeValues":{":l":{"L":[]},":one":{"N":"1"},":s":{"SS":["x"]}},"ReturnValues":"UPDATED_NEW"}`},
+		{"Query", `{"TableName":"fuzz","KeyConditionExpression":"pk = :p","FilterExpression":"contains(s, :x) AND NOT n BETWEEN :a AND :b","ExpressionAttributeValues":{":p":{"S":"a"},":x":{"S":"x"},":a":{"N":"1"},":b":{"N":"9"}},"Limit":2,"ScanIndexForward":false,"ReturnConsumedCapacity":"INDEXES"}`},
+		{"Scan", `{"TableName":"fuzz","Segment":1,"TotalSegments":3,"ProjectionExpression":"a.b[0], n","Select":"SPECIFIC_ATTRIBUTES","ExclusiveStartKey":{"pk":{"S":"zz"}}}`},
+		{"Query", `{"TableName":"fuzz","IndexName":"byN","KeyConditions":{"n":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"}]}}}`},
+		{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"fuzz","Item":{"pk":{"S":"t1"}}}},{"Update":{"TableName":"fuzz","Key":{"pk":{"S":"t2"}},"UpdateExpression":"ADD n :one","ExpressionAttributeValues":{":one":{"N":"1"}}}},{"ConditionCheck":{"TableName":"fuzz","Key":{"pk":{"S":"a"}},"ConditionExpression":"attribute_exists(pk)"}}],"ClientRequestToken":"tok"}`},
+		{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"fuzz","Key":{"pk":{"S":"a"}},"ProjectionExpression":"n"}}]}`},
+		{"UpdateTable", `{"TableName":"fuzz","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}}]}`},
+		{"CreateTable", `{"TableName":"t3","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"},{"AttributeName":"s","AttributeType":"N"},{"AttributeName":"l","AttributeType":"B"}],"KeySchema":[{"AttributeName":"k","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}],"LocalSecondaryIndexes":[{"IndexName":"byL","KeySchema":[{"AttributeName":"k","KeyType":"HASH"},{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]}}]}`},
 		{"PutItem", `{"TableName":"fuzz","Item":{"pk":{"S":"a"}`},
 	}
 	for _, s := range seeds {
@@ -44,8 +52,13 @@ func FuzzServe(f *testing.F) {
 	_, err = db.CreateTable(&engine.CreateTableInput{
 		TableName:            "fuzz",
 		BillingMode:          engine.BillingModePayPerRequest,
-		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "n", AttributeType: "N"}},
 		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: engine.KeyTypeHash}},
+		GlobalSecondaryIndexes: []engine.GlobalSecondaryIndex{{
+			IndexName:  "byN",
+			KeySchema:  []engine.KeySchemaElement{{AttributeName: "n", KeyType: engine.KeyTypeHash}},
+			Projection: engine.Projection{ProjectionType: "ALL"},
+		}},
 	})
 	if err != nil {
 		f.Fatal(err)
