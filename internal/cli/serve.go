@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
@@ -36,6 +38,7 @@ type serveConfig struct {
 	sync     bool
 	logLevel string
 	shutdown time.Duration
+	cpuProf  string
 }
 
 func runServe(env *Env, args []string) error {
@@ -50,6 +53,8 @@ func runServe(env *Env, args []string) error {
 		"acknowledged, so a crash of dynago itself loses nothing, and writes are many times faster")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log verbosity: debug, info, warn or error")
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "how long to wait for requests in flight on shutdown")
+	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a Go CPU profile of the whole run to this file at shutdown, for\n"+
+		"\"go tool pprof\"; off by default")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -66,6 +71,21 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	}
 	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
 
+	if c.cpuProf != "" {
+		f, err := os.Create(c.cpuProf)
+		if err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+			log.Info("CPU profile written", "file", c.cpuProf)
+		}()
+	}
 	db, err := engine.Open(engine.Options{Dir: c.dataDir, InMemory: c.inMemory, Sync: c.sync, Logger: log})
 	if err != nil {
 		return err

@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
@@ -58,15 +59,24 @@ type DB struct {
 // counterMergerName is stored on disk by Pebble; do not change it.
 const counterMergerName = "dynago.counters.v1"
 
+// cacheBytes is the size of Pebble's block cache.
+const cacheBytes = 64 << 20
+
 // Open opens or creates the store.
 func Open(o Options) (*DB, error) {
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	// A block cache larger than Pebble's 8 MB default keeps a working set
+	// of tens of megabytes decoded; it is allocated as it fills, so an
+	// idle server does not pay for it.
+	cache := pebble.NewCache(cacheBytes)
+	defer cache.Unref()
 	popts := &pebble.Options{
 		Merger: &pebble.Merger{Name: counterMergerName, Merge: newCounterMerger},
 		Logger: pebbleLogger{logger},
+		Cache:  cache,
 	}
 	dir := o.Dir
 	var lock *pebble.Lock
@@ -74,6 +84,11 @@ func Open(o Options) (*DB, error) {
 		popts.FS = vfs.NewMem()
 		popts.DisableWAL = true
 		dir = "mem"
+		// In memory, compressing blocks saves little and costs a
+		// decompression on every cache miss.
+		for i := range popts.Levels {
+			popts.Levels[i].Compression = func() *sstable.CompressionProfile { return sstable.NoCompression }
+		}
 	} else {
 		if dir == "" {
 			return nil, errors.New("storage: no data directory given")
