@@ -89,6 +89,9 @@ func Open(o Options) (*DB, error) {
 		for i := range popts.Levels {
 			popts.Levels[i].Compression = func() *sstable.CompressionProfile { return sstable.NoCompression }
 		}
+		// Fewer, larger flushes: an in-memory file grows by copying, so
+		// every flush and compaction rewrites its bytes more than once.
+		popts.MemTableSize = 64 << 20
 	} else {
 		if dir == "" {
 			return nil, errors.New("storage: no data directory given")
