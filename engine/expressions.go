@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"errors"
-
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/expr"
 )
@@ -10,16 +8,6 @@ import (
 // This file connects requests to the expression language: it compiles a
 // request's expressions or their legacy counterparts, and turns their
 // errors into ValidationExceptions.
-
-// exprError turns an error of the expression package (an *attr.Error with
-// DynamoDB's message) into a ValidationException.
-func exprError(err error) error {
-	var ae *attr.Error
-	if errors.As(err, &ae) {
-		return Validation(ae.Message)
-	}
-	return err
-}
 
 // errConditionFailed is DynamoDB's answer to a write whose condition is
 // false.
@@ -83,7 +71,7 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 		modern = append(modern, "ConditionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
-		return w, exprError(err)
+		return w, attrError(err)
 	}
 	c, err := expr.Compile(expr.Input{
 		Operation: r.op,
@@ -94,13 +82,13 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 		Values:    r.values,
 	})
 	if err != nil {
-		return w, exprError(err)
+		return w, attrError(err)
 	}
 	w.cond, w.update = c.Condition, c.Update
 	if r.expected != nil {
 		conds := make(map[string]expr.Expected, len(r.expected))
 		for name, e := range r.expected {
-			if err := canonicalizePtr(e.Value); err != nil {
+			if err := canonicalizeValue(e.Value); err != nil {
 				return w, err
 			}
 			if err := canonicalizeValues(e.AttributeValueList); err != nil {
@@ -109,19 +97,19 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 			conds[name] = expr.Expected{Value: e.Value, Exists: e.Exists, ComparisonOperator: e.ComparisonOperator, AttributeValueList: e.AttributeValueList}
 		}
 		if w.cond, err = expr.ConditionFromExpected("Expected", conds, r.conditionalOperator); err != nil {
-			return w, exprError(err)
+			return w, attrError(err)
 		}
 	}
 	if r.attributeUpdates != nil {
 		upd := make(map[string]expr.AttributeUpdate, len(r.attributeUpdates))
 		for name, u := range r.attributeUpdates {
-			if err := canonicalizePtr(u.Value); err != nil {
+			if err := canonicalizeValue(u.Value); err != nil {
 				return w, err
 			}
 			upd[name] = expr.AttributeUpdate{Action: u.Action, Value: u.Value}
 		}
 		if w.update, err = expr.UpdateFromAttributeUpdates(upd); err != nil {
-			return w, exprError(err)
+			return w, attrError(err)
 		}
 	}
 	return w, nil
@@ -148,11 +136,11 @@ func compileProjection(op expr.Operation, projection string, empty Exprs, names 
 		modern = append(modern, "ProjectionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
-		return nil, exprError(err)
+		return nil, attrError(err)
 	}
 	c, err := expr.Compile(expr.Input{Operation: op, Projection: projection, Present: present(empty), Names: names})
 	if err != nil {
-		return nil, exprError(err)
+		return nil, attrError(err)
 	}
 	return c.Projection, nil
 }
@@ -214,7 +202,7 @@ func compileRead(r readRequest) (readExprs, error) {
 		modern = append(modern, "KeyConditionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
-		return x, exprError(err)
+		return x, attrError(err)
 	}
 	c, err := expr.Compile(expr.Input{
 		Operation:    r.op,
@@ -226,7 +214,7 @@ func compileRead(r readRequest) (readExprs, error) {
 		Values:       r.values,
 	})
 	if err != nil {
-		return x, exprError(err)
+		return x, attrError(err)
 	}
 	x.key, x.filter, x.proj = c.KeyCondition, c.Filter, c.Projection
 	if r.legacyFilter != nil {
@@ -238,7 +226,7 @@ func compileRead(r readRequest) (readExprs, error) {
 			conds[name] = expr.Expected{ComparisonOperator: cond.ComparisonOperator, AttributeValueList: cond.AttributeValueList}
 		}
 		if x.filter, err = expr.ConditionFromExpected(r.filterParam, conds, r.conditionalOperator); err != nil {
-			return x, exprError(err)
+			return x, attrError(err)
 		}
 	}
 	if err := checkAttributesToGet(r.attributesToGet); err != nil {
@@ -308,17 +296,4 @@ func present(empty Exprs) expr.Kinds {
 		}
 	}
 	return k
-}
-
-// canonicalizePtr validates an optional attribute value in place.
-func canonicalizePtr(v *attr.Value) error {
-	if v == nil {
-		return nil
-	}
-	vs := []attr.Value{*v}
-	if err := canonicalizeValues(vs); err != nil {
-		return err
-	}
-	*v = vs[0]
-	return nil
 }

@@ -428,17 +428,9 @@ func (t *table) indexWriteUnits(k itemKey, old, next attr.Item) map[string]float
 	return units
 }
 
+// itemsEqual reports whether two projected items hold the same values.
 func itemsEqual(a, b attr.Item) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for name, v := range a {
-		w, ok := b[name]
-		if !ok || !bytes.Equal(attr.AppendItem(nil, attr.Item{"v": v}), attr.AppendItem(nil, attr.Item{"v": w})) {
-			return false
-		}
-	}
-	return true
+	return attr.Equal(attr.Value{Type: attr.TypeM, M: a}, attr.Value{Type: attr.TypeM, M: b})
 }
 
 // resultIndexUnits is indexWriteUnits for a single-item write's result,

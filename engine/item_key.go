@@ -172,12 +172,32 @@ func (t *table) keyItem(k itemKey) attr.Item {
 // canonicalize validates every value of an item and normalises its numbers,
 // turning attr's errors into ValidationExceptions.
 func canonicalize(it attr.Item) error {
-	if err := attr.CanonicalizeItem(it); err != nil {
-		var ae *attr.Error
-		if errors.As(err, &ae) {
-			return Validation(ae.Message)
+	return attrError(attr.CanonicalizeItem(it))
+}
+
+// canonicalizeValues validates attribute values in place.
+func canonicalizeValues(vs []attr.Value) error {
+	for i := range vs {
+		if err := canonicalizeValue(&vs[i]); err != nil {
+			return err
 		}
-		return err
 	}
 	return nil
+}
+
+// canonicalizeValue validates an optional attribute value in place.
+func canonicalizeValue(v *attr.Value) error {
+	if v == nil {
+		return nil
+	}
+	return attrError(v.Canonicalize())
+}
+
+// attrError turns attr's validation errors into ValidationExceptions.
+func attrError(err error) error {
+	var ae *attr.Error
+	if errors.As(err, &ae) {
+		return Validation(ae.Message)
+	}
+	return err
 }

@@ -343,18 +343,6 @@ func sortedConditionNames(conds map[string]Condition) []string {
 	return names
 }
 
-// canonicalizeValues validates attribute values in place.
-func canonicalizeValues(vs []attr.Value) error {
-	for i, v := range vs {
-		it := attr.Item{"v": v}
-		if err := canonicalize(it); err != nil {
-			return err
-		}
-		vs[i] = it["v"]
-	}
-	return nil
-}
-
 // cmp orders two key values of one type.
 func cmp(a, b attr.Value) int {
 	c, _ := attr.Compare(a, b)

@@ -248,7 +248,7 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 				keyNames = append(keyNames, t.rangeName)
 			}
 			if err := a.w.update.CheckKeys(keyNames...); err != nil {
-				return nil, exprError(err)
+				return nil, attrError(err)
 			}
 		}
 		if seen[string(a.k.row)] {
@@ -344,7 +344,7 @@ func (a *txAction) decide() (CancellationReason, error) {
 		next := base
 		if a.w.update != nil {
 			if next, err = a.w.update.Apply(base); err != nil {
-				return validationReason(exprError(err))
+				return validationReason(attrError(err))
 			}
 		}
 		if err := checkUpdatedItem(next); err != nil {

@@ -54,7 +54,7 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 			keyNames = append(keyNames, t.rangeName)
 		}
 		if err := w.update.CheckKeys(keyNames...); err != nil {
-			return nil, exprError(err)
+			return nil, attrError(err)
 		}
 	}
 	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
@@ -73,7 +73,7 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		next := base
 		if w.update != nil {
 			if next, err = w.update.Apply(base); err != nil {
-				return nil, false, exprError(err)
+				return nil, false, attrError(err)
 			}
 		}
 		if err := checkUpdatedItem(next); err != nil {
