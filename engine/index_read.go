@@ -163,9 +163,8 @@ func legacyParts(conds map[string]Condition) ([]keyPart, error) {
 	var parts []keyPart
 	for _, name := range sortedConditionNames(conds) {
 		cond := conds[name]
-		n := legacyArgCounts[cond.ComparisonOperator]
-		if got := len(cond.AttributeValueList); (n >= 0 && got != n) || (n < 0 && got == 0) {
-			return nil, Validation("One or more parameter values were invalid: Invalid number of argument(s) for the " + cond.ComparisonOperator + " ComparisonOperator")
+		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
+			return nil, attrError(err)
 		}
 		spec, ok := legacyKeyOps[cond.ComparisonOperator]
 		if !ok {

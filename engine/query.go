@@ -235,13 +235,6 @@ var legacyKeyOps = map[string]struct {
 	"BEGINS_WITH": {keys.OpBeginsWith, 1},
 }
 
-// legacyArgCounts is the number of values each ComparisonOperator takes;
-// -1 means one or more (IN).
-var legacyArgCounts = map[string]int{
-	"EQ": 1, "NE": 1, "LE": 1, "LT": 1, "GE": 1, "GT": 1,
-	"NOT_NULL": 0, "NULL": 0, "CONTAINS": 1, "NOT_CONTAINS": 1,
-	"BEGINS_WITH": 1, "IN": -1, "BETWEEN": 2,
-}
 
 // comparisonOperator checks a legacy ComparisonOperator member.
 func (c *constraints) comparisonOperator(field, v string) {
@@ -262,10 +255,8 @@ func (t *table) legacyKeyCondition(conds map[string]Condition) (keyCondition, er
 	names := sortedConditionNames(conds)
 	for _, name := range names {
 		cond := conds[name]
-		n := legacyArgCounts[cond.ComparisonOperator]
-		got := len(cond.AttributeValueList)
-		if (n >= 0 && got != n) || (n < 0 && got == 0) {
-			return kc, Validation("One or more parameter values were invalid: Invalid number of argument(s) for the " + cond.ComparisonOperator + " ComparisonOperator")
+		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
+			return kc, attrError(err)
 		}
 	}
 	for _, name := range names {

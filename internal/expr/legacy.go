@@ -31,6 +31,18 @@ var legacyArity = map[string]int{
 	"IN": -1, "BETWEEN": 2,
 }
 
+// CheckOperandCount refuses a legacy condition whose AttributeValueList
+// holds the wrong number of values for its ComparisonOperator, with
+// DynamoDB's message. An unknown operator passes: the member constraints
+// report it.
+func CheckOperandCount(op string, n int) *attr.Error {
+	arity, ok := legacyArity[op]
+	if ok && (arity >= 0 && n != arity || arity < 0 && n == 0) {
+		return newErr(invalidParams + "Invalid number of argument(s) for the " + op + " ComparisonOperator")
+	}
+	return nil
+}
+
 // ConditionFromExpected converts a legacy condition map into a Condition,
 // with DynamoDB's validation messages (dynalite's putItem, scan and query
 // tests, run against DynamoDB). param is the parameter's name: "Expected"
@@ -126,8 +138,8 @@ func legacyCond(param, name string, e Expected, b *binding) (*Cond, *attr.Error)
 	if param == "Expected" && arity != 0 && e.Value == nil && e.AttributeValueList == nil {
 		return nil, newErr(invalidParams + "Value or AttributeValueList must be used with ComparisonOperator: " + op + forAttr)
 	}
-	if arity >= 0 && len(args) != arity || arity < 0 && len(args) == 0 {
-		return nil, newErr(invalidParams + "Invalid number of argument(s) for the " + op + " ComparisonOperator")
+	if err := CheckOperandCount(op, len(args)); err != nil {
+		return nil, err
 	}
 	for _, v := range args {
 		okType := true
