@@ -235,7 +235,6 @@ var legacyKeyOps = map[string]struct {
 	"BEGINS_WITH": {keys.OpBeginsWith, 1},
 }
 
-
 // comparisonOperator checks a legacy ComparisonOperator member.
 func (c *constraints) comparisonOperator(field, v string) {
 	if v == "" {
