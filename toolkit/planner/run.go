@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/toolkit/internal/keyjson"
 )
 
 // Client is the part of the DynamoDB API the planner uses; a
@@ -91,15 +93,8 @@ type cursor struct {
 // branchPos is where a branch stands: after the item Last (nil: at the
 // start), or Done.
 type branchPos struct {
-	Last map[string]avJSON `json:"l,omitempty"`
-	Done bool              `json:"d,omitempty"`
-}
-
-// avJSON is a key attribute value in a cursor.
-type avJSON struct {
-	S *string `json:"S,omitempty"`
-	N *string `json:"N,omitempty"`
-	B []byte  `json:"B,omitempty"`
+	Last keyjson.Key `json:"l,omitempty"`
+	Done bool        `json:"d,omitempty"`
 }
 
 // branch is one query's state while a page is assembled.
@@ -135,7 +130,7 @@ func (pl *Planner) Run(ctx context.Context, req Request) (*Page, error) {
 		}
 		for i, pos := range c.Pos {
 			branches[i].more = !pos.Done
-			branches[i].start = fromJSON(pos.Last)
+			branches[i].start = pos.Last.To()
 			branches[i].origin = branches[i].start
 		}
 	}
@@ -225,14 +220,16 @@ func (pl *Planner) Run(ctx context.Context, req Request) (*Page, error) {
 	c := cursor{Index: p.Index, Keys: p.Keys}
 	more := false
 	for _, b := range branches {
-		pos := branchPos{Done: len(b.buf) == 0 && !b.more, Last: toJSON(b.origin)}
-		if b.emitted {
-			pos.Last = toJSON(keyOf(b.last, keyAttrs))
-		}
-		if pos.Done {
-			pos.Last = nil
-		} else {
+		pos := branchPos{Done: len(b.buf) == 0 && !b.more}
+		if !pos.Done {
 			more = true
+			at := b.origin
+			if b.emitted {
+				at = keyOf(b.last, keyAttrs)
+			}
+			if pos.Last, err = keyjson.From(at); err != nil {
+				return nil, fmt.Errorf("planner: %w", err)
+			}
 		}
 		c.Pos = append(c.Pos, pos)
 	}
@@ -279,42 +276,6 @@ func decodeCursor(s string) (cursor, error) {
 		return c, errors.New("planner: malformed cursor")
 	}
 	return c, nil
-}
-
-func toJSON(it Item) map[string]avJSON {
-	if it == nil {
-		return nil
-	}
-	out := make(map[string]avJSON, len(it))
-	for k, v := range it {
-		switch x := v.(type) {
-		case *types.AttributeValueMemberS:
-			out[k] = avJSON{S: &x.Value}
-		case *types.AttributeValueMemberN:
-			out[k] = avJSON{N: &x.Value}
-		case *types.AttributeValueMemberB:
-			out[k] = avJSON{B: x.Value}
-		}
-	}
-	return out
-}
-
-func fromJSON(m map[string]avJSON) Item {
-	if m == nil {
-		return nil
-	}
-	out := make(Item, len(m))
-	for k, v := range m {
-		switch {
-		case v.S != nil:
-			out[k] = &types.AttributeValueMemberS{Value: *v.S}
-		case v.N != nil:
-			out[k] = &types.AttributeValueMemberN{Value: *v.N}
-		default:
-			out[k] = &types.AttributeValueMemberB{Value: v.B}
-		}
-	}
-	return out
 }
 
 // compareAV orders sort key values as DynamoDB does: S and B by bytes, N

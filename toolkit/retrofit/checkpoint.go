@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/toolkit/internal/keyjson"
 )
 
 // checkpointID names a retrofit: a checkpoint resumes only the same one.
@@ -24,16 +26,8 @@ type checkpointID struct {
 // segmentState is where a segment stands: done, or the last key of the
 // last page fully processed (nil: not started).
 type segmentState struct {
-	Done bool              `json:"done,omitempty"`
-	Last map[string]keyVal `json:"last,omitempty"`
-}
-
-// keyVal is a key attribute value in the checkpoint file: exactly one of
-// S, N, B (base64 through encoding/json) is set.
-type keyVal struct {
-	S *string `json:"S,omitempty"`
-	N *string `json:"N,omitempty"`
-	B []byte  `json:"B,omitempty"`
+	Done bool        `json:"done,omitempty"`
+	Last keyjson.Key `json:"last,omitempty"`
 }
 
 type checkpointFile struct {
@@ -85,22 +79,7 @@ func (cp *checkpoint) done(seg int) bool {
 func (cp *checkpoint) last(seg int) map[string]types.AttributeValue {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
-	l := cp.file.State[seg].Last
-	if l == nil {
-		return nil
-	}
-	out := make(map[string]types.AttributeValue, len(l))
-	for k, v := range l {
-		switch {
-		case v.S != nil:
-			out[k] = &types.AttributeValueMemberS{Value: *v.S}
-		case v.N != nil:
-			out[k] = &types.AttributeValueMemberN{Value: *v.N}
-		default:
-			out[k] = &types.AttributeValueMemberB{Value: v.B}
-		}
-	}
-	return out
+	return cp.file.State[seg].Last.To()
 }
 
 // save records that a segment finished the page ending at last (nil: the
@@ -108,22 +87,11 @@ func (cp *checkpoint) last(seg int) map[string]types.AttributeValue {
 func (cp *checkpoint) save(seg int, last map[string]types.AttributeValue) error {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
-	st := segmentState{Done: last == nil}
-	if last != nil {
-		st.Last = make(map[string]keyVal, len(last))
-		for k, v := range last {
-			switch x := v.(type) {
-			case *types.AttributeValueMemberS:
-				st.Last[k] = keyVal{S: &x.Value}
-			case *types.AttributeValueMemberN:
-				st.Last[k] = keyVal{N: &x.Value}
-			case *types.AttributeValueMemberB:
-				st.Last[k] = keyVal{B: append([]byte{}, x.Value...)}
-			default:
-				return fmt.Errorf("retrofit: key attribute %s of type %T", k, v)
-			}
-		}
+	lastJSON, err := keyjson.From(last)
+	if err != nil {
+		return fmt.Errorf("retrofit: %w", err)
 	}
+	st := segmentState{Done: last == nil, Last: lastJSON}
 	cp.file.State[seg] = st
 	if cp.path == "" {
 		return nil
