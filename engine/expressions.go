@@ -115,6 +115,19 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 	return w, nil
 }
 
+// checkStored decodes the stored item when the condition or the caller
+// (wantOld: ReturnValues ALL_OLD) needs it, and checks the condition.
+func (w writeExprs) checkStored(old *storedItem, wantOld bool, returnOnFailure string) error {
+	if w.cond == nil && !wantOld {
+		return nil
+	}
+	it, err := old.Item()
+	if err != nil {
+		return err
+	}
+	return w.check(it, returnOnFailure)
+}
+
 // check evaluates the write's condition against the current item (nil
 // when there is none).
 func (w writeExprs) check(old attr.Item, returnOnFailure string) error {

@@ -50,14 +50,8 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
-		if in.ReturnValues == ReturnValuesAllOld || w.cond != nil {
-			it, err := old.Item()
-			if err != nil {
-				return nil, false, err
-			}
-			if err := w.check(it, in.ReturnValuesOnConditionCheckFailure); err != nil {
-				return nil, false, err
-			}
+		if err := w.checkStored(old, in.ReturnValues == ReturnValuesAllOld, in.ReturnValuesOnConditionCheckFailure); err != nil {
+			return nil, false, err
 		}
 		return in.Item, true, nil
 	})
