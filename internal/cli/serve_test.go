@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -250,5 +251,23 @@ func TestServeHelpTeaches(t *testing.T) {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("serve --help does not mention %q:\n%s", want, errb.String())
 		}
+	}
+}
+
+// TestServeCPUProfile checks that --cpuprofile leaves a profile that
+// go tool pprof can read (a gzipped protobuf) once the server stops.
+func TestServeCPUProfile(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	p := startServe(t, "--in-memory", "--cpuprofile", prof)
+	createTable(t, p.client(), "prof")
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.wait(t); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.log())
+	}
+	data, err := os.ReadFile(prof)
+	if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("profile %s: %d bytes, %v", prof, len(data), err)
 	}
 }
