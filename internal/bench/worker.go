@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/internal/sdkhttp"
 )
 
 // op is one kind of data-plane call.
@@ -73,32 +75,10 @@ func newSDKClient(endpoint string, hc *http.Client) *dynamodb.Client {
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),
 		Credentials:  credentials.NewStaticCredentialsProvider("x", "x", ""),
-		HTTPClient:   sdkHTTPClient{hc},
+		HTTPClient:   sdkhttp.Client{HC: hc},
 		Retryer:      aws.NopRetryer{},
 	})
 }
-
-// sdkHTTPClient works around a client-side race of the SDK with net/http.
-// The SDK closes a request's body as soon as Do returns, and its closed
-// body's WriteTo reports io.EOF as an error. net/http, once it has written
-// Content-Length bytes, drains the body to check nothing is left, through
-// WriteTo if the body has one; when the response has come back first, the
-// drain fails and the transport closes the connection, under the SDK still
-// reading the response ("use of closed network connection"), or before the
-// next call reuses it. The SDK's default retryer hides this; with retries
-// off it would show as errors and reconnections. Hiding WriteTo makes the
-// drain an ordinary Read, which ends in a plain io.EOF.
-type sdkHTTPClient struct{ hc *http.Client }
-
-func (c sdkHTTPClient) Do(req *http.Request) (*http.Response, error) {
-	if req.Body != nil && req.Body != http.NoBody {
-		req.Body = readOnlyBody{req.Body}
-	}
-	return c.hc.Do(req)
-}
-
-// readOnlyBody has the methods of an io.ReadCloser and no other.
-type readOnlyBody struct{ io.ReadCloser }
 
 // sdkWorker makes calls with aws-sdk-go-v2.
 type sdkWorker struct {

@@ -16,9 +16,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/internal/testserver"
 )
 
 // The test binary doubles as the dynago binary: with DYNAGO_TEST_MAIN set
@@ -95,12 +96,7 @@ func (p *serverProc) log() string {
 }
 
 func (p *serverProc) client() *dynamodb.Client {
-	return dynamodb.New(dynamodb.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String("http://" + p.addr),
-		Credentials:  credentials.NewStaticCredentialsProvider("AKID", "SECRET", ""),
-		Retryer:      aws.NopRetryer{},
-	})
+	return testserver.NewClient("http://" + p.addr)
 }
 
 func (p *serverProc) wait(t *testing.T) error {

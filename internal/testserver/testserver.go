@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/internal/sdkhttp"
 	"github.com/dynago/dynago/server"
 )
 
@@ -79,13 +80,15 @@ func Start(t testing.TB, opts ...Option) *Server {
 }
 
 // NewClient returns an SDK client for the dynago server at url, with static
-// credentials, region us-east-1 and no retries.
+// credentials, region us-east-1 and no retries (through sdkhttp, so no
+// spurious connection errors either).
 func NewClient(url string) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
 		Region:       Region,
 		BaseEndpoint: aws.String(url),
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "SECRETTEST", ""),
 		Retryer:      aws.NopRetryer{},
+		HTTPClient:   sdkhttp.Client{},
 	})
 }
 
