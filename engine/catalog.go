@@ -60,11 +60,19 @@ type tableMeta struct {
 	OnDemand             *OnDemandThroughput              `json:"onDemand,omitempty"`
 	Stream               *StreamSpecification             `json:"stream,omitempty"`
 	StreamLabel          string                           `json:"streamLabel,omitempty"`
-	SSE                  *SSEDescription                  `json:"sse,omitempty"`
-	TableClass           string                           `json:"tableClass,omitempty"`
-	TableClassUpdated    time.Time                        `json:"tableClassUpdated,omitzero"`
-	DeletionProtection   bool                             `json:"deletionProtection"`
-	Tags                 []Tag                            `json:"tags,omitempty"`
+	// StreamID is the enabled stream's id (engine/streams.go); 0 when the
+	// table's stream is off.
+	StreamID uint64 `json:"streamID,omitempty"`
+	// Time to Live (engine/ttl.go). TTLAttribute stays set after TTL is
+	// disabled, as DescribeTimeToLive keeps showing it.
+	TTLEnabled         bool            `json:"ttlEnabled,omitempty"`
+	TTLAttribute       string          `json:"ttlAttribute,omitempty"`
+	TTLUpdated         time.Time       `json:"ttlUpdated,omitzero"`
+	SSE                *SSEDescription `json:"sse,omitempty"`
+	TableClass         string          `json:"tableClass,omitempty"`
+	TableClassUpdated  time.Time       `json:"tableClassUpdated,omitzero"`
+	DeletionProtection bool            `json:"deletionProtection"`
+	Tags               []Tag           `json:"tags,omitempty"`
 	// Indexes are the table's secondary indexes; LastIndexID is the last
 	// index id handed out, so an id is never reused within a table.
 	Indexes     []indexMeta `json:"indexes,omitempty"`

@@ -55,7 +55,6 @@ func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	if s := in.StreamSpecification; s != nil && s.StreamEnabled {
 		m.Stream = &StreamSpecification{StreamEnabled: true, StreamViewType: s.StreamViewType}
-		m.StreamLabel = streamLabel(now)
 	}
 	if s := in.SSESpecification; s != nil && s.Enabled != nil && *s.Enabled {
 		m.SSE = db.sseDescription(s)
@@ -68,6 +67,12 @@ func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
 		return nil, err
 	}
 	m.ID = id
+	var st *stream
+	if m.Stream != nil {
+		if st, err = db.newStreamLocked(b, &m, now); err != nil {
+			return nil, err
+		}
+	}
 	for _, l := range in.LocalSecondaryIndexes {
 		m.LastIndexID++
 		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, ID: m.LastIndexID, KeySchema: l.KeySchema, Projection: l.Projection})
@@ -84,6 +89,9 @@ func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	if err := b.Commit(); err != nil {
 		return nil, err
 	}
+	if st != nil {
+		db.installStream(st)
+	}
 	db.tables.Store(&next)
 	db.log.Info("table created", "table", name, "id", id)
 	desc, err := db.describe(t, TableStatusActive)
@@ -95,7 +103,9 @@ func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
 
 // streamLabel is the label DynamoDB gives a stream: its creation time in
 // ISO 8601 with milliseconds.
-func streamLabel(now time.Time) string { return now.UTC().Format("2006-01-02T15:04:05.000") }
+func streamLabel(now time.Time) string { return now.UTC().Format(streamLabelLayout) }
+
+const streamLabelLayout = "2006-01-02T15:04:05.000"
 
 func (db *DB) sseDescription(s *SSESpecification) *SSEDescription {
 	key := s.KMSMasterKeyId

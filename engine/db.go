@@ -54,6 +54,9 @@ type DB struct {
 	// cursors publishes each backfill's progress to writes
 	// (cursorKey → *atomic.Pointer[backfillCursor]).
 	cursors sync.Map
+	// streams holds every stream still readable, enabled or not
+	// (stream id → *stream; engine/streams.go).
+	streams sync.Map
 
 	closed atomic.Bool
 }
@@ -87,7 +90,12 @@ func Open(opts Options) (*DB, error) {
 		st.Close()
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
+	if err := db.loadStreams(); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("load streams: %w", err)
+	}
 	db.startBackfills()
+	db.startBackground()
 	return db, nil
 }
 

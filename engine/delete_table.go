@@ -33,6 +33,10 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The stream stays readable for 24 hours after its table is gone.
+	if err := db.disableStream(t.meta.StreamID, db.now()); err != nil {
+		return nil, err
+	}
 	b := db.store.NewBatch()
 	defer b.Close()
 	prefix := keys.TablePrefix(t.meta.ID)

@@ -25,4 +25,16 @@ type Options struct {
 	// and "000000000000".
 	Region    string
 	AccountID string
+
+	// StreamShardDuration is how long a stream shard stays open before it
+	// rolls over to a child shard. The default is 4 hours, as on DynamoDB.
+	StreamShardDuration time.Duration
+	// TTLSweepInterval is how often the Time to Live sweeper deletes
+	// expired items. The default is 1 second; a negative value turns the
+	// background sweeper off (SweepExpired still works).
+	TTLSweepInterval time.Duration
+	// TTLChangeCooldown is how long after a Time to Live change another
+	// change is refused. The default is one hour, as on DynamoDB; a
+	// negative value never refuses, for tests that toggle TTL.
+	TTLChangeCooldown time.Duration
 }

@@ -290,13 +290,13 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction) (*
 		return nil, transactionCanceled(reasons)
 	}
 
-	b := db.store.NewBatch()
-	defer b.Close()
+	b := db.newWriteBatch()
+	defer b.release()
 	for i, a := range acts {
 		if !a.writes {
 			continue
 		}
-		size, err := db.stageWrite(b, a.t, a.k, &a.old, a.next)
+		size, err := db.stageWrite(b, a.t, a.k, &a.old, a.next, byUser)
 		if err != nil {
 			var e *Error
 			if errors.As(err, &e) && e.Code == CodeValidation {

@@ -113,6 +113,22 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 
 	b := db.store.NewBatch()
 	defer b.Close()
+	var st *stream
+	if s := in.StreamSpecification; s != nil {
+		if s.StreamEnabled {
+			var err error
+			if st, err = db.newStreamLocked(b, &m, now); err != nil {
+				return nil, err
+			}
+		} else {
+			// The stream closes before the table stops naming it, so no
+			// change commits under a stream that is already closed.
+			if err := db.disableStream(m.StreamID, now); err != nil {
+				return nil, err
+			}
+			m.StreamID = 0
+		}
+	}
 	created, err := db.applyGSIUpdates(&m, in, b)
 	if err != nil {
 		return nil, err
@@ -127,6 +143,9 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	if err := b.Commit(); err != nil {
 		return nil, err
+	}
+	if st != nil {
+		db.installStream(st)
 	}
 	db.tables.Store(&next)
 	if created != 0 {
@@ -153,7 +172,6 @@ func updateStream(m *tableMeta, s *StreamSpecification, now time.Time) error {
 		return Validation("Table already has streams disabled: TableName: " + m.Name)
 	case s.StreamEnabled:
 		m.Stream = &StreamSpecification{StreamEnabled: true, StreamViewType: s.StreamViewType}
-		m.StreamLabel = streamLabel(now)
 	default:
 		m.Stream = nil // the latest stream label stays, as DynamoDB keeps the old stream readable
 	}

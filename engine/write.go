@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
@@ -24,9 +25,47 @@ type writeResult struct {
 // expressions plug in.
 type decide func(old *storedItem) (next attr.Item, write bool, err error)
 
+// writer says who made a change: it shows in the change's stream record.
+type writer uint8
+
+const (
+	byUser writer = iota // a request
+	byTTL                // the Time to Live sweeper
+)
+
+// writeBatch is a storage batch that carries item writes. Besides the rows
+// it holds the stream sequence numbers its records took, which stay
+// invisible to stream readers until release: call release after Commit
+// (or instead of it), normally deferred.
+type writeBatch struct {
+	*storage.Batch
+	db      *DB
+	tickets []streamTicket
+}
+
+func (db *DB) newWriteBatch() *writeBatch {
+	return &writeBatch{Batch: db.store.NewBatch(), db: db}
+}
+
+// release closes the batch if it was not committed and lets stream
+// readers see (or skip) the sequence numbers it took.
+func (wb *writeBatch) release() {
+	wb.Close()
+	for _, t := range wb.tickets {
+		t.s.release(t.seq)
+	}
+	wb.tickets = nil
+}
+
 // writeItem is the single-item write path: lock the item, read it, decide,
-// and commit the row and the table's counters in one batch.
+// and commit the row, the table's counters, index entries and stream
+// record in one batch.
 func (db *DB) writeItem(t *table, k itemKey, f decide) (writeResult, error) {
+	return db.writeItemBy(t, k, byUser, f)
+}
+
+// writeItemBy is writeItem for a change made by w.
+func (db *DB) writeItemBy(t *table, k itemKey, w writer, f decide) (writeResult, error) {
 	var r writeResult
 	stripe := db.locks.lock(k.row)
 	defer db.locks.unlock(stripe)
@@ -47,9 +86,9 @@ func (db *DB) writeItem(t *table, k itemKey, f decide) (writeResult, error) {
 	if next == nil && !old.found {
 		return r, nil // deleting nothing writes nothing
 	}
-	b := db.store.NewBatch()
-	defer b.Close()
-	if r.newSize, err = db.stageWrite(b, t, k, &old, next); err != nil {
+	b := db.newWriteBatch()
+	defer b.release()
+	if r.newSize, err = db.stageWrite(b, t, k, &old, next, w); err != nil {
 		return r, err
 	}
 	if old.done { // maintainIndexes decodes the old item of a table with indexes
@@ -80,10 +119,11 @@ func (db *DB) loadForWrite(t *table, k itemKey) (storedItem, error) {
 // table's counters and, through maintainIndexes, the secondary index
 // entries. Every write path (single items, batches, transactions) stages
 // its items this way, so an item and everything derived from it commit
-// in one atomic batch. It returns next's size.
-func (db *DB) stageWrite(b *storage.Batch, t *table, k itemKey, old *storedItem, next attr.Item) (int, error) {
+// in one atomic batch. w is who made the change. It returns next's size.
+func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, next attr.Item, w writer) (int, error) {
 	var countDelta int64
 	newSize := 0
+	var newBody []byte // next's attr encoding, inside its row value
 	if next == nil {
 		if err := b.Delete(k.row); err != nil {
 			return 0, err
@@ -91,7 +131,11 @@ func (db *DB) stageWrite(b *storage.Batch, t *table, k itemKey, old *storedItem,
 		countDelta = -1
 	} else {
 		newSize = attr.ItemSize(next)
-		if err := b.Set(k.row, appendRow(nil, next, newSize)); err != nil {
+		row := binary.AppendUvarint(nil, uint64(newSize))
+		hdr := len(row)
+		row = attr.AppendItem(row, next)
+		newBody = row[hdr:]
+		if err := b.Set(k.row, row); err != nil {
 			return 0, err
 		}
 		if !old.found {
@@ -101,7 +145,10 @@ func (db *DB) stageWrite(b *storage.Batch, t *table, k itemKey, old *storedItem,
 	if !old.found && next == nil {
 		countDelta = 0
 	}
-	if err := db.maintainIndexes(b, t, k, old, next); err != nil {
+	if err := db.maintainIndexes(b.Batch, t, k, old, next); err != nil {
+		return 0, err
+	}
+	if err := db.stageStreamRecord(b, t, k, old, newBody, newSize, w); err != nil {
 		return 0, err
 	}
 	if err := b.AddCounters(metaStatsKey(t.meta.ID), countDelta, int64(newSize-old.size)); err != nil {

@@ -11,6 +11,7 @@
 //
 //	NSMeta (0x01)  catalog entries; the engine chooses what follows
 //	NSData (0x02)  table and index rows
+//	NSStream (0x03) stream records; the engine chooses what follows
 //
 // # Row keys
 //
@@ -100,6 +101,9 @@ const (
 	NSMeta byte = 0x01
 	// NSData starts every row key of every table and index.
 	NSData byte = 0x02
+	// NSStream starts every stream record key. The engine decides what
+	// follows (a stream id and a sequence number).
+	NSStream byte = 0x03
 )
 
 // BaseIndexID is the index ID of a table's base rows. Do not change:
