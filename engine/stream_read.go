@@ -1,25 +1,563 @@
 package engine
 
-import "time"
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/keys"
+)
+
+// The read side of DynamoDB Streams: ListStreams, DescribeStream,
+// GetShardIterator and GetRecords, and the trimmer that drops records
+// after 24 hours.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Operations_Amazon_DynamoDB_Streams.html
+
+const (
+	maxGetRecordsLimit = 1000
+	maxGetRecordsBytes = 1 << 20
+	maxDescribeLimit   = 100
+)
+
+// ttlIdentity is the userIdentity of a record written by Time to Live.
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/time-to-live-ttl-streams.html
+var ttlIdentity = Identity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}
+
+func streamNotFound(arn string) *Error {
+	return NotFound("Requested resource not found: Stream: " + arn + " not found")
+}
+
+func (c *constraints) maxLimit(v *int32, max int32) {
+	if v != nil && *v > max {
+		c.add("Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to %d", *v, max)
+	}
+}
+
+func (c *constraints) streamArn(field, v string) {
+	if len(v) < 37 {
+		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 37", v, field)
+	} else if len(v) > 1024 {
+		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 1024", v, field)
+	}
+}
+
+func limitOr(v *int32, def int) int {
+	if v == nil {
+		return def
+	}
+	return int(*v)
+}
 
 // ListStreams lists the streams still readable, optionally of one table.
 func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
-	return nil, Validation("not implemented yet")
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	var c constraints
+	if in.TableName != "" {
+		c.tableName("tableName", in.TableName)
+	}
+	c.limit(in.Limit)
+	c.maxLimit(in.Limit, maxDescribeLimit)
+	if in.ExclusiveStartStreamArn != "" {
+		c.streamArn("exclusiveStartStreamArn", in.ExclusiveStartStreamArn)
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	limit := limitOr(in.Limit, maxDescribeLimit)
+	table := tableNameFromARN(in.TableName)
+	if in.TableName != "" && db.lookup(table) == nil {
+		// A deleted table's streams stay listed while readable.
+		found := false
+		for _, s := range db.allStreams() {
+			found = found || s.meta.TableName == table
+		}
+		if !found {
+			return nil, NotFound("Requested resource not found: Table: " + table + " not found")
+		}
+	}
+	out := &ListStreamsOutput{Streams: []StreamSummary{}}
+	started := in.ExclusiveStartStreamArn == ""
+	for _, s := range db.allStreams() {
+		if in.TableName != "" && s.meta.TableName != table {
+			continue
+		}
+		if !started {
+			started = s.meta.ARN == in.ExclusiveStartStreamArn
+			continue
+		}
+		if len(out.Streams) == limit {
+			out.LastEvaluatedStreamArn = out.Streams[limit-1].StreamArn
+			break
+		}
+		out.Streams = append(out.Streams, StreamSummary{StreamArn: s.meta.ARN, TableName: s.meta.TableName, StreamLabel: s.meta.Label})
+	}
+	return out, nil
 }
 
-// DescribeStream describes a stream and its shards.
+// DescribeStream describes a stream and its shards, oldest first.
 func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, error) {
-	return nil, Validation("not implemented yet")
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	var c constraints
+	c.streamArn("streamArn", in.StreamArn)
+	c.limit(in.Limit)
+	c.maxLimit(in.Limit, maxDescribeLimit)
+	if f := in.ShardFilter; f != nil {
+		c.enum("shardFilter.type", f.Type, "CHILD_SHARDS")
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	if f := in.ShardFilter; f != nil && f.ShardId == "" {
+		return nil, Validation("ShardFilter.ShardId must be provided when ShardFilter.Type is CHILD_SHARDS")
+	}
+	s := db.lookupStream(in.StreamArn)
+	if s == nil {
+		return nil, streamNotFound(in.StreamArn)
+	}
+	limit := limitOr(in.Limit, maxDescribeLimit)
+	s.mu.Lock()
+	meta := s.meta
+	shards := append([]shardMeta(nil), s.shards...)
+	s.mu.Unlock()
+
+	d := StreamDescription{
+		StreamArn: meta.ARN, StreamLabel: meta.Label, StreamStatus: StreamEnabled,
+		StreamViewType: meta.ViewType, CreationRequestDateTime: meta.Created,
+		TableName: meta.TableName, KeySchema: meta.KeySchema, Shards: []Shard{},
+	}
+	if !meta.Disabled.IsZero() {
+		d.StreamStatus = StreamDisabled
+	}
+	started := in.ExclusiveStartShardId == ""
+	for _, sh := range shards {
+		if f := in.ShardFilter; f != nil && sh.Parent != f.ShardId {
+			continue
+		}
+		if !started {
+			started = sh.ID == in.ExclusiveStartShardId
+			continue
+		}
+		if len(d.Shards) == limit {
+			d.LastEvaluatedShardId = d.Shards[limit-1].ShardId
+			break
+		}
+		out := Shard{ShardId: sh.ID, ParentShardId: sh.Parent}
+		out.SequenceNumberRange.StartingSequenceNumber = formatSeq(sh.Start)
+		if sh.End != 0 {
+			out.SequenceNumberRange.EndingSequenceNumber = formatSeq(sh.End)
+		}
+		d.Shards = append(d.Shards, out)
+	}
+	return &DescribeStreamOutput{StreamDescription: d}, nil
+}
+
+// shardByID finds a shard of s; the caller holds s.mu.
+func (s *stream) shardByIDLocked(id string) (shardMeta, bool) {
+	for _, sh := range s.shards {
+		if sh.ID == id {
+			return sh, true
+		}
+	}
+	return shardMeta{}, false
+}
+
+func (s *stream) shardByIndexLocked(index uint32) (shardMeta, bool) {
+	for _, sh := range s.shards {
+		if sh.Index == index {
+			return sh, true
+		}
+	}
+	return shardMeta{}, false
 }
 
 // GetShardIterator returns an iterator for reading a shard.
 func (db *DB) GetShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutput, error) {
-	return nil, Validation("not implemented yet")
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	var c constraints
+	c.streamArn("streamArn", in.StreamArn)
+	if len(in.ShardId) < 28 {
+		c.add("Value '%s' at 'shardId' failed to satisfy constraint: Member must have length greater than or equal to 28", in.ShardId)
+	} else if len(in.ShardId) > 65 {
+		c.add("Value '%s' at 'shardId' failed to satisfy constraint: Member must have length less than or equal to 65", in.ShardId)
+	}
+	c.enum("shardIteratorType", in.ShardIteratorType, IteratorTrimHorizon, IteratorLatest, IteratorAtSequenceNumber, IteratorAfterSequenceNumber, IteratorAtTimestamp)
+	if in.ShardIteratorType == "" {
+		c.add("Value null at 'shardIteratorType' failed to satisfy constraint: Member must not be null")
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	s := db.lookupStream(in.StreamArn)
+	if s == nil {
+		return nil, streamNotFound(in.StreamArn)
+	}
+	now := db.now()
+	s.mu.Lock()
+	sh, ok := s.shardByIDLocked(in.ShardId)
+	visible, trimmed := s.visibleLocked(), s.trimmed
+	s.mu.Unlock()
+	if !ok {
+		return nil, NotFound("Requested resource not found: Shard does not exist")
+	}
+	var pos uint64
+	switch in.ShardIteratorType {
+	case IteratorTrimHorizon:
+		pos = max(sh.Start, trimmed)
+	case IteratorLatest:
+		pos = visible + 1
+		if sh.End != 0 {
+			pos = sh.End + 1
+		}
+		pos = max(pos, sh.Start)
+	case IteratorAtSequenceNumber, IteratorAfterSequenceNumber:
+		if in.SequenceNumber == "" {
+			return nil, Validation("SequenceNumber must be provided for AT_SEQUENCE_NUMBER or AFTER_SEQUENCE_NUMBER iterator types")
+		}
+		seq, ok := parseSeq(in.SequenceNumber)
+		if !ok || seq < sh.Start || (sh.End != 0 && seq > sh.End) {
+			return nil, Validation(fmt.Sprintf("Invalid SequenceNumber for shard %s: %s", sh.ID, in.SequenceNumber))
+		}
+		if seq < trimmed {
+			return nil, &Error{Code: CodeTrimmedDataAccess, Message: "The data you are trying to access has been trimmed"}
+		}
+		pos = seq
+		if in.ShardIteratorType == IteratorAfterSequenceNumber {
+			pos = seq + 1
+		}
+	case IteratorAtTimestamp:
+		if in.Timestamp == nil {
+			return nil, Validation("Timestamp must be provided for AT_TIMESTAMP iterator type")
+		}
+		if in.Timestamp.After(now) {
+			return nil, Validation("The timestamp provided is in the future")
+		}
+		var err error
+		if pos, err = db.seqAtTime(s, sh, max(sh.Start, trimmed), *in.Timestamp); err != nil {
+			return nil, err
+		}
+	}
+	return &GetShardIteratorOutput{ShardIterator: encodeIterator(s.meta.ARN, s.meta.ID, sh.Index, pos, now)}, nil
 }
 
-// GetRecords reads records from a shard iterator's position.
+// seqAtTime finds the first record of sh at or after ts, or the position
+// after the last one.
+func (db *DB) seqAtTime(s *stream, sh shardMeta, from uint64, ts time.Time) (uint64, error) {
+	lower := streamRecordKey(s.meta.ID, from)
+	var upper []byte
+	if sh.End != 0 {
+		upper = streamRecordKey(s.meta.ID, sh.End+1)
+	} else {
+		upper = keys.PrefixEnd(streamPrefix(s.meta.ID))
+	}
+	it, err := db.store.NewIter(lower, upper)
+	if err != nil {
+		return 0, err
+	}
+	defer it.Close()
+	last := from
+	for ok := it.First(); ok; ok = it.Next() {
+		seq := binary.BigEndian.Uint64(it.Key()[9:])
+		if at, ok := recordTime(it.Value()); ok && !at.Before(ts) {
+			return seq, nil
+		}
+		last = seq + 1
+	}
+	return last, it.Error()
+}
+
+// A shard iterator is "<stream ARN>|1|<base64>", where the base64 part
+// holds the stream id, the shard index, the next sequence number to read,
+// the creation time and a check word. It carries everything a reader
+// needs, so iterators survive a server restart, as on DynamoDB.
+const iteratorSalt = "dynago shard iterator v1"
+
+func iteratorCheck(b []byte) uint64 {
+	return keys.Hash(append(append([]byte(nil), b...), iteratorSalt...))
+}
+
+func encodeIterator(arn string, streamID uint64, shard uint32, pos uint64, now time.Time) string {
+	b := make([]byte, 0, 36)
+	b = binary.BigEndian.AppendUint64(b, streamID)
+	b = binary.BigEndian.AppendUint32(b, shard)
+	b = binary.BigEndian.AppendUint64(b, pos)
+	b = binary.BigEndian.AppendUint64(b, uint64(now.UnixMilli()))
+	b = binary.BigEndian.AppendUint64(b, iteratorCheck(b))
+	return arn + "|1|" + base64.StdEncoding.EncodeToString(b)
+}
+
+type iteratorPos struct {
+	streamID uint64
+	shard    uint32
+	pos      uint64
+	created  time.Time
+}
+
+func decodeIterator(it string) (iteratorPos, bool) {
+	var p iteratorPos
+	i := strings.LastIndex(it, "|1|")
+	if i < 0 {
+		return p, false
+	}
+	b, err := base64.StdEncoding.DecodeString(it[i+3:])
+	if err != nil || len(b) != 36 || binary.BigEndian.Uint64(b[28:]) != iteratorCheck(b[:28]) {
+		return p, false
+	}
+	p.streamID = binary.BigEndian.Uint64(b)
+	p.shard = binary.BigEndian.Uint32(b[8:])
+	p.pos = binary.BigEndian.Uint64(b[12:])
+	p.created = time.UnixMilli(int64(binary.BigEndian.Uint64(b[20:])))
+	return p, true
+}
+
+// javaTime spells a time as DynamoDB's Java-born messages do.
+func javaTime(t time.Time) string { return t.UTC().Format("Mon Jan 02 15:04:05 MST 2006") }
+
+// GetRecords reads the records of a shard from an iterator's position:
+// up to Limit records and 1 MB. Records that are not yet settled (a lower
+// sequence number still committing) are left for the next call.
 func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
-	return nil, Validation("not implemented yet")
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	var c constraints
+	if len(in.ShardIterator) < 1 {
+		c.add("Value '%s' at 'shardIterator' failed to satisfy constraint: Member must have length greater than or equal to 1", in.ShardIterator)
+	} else if len(in.ShardIterator) > 2048 {
+		c.add("Value '%s' at 'shardIterator' failed to satisfy constraint: Member must have length less than or equal to 2048", in.ShardIterator)
+	}
+	c.limit(in.Limit)
+	c.maxLimit(in.Limit, maxGetRecordsLimit)
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	p, ok := decodeIterator(in.ShardIterator)
+	if !ok {
+		return nil, Validation("Invalid ShardIterator")
+	}
+	now := db.now()
+	if now.Sub(p.created) > iteratorLifetime {
+		return nil, &Error{Code: CodeExpiredIterator, Message: fmt.Sprintf(
+			"Iterator expired. The iterator was created at time %s while right now it is %s which is further in the future than the tolerated delay of %d milliseconds.",
+			javaTime(p.created), javaTime(now), iteratorLifetime.Milliseconds())}
+	}
+	v, found := db.streams.Load(p.streamID)
+	if !found {
+		return nil, NotFound("Requested resource not found: Stream does not exist")
+	}
+	s := v.(*stream)
+	s.mu.Lock()
+	sh, ok := s.shardByIndexLocked(p.shard)
+	visible, trimmed := s.visibleLocked(), s.trimmed
+	s.mu.Unlock()
+	if !ok {
+		return nil, NotFound("Requested resource not found: Shard does not exist")
+	}
+	if p.pos < trimmed && p.pos >= sh.Start {
+		return nil, &Error{Code: CodeTrimmedDataAccess, Message: "The data you are trying to access has been trimmed"}
+	}
+	hi := visible // the last sequence number this call may read
+	if sh.End != 0 {
+		hi = min(hi, sh.End)
+	}
+	limit := limitOr(in.Limit, maxGetRecordsLimit)
+	out := &GetRecordsOutput{Records: []Record{}}
+	next := p.pos
+	if p.pos <= hi {
+		it, err := db.store.NewIter(streamRecordKey(s.meta.ID, p.pos), streamRecordKey(s.meta.ID, hi+1))
+		if err != nil {
+			return nil, err
+		}
+		defer it.Close()
+		bytes := 0
+		next = hi + 1
+		for ok := it.First(); ok; ok = it.Next() {
+			seq := binary.BigEndian.Uint64(it.Key()[9:])
+			if len(out.Records) == limit || bytes >= maxGetRecordsBytes {
+				next = seq
+				break
+			}
+			r, err := db.decodeStreamRecord(s, seq, it.Value())
+			if err != nil {
+				return nil, err
+			}
+			bytes += int(r.Dynamodb.SizeBytes)
+			out.Records = append(out.Records, r)
+		}
+		if err := it.Error(); err != nil {
+			return nil, err
+		}
+	}
+	if sh.End != 0 && next > sh.End {
+		return out, nil // the shard is closed and read to its end
+	}
+	out.NextShardIterator = encodeIterator(s.meta.ARN, s.meta.ID, sh.Index, next, now)
+	return out, nil
 }
 
-func (db *DB) trimStreams(now time.Time) error { return nil }
+// decodeStreamRecord builds the API record of a stored one.
+func (db *DB) decodeStreamRecord(s *stream, seq uint64, v []byte) (Record, error) {
+	sr, err := decodeRecord(v)
+	if err != nil {
+		return Record{}, fmt.Errorf("stream %s record %d: %w", s.meta.ARN, seq, err)
+	}
+	r := Record{
+		EventID:      eventID(s.meta.ID, seq),
+		EventVersion: "1.1",
+		EventSource:  "aws:dynamodb",
+		AwsRegion:    db.opts.Region,
+		Dynamodb: StreamRecord{
+			ApproximateCreationDateTime: sr.at.Truncate(time.Second),
+			SequenceNumber:              formatSeq(seq),
+			SizeBytes:                   int64(sr.size),
+			StreamViewType:              s.meta.ViewType,
+		},
+	}
+	switch sr.kind {
+	case recInsert:
+		r.EventName = EventInsert
+	case recModify:
+		r.EventName = EventModify
+	default:
+		r.EventName = EventRemove
+	}
+	if sr.w == byTTL {
+		id := ttlIdentity
+		r.UserIdentity = &id
+	}
+	if r.Dynamodb.Keys, err = attr.DecodeItem(sr.keys); err != nil {
+		return Record{}, err
+	}
+	if sr.old != nil {
+		if r.Dynamodb.OldImage, err = attr.DecodeItem(sr.old); err != nil {
+			return Record{}, err
+		}
+	}
+	if sr.new != nil {
+		if r.Dynamodb.NewImage, err = attr.DecodeItem(sr.new); err != nil {
+			return Record{}, err
+		}
+	}
+	return r, nil
+}
+
+// eventID is a record's id: 32 hex digits, derived from the stream and the
+// sequence number so that reading a record twice shows the same id.
+func eventID(streamID, seq uint64) string {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:], streamID)
+	binary.BigEndian.PutUint64(b[8:], seq)
+	var out [16]byte
+	binary.BigEndian.PutUint64(out[:], keys.Hash(b[:]))
+	b[0] ^= 0xA5
+	binary.BigEndian.PutUint64(out[8:], keys.Hash(b[:]))
+	return hex.EncodeToString(out[:])
+}
+
+// trimStreams drops what is older than the 24-hour retention: records,
+// closed shards, and streams disabled that long ago.
+func (db *DB) trimStreams(now time.Time) error {
+	cutoff := now.Add(-streamRetention)
+	for _, s := range db.allStreams() {
+		if err := db.trimStream(s, cutoff); err != nil {
+			return fmt.Errorf("stream %s: %w", s.meta.ARN, err)
+		}
+	}
+	return nil
+}
+
+func (db *DB) trimStream(s *stream, cutoff time.Time) error {
+	s.mu.Lock()
+	disabled := s.meta.Disabled
+	visible, from := s.visibleLocked(), s.trimmed
+	s.mu.Unlock()
+	prefix := streamPrefix(s.meta.ID)
+
+	if !disabled.IsZero() && disabled.Before(cutoff) {
+		// The whole stream has expired.
+		b := db.store.NewBatch()
+		defer b.Close()
+		if err := b.DeleteRange(prefix, keys.PrefixEnd(prefix)); err != nil {
+			return err
+		}
+		lower := binary.BigEndian.AppendUint64([]byte{keys.NSMeta, metaTagShard}, s.meta.ID)
+		if err := b.DeleteRange(lower, keys.PrefixEnd(lower)); err != nil {
+			return err
+		}
+		if err := b.Delete(metaStreamKey(s.meta.ID)); err != nil {
+			return err
+		}
+		if err := b.Commit(); err != nil {
+			return err
+		}
+		db.streams.Delete(s.meta.ID)
+		db.log.Info("stream expired", "stream", s.meta.ARN)
+		return nil
+	}
+
+	// Find the first record to keep: records are in commit-time order
+	// within a stream, up to clock steps, which only delay trimming.
+	keep := from
+	if visible >= from {
+		it, err := db.store.NewIter(streamRecordKey(s.meta.ID, from), streamRecordKey(s.meta.ID, visible+1))
+		if err != nil {
+			return err
+		}
+		keep = visible + 1
+		for ok := it.First(); ok; ok = it.Next() {
+			at, ok := recordTime(it.Value())
+			if ok && !at.Before(cutoff) {
+				keep = binary.BigEndian.Uint64(it.Key()[9:])
+				break
+			}
+		}
+		err = it.Error()
+		it.Close()
+		if err != nil {
+			return err
+		}
+	}
+	b := db.store.NewBatch()
+	defer b.Close()
+	if keep > from {
+		if err := b.DeleteRange(streamRecordKey(s.meta.ID, from), streamRecordKey(s.meta.ID, keep)); err != nil {
+			return err
+		}
+	}
+	// Closed shards go once they have been closed for the retention
+	// period: all their records are older than that by then.
+	s.mu.Lock()
+	var gone int
+	for _, sh := range s.shards[:len(s.shards)-1] {
+		if sh.Closed.IsZero() || !sh.Closed.Before(cutoff) {
+			break
+		}
+		if err := b.Delete(metaShardKey(s.meta.ID, sh.Index)); err != nil {
+			s.mu.Unlock()
+			return err
+		}
+		gone++
+	}
+	s.mu.Unlock()
+	if b.Empty() {
+		return nil
+	}
+	if err := b.Commit(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.trimmed = max(s.trimmed, keep)
+	s.shards = s.shards[gone:]
+	s.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,438 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/attr"
+)
+
+func createStreamTable(t testing.TB, db *DB, name, view string) string {
+	t.Helper()
+	out, err := db.CreateTable(&CreateTableInput{
+		TableName:            name,
+		BillingMode:          BillingModePayPerRequest,
+		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+		StreamSpecification:  &StreamSpecification{StreamEnabled: true, StreamViewType: view},
+	})
+	if err != nil {
+		t.Fatalf("create table: %v", err)
+	}
+	if out.TableDescription.LatestStreamArn == "" {
+		t.Fatal("no LatestStreamArn")
+	}
+	return out.TableDescription.LatestStreamArn
+}
+
+func s(v string) attr.Value { return attr.Value{Type: attr.TypeS, S: v} }
+func n(v int) attr.Value    { return attr.Value{Type: attr.TypeN, S: strconv.Itoa(v)} }
+
+// follower reads a stream the way a careful client does: shards in
+// lineage order, each from TRIM_HORIZON (or where it stopped) until a
+// closed shard ends.
+type follower struct {
+	arn  string
+	iter map[string]string
+	done map[string]bool
+}
+
+func newFollower(arn string) *follower {
+	return &follower{arn: arn, iter: map[string]string{}, done: map[string]bool{}}
+}
+
+func (f *follower) poll(t testing.TB, db *DB) []Record {
+	t.Helper()
+	d, err := db.DescribeStream(&DescribeStreamInput{StreamArn: f.arn})
+	if err != nil {
+		t.Fatalf("describe stream: %v", err)
+	}
+	var out []Record
+	for _, sh := range d.StreamDescription.Shards {
+		if f.done[sh.ShardId] {
+			continue
+		}
+		if sh.ParentShardId != "" && !f.done[sh.ParentShardId] {
+			if _, known := f.iter[sh.ParentShardId]; known {
+				t.Fatalf("shard %s listed before its parent %s was read to its end", sh.ShardId, sh.ParentShardId)
+			}
+		}
+		it := f.iter[sh.ShardId]
+		if it == "" {
+			g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: f.arn, ShardId: sh.ShardId, ShardIteratorType: IteratorTrimHorizon})
+			if err != nil {
+				t.Fatalf("get shard iterator: %v", err)
+			}
+			it = g.ShardIterator
+		}
+		for {
+			r, err := db.GetRecords(&GetRecordsInput{ShardIterator: it})
+			if err != nil {
+				t.Fatalf("get records: %v", err)
+			}
+			out = append(out, r.Records...)
+			if r.NextShardIterator == "" {
+				f.done[sh.ShardId] = true
+				break
+			}
+			it = r.NextShardIterator
+			if len(r.Records) == 0 {
+				break
+			}
+		}
+		f.iter[sh.ShardId] = it
+		if !f.done[sh.ShardId] {
+			break // an open shard: its children do not exist yet
+		}
+	}
+	return out
+}
+
+func TestStreamRecordsOfEachWrite(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	arn := createStreamTable(t, db, "tbl", ViewNewAndOldImages)
+	put := func(it attr.Item) {
+		t.Helper()
+		if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(attr.Item{"pk": s("a"), "v": n(1)})
+	put(attr.Item{"pk": s("a"), "v": n(1)}) // no change: no record
+	put(attr.Item{"pk": s("a"), "v": n(2)})
+	if _, err := db.DeleteItem(&DeleteItemInput{TableName: "tbl", Key: attr.Item{"pk": s("a")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DeleteItem(&DeleteItemInput{TableName: "tbl", Key: attr.Item{"pk": s("missing")}}); err != nil {
+		t.Fatal(err)
+	}
+	recs := newFollower(arn).poll(t, db)
+	if len(recs) != 3 {
+		t.Fatalf("got %d records, want 3: %+v", len(recs), recs)
+	}
+	wantEvents := []string{EventInsert, EventModify, EventRemove}
+	for i, r := range recs {
+		if r.EventName != wantEvents[i] {
+			t.Errorf("record %d: event %s, want %s", i, r.EventName, wantEvents[i])
+		}
+		if r.EventSource != "aws:dynamodb" || r.EventVersion != "1.1" || r.AwsRegion != "us-east-1" || r.UserIdentity != nil {
+			t.Errorf("record %d: envelope %+v", i, r)
+		}
+		if got := r.Dynamodb.Keys["pk"].S; got != "a" || len(r.Dynamodb.Keys) != 1 {
+			t.Errorf("record %d: keys %v", i, r.Dynamodb.Keys)
+		}
+		if i > 0 && r.Dynamodb.SequenceNumber <= recs[i-1].Dynamodb.SequenceNumber {
+			t.Errorf("sequence numbers not increasing: %s then %s", recs[i-1].Dynamodb.SequenceNumber, r.Dynamodb.SequenceNumber)
+		}
+		if r.Dynamodb.SizeBytes <= 0 || r.Dynamodb.StreamViewType != ViewNewAndOldImages {
+			t.Errorf("record %d: size %d view %s", i, r.Dynamodb.SizeBytes, r.Dynamodb.StreamViewType)
+		}
+	}
+	if recs[0].Dynamodb.OldImage != nil || recs[0].Dynamodb.NewImage["v"].S != "1" {
+		t.Errorf("INSERT images: old %v new %v", recs[0].Dynamodb.OldImage, recs[0].Dynamodb.NewImage)
+	}
+	if recs[1].Dynamodb.OldImage["v"].S != "1" || recs[1].Dynamodb.NewImage["v"].S != "2" {
+		t.Errorf("MODIFY images: old %v new %v", recs[1].Dynamodb.OldImage, recs[1].Dynamodb.NewImage)
+	}
+	if recs[2].Dynamodb.OldImage["v"].S != "2" || recs[2].Dynamodb.NewImage != nil {
+		t.Errorf("REMOVE images: old %v new %v", recs[2].Dynamodb.OldImage, recs[2].Dynamodb.NewImage)
+	}
+	if recs[0].EventID == recs[1].EventID || len(recs[0].EventID) != 32 {
+		t.Errorf("event ids %q %q", recs[0].EventID, recs[1].EventID)
+	}
+}
+
+func TestStreamViewTypes(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	for _, view := range []string{ViewKeysOnly, ViewNewImage, ViewOldImage, ViewNewAndOldImages} {
+		arn := createStreamTable(t, db, "tbl_"+view, view)
+		for _, v := range []int{1, 2} {
+			if _, err := db.PutItem(&PutItemInput{TableName: "tbl_" + view, Item: attr.Item{"pk": s("a"), "v": n(v)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		recs := newFollower(arn).poll(t, db)
+		if len(recs) != 2 {
+			t.Fatalf("%s: %d records", view, len(recs))
+		}
+		m := recs[1].Dynamodb
+		wantOld := view == ViewOldImage || view == ViewNewAndOldImages
+		wantNew := view == ViewNewImage || view == ViewNewAndOldImages
+		if (m.OldImage != nil) != wantOld || (m.NewImage != nil) != wantNew {
+			t.Errorf("%s: old %v new %v", view, m.OldImage, m.NewImage)
+		}
+	}
+}
+
+func TestStreamDisableAndReenable(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	arn1 := createStreamTable(t, db, "tbl", ViewKeysOnly)
+	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("a")}})
+	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "tbl", StreamSpecification: &StreamSpecification{StreamEnabled: false}}); err != nil {
+		t.Fatal(err)
+	}
+	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("b")}}) // no stream: no record
+	d, err := db.DescribeStream(&DescribeStreamInput{StreamArn: arn1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.StreamDescription.StreamStatus != StreamDisabled || d.StreamDescription.Shards[0].SequenceNumberRange.EndingSequenceNumber == "" {
+		t.Fatalf("after disable: %+v", d.StreamDescription)
+	}
+	out, err := db.UpdateTable(&UpdateTableInput{TableName: "tbl", StreamSpecification: &StreamSpecification{StreamEnabled: true, StreamViewType: ViewNewImage}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn2 := out.TableDescription.LatestStreamArn
+	if arn2 == arn1 {
+		t.Fatalf("re-enabled stream kept ARN %s", arn1)
+	}
+	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("c")}})
+	old := newFollower(arn1).poll(t, db)
+	if len(old) != 1 || old[0].Dynamodb.Keys["pk"].S != "a" {
+		t.Fatalf("old stream: %+v", old)
+	}
+	cur := newFollower(arn2).poll(t, db)
+	if len(cur) != 1 || cur[0].Dynamodb.Keys["pk"].S != "c" {
+		t.Fatalf("new stream: %+v", cur)
+	}
+	l, err := db.ListStreams(&ListStreamsInput{TableName: "tbl"})
+	if err != nil || len(l.Streams) != 2 {
+		t.Fatalf("list streams: %+v %v", l, err)
+	}
+	l, err = db.ListStreams(&ListStreamsInput{TableName: "tbl", Limit: i32(1)})
+	if err != nil || len(l.Streams) != 1 || l.LastEvaluatedStreamArn == "" {
+		t.Fatalf("list streams page 1: %+v %v", l, err)
+	}
+	l2, err := db.ListStreams(&ListStreamsInput{TableName: "tbl", Limit: i32(1), ExclusiveStartStreamArn: l.LastEvaluatedStreamArn})
+	if err != nil || len(l2.Streams) != 1 || l2.Streams[0].StreamArn == l.Streams[0].StreamArn {
+		t.Fatalf("list streams page 2: %+v %v", l2, err)
+	}
+	// Deleting the table disables its stream; it stays readable.
+	if _, err := db.DeleteTable(&DeleteTableInput{TableName: "tbl"}); err != nil {
+		t.Fatal(err)
+	}
+	d, err = db.DescribeStream(&DescribeStreamInput{StreamArn: arn2})
+	if err != nil || d.StreamDescription.StreamStatus != StreamDisabled {
+		t.Fatalf("after delete table: %+v %v", d, err)
+	}
+	if got := newFollower(arn2).poll(t, db); len(got) != 1 {
+		t.Fatalf("stream of deleted table: %d records", len(got))
+	}
+}
+
+// TestStreamLineageUnderConcurrentWriters: writers increment counters on
+// their own items while shards roll over every few milliseconds and a
+// reader follows the lineage; halfway the database is closed and
+// reopened. The reader must see every change once, in per-item order.
+func TestStreamLineageUnderConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{Dir: dir, StreamShardDuration: 3 * time.Millisecond}
+	db := mustOpen(t, opts)
+	arn := createStreamTable(t, db, "tbl", ViewNewImage)
+	const writers, perPhase = 6, 150
+	f := newFollower(arn)
+	last := map[string]int{}
+	check := func(recs []Record) {
+		for _, r := range recs {
+			pk := r.Dynamodb.Keys["pk"].S
+			v, _ := strconv.Atoi(r.Dynamodb.NewImage["v"].S)
+			if v != last[pk]+1 {
+				t.Fatalf("item %s: record with v=%d after v=%d", pk, v, last[pk])
+			}
+			last[pk] = v
+		}
+	}
+	phase := func(db *DB, from int) {
+		var wg sync.WaitGroup
+		var stop atomic.Bool
+		for w := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := from + 1; i <= from+perPhase; i++ {
+					it := attr.Item{"pk": s(fmt.Sprint("w", w)), "v": n(i)}
+					if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: it}); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		done := make(chan struct{})
+		go func() { wg.Wait(); stop.Store(true); close(done) }()
+		for !stop.Load() {
+			check(f.poll(t, db))
+		}
+		<-done
+		check(f.poll(t, db))
+	}
+	phase(db, 0)
+	db.Close()
+	db = mustOpen(t, opts)
+	phase(db, perPhase)
+	check(f.poll(t, db))
+	for w := range writers {
+		if got := last[fmt.Sprint("w", w)]; got != 2*perPhase {
+			t.Errorf("writer %d: reader saw up to %d, want %d", w, got, 2*perPhase)
+		}
+	}
+	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	if len(d.StreamDescription.Shards) < 3 {
+		t.Errorf("only %d shards: rollover did not happen", len(d.StreamDescription.Shards))
+	}
+	for i, sh := range d.StreamDescription.Shards[1:] {
+		if sh.ParentShardId != d.StreamDescription.Shards[i].ShardId {
+			t.Fatalf("shard %s has parent %s, want %s", sh.ShardId, sh.ParentShardId, d.StreamDescription.Shards[i].ShardId)
+		}
+	}
+}
+
+func TestStreamTrimAndIteratorExpiry(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	advance := func(d time.Duration) { now.Add(int64(d)) }
+	db := mustOpen(t, Options{InMemory: true, Now: clock})
+	arn := createStreamTable(t, db, "tbl", ViewKeysOnly)
+	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("old")}})
+	first := newFollower(arn).poll(t, db)[0].Dynamodb.SequenceNumber
+	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	shard := d.StreamDescription.Shards[0].ShardId
+	g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	advance(16 * time.Minute)
+	_, err = db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator})
+	wantCode(t, err, CodeExpiredIterator, "Iterator expired")
+
+	advance(3 * time.Hour)
+	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("new")}})
+	advance(21*time.Hour + time.Minute) // "old" is now older than 24 hours
+	if err := db.trimStreams(clock()); err != nil {
+		t.Fatal(err)
+	}
+	recs := newFollower(arn).poll(t, db)
+	if len(recs) != 1 || recs[0].Dynamodb.Keys["pk"].S != "new" {
+		t.Fatalf("after trim: %+v", recs)
+	}
+	_, err = db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorAtSequenceNumber, SequenceNumber: first})
+	wantCode(t, err, CodeTrimmedDataAccess, "trimmed")
+
+	// A disabled stream disappears 24 hours after it was disabled.
+	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "tbl", StreamSpecification: &StreamSpecification{}}); err != nil {
+		t.Fatal(err)
+	}
+	advance(25 * time.Hour)
+	if err := db.trimStreams(clock()); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	wantCode(t, err, CodeResourceNotFound, "Stream")
+}
+
+func TestStreamIteratorTypesAndErrors(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	arn := createStreamTable(t, db, "tbl", ViewKeysOnly)
+	for _, k := range []string{"a", "b", "c"} {
+		db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s(k)}})
+	}
+	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	shard := d.StreamDescription.Shards[0].ShardId
+	all := newFollower(arn).poll(t, db)
+	read := func(typ, seq string) []string {
+		t.Helper()
+		g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: typ, SequenceNumber: seq})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ks []string
+		for _, rec := range r.Records {
+			ks = append(ks, rec.Dynamodb.Keys["pk"].S)
+		}
+		return ks
+	}
+	mid := all[1].Dynamodb.SequenceNumber
+	if got := fmt.Sprint(read(IteratorAtSequenceNumber, mid)); got != "[b c]" {
+		t.Errorf("AT_SEQUENCE_NUMBER: %s", got)
+	}
+	if got := fmt.Sprint(read(IteratorAfterSequenceNumber, mid)); got != "[c]" {
+		t.Errorf("AFTER_SEQUENCE_NUMBER: %s", got)
+	}
+	if got := read(IteratorLatest, ""); len(got) != 0 {
+		t.Errorf("LATEST: %v", got)
+	}
+	g, _ := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
+	r, err := db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator, Limit: i32(2)})
+	if err != nil || len(r.Records) != 2 || r.NextShardIterator == "" {
+		t.Fatalf("Limit 2: %+v %v", r, err)
+	}
+	_, err = db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator, Limit: i32(1001)})
+	wantCode(t, err, CodeValidation, "less than or equal to 1000")
+	_, err = db.GetRecords(&GetRecordsInput{ShardIterator: "garbage"})
+	wantCode(t, err, CodeValidation, "Invalid ShardIterator")
+	_, err = db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: "shardId-00000000000000000000-00000000", ShardIteratorType: IteratorLatest})
+	wantCode(t, err, CodeResourceNotFound, "Shard does not exist")
+	_, err = db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorAtSequenceNumber})
+	wantCode(t, err, CodeValidation, "SequenceNumber")
+	_, err = db.DescribeStream(&DescribeStreamInput{StreamArn: arn + "x"})
+	wantCode(t, err, CodeResourceNotFound, "not found")
+}
+
+func BenchmarkPutItemStream(b *testing.B) {
+	for _, view := range []string{"off", ViewKeysOnly, ViewNewAndOldImages} {
+		b.Run(view, func(b *testing.B) {
+			db := mustOpen(b, Options{InMemory: true})
+			if view == "off" {
+				mustCreate(b, db, "tbl", false)
+			} else {
+				createStreamTable(b, db, "tbl", view)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				it := item1KB(fmt.Sprint("k", i%10000))
+				it["v"] = n(i)
+				if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: it}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkGetRecords(b *testing.B) {
+	db := mustOpen(b, Options{InMemory: true})
+	arn := createStreamTable(b, db, "tbl", ViewNewAndOldImages)
+	for i := range 10000 {
+		it := item1KB(fmt.Sprint("k", i%1000))
+		it["v"] = n(i)
+		db.PutItem(&PutItemInput{TableName: "tbl", Item: it})
+	}
+	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	shard := d.StreamDescription.Shards[0].ShardId
+	b.ReportAllocs()
+	b.ResetTimer()
+	records := 0
+	for i := 0; i < b.N; i++ {
+		g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator})
+		if err != nil {
+			b.Fatal(err)
+		}
+		records += len(r.Records)
+	}
+	b.ReportMetric(float64(records)/b.Elapsed().Seconds(), "records/s")
+}
