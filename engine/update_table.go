@@ -114,6 +114,7 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	b := db.store.NewBatch()
 	defer b.Close()
 	var st *stream
+	var closing uint64 // the stream to disable
 	if s := in.StreamSpecification; s != nil {
 		if s.StreamEnabled {
 			var err error
@@ -121,12 +122,7 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 				return nil, err
 			}
 		} else {
-			// The stream closes before the table stops naming it, so no
-			// change commits under a stream that is already closed.
-			if err := db.disableStream(m.StreamID, now); err != nil {
-				return nil, err
-			}
-			m.StreamID = 0
+			closing, m.StreamID = m.StreamID, 0
 		}
 	}
 	created, err := db.applyGSIUpdates(&m, in, b)
@@ -139,6 +135,11 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	nt := newTable(m)
 	next, err := db.putTableLocked(b, nt)
 	if err != nil {
+		return nil, err
+	}
+	// The stream closes before the table stops naming it, so no change
+	// commits under a stream that is already closed.
+	if err := db.disableStream(closing, now); err != nil {
 		return nil, err
 	}
 	if err := b.Commit(); err != nil {

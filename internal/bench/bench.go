@@ -93,6 +93,10 @@ type Config struct {
 	// is Table+SortedTableSuffix, if a workload needs it.
 	Table string
 	Keep  bool
+	// Stream, if not empty, is the StreamViewType of the stream that
+	// tables created by the run get (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or
+	// NEW_AND_OLD_IMAGES), to measure what writing stream records costs.
+	Stream string
 	// Progress, if not nil, receives setup notes and a line a second
 	// while a workload runs.
 	Progress io.Writer
@@ -104,6 +108,11 @@ type Config struct {
 
 // Validate reports the first problem with c, in terms of its fields.
 func (c *Config) Validate() error {
+	switch c.Stream {
+	case "", "KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES":
+	default:
+		return fmt.Errorf("stream %q: want KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES", c.Stream)
+	}
 	if c.Mode != ModeSDK && c.Mode != ModeRaw {
 		return fmt.Errorf("mode %q: want %q or %q", c.Mode, ModeSDK, ModeRaw)
 	}
@@ -458,6 +467,10 @@ func (r *Runner) ensureTable(ctx context.Context, t tableSpec) (created bool, er
 			in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS})
 			in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange})
 			what = "hash key pk, range key sk"
+		}
+		if r.cfg.Stream != "" {
+			in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewType(r.cfg.Stream)}
+			what += ", stream " + r.cfg.Stream
 		}
 		r.progressf("bench: creating table %s (%s)\n", t.name, what)
 		_, err = r.ddb.CreateTable(ctx, in)

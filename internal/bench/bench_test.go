@@ -10,6 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/internal/testserver"
 )
 
 func ceilingConfig(mode string, workloads ...string) Config {
@@ -212,5 +215,47 @@ func TestValidate(t *testing.T) {
 		if _, err := New(c); err == nil {
 			t.Errorf("%s: invalid config accepted", name)
 		}
+	}
+}
+
+// TestStreamOption: --stream gives the created table a stream, and every
+// put of the run leaves a record in it.
+func TestStreamOption(t *testing.T) {
+	s := testserver.Start(t)
+	cfg := ceilingConfig(ModeSDK, WorkloadPut)
+	cfg.Ceiling, cfg.Endpoint = false, s.URL
+	cfg.Duration, cfg.Ops = 0, 200
+	cfg.Keep = true
+	cfg.Stream = "KEYS_ONLY"
+	rep := run(t, context.Background(), cfg)
+	checkStats(t, "put with stream", rep.Results[0].Stats)
+	out, err := s.DB.DescribeTable(&engine.DescribeTableInput{TableName: cfg.Table})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := out.Table.LatestStreamArn
+	if arn == "" || out.Table.StreamSpecification == nil || out.Table.StreamSpecification.StreamViewType != "KEYS_ONLY" {
+		t.Fatalf("table has no KEYS_ONLY stream: %+v", out.Table)
+	}
+	d, err := s.DB.DescribeStream(&engine.DescribeStreamInput{StreamArn: arn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := s.DB.GetShardIterator(&engine.GetShardIteratorInput{StreamArn: arn, ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: engine.IteratorTrimHorizon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := s.DB.GetRecords(&engine.GetRecordsInput{ShardIterator: it.ShardIterator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Puts over an existing key with a new value are MODIFY records; a
+	// put of an identical item has none, so at most 200.
+	if n := len(recs.Records); n == 0 || n > 200 {
+		t.Fatalf("%d records for 200 puts", n)
+	}
+	cfg.Stream = "ALL"
+	if err := cfg.Validate(); err == nil {
+		t.Fatal("Validate accepted stream ALL")
 	}
 }

@@ -92,6 +92,9 @@ func runBench(env *Env, args []string) error {
 		"the Count and LastEvaluatedKey: the least client cost)")
 	fs.BoolVar(&c.Ceiling, "ceiling", false, "ignore --endpoint and load an in-process server that answers every call with\n"+
 		"a canned response: the client's own ceiling on this machine")
+	fs.StringVar(&c.Stream, "stream", "", "give the tables the run creates a stream of this view type (KEYS_ONLY,\n"+
+		"NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES), to measure what stream records\n"+
+		"cost a write; compare with a run without it")
 	fs.BoolVar(&asJSON, "json", false, "print the results as JSON instead of text")
 	if err := parseFlags(fs, args); err != nil {
 		return err
