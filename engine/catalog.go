@@ -63,8 +63,8 @@ type tableMeta struct {
 	// StreamID is the enabled stream's id (engine/streams.go); 0 when the
 	// table's stream is off.
 	StreamID uint64 `json:"streamID,omitempty"`
-	// Time to Live (engine/ttl.go). TTLAttribute stays set after TTL is
-	// disabled, as DescribeTimeToLive keeps showing it.
+	// Time to Live (engine/ttl.go). TTLAttribute is cleared when TTL is
+	// disabled: DescribeTimeToLive then shows no attribute.
 	TTLEnabled         bool            `json:"ttlEnabled,omitempty"`
 	TTLAttribute       string          `json:"ttlAttribute,omitempty"`
 	TTLUpdated         time.Time       `json:"ttlUpdated,omitzero"`

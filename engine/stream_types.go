@@ -192,7 +192,7 @@ type DescribeTimeToLiveInput struct {
 }
 
 // TimeToLiveDescription describes a table's Time to Live setting.
-// AttributeName is "" when TTL was never enabled.
+// AttributeName is "" while TTL is disabled.
 type TimeToLiveDescription struct {
 	TimeToLiveStatus string // ENABLED, DISABLED (ENABLING, DISABLING are not used: changes are immediate)
 	AttributeName    string

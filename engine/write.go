@@ -131,7 +131,8 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 		countDelta = -1
 	} else {
 		newSize = attr.ItemSize(next)
-		row := binary.AppendUvarint(nil, uint64(newSize))
+		// The encoding is the item's size plus a few bytes per attribute.
+		row := binary.AppendUvarint(make([]byte, 0, newSize+8*len(next)+16), uint64(newSize))
 		hdr := len(row)
 		row = attr.AppendItem(row, next)
 		newBody = row[hdr:]
