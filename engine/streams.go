@@ -110,7 +110,8 @@ type shardMeta struct {
 type stream struct {
 	db *DB
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// meta is fixed at creation but for Disabled, which is guarded by mu.
 	meta    streamMeta
 	shards  []shardMeta // oldest first; the last is open while enabled
 	next    uint64      // the next sequence number to hand out
@@ -469,7 +470,9 @@ func (db *DB) disableStream(id uint64, now time.Time) error {
 	if err := b.Commit(); err != nil {
 		return err
 	}
-	s.meta = meta
+	// Only Disabled changes after creation, and it is read under s.mu;
+	// the other fields are read without the lock.
+	s.meta.Disabled = now
 	db.log.Info("stream disabled", "stream", s.meta.ARN)
 	return nil
 }

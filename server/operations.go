@@ -42,6 +42,19 @@ func operations() map[string]opFunc {
 		"Scan":               handle(protocol.DecodeScan, (*engine.DB).Scan, protocol.EncodeScan),
 		"TransactWriteItems": handle(protocol.DecodeTransactWriteItems, (*engine.DB).TransactWriteItems, protocol.EncodeTransactWriteItems),
 		"TransactGetItems":   handle(protocol.DecodeTransactGetItems, (*engine.DB).TransactGetItems, protocol.EncodeTransactGetItems),
+		"UpdateTimeToLive":   handle(protocol.DecodeUpdateTimeToLive, (*engine.DB).UpdateTimeToLive, protocol.EncodeUpdateTimeToLive),
+		"DescribeTimeToLive": handle(protocol.DecodeDescribeTimeToLive, (*engine.DB).DescribeTimeToLive, protocol.EncodeDescribeTimeToLive),
+	}
+}
+
+// streamOperations maps each operation of the DynamoDB Streams API
+// (X-Amz-Target DynamoDBStreams_20120810.<op>) to its handler.
+func streamOperations() map[string]opFunc {
+	return map[string]opFunc{
+		"ListStreams":      handle(protocol.DecodeListStreams, (*engine.DB).ListStreams, protocol.EncodeListStreams),
+		"DescribeStream":   handle(protocol.DecodeDescribeStream, (*engine.DB).DescribeStream, protocol.EncodeDescribeStream),
+		"GetShardIterator": handle(protocol.DecodeGetShardIterator, (*engine.DB).GetShardIterator, protocol.EncodeGetShardIterator),
+		"GetRecords":       handle(protocol.DecodeGetRecords, (*engine.DB).GetRecords, protocol.EncodeGetRecords),
 	}
 }
 

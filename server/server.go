@@ -3,6 +3,19 @@
 // x-amz-crc32 checksums, request ids, a health check, and shutdown. It holds
 // no DynamoDB logic: requests are decoded and responses encoded by
 // internal/protocol, and operations run in the engine.
+//
+// One endpoint serves both APIs: X-Amz-Target DynamoDB_20120810.<op> is
+// DynamoDB, DynamoDBStreams_20120810.<op> is DynamoDB Streams (point the
+// streams client at the same URL).
+//
+// Besides the AWS APIs, the server answers one administrative request,
+// for tests; it is not part of any AWS API:
+//
+//	POST /dynago/ttl/sweep
+//
+// deletes every item whose Time to Live has passed, now, instead of
+// waiting for the background sweeper, and answers {"Deleted": N} with the
+// number of items deleted.
 package server
 
 import (
@@ -39,11 +52,13 @@ type Config struct {
 
 // Server is an http.Handler answering DynamoDB API requests.
 type Server struct {
-	db   *engine.DB
-	log  *slog.Logger
-	max  int64
-	ops  map[string]opFunc
-	bufs sync.Pool
+	db  *engine.DB
+	log *slog.Logger
+	max int64
+	ops map[string]opFunc
+	// streamOps are the DynamoDB Streams operations.
+	streamOps map[string]opFunc
+	bufs      sync.Pool
 }
 
 // opFunc runs one operation: it decodes body, calls the engine, and appends
@@ -58,14 +73,18 @@ func New(db *engine.DB, cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	s := &Server{db: db, log: cfg.Logger, max: cfg.MaxBodyBytes, ops: operations()}
+	s := &Server{db: db, log: cfg.Logger, max: cfg.MaxBodyBytes, ops: operations(), streamOps: streamOperations()}
 	s.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
 	return s
 }
 
 const (
-	targetPrefix = "DynamoDB_20120810."
-	contentType  = "application/x-amz-json-1.0"
+	targetPrefix       = "DynamoDB_20120810."
+	streamTargetPrefix = "DynamoDBStreams_20120810."
+	contentType        = "application/x-amz-json-1.0"
+	// ttlSweepPath is the administrative request that runs the Time to
+	// Live sweeper once.
+	ttlSweepPath = "/dynago/ttl/sweep"
 )
 
 // ServeHTTP implements http.Handler.
@@ -94,9 +113,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
+	if r.URL.Path == ttlSweepPath {
+		s.sweepTTL(w, reqID)
+		return
+	}
+
 	target := r.Header.Get("X-Amz-Target")
-	op, ok := s.ops[strings.TrimPrefix(target, targetPrefix)]
-	if !ok || !strings.HasPrefix(target, targetPrefix) {
+	op, ok := s.route(target)
+	if !ok {
 		s.writeError(w, &engine.Error{Code: engine.CodeUnknownOperation})
 		return
 	}
@@ -137,6 +161,41 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.write(w, http.StatusOK, out)
+}
+
+// route finds the handler of an X-Amz-Target: DynamoDB's operations under
+// DynamoDB_20120810., DynamoDB Streams' under DynamoDBStreams_20120810.
+func (s *Server) route(target string) (opFunc, bool) {
+	var ops map[string]opFunc
+	var name string
+	switch {
+	case strings.HasPrefix(target, targetPrefix):
+		ops, name = s.ops, target[len(targetPrefix):]
+	case strings.HasPrefix(target, streamTargetPrefix):
+		ops, name = s.streamOps, target[len(streamTargetPrefix):]
+	default:
+		return nil, false
+	}
+	op, ok := ops[name]
+	return op, ok
+}
+
+// sweepTTL answers POST /dynago/ttl/sweep: it deletes the expired items
+// now and answers {"Deleted":N}.
+func (s *Server) sweepTTL(w http.ResponseWriter, reqID string) {
+	n, err := s.db.SweepExpired()
+	if err != nil {
+		var e *engine.Error
+		if errors.As(err, &e) {
+			s.writeError(w, e)
+			return
+		}
+		s.log.Error("TTL sweep", "request_id", reqID, "err", err)
+		s.writeError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+		return
+	}
+	body := strconv.AppendInt([]byte(`{"Deleted":`), int64(n), 10)
+	s.write(w, http.StatusOK, append(body, '}'))
 }
 
 // readBody reads the request body into dst, decoding gzip and enforcing

@@ -40,6 +40,13 @@ func FuzzServe(f *testing.F) {
 		{"UpdateTable", `{"TableName":"fuzz","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}}]}`},
 		{"CreateTable", `{"TableName":"t3","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"},{"AttributeName":"s","AttributeType":"N"},{"AttributeName":"l","AttributeType":"B"}],"KeySchema":[{"AttributeName":"k","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}],"LocalSecondaryIndexes":[{"IndexName":"byL","KeySchema":[{"AttributeName":"k","KeyType":"HASH"},{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]}}]}`},
 		{"PutItem", `{"TableName":"fuzz","Item":{"pk":{"S":"a"}`},
+		{"UpdateTimeToLive", `{"TableName":"fuzz","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`},
+		{"DescribeTimeToLive", `{"TableName":"fuzz"}`},
+		// An op with the Streams prefix is sent with that target as is.
+		{streamTargetPrefix + "ListStreams", `{"TableName":"fuzz","Limit":2}`},
+		{streamTargetPrefix + "DescribeStream", `{"StreamArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz/stream/x","ShardFilter":{"Type":"CHILD_SHARDS","ShardId":"s"}}`},
+		{streamTargetPrefix + "GetShardIterator", `{"StreamArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz/stream/x","ShardId":"shardId-00000000000000000000-00000000","ShardIteratorType":"TRIM_HORIZON"}`},
+		{streamTargetPrefix + "GetRecords", `{"ShardIterator":"arn|1|AAAA","Limit":1}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.op, []byte(s.body))
@@ -69,7 +76,11 @@ func FuzzServe(f *testing.F) {
 			return // keep the fixture table
 		}
 		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
-		req.Header.Set("X-Amz-Target", targetPrefix+op)
+		target := targetPrefix + op
+		if strings.HasPrefix(op, streamTargetPrefix) {
+			target = op
+		}
+		req.Header.Set("X-Amz-Target", target)
 		req.Header.Set("Content-Type", contentType)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)

@@ -27,7 +27,21 @@ CLI can use dynago by changing only the endpoint URL:
   aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000
 
 Any access key and region are accepted. SIGINT or SIGTERM shut the server
-down cleanly: requests in flight finish, then the data is flushed and closed.`
+down cleanly: requests in flight finish, then the data is flushed and closed.
+
+The same endpoint serves DynamoDB Streams (ListStreams, DescribeStream,
+GetShardIterator, GetRecords):
+
+  aws dynamodbstreams list-streams --endpoint-url http://127.0.0.1:8000
+
+Time to Live deletes expired items in the background (see
+--ttl-sweep-interval). Tests that cannot wait can sweep on demand with a
+request that is dynago's own, not part of any AWS API:
+
+  curl -X POST http://127.0.0.1:8000/dynago/ttl/sweep
+  {"Deleted":3}
+
+It deletes every expired item at once and answers how many it deleted.`
 
 // serveConfig holds serve's flags.
 type serveConfig struct {
@@ -39,6 +53,10 @@ type serveConfig struct {
 	logLevel string
 	shutdown time.Duration
 	cpuProf  string
+
+	ttlSweepInterval    time.Duration
+	ttlChangeCooldown   time.Duration
+	streamShardDuration time.Duration
 }
 
 func runServe(env *Env, args []string) error {
@@ -55,16 +73,51 @@ func runServe(env *Env, args []string) error {
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "how long to wait for requests in flight on shutdown")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a Go CPU profile of the whole run to this file at shutdown, for\n"+
 		"\"go tool pprof\"; off by default")
+	fs.DurationVar(&c.ttlSweepInterval, "ttl-sweep-interval", time.Second, "how often Time to Live deletes expired items: those whose TTL attribute is a\n"+
+		"Number of epoch seconds in the past, at most five years back. DynamoDB takes up\n"+
+		"to a few days; dynago sweeps every second by default. 0 turns the background\n"+
+		"sweeper off: expired items then stay until POST /dynago/ttl/sweep")
+	fs.DurationVar(&c.ttlChangeCooldown, "ttl-change-cooldown", time.Hour, "how long after an UpdateTimeToLive a further change to the same table is\n"+
+		"refused, as DynamoDB refuses it for an hour. 0 never refuses: for test suites\n"+
+		"that toggle TTL")
+	fs.DurationVar(&c.streamShardDuration, "stream-shard-duration", 4*time.Hour, "how long a stream shard stays open before the stream rolls over to a child\n"+
+		"shard, as DynamoDB does about every four hours. A short one (say 1s) lets tests\n"+
+		"exercise readers that follow shard lineage")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	return serve(env, c, nil)
 }
 
+// engineOptions maps serve's flags to the engine's options.
+func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
+	o := engine.Options{
+		Dir:                 c.dataDir,
+		InMemory:            c.inMemory,
+		Sync:                c.sync,
+		Logger:              log,
+		StreamShardDuration: c.streamShardDuration,
+		TTLChangeCooldown:   c.ttlChangeCooldown,
+		TTLSweepInterval:    c.ttlSweepInterval,
+	}
+	// The engine reads 0 as its default and a negative value as off; the
+	// flag documents 0 as off too.
+	if c.ttlSweepInterval <= 0 {
+		o.TTLSweepInterval = -1
+	}
+	if c.ttlChangeCooldown <= 0 {
+		o.TTLChangeCooldown = -1
+	}
+	return o
+}
+
 // serve runs the server until env.Ctx is done. ready, if not nil, receives
 // the listening address once the server accepts connections.
 func serve(env *Env, c serveConfig, ready chan<- string) error {
 	start := time.Now()
+	if c.streamShardDuration <= 0 {
+		return fmt.Errorf("--stream-shard-duration: %v is not a positive duration", c.streamShardDuration)
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", c.logLevel)
@@ -86,7 +139,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 			log.Info("CPU profile written", "file", c.cpuProf)
 		}()
 	}
-	db, err := engine.Open(engine.Options{Dir: c.dataDir, InMemory: c.inMemory, Sync: c.sync, Logger: log})
+	db, err := engine.Open(engineOptions(c, log))
 	if err != nil {
 		return err
 	}

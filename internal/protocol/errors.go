@@ -60,6 +60,10 @@ var wireErrors = map[string]wireError{
 	engine.CodeResourceNotFound:       {nsDynamoDB, "message", http.StatusBadRequest},
 	engine.CodeResourceInUse:          {nsDynamoDB, "message", http.StatusBadRequest},
 	engine.CodeConditionalCheckFailed: {nsDynamoDB, "message", http.StatusBadRequest},
+	// The Streams API's own errors are in DynamoDB's namespace too; SDKs
+	// read only the part after the '#'.
+	engine.CodeExpiredIterator:   {nsDynamoDB, "message", http.StatusBadRequest},
+	engine.CodeTrimmedDataAccess: {nsDynamoDB, "message", http.StatusBadRequest},
 }
 
 func lookupWireError(code string) wireError {

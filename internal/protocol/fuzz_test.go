@@ -74,6 +74,12 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeListTables(b); return nil, err },
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeTagResource(b); return nil, err },
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeUntagResource(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeListStreams(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeStream(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeGetShardIterator(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeGetRecords(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeUpdateTimeToLive(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeTimeToLive(b); return nil, err },
 }
 
 // FuzzDecodeRequest feeds arbitrary bodies to every request decoder and then
@@ -95,6 +101,11 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"Limit":1,"ExclusiveStartTableName":"a"}`,
 		`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t","Tags":[{"Key":"k","Value":"v"}]}`,
 		`{"TableName":"t","Item":{"pk":{"S":"a","N":"1"}}}`,
+		`{"TableName":"t","Limit":2,"ExclusiveStartStreamArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/x"}`,
+		`{"StreamArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/x","Limit":1,"ShardFilter":{"Type":"CHILD_SHARDS","ShardId":"s"}}`,
+		`{"StreamArn":"a","ShardId":"s","ShardIteratorType":"AT_TIMESTAMP","Timestamp":1.7000000001E9,"SequenceNumber":"100000000000000000001"}`,
+		`{"ShardIterator":"arn|1|AAAA","Limit":1000}`,
+		`{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`,
 		`{"TableName":5}`,
 		`{"TableName":"t","Item":{"pk":{"S":"\ud800"}}}`,
 		`{"TableName":"t","Item":{"a":{"L":[[[[[[[[`,

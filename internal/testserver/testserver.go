@@ -6,6 +6,8 @@ package testserver
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/sdkhttp"
@@ -35,6 +38,8 @@ type Server struct {
 	// Client is an AWS SDK client for the server. Retries are off, so an
 	// error surfaces from the first attempt.
 	Client *dynamodb.Client
+	// Streams is a DynamoDB Streams client for the server, retry-free too.
+	Streams *dynamodbstreams.Client
 	// DB is the engine behind the server.
 	DB *engine.DB
 
@@ -47,6 +52,12 @@ type Option func(*engine.Options, *server.Config)
 // WithNow makes the engine read the time from now.
 func WithNow(now func() time.Time) Option {
 	return func(o *engine.Options, _ *server.Config) { o.Now = now }
+}
+
+// WithEngineOptions lets set change the engine's options, such as
+// StreamShardDuration, TTLSweepInterval or TTLChangeCooldown.
+func WithEngineOptions(set func(*engine.Options)) Option {
+	return func(o *engine.Options, _ *server.Config) { set(o) }
 }
 
 // WithMaxBodyBytes sets the server's request size limit.
@@ -70,6 +81,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	hs := httptest.NewServer(server.New(db, sc))
 	s := &Server{URL: hs.URL, DB: db, http: hs}
 	s.Client = NewClient(hs.URL)
+	s.Streams = NewStreamsClient(hs.URL)
 	t.Cleanup(func() {
 		hs.Close()
 		if err := db.Close(); err != nil {
@@ -90,6 +102,50 @@ func NewClient(url string) *dynamodb.Client {
 		Retryer:      aws.NopRetryer{},
 		HTTPClient:   sdkhttp.Client{},
 	})
+}
+
+// NewStreamsClient returns a DynamoDB Streams SDK client for the dynago
+// server at url, configured as NewClient: static credentials, region
+// us-east-1, no retries.
+func NewStreamsClient(url string) *dynamodbstreams.Client {
+	return dynamodbstreams.New(dynamodbstreams.Options{
+		Region:       Region,
+		BaseEndpoint: aws.String(url),
+		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "SECRETTEST", ""),
+		Retryer:      aws.NopRetryer{},
+		HTTPClient:   sdkhttp.Client{},
+	})
+}
+
+// SweepTTL asks the server at url to delete its expired items now (POST
+// /dynago/ttl/sweep, dynago's own request) and returns how many it
+// deleted.
+func SweepTTL(url string) (int, error) {
+	res, err := sdkhttp.Client{}.Do(mustRequest(url + "/dynago/ttl/sweep"))
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		return 0, err
+	}
+	if res.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("POST /dynago/ttl/sweep: status %d: %s", res.StatusCode, body)
+	}
+	var out struct{ Deleted *int }
+	if err := json.Unmarshal(body, &out); err != nil || out.Deleted == nil {
+		return 0, fmt.Errorf("POST /dynago/ttl/sweep: unexpected answer %q", body)
+	}
+	return *out.Deleted, nil
+}
+
+func mustRequest(url string) *http.Request {
+	req, err := http.NewRequest(http.MethodPost, url, nil)
+	if err != nil {
+		panic(err)
+	}
+	return req
 }
 
 // Response is the answer to a raw request.

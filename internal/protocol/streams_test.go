@@ -1,0 +1,182 @@
+package protocol
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
+)
+
+// The Streams and Time to Live decoders join the generic decoder tests.
+func init() {
+	decoders["ListStreams"] = wrap(DecodeListStreams)
+	decoders["DescribeStream"] = wrap(DecodeDescribeStream)
+	decoders["GetShardIterator"] = wrap(DecodeGetShardIterator)
+	decoders["GetRecords"] = wrap(DecodeGetRecords)
+	decoders["UpdateTimeToLive"] = wrap(DecodeUpdateTimeToLive)
+	decoders["DescribeTimeToLive"] = wrap(DecodeDescribeTimeToLive)
+}
+
+func TestDecodeStreamsAndTTL(t *testing.T) {
+	const arn = "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/2024-05-06T07:08:09.123"
+	ts := time.Unix(1700000000, 250e6).UTC()
+	tests := []struct {
+		op   string
+		body string
+		want any
+	}{
+		{"ListStreams", `{}`, &engine.ListStreamsInput{}},
+		{"ListStreams", `{"TableName":"t","Limit":2,"ExclusiveStartStreamArn":"` + arn + `","x":[1]}`,
+			&engine.ListStreamsInput{TableName: "t", Limit: ptr[int32](2), ExclusiveStartStreamArn: arn}},
+		{"ListStreams", `{"Limit":null,"TableName":null}`, &engine.ListStreamsInput{}},
+		{"DescribeStream", `{"StreamArn":"` + arn + `","Limit":1,"ExclusiveStartShardId":"s1"}`,
+			&engine.DescribeStreamInput{StreamArn: arn, Limit: ptr[int32](1), ExclusiveStartShardId: "s1"}},
+		{"DescribeStream", `{"StreamArn":"a","ShardFilter":{"Type":"CHILD_SHARDS","ShardId":"p"}}`,
+			&engine.DescribeStreamInput{StreamArn: "a", ShardFilter: &engine.ShardFilter{Type: "CHILD_SHARDS", ShardId: "p"}}},
+		{"DescribeStream", `{"StreamArn":"a","ShardFilter":null}`, &engine.DescribeStreamInput{StreamArn: "a"}},
+		{"DescribeStream", `{"StreamArn":"a","ShardFilter":{}}`, &engine.DescribeStreamInput{StreamArn: "a", ShardFilter: &engine.ShardFilter{}}},
+		{"GetShardIterator", `{"StreamArn":"a","ShardId":"s","ShardIteratorType":"AFTER_SEQUENCE_NUMBER","SequenceNumber":"100000000000000000001"}`,
+			&engine.GetShardIteratorInput{StreamArn: "a", ShardId: "s", ShardIteratorType: "AFTER_SEQUENCE_NUMBER", SequenceNumber: "100000000000000000001"}},
+		{"GetShardIterator", `{"ShardIteratorType":"AT_TIMESTAMP","Timestamp":1.70000000025E9}`,
+			&engine.GetShardIteratorInput{ShardIteratorType: "AT_TIMESTAMP", Timestamp: &ts}},
+		{"GetShardIterator", `{"Timestamp":null}`, &engine.GetShardIteratorInput{}},
+		{"GetRecords", `{"ShardIterator":"it","Limit":5}`, &engine.GetRecordsInput{ShardIterator: "it", Limit: ptr[int32](5)}},
+		{"GetRecords", `{"ShardIterator":"it","Limit":0}`, &engine.GetRecordsInput{ShardIterator: "it", Limit: ptr[int32](0)}},
+		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`,
+			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"}}},
+		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":"FALSE"}}`,
+			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{}}},
+		{"UpdateTimeToLive", `{"TableName":"t"}`, &engine.UpdateTimeToLiveInput{TableName: "t"}},
+		{"DescribeTimeToLive", `{"TableName":"t"}`, &engine.DescribeTimeToLiveInput{TableName: "t"}},
+	}
+	for _, tt := range tests {
+		got, err := decoders[tt.op]([]byte(tt.body))
+		if err != nil {
+			t.Errorf("%s %s: %v", tt.op, tt.body, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s %s:\n got %#v\nwant %#v", tt.op, tt.body, got, tt.want)
+		}
+	}
+}
+
+func TestDecodeStreamsAndTTLErrors(t *testing.T) {
+	const ser = engine.CodeSerialization
+	tests := []struct {
+		op, body, code, msg string
+	}{
+		{"ListStreams", ``, ser, ""},
+		{"ListStreams", `[]`, ser, "Unrecognized collection type class " + modelPrefix + "ListStreamsInput"},
+		{"ListStreams", `{"TableName":5}`, ser, "NUMBER_VALUE cannot be converted to String"},
+		{"ListStreams", `{"Limit":"1"}`, ser, "STRING_VALUE cannot be converted to Integer"},
+		{"DescribeStream", `{"StreamArn":true}`, ser, "TRUE_VALUE cannot be converted to String"},
+		{"DescribeStream", `{"ShardFilter":"x"}`, ser, msgUnexpectedField},
+		{"DescribeStream", `{"ShardFilter":[]}`, ser, "Unrecognized collection type class " + modelPrefix + "ShardFilter"},
+		{"DescribeStream", `{"ShardFilter":{"ShardId":{}}}`, ser, msgStartOfMap},
+		{"GetShardIterator", `{"ShardIteratorType":[]}`, ser, "Unrecognized collection type class java.lang.String"},
+		{"GetShardIterator", `{"Timestamp":"2024"}`, ser, "STRING_VALUE cannot be converted to Date"},
+		{"GetShardIterator", `{"Timestamp":1e300}`, ser, msgUnexpectedToken},
+		{"GetRecords", `{"ShardIterator":1}`, ser, "NUMBER_VALUE cannot be converted to String"},
+		{"GetRecords", `{"Limit":false}`, ser, "FALSE_VALUE cannot be converted to Integer"},
+		{"GetRecords", `{"ShardIterator":"a"`, ser, ""},
+		{"UpdateTimeToLive", `{"TimeToLiveSpecification":1}`, ser, msgUnexpectedField},
+		{"UpdateTimeToLive", `{"TimeToLiveSpecification":{"Enabled":"yes"}}`, ser, msgUnexpectedToken},
+		{"UpdateTimeToLive", `{"TimeToLiveSpecification":{"AttributeName":2}}`, ser, "NUMBER_VALUE cannot be converted to String"},
+		{"DescribeTimeToLive", `{"TableName":{}}`, ser, msgStartOfMap},
+	}
+	for _, tt := range tests {
+		got, err := decoders[tt.op]([]byte(tt.body))
+		if err == nil {
+			t.Errorf("%s %q: no error, got %#v", tt.op, tt.body, got)
+			continue
+		}
+		checkError(t, tt.op+" "+tt.body, err, tt.code, tt.msg)
+	}
+}
+
+func TestEncodeStreams(t *testing.T) {
+	jsonEqual(t, "ListStreams empty", EncodeListStreams(nil, &engine.ListStreamsOutput{}), `{"Streams":[]}`)
+	jsonEqual(t, "ListStreams", EncodeListStreams(nil, &engine.ListStreamsOutput{
+		Streams:                []engine.StreamSummary{{StreamArn: "arn1", TableName: "t", StreamLabel: "l1"}},
+		LastEvaluatedStreamArn: "arn1",
+	}), `{"LastEvaluatedStreamArn":"arn1","Streams":[{"StreamArn":"arn1","StreamLabel":"l1","TableName":"t"}]}`)
+
+	jsonEqual(t, "DescribeStream", EncodeDescribeStream(nil, &engine.DescribeStreamOutput{StreamDescription: engine.StreamDescription{
+		StreamArn: "arn1", StreamLabel: "l1", StreamStatus: "ENABLED", StreamViewType: "NEW_IMAGE",
+		CreationRequestDateTime: created, TableName: "t",
+		KeySchema: []engine.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+		Shards: []engine.Shard{
+			{ShardId: "s1", SequenceNumberRange: engine.SequenceNumberRange{StartingSequenceNumber: "100000000000000000001", EndingSequenceNumber: "100000000000000000004"}},
+			{ShardId: "s2", ParentShardId: "s1", SequenceNumberRange: engine.SequenceNumberRange{StartingSequenceNumber: "100000000000000000005"}},
+		},
+		LastEvaluatedShardId: "s2",
+	}}), `{"StreamDescription":{"CreationRequestDateTime":`+tsWire+`,"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+		"LastEvaluatedShardId":"s2",
+		"Shards":[{"SequenceNumberRange":{"EndingSequenceNumber":"100000000000000000004","StartingSequenceNumber":"100000000000000000001"},"ShardId":"s1"},
+		          {"ParentShardId":"s1","SequenceNumberRange":{"StartingSequenceNumber":"100000000000000000005"},"ShardId":"s2"}],
+		"StreamArn":"arn1","StreamLabel":"l1","StreamStatus":"ENABLED","StreamViewType":"NEW_IMAGE","TableName":"t"}}`)
+	jsonEqual(t, "DescribeStream no shards", EncodeDescribeStream(nil, &engine.DescribeStreamOutput{StreamDescription: engine.StreamDescription{
+		StreamArn: "a", StreamStatus: "DISABLED", Shards: []engine.Shard{},
+	}}), `{"StreamDescription":{"Shards":[],"StreamArn":"a","StreamStatus":"DISABLED"}}`)
+
+	jsonEqual(t, "GetShardIterator", EncodeGetShardIterator(nil, &engine.GetShardIteratorOutput{ShardIterator: "it"}), `{"ShardIterator":"it"}`)
+
+	at := time.Unix(1700000000, 0)
+	key := attr.Item{"pk": attr.S("a")}
+	jsonEqual(t, "GetRecords", EncodeGetRecords(nil, &engine.GetRecordsOutput{
+		NextShardIterator: "next",
+		Records: []engine.Record{
+			{EventID: "e1", EventName: "MODIFY", EventVersion: "1.1", EventSource: "aws:dynamodb", AwsRegion: "us-east-1",
+				Dynamodb: engine.StreamRecord{ApproximateCreationDateTime: at, Keys: key,
+					NewImage: attr.Item{"pk": attr.S("a"), "n": attr.N("2")}, OldImage: attr.Item{"pk": attr.S("a"), "n": attr.N("1")},
+					SequenceNumber: "100000000000000000001", SizeBytes: 12, StreamViewType: "NEW_AND_OLD_IMAGES"}},
+			{EventID: "e2", EventName: "REMOVE", EventVersion: "1.1", EventSource: "aws:dynamodb", AwsRegion: "us-east-1",
+				Dynamodb: engine.StreamRecord{ApproximateCreationDateTime: at, Keys: key,
+					SequenceNumber: "100000000000000000002", SizeBytes: 3, StreamViewType: "KEYS_ONLY"},
+				UserIdentity: &engine.Identity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}},
+		},
+	}), `{"NextShardIterator":"next","Records":[
+		{"awsRegion":"us-east-1","dynamodb":{"ApproximateCreationDateTime":1.7E9,"Keys":{"pk":{"S":"a"}},
+			"NewImage":{"n":{"N":"2"},"pk":{"S":"a"}},"OldImage":{"n":{"N":"1"},"pk":{"S":"a"}},
+			"SequenceNumber":"100000000000000000001","SizeBytes":12,"StreamViewType":"NEW_AND_OLD_IMAGES"},
+		 "eventID":"e1","eventName":"MODIFY","eventSource":"aws:dynamodb","eventVersion":"1.1"},
+		{"awsRegion":"us-east-1","dynamodb":{"ApproximateCreationDateTime":1.7E9,"Keys":{"pk":{"S":"a"}},
+			"SequenceNumber":"100000000000000000002","SizeBytes":3,"StreamViewType":"KEYS_ONLY"},
+		 "eventID":"e2","eventName":"REMOVE","eventSource":"aws:dynamodb","eventVersion":"1.1",
+		 "userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}}]}`)
+	// The end of a closed shard: no NextShardIterator.
+	jsonEqual(t, "GetRecords end", EncodeGetRecords(nil, &engine.GetRecordsOutput{}), `{"Records":[]}`)
+	// Epoch seconds as a number, as the SDKs parse them.
+	if got := string(EncodeGetRecords(nil, &engine.GetRecordsOutput{Records: []engine.Record{{Dynamodb: engine.StreamRecord{ApproximateCreationDateTime: at}}}})); !strings.Contains(got, `"ApproximateCreationDateTime":1.7E9`) {
+		t.Errorf("ApproximateCreationDateTime not epoch seconds: %s", got)
+	}
+}
+
+func TestEncodeTTL(t *testing.T) {
+	jsonEqual(t, "UpdateTimeToLive", EncodeUpdateTimeToLive(nil, &engine.UpdateTimeToLiveOutput{
+		TimeToLiveSpecification: engine.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"},
+	}), `{"TimeToLiveSpecification":{"AttributeName":"exp","Enabled":true}}`)
+	jsonEqual(t, "UpdateTimeToLive off", EncodeUpdateTimeToLive(nil, &engine.UpdateTimeToLiveOutput{
+		TimeToLiveSpecification: engine.TimeToLiveSpecification{AttributeName: "exp"},
+	}), `{"TimeToLiveSpecification":{"AttributeName":"exp","Enabled":false}}`)
+	jsonEqual(t, "DescribeTimeToLive never", EncodeDescribeTimeToLive(nil, &engine.DescribeTimeToLiveOutput{
+		TimeToLiveDescription: engine.TimeToLiveDescription{TimeToLiveStatus: "DISABLED"},
+	}), `{"TimeToLiveDescription":{"TimeToLiveStatus":"DISABLED"}}`)
+	jsonEqual(t, "DescribeTimeToLive", EncodeDescribeTimeToLive(nil, &engine.DescribeTimeToLiveOutput{
+		TimeToLiveDescription: engine.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: "exp"},
+	}), `{"TimeToLiveDescription":{"AttributeName":"exp","TimeToLiveStatus":"ENABLED"}}`)
+}
+
+func TestEncodeStreamErrors(t *testing.T) {
+	for _, code := range []string{engine.CodeExpiredIterator, engine.CodeTrimmedDataAccess} {
+		body, status := EncodeError(nil, &engine.Error{Code: code, Message: "m"})
+		if status != 400 {
+			t.Errorf("%s: status %d", code, status)
+		}
+		jsonEqual(t, code, body, `{"__type":"com.amazonaws.dynamodb.v20120810#`+code+`","message":"m"}`)
+	}
+}
