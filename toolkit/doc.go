@@ -3,8 +3,9 @@
 // against any DynamoDB endpoint: dynago, DynamoDB Local, or AWS itself.
 //
 // The subpackages depend only on small interfaces holding the
-// aws-sdk-go-v2 DynamoDB client methods they call, all satisfied by
-// *dynamodb.Client, and import nothing else of dynago. They assume nothing
+// aws-sdk-go-v2 DynamoDB (and DynamoDB Streams) client methods they call,
+// all satisfied by *dynamodb.Client and *dynamodbstreams.Client, and
+// import nothing of dynago outside toolkit. They assume nothing
 // AWS would not do: no synchronous indexes, no particular scan order.
 //
 //   - compkey: composite key strings that parse back and sort like their
@@ -13,4 +14,9 @@
 //     skip-scan.
 //   - retrofit: add a derived attribute to every item of a live table
 //     without overwriting concurrent changes, paced and resumable.
+//   - planner: choose an index for a query, run parallel queries and
+//     merge them with exact pagination.
+//   - replicate: copy a live table into a new one (optionally deriving
+//     attributes or changing its key design) by a consistent scan and
+//     stream catch-up, resumable, then verify the two match.
 package toolkit

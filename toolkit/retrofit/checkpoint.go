@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynago/dynago/toolkit/internal/atomicfile"
 	"github.com/dynago/dynago/toolkit/internal/keyjson"
 )
 
@@ -100,23 +100,5 @@ func (cp *checkpoint) save(seg int, last map[string]types.AttributeValue) error 
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(cp.path), ".retrofit-checkpoint-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), cp.path)
+	return atomicfile.Write(cp.path, data)
 }
