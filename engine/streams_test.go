@@ -436,3 +436,32 @@ func BenchmarkGetRecords(b *testing.B) {
 	}
 	b.ReportMetric(float64(records)/b.Elapsed().Seconds(), "records/s")
 }
+
+// TestStreamIgnoresIndexBackfill: creating a GSI on a populated table
+// indexes every item but changes none, so the stream gets no record.
+func TestStreamIgnoresIndexBackfill(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	arn := createStreamTable(t, db, "tbl", ViewNewAndOldImages)
+	for i := range 50 {
+		if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: gItem(i, "g", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := newFollower(arn)
+	if got := len(f.poll(t, db)); got != 50 {
+		t.Fatalf("%d records for 50 puts", got)
+	}
+	addGSI(t, db, "tbl", "byG")
+	waitActive(t, db, "tbl")
+	checkIndexEqualsRecomputation(t, db, "tbl", "byG")
+	if got := f.poll(t, db); len(got) != 0 {
+		t.Fatalf("backfill wrote %d stream records", len(got))
+	}
+	// A write after the backfill has its record, as usual.
+	if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: gItem(1, "h", 7)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.poll(t, db); len(got) != 1 || got[0].EventName != EventModify {
+		t.Fatalf("after backfill: %+v", got)
+	}
+}
