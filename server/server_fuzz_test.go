@@ -42,6 +42,7 @@ func FuzzServe(f *testing.F) {
 		{"PutItem", `{"TableName":"fuzz","Item":{"pk":{"S":"a"}`},
 		{"UpdateTimeToLive", `{"TableName":"fuzz","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`},
 		{"DescribeTimeToLive", `{"TableName":"fuzz"}`},
+		{"UpdateTable", `{"TableName":"fuzz","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}`},
 		// An op with the Streams prefix is sent with that target as is.
 		{streamTargetPrefix + "ListStreams", `{"TableName":"fuzz","Limit":2}`},
 		{streamTargetPrefix + "DescribeStream", `{"StreamArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz/stream/x","ShardFilter":{"Type":"CHILD_SHARDS","ShardId":"s"}}`},
