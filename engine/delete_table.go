@@ -33,10 +33,6 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The stream stays readable for 24 hours after its table is gone.
-	if err := db.disableStream(t.meta.StreamID, db.now()); err != nil {
-		return nil, err
-	}
 	b := db.store.NewBatch()
 	defer b.Close()
 	prefix := keys.TablePrefix(t.meta.ID)
@@ -57,7 +53,14 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err := b.Delete(metaTableKey(t.meta.Name)); err != nil {
 		return nil, err
 	}
-	if err := b.Commit(); err != nil {
+	// The stream closes with the table and stays readable for 24 hours.
+	finish, err := db.disableStream(b, t.meta.StreamID, db.now())
+	if err != nil {
+		return nil, err
+	}
+	err = b.Commit()
+	finish(err == nil)
+	if err != nil {
 		return nil, err
 	}
 	next := maps.Clone(*db.tables.Load())

@@ -383,13 +383,18 @@ func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 		next = hi + 1
 		for ok := it.First(); ok; ok = it.Next() {
 			seq := binary.BigEndian.Uint64(it.Key()[9:])
-			if len(out.Records) == limit || bytes >= maxGetRecordsBytes {
+			if len(out.Records) == limit {
 				next = seq
 				break
 			}
 			r, err := db.decodeStreamRecord(s, seq, it.Value())
 			if err != nil {
 				return nil, err
+			}
+			// A page holds at most 1 MB of records, and at least one.
+			if len(out.Records) > 0 && bytes+int(r.Dynamodb.SizeBytes) > maxGetRecordsBytes {
+				next = seq
+				break
 			}
 			bytes += int(r.Dynamodb.SizeBytes)
 			out.Records = append(out.Records, r)
@@ -469,6 +474,9 @@ func eventID(streamID, seq uint64) string {
 func (db *DB) trimStreams(now time.Time) error {
 	cutoff := now.Add(-streamRetention)
 	for _, s := range db.allStreams() {
+		if err := s.rollIdle(now); err != nil {
+			return fmt.Errorf("stream %s: %w", s.meta.ARN, err)
+		}
 		if err := db.trimStream(s, cutoff); err != nil {
 			return fmt.Errorf("stream %s: %w", s.meta.ARN, err)
 		}
@@ -496,6 +504,11 @@ func (db *DB) trimStream(s *stream, cutoff time.Time) error {
 		}
 		if err := b.Delete(metaStreamKey(s.meta.ID)); err != nil {
 			return err
+		}
+		for _, tag := range []byte{metaTagReserved, metaTagTrimmed} {
+			if err := b.Delete(metaStreamNumberKey(tag, s.meta.ID)); err != nil {
+				return err
+			}
 		}
 		if err := b.Commit(); err != nil {
 			return err
@@ -531,6 +544,11 @@ func (db *DB) trimStream(s *stream, cutoff time.Time) error {
 	defer b.Close()
 	if keep > from {
 		if err := b.DeleteRange(streamRecordKey(s.meta.ID, from), streamRecordKey(s.meta.ID, keep)); err != nil {
+			return err
+		}
+		// The horizon is kept, so a restart knows which numbers are
+		// trimmed and which never had a record.
+		if err := b.Set(metaStreamNumberKey(metaTagTrimmed, s.meta.ID), binary.BigEndian.AppendUint64(nil, keep)); err != nil {
 			return err
 		}
 	}

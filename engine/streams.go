@@ -30,6 +30,8 @@ import (
 //	NSMeta 'm' | streamID (8)               -> JSON streamMeta
 //	NSMeta 'h' | streamID (8) | index (4)   -> JSON shardMeta
 //	NSMeta 'w'                              -> counter: last stream id
+//	NSMeta 'n' | streamID (8)               -> 8 bytes: numbers below are reserved
+//	NSMeta 'r' | streamID (8)               -> 8 bytes: numbers below are trimmed
 //
 // Sequence numbers are handed out under the stream's mutex while the
 // writer holds its item's lock, so one item's records are in the order of
@@ -38,11 +40,20 @@ import (
 // been abandoned: a stream tracks the numbers handed out but not yet
 // released (pending), and readers see only below the smallest of them.
 // No writer waits on another for this.
+//
+// A number is never handed out twice, across restarts too: numbers are
+// reserved durably in blocks (seqBlock) before they are used, and a
+// reopened stream starts above every reservation.
 const (
 	metaTagStream    = 'm'
 	metaTagShard     = 'h'
 	metaTagStreamSeq = 'w'
+	metaTagReserved  = 'n'
+	metaTagTrimmed   = 'r'
 )
+
+// seqBlock is how many sequence numbers one durable reservation covers.
+const seqBlock = 1024
 
 // Stream limits. https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html
 const (
@@ -68,6 +79,10 @@ func metaShardKey(id uint64, index uint32) []byte {
 }
 
 func metaStreamSeqKey() []byte { return []byte{keys.NSMeta, metaTagStreamSeq} }
+
+func metaStreamNumberKey(tag byte, id uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{keys.NSMeta, tag}, id)
+}
 
 func streamPrefix(id uint64) []byte {
 	return binary.BigEndian.AppendUint64([]byte{keys.NSStream}, id)
@@ -112,11 +127,12 @@ type stream struct {
 
 	mu sync.Mutex
 	// meta is fixed at creation but for Disabled, which is guarded by mu.
-	meta    streamMeta
-	shards  []shardMeta // oldest first; the last is open while enabled
-	next    uint64      // the next sequence number to hand out
-	pending []uint64    // handed out and not yet released, ascending
-	trimmed uint64      // the records below this sequence number are gone
+	meta     streamMeta
+	shards   []shardMeta // oldest first; the last is open while enabled
+	next     uint64      // the next sequence number to hand out
+	reserved uint64      // numbers below this are durably reserved
+	pending  []uint64    // handed out and not yet released, ascending
+	trimmed  uint64      // the records below this sequence number are gone
 }
 
 // streamTicket is a sequence number a write batch holds until release.
@@ -149,6 +165,18 @@ func (s *stream) allocate(now time.Time) (seq uint64, ok bool, err error) {
 			return 0, false, err
 		}
 	}
+	if s.next >= s.reserved {
+		b := s.db.store.NewBatch()
+		defer b.Close()
+		r, err := s.reserveIn(b, s.next)
+		if err != nil {
+			return 0, false, err
+		}
+		if err := b.Commit(); err != nil {
+			return 0, false, err
+		}
+		s.reserved = r
+	}
 	seq = s.next
 	s.next++
 	s.pending = append(s.pending, seq)
@@ -164,16 +192,27 @@ func (s *stream) release(seq uint64) {
 	s.mu.Unlock()
 }
 
-// closeShardLocked closes the open shard at the last number handed out.
-// An empty shard takes one number, so its range is never empty.
-func (s *stream) closeShardLocked(now time.Time) *shardMeta {
-	cur := &s.shards[len(s.shards)-1]
-	if s.next == cur.Start {
-		s.next++
+// reserveIn stages in b a reservation covering number n, if the current
+// one does not, and returns the reservation to apply once b commits.
+func (s *stream) reserveIn(b *storage.Batch, n uint64) (uint64, error) {
+	if n < s.reserved {
+		return s.reserved, nil
 	}
-	cur.End = s.next - 1
-	cur.Closed = now
-	return cur
+	r := n + seqBlock
+	return r, b.Set(metaStreamNumberKey(metaTagReserved, s.meta.ID), binary.BigEndian.AppendUint64(nil, r))
+}
+
+// closingLocked returns the open shard as closed at the last number
+// handed out, and the next number after it. An empty shard takes one
+// number, so its range is never empty. The caller applies both once the
+// closed shard is stored.
+func (s *stream) closingLocked(now time.Time) (closed shardMeta, next uint64) {
+	closed, next = s.shards[len(s.shards)-1], s.next
+	if next == closed.Start {
+		next++
+	}
+	closed.End, closed.Closed = next-1, now
+	return closed, next
 }
 
 // rollLocked closes the open shard and opens its child, durably, before
@@ -181,18 +220,24 @@ func (s *stream) closeShardLocked(now time.Time) *shardMeta {
 func (s *stream) rollLocked(now time.Time) error {
 	b := s.db.store.NewBatch()
 	defer b.Close()
-	prev := *s.closeShardLocked(now)
-	child := s.db.newShard(s.meta.ID, prev.Index+1, prev.ID, s.next, now)
+	prev, next := s.closingLocked(now)
+	child := s.db.newShard(s.meta.ID, prev.Index+1, prev.ID, next, now)
 	if err := putJSON(b, metaShardKey(s.meta.ID, prev.Index), prev); err != nil {
 		return err
 	}
 	if err := putJSON(b, metaShardKey(s.meta.ID, child.Index), child); err != nil {
 		return err
 	}
+	reserved, err := s.reserveIn(b, next)
+	if err != nil {
+		return err
+	}
 	if err := b.Commit(); err != nil {
 		return err
 	}
+	s.shards[len(s.shards)-1] = prev
 	s.shards = append(s.shards, child)
+	s.next, s.reserved = next, reserved
 	s.db.log.Debug("stream shard rolled over", "stream", s.meta.ARN, "shard", child.ID, "start", child.Start)
 	return nil
 }
@@ -433,7 +478,7 @@ func (db *DB) newStreamLocked(b *storage.Batch, m *tableMeta, now time.Time) (*s
 	if err := putJSON(b, metaShardKey(id, 0), first); err != nil {
 		return nil, err
 	}
-	return &stream{db: db, meta: sm, shards: []shardMeta{first}, next: 1, trimmed: 1}, nil
+	return &stream{db: db, meta: sm, shards: []shardMeta{first}, next: 1, reserved: 1, trimmed: 1}, nil
 }
 
 // installStream makes a committed new stream live.
@@ -442,39 +487,61 @@ func (db *DB) installStream(s *stream) {
 	db.log.Info("stream enabled", "table", s.meta.TableName, "stream", s.meta.ARN, "view", s.meta.ViewType)
 }
 
-// disableStream turns stream id off: later changes have no record, its
-// open shard closes, and it stays readable for 24 hours. The caller holds
-// db.ddl.
-func (db *DB) disableStream(id uint64, now time.Time) error {
+// disableStream stages in b turning stream id off: later changes have no
+// record, its open shard closes, and it stays readable for 24 hours. The
+// stream stays locked, so no change can take a number, until the caller
+// has committed b (the catalog change that stops naming the stream goes
+// in the same batch) and called finish with whether it committed. The
+// caller holds db.ddl.
+func (db *DB) disableStream(b *storage.Batch, id uint64, now time.Time) (finish func(committed bool), err error) {
+	noop := func(bool) {}
 	v, ok := db.streams.Load(id)
 	if !ok {
-		return nil
+		return noop, nil
 	}
 	s := v.(*stream)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if !s.meta.Disabled.IsZero() {
-		return nil
+		s.mu.Unlock()
+		return noop, nil
 	}
-	b := db.store.NewBatch()
-	defer b.Close()
 	meta := s.meta
 	meta.Disabled = now
-	shard := *s.closeShardLocked(now)
-	if err := putJSON(b, metaStreamKey(id), meta); err != nil {
-		return err
+	shard, next := s.closingLocked(now)
+	reserved, err := s.reserveIn(b, next)
+	if err == nil {
+		err = putJSON(b, metaStreamKey(id), meta)
 	}
-	if err := putJSON(b, metaShardKey(id, shard.Index), shard); err != nil {
-		return err
+	if err == nil {
+		err = putJSON(b, metaShardKey(id, shard.Index), shard)
 	}
-	if err := b.Commit(); err != nil {
-		return err
+	if err != nil {
+		s.mu.Unlock()
+		return noop, err
 	}
-	// Only Disabled changes after creation, and it is read under s.mu;
-	// the other fields are read without the lock.
-	s.meta.Disabled = now
-	db.log.Info("stream disabled", "stream", s.meta.ARN)
-	return nil
+	return func(committed bool) {
+		if committed {
+			// Only Disabled changes after creation, and it is read
+			// under s.mu; the other fields are read without the lock.
+			s.meta.Disabled = now
+			s.shards[len(s.shards)-1] = shard
+			s.next, s.reserved = next, reserved
+			db.log.Info("stream disabled", "stream", s.meta.ARN)
+		}
+		s.mu.Unlock()
+	}, nil
+}
+
+// rollIdle rolls s over if its open shard is due, even when no record was
+// written to it since: DynamoDB closes shards on its schedule whether or
+// not the table is written. The trimmer calls it.
+func (s *stream) rollIdle(now time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.meta.Disabled.IsZero() || now.Sub(s.shards[len(s.shards)-1].Created) < s.db.shardDuration() {
+		return nil
+	}
+	return s.rollLocked(now)
 }
 
 // loadStreams reads every stream and its shards at Open.
@@ -527,6 +594,16 @@ func (db *DB) loadStreamState(s *stream) error {
 	}
 	last := s.shards[len(s.shards)-1]
 	s.next = max(last.Start, last.End+1)
+	s.trimmed = s.shards[0].Start
+	for tag, dst := range map[byte]*uint64{metaTagReserved: &s.reserved, metaTagTrimmed: &s.trimmed} {
+		v, found, err := db.store.Get(metaStreamNumberKey(tag, s.meta.ID), nil)
+		if err != nil {
+			return err
+		}
+		if found && len(v) == 8 {
+			*dst = max(*dst, binary.BigEndian.Uint64(v))
+		}
+	}
 	p := streamPrefix(s.meta.ID)
 	rit, err := db.store.NewIter(p, keys.PrefixEnd(p))
 	if err != nil {
@@ -536,13 +613,10 @@ func (db *DB) loadStreamState(s *stream) error {
 	if rit.Last() {
 		s.next = max(s.next, binary.BigEndian.Uint64(rit.Key()[9:])+1)
 	}
-	s.trimmed = s.next
-	if rit.First() {
-		s.trimmed = binary.BigEndian.Uint64(rit.Key()[9:])
-	}
-	if s.trimmed < s.shards[0].Start {
-		s.trimmed = s.shards[0].Start
-	}
+	// Numbers up to the last reservation may have been handed out (and
+	// seen by readers as settled) before the restart: start above them.
+	s.next = max(s.next, s.reserved)
+	s.reserved = s.next
 	return rit.Error()
 }
 

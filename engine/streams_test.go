@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -47,12 +48,19 @@ func newFollower(arn string) *follower {
 
 func (f *follower) poll(t testing.TB, db *DB) []Record {
 	t.Helper()
-	d, err := db.DescribeStream(&DescribeStreamInput{StreamArn: f.arn})
-	if err != nil {
-		t.Fatalf("describe stream: %v", err)
+	var shards []Shard
+	for start := ""; ; {
+		d, err := db.DescribeStream(&DescribeStreamInput{StreamArn: f.arn, ExclusiveStartShardId: start})
+		if err != nil {
+			t.Fatalf("describe stream: %v", err)
+		}
+		shards = append(shards, d.StreamDescription.Shards...)
+		if start = d.StreamDescription.LastEvaluatedShardId; start == "" {
+			break
+		}
 	}
 	var out []Record
-	for _, sh := range d.StreamDescription.Shards {
+	for _, sh := range shards {
 		if f.done[sh.ShardId] {
 			continue
 		}
@@ -463,5 +471,102 @@ func TestStreamIgnoresIndexBackfill(t *testing.T) {
 	}
 	if got := f.poll(t, db); len(got) != 1 || got[0].EventName != EventModify {
 		t.Fatalf("after backfill: %+v", got)
+	}
+}
+
+// TestStreamNumbersNeverReused: after every record of an idle stream is
+// trimmed and the database restarts, new records still get numbers above
+// every number handed out before, and an old position still reads them.
+func TestStreamNumbersNeverReused(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	dir := t.TempDir()
+	// Shards last longer than the retention here, so the open shard is
+	// left with no record at all.
+	opts := Options{Dir: dir, Now: clock, StreamShardDuration: 48 * time.Hour}
+	db := mustOpen(t, opts)
+	arn := createStreamTable(t, db, "tbl", ViewKeysOnly)
+	for _, k := range []string{"a", "b", "c"} {
+		db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s(k)}})
+	}
+	old := newFollower(arn).poll(t, db)
+	lastOld := old[len(old)-1]
+	now.Add(int64(25 * time.Hour))
+	if err := db.trimStreams(clock()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = mustOpen(t, opts)
+	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("d")}})
+	recs := newFollower(arn).poll(t, db)
+	if len(recs) != 1 || recs[0].Dynamodb.Keys["pk"].S != "d" {
+		t.Fatalf("after trim and restart: %+v", recs)
+	}
+	if recs[0].Dynamodb.SequenceNumber <= lastOld.Dynamodb.SequenceNumber || recs[0].EventID == old[0].EventID {
+		t.Fatalf("number reused: new %s, old last %s", recs[0].Dynamodb.SequenceNumber, lastOld.Dynamodb.SequenceNumber)
+	}
+	// A reader that stopped after the last old record finds the new one.
+	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	for _, sh := range d.StreamDescription.Shards {
+		g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: sh.ShardId, ShardIteratorType: IteratorTrimHorizon})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator}); err != nil {
+			t.Fatalf("shard %s after restart: %v", sh.ShardId, err)
+		}
+	}
+}
+
+// TestStreamIdleShardRollsOver: a shard closes on schedule even when the
+// table is not written, as DynamoDB's do.
+func TestStreamIdleShardRollsOver(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	db := mustOpen(t, Options{InMemory: true, Now: clock})
+	arn := createStreamTable(t, db, "tbl", ViewKeysOnly)
+	now.Add(int64(5 * time.Hour))
+	if err := db.trimStreams(clock()); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	sh := d.StreamDescription.Shards
+	if len(sh) != 2 || sh[0].SequenceNumberRange.EndingSequenceNumber == "" || sh[1].ParentShardId != sh[0].ShardId {
+		t.Fatalf("shards after an idle 5 hours: %+v", sh)
+	}
+	f := newFollower(arn)
+	if got := f.poll(t, db); len(got) != 0 || !f.done[sh[0].ShardId] {
+		t.Fatalf("empty closed shard: %d records, done %v", len(got), f.done[sh[0].ShardId])
+	}
+}
+
+// TestGetRecordsPageAtMostOneMegabyte: a page stops before a record that
+// would take it past 1 MB, but always holds one record.
+func TestGetRecordsPageAtMostOneMegabyte(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	arn := createStreamTable(t, db, "tbl", ViewNewAndOldImages)
+	big := strings.Repeat("x", 300_000)
+	for i := range 6 {
+		db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s(fmt.Sprint(i)), "v": s(big)}})
+	}
+	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	g, _ := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: IteratorTrimHorizon})
+	it, total := g.ShardIterator, 0
+	for total < 6 {
+		r, err := db.GetRecords(&GetRecordsInput{ShardIterator: it})
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := 0
+		for _, rec := range r.Records {
+			size += int(rec.Dynamodb.SizeBytes)
+		}
+		if len(r.Records) == 0 || size > 1<<20 {
+			t.Fatalf("page of %d records, %d bytes", len(r.Records), size)
+		}
+		total += len(r.Records)
+		it = r.NextShardIterator
 	}
 }

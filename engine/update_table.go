@@ -137,12 +137,15 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The stream closes before the table stops naming it, so no change
-	// commits under a stream that is already closed.
-	if err := db.disableStream(closing, now); err != nil {
+	// The stream closes in the batch that stops the table naming it, and
+	// no change takes a number in between.
+	finish, err := db.disableStream(b, closing, now)
+	if err != nil {
 		return nil, err
 	}
-	if err := b.Commit(); err != nil {
+	err = b.Commit()
+	finish(err == nil)
+	if err != nil {
 		return nil, err
 	}
 	if st != nil {
