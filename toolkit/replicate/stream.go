@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,14 +84,16 @@ func (r *run) catchUp(ctx context.Context, follow bool) error {
 // shards whose parents are finished in parallel, until the mode says
 // stop.
 func (r *run) passes(ctx context.Context, mode streamMode) error {
-	start := time.Now()
-	stopAt := time.Time{}
-	if mode != modeFollow {
-		// Record times are to the second: a record stamped a second
-		// after the start was written after it.
-		stopAt = start.Truncate(time.Second).Add(time.Second)
+	passStart := time.Now()
+	// A catch-up ends at the stream's tip as it was when it started, so
+	// it ends while writes go on: see tipAtStart.
+	var tips map[string]*tipState
+	if mode == modeCatchUp {
+		var err error
+		if tips, err = r.tipsAtStart(ctx); err != nil {
+			return err
+		}
 	}
-	passStart := start
 	for {
 		shards, status, err := r.describe(ctx)
 		if err != nil {
@@ -105,16 +108,38 @@ func (r *run) passes(ctx context.Context, mode streamMode) error {
 			err       error
 		}
 		results := make([]result, len(ready))
-		var wg sync.WaitGroup
-		for i, sh := range ready {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				done, tip, err := r.readShard(ctx, sh, mode, stopAt)
-				results[i] = result{done, tip, err}
-			}()
+		read := func(i int, sh shardInfo) {
+			var tip *tipState
+			if tips != nil {
+				t, listed := tips[sh.id]
+				if !listed {
+					// A shard that appeared after the catch-up started
+					// holds only changes made after it started.
+					results[i] = result{tip: true}
+					return
+				}
+				tip = t
+			}
+			done, atTip, err := r.readShard(ctx, sh, mode, tip)
+			results[i] = result{done, atTip, err}
 		}
-		wg.Wait()
+		if r.m.keyOnly() {
+			var wg sync.WaitGroup
+			for i, sh := range ready {
+				wg.Add(1)
+				go func() { defer wg.Done(); read(i, sh) }()
+			}
+			wg.Wait()
+		} else {
+			// With a new key design two source items can meet at one
+			// target key (one leaves it, the other takes it), with their
+			// records in sibling shards: applying those in parallel could
+			// end with the delete last. One shard at a time keeps each
+			// shard's order and the order the shards were read in.
+			for i, sh := range ready {
+				read(i, sh)
+			}
+		}
 		anyDone, allTip := false, true
 		for _, res := range results {
 			if res.err != nil {
@@ -136,7 +161,7 @@ func (r *run) passes(ctx context.Context, mode streamMode) error {
 			}
 		}
 		if mode != modeFollow {
-			return nil // at the tip, or past records newer than the start
+			return nil // at the tip, or past the tip as it was at the start
 		}
 		if allTip {
 			if err := sleep(ctx, r.opts.PollInterval); err != nil {
@@ -187,14 +212,13 @@ func (r *run) merge(shards []shardInfo, mode streamMode) ([]shardInfo, error) {
 // readShard reads one shard from its position, in order, applying each
 // page unless marking. done: the shard is closed and read to its end;
 // tip: the last read found nothing new.
-func (r *run) readShard(ctx context.Context, sh shardInfo, mode streamMode, stopAt time.Time) (done, tip bool, err error) {
+func (r *run) readShard(ctx context.Context, sh shardInfo, mode streamMode, tipAt *tipState) (done, tip bool, err error) {
 	var after string
 	r.cp.locked(func(f *checkpointFile) { after = f.Shards[sh.id].After })
 	iter, err := r.iterator(ctx, sh.id, after)
 	if err != nil {
 		return false, false, err
 	}
-	shortBefore := false
 	for {
 		out, err := r.sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iter, Limit: aws.Int32(recordsPerCall)})
 		var expired *st.ExpiredIteratorException
@@ -258,16 +282,16 @@ func (r *run) readShard(ctx context.Context, sh shardInfo, mode streamMode, stop
 			if err := sleep(ctx, 20*time.Millisecond); err != nil {
 				return false, false, err
 			}
-		} else if !sh.closed && !stopAt.IsZero() {
+		} else if tipAt != nil {
 			// While writes go on the tip moves and an empty page may never
-			// come. Two short pages in a row each read all there was when
-			// they were asked for, after the start; a record stamped after
-			// the start was written after it: caught up enough.
-			short := len(recs) < recordsPerCall
-			if short && shortBefore || last.ApproximateCreationDateTime != nil && !last.ApproximateCreationDateTime.Before(stopAt) {
+			// come: stop once past the first change made after the start.
+			passed, err := r.pastTip(ctx, sh.id, tipAt, after)
+			if err != nil {
+				return false, false, err
+			}
+			if passed {
 				return false, false, nil
 			}
-			shortBefore = short
 		}
 		iter = out.NextShardIterator
 	}
@@ -338,4 +362,84 @@ func (r *run) apply(ctx context.Context, recs []st.Record) (puts, deletes int64,
 	}
 	puts, deletes = col.counts()
 	return puts, deletes, nil
+}
+
+// tipState is where an open shard's tip was when a catch-up started: a
+// LATEST iterator taken then, and the sequence number of the first record
+// it returns, the first change made after the start, once one exists.
+type tipState struct {
+	iter *string
+	seq  string
+}
+
+// tipsAtStart takes a LATEST iterator on every open shard, and lists the
+// closed ones, as the catch-up starts. This needs no clock: the tip is
+// the stream's own position, wherever its records' times come from.
+func (r *run) tipsAtStart(ctx context.Context) (map[string]*tipState, error) {
+	shards, _, err := r.describe(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tips := map[string]*tipState{}
+	for _, sh := range shards {
+		if sh.closed {
+			tips[sh.id] = nil // read to its end
+			continue
+		}
+		out, err := r.sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{
+			StreamArn: aws.String(r.arn), ShardId: aws.String(sh.id), ShardIteratorType: st.ShardIteratorTypeLatest,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("replicate: shard %s: %w", sh.id, trimmed(err, r.opts.Source))
+		}
+		tips[sh.id] = &tipState{iter: out.ShardIterator}
+	}
+	return tips, nil
+}
+
+// pastTip reports whether after, the last sequence number applied, is at
+// or past the first record written after the catch-up started. Until
+// such a record exists it asks the LATEST iterator for it.
+func (r *run) pastTip(ctx context.Context, shard string, t *tipState, after string) (bool, error) {
+	if t.seq == "" && t.iter != nil {
+		out, err := r.sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: t.iter, Limit: aws.Int32(1)})
+		var expired *st.ExpiredIteratorException
+		switch {
+		case errors.As(err, &expired):
+			// Taken more than 15 minutes ago: the tip moves to now.
+			g, err := r.sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{
+				StreamArn: aws.String(r.arn), ShardId: aws.String(shard), ShardIteratorType: st.ShardIteratorTypeLatest,
+			})
+			if err != nil {
+				return false, fmt.Errorf("replicate: shard %s: %w", shard, trimmed(err, r.opts.Source))
+			}
+			t.iter = g.ShardIterator
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("replicate: read shard %s: %w", shard, trimmed(err, r.opts.Source))
+		}
+		if len(out.Records) > 0 && out.Records[0].Dynamodb != nil {
+			t.seq = aws.ToString(out.Records[0].Dynamodb.SequenceNumber)
+		}
+		t.iter = out.NextShardIterator
+	}
+	return t.seq != "" && after != "" && compareSeq(after, t.seq) >= 0, nil
+}
+
+// compareSeq orders two sequence numbers: decimal strings of any length.
+func compareSeq(a, b string) int {
+	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	if len(a) != len(b) {
+		if len(a) < len(b) {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
