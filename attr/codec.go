@@ -414,3 +414,20 @@ func (d *decoder) binarySet() ([][]byte, error) {
 	}
 	return bs, nil
 }
+
+// AppendKey appends the encoding AppendItem gives the item that holds only
+// a primary key: hashName = hash and, unless rangeName is "", rangeName =
+// rng. It builds no map, for write paths that encode many keys.
+func AppendKey(dst []byte, hashName string, hash Value, rangeName string, rng Value) []byte {
+	dst = append(dst, formatV1)
+	if rangeName == "" {
+		dst = binary.AppendUvarint(dst, 1)
+		return appendValue(appendString(dst, hashName), &hash)
+	}
+	dst = binary.AppendUvarint(dst, 2)
+	if rangeName < hashName { // AppendItem sorts attributes by name
+		hashName, hash, rangeName, rng = rangeName, rng, hashName, hash
+	}
+	dst = appendValue(appendString(dst, hashName), &hash)
+	return appendValue(appendString(dst, rangeName), &rng)
+}

@@ -418,3 +418,17 @@ func BenchmarkCanonicalizeItem(b *testing.B) {
 		}
 	}
 }
+
+func TestAppendKeyMatchesAppendItem(t *testing.T) {
+	pk, sk := Value{Type: TypeS, S: "p"}, Value{Type: TypeN, S: "12"}
+	for _, c := range []struct{ h, r string }{{"pk", ""}, {"pk", "sk"}, {"zz", "aa"}} {
+		it := Item{c.h: pk}
+		if c.r != "" {
+			it[c.r] = sk
+		}
+		want := AppendItem(nil, it)
+		if got := AppendKey(nil, c.h, pk, c.r, sk); !bytes.Equal(got, want) {
+			t.Errorf("AppendKey(%q, %q) = %x, want %x", c.h, c.r, got, want)
+		}
+	}
+}

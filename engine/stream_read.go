@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,23 +161,17 @@ func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 	return &DescribeStreamOutput{StreamDescription: d}, nil
 }
 
-// shardByID finds a shard of s; the caller holds s.mu.
-func (s *stream) shardByIDLocked(id string) (shardMeta, bool) {
-	for _, sh := range s.shards {
-		if sh.ID == id {
-			return sh, true
-		}
+// shardView is what a reader of one shard needs, read under the stream's
+// lock: the shard, the highest settled sequence number and the trim
+// horizon. It fails with DynamoDB's error when no shard matches.
+func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, trimmed uint64, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.shards, match)
+	if i < 0 {
+		return sh, 0, 0, NotFound("Requested resource not found: Shard does not exist")
 	}
-	return shardMeta{}, false
-}
-
-func (s *stream) shardByIndexLocked(index uint32) (shardMeta, bool) {
-	for _, sh := range s.shards {
-		if sh.Index == index {
-			return sh, true
-		}
-	}
-	return shardMeta{}, false
+	return s.shards[i], s.visibleLocked(), s.trimmed, nil
 }
 
 // GetShardIterator returns an iterator for reading a shard.
@@ -203,12 +198,9 @@ func (db *DB) GetShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutp
 		return nil, streamNotFound(in.StreamArn)
 	}
 	now := db.now()
-	s.mu.Lock()
-	sh, ok := s.shardByIDLocked(in.ShardId)
-	visible, trimmed := s.visibleLocked(), s.trimmed
-	s.mu.Unlock()
-	if !ok {
-		return nil, NotFound("Requested resource not found: Shard does not exist")
+	sh, visible, trimmed, err := s.shardView(func(sh shardMeta) bool { return sh.ID == in.ShardId })
+	if err != nil {
+		return nil, err
 	}
 	var pos uint64
 	switch in.ShardIteratorType {
@@ -356,12 +348,9 @@ func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 		return nil, NotFound("Requested resource not found: Stream does not exist")
 	}
 	s := v.(*stream)
-	s.mu.Lock()
-	sh, ok := s.shardByIndexLocked(p.shard)
-	visible, trimmed := s.visibleLocked(), s.trimmed
-	s.mu.Unlock()
-	if !ok {
-		return nil, NotFound("Requested resource not found: Shard does not exist")
+	sh, visible, trimmed, err := s.shardView(func(sh shardMeta) bool { return sh.Index == p.shard })
+	if err != nil {
+		return nil, err
 	}
 	if p.pos < trimmed && p.pos >= sh.Start {
 		return nil, &Error{Code: CodeTrimmedDataAccess, Message: "The data you are trying to access has been trimmed"}

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -332,13 +333,12 @@ func (db *DB) stageStreamRecord(b *writeBatch, t *table, k itemKey, old *storedI
 	}
 	b.tickets = append(b.tickets, streamTicket{s: s, seq: seq})
 
-	keyItem := attr.Item{t.hashName: k.pk}
-	if t.rangeName != "" {
-		keyItem[t.rangeName] = k.sk
-	}
 	view := s.meta.ViewType // fixed for the stream's life
 	var oldBody, nb []byte
-	size := attr.ItemSize(keyItem)
+	size := attr.AttributeSize(t.hashName, k.pk)
+	if t.rangeName != "" {
+		size += attr.AttributeSize(t.rangeName, k.sk)
+	}
 	if view == ViewOldImage || view == ViewNewAndOldImages {
 		if old.found {
 			oldBody = old.body
@@ -351,7 +351,7 @@ func (db *DB) stageStreamRecord(b *writeBatch, t *table, k itemKey, old *storedI
 			size += newSize
 		}
 	}
-	return b.Set(streamRecordKey(s.meta.ID, seq), encodeRecord(event, w, now, attr.AppendItem(nil, keyItem), oldBody, nb, size))
+	return b.Set(streamRecordKey(s.meta.ID, seq), encodeRecord(event, w, now, size, oldBody, nb, t, k))
 }
 
 // Record kinds, as stored.
@@ -363,24 +363,27 @@ const (
 
 const recordFormat = 1
 
-// encodeRecord lays a record out as
+// encodeRecord lays the record of a change to the item at k out as
 //
 //	format | kind | writer | uvarint(unix ms) | uvarint(size) |
-//	uvarint(len) keys | uvarint(len) old image | uvarint(len) new image
+//	uvarint(len) old image | uvarint(len) new image | keys
 //
-// where each part is an attr item encoding and a length of 0 means
-// absent. Do not change: written to disk.
-func encodeRecord(kind byte, w writer, at time.Time, keyEnc, oldBody, newBody []byte, size int) []byte {
-	out := make([]byte, 0, 3+10+5+len(keyEnc)+len(oldBody)+len(newBody)+15)
+// where each part is an attr item encoding, a length of 0 means absent,
+// and the keys (attr.AppendKey) take the rest. Do not change: written to
+// disk.
+func encodeRecord(kind byte, w writer, at time.Time, size int, oldBody, newBody []byte, t *table, k itemKey) []byte {
+	out := make([]byte, 0, 32+len(oldBody)+len(newBody)+len(k.row))
 	out = append(out, recordFormat, kind, byte(w))
 	out = binary.AppendUvarint(out, uint64(at.UnixMilli()))
 	out = binary.AppendUvarint(out, uint64(size))
-	for _, part := range [][]byte{keyEnc, oldBody, newBody} {
-		out = binary.AppendUvarint(out, uint64(len(part)))
-		out = append(out, part...)
-	}
-	return out
+	out = binary.AppendUvarint(out, uint64(len(oldBody)))
+	out = append(out, oldBody...)
+	out = binary.AppendUvarint(out, uint64(len(newBody)))
+	out = append(out, newBody...)
+	return attr.AppendKey(out, t.hashName, k.pk, t.rangeName, k.sk)
 }
+
+var errCorruptRecord = errors.New("corrupt stream record")
 
 // storedRecord is a decoded record value.
 type storedRecord struct {
@@ -394,7 +397,7 @@ type storedRecord struct {
 
 func decodeRecord(v []byte) (storedRecord, error) {
 	var r storedRecord
-	bad := fmt.Errorf("corrupt stream record")
+	bad := errCorruptRecord
 	if len(v) < 3 || v[0] != recordFormat {
 		return r, bad
 	}
@@ -412,8 +415,7 @@ func decodeRecord(v []byte) (storedRecord, error) {
 	}
 	r.size = int(size)
 	v = v[n:]
-	parts := [3]*[]byte{&r.keys, &r.old, &r.new}
-	for _, p := range parts {
+	for _, p := range [2]*[]byte{&r.old, &r.new} {
 		l, n := binary.Uvarint(v)
 		if n <= 0 || uint64(len(v)-n) < l {
 			return r, bad
@@ -423,6 +425,10 @@ func decodeRecord(v []byte) (storedRecord, error) {
 		}
 		v = v[n+int(l):]
 	}
+	if len(v) == 0 {
+		return r, bad
+	}
+	r.keys = v
 	return r, nil
 }
 
