@@ -151,16 +151,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out, err := op(s, r, body, (*outp)[:0])
 	*outp = out[:0]
 	if err != nil {
-		var e *engine.Error
-		if errors.As(err, &e) {
-			s.writeError(w, e)
-			return
-		}
-		s.log.Error("internal error", "request_id", reqID, "target", target, "err", err)
-		s.writeError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+		s.writeFailure(w, err, "request_id", reqID, "target", target)
 		return
 	}
 	s.write(w, http.StatusOK, out)
+}
+
+// writeFailure answers an operation's error: DynamoDB's error when it is
+// one, else a logged InternalServerError (HTTP 500).
+func (s *Server) writeFailure(w http.ResponseWriter, err error, logAttrs ...any) {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		s.writeError(w, e)
+		return
+	}
+	s.log.Error("internal error", append(logAttrs, "err", err)...)
+	s.writeError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
 }
 
 // route finds the handler of an X-Amz-Target: DynamoDB's operations under
@@ -185,13 +191,7 @@ func (s *Server) route(target string) (opFunc, bool) {
 func (s *Server) sweepTTL(w http.ResponseWriter, reqID string) {
 	n, err := s.db.SweepExpired()
 	if err != nil {
-		var e *engine.Error
-		if errors.As(err, &e) {
-			s.writeError(w, e)
-			return
-		}
-		s.log.Error("TTL sweep", "request_id", reqID, "err", err)
-		s.writeError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+		s.writeFailure(w, err, "request_id", reqID, "op", "TTL sweep")
 		return
 	}
 	body := strconv.AppendInt([]byte(`{"Deleted":`), int64(n), 10)
