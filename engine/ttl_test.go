@@ -612,7 +612,7 @@ func TestTTLStreamRecords(t *testing.T) {
 		t.Fatalf("swept %d, want 1", n)
 	}
 
-	recs := ttlReadRecords(t, db, arn)
+	recs := newFollower(arn).poll(t, db)
 	var removes []Record
 	for _, r := range recs {
 		if r.EventName == EventRemove {
@@ -639,36 +639,6 @@ func TestTTLStreamRecords(t *testing.T) {
 	if ttl.Dynamodb.NewImage != nil {
 		t.Errorf("TTL delete NewImage = %v", ttl.Dynamodb.NewImage)
 	}
-}
-
-// readAllRecords reads every record of a stream's shards from
-// TRIM_HORIZON up to what is written now.
-func ttlReadRecords(t *testing.T, db *DB, arn string) []Record {
-	t.Helper()
-	d, err := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []Record
-	for _, sh := range d.StreamDescription.Shards {
-		g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: sh.ShardId, ShardIteratorType: IteratorTrimHorizon})
-		if err != nil {
-			t.Fatal(err)
-		}
-		it := g.ShardIterator
-		for it != "" {
-			r, err := db.GetRecords(&GetRecordsInput{ShardIterator: it})
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, r.Records...)
-			if len(r.Records) == 0 {
-				break
-			}
-			it = r.NextShardIterator
-		}
-	}
-	return out
 }
 
 func BenchmarkSweepExpired(b *testing.B) {
