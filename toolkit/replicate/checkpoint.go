@@ -1,16 +1,12 @@
 package replicate
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynago/dynago/toolkit/internal/atomicfile"
+	"github.com/dynago/dynago/toolkit/internal/jsonfile"
 	"github.com/dynago/dynago/toolkit/internal/keyjson"
 )
 
@@ -77,16 +73,13 @@ func openCheckpoint(path string, id checkpointID) (*checkpoint, error) {
 	if path == "" {
 		return cp, nil
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cp, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var f checkpointFile
-	if err := json.Unmarshal(data, &f); err != nil {
+	found, err := jsonfile.Load(path, &f)
+	if err != nil {
 		return nil, fmt.Errorf("replicate: checkpoint %s: %w", path, err)
+	}
+	if !found {
+		return cp, nil
 	}
 	if f.checkpointID != id || len(f.Scan) != id.Segments {
 		return nil, fmt.Errorf("replicate: checkpoint %s belongs to another replication (%+v); remove it to start over", path, f.checkpointID)
@@ -147,9 +140,5 @@ func (cp *checkpoint) writeLocked() error {
 	if cp.path == "" {
 		return nil
 	}
-	data, err := json.MarshalIndent(cp.file, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(cp.path, data)
+	return jsonfile.Save(cp.path, cp.file)
 }

@@ -1,16 +1,12 @@
 package retrofit
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynago/dynago/toolkit/internal/atomicfile"
+	"github.com/dynago/dynago/toolkit/internal/jsonfile"
 	"github.com/dynago/dynago/toolkit/internal/keyjson"
 )
 
@@ -49,16 +45,13 @@ func openCheckpoint(path string, id checkpointID) (*checkpoint, error) {
 	if path == "" {
 		return cp, nil
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cp, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var f checkpointFile
-	if err := json.Unmarshal(data, &f); err != nil {
+	found, err := jsonfile.Load(path, &f)
+	if err != nil {
 		return nil, fmt.Errorf("retrofit: checkpoint %s: %w", path, err)
+	}
+	if !found {
+		return cp, nil
 	}
 	if f.checkpointID != id || len(f.State) != id.Segments {
 		return nil, fmt.Errorf("retrofit: checkpoint %s belongs to another retrofit (%+v); remove it to start over", path, f.checkpointID)
@@ -96,9 +89,5 @@ func (cp *checkpoint) save(seg int, last map[string]types.AttributeValue) error 
 	if cp.path == "" {
 		return nil
 	}
-	data, err := json.MarshalIndent(cp.file, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(cp.path, data)
+	return jsonfile.Save(cp.path, cp.file)
 }
