@@ -78,8 +78,6 @@ type index struct {
 	keys     []string // keyNames, set by newTable
 }
 
-func (ix *index) name() string { return ix.meta.Name }
-
 // multi reports whether the index key has more than one HASH or RANGE
 // attribute (a multi-attribute GSI key).
 func (ix *index) multi() bool { return len(ix.hash) > 1 || len(ix.rng) > 1 }

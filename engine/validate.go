@@ -3,11 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
-
-	"github.com/dynago/dynago/attr"
 )
-
-type attrValue = attr.Value
 
 // constraints collects violations of the API's declared member constraints
 // (lengths, patterns, ranges, required members). DynamoDB reports all of
@@ -108,21 +104,3 @@ func tableNameFromARN(s string) string {
 	}
 	return s
 }
-
-// checkExpressionParams refuses ExpressionAttributeNames or
-// ExpressionAttributeValues (present, even if empty) in a write whose
-// ConditionExpression is absent, with DynamoDB's messages.
-func checkExpressionParams(condition string, names map[string]string, values map[string]attrValue) error {
-	if condition != "" {
-		return nil
-	}
-	if names != nil {
-		return errNamesWithoutExpression
-	}
-	if values != nil {
-		return Validation("ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null")
-	}
-	return nil
-}
-
-var errNamesWithoutExpression = Validation("ExpressionAttributeNames can only be specified when using expressions")

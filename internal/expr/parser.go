@@ -290,8 +290,6 @@ func (p *parser) parseCall() *Operand {
 
 func isComparator(k tokKind) bool { return k >= tEQ && k <= tGE }
 
-func startsTail(k tokKind) bool { return isComparator(k) || k == tIN || k == tBETWEEN }
-
 func (p *parser) parseOr() *Cond  { return p.continueOr(p.parseAnd()) }
 func (p *parser) parseAnd() *Cond { return p.continueAnd(p.parseNot()) }
 
