@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"math/big"
 	"net/http"
 	"os"
@@ -14,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -1187,95 +1184,11 @@ func pythonCommand(t *testing.T, py, script string, args ...string) *exec.Cmd {
 }
 
 // The test binary doubles as the dynago binary, as in internal/cli's
-// tests: with DYNAGO_TEST_MAIN set it runs the CLI on its arguments, so
-// a test can run a real "dynago serve" on a data directory and restart
-// it.
+// tests, so a test can run a real "dynago serve" on a data directory
+// through testserver.StartProcess and restart it.
 func TestMain(m *testing.M) {
-	if os.Getenv("DYNAGO_TEST_MAIN") == "1" {
-		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
+	testserver.ChildMain(cli.Main)
 	os.Exit(m.Run())
-}
-
-// serveProc is a "dynago serve" subprocess.
-type serveProc struct {
-	cmd  *exec.Cmd
-	url  string
-	mu   sync.Mutex
-	log  strings.Builder
-	done chan error
-}
-
-var serveAddrRE = regexp.MustCompile(`addr=http://([0-9.:]+)`)
-
-// startServe starts "dynago serve --port 0 args..." and waits until it
-// listens. It is killed when the test ends, if still running.
-func startServe(t *testing.T, args ...string) *serveProc {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--port", "0"}, args...)...)
-	cmd.Env = append(os.Environ(), "DYNAGO_TEST_MAIN=1")
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &serveProc{cmd: cmd, done: make(chan error, 1)}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		for sc.Scan() {
-			p.mu.Lock()
-			p.log.WriteString(sc.Text() + "\n")
-			p.mu.Unlock()
-			if m := serveAddrRE.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case addr <- m[1]:
-				default:
-				}
-			}
-		}
-		io.Copy(io.Discard, pipe)
-		p.done <- cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-p.done
-	})
-	select {
-	case a := <-addr:
-		p.url = "http://" + a
-	case err := <-p.done:
-		p.done <- err
-		t.Fatalf("serve exited: %v\n%s", err, p.output())
-	case <-time.After(20 * time.Second):
-		t.Fatalf("serve did not start:\n%s", p.output())
-	}
-	return p
-}
-
-func (p *serveProc) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.String()
-}
-
-// stop sends SIGTERM and waits for a clean exit.
-func (p *serveProc) stop(t *testing.T) {
-	t.Helper()
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-p.done:
-		p.done <- err
-		if err != nil {
-			t.Fatalf("serve exit after SIGTERM: %v\n%s", err, p.output())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("serve did not exit:\n%s", p.output())
-	}
 }
 
 // TestStreamLineageAcrossRestart is TestStreamLineage against a real
@@ -1285,8 +1198,8 @@ func (p *serveProc) stop(t *testing.T) {
 func TestStreamLineageAcrossRestart(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"--data-dir", dir, "--stream-shard-duration", "20ms", "--ttl-sweep-interval", "0", "--ttl-change-cooldown", "-1s"}
-	p := startServe(t, args...)
-	c := testserver.NewClient(p.url)
+	p := testserver.StartProcess(t, args...)
+	c := testserver.NewClient(p.URL)
 	arn := createStreamTable(t, c, "restart", types.StreamViewTypeNewAndOldImages)
 	const writers, perWriter, half, n = 3, 2, 10, 20
 	var keys [][]string
@@ -1300,7 +1213,7 @@ func TestStreamLineageAcrossRestart(t *testing.T) {
 		all = append(all, ks...)
 	}
 	f := &follower{arn: arn}
-	f.sc.Store(testserver.NewStreamsClient(p.url))
+	f.sc.Store(testserver.NewStreamsClient(p.URL))
 	round := func(c *dynamodb.Client, from, to int, untilEnd bool) {
 		t.Helper()
 		stop := make(chan struct{})
@@ -1343,11 +1256,11 @@ func TestStreamLineageAcrossRestart(t *testing.T) {
 	}
 	round(c, 1, half, false)
 	readBefore := len(f.recs)
-	p.stop(t)
+	p.Stop(t)
 
-	p2 := startServe(t, args...)
-	c2 := testserver.NewClient(p2.url)
-	f.sc.Store(testserver.NewStreamsClient(p2.url))
+	p2 := testserver.StartProcess(t, args...)
+	c2 := testserver.NewClient(p2.URL)
+	f.sc.Store(testserver.NewStreamsClient(p2.URL))
 	ls, err := f.sc.Load().ListStreams(bg(), &dynamodbstreams.ListStreamsInput{TableName: aws.String("restart")})
 	if err != nil || len(ls.Streams) != 1 || aws.ToString(ls.Streams[0].StreamArn) != arn {
 		t.Fatalf("ListStreams after the restart: %+v, %v", ls, err)

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/internal/testserver"
 )
 
 // TestIndexBackfillAcrossRestart adds a GSI to a populated table through
@@ -21,8 +23,8 @@ import (
 func TestIndexBackfillAcrossRestart(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	p := startServe(t, "--data-dir", dir)
-	c := p.client()
+	p := testserver.StartProcess(t, "--data-dir", dir)
+	c := p.Client()
 	createTable(t, c, "indexed")
 	const n = 4000
 	var batch []types.WriteRequest
@@ -58,15 +60,15 @@ func TestIndexBackfillAcrossRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.wait(t); err != nil {
-		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.log())
+	if err := p.Wait(t); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.Log())
 	}
 
-	p2 := startServe(t, "--data-dir", dir)
-	c2 := p2.client()
+	p2 := testserver.StartProcess(t, "--data-dir", dir)
+	c2 := p2.Client()
 	var d *types.TableDescription
 	for range 3000 {
 		out, err := c2.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("indexed")})

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/internal/testserver"
 )
 
 // TestRestartReadsEverythingBack writes tables and items of every kind
@@ -20,8 +22,8 @@ import (
 func TestRestartReadsEverythingBack(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	p := startServe(t, "--data-dir", dir)
-	c := p.client()
+	p := testserver.StartProcess(t, "--data-dir", dir)
+	c := p.Client()
 
 	createTable(t, c, "plain")
 	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
@@ -98,15 +100,15 @@ func TestRestartReadsEverythingBack(t *testing.T) {
 		before[name] = out.Table
 	}
 
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.wait(t); err != nil {
-		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.log())
+	if err := p.Wait(t); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.Log())
 	}
 
-	p2 := startServe(t, "--data-dir", dir)
-	c2 := p2.client()
+	p2 := testserver.StartProcess(t, "--data-dir", dir)
+	c2 := p2.Client()
 	list, err := c2.ListTables(ctx, &dynamodb.ListTablesInput{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,14 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,93 +19,12 @@ import (
 	"github.com/dynago/dynago/internal/testserver"
 )
 
-// The test binary doubles as the dynago binary: with DYNAGO_TEST_MAIN set
-// it runs Main on its arguments, so process-level tests (signals, crashes,
-// locks) need no separate build.
+// The test binary doubles as the dynago binary, so process-level tests
+// (signals, crashes, locks) run a real "dynago serve" through
+// testserver.StartProcess with no separate build.
 func TestMain(m *testing.M) {
-	if os.Getenv("DYNAGO_TEST_MAIN") == "1" {
-		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
+	testserver.ChildMain(Main)
 	os.Exit(m.Run())
-}
-
-// serverProc is a dynago serve subprocess.
-type serverProc struct {
-	cmd    *exec.Cmd
-	addr   string
-	stderr *strings.Builder
-	mu     *sync.Mutex
-	done   chan error
-}
-
-var addrRE = regexp.MustCompile(`addr=http://([0-9.:]+)`)
-
-// startServe starts "dynago serve args..." and waits for its address.
-func startServe(t *testing.T, args ...string) *serverProc {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--port", "0"}, args...)...)
-	cmd.Env = append(os.Environ(), "DYNAGO_TEST_MAIN=1")
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &serverProc{cmd: cmd, stderr: &strings.Builder{}, mu: &sync.Mutex{}, done: make(chan error, 1)}
-	addrc := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		for sc.Scan() {
-			line := sc.Text()
-			p.mu.Lock()
-			p.stderr.WriteString(line + "\n")
-			p.mu.Unlock()
-			if m := addrRE.FindStringSubmatch(line); m != nil {
-				select {
-				case addrc <- m[1]:
-				default:
-				}
-			}
-		}
-		io.Copy(io.Discard, pipe)
-		p.done <- cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-p.done
-	})
-	select {
-	case p.addr = <-addrc:
-	case err := <-p.done:
-		p.done <- err
-		t.Fatalf("server exited early: %v\n%s", err, p.log())
-	case <-time.After(20 * time.Second):
-		t.Fatalf("server did not start:\n%s", p.log())
-	}
-	return p
-}
-
-func (p *serverProc) log() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.stderr.String()
-}
-
-func (p *serverProc) client() *dynamodb.Client {
-	return testserver.NewClient("http://" + p.addr)
-}
-
-func (p *serverProc) wait(t *testing.T) error {
-	t.Helper()
-	select {
-	case err := <-p.done:
-		p.done <- err
-		return err
-	case <-time.After(30 * time.Second):
-		t.Fatalf("server did not exit:\n%s", p.log())
-		return nil
-	}
 }
 
 func createTable(t *testing.T, c *dynamodb.Client, name string) {
@@ -129,8 +45,8 @@ func createTable(t *testing.T, c *dynamodb.Client, name string) {
 // write that was acknowledged before the kill.
 func TestCrashLosesNothingAcknowledged(t *testing.T) {
 	dir := t.TempDir()
-	p := startServe(t, "--data-dir", dir, "--sync")
-	c := p.client()
+	p := testserver.StartProcess(t, "--data-dir", dir, "--sync")
+	c := p.Client()
 	createTable(t, c, "crash")
 
 	var mu sync.Mutex
@@ -158,10 +74,10 @@ func TestCrashLosesNothingAcknowledged(t *testing.T) {
 	}
 	time.Sleep(700 * time.Millisecond)
 	mu.Lock() // nothing is acknowledged to us while we kill
-	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := p.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	p.wait(t)
+	p.Wait(t)
 	snapshot := make(map[string]string, len(acked))
 	for k, v := range acked {
 		snapshot[k] = v
@@ -173,8 +89,8 @@ func TestCrashLosesNothingAcknowledged(t *testing.T) {
 		t.Fatalf("only %d writes acknowledged before the kill; the test proves nothing", len(snapshot))
 	}
 
-	p2 := startServe(t, "--data-dir", dir)
-	c2 := p2.client()
+	p2 := testserver.StartProcess(t, "--data-dir", dir)
+	c2 := p2.Client()
 	for pk, val := range snapshot {
 		out, err := c2.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("crash"), ConsistentRead: aws.Bool(true),
 			Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}}})
@@ -193,8 +109,8 @@ func TestCrashLosesNothingAcknowledged(t *testing.T) {
 // data directory released, and the data readable by the next server.
 func TestSIGTERMFinishesAndCloses(t *testing.T) {
 	dir := t.TempDir()
-	p := startServe(t, "--data-dir", dir)
-	c := p.client()
+	p := testserver.StartProcess(t, "--data-dir", dir)
+	c := p.Client()
 	createTable(t, c, "term")
 	for i := range 20 {
 		_, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("term"), Item: map[string]types.AttributeValue{
@@ -203,17 +119,17 @@ func TestSIGTERMFinishesAndCloses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.wait(t); err != nil {
-		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.log())
+	if err := p.Wait(t); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.Log())
 	}
-	if !strings.Contains(p.log(), "dynago stopped") {
-		t.Fatalf("no clean-stop log line:\n%s", p.log())
+	if !strings.Contains(p.Log(), "dynago stopped") {
+		t.Fatalf("no clean-stop log line:\n%s", p.Log())
 	}
-	p2 := startServe(t, "--data-dir", dir)
-	out, err := p2.client().DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("term")})
+	p2 := testserver.StartProcess(t, "--data-dir", dir)
+	out, err := p2.Client().DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("term")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,9 +141,9 @@ func TestSIGTERMFinishesAndCloses(t *testing.T) {
 // TestSecondServerOnSameDirFails checks the data-directory lock.
 func TestSecondServerOnSameDirFails(t *testing.T) {
 	dir := t.TempDir()
-	startServe(t, "--data-dir", dir)
+	testserver.StartProcess(t, "--data-dir", dir)
 	cmd := exec.Command(os.Args[0], "serve", "--port", "0", "--data-dir", dir)
-	cmd.Env = append(os.Environ(), "DYNAGO_TEST_MAIN=1")
+	cmd.Env = append(os.Environ(), testserver.ChildMainEnv+"=1")
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		t.Fatalf("second server started on a locked directory:\n%s", out)
@@ -254,13 +170,13 @@ func TestServeHelpTeaches(t *testing.T) {
 // go tool pprof can read (a gzipped protobuf) once the server stops.
 func TestServeCPUProfile(t *testing.T) {
 	prof := filepath.Join(t.TempDir(), "cpu.prof")
-	p := startServe(t, "--in-memory", "--cpuprofile", prof)
-	createTable(t, p.client(), "prof")
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	p := testserver.StartProcess(t, "--in-memory", "--cpuprofile", prof)
+	createTable(t, p.Client(), "prof")
+	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.wait(t); err != nil {
-		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.log())
+	if err := p.Wait(t); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.Log())
 	}
 	data, err := os.ReadFile(prof)
 	if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {

@@ -1,7 +1,9 @@
 // Package testserver runs a real dynago server for tests: an in-memory
 // engine behind the HTTP front end on a loopback port, with an AWS SDK
 // client pointed at it and a helper for hand-made HTTP requests. Tests use
-// it to drive dynago exactly as applications do.
+// it to drive dynago exactly as applications do. For restart and crash
+// tests, StartProcess runs a real "dynago serve" as a subprocess of the
+// test binary instead.
 package testserver
 
 import (
