@@ -8,15 +8,18 @@
 // # Invariants
 //
 //   - A Batch is applied whole or not at all.
-//   - With Options.Sync, Commit returns only after the write-ahead log is
-//     synced: an acknowledged write survives a machine crash. Without it an
-//     acknowledged write survives a process crash (it is in the OS's page
-//     cache) but not a power loss.
+//   - Commit returns only after the batch is in the write-ahead log, handed
+//     to the operating system: an acknowledged write survives the death of
+//     the process at any instant. With Options.Sync the log is also synced
+//     (fsync) first, so it survives the loss of the machine too. A batch is
+//     visible to readers only once it is acknowledged.
 //   - Reads never block writes: Get and iterators read a consistent
 //     point-in-time view.
 package storage
 
 import (
+	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -41,7 +44,9 @@ type Options struct {
 	Dir string
 	// InMemory keeps everything in memory (no write-ahead log, no files).
 	InMemory bool
-	// Sync syncs the write-ahead log on every commit. Default false.
+	// Sync syncs (fsyncs) the write-ahead log before a commit returns, so
+	// acknowledged writes survive a power loss. Without it they survive a
+	// crash of the process but not of the machine. Default false.
 	Sync bool
 	// Logger receives Pebble's own log lines at debug level. Default: discard.
 	Logger *slog.Logger
@@ -51,9 +56,12 @@ type Options struct {
 type DB struct {
 	p    *pebble.DB
 	lock *pebble.Lock
-	wo   *pebble.WriteOptions
+	// wo is pebble.Sync with a log, pebble.NoSync without one (in memory).
+	wo *pebble.WriteOptions
 	// inMemory is set for a store without a write-ahead log.
 	inMemory bool
+	// reclaim compacts the ranges of committed range deletions.
+	reclaim *reclaimer
 }
 
 // counterMergerName is stored on disk by Pebble; do not change it.
@@ -96,11 +104,16 @@ func Open(o Options) (*DB, error) {
 		if dir == "" {
 			return nil, errors.New("storage: no data directory given")
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, dirPerm); err != nil {
 			return nil, fmt.Errorf("create data directory: %w", err)
 		}
+		if err := restrictTree(dir); err != nil {
+			return nil, fmt.Errorf("restrict data directory to its owner: %w", err)
+		}
+		fs := &dataFS{FS: vfs.Default, syncWAL: o.Sync}
+		popts.FS = fs
 		var err error
-		lock, err = pebble.LockDirectory(dir, vfs.Default)
+		lock, err = pebble.LockDirectory(dir, fs)
 		if err != nil {
 			abs, _ := filepath.Abs(dir)
 			return nil, fmt.Errorf("%w: %s: %v", ErrLocked, abs, err)
@@ -114,26 +127,26 @@ func Open(o Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open pebble at %q: %w", dir, err)
 	}
-	wo := pebble.NoSync
-	if o.Sync && !o.InMemory {
-		wo = pebble.Sync
+	// A synced commit is what makes Pebble hand the batch to the operating
+	// system before Commit returns; dataFS decides whether the sync is also
+	// an fsync (Options.Sync). In memory there is no log to sync.
+	wo := pebble.Sync
+	if o.InMemory {
+		wo = pebble.NoSync
 	}
-	return &DB{p: p, lock: lock, wo: wo, inMemory: o.InMemory}, nil
+	d := &DB{p: p, lock: lock, wo: wo, inMemory: o.InMemory}
+	d.reclaim = newReclaimer(func(ctx context.Context, start, end []byte) error {
+		return p.Compact(ctx, start, end, true)
+	}, logger.Warn)
+	return d, nil
 }
 
-// Close flushes nothing it was not asked to and releases the directory.
-// Writes acknowledged before Close are durable per the sync policy; Close
-// also syncs the log so that a clean shutdown loses nothing even without
-// Sync.
+// Close releases the directory. Every acknowledged write is already in the
+// log; closing the log syncs it, so after a clean shutdown nothing is lost
+// even to a power loss, in either mode.
 func (d *DB) Close() error {
 	var errs []error
-	if d.wo != pebble.Sync && !d.inMemory {
-		// Make everything acknowledged durable before the process exits.
-		// An in-memory store has no log to sync.
-		if err := d.p.LogData(nil, pebble.Sync); err != nil && !errors.Is(err, pebble.ErrClosed) {
-			errs = append(errs, err)
-		}
-	}
+	d.reclaim.stop()
 	if err := d.p.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("close pebble: %w", err))
 	}
@@ -238,6 +251,8 @@ func (i *Iter) Close() error           { return i.it.Close() }
 type Batch struct {
 	b  *pebble.Batch
 	db *DB
+	// deleted holds the ranges of DeleteRange, reclaimed after commit.
+	deleted [][2][]byte
 }
 
 // NewBatch starts a batch.
@@ -249,8 +264,16 @@ func (b *Batch) Set(key, value []byte) error { return b.b.Set(key, value, nil) }
 // Delete removes key.
 func (b *Batch) Delete(key []byte) error { return b.b.Delete(key, nil) }
 
-// DeleteRange removes every key in [start, end).
-func (b *Batch) DeleteRange(start, end []byte) error { return b.b.DeleteRange(start, end, nil) }
+// DeleteRange removes every key in [start, end). Once the batch commits,
+// the range's space is reclaimed in the background within seconds, even
+// if no other write comes.
+func (b *Batch) DeleteRange(start, end []byte) error {
+	if err := b.b.DeleteRange(start, end, nil); err != nil {
+		return err
+	}
+	b.deleted = append(b.deleted, [2][]byte{bytes.Clone(start), bytes.Clone(end)})
+	return nil
+}
 
 // AddCounters adds deltas to the counters stored at key (see Counters).
 func (b *Batch) AddCounters(key []byte, deltas ...int64) error {
@@ -260,8 +283,11 @@ func (b *Batch) AddCounters(key []byte, deltas ...int64) error {
 // Empty reports whether the batch holds no writes.
 func (b *Batch) Empty() bool { return b.b.Empty() }
 
-// Commit applies the batch atomically with the store's sync policy and
-// releases it; a later Close does nothing.
+// Commit applies the batch atomically and releases it; a later Close does
+// nothing. It returns once the batch is in the log as the store's mode
+// promises (see Options.Sync): a synced commit makes Pebble hand the batch
+// to the operating system before returning, sharing that write (and, with
+// Options.Sync, the fsync) among concurrent commits.
 func (b *Batch) Commit() error {
 	err := b.b.Commit(b.db.wo)
 	b.b.Close()
@@ -269,6 +295,7 @@ func (b *Batch) Commit() error {
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	b.db.reclaim.add(b.deleted)
 	return nil
 }
 
