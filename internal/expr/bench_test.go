@@ -121,3 +121,35 @@ func BenchmarkProjection(b *testing.B) {
 		c.Projection.Apply(item)
 	}
 }
+
+// BenchmarkParseCachedHit is the cache's hit path alone: one lookup of a
+// text parsed before.
+func BenchmarkParseCachedHit(b *testing.B) {
+	resetCache()
+	parseCached(KindFilter, complexCond)
+	b.ReportAllocs()
+	for b.Loop() {
+		if p := parseCached(KindFilter, complexCond); p.err != nil {
+			b.Fatal(p.err)
+		}
+	}
+}
+
+// BenchmarkParseCachedHitParallel is the hit path with every goroutine
+// reading the same entries, as concurrent requests with the same
+// expressions do.
+func BenchmarkParseCachedHitParallel(b *testing.B) {
+	resetCache()
+	texts := []string{complexCond, "#a = :v", "attribute_not_exists(pk)", "size(#n) > :v"}
+	for _, t := range texts {
+		parseCached(KindCondition, t)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			parseCached(KindCondition, texts[i&3])
+			i++
+		}
+	})
+}

@@ -30,16 +30,7 @@ func TestCacheBoundedAndConcurrent(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
-	total := 0
-	for i := range cache {
-		for _, m := range cache[i].m {
-			if len(m) > cacheEntriesPerKind {
-				t.Fatalf("shard holds %d entries", len(m))
-			}
-			total += len(m)
-		}
-	}
-	if total == 0 {
+	if bytes, total := cacheBytes(); total == 0 || bytes > CacheBudget {
 		t.Fatal("nothing cached")
 	}
 	// A cached parse is reused.

@@ -1,0 +1,143 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/internal/expr"
+	"github.com/dynago/dynago/internal/testserver"
+)
+
+// floodFilter is a distinct FilterExpression of close to 4 KB (the
+// largest DynamoDB accepts) built of comparisons, the shape whose parse
+// keeps the most memory per byte of filters. A broken one ends in a
+// syntax error.
+func floodFilter(i int, broken bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "z%d = :v", i)
+	for j := 0; b.Len() < expr.MaxExpressionSize-40; j++ {
+		fmt.Fprintf(&b, " AND a%d = :v", j)
+	}
+	if broken {
+		b.WriteString(" AND )")
+	}
+	return b.String()
+}
+
+// TestExpressionFloodMemoryBounded sends thousands of distinct 4 KB
+// filter expressions, a third of them invalid, to a server while a
+// well-behaved client keeps using it, and checks that the Go heap grows
+// by no more than the expression cache's budget (expr.CacheBudget) plus a
+// margin, and that the well-behaved client gets every answer right. With
+// a parse cache bounded by entry count, 3,000 such expressions kept about
+// 330 MB alive (each parse of a 4 KB filter holds about 165 KB of syntax
+// tree).
+func TestExpressionFloodMemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends thousands of 4 KB expressions")
+	}
+	s := testserver.Start(t)
+	c := s.Client
+	createHash(t, c, "flood", types.ScalarAttributeTypeS)
+	for i := 0; i < 10; i++ {
+		put(t, c, "flood", item{"pk": S(fmt.Sprint("k", i)), "status": S("on")})
+	}
+
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	base := heap()
+	const margin = 32 << 20 // the flood's own garbage, connections, Pebble's memtable growth
+	limit := base + expr.CacheBudget + margin
+
+	// The well-behaved client: a filtered Scan and a put and get, in a
+	// loop until the flood ends. Each must succeed with the right answer.
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	goodRounds := 0
+	go func() {
+		defer wg.Done()
+		for n := 0; ; n++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			out, err := c.Scan(bg(), &dynamodb.ScanInput{
+				TableName:                 aws.String("flood"),
+				FilterExpression:          aws.String("#s = :on AND begins_with(pk, :k)"),
+				ExpressionAttributeNames:  map[string]string{"#s": "status"},
+				ExpressionAttributeValues: item{":on": S("on"), ":k": S("k")},
+			})
+			if err != nil {
+				t.Errorf("well-behaved Scan: %v", err)
+				return
+			}
+			if out.Count != 10 {
+				t.Errorf("well-behaved Scan found %d items, want 10", out.Count)
+				return
+			}
+			key := item{"pk": S(fmt.Sprint("good", n))}
+			if _, err := c.PutItem(bg(), &dynamodb.PutItemInput{
+				TableName: aws.String("flood"), Item: item{"pk": key["pk"], "n": N(fmt.Sprint(n))},
+				ConditionExpression: aws.String("attribute_not_exists(pk)"),
+			}); err != nil {
+				t.Errorf("well-behaved PutItem: %v", err)
+				return
+			}
+			if got := get(t, c, "flood", key); render(got["n"]) != render(N(fmt.Sprint(n))) {
+				t.Errorf("well-behaved GetItem: %v", renderItem(got))
+				return
+			}
+			goodRounds++
+		}
+	}()
+
+	const flood = 3000
+	var peak uint64
+	for i := 0; i < flood; i++ {
+		broken := i%3 == 2
+		body, _ := json.Marshal(map[string]any{
+			"TableName":                 "flood",
+			"FilterExpression":          floodFilter(i, broken),
+			"ExpressionAttributeValues": map[string]any{":v": map[string]string{"S": "x"}},
+		})
+		res := s.Raw(t, "Scan", string(body))
+		if broken {
+			if res.Status != 400 || !strings.Contains(string(res.Body), "Syntax error") {
+				t.Fatalf("invalid filter %d: %d %s", i, res.Status, res.Body)
+			}
+		} else if res.Status != 200 {
+			t.Fatalf("filter %d: %d %s", i, res.Status, res.Body)
+		}
+		if i%500 == 499 {
+			h := heap()
+			peak = max(peak, h)
+			t.Logf("after %d expressions: heap %d MB", i+1, h>>20)
+			if h > limit {
+				close(done)
+				wg.Wait()
+				t.Fatalf("after %d distinct expressions the heap is %d MB, over %d MB (%d MB at the start, a %d MB cache budget, %d MB margin)",
+					i+1, h>>20, limit>>20, base>>20, expr.CacheBudget>>20, margin>>20)
+			}
+		}
+	}
+	close(done)
+	wg.Wait()
+	if goodRounds == 0 {
+		t.Error("the well-behaved client completed no round")
+	}
+	t.Logf("heap %d MB at the start, peak %d MB; %d well-behaved rounds", base>>20, peak>>20, goodRounds)
+}
