@@ -83,6 +83,10 @@ type LocalSecondaryIndex struct {
 	IndexName  string
 	KeySchema  []KeySchemaElement
 	Projection Projection
+	// NoProjection marks a definition without a Projection member, which
+	// DynamoDB requires (a zero Projection is an empty one, "{}"). The
+	// wire decoder sets it.
+	NoProjection bool
 }
 
 // GlobalSecondaryIndex is a GSI as given to CreateTable or UpdateTable.
@@ -92,12 +96,19 @@ type GlobalSecondaryIndex struct {
 	Projection            Projection
 	ProvisionedThroughput *ProvisionedThroughput
 	OnDemandThroughput    *OnDemandThroughput
+	// NoProjection marks a definition without a Projection member, as in
+	// LocalSecondaryIndex.
+	NoProjection bool
 }
 
 // StreamSpecification turns a table's stream on or off.
 type StreamSpecification struct {
 	StreamEnabled  bool
 	StreamViewType string // KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES
+	// NoStreamEnabled marks a request's specification without the
+	// StreamEnabled member, which DynamoDB requires. The wire decoder sets
+	// it; it is never stored.
+	NoStreamEnabled bool `json:"-"`
 }
 
 // SSESpecification asks for server-side encryption settings.

@@ -138,18 +138,19 @@ func validateCreateTable(in *CreateTableInput) error {
 	}
 	c.keySchema("keySchema", in.KeySchema)
 	for i, l := range in.LocalSecondaryIndexes {
-		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.KeySchema, l.Projection, 2)
+		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.KeySchema, l.Projection, l.NoProjection, 2)
 	}
 	for i, g := range in.GlobalSecondaryIndexes {
 		f := fmt.Sprintf("globalSecondaryIndexes.%d.member", i+1)
-		c.indexMembers(f, g.IndexName, g.KeySchema, g.Projection, 2*maxIndexKeyAttrsEach)
+		c.indexMembers(f, g.IndexName, g.KeySchema, g.Projection, g.NoProjection, 2*maxIndexKeyAttrsEach)
 		c.throughput(f+".provisionedThroughput", g.ProvisionedThroughput)
 	}
 	c.enum("billingMode", in.BillingMode, BillingModeProvisioned, BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
-	if s := in.StreamSpecification; s != nil {
-		c.enum("streamSpecification.streamViewType", s.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+	c.streamSpecification(in.StreamSpecification)
+	for i, tg := range in.Tags {
+		c.tag(i, tg) // as TagResource checks them
 	}
 	if err := c.err(); err != nil {
 		return err

@@ -18,21 +18,33 @@ import (
 // compiled in 2026 from DynamoDB's answers lists (not checked against a
 // recorded response here); the NonKeyAttributes total is inferred.
 
-// indexMembers checks the declared constraints of index definitions.
-func (c *constraints) indexMembers(field string, name string, ks []KeySchemaElement, p Projection, maxKeys int) {
+// requiredIndexName checks an IndexName member (required, 3-255 of
+// [a-zA-Z0-9_.-]); field is the path of the structure holding it.
+func (c *constraints) requiredIndexName(field, name string) {
 	if name == "" {
 		c.add("Value null at '%s.indexName' failed to satisfy constraint: Member must not be null", field)
-	} else {
-		if len(name) < 3 {
-			c.add("Value '%s' at '%s.indexName' failed to satisfy constraint: Member must have length greater than or equal to 3", name, field)
-		}
-		if len(name) > 255 {
-			c.add("Value '%s' at '%s.indexName' failed to satisfy constraint: Member must have length less than or equal to 255", name, field)
-		}
-		if !validTableChars(name) {
-			c.add("Value '%s' at '%s.indexName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name, field)
-		}
+		return
 	}
+	if len(name) < 3 {
+		c.add("Value '%s' at '%s.indexName' failed to satisfy constraint: Member must have length greater than or equal to 3", name, field)
+	}
+	if len(name) > 255 {
+		c.add("Value '%s' at '%s.indexName' failed to satisfy constraint: Member must have length less than or equal to 255", name, field)
+	}
+	if !validTableChars(name) {
+		c.add("Value '%s' at '%s.indexName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name, field)
+	}
+}
+
+// indexMembers checks the declared constraints of index definitions.
+// IndexName, KeySchema and Projection are required members of
+// LocalSecondaryIndex, GlobalSecondaryIndex and
+// CreateGlobalSecondaryIndexAction alike (AWS's API reference), so
+// DynamoDB reports their absence as "Value null at
+// 'globalSecondaryIndexUpdates.1.member.create.keySchema' failed to
+// satisfy constraint: Member must not be null".
+func (c *constraints) indexMembers(field string, name string, ks []KeySchemaElement, p Projection, noProjection bool, maxKeys int) {
+	c.requiredIndexName(field, name)
 	if ks == nil {
 		c.add("Value null at '%s.keySchema' failed to satisfy constraint: Member must not be null", field)
 	} else {
@@ -49,6 +61,9 @@ func (c *constraints) indexMembers(field string, name string, ks []KeySchemaElem
 		} else if len(ks) > maxKeys {
 			c.add("Value '%s' at '%s.keySchema' failed to satisfy constraint: Member must have length less than or equal to %d", javaKeySchema(ks), field, maxKeys)
 		}
+	}
+	if noProjection {
+		c.add("Value null at '%s.projection' failed to satisfy constraint: Member must not be null", field)
 	}
 	c.enum(field+".projection.projectionType", p.ProjectionType, ProjectionAll, ProjectionKeysOnly, ProjectionInclude)
 	if n := len(p.NonKeyAttributes); n > 20 {
@@ -98,6 +113,11 @@ func invalid(format string, args ...any) error {
 // keys checks an index key schema: defined attributes, HASH before RANGE,
 // no repeats, at most maxEach of each (1 for an LSI or a classic GSI).
 func (ic *indexCheck) keys(ks []KeySchemaElement, maxEach int) error {
+	if len(ks) == 0 {
+		// The member constraints refuse this first; an embedded caller
+		// that skips them still gets an answer, not a panic.
+		return Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+	}
 	var missing bool
 	names := make([]string, len(ks))
 	for i, k := range ks {
@@ -323,11 +343,15 @@ func (c *constraints) gsiUpdateMembers(us []GlobalSecondaryIndexUpdate) {
 		f := fmt.Sprintf("globalSecondaryIndexUpdates.%d.member", i+1)
 		if u.Create != nil {
 			g := u.Create
-			c.indexMembers(f+".create", g.IndexName, g.KeySchema, g.Projection, 2*maxIndexKeyAttrsEach)
+			c.indexMembers(f+".create", g.IndexName, g.KeySchema, g.Projection, g.NoProjection, 2*maxIndexKeyAttrsEach)
 			c.throughput(f+".create.provisionedThroughput", g.ProvisionedThroughput)
 		}
 		if u.Update != nil {
+			c.requiredIndexName(f+".update", u.Update.IndexName)
 			c.throughput(f+".update.provisionedThroughput", u.Update.ProvisionedThroughput)
+		}
+		if u.Delete != nil {
+			c.requiredIndexName(f+".delete", u.Delete.IndexName)
 		}
 	}
 }

@@ -173,6 +173,9 @@ type GetRecordsOutput struct {
 type TimeToLiveSpecification struct {
 	Enabled       bool
 	AttributeName string
+	// NoEnabled marks a request's specification without the Enabled
+	// member, which DynamoDB requires. The wire decoder sets it.
+	NoEnabled bool
 }
 
 // UpdateTimeToLiveInput is UpdateTimeToLive's request.

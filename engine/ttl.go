@@ -70,6 +70,10 @@ func (db *DB) UpdateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	if spec == nil {
 		c.add("Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
 	} else {
+		// Both members are required (AWS's API reference).
+		if spec.NoEnabled {
+			c.add("Value null at 'timeToLiveSpecification.enabled' failed to satisfy constraint: Member must not be null")
+		}
 		c.attributeName("timeToLiveSpecification.attributeName", spec.AttributeName)
 	}
 	if err := c.err(); err != nil {

@@ -22,13 +22,11 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	c.enum("billingMode", in.BillingMode, BillingModeProvisioned, BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
-	if s := in.StreamSpecification; s != nil {
-		c.enum("streamSpecification.streamViewType", s.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
-	}
+	c.streamSpecification(in.StreamSpecification)
+	c.gsiUpdateMembers(in.GlobalSecondaryIndexUpdates)
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	c.gsiUpdateMembers(in.GlobalSecondaryIndexUpdates)
 
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
@@ -160,6 +158,18 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	return &UpdateTableOutput{TableDescription: desc}, nil
+}
+
+// streamSpecification checks a StreamSpecification's declared
+// constraints: StreamEnabled is required (AWS's API reference).
+func (c *constraints) streamSpecification(s *StreamSpecification) {
+	if s == nil {
+		return
+	}
+	if s.NoStreamEnabled {
+		c.add("Value null at 'streamSpecification.streamEnabled' failed to satisfy constraint: Member must not be null")
+	}
+	c.enum("streamSpecification.streamViewType", s.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
 }
 
 // updateStream applies a StreamSpecification change to m.

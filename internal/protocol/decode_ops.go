@@ -45,8 +45,9 @@ func (d *decoder) attributeDefinitions(dst *[]engine.AttributeDefinition) *engin
 	return decodeList(d, dst, atField, attributeDefinitionElem)
 }
 
-func (d *decoder) projection(p *engine.Projection) *engine.Error {
-	_, err := d.object("Projection", atField, func(key []byte) *engine.Error {
+// projection reads a Projection; present reports a non-null one.
+func (d *decoder) projection(p *engine.Projection, present *bool) *engine.Error {
+	ok, err := d.object("Projection", atField, func(key []byte) *engine.Error {
 		switch string(key) {
 		case "ProjectionType":
 			return d.str(&p.ProjectionType)
@@ -55,6 +56,7 @@ func (d *decoder) projection(p *engine.Projection) *engine.Error {
 		}
 		return d.skipValue()
 	})
+	*present = ok
 	return err
 }
 
@@ -93,11 +95,12 @@ func (d *decoder) onDemandThroughput(dst **engine.OnDemandThroughput) *engine.Er
 }
 
 func (d *decoder) streamSpecification(dst **engine.StreamSpecification) *engine.Error {
-	ss := new(engine.StreamSpecification)
+	ss := &engine.StreamSpecification{NoStreamEnabled: true}
 	ok, err := d.object("StreamSpecification", atField, func(key []byte) *engine.Error {
 		switch string(key) {
 		case "StreamEnabled":
-			_, err := d.boolean(&ss.StreamEnabled)
+			set, err := d.boolean(&ss.StreamEnabled)
+			ss.NoStreamEnabled = !set
 			return err
 		case "StreamViewType":
 			return d.str(&ss.StreamViewType)
@@ -147,6 +150,8 @@ func (d *decoder) tags(dst *[]engine.Tag) *engine.Error {
 }
 
 func localSecondaryIndexElem(d *decoder, x *engine.LocalSecondaryIndex) *engine.Error {
+	projected := false
+	defer func() { x.NoProjection = !projected }()
 	_, err := d.object("LocalSecondaryIndex", atElement, func(key []byte) *engine.Error {
 		switch string(key) {
 		case "IndexName":
@@ -154,7 +159,7 @@ func localSecondaryIndexElem(d *decoder, x *engine.LocalSecondaryIndex) *engine.
 		case "KeySchema":
 			return d.keySchema(&x.KeySchema)
 		case "Projection":
-			return d.projection(&x.Projection)
+			return d.projection(&x.Projection, &projected)
 		}
 		return d.skipValue()
 	})
@@ -164,6 +169,8 @@ func localSecondaryIndexElem(d *decoder, x *engine.LocalSecondaryIndex) *engine.
 // globalSecondaryIndex reads a GSI definition; typ is its model name, which
 // differs between CreateTable's list and UpdateTable's Create action.
 func (d *decoder) globalSecondaryIndex(x *engine.GlobalSecondaryIndex, typ string, at position) (bool, *engine.Error) {
+	projected := false
+	defer func() { x.NoProjection = !projected }()
 	return d.object(typ, at, func(key []byte) *engine.Error {
 		switch string(key) {
 		case "IndexName":
@@ -171,7 +178,7 @@ func (d *decoder) globalSecondaryIndex(x *engine.GlobalSecondaryIndex, typ strin
 		case "KeySchema":
 			return d.keySchema(&x.KeySchema)
 		case "Projection":
-			return d.projection(&x.Projection)
+			return d.projection(&x.Projection, &projected)
 		case "ProvisionedThroughput":
 			return d.provisionedThroughput(&x.ProvisionedThroughput)
 		case "OnDemandThroughput":

@@ -153,11 +153,12 @@ func DecodeUpdateTimeToLive(body []byte) (*engine.UpdateTimeToLiveInput, error) 
 		case "TableName":
 			return d.str(&in.TableName)
 		case "TimeToLiveSpecification":
-			spec := new(engine.TimeToLiveSpecification)
+			spec := &engine.TimeToLiveSpecification{NoEnabled: true}
 			ok, err := d.object("TimeToLiveSpecification", atField, func(key []byte) *engine.Error {
 				switch string(key) {
 				case "Enabled":
-					_, err := d.boolean(&spec.Enabled)
+					set, err := d.boolean(&spec.Enabled)
+					spec.NoEnabled = !set
 					return err
 				case "AttributeName":
 					return d.str(&spec.AttributeName)
