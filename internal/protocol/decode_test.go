@@ -333,6 +333,17 @@ func TestDecodeErrors(t *testing.T) {
 		{"PutItem", "{\"a\":\"\x01\"}", ser, ""},
 		{"PutItem", "{\"a\":\"\xff\"}", ser, ""},
 		{"PutItem", "{\"TableName\":\"\xc3\"}", ser, ""},
+		// An escaped surrogate that is not half of a pair: no evidence of
+		// DynamoDB's answer was found, so it is refused as invalid UTF-8 is
+		// (e2e/badinput_unicode_test.go).
+		{"PutItem", `{"a":"\ud800"}`, ser, ""},
+		{"PutItem", `{"a":"x\udfffy"}`, ser, ""},
+		{"PutItem", `{"a":"\ud800\u0041"}`, ser, ""},
+		{"PutItem", `{"a":"\ud800\ud800"}`, ser, ""},
+		{"PutItem", `{"a":"\ude00\ud83d"}`, ser, ""},
+		{"PutItem", `{"a":"\ud83d"}`, ser, ""},
+		{"PutItem", `{"a":"\ud83d\`, ser, ""},
+		{"PutItem", `{"Item":{"\udc00":{"S":"x"}}}`, ser, ""},
 		{"PutItem", `{"TableName":"abc`, ser, ""},
 		{"PutItem", `{"TableName":"a\`, ser, ""},
 		{"PutItem", "\x00", ser, ""},

@@ -119,9 +119,11 @@ func (d *decoder) literal(lit string) *engine.Error {
 
 // readString reads the string whose opening quote is at d.pos. Strings
 // without escapes are returned as a sub-slice of the body; others are
-// unescaped into d.scratch. Invalid UTF-8 and raw control characters are
-// syntax errors; an unpaired surrogate escape becomes U+FFFD, as in Go's
-// encoding/json.
+// unescaped into d.scratch. Invalid UTF-8, raw control characters and
+// an escaped surrogate that is not half of a pair ("\ud800") are syntax
+// errors: a string must be valid Unicode, or two different strings could
+// decode to the same text (Go's encoding/json turns a lone surrogate into
+// U+FFFD, so "\ud800" and "\udfff" would name the same key).
 func (d *decoder) readString() ([]byte, *engine.Error) {
 	data := d.data
 	start := d.pos + 1
@@ -199,12 +201,12 @@ func (d *decoder) readEscaped(start, i int) ([]byte, *engine.Error) {
 							low = x
 						}
 					}
-					if pair := utf16.DecodeRune(r, low); pair != utf8.RuneError {
-						r = pair
-						i += 6
-					} else {
-						r = utf8.RuneError
+					pair := utf16.DecodeRune(r, low)
+					if pair == utf8.RuneError {
+						return nil, errSyntax()
 					}
+					r = pair
+					i += 6
 				}
 				buf = utf8.AppendRune(buf, r)
 			default:
