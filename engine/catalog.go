@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/dynago/dynago/attr"
@@ -145,8 +146,20 @@ func (db *DB) loadCatalog() error {
 }
 
 // lookup returns the named table (name may be an ARN), or nil.
+//
+// A TableName may be the table's ARN. Only an ARN of this database's
+// region and account names one of its tables: an ARN of another region or
+// account names a table that is not here, and one that is not a table's
+// own ARN names none.
 func (db *DB) lookup(name string) *table {
-	return (*db.tables.Load())[tableNameFromARN(name)]
+	if strings.HasPrefix(name, "arn:") {
+		a, ok := parseTableARN(name)
+		if !ok || a.region != db.opts.Region || a.account != db.opts.AccountID {
+			return nil
+		}
+		name = a.name
+	}
+	return (*db.tables.Load())[name]
 }
 
 // tableOrNotFound returns the table or DynamoDB's item-operation error for
@@ -157,6 +170,9 @@ func (db *DB) tableOrNotFound(name string) (*table, error) {
 	}
 	t := db.lookup(name)
 	if t == nil {
+		if badTableARN(name) {
+			return nil, invalidTableARN(name)
+		}
 		return nil, NotFound("Requested resource not found")
 	}
 	return t, nil

@@ -29,6 +29,9 @@ func (db *DB) DescribeTable(in *DescribeTableInput) (*DescribeTableOutput, error
 // DeleteTable, UpdateTable) for a missing table; item operations say only
 // "Requested resource not found".
 func tableNotFound(name string) error {
+	if badTableARN(name) {
+		return invalidTableARN(name)
+	}
 	return NotFound(fmt.Sprintf("Requested resource not found: Table: %s not found", tableNameFromARN(name)))
 }
 
