@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"sort"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/keys"
 )
 
 // tokenLifetime is how long a TransactWriteItems ClientRequestToken is
@@ -21,87 +23,143 @@ const tokenLifetime = 10 * time.Minute
 // show; clients match on the code.
 const msgIdempotentMismatch = "The request uses the same client token as a previous, but non-identical request."
 
-// tokenCache remembers ClientRequestTokens: a request whose token is
-// in flight waits for it; a token that committed makes an identical
-// request a no-op success for tokenLifetime and a different one an
-// IdempotentParameterMismatchException. A transaction that did not commit
-// forgets its token, so a retry runs again. Memory is bounded by the
-// requests of the last ten minutes: expired tokens are dropped, oldest
-// first, whenever a token completes.
+// Committed tokens live in the store, written in the batch of their
+// transaction, so they cost no memory, survive a restart with the writes
+// they vouch for, and cannot be remembered without them:
+//
+//	NSMeta 'k' token                 -> fingerprint(32) expiry(8 BE, unix ns)
+//	NSMeta 'e' expiry(8 BE) token    -> nothing: the tokens in expiry order
+//
+// Do not change these tags: they are written to disk.
+const (
+	metaTagToken       = 'k'
+	metaTagTokenExpiry = 'e'
+)
+
+func metaTokenKey(token string) []byte {
+	return append([]byte{keys.NSMeta, metaTagToken}, token...)
+}
+
+func metaTokenExpiryKey(expires int64, token string) []byte {
+	k := binary.BigEndian.AppendUint64([]byte{keys.NSMeta, metaTagTokenExpiry}, uint64(expires))
+	return append(k, token...)
+}
+
+// tokensTrimmedPerCommit is how many expired tokens each commit of a new
+// token deletes: more than one, so the expired never outnumber the live
+// for long, and few, so no commit pays for many.
+const tokensTrimmedPerCommit = 4
+
+// tokenCache serialises requests that share a ClientRequestToken. A
+// request whose token is in flight waits for it; a token that committed
+// (found in the store) makes an identical request a no-op success for
+// tokenLifetime and a different one an IdempotentParameterMismatchException.
+// A transaction that did not commit leaves no token, so a retry runs
+// again. Memory holds only the tokens of requests in flight.
 type tokenCache struct {
-	mu    sync.Mutex
-	m     map[string]*tokenEntry
-	queue []tokenExpiry // committed tokens in completion order
+	mu sync.Mutex
+	m  map[string]*tokenEntry
 }
 
 type tokenEntry struct {
-	fp        [sha256.Size]byte
-	done      chan struct{} // closed when the first request completes
-	completed bool
-	expires   time.Time
-}
-
-type tokenExpiry struct {
-	token string
-	e     *tokenEntry
+	fp   [sha256.Size]byte
+	done chan struct{} // closed when the request completes
 }
 
 // begin claims token for a request with fingerprint fp. It returns the
 // entry to finish, or repeat=true when an identical request committed
 // within tokenLifetime.
-func (c *tokenCache) begin(token string, fp [sha256.Size]byte, now func() time.Time) (e *tokenEntry, repeat bool, err error) {
+func (db *DB) beginToken(token string, fp [sha256.Size]byte) (e *tokenEntry, repeat bool, err error) {
+	c := &db.txTokens
 	for {
 		c.mu.Lock()
 		if c.m == nil {
 			c.m = map[string]*tokenEntry{}
 		}
 		e = c.m[token]
-		if e != nil && e.completed && !now().Before(e.expires) {
-			delete(c.m, token)
-			e = nil
-		}
-		if e == nil {
-			e = &tokenEntry{fp: fp, done: make(chan struct{})}
-			c.m[token] = e
+		if e != nil {
+			if e.fp != fp {
+				c.mu.Unlock()
+				return nil, false, &Error{Code: CodeIdempotentParameter, Message: msgIdempotentMismatch}
+			}
+			done := e.done
 			c.mu.Unlock()
-			return e, false, nil
+			<-done // the same request is running: its outcome decides
+			continue
 		}
-		if e.fp != fp {
+		// No request with the token is running, and none can commit one
+		// while the lock is held: what the store says is settled.
+		stored, found, err := db.store.Get(metaTokenKey(token), nil)
+		if err != nil {
 			c.mu.Unlock()
-			return nil, false, &Error{Code: CodeIdempotentParameter, Message: msgIdempotentMismatch}
+			return nil, false, err
 		}
-		if e.completed {
+		if found && len(stored) == sha256.Size+8 && db.now().UnixNano() < int64(binary.BigEndian.Uint64(stored[sha256.Size:])) {
 			c.mu.Unlock()
+			if [sha256.Size]byte(stored[:sha256.Size]) != fp {
+				return nil, false, &Error{Code: CodeIdempotentParameter, Message: msgIdempotentMismatch}
+			}
 			return nil, true, nil
 		}
-		done := e.done
+		e = &tokenEntry{fp: fp, done: make(chan struct{})}
+		c.m[token] = e
 		c.mu.Unlock()
-		<-done // the same request is running: its outcome decides
+		return e, false, nil
 	}
 }
 
-// finish records the outcome of the request that claimed e.
-func (c *tokenCache) finish(token string, e *tokenEntry, committed bool, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if committed {
-		e.completed = true
-		e.expires = now.Add(tokenLifetime)
-		c.queue = append(c.queue, tokenExpiry{token, e})
-	} else if c.m[token] == e {
-		delete(c.m, token)
+// stageToken adds a committing request's token to its batch, replacing an
+// expired one of the same name, and trims a few expired tokens.
+func (db *DB) stageToken(b *writeBatch, token string, fp [sha256.Size]byte) error {
+	now := db.now().UnixNano()
+	if old, found, err := db.store.Get(metaTokenKey(token), nil); err != nil {
+		return err
+	} else if found && len(old) == sha256.Size+8 {
+		if err := b.Delete(metaTokenExpiryKey(int64(binary.BigEndian.Uint64(old[sha256.Size:])), token)); err != nil {
+			return err
+		}
 	}
-	close(e.done)
+	expires := now + int64(tokenLifetime)
+	v := binary.BigEndian.AppendUint64(append(make([]byte, 0, sha256.Size+8), fp[:]...), uint64(expires))
+	if err := b.Set(metaTokenKey(token), v); err != nil {
+		return err
+	}
+	if err := b.Set(metaTokenExpiryKey(expires, token), nil); err != nil {
+		return err
+	}
+	it, err := db.store.NewIter([]byte{keys.NSMeta, metaTagTokenExpiry}, metaTokenExpiryKey(now, ""))
+	if err != nil {
+		return err
+	}
+	defer it.Close()
 	n := 0
-	for n < len(c.queue) && !now.Before(c.queue[n].e.expires) {
-		if q := c.queue[n]; c.m[q.token] == q.e {
-			delete(c.m, q.token)
+	for ok := it.First(); ok && n < tokensTrimmedPerCommit; ok = it.Next() {
+		k := it.Key()
+		expired := string(k[10:])
+		if expired == token {
+			continue // replaced above
+		}
+		if err := b.Delete(bytes.Clone(k)); err != nil {
+			return err
+		}
+		if err := b.Delete(metaTokenKey(expired)); err != nil {
+			return err
 		}
 		n++
 	}
-	if n > 0 {
-		c.queue = append(c.queue[:0], c.queue[n:]...)
+	return it.Error()
+}
+
+// finishToken releases the requests waiting on e. By then a committed
+// request's token is in the store.
+func (db *DB) finishToken(token string, e *tokenEntry) {
+	c := &db.txTokens
+	c.mu.Lock()
+	if c.m[token] == e {
+		delete(c.m, token)
 	}
+	c.mu.Unlock()
+	close(e.done)
 }
 
 // transactFingerprint hashes everything in a request that decides what

@@ -74,26 +74,22 @@ func (db *DB) TransactWriteItems(in *TransactWriteItemsInput) (*TransactWriteIte
 		return nil, err
 	}
 	var tok *tokenEntry
+	var fp [32]byte
 	if in.ClientRequestTokenSet {
-		fp := transactFingerprint(in)
+		fp = transactFingerprint(in)
 		var repeat bool
-		tok, repeat, err = db.txTokens.begin(in.ClientRequestToken, fp, db.now)
+		tok, repeat, err = db.beginToken(in.ClientRequestToken, fp)
 		if err != nil {
 			return nil, err
 		}
 		if repeat {
 			return db.repeatedTransact(in, acts)
 		}
-	}
-	committed := false
-	if tok != nil {
 		// Deferred, so that even a panic releases requests waiting on
 		// the token.
-		defer func() { db.txTokens.finish(in.ClientRequestToken, tok, committed, db.now()) }()
+		defer db.finishToken(in.ClientRequestToken, tok)
 	}
-	out, err := db.runTransactWrite(in, acts)
-	committed = err == nil
-	return out, err
+	return db.runTransactWrite(in, acts, tok != nil, fp)
 }
 
 // prepareTransactWrite validates a request as DynamoDB does, compiles its
@@ -261,7 +257,8 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 
 // runTransactWrite locks the items, decides every action and commits the
 // writes in one batch, or cancels the transaction with a reason per action.
-func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
+// With a token, the token commits in the same batch as the writes.
+func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, withToken bool, fp [32]byte) (*TransactWriteItemsOutput, error) {
 	rows := make([][]byte, len(acts))
 	for i, a := range acts {
 		rows[i] = a.k.row
@@ -306,6 +303,11 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction) (*
 			return nil, err
 		}
 		a.newSize = size
+	}
+	if withToken {
+		if err := db.stageToken(b, in.ClientRequestToken, fp); err != nil {
+			return nil, err
+		}
 	}
 	if !b.Empty() {
 		if err := b.Commit(); err != nil {
