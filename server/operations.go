@@ -1,8 +1,6 @@
 package server
 
 import (
-	"net/http"
-
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/protocol"
 )
@@ -18,15 +16,15 @@ func operations() map[string]opFunc {
 		"ListTagsOfResource": handle(protocol.DecodeListTagsOfResource, (*engine.DB).ListTagsOfResource, protocol.EncodeListTagsOfResource),
 		"TagResource":        handleEmpty(protocol.DecodeTagResource, (*engine.DB).TagResource, protocol.EncodeTagResource),
 		"UntagResource":      handleEmpty(protocol.DecodeUntagResource, (*engine.DB).UntagResource, protocol.EncodeUntagResource),
-		"DescribeLimits": func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
+		"DescribeLimits": func(s *Server, c *inflight, body, dst []byte) ([]byte, error) {
 			out, err := s.db.DescribeLimits()
 			if err != nil {
 				return dst, err
 			}
 			return protocol.EncodeDescribeLimits(dst, out), nil
 		},
-		"DescribeEndpoints": func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
-			out, err := s.db.DescribeEndpoints(r.Host)
+		"DescribeEndpoints": func(s *Server, c *inflight, body, dst []byte) ([]byte, error) {
+			out, err := s.db.DescribeEndpoints(c.r.Host)
 			if err != nil {
 				return dst, err
 			}
@@ -65,9 +63,13 @@ func handle[In, Out any](
 	run func(*engine.DB, *In) (*Out, error),
 	encode func([]byte, *Out) []byte,
 ) opFunc {
-	return func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
+	return func(s *Server, c *inflight, body, dst []byte) ([]byte, error) {
 		in, err := decode(body)
+		s.releaseBody(c)
 		if err != nil {
+			return dst, err
+		}
+		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err
 		}
 		out, err := run(s.db, in)
@@ -81,9 +83,13 @@ func handle[In, Out any](
 // handleEmpty is handle for operations whose successful response has an
 // empty body (TagResource, UntagResource): encode appends nothing.
 func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, *In) error, encode func([]byte) []byte) opFunc {
-	return func(s *Server, r *http.Request, body, dst []byte) ([]byte, error) {
+	return func(s *Server, c *inflight, body, dst []byte) ([]byte, error) {
 		in, err := decode(body)
+		s.releaseBody(c)
 		if err != nil {
+			return dst, err
+		}
+		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err
 		}
 		if err := run(s.db, in); err != nil {
@@ -91,4 +97,49 @@ func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, 
 		}
 		return encode(dst), nil
 	}
+}
+
+// Response sizes reserved from the budget before an operation runs, so
+// that a crowd of requests with large answers waits or is throttled
+// before the engine builds them, not after. The reserve is the most the
+// answer may hold by DynamoDB's limits, as far as the request tells;
+// JSON can make an answer larger than the data it reports, and what the
+// encoded answer takes beyond its reserve is accounted for once it is
+// known.
+const (
+	maxItemBytes       = 400 << 10 // DynamoDB's item size limit
+	pageReserve        = 1 << 20   // Query, Scan and GetRecords pages stop at 1 MB
+	maxResponseReserve = 16 << 20  // BatchGetItem answers stop at 16 MB
+	transactGetReserve = 4 << 20   // TransactGetItems answers stop at 4 MB
+	smallReserve       = 64 << 10  // any other answer, before it is known
+)
+
+// responseReserve returns the bytes to reserve for the answer to in.
+func responseReserve(in any) int64 {
+	items := func(n int, limit int64) int64 { return min(int64(n)*maxItemBytes, limit) }
+	switch v := in.(type) {
+	case *engine.GetItemInput:
+		return maxItemBytes
+	case *engine.BatchGetItemInput:
+		n := 0
+		for _, ka := range v.RequestItems {
+			n += len(ka.Keys)
+		}
+		return max(items(n, maxResponseReserve), smallReserve)
+	case *engine.TransactGetItemsInput:
+		return max(items(len(v.TransactItems), transactGetReserve), smallReserve)
+	case *engine.QueryInput:
+		if v.Limit != nil && *v.Limit > 0 {
+			return max(items(int(*v.Limit), pageReserve), smallReserve)
+		}
+		return pageReserve
+	case *engine.ScanInput:
+		if v.Limit != nil && *v.Limit > 0 {
+			return max(items(int(*v.Limit), pageReserve), smallReserve)
+		}
+		return pageReserve
+	case *engine.GetRecordsInput:
+		return pageReserve
+	}
+	return smallReserve
 }

@@ -15,11 +15,22 @@
 //
 // deletes every item whose Time to Live has passed, now, instead of
 // waiting for the background sweeper, and answers {"Deleted": N} with the
-// number of items deleted.
+// number of items deleted. Requests under /dynago/ that a browser marks
+// cross-site (Sec-Fetch-Site, or an Origin other than the Host) are
+// refused with HTTP 403, so a web page cannot trigger them.
+//
+// Against hostile or broken clients (see Config): request bodies and
+// encoded responses draw on one byte budget, and a request that cannot
+// get its share in time is answered ThrottlingException; buffers over
+// 64 KiB never go back to a pool; a body must arrive within
+// BodyReadTimeout and a response be taken within WriteTimeout, or the
+// connection is cut; and with CheckHost a Host header that is not a
+// loopback name is refused (DNS rebinding). Connection counts and header
+// timeouts belong to the http.Server and listener in front (dynago serve
+// uses internal/netlimit).
 package server
 
 import (
-	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -28,10 +39,13 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/protocol"
@@ -41,6 +55,20 @@ import (
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
 const DefaultMaxBodyBytes = 16 << 20
 
+// DefaultMaxBufferBytes is the default of Config.MaxBufferBytes: 256 MiB
+// of request and response buffers across all requests.
+const DefaultMaxBufferBytes = 256 << 20
+
+// DefaultThrottleWait is the default of Config.ThrottleWait.
+const DefaultThrottleWait = 2 * time.Second
+
+// MaxHeaderBytes is the request header size an http.Server in front of a
+// Server should allow (http.Server.MaxHeaderBytes): 32 KiB, as nginx's
+// default of four 8 KiB header buffers. AWS SDKs send about 1 KiB (2 to
+// 3 KiB with a session token); net/http's default, 1 MiB, would let every
+// slow connection hold a megabyte while it trickles in.
+const MaxHeaderBytes = 32 << 10
+
 // Config configures a Server.
 type Config struct {
 	// Logger receives request errors and internal faults. Default: discard.
@@ -48,6 +76,32 @@ type Config struct {
 	// MaxBodyBytes limits request bodies (after gzip decoding). Default
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// MaxBufferBytes bounds the bytes of request bodies and encoded
+	// responses held at once, over all requests (see budget). A request
+	// that cannot get its share within ThrottleWait is answered with
+	// ThrottlingException. Default DefaultMaxBufferBytes; it is raised
+	// to MinBufferBytes(MaxBodyBytes) if lower.
+	MaxBufferBytes int64
+	// ThrottleWait is how long a request waits for buffer bytes before it
+	// is throttled. Default DefaultThrottleWait.
+	ThrottleWait time.Duration
+	// BodyReadTimeout is the time a client has to send a request's whole
+	// body, from the moment the server starts reading it. A client that
+	// is slower gets HTTP 408 and its connection is closed. 0: no limit.
+	BodyReadTimeout time.Duration
+	// WriteTimeout is the time a client has to receive a response, from
+	// the moment the server starts writing it. A client that does not
+	// read it in time has its connection closed. 0: no limit.
+	WriteTimeout time.Duration
+	// CheckHost refuses, with HTTP 403, requests whose Host header names
+	// neither localhost, nor a loopback IP address, nor one of
+	// AllowedHosts: the defence against DNS rebinding, under which a web
+	// page's script reaches a loopback server through a name of the
+	// attacker's. Turn it on when the server listens on loopback only.
+	CheckHost bool
+	// AllowedHosts are further host names (or IP addresses) allowed by
+	// CheckHost, matched case-insensitively, any port; "*" allows all.
+	AllowedHosts []string
 }
 
 // Server is an http.Handler answering DynamoDB API requests.
@@ -58,12 +112,33 @@ type Server struct {
 	ops map[string]opFunc
 	// streamOps are the DynamoDB Streams operations.
 	streamOps map[string]opFunc
-	bufs      sync.Pool
+
+	budget       *budget
+	throttleWait time.Duration
+	bodyTimeout  time.Duration
+	writeTimeout time.Duration
+	checkHost    bool
+	allowedHosts map[string]bool
+	crossOrigin  *http.CrossOriginProtection
+	// lastThrottleLog is when a throttled request was last logged, in
+	// Unix nanoseconds, so that a flood logs once every few seconds.
+	lastThrottleLog atomic.Int64
 }
 
 // opFunc runs one operation: it decodes body, calls the engine, and appends
 // the encoded response to dst.
-type opFunc func(s *Server, r *http.Request, body, dst []byte) ([]byte, error)
+type opFunc func(s *Server, c *inflight, body, dst []byte) ([]byte, error)
+
+// inflight is one request in flight and the buffer bytes it holds.
+type inflight struct {
+	r *http.Request
+	w http.ResponseWriter
+	// held is the bytes this request holds of the server's budget;
+	// bodyHeld is the part of it held for the body.
+	held, bodyHeld int64
+	// body is the request body once read; nil once it is released.
+	body []byte
+}
 
 // New returns a Server over db.
 func New(db *engine.DB, cfg Config) *Server {
@@ -73,29 +148,85 @@ func New(db *engine.DB, cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	s := &Server{db: db, log: cfg.Logger, max: cfg.MaxBodyBytes, ops: operations(), streamOps: streamOperations()}
-	s.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
+	if cfg.MaxBufferBytes <= 0 {
+		cfg.MaxBufferBytes = DefaultMaxBufferBytes
+	}
+	if least := MinBufferBytes(cfg.MaxBodyBytes); cfg.MaxBufferBytes < least {
+		cfg.MaxBufferBytes = least
+	}
+	if cfg.ThrottleWait <= 0 {
+		cfg.ThrottleWait = DefaultThrottleWait
+	}
+	s := &Server{
+		db: db, log: cfg.Logger, max: cfg.MaxBodyBytes, ops: operations(), streamOps: streamOperations(),
+		budget:       newBudget(cfg.MaxBufferBytes),
+		throttleWait: cfg.ThrottleWait,
+		bodyTimeout:  cfg.BodyReadTimeout,
+		writeTimeout: cfg.WriteTimeout,
+		checkHost:    cfg.CheckHost,
+		allowedHosts: map[string]bool{},
+		crossOrigin:  http.NewCrossOriginProtection(),
+	}
+	for _, h := range cfg.AllowedHosts {
+		if h = normalizeHost(h); h != "" {
+			s.allowedHosts[h] = true
+		}
+	}
 	return s
+}
+
+// MinBufferBytes is the least Config.MaxBufferBytes for a body limit: room
+// for one largest request and one largest response (BatchGetItem's 16 MB)
+// at once.
+func MinBufferBytes(maxBody int64) int64 {
+	return maxBody + 1 + maxResponseReserve + gzipReserve
 }
 
 const (
 	targetPrefix       = "DynamoDB_20120810."
 	streamTargetPrefix = "DynamoDBStreams_20120810."
 	contentType        = "application/x-amz-json-1.0"
+	// adminPrefix is the path of dynago's own requests, which are not
+	// part of any AWS API; browsers may not send them cross-site.
+	adminPrefix = "/dynago/"
 	// ttlSweepPath is the administrative request that runs the Time to
 	// Live sweeper once.
-	ttlSweepPath = "/dynago/ttl/sweep"
+	ttlSweepPath = adminPrefix + "ttl/sweep"
 )
+
+// Buffers of up to pooledBufferBytes go back to a pool after a request;
+// larger ones are left to the garbage collector, so a burst of large
+// requests does not leave the pool holding their buffers for good.
+const pooledBufferBytes = 64 << 10
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+func getBuf() []byte { return (*bufPool.Get().(*[]byte))[:0] }
+
+func putBuf(b []byte) {
+	if cap(b) == 0 || cap(b) > pooledBufferBytes {
+		return
+	}
+	b = b[:0]
+	bufPool.Put(&b)
+}
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reqID := newRequestID()
 	h := w.Header()
 	h.Set("x-amzn-RequestId", reqID)
+	if !s.hostAllowed(r.Host) {
+		s.log.Info("refused a request for a host name the server does not answer to (see --allowed-hosts)",
+			"host", r.Host, "remote", r.RemoteAddr)
+		s.writeErrorStatus(w, r, http.StatusForbidden, &engine.Error{Code: engine.CodeAccessDenied,
+			Message: fmt.Sprintf("Host %q is not allowed: dynago answers to localhost and loopback addresses only, unless started with --allowed-hosts", r.Host)})
+		return
+	}
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		if r.URL.Path == "/" {
 			h.Set("Content-Type", "text/plain")
-			io.WriteString(w, "healthy: dynago\n")
+			s.writeRaw(w, r, http.StatusOK, []byte("healthy: dynago\n"))
 			return
 		}
 		http.NotFound(w, r)
@@ -106,67 +237,143 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	c := &inflight{r: r, w: w}
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic serving request", "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			s.writeError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+			s.writeError(w, r, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
 		}
+		s.budget.release(c.held)
 	}()
 
+	if strings.HasPrefix(r.URL.Path, adminPrefix) {
+		// dynago's own requests have no X-Amz-Target, so a browser could
+		// send them cross-site as a plain form POST; refuse those.
+		if err := s.crossOrigin.Check(r); err != nil {
+			s.writeErrorStatus(w, r, http.StatusForbidden, &engine.Error{Code: engine.CodeAccessDenied,
+				Message: "Cross-origin request refused: " + r.URL.Path + " accepts requests only from non-browser clients or its own origin"})
+			return
+		}
+	}
 	if r.URL.Path == ttlSweepPath {
-		s.sweepTTL(w, reqID)
+		s.sweepTTL(w, r, reqID)
 		return
 	}
 
 	target := r.Header.Get("X-Amz-Target")
 	op, ok := s.route(target)
 	if !ok {
-		s.writeError(w, &engine.Error{Code: engine.CodeUnknownOperation})
+		s.writeError(w, r, &engine.Error{Code: engine.CodeUnknownOperation})
 		return
 	}
 
-	bufp := s.bufs.Get().(*[]byte)
-	defer s.bufs.Put(bufp)
-	body, err := s.readBody(r, (*bufp)[:0])
-	*bufp = body[:0]
-	if err != nil {
-		if errors.Is(err, errTooLarge) {
-			// DynamoDB answers a request over its size limit with HTTP 413.
-			body, _ := protocol.EncodeError(nil, tooLarge(s.max))
-			s.write(w, http.StatusRequestEntityTooLarge, body)
-			return
-		}
-		var e *engine.Error
-		if errors.As(err, &e) {
-			s.writeError(w, e)
-			return
-		}
-		s.log.Debug("reading request body", "request_id", reqID, "err", err)
-		s.writeError(w, &engine.Error{Code: engine.CodeSerialization, Message: "Unable to read request body"})
+	if err := s.readBody(c); err != nil {
+		s.bodyFailed(w, c, err, reqID)
 		return
 	}
+	defer func() { putBuf(c.body) }()
 
-	outp := s.bufs.Get().(*[]byte)
-	defer s.bufs.Put(outp)
-	out, err := op(s, r, body, (*outp)[:0])
-	*outp = out[:0]
+	out, err := op(s, c, c.body, getBuf())
+	s.releaseBody(c)
 	if err != nil {
-		s.writeFailure(w, err, "request_id", reqID, "target", target)
+		s.dropBuf(c, out)
+		s.writeFailure(w, r, err, "request_id", reqID, "target", target)
 		return
 	}
-	s.write(w, http.StatusOK, out)
+	// Account for the response's real size: encoding may have grown it
+	// past what the operation reserved.
+	if extra := int64(cap(out)) - c.held; extra > 0 {
+		s.budget.force(extra)
+		c.held += extra
+	}
+	s.write(w, r, http.StatusOK, out)
+	s.dropBuf(c, out)
+}
+
+// releaseBody gives back the budget held for the request body, once it
+// is decoded: the decoded input holds copies of what it needs. A large
+// body is let go for the garbage collector at once; a small one returns
+// to the pool when the request ends.
+func (s *Server) releaseBody(c *inflight) {
+	s.budget.release(c.bodyHeld)
+	c.held -= c.bodyHeld
+	c.bodyHeld = 0
+	if cap(c.body) > pooledBufferBytes {
+		c.body = nil
+	}
+}
+
+// dropBuf gives an encoded response back: to the pool if small, and its
+// bytes to the budget as far as the request holds them.
+func (s *Server) dropBuf(c *inflight, buf []byte) {
+	n := min(int64(cap(buf)), c.held)
+	s.budget.release(n)
+	c.held -= n
+	putBuf(buf)
+}
+
+// take gets n bytes of the buffer budget for c, waiting up to the
+// throttle wait; it returns a ThrottlingException when they do not come.
+func (s *Server) take(c *inflight, n int64) error {
+	if s.budget.acquire(c.r.Context(), n, s.throttleWait) {
+		c.held += n
+		return nil
+	}
+	s.logThrottle(c)
+	return errThrottled
+}
+
+// logThrottle logs that requests are being throttled, once every ten
+// seconds at most.
+func (s *Server) logThrottle(c *inflight) {
+	now := time.Now().UnixNano()
+	if last := s.lastThrottleLog.Load(); now-last > int64(10*time.Second) && s.lastThrottleLog.CompareAndSwap(last, now) {
+		s.log.Warn("throttling requests: the buffer memory limit (--max-buffer-memory) is in use by requests in flight",
+			"limit_bytes", s.budget.limit, "remote", c.r.RemoteAddr)
+	}
+}
+
+// errThrottled is DynamoDB's answer to a request it has no capacity for.
+// SDKs retry it with backoff (the Go SDK's standard retryer and botocore
+// list ThrottlingException among their throttling errors). The message
+// is DynamoDB's for the control-plane throttling it reports this way.
+var errThrottled = &engine.Error{Code: "ThrottlingException", Message: "Rate of requests exceeds the allowed throughput."}
+
+// bodyFailed answers a request whose body could not be read.
+func (s *Server) bodyFailed(w http.ResponseWriter, c *inflight, err error, reqID string) {
+	r := c.r
+	switch {
+	case errors.Is(err, errTooLarge):
+		// DynamoDB answers a request over its size limit with HTTP 413.
+		s.writeErrorStatus(w, r, http.StatusRequestEntityTooLarge, tooLarge(s.max))
+		return
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		s.log.Warn("client did not send its request body within --read-body-timeout; closing its connection",
+			"remote", r.RemoteAddr, "timeout", s.bodyTimeout, "request_id", reqID)
+		w.Header().Set("Connection", "close")
+		s.writeErrorStatus(w, r, http.StatusRequestTimeout, &engine.Error{Code: "RequestTimeoutException",
+			Message: fmt.Sprintf("Request body not received within %v", s.bodyTimeout)})
+		return
+	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		s.writeError(w, r, e)
+		return
+	}
+	s.log.Debug("reading request body", "request_id", reqID, "err", err)
+	s.writeError(w, r, &engine.Error{Code: engine.CodeSerialization, Message: "Unable to read request body"})
 }
 
 // writeFailure answers an operation's error: DynamoDB's error when it is
 // one, else a logged InternalServerError (HTTP 500).
-func (s *Server) writeFailure(w http.ResponseWriter, err error, logAttrs ...any) {
+func (s *Server) writeFailure(w http.ResponseWriter, r *http.Request, err error, logAttrs ...any) {
 	var e *engine.Error
 	if errors.As(err, &e) {
-		s.writeError(w, e)
+		s.writeError(w, r, e)
 		return
 	}
 	s.log.Error("internal error", append(logAttrs, "err", err)...)
-	s.writeError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+	s.writeError(w, r, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
 }
 
 // route finds the handler of an X-Amz-Target: DynamoDB's operations under
@@ -188,44 +395,130 @@ func (s *Server) route(target string) (opFunc, bool) {
 
 // sweepTTL answers POST /dynago/ttl/sweep: it deletes the expired items
 // now and answers {"Deleted":N}.
-func (s *Server) sweepTTL(w http.ResponseWriter, reqID string) {
+func (s *Server) sweepTTL(w http.ResponseWriter, r *http.Request, reqID string) {
 	n, err := s.db.SweepExpired()
 	if err != nil {
-		s.writeFailure(w, err, "request_id", reqID, "op", "TTL sweep")
+		s.writeFailure(w, r, err, "request_id", reqID, "op", "TTL sweep")
 		return
 	}
 	body := strconv.AppendInt([]byte(`{"Deleted":`), int64(n), 10)
-	s.write(w, http.StatusOK, append(body, '}'))
+	s.write(w, r, http.StatusOK, append(body, '}'))
 }
 
-// readBody reads the request body into dst, decoding gzip and enforcing
-// the size limit without reading past it.
-func (s *Server) readBody(r *http.Request, dst []byte) ([]byte, error) {
+// gzipReserve is what a gzip decoder holds while it decodes a body (its
+// 32 KiB window and Huffman tables), taken from the budget.
+const gzipReserve = 48 << 10
+
+// unknownBodyReserve is the budget first taken for a body of unknown
+// decoded size (gzip, or chunked without Content-Length).
+const unknownBodyReserve = 1 << 20
+
+// readBody reads the request body into c.body, decoding gzip and
+// enforcing the size limit without reading past it.
+//
+// Memory: before reading, the request takes from the budget what the
+// body will need, Content-Length bytes, waiting up to the throttle wait
+// for them (it holds nothing else then, so waiting cannot deadlock); it
+// is throttled if they do not come. A body whose decoded size is unknown
+// takes unknownBodyReserve, and as it grows past that takes more without
+// waiting, or is throttled. The buffer itself grows as bytes arrive, so a
+// client that announces 16 MB and sends a few bytes costs a few bytes.
+//
+// With a body timeout, the client must deliver the whole body in time;
+// past it the read fails with os.ErrDeadlineExceeded, and the deadline
+// stays so that net/http closes the connection instead of waiting to
+// discard the rest.
+func (s *Server) readBody(c *inflight) error {
+	r := c.r
 	if r.ContentLength > s.max {
-		return dst, errTooLarge
+		return errTooLarge
 	}
-	var src io.Reader = http.MaxBytesReader(nil, r.Body, s.max+1)
+	limit := s.max + 1
+	var gz bool
 	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
 		if !strings.EqualFold(enc, "gzip") {
-			return dst, &engine.Error{Code: engine.CodeSerialization, Message: "Unsupported Content-Encoding: " + enc}
+			return &engine.Error{Code: engine.CodeSerialization, Message: "Unsupported Content-Encoding: " + enc}
 		}
+		gz = true
+	}
+	hint := limit // the most the buffer may need
+	reserve := min(int64(unknownBodyReserve), limit)
+	if !gz && r.ContentLength >= 0 {
+		hint = r.ContentLength + 1 // room to read the end of the body
+		reserve = hint
+	}
+	buf := getBuf()
+	c.body = buf
+	reserve = max(reserve, int64(cap(buf)))
+	if gz {
+		reserve += gzipReserve
+	}
+	if err := s.take(c, reserve); err != nil {
+		return err
+	}
+	c.bodyHeld = reserve
+
+	rc := http.NewResponseController(c.w)
+	if s.bodyTimeout > 0 {
+		rc.SetReadDeadline(time.Now().Add(s.bodyTimeout))
+	}
+	var src io.Reader = http.MaxBytesReader(nil, r.Body, limit)
+	if gz {
 		zr, err := gzip.NewReader(src)
 		if err != nil {
-			return dst, &engine.Error{Code: engine.CodeSerialization, Message: "Unable to decompress gzip request body"}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return err
+			}
+			return &engine.Error{Code: engine.CodeSerialization, Message: "Unable to decompress gzip request body"}
 		}
 		defer zr.Close()
-		src = zr
+		src = io.LimitReader(zr, limit)
 	}
-	buf := bytes.NewBuffer(dst)
-	n, err := buf.ReadFrom(io.LimitReader(src, s.max+1))
-	if n > s.max {
-		return buf.Bytes(), errTooLarge
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) >= limit {
+				return errTooLarge
+			}
+			// Double, but never past what the body can still need.
+			next := min(max(2*int64(cap(buf)), 4096), hint, limit)
+			if next <= int64(cap(buf)) {
+				next = min(2*int64(cap(buf)), limit)
+			}
+			if extra := next - c.bodyHeld; extra > 0 {
+				if !s.budget.tryAcquire(extra) {
+					s.logThrottle(c)
+					return errThrottled
+				}
+				c.held += extra
+				c.bodyHeld += extra
+			}
+			nb := make([]byte, len(buf), next)
+			copy(nb, buf)
+			putBuf(buf)
+			buf = nb
+			c.body = buf
+		}
+		n, err := src.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		c.body = buf
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return errTooLarge
+			}
+			return err
+		}
 	}
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return buf.Bytes(), errTooLarge
+	if int64(len(buf)) > s.max {
+		return errTooLarge
 	}
-	return buf.Bytes(), err
+	if s.bodyTimeout > 0 {
+		rc.SetReadDeadline(time.Time{})
+	}
+	return nil
 }
 
 // errTooLarge reports a request body over the size limit.
@@ -239,20 +532,55 @@ func tooLarge(limit int64) *engine.Error {
 	return &engine.Error{Code: engine.CodeValidation, Message: fmt.Sprintf("Request size exceeded %d bytes", limit)}
 }
 
-func (s *Server) writeError(w http.ResponseWriter, e *engine.Error) {
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *engine.Error) {
 	body, status := protocol.EncodeError(nil, e)
-	s.write(w, status, body)
+	s.write(w, r, status, body)
+}
+
+// writeErrorStatus is writeError with an HTTP status of its own.
+func (s *Server) writeErrorStatus(w http.ResponseWriter, r *http.Request, status int, e *engine.Error) {
+	body, _ := protocol.EncodeError(nil, e)
+	s.write(w, r, status, body)
 }
 
 // write sends a JSON body with DynamoDB's headers, including the CRC32 that
 // the Python and older Go SDKs verify.
-func (s *Server) write(w http.ResponseWriter, status int, body []byte) {
+func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+	s.writeRaw(w, r, status, body)
+}
+
+// writeRaw sends body with its Content-Length within the write timeout:
+// a client that does not take the response in time has its connection
+// cut, and the response's memory is freed, instead of the server holding
+// both for as long as the client likes. The response is flushed before
+// the deadline is lifted, so nothing is left for net/http to write
+// without one.
+func (s *Server) writeRaw(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	rc := http.NewResponseController(w)
+	if s.writeTimeout > 0 {
+		rc.SetWriteDeadline(time.Now().Add(s.writeTimeout))
+	}
 	w.WriteHeader(status)
-	w.Write(body)
+	_, err := w.Write(body)
+	if err == nil {
+		err = rc.Flush()
+	}
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			s.log.Warn("client did not read its response within --write-timeout; closing its connection",
+				"remote", r.RemoteAddr, "timeout", s.writeTimeout, "bytes", len(body))
+		} else {
+			s.log.Debug("writing response", "remote", r.RemoteAddr, "err", err)
+		}
+		return
+	}
+	if s.writeTimeout > 0 {
+		rc.SetWriteDeadline(time.Time{})
+	}
 }
 
 // newRequestID returns a DynamoDB-style request id: 52 characters of
