@@ -7,12 +7,15 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/internal/netlimit"
 	"github.com/dynago/dynago/server"
 )
 
@@ -41,7 +44,32 @@ request that is dynago's own, not part of any AWS API:
   curl -X POST http://127.0.0.1:8000/dynago/ttl/sweep
   {"Deleted":3}
 
-It deletes every expired item at once and answers how many it deleted.`
+It deletes every expired item at once and answers how many it deleted.
+Browsers may not send it cross-site (a form on another web site cannot
+trigger it); curl and other non-browser clients can.
+
+Limits against misbehaving clients. Every client gets bounded time and
+memory, so one that stalls, floods or never reads cannot starve the rest:
+
+  --read-header-timeout  to send the request line and headers
+  --read-body-timeout    to send the request body (HTTP 408 past it)
+  --write-timeout        to take the response (the connection is cut)
+  --idle-timeout         between requests on a keep-alive connection
+  --max-connections      connections held at once; more wait to be accepted
+  --max-buffer-memory    request and response buffers held at once; a
+                         request that cannot get its share within 2s gets
+                         ThrottlingException, which SDKs retry with backoff
+
+Stalled clients are logged at warn with their address. With these limits
+the server's memory stays under about
+  max-buffer-memory x 2 + max-connections x 64 KiB + the storage engine's
+(see docs/OPERATIONS.md).
+
+Host names. On a loopback address (the default 127.0.0.1) the server
+answers only requests whose Host header is localhost or a loopback IP, with
+any port: a web page that points its own DNS name at 127.0.0.1 (DNS
+rebinding) is refused with HTTP 403. --allowed-hosts adds names; on any
+other address there is no check unless --allowed-hosts is given.`
 
 // serveConfig holds serve's flags.
 type serveConfig struct {
@@ -57,7 +85,24 @@ type serveConfig struct {
 	ttlSweepInterval    time.Duration
 	ttlChangeCooldown   time.Duration
 	streamShardDuration time.Duration
+
+	readHeaderTimeout time.Duration
+	readBodyTimeout   time.Duration
+	writeTimeout      time.Duration
+	idleTimeout       time.Duration
+	maxConnections    int
+	maxBufferMemory   byteSize
+	allowedHosts      string
 }
+
+// Defaults of serve's limits on clients.
+const (
+	defaultReadHeaderTimeout = 10 * time.Second
+	defaultReadBodyTimeout   = time.Minute
+	defaultWriteTimeout      = time.Minute
+	defaultIdleTimeout       = 5 * time.Minute
+	defaultMaxConnections    = 4096
+)
 
 func runServe(env *Env, args []string) error {
 	var c serveConfig
@@ -83,6 +128,28 @@ func runServe(env *Env, args []string) error {
 	fs.DurationVar(&c.streamShardDuration, "stream-shard-duration", 4*time.Hour, "how long a stream shard stays open before the stream rolls over to a child\n"+
 		"shard, as DynamoDB does about every four hours. A short one (say 1s) lets tests\n"+
 		"exercise readers that follow shard lineage")
+	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", defaultReadHeaderTimeout, "how long a client has to send a request's line and headers, from the\n"+
+		"moment it connects or its previous response ends; slower connections are closed")
+	fs.DurationVar(&c.readBodyTimeout, "read-body-timeout", defaultReadBodyTimeout, "how long a client has to send a request's whole body (up to 16 MB). A\n"+
+		"client that stalls mid-body gets HTTP 408, its connection is closed and the\n"+
+		"stall is logged. 0: no limit (not advised)")
+	fs.DurationVar(&c.writeTimeout, "write-timeout", defaultWriteTimeout, "how long a client has to take a response (up to 16 MB for BatchGetItem) once\n"+
+		"the server starts sending it. A client that does not read is cut off and\n"+
+		"logged, and the response's memory freed. 0: no limit (not advised)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", defaultIdleTimeout, "how long a keep-alive connection may sit between requests before it is\n"+
+		"closed. At --max-connections the longest-idle connections are closed sooner")
+	fs.IntVar(&c.maxConnections, "max-connections", defaultMaxConnections, "most client connections held open at once. Beyond it new connections wait\n"+
+		"in the kernel's accept queue, costing nothing, while idle keep-alive\n"+
+		"connections are closed to make room; lowered to fit the open-file limit")
+	c.maxBufferMemory = server.DefaultMaxBufferBytes
+	fs.Var(&c.maxBufferMemory, "max-buffer-memory", "most memory for request bodies (gzip decoded) and encoded responses held\n"+
+		"at once, over all requests, such as 256MiB or 1GiB. A request that cannot get\n"+
+		"its share within 2s is answered with ThrottlingException, which AWS SDKs retry\n"+
+		"with backoff. At least 33MiB (one largest request and one largest response)")
+	fs.StringVar(&c.allowedHosts, "allowed-hosts", "", "comma-separated host names (or IPs) the server answers to besides localhost\n"+
+		"and loopback IPs, any port, as in the Host header; \"*\" allows any. On a\n"+
+		"loopback --host other names are refused (HTTP 403, against DNS rebinding); on\n"+
+		"other addresses there is no check unless this flag is given")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -115,6 +182,9 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 // the listening address once the server accepts connections.
 func serve(env *Env, c serveConfig, ready chan<- string) error {
 	start := time.Now()
+	if err := checkLimits(c); err != nil {
+		return err
+	}
 	if c.streamShardDuration <= 0 {
 		return fmt.Errorf("--stream-shard-duration: %v is not a positive duration", c.streamShardDuration)
 	}
@@ -144,22 +214,54 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		return err
 	}
 	addr := net.JoinHostPort(c.host, strconv.Itoa(c.port))
-	ln, err := net.Listen("tcp", addr)
+	tcp, err := net.Listen("tcp", addr)
 	if err != nil {
 		db.Close()
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
+	maxConns := c.maxConnections
+	if fit := connectionsWithinFileLimit(); fit > 0 && maxConns > fit {
+		log.Warn("--max-connections lowered to fit the open-file limit (raise it with ulimit -n)",
+			"asked", maxConns, "max_connections", fit)
+		maxConns = fit
+	}
+	ln := netlimit.New(tcp, maxConns)
+	ln.OnFull = func(max int) {
+		log.Warn("connection limit reached: new connections wait to be accepted and idle ones are closed",
+			"max_connections", max)
+	}
+	ln.OnClose = func(conn net.Conn, end netlimit.End) {
+		// Stalls the server answers (a body too slow, a response not
+		// read) are logged where they are answered.
+		if end.Stalled {
+			log.Warn("client did not send a complete request header within --read-header-timeout; closed its connection",
+				"remote", conn.RemoteAddr().String(), "timeout", c.readHeaderTimeout)
+		}
+	}
+	checkHost, allowed := hostPolicy(c.host, c.allowedHosts)
 	srv := &http.Server{
-		Handler:           server.New(db, server.Config{Logger: log}),
-		ReadHeaderTimeout: 30 * time.Second,
-		IdleTimeout:       5 * time.Minute,
+		Handler: server.New(db, server.Config{
+			Logger:          log,
+			MaxBufferBytes:  int64(c.maxBufferMemory),
+			BodyReadTimeout: c.readBodyTimeout,
+			WriteTimeout:    c.writeTimeout,
+			CheckHost:       checkHost,
+			AllowedHosts:    allowed,
+		}),
+		ReadHeaderTimeout: c.readHeaderTimeout,
+		IdleTimeout:       c.idleTimeout,
+		MaxHeaderBytes:    server.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
+	ln.Attach(srv)
 	storageDesc := "in memory"
 	if !c.inMemory {
 		storageDesc = c.dataDir
 	}
 	log.Info("dynago serving", "addr", "http://"+ln.Addr().String(), "data", storageDesc, "sync", c.sync && !c.inMemory, "startup", time.Since(start).Round(time.Microsecond))
+	log.Debug("client limits", "max_connections", maxConns, "max_buffer_memory", int64(c.maxBufferMemory),
+		"read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
+		"write_timeout", c.writeTimeout, "idle_timeout", c.idleTimeout, "host_check", checkHost, "allowed_hosts", allowed)
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
@@ -187,5 +289,85 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		return fmt.Errorf("close data: %w", err)
 	}
 	log.Info("dynago stopped")
+	return nil
+}
+
+// checkLimits validates serve's limits on clients.
+func checkLimits(c serveConfig) error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"--read-header-timeout", c.readHeaderTimeout}, {"--read-body-timeout", c.readBodyTimeout},
+		{"--write-timeout", c.writeTimeout}, {"--idle-timeout", c.idleTimeout},
+	} {
+		if d.v < 0 {
+			return fmt.Errorf("%s: %v is negative", d.name, d.v)
+		}
+	}
+	if c.readHeaderTimeout == 0 {
+		return fmt.Errorf("--read-header-timeout: must be positive, or a client that never sends a request holds its connection for ever")
+	}
+	if c.maxConnections < 1 {
+		return fmt.Errorf("--max-connections: %d is not a positive number", c.maxConnections)
+	}
+	if least := server.MinBufferBytes(server.DefaultMaxBodyBytes); int64(c.maxBufferMemory) < least {
+		return fmt.Errorf("--max-buffer-memory: %s is below the %s one largest request and response need", c.maxBufferMemory, byteSize(least))
+	}
+	return nil
+}
+
+// hostPolicy returns the Host check for a listen address and the
+// --allowed-hosts flag: on on a loopback address, or wherever hosts are
+// listed.
+func hostPolicy(listenHost, flag string) (check bool, allowed []string) {
+	for _, h := range strings.Split(flag, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			allowed = append(allowed, h)
+		}
+	}
+	if len(allowed) > 0 {
+		return true, allowed
+	}
+	if listenHost == "localhost" {
+		return true, nil
+	}
+	ip, err := netip.ParseAddr(strings.Trim(listenHost, "[]"))
+	return err == nil && ip.Unmap().IsLoopback(), nil
+}
+
+// byteSize is a flag value of bytes written as a number with an optional
+// unit: 268435456, 256MiB, 256MB (read as MiB), 1GiB, 512KiB.
+type byteSize int64
+
+func (b byteSize) String() string {
+	switch {
+	case b > 0 && b%(1<<30) == 0:
+		return strconv.FormatInt(int64(b>>30), 10) + "GiB"
+	case b > 0 && b%(1<<20) == 0:
+		return strconv.FormatInt(int64(b>>20), 10) + "MiB"
+	case b > 0 && b%(1<<10) == 0:
+		return strconv.FormatInt(int64(b>>10), 10) + "KiB"
+	}
+	return strconv.FormatInt(int64(b), 10)
+}
+
+func (b *byteSize) Set(v string) error {
+	s := strings.ToUpper(strings.TrimSpace(v))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GIB", 1 << 30}, {"GB", 1 << 30}, {"G", 1 << 30}, {"MIB", 1 << 20}, {"MB", 1 << 20}, {"M", 1 << 20}, {"KIB", 1 << 10}, {"KB", 1 << 10}, {"K", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return fmt.Errorf("%q is not a size such as 256MiB", v)
+	}
+	*b = byteSize(n * mult)
 	return nil
 }

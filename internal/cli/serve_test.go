@@ -183,3 +183,49 @@ func TestServeCPUProfile(t *testing.T) {
 		t.Fatalf("profile %s: %d bytes, %v", prof, len(data), err)
 	}
 }
+
+// TestHostPolicy checks when serve checks the Host header: on loopback
+// addresses, or wherever --allowed-hosts lists names; not on others.
+func TestHostPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		listen, flag string
+		check        bool
+		allowed      []string
+	}{
+		{"127.0.0.1", "", true, nil},
+		{"127.0.0.2", "", true, nil},
+		{"::1", "", true, nil},
+		{"[::1]", "", true, nil},
+		{"localhost", "", true, nil},
+		{"0.0.0.0", "", false, nil},
+		{"", "", false, nil},
+		{"::", "", false, nil},
+		{"192.168.1.10", "", false, nil},
+		{"0.0.0.0", "db.internal, other:8000 ,", true, []string{"db.internal", "other:8000"}},
+		{"127.0.0.1", "*", true, []string{"*"}},
+	} {
+		check, allowed := hostPolicy(tc.listen, tc.flag)
+		if check != tc.check || fmt.Sprint(allowed) != fmt.Sprint(tc.allowed) {
+			t.Errorf("hostPolicy(%q, %q) = %v, %q; want %v, %q", tc.listen, tc.flag, check, allowed, tc.check, tc.allowed)
+		}
+	}
+}
+
+// TestByteSizeFlag checks the sizes --max-buffer-memory accepts.
+func TestByteSizeFlag(t *testing.T) {
+	for in, want := range map[string]int64{"256MiB": 256 << 20, "256MB": 256 << 20, "1GiB": 1 << 30, "2g": 2 << 30, "512KiB": 512 << 10, "1048576": 1 << 20, " 64 MiB ": 64 << 20} {
+		var b byteSize
+		if err := b.Set(in); err != nil || int64(b) != want {
+			t.Errorf("Set(%q) = %d, %v; want %d", in, b, err, want)
+		}
+	}
+	for _, in := range []string{"", "-1MiB", "1.5GiB", "MiB", "lots"} {
+		var b byteSize
+		if err := b.Set(in); err == nil {
+			t.Errorf("Set(%q) accepted: %d", in, b)
+		}
+	}
+	if s := byteSize(256 << 20).String(); s != "256MiB" {
+		t.Errorf("String() = %q", s)
+	}
+}
