@@ -61,9 +61,11 @@ memory, so one that stalls, floods or never reads cannot starve the rest:
                          ThrottlingException, which SDKs retry with backoff
 
 Stalled clients are logged at warn with their address. With these limits
-the server's memory stays under about
-  max-buffer-memory x 2 + max-connections x 64 KiB + the storage engine's
-(see docs/OPERATIONS.md).
+the server's memory under the worst clients stays under about
+  4.5 x max-buffer-memory + max-connections x 80 KiB + the storage engine's
+(measured; the Go garbage collector's slack is most of the first term:
+setting GOMEMLIMIT to 2 x max-buffer-memory plus the engine's share holds
+it nearer 2x). See docs/OPERATIONS.md.
 
 Host names. On a loopback address (the default 127.0.0.1) the server
 answers only requests whose Host header is localhost or a loopback IP, with
