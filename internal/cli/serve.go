@@ -145,9 +145,10 @@ func runServe(env *Env, args []string) error {
 		"connections are closed to make room; lowered to fit the open-file limit")
 	c.maxBufferMemory = server.DefaultMaxBufferBytes
 	fs.Var(&c.maxBufferMemory, "max-buffer-memory", "most memory for request bodies (gzip decoded) and encoded responses held\n"+
-		"at once, over all requests, such as 256MiB or 1GiB. A request that cannot get\n"+
-		"its share within 2s is answered with ThrottlingException, which AWS SDKs retry\n"+
-		"with backoff. At least 33MiB (one largest request and one largest response)")
+		"at once, over all requests, as a `size` such as 256MiB or 1GiB. A request that\n"+
+		"cannot get its share within 2s is answered with ThrottlingException, which AWS\n"+
+		"SDKs retry with backoff. At least 33MiB (one largest request and one largest\n"+
+		"response)")
 	fs.StringVar(&c.allowedHosts, "allowed-hosts", "", "comma-separated host names (or IPs) the server answers to besides localhost\n"+
 		"and loopback IPs, any port, as in the Host header; \"*\" allows any. On a\n"+
 		"loopback --host other names are refused (HTTP 403, against DNS rebinding); on\n"+
