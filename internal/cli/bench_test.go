@@ -94,14 +94,14 @@ func TestBenchFlagErrors(t *testing.T) {
 			t.Errorf("%v: nothing said about the error", args)
 		}
 	}
-	env, _, errOut := benchEnv()
+	env, helpOut, _ := benchEnv()
 	if err := runBench(env, []string{"--help"}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("--help: got %v", err)
 	}
 	for _, want := range []string{"dynago bench --ceiling", "-workload", "-mode", "p99",
 		"query", "scan", "ScanIndexForward false", "LastEvaluatedKey", "-partitions", "-page-size", "items/s"} {
-		if !strings.Contains(errOut.String(), want) {
-			t.Errorf("--help lacks %q", want)
+		if !strings.Contains(helpOut.String(), want) {
+			t.Errorf("--help (on stdout) lacks %q", want)
 		}
 	}
 }

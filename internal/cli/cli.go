@@ -91,19 +91,45 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun \"dynago <verb> --help\" for a verb's flags.")
 }
 
+// flagSet is a verb's flags, with where its usage goes: stdout when the
+// user asked for it (--help), stderr after a mistake.
+type flagSet struct {
+	*flag.FlagSet
+	env *Env
+}
+
 // newFlagSet returns a flag set that reports errors instead of exiting.
-func newFlagSet(env *Env, name, synopsis string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+func newFlagSet(env *Env, name, synopsis string) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), env: env}
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(env.Stderr, "Usage: dynago %s [flags]\n\n%s\n\nFlags:\n", name, synopsis)
+		fmt.Fprintf(fs.Output(), "Usage: dynago %s [flags]\n\n%s\n\nFlags:\n", name, synopsis)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// parseFlags parses args, mapping flag errors to errUsage.
-func parseFlags(fs *flag.FlagSet, args []string) error {
+// helpAsked reports whether args ask for help before any "--".
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// parseFlags parses args, mapping flag errors to errUsage. Asked-for
+// help goes to stdout and returns flag.ErrHelp.
+func parseFlags(fs *flagSet, args []string) error {
+	if helpAsked(args) {
+		fs.SetOutput(fs.env.Stdout)
+		fs.Usage()
+		return flag.ErrHelp
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err

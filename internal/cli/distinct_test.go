@@ -65,7 +65,7 @@ func TestDistinctKeysVerb(t *testing.T) {
 		t.Fatalf("without --table: exit %d, %s", code, errb.String())
 	}
 	errb.Reset()
-	if code := Main([]string{"distinct-keys", "--help"}, nil, &out, &errb); code != 0 || !strings.Contains(errb.String(), "largest sort key") {
-		t.Fatalf("--help: exit %d, %s", code, errb.String())
+	if code := Main([]string{"distinct-keys", "--help"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "largest sort key") {
+		t.Fatalf("--help: exit %d, %s", code, out.String())
 	}
 }

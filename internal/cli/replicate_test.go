@@ -86,7 +86,7 @@ func TestReplicateVerb(t *testing.T) {
 		t.Fatalf("missing flags: exit %d %s", code, errb.String())
 	}
 	errb.Reset()
-	if code := Main([]string{"replicate", "--help"}, nil, &out, &errb); code != 0 || !strings.Contains(errb.String(), "catch-up") {
-		t.Fatalf("help: exit %d %s", code, errb.String())
+	if code := Main([]string{"replicate", "--help"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "catch-up") {
+		t.Fatalf("help: exit %d %s", code, out.String())
 	}
 }
