@@ -153,19 +153,6 @@ func retryingClient(url string) *dynamodb.Client {
 	})
 }
 
-func createTableOn(t *testing.T, c *dynamodb.Client, name string) {
-	t.Helper()
-	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
-		TableName:            aws.String(name),
-		BillingMode:          types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestAbuseGzipFlood sends rounds of concurrent gzip bombs: 16 KB bodies
 // that inflate to 16 MB. Each is refused (413, or ThrottlingException
 // while the buffer budget is taken), the server's peak memory stays a
@@ -235,7 +222,7 @@ func TestAbuseGzipFlood(t *testing.T) {
 func TestAbuseNonReadingClients(t *testing.T) {
 	p, addr := abuseServer(t, "--max-buffer-memory", "64MiB", "--write-timeout", "2s")
 	c := p.Client()
-	createTableOn(t, c, "big")
+	createHash(t, c, "big", types.ScalarAttributeTypeS)
 	big := strings.Repeat("x", 390<<10)
 	var keys []string
 	for i := range 40 {
@@ -364,7 +351,7 @@ func TestAbuseConnectionFlood(t *testing.T) {
 	p, addr := abuseServer(t, "--max-connections", strconv.Itoa(maxConns), "--read-header-timeout", "1s")
 	base := openSockets(t, p)
 	client := retryingClient(p.URL)
-	createTableOn(t, client, "flood")
+	createHash(t, client, "flood", types.ScalarAttributeTypeS)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
 	defer cancel()
@@ -495,7 +482,7 @@ func TestAbuseHostCheck(t *testing.T) {
 		}
 	}
 	c := p.Client()
-	createTableOn(t, c, "hosts")
+	createHash(t, c, "hosts", types.ScalarAttributeTypeS)
 	if _, err := c.GetItem(bg(), &dynamodb.GetItemInput{TableName: aws.String("hosts"), Key: map[string]types.AttributeValue{"pk": S("a")}}); err != nil {
 		t.Fatalf("SDK on 127.0.0.1: %v", err)
 	}
@@ -573,7 +560,7 @@ func TestAbuseCrossSite(t *testing.T) {
 		}
 	}
 
-	createTableOn(t, p.Client(), "forms")
+	createHash(t, p.Client(), "forms", types.ScalarAttributeTypeS)
 	for _, ct := range []string{"application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"} {
 		req, _ := http.NewRequest(http.MethodPost, p.URL+"/", strings.NewReader(`{"TableName":"forms","Item":{"pk":{"S":"form"}}}`))
 		req.Header.Set("Content-Type", ct)
