@@ -83,7 +83,7 @@ func fromKeyCondition(kc keyCondition) indexCondition {
 func (ix *index) multiKeyCondition(parts []keyPart) (indexCondition, error) {
 	var ic indexCondition
 	if n := len(ix.hash) + len(ix.rng); len(parts) > n {
-		return ic, Validation(fmt.Sprintf("The number of query conditions (%d) exceeds the number of key attributes defined in the schema (%d)", len(parts), n))
+		return ic, Validation(msgTooManyConditions(len(parts), n))
 	}
 	byName := map[string]*keyPart{}
 	for i := range parts {
@@ -93,7 +93,7 @@ func (ix *index) multiKeyCondition(parts []keyPart) (indexCondition, error) {
 	for _, a := range ix.hash {
 		p := byName[a.name]
 		if p == nil {
-			return ic, Validation("Query condition missed key schema element: " + a.name)
+			return ic, Validation(msgMissedKeyElement(a.name))
 		}
 		if p.op != keys.OpEQ {
 			return ic, Validation(msgKeyConditionNotSupp)
@@ -117,7 +117,7 @@ func (ix *index) multiKeyCondition(parts []keyPart) (indexCondition, error) {
 			continue
 		}
 		if gap != "" {
-			return ic, Validation("Query condition missed key schema element: " + gap)
+			return ic, Validation(msgMissedKeyElement(gap))
 		}
 		used++
 		if p.a.Type != a.typ || (p.op == keys.OpBetween && p.b.Type != a.typ) {
@@ -132,14 +132,14 @@ func (ix *index) multiKeyCondition(parts []keyPart) (indexCondition, error) {
 			continue
 		}
 		if p.op == keys.OpBeginsWith && a.typ == attr.TypeN {
-			return ic, Validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
+			return ic, Validation(msgKeyOperandType("begins_with", "N"))
 		}
 		ic.op, ic.a, ic.b = p.op, p.a, p.b
 	}
 	if used != len(parts) {
 		for _, p := range parts {
 			if !slices.ContainsFunc(append(slices.Clone(ix.hash), ix.rng...), func(a keyAttr) bool { return a.name == p.name }) {
-				return ic, Validation("Query condition missed key schema element: " + firstMissing(ix, byName))
+				return ic, Validation(msgMissedKeyElement(firstMissing(ix, byName)))
 			}
 		}
 	}
@@ -168,7 +168,7 @@ func legacyParts(conds map[string]Condition) ([]keyPart, error) {
 		}
 		spec, ok := legacyKeyOps[cond.ComparisonOperator]
 		if !ok {
-			return nil, Validation("Attempted conditional constraint is not an indexable operation")
+			return nil, Validation(msgKeyNotIndexable)
 		}
 		p := keyPart{name: name, op: spec.op, a: cond.AttributeValueList[0]}
 		if spec.nargs == 2 {
@@ -218,7 +218,7 @@ func (t *table) indexQueryRange(ix *index, ic indexCondition) (rangeRead, error)
 		return r, fmt.Errorf("encode partition: %w", err)
 	}
 	if ic.op == keys.OpBetween && cmp(ic.a, ic.b) > 0 {
-		return r, Validation("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")
+		return r, Validation(msgBetweenReversed)
 	}
 	r.lower, r.upper, err = keys.SortKeyRange(part, ic.eq, ic.op, ic.a, ic.b)
 	if err != nil {
@@ -296,10 +296,7 @@ func (t *table) checkIndexFilterKeys(ix *index, filter *expr.Condition, legacy b
 			if !slices.Contains(used, a.name) {
 				continue
 			}
-			if legacy {
-				return Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: " + a.name)
-			}
-			return Validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + a.name)
+			return Validation(msgFilterOnKey(legacy, a.name))
 		}
 	}
 	return nil

@@ -106,7 +106,7 @@ func (t *table) keyFromKey(key attr.Item) (itemKey, error) {
 	return k, t.locate(&k)
 }
 
-var errKeySchema = Validation("The provided key element does not match the schema")
+var errKeySchema = Validation(msgKeySchema)
 
 // The prefixes of the empty-key messages. DynamoDB words them differently
 // for an item being written (PutItem) and for a key being looked up

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
@@ -17,35 +15,6 @@ import (
 // each condition in the order written.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.KeyConditionExpressions.html
-
-// Messages. Sources: "Invalid operator used in KeyConditionExpression: X"
-// is quoted from DynamoDB's responses in several reports (AWS Athena
-// federation issue 746, an AWS .NET SDK trace, dynalite's tests against
-// DynamoDB), all without a prefix; "one condition per key", "nested
-// attributes" and the condition-count message are quoted from responses
-// recorded against DynamoDB in 2026, which carry the "Invalid
-// KeyConditionExpression: " prefix (older reports quote the first two
-// without it); the "Invalid condition in KeyConditionExpression" texts
-// are dynalite's tests against DynamoDB. "cannot contain nested
-// operations" is dynalite's text given the prefix its sibling "cannot
-// have conditions on nested attributes" now has (inferred).
-const (
-	msgKeyOneConditionPerKey = "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key"
-	msgKeyConditionNotSupp   = "Query key condition not supported"
-	msgKeyTypeMismatch       = "One or more parameter values were invalid: Condition parameter type does not match schema type"
-	msgKeyNested             = "Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes"
-	msgKeyNestedOperation    = "Invalid KeyConditionExpression: KeyConditionExpressions cannot contain nested operations"
-	msgKeyNoKeyAttribute     = "Invalid condition in KeyConditionExpression: No key attribute specified"
-	msgKeyMultipleNames      = "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition"
-)
-
-func msgKeyInvalidOperator(op string) string {
-	return "Invalid operator used in KeyConditionExpression: " + op
-}
-
-func msgKeyFirstOperand(op string) string {
-	return "Invalid condition in KeyConditionExpression: " + op + " operator must have the key attribute as its first operand"
-}
 
 // keyPart is one condition on one key attribute.
 type keyPart struct {
@@ -126,10 +95,7 @@ func (t *table) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 		nkeys = 2
 	}
 	if len(parts) > nkeys {
-		// Quoted from DynamoDB's answer for three conditions on a table
-		// with a sort key; the answer for two on a table without one is
-		// inferred to follow the same rule.
-		return kc, Validation(fmt.Sprintf("The number of query conditions (%d) exceeds the number of key attributes defined in the schema (%d)", len(parts), nkeys))
+		return kc, Validation(msgTooManyConditions(len(parts), nkeys))
 	}
 	var hash, rng *keyPart
 	for i := range parts {
@@ -141,10 +107,10 @@ func (t *table) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 		}
 	}
 	if hash == nil {
-		return kc, Validation("Query condition missed key schema element: " + t.hashName)
+		return kc, Validation(msgMissedKeyElement(t.hashName))
 	}
 	if len(parts) == 2 && rng == nil {
-		return kc, Validation("Query condition missed key schema element: " + t.rangeName)
+		return kc, Validation(msgMissedKeyElement(t.rangeName))
 	}
 	if hash.op != keys.OpEQ {
 		return kc, Validation(msgKeyConditionNotSupp)
@@ -165,7 +131,7 @@ func (t *table) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 	if rng.op == keys.OpBeginsWith && t.rangeType == attr.TypeN {
 		// Unreachable through expressions, whose begins_with refuses a
 		// number operand before this; kept for safety.
-		return kc, Validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
+		return kc, Validation(msgKeyOperandType("begins_with", "N"))
 	}
 	kc.op, kc.a, kc.b = rng.op, rng.a, rng.b
 	return kc, nil
@@ -201,8 +167,7 @@ func keyPartOf(c *expr.Condition, n *expr.Cond) (keyPart, error) {
 		if ordered && v.Type != attr.TypeS && v.Type != attr.TypeN && v.Type != attr.TypeB {
 			// Quoted from DynamoDB's answers for a BOOL operand of <, >=
 			// and BETWEEN in a key condition.
-			return v, Validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: " +
-				op + ", operand type: " + v.Type.String())
+			return v, Validation(msgKeyOperandType(op, v.Type.String()))
 		}
 		return v, nil
 	}

@@ -41,7 +41,7 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	if in.KeyConditions == nil && in.KeyConditionExpression == "" && !in.EmptyExpressions.Has(ExprKeyCondition) {
 		return nil, Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
-	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression); err != nil {
+	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression, true); err != nil {
 		return nil, err
 	}
 	x, err := compileRead(readRequest{
@@ -137,31 +137,29 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 		r.fetch = db.fetcher(t, in.ConsistentRead, &fetchUnits)
 	}
 	if in.ExclusiveStartKey != nil && ix != nil {
-		pk, sk, row, err := t.indexStartKey(ix, in.ExclusiveStartKey, Validation("The provided starting key is invalid"))
+		pk, sk, row, err := t.indexStartKey(ix, in.ExclusiveStartKey, Validation(msgStartKeyInvalid))
 		if err != nil {
 			return nil, err
 		}
 		if !(indexCondition{pk: ic.pk}).matches(pk, nil) {
-			return nil, Validation("The provided starting key is outside query boundaries based on provided conditions")
+			return nil, Validation(msgStartKeyOutsideQuery)
 		}
 		if !ic.sortMatches(sk) {
-			return nil, Validation("The provided starting key does not match the range key predicate")
+			return nil, Validation(msgStartKeyRangePredicate)
 		}
 		r.resume(row)
 	} else if in.ExclusiveStartKey != nil {
-		k, err := t.startKey(in.ExclusiveStartKey, Validation("The provided starting key is invalid"))
+		k, err := t.startKey(in.ExclusiveStartKey, Validation(msgStartKeyInvalid))
 		if err != nil {
 			return nil, err
 		}
 		// DynamoDB tells a start key in another partition from one whose
-		// sort key the condition excludes (dynalite's tests against
-		// DynamoDB; the second message is also quoted in aws-sdk-js issue
-		// 3283).
+		// sort key the condition excludes.
 		if !attr.Equal(kc.pk, k.pk) {
-			return nil, Validation("The provided starting key is outside query boundaries based on provided conditions")
+			return nil, Validation(msgStartKeyOutsideQuery)
 		}
 		if !kc.sortKeyMatches(k.sk) {
-			return nil, Validation("The provided starting key does not match the range key predicate")
+			return nil, Validation(msgStartKeyRangePredicate)
 		}
 		r.resume(k.row)
 	}
@@ -181,9 +179,8 @@ func (t *table) queryRange(kc keyCondition) (rangeRead, error) {
 	}
 	if kc.op == keys.OpBetween && cmp(kc.a, kc.b) > 0 {
 		// Only legacy KeyConditions get here: the expression package
-		// refuses reversed bounds in a KeyConditionExpression. The text is
-		// dynalite's test against DynamoDB.
-		return r, Validation("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")
+		// refuses reversed bounds in a KeyConditionExpression.
+		return r, Validation(msgBetweenReversed)
 	}
 	r.lower, r.upper, err = keys.SortKeyRange(part, nil, kc.op, kc.a, kc.b)
 	if err != nil {
@@ -260,15 +257,15 @@ func (t *table) legacyKeyCondition(conds map[string]Condition) (keyCondition, er
 	}
 	for _, name := range names {
 		if _, ok := legacyKeyOps[conds[name].ComparisonOperator]; !ok {
-			return kc, Validation("Attempted conditional constraint is not an indexable operation")
+			return kc, Validation(msgKeyNotIndexable)
 		}
 	}
 	if len(conds) > 2 {
-		return kc, Validation("Conditions can be of length 1 or 2 only")
+		return kc, Validation(msgKeyConditionsLength)
 	}
 	hash, ok := conds[t.hashName]
 	if !ok {
-		return kc, Validation("Query condition missed key schema element: " + t.hashName)
+		return kc, Validation(msgMissedKeyElement(t.hashName))
 	}
 	var rng Condition
 	hasRange := false
@@ -283,14 +280,14 @@ func (t *table) legacyKeyCondition(conds map[string]Condition) (keyCondition, er
 				// (dynalite's tests against DynamoDB).
 				return kc, Validation(msgKeyConditionNotSupp)
 			}
-			return kc, Validation("Query condition missed key schema element: " + missingKeyName(t, conds))
+			return kc, Validation(msgMissedKeyElement(missingKeyName(t, conds)))
 		}
 	}
 	if hash.ComparisonOperator != "EQ" {
-		return kc, Validation("Query key condition not supported")
+		return kc, Validation(msgKeyConditionNotSupp)
 	}
 	if hash.AttributeValueList[0].Type != t.hashType {
-		return kc, Validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
+		return kc, Validation(msgKeyTypeMismatch)
 	}
 	kc.pk = hash.AttributeValueList[0]
 	if err := checkKeyValue(t.hashName, kc.pk, true, msgEmptyKeyItem); err != nil {
@@ -302,7 +299,7 @@ func (t *table) legacyKeyCondition(conds map[string]Condition) (keyCondition, er
 	spec := legacyKeyOps[rng.ComparisonOperator]
 	for _, v := range rng.AttributeValueList {
 		if v.Type != t.rangeType {
-			return kc, Validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
+			return kc, Validation(msgKeyTypeMismatch)
 		}
 	}
 	if spec.op == keys.OpBeginsWith && t.rangeType == attr.TypeN {
@@ -353,10 +350,7 @@ func (t *table) checkFilterKeys(filter *expr.Condition, legacy bool) error {
 		if key == "" || !slices.Contains(used, key) {
 			continue
 		}
-		if legacy {
-			return Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: " + key)
-		}
-		return Validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + key)
+		return Validation(msgFilterOnKey(legacy, key))
 	}
 	return nil
 }

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
@@ -21,32 +19,26 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	c.selectValue(in.Select)
 	c.conditionalOperator(in.ConditionalOperator)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
-	if in.Segment != nil && (*in.Segment < 0 || *in.Segment > 999999) {
-		if *in.Segment < 0 {
-			c.add("Value '%d' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0", *in.Segment)
-		} else {
-			c.add("Value '%d' at 'segment' failed to satisfy constraint: Member must have value less than or equal to 999999", *in.Segment)
-		}
+	if in.Segment != nil {
+		c.minValue("segment", *in.Segment, 0)
+		c.maxValue("segment", *in.Segment, 999999)
 	}
-	if in.TotalSegments != nil && (*in.TotalSegments < 1 || *in.TotalSegments > 1000000) {
-		if *in.TotalSegments < 1 {
-			c.add("Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value greater than or equal to 1", *in.TotalSegments)
-		} else {
-			c.add("Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000", *in.TotalSegments)
-		}
+	if in.TotalSegments != nil {
+		c.minValue("totalSegments", *in.TotalSegments, 1)
+		c.maxValue("totalSegments", *in.TotalSegments, 1000000)
 	}
 	if err := c.err(); err != nil {
 		return nil, err
 	}
 	switch {
 	case in.Segment != nil && in.TotalSegments == nil:
-		return nil, Validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+		return nil, Validation(msgSegmentWithoutTotal)
 	case in.Segment == nil && in.TotalSegments != nil:
-		return nil, Validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+		return nil, Validation(msgTotalWithoutSegment)
 	case in.Segment != nil && *in.Segment >= *in.TotalSegments:
-		return nil, Validation(fmt.Sprintf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", *in.Segment, *in.TotalSegments))
+		return nil, Validation(msgSegmentNotLess(*in.Segment, *in.TotalSegments))
 	}
-	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression); err != nil {
+	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression, false); err != nil {
 		return nil, err
 	}
 	x, err := compileRead(readRequest{
@@ -92,14 +84,15 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 		r.upper = keys.PrefixEnd(r.lower)
 	}
 	if in.ExclusiveStartKey != nil {
-		bad := Validation("The provided starting key is invalid: The provided key element does not match the schema")
+		// A table's Scan has the long text, an index's the short one
+		// (ExtendDB's index helpers, 2026).
 		var row []byte
 		if ix != nil {
-			if _, _, row, err = t.indexStartKey(ix, in.ExclusiveStartKey, bad); err != nil {
+			if _, _, row, err = t.indexStartKey(ix, in.ExclusiveStartKey, Validation(msgStartKeyInvalid)); err != nil {
 				return nil, err
 			}
 		} else {
-			k, err := t.startKey(in.ExclusiveStartKey, bad)
+			k, err := t.startKey(in.ExclusiveStartKey, Validation(msgScanStartKeyInvalid))
 			if err != nil {
 				return nil, err
 			}
@@ -111,9 +104,7 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 				return nil, err
 			}
 			if keys.SegmentOf(hash, int(*in.TotalSegments)) != int(*in.Segment) {
-				// The message real DynamoDB gives, as reported in
-				// https://github.com/scylladb/scylladb/pull/9270.
-				return nil, Validation(fmt.Sprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d", *in.TotalSegments, *in.Segment))
+				return nil, Validation(msgStartKeyWrongSegment(*in.TotalSegments, *in.Segment))
 			}
 		}
 		r.resume(row)

@@ -29,22 +29,52 @@ const (
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/time-to-live-ttl-streams.html
 var ttlIdentity = Identity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}
 
-func streamNotFound(arn string) *Error {
-	return NotFound("Requested resource not found: Stream: " + arn + " not found")
-}
+func streamNotFound(arn string) *Error { return NotFound(msgStreamNotFound(arn)) }
 
+// maxLimit checks a Limit against the most an operation returns. The
+// model declares only the minimum, but DynamoDB refuses a larger Limit
+// with a ValidationException (ScyllaDB Alternator's
+// test_list_streams_too_high_limit, run against DynamoDB).
 func (c *constraints) maxLimit(v *int32, max int32) {
-	if v != nil && *v > max {
-		c.add("Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to %d", *v, max)
+	if v != nil {
+		c.maxValue("limit", *v, max)
 	}
 }
 
-func (c *constraints) streamArn(field, v string) {
-	if len(v) < 37 {
-		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 37", v, field)
-	} else if len(v) > 1024 {
-		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 1024", v, field)
+// The member constraints of the Streams API's ARNs, shard ids and
+// sequence numbers (its API reference).
+func (c *constraints) streamArn(field, v string) { c.length(field, v, 37, 1024) }
+func (c *constraints) shardID(field, v string)   { c.length(field, v, 28, 65) }
+func (c *constraints) sequenceNumber(v string)   { c.length("sequenceNumber", v, 21, 40) }
+
+// streamARN is a stream's ARN,
+// arn:PARTITION:dynamodb:REGION:ACCOUNT:table/TABLE/stream/LABEL.
+type streamARN struct{ table, label string }
+
+// parseStreamARN parses a StreamArn; ok is false for anything but a
+// stream's ARN, which DynamoDB refuses with msgInvalidStreamArn.
+func parseStreamARN(s string) (a streamARN, ok bool) {
+	f := strings.SplitN(s, ":", 6)
+	if len(f) != 6 || f[0] != "arn" || f[1] == "" || f[2] != "dynamodb" || f[3] == "" || f[4] == "" {
+		return a, false
 	}
+	rest, found := strings.CutPrefix(f[5], "table/")
+	if !found {
+		return a, false
+	}
+	table, label, found := strings.Cut(rest, "/stream/")
+	if !found || len(table) < 3 || len(table) > 255 || !validTableChars(table) || label == "" || strings.Contains(label, "/") {
+		return a, false
+	}
+	return streamARN{table: table, label: label}, true
+}
+
+// checkStreamARN refuses a StreamArn that is not a stream's ARN.
+func checkStreamARN(s string) error {
+	if _, ok := parseStreamARN(s); !ok {
+		return Validation(msgInvalidStreamArn)
+	}
+	return nil
 }
 
 func limitOr(v *int32, def int) int {
@@ -71,6 +101,13 @@ func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 	if err := c.err(); err != nil {
 		return nil, err
 	}
+	var startAfter streamARN
+	if in.ExclusiveStartStreamArn != "" {
+		var ok bool
+		if startAfter, ok = parseStreamARN(in.ExclusiveStartStreamArn); !ok {
+			return nil, Validation(msgInvalidStreamArn)
+		}
+	}
 	limit := limitOr(in.Limit, maxDescribeLimit)
 	table := tableNameFromARN(in.TableName)
 	if in.TableName != "" && db.lookup(table) == nil {
@@ -84,14 +121,20 @@ func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 		}
 	}
 	out := &ListStreamsOutput{Streams: []StreamSummary{}}
+	// A start ARN need not name a live stream: the list goes on after
+	// where it would be, in the order of table name and label (no
+	// recording of DynamoDB's answer; ListTables treats an
+	// ExclusiveStartTableName so).
 	started := in.ExclusiveStartStreamArn == ""
 	for _, s := range db.allStreams() {
 		if in.TableName != "" && s.meta.TableName != table {
 			continue
 		}
 		if !started {
-			started = s.meta.ARN == in.ExclusiveStartStreamArn
-			continue
+			if s.meta.TableName < startAfter.table || (s.meta.TableName == startAfter.table && s.meta.Label <= startAfter.label) {
+				continue
+			}
+			started = true
 		}
 		if len(out.Streams) == limit {
 			out.LastEvaluatedStreamArn = out.Streams[limit-1].StreamArn
@@ -111,14 +154,23 @@ func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 	c.streamArn("streamArn", in.StreamArn)
 	c.limit(in.Limit)
 	c.maxLimit(in.Limit, maxDescribeLimit)
+	if in.ExclusiveStartShardId != "" {
+		c.shardID("exclusiveStartShardId", in.ExclusiveStartShardId)
+	}
 	if f := in.ShardFilter; f != nil {
 		c.enum("shardFilter.type", f.Type, "CHILD_SHARDS")
+		if f.ShardId != "" {
+			c.shardID("shardFilter.shardId", f.ShardId)
+		}
 	}
 	if err := c.err(); err != nil {
 		return nil, err
 	}
+	if err := checkStreamARN(in.StreamArn); err != nil {
+		return nil, err
+	}
 	if f := in.ShardFilter; f != nil && f.ShardId == "" {
-		return nil, Validation("ShardFilter.ShardId must be provided when ShardFilter.Type is CHILD_SHARDS")
+		return nil, Validation(msgShardFilterNoShardID)
 	}
 	s := db.lookupStream(in.StreamArn)
 	if s == nil {
@@ -169,7 +221,7 @@ func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, t
 	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.shards, match)
 	if i < 0 {
-		return sh, 0, 0, NotFound("Requested resource not found: Shard does not exist")
+		return sh, 0, 0, NotFound(msgShardNotFound)
 	}
 	return s.shards[i], s.visibleLocked(), s.trimmed, nil
 }
@@ -181,17 +233,23 @@ func (db *DB) GetShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutp
 	}
 	var c constraints
 	c.streamArn("streamArn", in.StreamArn)
-	if len(in.ShardId) < 28 {
-		c.add("Value '%s' at 'shardId' failed to satisfy constraint: Member must have length greater than or equal to 28", in.ShardId)
-	} else if len(in.ShardId) > 65 {
-		c.add("Value '%s' at 'shardId' failed to satisfy constraint: Member must have length less than or equal to 65", in.ShardId)
-	}
+	c.shardID("shardId", in.ShardId)
 	c.enum("shardIteratorType", in.ShardIteratorType, IteratorTrimHorizon, IteratorLatest, IteratorAtSequenceNumber, IteratorAfterSequenceNumber, IteratorAtTimestamp)
 	if in.ShardIteratorType == "" {
-		c.add("Value null at 'shardIteratorType' failed to satisfy constraint: Member must not be null")
+		c.notNull("shardIteratorType")
+	}
+	if in.SequenceNumber != "" {
+		c.sequenceNumber(in.SequenceNumber)
 	}
 	if err := c.err(); err != nil {
 		return nil, err
+	}
+	if err := checkStreamARN(in.StreamArn); err != nil {
+		return nil, err
+	}
+	bySeq := in.ShardIteratorType == IteratorAtSequenceNumber || in.ShardIteratorType == IteratorAfterSequenceNumber
+	if bySeq != (in.SequenceNumber != "") {
+		return nil, Validation(msgSequenceNumberUse(in.ShardIteratorType, in.SequenceNumber != ""))
 	}
 	s := db.lookupStream(in.StreamArn)
 	if s == nil {
@@ -213,15 +271,12 @@ func (db *DB) GetShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutp
 		}
 		pos = max(pos, sh.Start)
 	case IteratorAtSequenceNumber, IteratorAfterSequenceNumber:
-		if in.SequenceNumber == "" {
-			return nil, Validation("SequenceNumber must be provided for AT_SEQUENCE_NUMBER or AFTER_SEQUENCE_NUMBER iterator types")
-		}
 		seq, ok := parseSeq(in.SequenceNumber)
 		if !ok || seq < sh.Start || (sh.End != 0 && seq > sh.End) {
-			return nil, Validation(fmt.Sprintf("Invalid SequenceNumber for shard %s: %s", sh.ID, in.SequenceNumber))
+			return nil, Validation(msgInvalidSequenceNumber(sh.ID, in.SequenceNumber))
 		}
 		if seq < trimmed {
-			return nil, &Error{Code: CodeTrimmedDataAccess, Message: "The data you are trying to access has been trimmed"}
+			return nil, &Error{Code: CodeTrimmedDataAccess, Message: msgTrimmed}
 		}
 		pos = seq
 		if in.ShardIteratorType == IteratorAfterSequenceNumber {
@@ -323,11 +378,7 @@ func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 		return nil, ErrClosed
 	}
 	var c constraints
-	if len(in.ShardIterator) < 1 {
-		c.add("Value '%s' at 'shardIterator' failed to satisfy constraint: Member must have length greater than or equal to 1", in.ShardIterator)
-	} else if len(in.ShardIterator) > 2048 {
-		c.add("Value '%s' at 'shardIterator' failed to satisfy constraint: Member must have length less than or equal to 2048", in.ShardIterator)
-	}
+	c.length("shardIterator", in.ShardIterator, 1, 2048)
 	c.limit(in.Limit)
 	c.maxLimit(in.Limit, maxGetRecordsLimit)
 	if err := c.err(); err != nil {
@@ -335,17 +386,15 @@ func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 	}
 	p, ok := decodeIterator(in.ShardIterator)
 	if !ok {
-		return nil, Validation("Invalid ShardIterator")
+		return nil, Validation(msgInvalidShardIterator)
 	}
 	now := db.now()
 	if now.Sub(p.created) > iteratorLifetime {
-		return nil, &Error{Code: CodeExpiredIterator, Message: fmt.Sprintf(
-			"Iterator expired. The iterator was created at time %s while right now it is %s which is further in the future than the tolerated delay of %d milliseconds.",
-			javaTime(p.created), javaTime(now), iteratorLifetime.Milliseconds())}
+		return nil, &Error{Code: CodeExpiredIterator, Message: msgIteratorExpired(javaTime(p.created), javaTime(now), iteratorLifetime.Milliseconds())}
 	}
 	v, found := db.streams.Load(p.streamID)
 	if !found {
-		return nil, NotFound("Requested resource not found: Stream does not exist")
+		return nil, NotFound(msgIteratorStreamGone)
 	}
 	s := v.(*stream)
 	sh, visible, trimmed, err := s.shardView(func(sh shardMeta) bool { return sh.Index == p.shard })
@@ -353,7 +402,7 @@ func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 		return nil, err
 	}
 	if p.pos < trimmed && p.pos >= sh.Start {
-		return nil, &Error{Code: CodeTrimmedDataAccess, Message: "The data you are trying to access has been trimmed"}
+		return nil, &Error{Code: CodeTrimmedDataAccess, Message: msgTrimmed}
 	}
 	hi := visible // the last sequence number this call may read
 	if sh.End != 0 {

@@ -29,29 +29,48 @@ func (c constraints) err() error {
 	return Validation(fmt.Sprintf("%d validation %s detected: %s", len(c), word, strings.Join(c, "; ")))
 }
 
+// length checks a string member's length, in bytes as DynamoDB counts
+// them for names, ARNs and ids.
+func (c *constraints) length(field, v string, min, max int) {
+	if len(v) < min {
+		c.add(fmtConstraintMinLength, v, field, min)
+	} else if len(v) > max {
+		c.add(fmtConstraintMaxLength, v, field, max)
+	}
+}
+
+// notNull reports a required member that is absent.
+func (c *constraints) notNull(field string) { c.add(fmtConstraintNull, field) }
+
+// minValue and maxValue check a number member's range.
+func (c *constraints) minValue(field string, v, min int32) {
+	if v < min {
+		c.add(fmtConstraintMinValue, v, field, min)
+	}
+}
+
+func (c *constraints) maxValue(field string, v, max int32) {
+	if v > max {
+		c.add(fmtConstraintMaxValue, v, field, max)
+	}
+}
+
 // tableNameConstraints checks a TableName member named field ("tableName"
 // in most operations). DynamoDB accepts a table's ARN wherever it accepts
 // its name, so the limit is 1024 characters; a plain name is 3-255 of
 // [a-zA-Z0-9_.-].
 func (c *constraints) tableName(field, name string) {
 	if name == "" {
-		c.add("Value null at '%s' failed to satisfy constraint: Member must not be null", field)
+		c.notNull(field)
 		return
 	}
 	if strings.HasPrefix(name, "arn:") {
-		if len(name) > 1024 {
-			c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 1024", name, field)
-		}
+		c.length(field, name, 0, 1024)
 		return
 	}
-	if len(name) < 3 {
-		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 3", name, field)
-	}
-	if len(name) > 255 {
-		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 255", name, field)
-	}
+	c.length(field, name, 3, 255)
 	if !validTableChars(name) {
-		c.add("Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name, field)
+		c.add(fmtConstraintPattern, name, field, "[a-zA-Z0-9_.-]+")
 	}
 }
 

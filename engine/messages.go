@@ -1,0 +1,236 @@
+package engine
+
+import "fmt"
+
+// The texts of the errors of Query, Scan and the DynamoDB Streams API, in
+// one place: clients match some of them, so each is written once here and
+// referred to by name. Each says where the text comes from; "no recording"
+// marks a text chosen without a recorded answer of DynamoDB. Texts of
+// other operations still live beside their code.
+
+// Member constraints, reported as "N validation error(s) detected: ..."
+// (see constraints in validate.go). The wording is that of every
+// recorded DynamoDB answer (dynalite's tests against DynamoDB; the Streams
+// API's StreamArn and limit texts in ScyllaDB Alternator's tests).
+const (
+	fmtConstraintNull      = "Value null at '%s' failed to satisfy constraint: Member must not be null"
+	fmtConstraintMinLength = "Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to %d"
+	fmtConstraintMaxLength = "Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to %d"
+	fmtConstraintMinValue  = "Value '%d' at '%s' failed to satisfy constraint: Member must have value greater than or equal to %d"
+	fmtConstraintMaxValue  = "Value '%d' at '%s' failed to satisfy constraint: Member must have value less than or equal to %d"
+	fmtConstraintPattern   = "Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: %s"
+)
+
+// DynamoDB Streams.
+
+// msgInvalidStreamArn answers a StreamArn (or ExclusiveStartStreamArn) of
+// an allowed length that is not a stream's ARN. ValidationException
+// "Invalid StreamArn": aws-sdk-js's integration test of DescribeStream
+// against the service, and logstash-input-dynamodb issue 18 (2016,
+// AmazonDynamoDBStreams); ScyllaDB Alternator's test_streams.py checks
+// that DynamoDB refuses such ARNs in DescribeStream, GetShardIterator
+// and ListStreams with a ValidationException.
+const msgInvalidStreamArn = "Invalid StreamArn"
+
+// msgStreamNotFound answers a well-formed stream ARN naming no stream
+// (lambda-maven-plugin issue 121, AmazonDynamoDBStreams, 2021).
+func msgStreamNotFound(arn string) string {
+	return "Requested resource not found: Stream: " + arn + " not found"
+}
+
+// msgShardNotFound answers a shard id of an allowed length that is not a
+// shard of the stream (logstash-input-dynamodb issue 4, 2015, and
+// ironSource/node-dynamodb-stream issue 16, 2021: both GetShardIterator
+// against DynamoDB). Emulators answer "Shard: ID in Stream: ARN not
+// found"; no recording of DynamoDB says so.
+const msgShardNotFound = "Requested resource not found: Shard does not exist"
+
+// msgIteratorStreamGone answers an iterator of a stream that has since
+// expired (no recording).
+const msgIteratorStreamGone = "Requested resource not found: Stream does not exist"
+
+// msgInvalidShardIterator answers a ShardIterator that is not one this
+// server handed out. Alternator's tests check DynamoDB answers a
+// ValidationException; its text is not recorded.
+const msgInvalidShardIterator = "Invalid ShardIterator"
+
+// msgShardFilterNoShardID answers a CHILD_SHARDS filter without the
+// shard whose children are wanted (no recording).
+const msgShardFilterNoShardID = "ShardFilter.ShardId must be provided when ShardFilter.Type is CHILD_SHARDS"
+
+// msgSequenceNumberUse answers a GetShardIterator whose SequenceNumber
+// does not go with its type: missing for AT_ or AFTER_SEQUENCE_NUMBER,
+// present for TRIM_HORIZON, LATEST or AT_TIMESTAMP. Alternator's tests
+// check DynamoDB answers both with a ValidationException; the text is
+// not recorded, so it is Amazon Kinesis's for the same mistake (quoted
+// in akkadotnet/Alpakka pull request 160) with the member's name in
+// DynamoDB Streams.
+func msgSequenceNumberUse(iteratorType string, given bool) string {
+	what := "no SequenceNumber"
+	if given {
+		what = "a SequenceNumber"
+	}
+	return "Must either specify (1) AT_SEQUENCE_NUMBER or AFTER_SEQUENCE_NUMBER and SequenceNumber or (2) TRIM_HORIZON or LATEST and no SequenceNumber. Request specified " +
+		iteratorType + " and " + what + "."
+}
+
+// msgInvalidSequenceNumber answers a sequence number outside the shard
+// (no recording).
+func msgInvalidSequenceNumber(shard, seq string) string {
+	return fmt.Sprintf("Invalid SequenceNumber for shard %s: %s", shard, seq)
+}
+
+// msgTrimmed is TrimmedDataAccessException's text
+// (ironSource/node-dynamodb-stream issue 13, GetRecords against DynamoDB,
+// 2019).
+const msgTrimmed = "The data you are trying to access has been trimmed"
+
+// msgIteratorExpired is ExpiredIteratorException's text: Amazon Kinesis's
+// (amazon-kinesis-client issue 701, 2020), whose iterators DynamoDB
+// Streams' follow; no recording of DynamoDB Streams' own was found.
+func msgIteratorExpired(created, now string, toleratedMillis int64) string {
+	return fmt.Sprintf("Iterator expired. The iterator was created at time %s while right now it is %s which is further in the future than the tolerated delay of %d milliseconds.",
+		created, now, toleratedMillis)
+}
+
+// Query and Scan: ExclusiveStartKey.
+
+// msgStartKeyInvalid answers a Query's ExclusiveStartKey that is not
+// exactly the key attributes (the table's, plus the index's on an index)
+// with their types, and a Scan's on an index. msgScanStartKeyInvalid
+// answers a Scan's on a table. Dynalite's tests against DynamoDB, and
+// ExtendDB's index helpers (2026), which record the short text for every
+// Query and for Scans of an index.
+const (
+	msgStartKeyInvalid     = "The provided starting key is invalid"
+	msgKeySchema           = "The provided key element does not match the schema"
+	msgScanStartKeyInvalid = msgStartKeyInvalid + ": " + msgKeySchema
+)
+
+// msgStartKeyOutsideQuery and msgStartKeyRangePredicate answer a Query's
+// ExclusiveStartKey in another partition, and one whose sort key the key
+// condition excludes (dynalite's tests against DynamoDB; the second is
+// also quoted in aws-sdk-js issue 3283).
+const (
+	msgStartKeyOutsideQuery   = "The provided starting key is outside query boundaries based on provided conditions"
+	msgStartKeyRangePredicate = "The provided starting key does not match the range key predicate"
+)
+
+// msgStartKeyWrongSegment answers a parallel Scan's ExclusiveStartKey
+// that is not in the segment, as DynamoDB words it
+// (https://github.com/scylladb/scylladb/pull/9270).
+func msgStartKeyWrongSegment(total, segment int32) string {
+	return fmt.Sprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d", total, segment)
+}
+
+// Scan: Segment and TotalSegments (dynalite's tests against DynamoDB).
+const (
+	msgSegmentWithoutTotal = "The TotalSegments parameter is required but was not present in the request when Segment parameter is present"
+	msgTotalWithoutSegment = "The Segment parameter is required but was not present in the request when parameter TotalSegments is present"
+)
+
+func msgSegmentNotLess(segment, total int32) string {
+	return fmt.Sprintf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", segment, total)
+}
+
+// Query and Scan: Select.
+
+// msgSelectSpecificAlone and msgAllProjectedNoIndex are quoted from
+// DynamoDB's answers (dynalite's tests; DynamoDB Local; ExtendDB's
+// validation, 2026).
+const (
+	msgSelectSpecificAlone = "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
+	msgAllProjectedNoIndex = "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"
+)
+
+// selectWords names a Select value in the messages refusing a projection
+// with it: COUNT is "only the Count" (DynamoDB Local's error table, and
+// ExtendDB's validation, 2026, measured against DynamoDB).
+func selectWords(sel string) string {
+	if sel == SelectCount {
+		return "only the Count"
+	}
+	return sel
+}
+
+// msgSelectWithAttributesToGet refuses AttributesToGet with a Select
+// other than SPECIFIC_ATTRIBUTES.
+func msgSelectWithAttributesToGet(sel string) string {
+	return "Cannot specify the AttributesToGet when choosing to get " + selectWords(sel)
+}
+
+// msgSelectWithProjection refuses a ProjectionExpression with a Select
+// other than SPECIFIC_ATTRIBUTES. A Query's answer carries the
+// "1 validation error detected: " prefix, a Scan's does not (ExtendDB's
+// validation, 2026, measured against DynamoDB).
+func msgSelectWithProjection(sel string, query bool) string {
+	m := "Cannot specify the ProjectionExpression when choosing to get " + selectWords(sel)
+	if query {
+		m = "1 validation error detected: " + m
+	}
+	return m
+}
+
+// Query: key conditions. "Invalid operator used in KeyConditionExpression:
+// X" is quoted from DynamoDB's responses in several reports (AWS Athena
+// federation issue 746, an AWS .NET SDK trace, dynalite's tests against
+// DynamoDB), all without a prefix; "one condition per key", "nested
+// attributes" and the condition-count message are quoted from responses
+// recorded against DynamoDB in 2026, which carry the "Invalid
+// KeyConditionExpression: " prefix (older reports quote the first two
+// without it); the "Invalid condition in KeyConditionExpression" texts,
+// "Query condition missed key schema element", "Query key condition not
+// supported", the legacy KeyConditions texts and the reversed BETWEEN
+// are dynalite's tests against DynamoDB. "cannot contain nested
+// operations" is dynalite's text given the prefix its sibling "cannot
+// have conditions on nested attributes" now has (inferred).
+const (
+	msgKeyOneConditionPerKey = "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key"
+	msgKeyConditionNotSupp   = "Query key condition not supported"
+	msgKeyTypeMismatch       = "One or more parameter values were invalid: Condition parameter type does not match schema type"
+	msgKeyNested             = "Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes"
+	msgKeyNestedOperation    = "Invalid KeyConditionExpression: KeyConditionExpressions cannot contain nested operations"
+	msgKeyNoKeyAttribute     = "Invalid condition in KeyConditionExpression: No key attribute specified"
+	msgKeyMultipleNames      = "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition"
+	msgKeyNotIndexable       = "Attempted conditional constraint is not an indexable operation"
+	msgKeyConditionsLength   = "Conditions can be of length 1 or 2 only"
+	msgBetweenReversed       = "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"
+)
+
+// msgKeyOperandType is quoted from DynamoDB's answers for a BOOL operand
+// of <, >= and BETWEEN in a key condition.
+func msgKeyOperandType(op, typ string) string {
+	return "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: " + op + ", operand type: " + typ
+}
+
+// msgFilterOnKey refuses a Query filter naming a key attribute (legacy:
+// QueryFilter rather than FilterExpression); dynalite's tests against
+// DynamoDB.
+func msgFilterOnKey(legacy bool, key string) string {
+	if legacy {
+		return "QueryFilter can only contain non-primary key attributes: Primary key attribute: " + key
+	}
+	return "Filter Expression can only contain non-primary key attributes: Primary key attribute: " + key
+}
+
+func msgKeyInvalidOperator(op string) string {
+	return "Invalid operator used in KeyConditionExpression: " + op
+}
+
+func msgKeyFirstOperand(op string) string {
+	return "Invalid condition in KeyConditionExpression: " + op + " operator must have the key attribute as its first operand"
+}
+
+// msgMissedKeyElement answers a key condition without a condition on the
+// key attribute name: the partition key, or the sort key when another
+// attribute takes its place.
+func msgMissedKeyElement(name string) string {
+	return "Query condition missed key schema element: " + name
+}
+
+// msgTooManyConditions is quoted from DynamoDB's answer for three
+// conditions on a table with a sort key; the answer for two on a table
+// without one is inferred to follow the same rule.
+func msgTooManyConditions(n, nkeys int) string {
+	return fmt.Sprintf("The number of query conditions (%d) exceeds the number of key attributes defined in the schema (%d)", n, nkeys)
+}
