@@ -1,8 +1,13 @@
 // Package server serves dynago's engine over HTTP with DynamoDB's JSON 1.0
-// protocol: target routing, gzip request bodies, the 16 MB body limit,
-// x-amz-crc32 checksums, request ids, a health check, and shutdown. It holds
-// no DynamoDB logic: requests are decoded and responses encoded by
-// internal/protocol, and operations run in the engine.
+// protocol: target routing, gzip and deflate request bodies, responses
+// compressed when the client accepts it (from 4 KiB, as DynamoDB), the
+// 16 MB body limit, x-amz-crc32 checksums, request ids and DynamoDB's
+// other headers, its health check ("healthy: <host> ") and its answers
+// to other methods and paths, CORS for web pages (see CORS), and
+// shutdown. Listener makes what net/http answers by itself (oversized
+// headers) DynamoDB's answer too. It holds no DynamoDB logic: requests
+// are decoded and responses encoded by internal/protocol, and operations
+// run in the engine.
 //
 // One endpoint serves both APIs: X-Amz-Target DynamoDB_20120810.<op> is
 // DynamoDB, DynamoDBStreams_20120810.<op> is DynamoDB Streams (point the
@@ -31,7 +36,7 @@
 package server
 
 import (
-	"compress/gzip"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -61,13 +66,6 @@ const DefaultMaxBufferBytes = 256 << 20
 
 // DefaultThrottleWait is the default of Config.ThrottleWait.
 const DefaultThrottleWait = 2 * time.Second
-
-// MaxHeaderBytes is the request header size an http.Server in front of a
-// Server should allow (http.Server.MaxHeaderBytes): 32 KiB, as nginx's
-// default of four 8 KiB header buffers. AWS SDKs send about 1 KiB (2 to
-// 3 KiB with a session token); net/http's default, 1 MiB, would let every
-// slow connection hold a megabyte while it trickles in.
-const MaxHeaderBytes = 32 << 10
 
 // Config configures a Server.
 type Config struct {
@@ -102,6 +100,9 @@ type Config struct {
 	// AllowedHosts are further host names (or IP addresses) allowed by
 	// CheckHost, matched case-insensitively, any port; "*" allows all.
 	AllowedHosts []string
+	// CORS says which web origins browsers may let call the DynamoDB API
+	// on "/". nil: localhost and loopback origins (see CORS).
+	CORS *CORS
 }
 
 // Server is an http.Handler answering DynamoDB API requests.
@@ -120,6 +121,7 @@ type Server struct {
 	checkHost    bool
 	allowedHosts map[string]bool
 	crossOrigin  *http.CrossOriginProtection
+	corsPolicy   *CORS
 	// lastThrottleLog is when a throttled request was last logged, in
 	// Unix nanoseconds, so that a flood logs once every few seconds.
 	lastThrottleLog atomic.Int64
@@ -166,6 +168,10 @@ func New(db *engine.DB, cfg Config) *Server {
 		checkHost:    cfg.CheckHost,
 		allowedHosts: map[string]bool{},
 		crossOrigin:  http.NewCrossOriginProtection(),
+		corsPolicy:   cfg.CORS,
+	}
+	if s.corsPolicy == nil {
+		s.corsPolicy = &CORS{}
 	}
 	for _, h := range cfg.AllowedHosts {
 		if h = normalizeHost(h); h != "" {
@@ -215,7 +221,13 @@ func putBuf(b []byte) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reqID := newRequestID()
 	h := w.Header()
+	// The headers every DynamoDB answer carries, besides Date (net/http
+	// adds it), Content-Length and x-amz-crc32 (added when the body is
+	// sent). Recorded from the service in ScyllaDB issue #5050:
+	// https://github.com/scylladb/scylladb/issues/5050
+	h.Set("Server", "Server")
 	h.Set("x-amzn-RequestId", reqID)
+	h.Set("Connection", "keep-alive") // net/http makes it "close" when it closes
 	if !s.hostAllowed(r.Host) {
 		s.log.Info("refused a request for a host name the server does not answer to (see --allowed-hosts)",
 			"host", r.Host, "remote", r.RemoteAddr)
@@ -223,18 +235,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Message: fmt.Sprintf("Host %q is not allowed: dynago answers to localhost and loopback addresses only, unless started with --allowed-hosts", r.Host)})
 		return
 	}
-	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		if r.URL.Path == "/" {
-			h.Set("Content-Type", "text/plain")
-			s.writeRaw(w, r, http.StatusOK, []byte("healthy: dynago\n"))
+	admin := strings.HasPrefix(r.URL.Path, adminPrefix)
+	if !admin {
+		// CORS is for the DynamoDB API; dynago's own requests refuse
+		// cross-origin browsers instead (below).
+		allowed := s.cors(w, r, r.Method == http.MethodOptions)
+		if r.Method == http.MethodOptions {
+			s.options(w, r, allowed)
 			return
 		}
-		http.NotFound(w, r)
-		return
 	}
-	if r.Method != http.MethodPost {
-		h.Set("Allow", "GET, HEAD, POST")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	switch r.Method {
+	case http.MethodPost:
+	case http.MethodGet, http.MethodHead:
+		if r.URL.Path == "/" {
+			// DynamoDB answers GET / with "healthy: " and the host the
+			// client addressed, then a space, and no Content-Type.
+			s.writePlain(w, r, http.StatusOK, "healthy: "+r.Host+" ")
+			return
+		}
+		s.writePlain(w, r, http.StatusNotFound, pageNotFound)
+		return
+	default:
+		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
 		return
 	}
 	c := &inflight{r: r, w: w}
@@ -246,7 +269,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.budget.release(c.held)
 	}()
 
-	if strings.HasPrefix(r.URL.Path, adminPrefix) {
+	if admin {
 		// dynago's own requests have no X-Amz-Target, so a browser could
 		// send them cross-site as a plain form POST; refuse those.
 		if err := s.crossOrigin.Check(r); err != nil {
@@ -288,6 +311,48 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.write(w, r, http.StatusOK, out)
 	s.dropBuf(c, out)
+}
+
+// Bodies DynamoDB answers with outside its JSON protocol, each recorded
+// with its length and x-amz-crc32 by dynalite's test/connection.js, which
+// runs against DynamoDB (https://github.com/architect/dynalite): a method
+// other than POST, GET or HEAD on the API, and a GET of any path but "/".
+const (
+	unknownOperationXML = "<UnknownOperationException/>\n"
+	pageNotFound        = `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en" lang="en">
+<head>
+  <title>Page Not Found</title>
+</head>
+<body>Page Not Found</body>
+</html>`
+)
+
+// options answers an OPTIONS request to the API. With an Origin DynamoDB
+// answers 200 with an empty body and its CORS headers; dynago does so for
+// an origin its CORS policy allows (cors has set the headers) and refuses
+// others with 403, which browsers report as a CORS failure. Without an
+// Origin it is no preflight, and DynamoDB answers as for any method it
+// does not serve.
+func (s *Server) options(w http.ResponseWriter, r *http.Request, allowed bool) {
+	switch {
+	case allowed:
+		s.writePlain(w, r, http.StatusOK, "")
+	case r.Header.Get("Origin") != "":
+		s.writeErrorStatus(w, r, http.StatusForbidden, &engine.Error{Code: engine.CodeAccessDenied,
+			Message: fmt.Sprintf("Origin %q is not allowed: dynago lets browsers call it from pages on localhost and loopback addresses only, unless started with --cors", r.Header.Get("Origin"))})
+	default:
+		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
+	}
+}
+
+// writePlain sends a body that is not JSON as DynamoDB does: with its
+// x-amz-crc32 and no Content-Type.
+func (s *Server) writePlain(w http.ResponseWriter, r *http.Request, status int, body string) {
+	h := w.Header()
+	h["Content-Type"] = nil // no sniffed type either
+	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(body))), 10))
+	s.writeRaw(w, r, status, []byte(body))
 }
 
 // releaseBody gives back the budget held for the request body, once it
@@ -434,13 +499,11 @@ func (s *Server) readBody(c *inflight) error {
 		return errTooLarge
 	}
 	limit := s.max + 1
-	var gz bool
-	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-		if !strings.EqualFold(enc, "gzip") {
-			return &engine.Error{Code: engine.CodeSerialization, Message: "Unsupported Content-Encoding: " + enc}
-		}
-		gz = true
+	coding, ok := requestCoding(r.Header.Get("Content-Encoding"))
+	if !ok {
+		return errBadCoding
 	}
+	gz := coding != ""
 	hint := limit // the most the buffer may need
 	reserve := min(int64(unknownBodyReserve), limit)
 	if !gz && r.ContentLength >= 0 {
@@ -464,12 +527,9 @@ func (s *Server) readBody(c *inflight) error {
 	}
 	var src io.Reader = http.MaxBytesReader(nil, r.Body, limit)
 	if gz {
-		zr, err := gzip.NewReader(src)
+		zr, err := newDecoder(coding, src)
 		if err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return err
-			}
-			return &engine.Error{Code: engine.CodeSerialization, Message: "Unable to decompress gzip request body"}
+			return decodeFailure(err)
 		}
 		defer zr.Close()
 		src = io.LimitReader(zr, limit)
@@ -509,6 +569,9 @@ func (s *Server) readBody(c *inflight) error {
 			if errors.As(err, &mbe) {
 				return errTooLarge
 			}
+			if gz {
+				return decodeFailure(err)
+			}
 			return err
 		}
 	}
@@ -523,6 +586,35 @@ func (s *Server) readBody(c *inflight) error {
 
 // errTooLarge reports a request body over the size limit.
 var errTooLarge = errors.New("request body too large")
+
+// errBadCoding reports a body whose Content-Encoding is unknown or whose
+// compressed bytes are broken. DynamoDB answers both with HTTP 500
+// InternalServerError (recorded in Alternator's
+// test/alternator/test_compressed_request.py, which runs against
+// DynamoDB); the message is dynago's.
+var errBadCoding = &engine.Error{Code: engine.CodeInternalServerError,
+	Message: "Unable to decode the request body: Content-Encoding must be gzip, deflate or identity, and the body encoded with it"}
+
+// newDecoder returns a reader decoding a gzip or deflate (zlib) body.
+func newDecoder(coding string, src io.Reader) (io.ReadCloser, error) {
+	if coding == codingGzip {
+		return newGzipMembers(src)
+	}
+	return zlib.NewReader(src)
+}
+
+// decodeFailure maps an error of decoding a compressed body: the client
+// too slow, the compressed body too large, or else a broken body.
+func decodeFailure(err error) error {
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return err
+	case errors.As(err, &mbe):
+		return errTooLarge
+	}
+	return errBadCoding
+}
 
 // tooLarge is the error body sent with HTTP 413 for a request over the
 // size limit. DynamoDB's status for it is 413 (it has been observed by
@@ -545,9 +637,30 @@ func (s *Server) writeErrorStatus(w http.ResponseWriter, r *http.Request, status
 
 // write sends a JSON body with DynamoDB's headers, including the CRC32 that
 // the Python and older Go SDKs verify.
+//
+// A body of compressThreshold bytes or more is compressed when the
+// client's Accept-Encoding allows gzip or deflate, as DynamoDB does; the
+// CRC32 is then of the compressed bytes, as on DynamoDB (Alternator's
+// test/alternator/test_crc.py, test_crc32_header_with_compression) and
+// as the SDKs check it (aws-sdk-go-v2's DynamoDB checksum middleware
+// reads the body before decompressing it). The compressed copy is
+// charged to the buffer budget while it is sent.
 func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
+	if len(body) >= compressThreshold {
+		if coding := responseCoding(r.Header.Values("Accept-Encoding")); coding != "" {
+			z := compress(getBuf(), coding, body)
+			held := int64(cap(z))
+			s.budget.force(held)
+			h.Set("Content-Encoding", coding)
+			h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(z)), 10))
+			s.writeRaw(w, r, status, z)
+			s.budget.release(held)
+			putBuf(z)
+			return
+		}
+	}
 	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
 	s.writeRaw(w, r, status, body)
 }

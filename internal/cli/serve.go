@@ -71,7 +71,15 @@ Host names. On a loopback address (the default 127.0.0.1) the server
 answers only requests whose Host header is localhost or a loopback IP, with
 any port: a web page that points its own DNS name at 127.0.0.1 (DNS
 rebinding) is refused with HTTP 403. --allowed-hosts adds names; on any
-other address there is no check unless --allowed-hosts is given.`
+other address there is no check unless --allowed-hosts is given.
+
+Browsers (CORS). Web pages may call the DynamoDB API from a browser only
+from the origins --cors allows: by default pages on localhost and loopback
+addresses (http or https, any port), so local web apps and tools work and
+no page on the internet can reach your database through your browser.
+DynamoDB Local has the same option, -cors, whose default is "*" (any
+origin); give --cors '*' for that. SDKs, the CLI and curl send no Origin
+and are never affected.`
 
 // serveConfig holds serve's flags.
 type serveConfig struct {
@@ -95,6 +103,7 @@ type serveConfig struct {
 	maxConnections    int
 	maxBufferMemory   byteSize
 	allowedHosts      string
+	cors              string
 }
 
 // Defaults of serve's limits on clients.
@@ -155,6 +164,11 @@ func runServe(env *Env, args []string) error {
 		"and loopback IPs, any port, as in the Host header; \"*\" allows any. On a\n"+
 		"loopback --host other names are refused (HTTP 403, against DNS rebinding); on\n"+
 		"other addresses there is no check unless this flag is given")
+	fs.StringVar(&c.cors, "cors", "", "web origins whose pages may call the API from a browser (CORS): a\n"+
+		"comma-separated list of origins (https://app.example.com:8443) or host names\n"+
+		"(any scheme and port), \"loopback\" for localhost and loopback addresses, \"*\"\n"+
+		"for any origin (DynamoDB Local's -cors default), or \"none\". Default: loopback\n"+
+		"(pages on localhost and loopback IPs, any port); a list replaces it")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -189,6 +203,10 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	start := time.Now()
 	if err := checkLimits(c); err != nil {
 		return err
+	}
+	cors, err := server.ParseCORS(c.cors)
+	if err != nil {
+		return fmt.Errorf("--cors: %w", err)
 	}
 	if c.streamShardDuration <= 0 {
 		return fmt.Errorf("--stream-shard-duration: %v is not a positive duration", c.streamShardDuration)
@@ -230,7 +248,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 			"asked", maxConns, "max_connections", fit)
 		maxConns = fit
 	}
-	ln := netlimit.New(tcp, maxConns)
+	ln := netlimit.New(server.Listener(tcp), maxConns)
 	ln.OnFull = func(max int) {
 		log.Warn("connection limit reached: new connections wait to be accepted and idle ones are closed",
 			"max_connections", max)
@@ -252,6 +270,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 			WriteTimeout:    c.writeTimeout,
 			CheckHost:       checkHost,
 			AllowedHosts:    allowed,
+			CORS:            cors,
 		}),
 		ReadHeaderTimeout: c.readHeaderTimeout,
 		IdleTimeout:       c.idleTimeout,
@@ -266,7 +285,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	log.Info("dynago serving", "addr", "http://"+ln.Addr().String(), "data", storageDesc, "sync", c.sync && !c.inMemory, "startup", time.Since(start).Round(time.Microsecond))
 	log.Debug("client limits", "max_connections", maxConns, "max_buffer_memory", int64(c.maxBufferMemory),
 		"read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
-		"write_timeout", c.writeTimeout, "idle_timeout", c.idleTimeout, "host_check", checkHost, "allowed_hosts", allowed)
+		"write_timeout", c.writeTimeout, "idle_timeout", c.idleTimeout, "host_check", checkHost, "allowed_hosts", allowed, "cors", c.cors)
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}

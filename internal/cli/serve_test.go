@@ -92,7 +92,9 @@ func TestServeHelpTeaches(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"-data-dir", "-in-memory", "-sync", "Off by default", "-port", "-log-level"} {
+	for _, want := range []string{"-data-dir", "-in-memory", "-sync", "Off by default", "-port", "-log-level",
+		// DynamoDB Local's -cors, and dynago's safer default.
+		"-cors", "DynamoDB Local", "loopback"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("serve --help does not mention %q:\n%s", want, out.String())
 		}
@@ -143,6 +145,18 @@ func TestHostPolicy(t *testing.T) {
 		check, allowed := hostPolicy(tc.listen, tc.flag)
 		if check != tc.check || fmt.Sprint(allowed) != fmt.Sprint(tc.allowed) {
 			t.Errorf("hostPolicy(%q, %q) = %v, %q; want %v, %q", tc.listen, tc.flag, check, allowed, tc.check, tc.allowed)
+		}
+	}
+}
+
+// TestCORSFlagRefusesNonsense checks that serve refuses a --cors value it
+// cannot read instead of starting with a policy the user did not mean.
+func TestCORSFlagRefusesNonsense(t *testing.T) {
+	for _, flag := range []string{"https://a.example,*", "ftp://files.example", "https://a.example/path", "http://"} {
+		var out, errb strings.Builder
+		code := Main([]string{"serve", "--in-memory", "--port", "0", "--cors", flag}, strings.NewReader(""), &out, &errb)
+		if code == 0 || !strings.Contains(errb.String(), "--cors") {
+			t.Errorf("--cors %q: exit %d, stderr %q; want a refusal naming --cors", flag, code, errb.String())
 		}
 	}
 }

@@ -1,0 +1,205 @@
+package server
+
+import (
+	"bufio"
+	"compress/gzip"
+	"compress/zlib"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// compressThreshold is the size from which a response is compressed when
+// the client's Accept-Encoding allows it: DynamoDB compresses responses of
+// 4 KiB and more (recorded against DynamoDB by ScyllaDB Alternator's
+// test/alternator/test_compressed_response.py).
+const compressThreshold = 4096
+
+// Content codings, of requests and of responses. DynamoDB knows gzip and
+// deflate (the zlib format, RFC 9110 8.4.1.2) and nothing else.
+const (
+	codingGzip    = "gzip"
+	codingDeflate = "deflate"
+)
+
+// responseCoding picks the coding of a response from the request's
+// Accept-Encoding header, as DynamoDB does (each rule below was recorded
+// against DynamoDB in Alternator's test_compressed_response.py): only the
+// last Accept-Encoding header counts; names are case-insensitive and
+// must be exactly gzip, deflate or *; the first q parameter counts, a
+// q over 1 is 1, one that is not a number is 1, a negative one is 0; a
+// coding of weight 0 is refused; "*" stands for gzip and deflate where
+// they are not named; identity is ignored. The coding of highest weight
+// wins; on a tie a named coding beats one given by "*", then the one
+// named first, and gzip beats deflate when both come from "*". "" means
+// no compression.
+func responseCoding(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	type choice struct {
+		q     float64
+		pos   int
+		named bool
+		set   bool
+	}
+	var gz, df, star choice
+	for i, part := range strings.Split(values[len(values)-1], ",") {
+		params := strings.Split(part, ";")
+		name := strings.ToLower(strings.TrimSpace(params[0]))
+		var c *choice
+		switch name {
+		case codingGzip:
+			c = &gz
+		case codingDeflate:
+			c = &df
+		case "*":
+			c = &star
+		default:
+			continue
+		}
+		q := 1.0
+		for _, p := range params[1:] {
+			k, v, ok := strings.Cut(p, "=")
+			if !ok || strings.TrimSpace(k) != "q" {
+				continue
+			}
+			q = parseQ(strings.TrimSpace(v))
+			break
+		}
+		// A coding named more than once takes its highest weight.
+		if !c.set || q > c.q {
+			*c = choice{q: q, pos: i, named: name != "*", set: true}
+		}
+	}
+	for _, c := range []*choice{&gz, &df} {
+		if !c.set && star.set {
+			*c = choice{q: star.q, pos: star.pos, set: true}
+		}
+	}
+	if !gz.set || gz.q <= 0 {
+		if df.set && df.q > 0 {
+			return codingDeflate
+		}
+		return ""
+	}
+	if !df.set || df.q <= 0 || gz.q > df.q {
+		return codingGzip
+	}
+	if df.q > gz.q {
+		return codingDeflate
+	}
+	switch {
+	case gz.named != df.named:
+		if df.named {
+			return codingDeflate
+		}
+		return codingGzip
+	case df.pos < gz.pos:
+		return codingDeflate
+	}
+	return codingGzip
+}
+
+// parseQ reads a q value: "0." is 0, a number over 1 is 1, a negative
+// one 0, and one that does not parse 1 (so "q=0.x" still accepts).
+func parseQ(v string) float64 {
+	q, err := strconv.ParseFloat(v, 64)
+	switch {
+	case err != nil:
+		return 1
+	case q > 1:
+		return 1
+	case q < 0:
+		return 0
+	}
+	return q
+}
+
+// Compressors are pooled: each holds a few hundred KiB of state.
+var (
+	gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return w }}
+	zlibWriters = sync.Pool{New: func() any { w, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed); return w }}
+)
+
+// appendWriter appends what is written to b.
+type appendWriter struct{ b []byte }
+
+func (a *appendWriter) Write(p []byte) (int, error) { a.b = append(a.b, p...); return len(p), nil }
+
+// compress appends body compressed with coding to dst. Level 1 (best
+// speed): answers up to 16 MB are compressed on the request's goroutine.
+func compress(dst []byte, coding string, body []byte) []byte {
+	out := &appendWriter{b: dst}
+	switch coding {
+	case codingGzip:
+		zw := gzipWriters.Get().(*gzip.Writer)
+		zw.Reset(out)
+		zw.Write(body)
+		zw.Close()
+		zw.Reset(nil)
+		gzipWriters.Put(zw)
+	case codingDeflate:
+		zw := zlibWriters.Get().(*zlib.Writer)
+		zw.Reset(out)
+		zw.Write(body)
+		zw.Close()
+		zw.Reset(nil)
+		zlibWriters.Put(zw)
+	}
+	return out.b
+}
+
+// requestCoding reads a request's Content-Encoding: "" for none or
+// identity, gzip or deflate, or ok false for any other.
+func requestCoding(v string) (coding string, ok bool) {
+	switch v = strings.ToLower(strings.TrimSpace(v)); v {
+	case "", "identity":
+		return "", true
+	case codingGzip, codingDeflate:
+		return v, true
+	}
+	return "", false
+}
+
+// gzipMembers decodes a gzip body of one or more members (RFC 1952 2.2).
+// Bytes after a complete member that do not start another are ignored,
+// as DynamoDB ignores them (Alternator's test_compressed_request.py,
+// test_gzip_request_with_extra_junk, records DynamoDB accepting such a
+// body); a member cut short is an error.
+type gzipMembers struct {
+	br *bufio.Reader
+	zr *gzip.Reader
+}
+
+func newGzipMembers(src io.Reader) (*gzipMembers, error) {
+	br := bufio.NewReaderSize(src, 4096)
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, err
+	}
+	zr.Multistream(false)
+	return &gzipMembers{br: br, zr: zr}, nil
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(p)
+		if err != io.EOF {
+			return n, err
+		}
+		if b, perr := g.br.Peek(2); perr != nil || b[0] != 0x1f || b[1] != 0x8b {
+			return n, io.EOF
+		}
+		if err := g.zr.Reset(g.br); err != nil {
+			return n, err
+		}
+		g.zr.Multistream(false)
+		if n > 0 {
+			return n, nil
+		}
+	}
+}
+
+func (g *gzipMembers) Close() error { return g.zr.Close() }
