@@ -62,8 +62,13 @@ type tokenCache struct {
 }
 
 type tokenEntry struct {
-	fp   [sha256.Size]byte
-	done chan struct{} // closed when the request completes
+	fp [sha256.Size]byte
+	// trim marks a claim by another request's commit, which deletes the
+	// token as expired: a request with the token waits for that commit,
+	// whatever its fingerprint, so the deletion cannot remove a token
+	// committed after it was read.
+	trim bool
+	done chan struct{} // closed when the request (or the trim) completes
 }
 
 // begin claims token for a request with fingerprint fp. It returns the
@@ -78,7 +83,7 @@ func (db *DB) beginToken(token string, fp [sha256.Size]byte) (e *tokenEntry, rep
 		}
 		e = c.m[token]
 		if e != nil {
-			if e.fp != fp {
+			if !e.trim && e.fp != fp {
 				c.mu.Unlock()
 				return nil, false, &Error{Code: CodeIdempotentParameter, Message: msgIdempotentMismatch}
 			}
@@ -109,45 +114,79 @@ func (db *DB) beginToken(token string, fp [sha256.Size]byte) (e *tokenEntry, rep
 }
 
 // stageToken adds a committing request's token to its batch, replacing an
-// expired one of the same name, and trims a few expired tokens.
-func (db *DB) stageToken(b *writeBatch, token string, fp [sha256.Size]byte) error {
+// expired one of the same name, and trims a few expired tokens. Each
+// trimmed token is claimed until the batch is done: the caller must pass
+// what it returns to releaseTrimmed once the batch has committed or
+// failed.
+func (db *DB) stageToken(b *writeBatch, token string, fp [sha256.Size]byte) (claimed []string, err error) {
 	now := db.now().UnixNano()
 	if old, found, err := db.store.Get(metaTokenKey(token), nil); err != nil {
-		return err
+		return nil, err
 	} else if found && len(old) == sha256.Size+8 {
 		if err := b.Delete(metaTokenExpiryKey(int64(binary.BigEndian.Uint64(old[sha256.Size:])), token)); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	expires := now + int64(tokenLifetime)
 	v := binary.BigEndian.AppendUint64(append(make([]byte, 0, sha256.Size+8), fp[:]...), uint64(expires))
 	if err := b.Set(metaTokenKey(token), v); err != nil {
-		return err
+		return nil, err
 	}
 	if err := b.Set(metaTokenExpiryKey(expires, token), nil); err != nil {
-		return err
+		return nil, err
 	}
 	it, err := db.store.NewIter([]byte{keys.NSMeta, metaTagTokenExpiry}, metaTokenExpiryKey(now, ""))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer it.Close()
-	n := 0
-	for ok := it.First(); ok && n < tokensTrimmedPerCommit; ok = it.Next() {
+	c := &db.txTokens
+	for ok := it.First(); ok && len(claimed) < tokensTrimmedPerCommit; ok = it.Next() {
 		k := it.Key()
 		expired := string(k[10:])
 		if expired == token {
 			continue // replaced above
 		}
+		// Claim the token, unless a request with it is running: that
+		// one replaces it. Under the claim nobody commits the token, so
+		// what the store holds for it now stays until this batch is done.
+		c.mu.Lock()
+		if c.m[expired] != nil {
+			c.mu.Unlock()
+			continue
+		}
+		c.m[expired] = &tokenEntry{trim: true, done: make(chan struct{})}
+		c.mu.Unlock()
+		claimed = append(claimed, expired)
 		if err := b.Delete(bytes.Clone(k)); err != nil {
-			return err
+			return claimed, err
 		}
-		if err := b.Delete(metaTokenKey(expired)); err != nil {
-			return err
+		// The iterator may predate a commit that renewed the token:
+		// delete it only if it is still the expired one.
+		stored, found, err := db.store.Get(metaTokenKey(expired), nil)
+		if err != nil {
+			return claimed, err
 		}
-		n++
+		if found && len(stored) == sha256.Size+8 && bytes.Equal(stored[sha256.Size:], k[2:10]) {
+			if err := b.Delete(metaTokenKey(expired)); err != nil {
+				return claimed, err
+			}
+		}
 	}
-	return it.Error()
+	return claimed, it.Error()
+}
+
+// releaseTrimmed ends the claims stageToken took.
+func (db *DB) releaseTrimmed(claimed []string) {
+	c := &db.txTokens
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, token := range claimed {
+		if e := c.m[token]; e != nil && e.trim {
+			delete(c.m, token)
+			close(e.done)
+		}
+	}
 }
 
 // finishToken releases the requests waiting on e. By then a committed

@@ -93,3 +93,62 @@ func TestTokenSurvivesRestart(t *testing.T) {
 		t.Fatalf("%d tokens stored, want the 20 live ones", n)
 	}
 }
+
+// A commit that trims an expired token must not delete the same token
+// committed anew after the trimmer found it: request A reuses token T
+// after T expired, while the commit of request B, which trims T, is in
+// flight. A retry of A must still be recognised as a repeat.
+func TestTrimDoesNotDeleteARenewedToken(t *testing.T) {
+	var clock atomic.Int64
+	clock.Store(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).UnixNano())
+	now := func() time.Time { return time.Unix(0, clock.Load()) }
+	db := mustOpen(t, Options{InMemory: true, Now: now})
+	mustCreate(t, db, "tok", false)
+	if _, err := db.TransactWriteItems(tokenAdd("T", "1")); err != nil {
+		t.Fatal(err)
+	}
+	clock.Add(int64(tokenLifetime + time.Second))
+
+	// B stages its token and the trim of T, but has not committed yet.
+	b := db.newWriteBatch()
+	claimed, err := db.stageToken(b, "U", [32]byte{1})
+	if err != nil || len(claimed) != 1 {
+		t.Fatalf("stageToken claimed %q, %v", claimed, err)
+	}
+	// A reuses T meanwhile.
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.TransactWriteItems(tokenAdd("T", "5"))
+		done <- err
+	}()
+	var aErr error
+	finished := false
+	select {
+	case aErr = <-done:
+		finished = true // A ran first: B's trim must not remove A's token
+	case <-time.After(100 * time.Millisecond):
+		// A waits for B's claim on T, as it should; either order is valid.
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	b.release()
+	db.releaseTrimmed(claimed)
+	if !finished {
+		aErr = <-done
+	}
+	if aErr != nil {
+		t.Fatal(aErr)
+	}
+	// A retry of A is a repeat: the counter stays at 6.
+	if _, err := db.TransactWriteItems(tokenAdd("T", "5")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := db.GetItem(&GetItemInput{TableName: "tok", Key: attr.Item{"pk": attr.S("ctr")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Item["n"].S; got != "6" {
+		t.Fatalf("n = %s, want 6: a retry of a committed token ran again", got)
+	}
+}

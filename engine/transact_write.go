@@ -305,7 +305,10 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 		a.newSize = size
 	}
 	if withToken {
-		if err := db.stageToken(b, in.ClientRequestToken, fp); err != nil {
+		claimed, err := db.stageToken(b, in.ClientRequestToken, fp)
+		// Released on return, once the batch has committed or failed.
+		defer db.releaseTrimmed(claimed)
+		if err != nil {
 			return nil, err
 		}
 	}
