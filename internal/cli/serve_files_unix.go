@@ -2,12 +2,16 @@
 
 package cli
 
-import "syscall"
+import (
+	"syscall"
+
+	"github.com/dynago/dynago/internal/storage"
+)
 
 // filesReserved is the file descriptors kept back from client connections
-// for the storage engine (Pebble's table cache, WAL, manifest), logs and
-// the listener.
-const filesReserved = 1024
+// for the storage engine (Pebble's table cache, its logs, manifest and
+// directory), logs and the listener.
+const filesReserved = storage.MaxOpenFiles + 128
 
 // connectionsWithinFileLimit returns how many connections the process's
 // open-file limit leaves room for, or 0 when that is unknown. (Go raises
@@ -17,5 +21,5 @@ func connectionsWithinFileLimit() int {
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil || l.Cur > 1<<30 {
 		return 0
 	}
-	return max(int(l.Cur)-filesReserved, int(l.Cur)/2)
+	return max(int(l.Cur)-filesReserved, 64)
 }

@@ -7,8 +7,12 @@
 // been idle (a keep-alive connection between requests) the longest, as
 // net/http's IdleTimeout would later, so a flood of idle connections
 // cannot lock well-behaved clients out: they are let in as fast as idle
-// ones are shed. Connections in the middle of a request are never closed
-// here; the server's timeouts cut the stalled ones.
+// ones are shed. Connections known to be in a request are never closed
+// here; the server's timeouts cut the stalled ones. As with net/http's own
+// idle timeout, a request that arrives on an idle connection at the very
+// moment it is shed can be cut before its answer (net/http reports a
+// connection active only once the request's headers are read); clients
+// retry it, so a non-idempotent request may then run twice, rarely.
 //
 // Holding accept rather than accepting and answering 503 is deliberate: an
 // extra connection then costs no goroutine or buffer (and but one file
@@ -241,6 +245,17 @@ func (c *Conn) Read(p []byte) (int, error) {
 		c.timedOut.Store(true)
 	}
 	return n, err
+}
+
+// CloseWrite half-closes the connection when it can. net/http does so
+// before closing a connection whose request body it did not read (a 413,
+// a throttled or timed-out request), so that the client reads the answer
+// instead of a reset; the wrapper must not hide it.
+func (c *Conn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 // Close closes the connection and frees its slot.

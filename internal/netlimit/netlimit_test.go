@@ -136,3 +136,41 @@ func TestCap(t *testing.T) {
 		t.Fatalf("Open() = %d, over the cap %d", n, max)
 	}
 }
+
+// TestCloseWritePassesThrough checks that a Conn keeps the half-close of
+// the TCP connection under it: net/http half-closes before closing a
+// connection whose body it refused, so that the client reads the answer.
+func TestCloseWritePassesThrough(t *testing.T) {
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := New(tcp, 2)
+	defer l.Close()
+	client := dial(t, tcp.Addr().String())
+	c, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cw, ok := c.(interface{ CloseWrite() error })
+	if !ok {
+		t.Fatal("an accepted connection hides CloseWrite")
+	}
+	if err := cw.CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	// The client sees the end of the stream, and can still send.
+	client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := client.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Fatalf("client read %d, %v after CloseWrite; want EOF", n, err)
+	}
+	if _, err := client.Write([]byte("still open")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 10)
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(c, buf); err != nil || string(buf) != "still open" {
+		t.Fatalf("server read %q, %v", buf, err)
+	}
+}

@@ -11,8 +11,12 @@
 //   - Commit returns only after the batch is in the write-ahead log, handed
 //     to the operating system: an acknowledged write survives the death of
 //     the process at any instant. With Options.Sync the log is also synced
-//     (fsync) first, so it survives the loss of the machine too. A batch is
-//     visible to readers only once it is acknowledged.
+//     (fsync) first, so it survives the loss of the machine too.
+//   - A batch becomes visible to readers when Pebble applies it to the
+//     memtable, which can be a few microseconds before its log write (or
+//     fsync) finishes and Commit returns. A read in that window can see a
+//     write that a crash at that instant loses; no acknowledged write can
+//     depend on it, as the log is written in commit order.
 //   - Reads never block writes: Get and iterators read a consistent
 //     point-in-time view.
 package storage
@@ -64,6 +68,11 @@ type DB struct {
 	reclaim *reclaimer
 }
 
+// MaxOpenFiles bounds the table files Pebble keeps open (its table
+// cache); the server keeps this many file descriptors back from client
+// connections.
+const MaxOpenFiles = 500
+
 // counterMergerName is stored on disk by Pebble; do not change it.
 const counterMergerName = "dynago.counters.v1"
 
@@ -82,9 +91,10 @@ func Open(o Options) (*DB, error) {
 	cache := pebble.NewCache(cacheBytes)
 	defer cache.Unref()
 	popts := &pebble.Options{
-		Merger: &pebble.Merger{Name: counterMergerName, Merge: newCounterMerger},
-		Logger: pebbleLogger{logger},
-		Cache:  cache,
+		Merger:       &pebble.Merger{Name: counterMergerName, Merge: newCounterMerger},
+		Logger:       pebbleLogger{logger},
+		Cache:        cache,
+		MaxOpenFiles: MaxOpenFiles,
 	}
 	dir := o.Dir
 	var lock *pebble.Lock
