@@ -549,10 +549,10 @@ func TestLegacyExpected(t *testing.T) {
 	// Errors.
 	_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("legacy"), Item: base,
 		Expected: map[string]types.ExpectedAttributeValue{"n": {Exists: &yes}}})
-	wantValidation(t, err, "One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: n")
+	wantValidation(t, err, "1 validation error detected: One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: n")
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("legacy"), Item: base,
 		Expected: map[string]types.ExpectedAttributeValue{"n": {Exists: &no, Value: N("1")}}})
-	wantValidation(t, err, "One or more parameter values were invalid: Value cannot be used when Exists is false for Attribute: n")
+	wantValidation(t, err, "1 validation error detected: One or more parameter values were invalid: Value cannot be used when Exists is false for Attribute: n")
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("legacy"), Item: base,
 		Expected: map[string]types.ExpectedAttributeValue{"n": {ComparisonOperator: types.ComparisonOperatorBetween, AttributeValueList: []types.AttributeValue{N("1")}}}})
 	wantValidation(t, err, "One or more parameter values were invalid: Invalid number of argument(s) for the BETWEEN ComparisonOperator")

@@ -73,6 +73,9 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 	if err := expr.CheckMixing(legacy, modern); err != nil {
 		return w, attrError(err)
 	}
+	if err := expr.CheckConditionalOperator(r.conditionalOperator, len(r.expected)); err != nil {
+		return w, attrError(err)
+	}
 	c, err := expr.Compile(expr.Input{
 		Operation: r.op,
 		Condition: r.condition,
@@ -215,6 +218,9 @@ func compileRead(r readRequest) (readExprs, error) {
 		modern = append(modern, "KeyConditionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
+		return x, attrError(err)
+	}
+	if err := expr.CheckConditionalOperator(r.conditionalOperator, len(r.legacyFilter)); err != nil {
 		return x, attrError(err)
 	}
 	c, err := expr.Compile(expr.Input{

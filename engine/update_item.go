@@ -76,6 +76,13 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 				return nil, false, attrError(err)
 			}
 		}
+		if cur == nil && w.update != nil && len(next) == len(base) {
+			// The update left a missing item as nothing but its key
+			// ("REMOVE a", or DELETE from a set that is not there):
+			// DynamoDB creates no item, returns no ALL_NEW attributes and
+			// writes no stream record.
+			return nil, false, nil
+		}
 		if err := checkUpdatedItem(next); err != nil {
 			return nil, false, err
 		}

@@ -109,21 +109,21 @@ func legacyCond(param, name string, e Expected, b *binding) (*Cond, *attr.Error)
 		}
 		switch {
 		case e.AttributeValueList != nil:
-			return nil, newErr(invalidParams + "AttributeValueList can only be used with a ComparisonOperator" + forAttr)
+			return nil, newErr(msgListWithoutOperator + name)
 		case e.Exists != nil && !*e.Exists:
 			if e.Value != nil {
-				return nil, newErr(invalidParams + "Value cannot be used when Exists is false" + forAttr)
+				return nil, newErr(msgExistsFalseValue + name)
 			}
 			return fn(fnAttributeNotExists, "attribute_not_exists"), nil
 		case e.Value == nil && e.Exists != nil:
-			return nil, newErr(invalidParams + "Value must be provided when Exists is true" + forAttr)
+			return nil, newErr(msgExistsTrueNoValue + name)
 		case e.Value == nil:
-			return nil, newErr(invalidParams + "Value must be provided when Exists is null" + forAttr)
+			return nil, newErr(msgExistsNullNoValue + name)
 		}
 		return &Cond{Kind: CondCompare, Op: OpEQ, Operands: []*Operand{path, b.addValue(*e.Value)}}, nil
 	}
 	if e.Exists != nil {
-		return nil, newErr(invalidParams + "Exists and ComparisonOperator cannot be used together" + forAttr)
+		return nil, newErr(msgExistsAndOperator + name)
 	}
 	arity, ok := legacyArity[op]
 	if !ok {
@@ -141,6 +141,13 @@ func legacyCond(param, name string, e Expected, b *binding) (*Cond, *attr.Error)
 	if err := CheckOperandCount(op, len(args)); err != nil {
 		return nil, err
 	}
+	// The values must share a type (dynalite's validations: checked after
+	// the count, before the operator's types).
+	for i := 1; i < len(args); i++ {
+		if args[i].Type != args[0].Type {
+			return nil, newErr(MsgLegacySameType)
+		}
+	}
 	for _, v := range args {
 		okType := true
 		switch op {
@@ -153,6 +160,11 @@ func legacyCond(param, name string, e Expected, b *binding) (*Cond, *attr.Error)
 		}
 		if !okType {
 			return nil, newErr(invalidParams + "ComparisonOperator " + op + " is not valid for " + v.Type.String() + " AttributeValue type")
+		}
+	}
+	if op == "BETWEEN" {
+		if r, ok := attr.Compare(args[0], args[1]); ok && r > 0 {
+			return nil, newErr(MsgLegacyBetweenOrder)
 		}
 	}
 	vals := make([]*Operand, len(args))

@@ -16,17 +16,17 @@ func TestExpectedMessages(t *testing.T) {
 		conds map[string]Expected
 		want  string
 	}{
-		{"Expected", map[string]Expected{"a": {}}, "One or more parameter values were invalid: Value must be provided when Exists is null for Attribute: a"},
-		{"Expected", map[string]Expected{"a": {Exists: bp(true)}}, "One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: a"},
-		{"Expected", map[string]Expected{"a": {Exists: bp(false), Value: vp(s("a"))}}, "One or more parameter values were invalid: Value cannot be used when Exists is false for Attribute: a"},
+		{"Expected", map[string]Expected{"a": {}}, "1 validation error detected: One or more parameter values were invalid: Value must be provided when Exists is null for Attribute: a"},
+		{"Expected", map[string]Expected{"a": {Exists: bp(true)}}, "1 validation error detected: One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: a"},
+		{"Expected", map[string]Expected{"a": {Exists: bp(false), Value: vp(s("a"))}}, "1 validation error detected: One or more parameter values were invalid: Value cannot be used when Exists is false for Attribute: a"},
 		{"Expected", map[string]Expected{"a": {ComparisonOperator: "LT"}}, "One or more parameter values were invalid: Value or AttributeValueList must be used with ComparisonOperator: LT for Attribute: a"},
-		{"Expected", map[string]Expected{"a": {Exists: bp(true), ComparisonOperator: "LT"}}, "One or more parameter values were invalid: Exists and ComparisonOperator cannot be used together for Attribute: a"},
+		{"Expected", map[string]Expected{"a": {Exists: bp(true), ComparisonOperator: "LT"}}, "1 validation error detected: One or more parameter values were invalid: Exists and ComparisonOperator cannot be used together for Attribute: a"},
 		{"Expected", map[string]Expected{"a": {AttributeValueList: []attr.Value{s("a")}, Value: vp(s("a")), ComparisonOperator: "LT"}},
 			"One or more parameter values were invalid: Value and AttributeValueList cannot be used together for Attribute: a"},
 		{"Expected", map[string]Expected{"a": {AttributeValueList: []attr.Value{s("a")}}},
-			"One or more parameter values were invalid: AttributeValueList can only be used with a ComparisonOperator for Attribute: a"},
+			"1 validation error detected: One or more parameter values were invalid: AttributeValueList can only be used with a ComparisonOperator for Attribute: a"},
 		{"Expected", map[string]Expected{"a": {Exists: bp(true), AttributeValueList: []attr.Value{s("a")}}},
-			"One or more parameter values were invalid: AttributeValueList can only be used with a ComparisonOperator for Attribute: a"},
+			"1 validation error detected: One or more parameter values were invalid: AttributeValueList can only be used with a ComparisonOperator for Attribute: a"},
 		{"Expected", map[string]Expected{"a": {AttributeValueList: []attr.Value{}, ComparisonOperator: "EQ"}},
 			"One or more parameter values were invalid: Invalid number of argument(s) for the EQ ComparisonOperator"},
 		{"Expected", map[string]Expected{"a": {AttributeValueList: []attr.Value{s("a")}, ComparisonOperator: "NULL"}},

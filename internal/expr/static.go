@@ -88,6 +88,21 @@ func (s *staticWalk) operand(o *Operand, inCond bool) {
 		if inCond && o.fn != fnSize && s.misused == nil {
 			s.misused = misusedFuncErr(s.kind, o.Func)
 		}
+		if !inCond && o.fn == fnListAppend && s.misused == nil {
+			// DynamoDB refuses a list_append nested in a list_append
+			// ("The function is not allowed to be used this way in an
+			// expression; function: list_append"), though
+			// list_append(if_not_exists(a, :v), :w) is allowed (ScyllaDB
+			// Alternator's test_update_expression.py,
+			// test_update_expression_function_nesting, run against
+			// DynamoDB).
+			for _, a := range o.Args {
+				if a.Kind == OperandFunc && a.fn == fnListAppend {
+					s.misused = misusedFuncErr(s.kind, a.Func)
+					break
+				}
+			}
+		}
 	case OperandPlus, OperandMinus:
 		s.operand(o.Args[0], inCond)
 		s.operand(o.Args[1], inCond)
