@@ -22,12 +22,20 @@ const (
 // ASCII digits only, no spaces anywhere, no "NaN" or "Infinity", no hex.
 // DynamoDB has been seen to accept "+3", ".123", "0001.23", "1e+5" and
 // "0e1000" and to reject "NaN", "Infinity", " 1", "1 ", "+e2", "1+2" and
-// "1.2.3" (ScyllaDB's Alternator tests, dynoxide PR #113). The rest (a
-// trailing point as in "5.", and an exponent beyond the signed 32-bit range
-// being a syntax error even on zero) is inferred from Java's BigDecimal,
-// whose grammar and error texts DynamoDB's match.
+// "1.2.3" (ScyllaDB's Alternator tests, dynoxide PR #113). A trailing point
+// as in "5." is inferred from Java's BigDecimal, whose grammar DynamoDB's
+// matches.
 //
-// maxExponent is the largest exponent magnitude accepted.
+// An exponent of any length is syntax; one whose magnitude exceeds
+// maxExponent (the signed 32-bit range) is out of range, not a syntax
+// error: "1E+9999999999" is MsgNumberOverflow and "1E-9999999999"
+// MsgNumberUnderflow, like any number beyond DynamoDB's range. Zero is
+// accepted with any exponent within that range ("0e1000", recorded by
+// Alternator's test_invalid_numbers), but zero with an exponent beyond it
+// ("0E-999999999999") is refused the same way as a non-zero number with
+// that exponent: no recording of DynamoDB's answer was found; chosen so
+// that no exponent wider than 32 bits is ever accepted, which is where
+// BigDecimal, DynamoDB's parser, gives up.
 const maxExponent = 1<<31 - 1
 
 // number is a parsed number that still points into its text: the mantissa's
@@ -41,6 +49,9 @@ type number struct {
 	fracStart, fracEnd int
 	first, last        int   // significant digits; first > last for zero
 	adj                int64 // adjusted exponent: value = d.ddd × 10^adj
+	// wideExp is +1 or -1 when the written exponent's magnitude exceeds
+	// maxExponent (its sign), else 0. adj is then saturated.
+	wideExp int8
 }
 
 // digit returns the i-th digit of the mantissa.
@@ -97,8 +108,17 @@ func scanNumber(s string) (n number, ok bool) {
 			}
 			i++
 		}
-		if i == start || exp > maxExponent {
+		if i == start {
 			return n, false
+		}
+		if exp > maxExponent {
+			// Saturate: far beyond DynamoDB's range either way, and
+			// small enough that adj cannot overflow below.
+			exp = maxExponent + 1
+			n.wideExp = 1
+			if eneg {
+				n.wideExp = -1
+			}
 		}
 		if eneg {
 			exp = -exp
@@ -127,9 +147,16 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // check applies DynamoDB's precision and range rules. Precision is checked
 // first; which error DynamoDB reports for text breaking both rules has not
-// been captured.
+// been captured. Zero is in range unless its exponent is wider than 32 bits
+// (see maxExponent).
 func (n *number) check() *Error {
 	if n.isZero() {
+		switch n.wideExp {
+		case 1:
+			return newError(MsgNumberOverflow)
+		case -1:
+			return newError(MsgNumberUnderflow)
+		}
 		return nil
 	}
 	switch {
@@ -320,14 +347,35 @@ func compareMagnitudes(a, b *number) int {
 	return 0
 }
 
-// numberSize is DynamoDB's storage size of a number: one byte per two
-// significant digits, rounded up, plus one. Zero counts as one digit. Text
-// that does not parse is sized as if each of its bytes were a digit.
+// numberSize is DynamoDB's storage size of a number. DynamoDB stores a
+// number as one exponent byte followed by its significant digits in pairs
+// (base 100) aligned on the decimal point, and a negative number has one
+// terminating byte more:
+//
+//	size = 1 + ceil(d/2) + (1 if d and the adjusted exponent are both even)
+//	         + (1 if negative)
+//
+// where d is the count of significant digits; zero takes 1 byte. This is
+// dynalite's valSize (architect/dynalite db/index.js, commit 5c013d0),
+// whose item-size tests were written against DynamoDB; the AWS developer
+// guide ("Item sizes and formats") gives only the approximation "1 byte per
+// two significant digits, plus 1 byte". Text that does not parse is sized
+// as if each of its bytes were a digit of a positive number.
 func numberSize(s string) int {
 	n, ok := scanNumber(s)
-	d := len(s)
-	if ok {
-		d = max(n.digits(), 1)
+	if !ok {
+		return 1 + (len(s)+1)/2
 	}
-	return (d+1)/2 + 1
+	if n.isZero() {
+		return 1
+	}
+	d := n.digits()
+	size := 1 + (d+1)/2
+	if d%2 == 0 && n.adj%2 == 0 {
+		size++
+	}
+	if n.neg {
+		size++
+	}
+	return size
 }

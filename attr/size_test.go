@@ -5,27 +5,42 @@ import (
 	"testing"
 )
 
-// Number sizes: ceil(significant digits / 2) + 1. The large-magnitude rows
-// are the ones dynalite's tests pin against DynamoDB's item size limit
-// (test/putItem.js, "should return ValidationException if item is too big
-// with ... number attribute"): 38 digits take 20 bytes, 1E+125 takes 2,
-// 11111E+121 4, 111111E+120 4, 1111111E+119 5.
+// Number sizes: 1 exponent byte, the significant digits in pairs aligned on
+// the decimal point (one more byte when the digit count and the adjusted
+// exponent are both even), 1 more byte for a negative number, and 1 byte for
+// zero. The formula is dynalite's valSize (architect/dynalite db/index.js,
+// commit 5c013d0). The large-magnitude rows are the ones dynalite's tests
+// pin against DynamoDB's item size limit (test/putItem.js, "should return
+// ValidationException if item is too big with ... number attribute"): 38
+// digits take 20 bytes, 1E+125 takes 2, 11111E+121 4, 111111E+120 4,
+// 1111111E+119 5. Zero, "-1.5" and the other parity and sign rows changed
+// with this formula (they were ceil(d/2)+1, with zero as 2).
 func TestNumberSize(t *testing.T) {
 	cases := []struct {
 		n    string
 		want int
 	}{
-		{"0", 2},
-		{"-0.000", 2},
-		{"1", 2},
-		{"12", 2},
-		{"123", 3},
-		{"1234", 3},
-		{"-1.5", 2},
-		{"0.001", 2},
-		{"100", 2},
-		{"1.0e3", 2},
+		{"0", 1},       // dynalite: zero is 1 byte
+		{"-0.000", 1},  // canonical zero
+		{"0E-10", 1},   // zero with an exponent
+		{"1", 2},       // one digit
+		{"-1", 3},      // negative: terminator byte
+		{"12", 2},      // d=2, adj=1: one pair
+		{"1.2", 3},     // d=2, adj=0: "01" "20"
+		{"-1.2", 4},    // and negative
+		{"123", 3},     // d=3
+		{"1234", 3},    // d=4, adj=3
+		{"12.34", 3},   // d=4, adj=1 (odd): two pairs
+		{"123.4", 4},   // d=4, adj=2: even, even
+		{"-1.5", 4},    // d=2, adj=0, negative
+		{"0.001", 2},   // d=1
+		{"0.0012", 2},  // d=2, adj=-3 (odd): one pair
+		{"0.012", 3},   // d=2, adj=-2 (even)
+		{"100", 2},     // trailing zeros are not significant
+		{"1.0e3", 2},   // nor are they in the mantissa
+		{"-1E-130", 3}, // smallest negative magnitude
 		{strings.Repeat("1", 38) + strings.Repeat("0", 88), 20},
+		{"-" + strings.Repeat("1", 38) + strings.Repeat("0", 88), 21},
 		{"1" + strings.Repeat("0", 125), 2},
 		{"11" + strings.Repeat("0", 124), 2},
 		{"11111" + strings.Repeat("0", 121), 4},

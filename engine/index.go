@@ -147,8 +147,9 @@ func msgIndexKeyEmpty(kind, index, name string) string {
 
 // indexKey returns the index key values of it, ok false when it lacks one
 // (the item is absent from the index: sparse). With strict, a key
-// attribute of the wrong type or an empty one is an error; otherwise such
-// an item is simply not indexed.
+// attribute of the wrong type, an empty one or one too large for the index
+// is an error; otherwise (a backfill, an old item's entry) such an item is
+// simply not indexed.
 func (ix *index) indexKey(it attr.Item, strict bool) (pk, sk []attr.Value, ok bool, err error) {
 	ok = true
 	vals := make([]attr.Value, 0, len(ix.hash)+len(ix.rng))
@@ -177,10 +178,14 @@ func (ix *index) indexKey(it attr.Item, strict bool) (pk, sk []attr.Value, ok bo
 				ok = false
 				continue
 			}
-			if strict {
-				if err := checkIndexKeySize(ix.meta.Name, a.name, v, part == 0); err != nil {
+			if err := checkIndexKeySize(ix.meta.Name, a.name, v, part == 0); err != nil {
+				if strict {
 					return nil, nil, false, err
 				}
+				// Too large for the index: a backfill leaves the
+				// item out of it rather than failing.
+				ok = false
+				continue
 			}
 			vals = append(vals, v)
 		}
@@ -193,9 +198,7 @@ func (ix *index) indexKey(it attr.Item, strict bool) (pk, sk []attr.Value, ok bo
 
 // checkIndexKeySize applies the key size limits to one index key value:
 // 2048 bytes for a partition key attribute, 1024 for a sort key one, with
-// DynamoDB's message, e.g. "Size limit exceeded for Index Key c Actual
-// Size: 43398 bytes Max Size: 2048 bytes IndexName: index4" (quoted from
-// DynamoDB's responses in public bug reports).
+// DynamoDB's message (msgIndexKeyTooLarge).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-partition-sort-keys
 func checkIndexKeySize(index, name string, v attr.Value, partition bool) error {
@@ -204,14 +207,14 @@ func checkIndexKeySize(index, name string, v attr.Value, partition bool) error {
 		size = len(v.B)
 	}
 	if v.Type == attr.TypeN {
-		return nil // a number is at most 21 bytes
+		return nil // a number is at most 22 bytes (numberSize)
 	}
 	limit := maxSortKeyBytes
 	if partition {
 		limit = maxPartitionKeyBytes
 	}
 	if size > limit {
-		return Validation(fmt.Sprintf("One or more parameter values were invalid: Size limit exceeded for Index Key %s Actual Size: %d bytes Max Size: %d bytes IndexName: %s", name, size, limit, index))
+		return Validation(msgIndexKeyTooLarge(name, size, limit, index))
 	}
 	return nil
 }

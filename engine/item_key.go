@@ -138,10 +138,10 @@ func checkKeyValue(name string, v attr.Value, partition bool, emptyPrefix string
 		return nil
 	}
 	if partition && size > maxPartitionKeyBytes {
-		return Validation(fmt.Sprintf("One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of%d bytes", maxPartitionKeyBytes))
+		return Validation(msgHashKeyTooLarge)
 	}
 	if !partition && size > maxSortKeyBytes {
-		return Validation(fmt.Sprintf("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of %d bytes", maxSortKeyBytes))
+		return Validation(msgRangeKeyTooLarge)
 	}
 	return nil
 }
