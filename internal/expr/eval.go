@@ -90,10 +90,31 @@ func operandValue(o *Operand, item attr.Item, b *binding) (attr.Value, bool) {
 // sizeOf is the size() function: bytes of a string (UTF-8) or binary,
 // members of a set, elements of a list or map. Numbers, booleans and
 // nulls have no size, and a condition using one is false.
+// utf16Len is the length of s in UTF-16 code units, which is what
+// DynamoDB's size() counts for a string: a character above U+FFFF counts
+// two, any other one. Checked against DynamoDB: size of "é𝄞" is 3
+// (ExtendDB issue 60 and pull request 67, 2026).
+func utf16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c < 0x80:
+			n++ // ASCII, one byte
+		case c >= 0xF0:
+			n += 2 // lead byte of a four-byte sequence: a surrogate pair
+		case c >= 0xC0:
+			n++ // lead byte of a two- or three-byte sequence
+		}
+		// continuation bytes (0x80–0xBF) count nothing
+	}
+	return n
+}
+
 func sizeOf(v attr.Value) (int, bool) {
 	switch v.Type {
 	case attr.TypeS:
-		return len(v.S), true
+		return utf16Len(v.S), true
 	case attr.TypeB:
 		return len(v.B), true
 	case attr.TypeSS, attr.TypeNS:

@@ -106,7 +106,7 @@ func TestEval(t *testing.T) {
 		{"contains(n, :1)", false},
 		{"contains(absent, :1)", false},
 		{"size(s) = :5", true},
-		{"size(utf) = :5", true}, // UTF-8 bytes
+		{"size(utf) = :2", true}, // UTF-16 code units, not its 5 UTF-8 bytes (see utf16Len)
 		{"size(bin) = :3", true},
 		{"size(l) = :3 AND size(m) = :2 AND size(ss) = :2 AND size(ns) = :2 AND size(bs) = :2", true},
 		{"size(n) = :1", false}, // numbers have no size
