@@ -408,7 +408,8 @@ func TestUpdateTable(t *testing.T) {
 
 	// Nothing to change.
 	_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("upd")})
-	wantValidation(t, err, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+	// The newest text (the ack-api-quirks lab, DDB-TABLE-015, 2026-10-08).
+	wantValidation(t, err, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 
 	// Back to on demand.
 	out, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("upd"), BillingMode: types.BillingModePayPerRequest})
@@ -471,7 +472,8 @@ func TestTags(t *testing.T) {
 	deepEqual(t, "tags after untag", list(), []types.Tag{{Key: aws.String("b"), Value: aws.String("2")}})
 
 	_, err = c.TagResource(bg(), &dynamodb.TagResourceInput{ResourceArn: arn, Tags: []types.Tag{{Key: aws.String("aws:x"), Value: aws.String("1")}}})
-	wantValidation(t, err, "One or more parameter values were invalid: Tag keys with the prefix aws: are reserved for AWS use")
+	// The ack-api-quirks lab, DDB-TABLE-105 (2026-10-08).
+	wantValidation(t, err, "Tag Key cannot be prefixed with aws:, Key: aws:x")
 }
 
 func TestDescribeLimitsAndEndpoints(t *testing.T) {

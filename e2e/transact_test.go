@@ -225,7 +225,9 @@ func TestTransactIdempotency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deepEqual(t, "capacity", out.ConsumedCapacity, []types.ConsumedCapacity{{TableName: aws.String("txt"), CapacityUnits: aws.Float64(2)}})
+	// Transactions report the units as WriteCapacityUnits too
+	// (transact_exact_test.go).
+	deepEqual(t, "capacity", out.ConsumedCapacity, []types.ConsumedCapacity{{TableName: aws.String("txt"), CapacityUnits: aws.Float64(2), WriteCapacityUnits: aws.Float64(2)}})
 	for range 3 {
 		if _, err := c.TransactWriteItems(bg(), in("tok-1", "1")); err != nil {
 			t.Fatalf("repeat: %v", err)
@@ -301,8 +303,8 @@ func TestTransactCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	deepEqual(t, "capacity", out.ConsumedCapacity, []types.ConsumedCapacity{
-		{TableName: aws.String("tx-a"), CapacityUnits: aws.Float64(4), Table: &types.Capacity{CapacityUnits: aws.Float64(4)}},
-		{TableName: aws.String("tx-b"), CapacityUnits: aws.Float64(4), Table: &types.Capacity{CapacityUnits: aws.Float64(4)}},
+		{TableName: aws.String("tx-a"), CapacityUnits: aws.Float64(4), WriteCapacityUnits: aws.Float64(4), Table: &types.Capacity{CapacityUnits: aws.Float64(4), WriteCapacityUnits: aws.Float64(4)}},
+		{TableName: aws.String("tx-b"), CapacityUnits: aws.Float64(4), WriteCapacityUnits: aws.Float64(4), Table: &types.Capacity{CapacityUnits: aws.Float64(4), WriteCapacityUnits: aws.Float64(4)}},
 	})
 
 	got, err := c.TransactGetItems(bg(), &dynamodb.TransactGetItemsInput{
@@ -317,8 +319,8 @@ func TestTransactCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	deepEqual(t, "get capacity", got.ConsumedCapacity, []types.ConsumedCapacity{
-		{TableName: aws.String("tx-a"), CapacityUnits: aws.Float64(2)},
-		{TableName: aws.String("tx-b"), CapacityUnits: aws.Float64(4)},
+		{TableName: aws.String("tx-a"), CapacityUnits: aws.Float64(2), ReadCapacityUnits: aws.Float64(2)},
+		{TableName: aws.String("tx-b"), CapacityUnits: aws.Float64(4), ReadCapacityUnits: aws.Float64(4)},
 	})
 }
 
@@ -379,8 +381,13 @@ func TestTransactWriteValidation(t *testing.T) {
 	err = transact(c, types.TransactWriteItem{Update: &types.Update{TableName: aws.String("txt"), Key: item{"pk": S("a")},
 		UpdateExpression: aws.String("SET pk = :v"), ExpressionAttributeValues: item{":v": S("x")}}})
 	wantValidation(t, err, "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key")
+	// A key problem of one item cancels the transaction
+	// (transact_exact_test.go).
 	err = transact(c, txPut("txt", item{"nokey": S("a")}))
-	wantValidation(t, err, "One or more parameter values were invalid: Missing the key pk in the item")
+	rs := wantCanceled(t, err, "ValidationError")
+	if got := aws.ToString(rs[0].Message); got != "One or more parameter values were invalid: Missing the key pk in the item" {
+		t.Fatalf("reason %q", got)
+	}
 	err = transact(c, txPut("txt", item{"pk": S("big"), "v": S(strings.Repeat("x", 400<<10))}))
 	wantValidation(t, err, "Item size has exceeded the maximum allowed size")
 	many := make([]types.TransactWriteItem, 101)
@@ -472,8 +479,9 @@ func TestTransactIndexes(t *testing.T) {
 	}
 	deepEqual(t, "indexed", tagged(), []string{"a", "b"})
 	deepEqual(t, "capacity", out.ConsumedCapacity, []types.ConsumedCapacity{{
-		TableName: aws.String("txi"), CapacityUnits: aws.Float64(8), Table: &types.Capacity{CapacityUnits: aws.Float64(4)},
-		GlobalSecondaryIndexes: map[string]types.Capacity{"bytag": {CapacityUnits: aws.Float64(4)}},
+		TableName: aws.String("txi"), CapacityUnits: aws.Float64(8), WriteCapacityUnits: aws.Float64(8),
+		Table:                  &types.Capacity{CapacityUnits: aws.Float64(4), WriteCapacityUnits: aws.Float64(4)},
+		GlobalSecondaryIndexes: map[string]types.Capacity{"bytag": {CapacityUnits: aws.Float64(4), WriteCapacityUnits: aws.Float64(4)}},
 	}})
 
 	err = transact(c, txPut("txi", item{"pk": S("c"), "tag": S("x")}), types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
@@ -495,12 +503,16 @@ func TestTransactIndexes(t *testing.T) {
 	}
 	deepEqual(t, "after mistyped update", tagged(), []string{"a", "b"})
 
-	// A put with a mistyped index key is refused outright, as PutItem is.
+	// A put with a mistyped index key cancels the transaction too, with
+	// PutItem's message as the reason (transact_exact_test.go).
 	_, single = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("txi"), Item: item{"pk": S("d"), "tag": N("1")}})
 	if !errors.As(single, &ae) {
 		t.Fatalf("PutItem with a mistyped index key: %v", single)
 	}
-	wantValidation(t, transact(c, txPut("txi", item{"pk": S("d"), "tag": N("1")})), ae.ErrorMessage())
+	rs = wantCanceled(t, transact(c, txPut("txi", item{"pk": S("d"), "tag": N("1")})), "ValidationError")
+	if got := aws.ToString(rs[0].Message); got != ae.ErrorMessage() {
+		t.Fatalf("reason %q, want %q", got, ae.ErrorMessage())
+	}
 }
 
 // TestTransactIdempotencyConcurrent sends one request many times at once

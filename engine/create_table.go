@@ -2,8 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
+	"unicode/utf16"
 )
 
 // CreateTable creates a table. dynago has no provisioning delay: the table
@@ -149,9 +151,6 @@ func validateCreateTable(in *CreateTableInput) error {
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	c.streamSpecification(in.StreamSpecification)
-	for i, tg := range in.Tags {
-		c.tag(i, tg) // as TagResource checks them
-	}
 	if err := c.err(); err != nil {
 		return err
 	}
@@ -161,6 +160,9 @@ func validateCreateTable(in *CreateTableInput) error {
 		return err
 	}
 	if hasIndexes {
+		if err := unusedAttributeDefinitions(in); err != nil {
+			return err
+		}
 		if err := validateCreateIndexes(in); err != nil {
 			return err
 		}
@@ -176,10 +178,83 @@ func validateCreateTable(in *CreateTableInput) error {
 			return Validation("One or more parameter values were invalid: Stream View Type cannot be specified when streams are disabled")
 		}
 	}
-	if err := validateTags(in.Tags); err != nil {
-		return err
+	// The tag rules of TagResource; an empty list is accepted here
+	// (DDB-TABLE-110 of the ack-api-quirks lab).
+	if len(in.Tags) > 0 {
+		if err := validateTags(in.Tags); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// unusedAttributeDefinitions refuses, for a table with secondary indexes,
+// an attribute definition that no key schema (the table's or an index's)
+// uses. DynamoDB checks this before any other rule of the indexes
+// (the ack-api-quirks lab, DDB-TABLE-127).
+func unusedAttributeDefinitions(in *CreateTableInput) error {
+	used := map[string]bool{}
+	var order []string
+	use := func(ks []KeySchemaElement) {
+		for _, k := range ks {
+			if !used[k.AttributeName] {
+				used[k.AttributeName] = true
+				order = append(order, k.AttributeName)
+			}
+		}
+	}
+	use(in.KeySchema)
+	for _, l := range in.LocalSecondaryIndexes {
+		use(l.KeySchema)
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		use(g.KeySchema)
+	}
+	defs := make([]string, len(in.AttributeDefinitions))
+	defined := make(map[string]bool, len(defs))
+	unused := false
+	for i, d := range in.AttributeDefinitions {
+		defs[i] = d.AttributeName
+		defined[d.AttributeName] = true
+		if !used[d.AttributeName] {
+			unused = true
+		}
+	}
+	// A key attribute without a definition is reported first, by
+	// validateCreateIndexes (no recording of the two together).
+	for _, name := range order {
+		if !defined[name] {
+			return nil
+		}
+	}
+	if !unused {
+		return nil
+	}
+	return Validation(msgAttributeDefinitionsUnused(defs, javaHashSetOrder(order)))
+}
+
+// javaHashSetOrder returns names in the order a java.util.HashSet of
+// them, filled in the given order, iterates: by bucket of the spread
+// String.hashCode in the smallest table (16 or more, doubling) that
+// holds them at load factor 0.75, and in insertion order within a bucket.
+// DynamoDB prints the key attributes it found that way
+// (msgAttributeDefinitionsUnused).
+func javaHashSetOrder(names []string) []string {
+	capacity := 16
+	for float64(len(names)) > 0.75*float64(capacity) {
+		capacity *= 2
+	}
+	bucket := func(s string) int {
+		var h int32
+		for _, c := range utf16.Encode([]rune(s)) {
+			h = 31*h + int32(c)
+		}
+		u := uint32(h)
+		return int((u ^ u>>16) & uint32(capacity-1))
+	}
+	out := append([]string(nil), names...)
+	sort.SliceStable(out, func(i, j int) bool { return bucket(out[i]) < bucket(out[j]) })
+	return out
 }
 
 // attributeName checks an attribute name member: 1 to 255 bytes.
@@ -247,7 +322,7 @@ func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition, countD
 	seen := map[string]bool{}
 	for _, d := range defs {
 		if seen[d.AttributeName] {
-			return Validation("Cannot have two attributes with the same name")
+			return Validation(msgAttributeNameDuplicated(d.AttributeName))
 		}
 		seen[d.AttributeName] = true
 	}

@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // maxTagsPerResource is DynamoDB's limit on tags per table.
@@ -19,11 +20,11 @@ func (db *DB) TagResource(in *TagResourceInput) error {
 	if in.Tags == nil {
 		c.add("Value null at 'tags' failed to satisfy constraint: Member must not be null")
 	}
-	for i, tg := range in.Tags {
-		c.tag(i, tg)
-	}
 	if err := c.err(); err != nil {
 		return err
+	}
+	if len(in.Tags) == 0 {
+		return Validation(msgNoTags)
 	}
 	if err := validateTags(in.Tags); err != nil {
 		return err
@@ -32,14 +33,18 @@ func (db *DB) TagResource(in *TagResourceInput) error {
 		for _, tg := range in.Tags {
 			tags[tg.Key] = tg.Value
 		}
+		// The limit applies to the tags the table would have
+		// (DDB-TABLE-108 of the ack-api-quirks lab).
 		if len(tags) > maxTagsPerResource {
-			return &Error{Code: CodeLimitExceeded, Message: fmt.Sprintf("The number of tags on the resource exceeds the limit of %d", maxTagsPerResource)}
+			return Validation(msgTooManyTags)
 		}
 		return nil
 	})
 }
 
-// UntagResource removes tags from a table.
+// UntagResource removes tags from a table. A key the table does not
+// have is no error; an invalid or reserved one is, and so are more than
+// 50 keys (DDB-TABLE-105 and -107 of the ack-api-quirks lab).
 func (db *DB) UntagResource(in *UntagResourceInput) error {
 	var c constraints
 	c.resourceArn(in.ResourceArn)
@@ -48,6 +53,17 @@ func (db *DB) UntagResource(in *UntagResourceInput) error {
 	}
 	if err := c.err(); err != nil {
 		return err
+	}
+	if len(in.TagKeys) == 0 {
+		return Validation(msgNoTagKeys)
+	}
+	for _, k := range in.TagKeys {
+		if err := validateTagKey(k); err != nil {
+			return err
+		}
+	}
+	if len(in.TagKeys) > maxTagsPerResource {
+		return Validation(msgTooManyTags)
 	}
 	return db.changeTags(in.ResourceArn, func(tags map[string]string) error {
 		for _, k := range in.TagKeys {
@@ -81,41 +97,103 @@ func (c *constraints) resourceArn(arn string) {
 	}
 }
 
-func (c *constraints) tag(i int, tg Tag) {
-	if tg.Key == "" {
-		c.add("Value null at 'tags.%d.member.key' failed to satisfy constraint: Member must not be null", i+1)
-	} else if len([]rune(tg.Key)) > 128 {
-		c.add("Value '%s' at 'tags.%d.member.key' failed to satisfy constraint: Member must have length less than or equal to 128", tg.Key, i+1)
-	}
-	if len([]rune(tg.Value)) > 256 {
-		c.add("Value '%s' at 'tags.%d.member.value' failed to satisfy constraint: Member must have length less than or equal to 256", tg.Value, i+1)
-	}
-}
+// Tag rules: a key of 1 to 128 characters, a value of up to 256, both of
+// letters (of any script), digits, white space and + - = . _ : / @ only,
+// which is the pattern AWS gives for tags, ^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$
+// (the ack-api-quirks lab, DDB-TABLE-106, -107 and -372: Cyrillic, CJK
+// and NBSP accepted; emoji, %, comma, quotes, parentheses, &, *, ;, ?, |,
+// backslash, <, > and ~ refused).
+const (
+	maxTagKeyChars   = 128
+	maxTagValueChars = 256
+)
 
-// validateTags applies the tag rules beyond member constraints.
-func validateTags(tags []Tag) error {
-	for _, tg := range tags {
-		if strings.HasPrefix(tg.Key, "aws:") {
-			return Validation("One or more parameter values were invalid: Tag keys with the prefix aws: are reserved for AWS use")
+func validTagText(s string, maxChars int) bool {
+	if utf8.RuneCountInString(s) > maxChars {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r), unicode.IsNumber(r), unicode.Is(unicode.Z, r):
+		case strings.ContainsRune("_.:/=+-@", r):
+		default:
+			return false
 		}
 	}
-	if len(tags) > maxTagsPerResource {
-		return &Error{Code: CodeLimitExceeded, Message: fmt.Sprintf("The number of tags on the resource exceeds the limit of %d", maxTagsPerResource)}
+	return true
+}
+
+// validateTagKey applies the rules of a tag key, for TagResource,
+// UntagResource and CreateTable.
+func validateTagKey(key string) error {
+	if key == "" || !validTagText(key, maxTagKeyChars) {
+		return Validation(msgTagKeyInvalid(key))
+	}
+	if len(key) >= 4 && strings.EqualFold(key[:4], "aws:") {
+		return Validation(msgTagKeyAWSPrefix(key))
 	}
 	return nil
 }
 
-// tableByARN finds the table a resource ARN names.
+// validateTags applies the tag rules to the Tags of a TagResource or a
+// CreateTable, in order, then refuses a key given twice and more than 50
+// tags.
+func validateTags(tags []Tag) error {
+	seen := make(map[string]bool, len(tags))
+	for _, tg := range tags {
+		if err := validateTagKey(tg.Key); err != nil {
+			return err
+		}
+		if !validTagText(tg.Value, maxTagValueChars) {
+			return Validation(msgTagValueInvalid(tg.Value))
+		}
+		if seen[tg.Key] {
+			return Validation(msgTagKeyDuplicate(tg.Key))
+		}
+		seen[tg.Key] = true
+	}
+	if len(tags) > maxTagsPerResource {
+		return Validation(msgTooManyTags)
+	}
+	return nil
+}
+
+// tableByARN finds the table a resource ARN names, or gives DynamoDB's
+// answer for one that names no table of this account and region (see
+// msgArnNoPrefix and the texts after it).
 func (db *DB) tableByARN(arn string) (*table, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
-	if !strings.HasPrefix(arn, "arn:") || !strings.Contains(arn, ":table/") {
-		return nil, Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn)
+	if !strings.HasPrefix(arn, "arn:") {
+		return nil, Validation(msgArnNoPrefix(arn))
 	}
-	t := db.lookup(arn)
-	if t == nil || t.arn(db) != arn {
-		return nil, NotFound(fmt.Sprintf("Requested resource not found: ResourcArn: %s not found", arn))
+	f := strings.SplitN(arn, ":", 6)
+	if len(f) != 6 || f[1] == "" || f[2] != "dynamodb" || f[3] == "" || f[4] == "" || !strings.HasPrefix(f[5], "table/") {
+		return nil, Validation(msgArnNotDynamoDB(arn))
+	}
+	name, sub, hasSub := strings.Cut(strings.TrimPrefix(f[5], "table/"), "/")
+	if hasSub {
+		switch kind, _, _ := strings.Cut(sub, "/"); kind {
+		case "index":
+			return nil, Validation(msgArnNotTableOrStream(arn))
+		case "stream":
+			// DynamoDB answers a stream's ARN as a resource it does
+			// not find (DDB-TABLE-071); dynago has no tags on streams.
+			return nil, NotFound(msgArnNotFound(arn))
+		default:
+			return nil, Validation(msgArnNotDynamoDB(arn))
+		}
+	}
+	if f[3] != db.opts.Region {
+		return nil, Validation(msgArnOtherRegion(arn))
+	}
+	if f[4] != db.opts.AccountID {
+		return nil, &Error{Code: CodeAccessDenied, Message: msgArnNotAllowed}
+	}
+	t := db.lookup(name)
+	if t == nil || strings.HasPrefix(name, "arn:") {
+		return nil, NotFound(msgArnNotFound(arn))
 	}
 	return t, nil
 }

@@ -57,21 +57,39 @@ func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 		}
 		reads[i].proj = proj
 	}
-	seen := make(map[string]bool, len(reads))
 	for i, ti := range in.TransactItems {
 		t, err := db.tableOrNotFound(ti.Get.TableName)
 		if err != nil {
 			return nil, err
 		}
-		k, err := t.keyFromKey(ti.Get.Key)
-		if err != nil {
+		reads[i].t = t
+	}
+	// As in TransactWriteItems: an empty key value is refused for the
+	// whole request (no recording for TransactGetItems; chose the
+	// transactional writes' answer), and a key that does not match the
+	// schema cancels the transaction with a ValidationError reason at
+	// that Get (the paritysuite DynamoDB conformance suite, tests/tier3/
+	// error-messages/transactGetItems.test.ts: Key {} is cancelled with
+	// [ValidationError]; the reason's text is not recorded, chose
+	// GetItem's "The provided key element does not match the schema").
+	for i, ti := range in.TransactItems {
+		if err := reads[i].t.emptyLookupKey(ti.Get.Key); err != nil {
 			return nil, err
 		}
-		if seen[string(k.row)] {
+	}
+	for i, ti := range in.TransactItems {
+		k, err := reads[i].t.keyFromKey(ti.Get.Key)
+		if err != nil {
+			return nil, cancelAt(len(reads), i, err)
+		}
+		reads[i].k = k
+	}
+	seen := make(map[string]bool, len(reads))
+	for _, r := range reads {
+		if seen[string(r.k.row)] {
 			return nil, errTransactDuplicate
 		}
-		seen[string(k.row)] = true
-		reads[i].t, reads[i].k = t, k
+		seen[string(r.k.row)] = true
 	}
 
 	snap := db.store.NewSnapshot()
@@ -95,13 +113,19 @@ func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 			if it, err = s.Item(); err != nil {
 				return nil, fmt.Errorf("table %q: %w", r.t.meta.Name, err)
 			}
-			out.Responses[i].Item = shape(it, r.proj, nil)
+			// A projection that matches nothing leaves the response
+			// without an Item, where GetItem answers "Item": {}
+			// (ExtendDB issue 74, 2026-05, DynamoDB's body quoted:
+			// {"Responses":[{}]}).
+			if p := shape(it, r.proj, nil); len(p) > 0 {
+				out.Responses[i].Item = p
+			}
 		}
 		tables[r.t.meta.Name] = r.t
 		units[r.t.meta.Name] += 2 * readUnits(size, true)
 	}
 	for _, name := range sortedKeys(tables) {
-		if cc := consumed(tables[name], in.ReturnConsumedCapacity, units[name]); cc != nil {
+		if cc := consumedTx(tables[name], in.ReturnConsumedCapacity, units[name], nil, true); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
 	}

@@ -97,7 +97,7 @@ type TransactGet struct {
 
 // TransactGetItemsOutput is TransactGetItems' response: one ItemResponse
 // per Get, in request order, with a nil Item for an item that does not
-// exist.
+// exist or has none of the attributes its projection names.
 type TransactGetItemsOutput struct {
 	Responses        []ItemResponse
 	ConsumedCapacity []ConsumedCapacity

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 	"time"
 )
@@ -37,7 +36,7 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
 		in.OnDemandThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
-		return nil, Validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+		return nil, Validation(msgUpdateTableNothing)
 	}
 	m := t.meta // copy; the old *table stays valid for readers holding it
 	m.Tags = append([]Tag(nil), t.meta.Tags...)
@@ -65,10 +64,13 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 		if p != nil {
 			old := m.Throughput
+			// The same throughput again changes nothing, with or
+			// without BillingMode PROVISIONED (the ack-api-quirks
+			// catalogue, DDB-TABLE-164), unless another member changes
+			// something.
 			if m.BillingMode == BillingModeProvisioned && p.ReadCapacityUnits == old.ReadCapacityUnits && p.WriteCapacityUnits == old.WriteCapacityUnits &&
-				in.BillingMode == "" && in.StreamSpecification == nil && in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil {
-				return nil, Validation(fmt.Sprintf("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
-					old.ReadCapacityUnits, p.ReadCapacityUnits, old.WriteCapacityUnits, p.WriteCapacityUnits))
+				in.StreamSpecification == nil && in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil {
+				return nil, Validation(msgThroughputUnchanged(old.ReadCapacityUnits, p.ReadCapacityUnits, old.WriteCapacityUnits, p.WriteCapacityUnits))
 			}
 			if m.BillingMode == BillingModeProvisioned {
 				if p.ReadCapacityUnits > old.ReadCapacityUnits || p.WriteCapacityUnits > old.WriteCapacityUnits {
@@ -181,9 +183,9 @@ func updateStream(m *tableMeta, s *StreamSpecification, now time.Time) error {
 	case !s.StreamEnabled && s.StreamViewType != "":
 		return Validation("One or more parameter values were invalid: Stream View Type cannot be specified when streams are disabled")
 	case s.StreamEnabled && enabled:
-		return Validation("Table already has an enabled stream: TableName: " + m.Name)
+		return Validation(msgStreamAlreadyEnabled(m.Name))
 	case !s.StreamEnabled && !enabled:
-		return Validation("Table already has streams disabled: TableName: " + m.Name)
+		return Validation(msgNoStreamToDisable(m.Name))
 	case s.StreamEnabled:
 		m.Stream = &StreamSpecification{StreamEnabled: true, StreamViewType: s.StreamViewType}
 	default:

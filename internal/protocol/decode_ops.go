@@ -132,16 +132,31 @@ func (d *decoder) sseSpecification(dst **engine.SSESpecification) *engine.Error 
 	return err
 }
 
+// tagElem decodes a Tag. A Tag without its Key or Value is refused with
+// the text DynamoDB gives it (engine.MsgTagKeyNull, engine.MsgTagValueNull),
+// since the engine cannot tell an absent member from an empty one.
 func tagElem(d *decoder, t *engine.Tag) *engine.Error {
-	_, err := d.object("Tag", atElement, func(key []byte) *engine.Error {
+	var hasKey, hasValue bool
+	present, err := d.object("Tag", atElement, func(key []byte) *engine.Error {
 		switch string(key) {
 		case "Key":
+			hasKey = true
 			return d.str(&t.Key)
 		case "Value":
+			hasValue = true
 			return d.str(&t.Value)
 		}
 		return d.skipValue()
 	})
+	// A null Tag has no Key either (no recording; chose the answer to {}).
+	if err == nil {
+		switch {
+		case !present || !hasKey:
+			d.deferValidation(engine.MsgTagKeyNull)
+		case !hasValue:
+			d.deferValidation(engine.MsgTagValueNull)
+		}
+	}
 	return err
 }
 
