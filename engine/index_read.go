@@ -79,7 +79,10 @@ func fromKeyCondition(kc keyCondition) indexCondition {
 // multiKeyCondition checks the parts of a key condition on a
 // multi-attribute index key: equality on every HASH attribute, and on
 // the RANGE attributes left to right with no gap, only the last one
-// allowed another operator.
+// allowed another operator. Legacy KeyConditions come here too
+// (legacyParts): DynamoDB accepts them on these indexes, with the same
+// rules (getmoto/moto tests/test_dynamodb/test_dynamodb_multi_attribute_gsi.py,
+// marked aws_verified).
 func (ix *index) multiKeyCondition(parts []keyPart) (indexCondition, error) {
 	var ic indexCondition
 	if n := len(ix.hash) + len(ix.rng); len(parts) > n {
@@ -107,25 +110,31 @@ func (ix *index) multiKeyCondition(parts []keyPart) (indexCondition, error) {
 		ic.pk = append(ic.pk, p.a)
 		used++
 	}
-	gap := ""
-	for _, a := range ix.rng {
-		p := byName[a.name]
-		if p == nil {
-			if gap == "" {
-				gap = a.name
-			}
+	// Every RANGE attribute named needs an equality on each one before
+	// it (msgRangeNeedsEquality); so the RANGE attributes named are a
+	// prefix of the key schema, all but the last compared for equality.
+	rng := make([]*keyPart, len(ix.rng))
+	for i, a := range ix.rng {
+		rng[i] = byName[a.name]
+	}
+	for j := range rng {
+		if rng[j] == nil {
 			continue
 		}
-		if gap != "" {
-			return ic, Validation(msgMissedKeyElement(gap))
+		for i := range j {
+			if rng[i] == nil || rng[i].op != keys.OpEQ {
+				return ic, Validation(msgRangeNeedsEquality(ix.rng[i].name, ix.rng[j].name))
+			}
+		}
+	}
+	for i, a := range ix.rng {
+		p := rng[i]
+		if p == nil {
+			break
 		}
 		used++
 		if p.a.Type != a.typ || (p.op == keys.OpBetween && p.b.Type != a.typ) {
 			return ic, Validation(msgKeyTypeMismatch)
-		}
-		if ic.op != keys.OpAny {
-			// A condition after an inequality.
-			return ic, Validation(msgKeyConditionNotSupp)
 		}
 		if p.op == keys.OpEQ {
 			ic.eq = append(ic.eq, p.a)
