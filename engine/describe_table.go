@@ -18,13 +18,7 @@ func (db *DB) DescribeTable(in *DescribeTableInput) (*DescribeTableOutput, error
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}
-	var desc *TableDescription
-	var err error
-	if status := db.tableStatus(t); status == TableStatusDeleting {
-		desc, err = db.describeDeleting(t)
-	} else {
-		desc, err = db.describe(t, status)
-	}
+	desc, err := db.describe(t, TableStatusActive)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +78,5 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 	if err := db.describeIndexes(t, d); err != nil {
 		return nil, err
 	}
-	db.transientIndexStatus(t, d)
 	return d, nil
 }
