@@ -54,24 +54,8 @@ type writeRequest struct {
 // expressions or their legacy parameters, refusing a mix of the two.
 func compileWrite(r writeRequest) (writeExprs, error) {
 	var w writeExprs
-	var legacy, modern []string
-	if r.attributeUpdates != nil {
-		legacy = append(legacy, "AttributeUpdates")
-	}
-	if r.expected != nil {
-		legacy = append(legacy, "Expected")
-	}
-	if r.conditionalOperator != "" {
-		legacy = append(legacy, "ConditionalOperator")
-	}
-	if r.update != "" || r.empty.Has(ExprUpdate) {
-		modern = append(modern, "UpdateExpression")
-	}
-	if r.condition != "" || r.empty.Has(ExprCondition) {
-		modern = append(modern, "ConditionExpression")
-	}
-	if err := expr.CheckMixing(legacy, modern); err != nil {
-		return w, attrError(err)
+	if err := r.checkMixing(); err != nil {
+		return w, err
 	}
 	if err := expr.CheckConditionalOperator(r.conditionalOperator, len(r.expected)); err != nil {
 		return w, attrError(err)
@@ -116,6 +100,31 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 		}
 	}
 	return w, nil
+}
+
+// checkMixing refuses a write that carries both legacy and expression
+// parameters.
+func (r writeRequest) checkMixing() error {
+	var legacy, modern []string
+	if r.attributeUpdates != nil {
+		legacy = append(legacy, "AttributeUpdates")
+	}
+	if r.expected != nil {
+		legacy = append(legacy, "Expected")
+	}
+	if r.conditionalOperator != "" {
+		legacy = append(legacy, "ConditionalOperator")
+	}
+	if r.update != "" || r.empty.Has(ExprUpdate) {
+		modern = append(modern, "UpdateExpression")
+	}
+	if r.condition != "" || r.empty.Has(ExprCondition) {
+		modern = append(modern, "ConditionExpression")
+	}
+	if err := expr.CheckMixing(legacy, modern); err != nil {
+		return attrError(err)
+	}
+	return nil
 }
 
 // checkStored decodes the stored item when the condition or the caller
@@ -195,30 +204,8 @@ type readRequest struct {
 // counterparts, refusing a mix of the two.
 func compileRead(r readRequest) (readExprs, error) {
 	var x readExprs
-	var legacy, modern []string
-	if r.attributesToGet != nil {
-		legacy = append(legacy, "AttributesToGet")
-	}
-	if r.legacyFilter != nil {
-		legacy = append(legacy, r.filterParam)
-	}
-	if r.conditionalOperator != "" {
-		legacy = append(legacy, "ConditionalOperator")
-	}
-	if r.keyConditions != nil {
-		legacy = append(legacy, "KeyConditions")
-	}
-	if r.projection != "" || r.empty.Has(ExprProjection) {
-		modern = append(modern, "ProjectionExpression")
-	}
-	if r.filter != "" || r.empty.Has(ExprFilter) {
-		modern = append(modern, "FilterExpression")
-	}
-	if r.keyCondition != "" || r.empty.Has(ExprKeyCondition) {
-		modern = append(modern, "KeyConditionExpression")
-	}
-	if err := expr.CheckMixing(legacy, modern); err != nil {
-		return x, attrError(err)
+	if err := r.checkMixing(); err != nil {
+		return x, err
 	}
 	if err := expr.CheckConditionalOperator(r.conditionalOperator, len(r.legacyFilter)); err != nil {
 		return x, attrError(err)
@@ -252,6 +239,41 @@ func compileRead(r readRequest) (readExprs, error) {
 		return x, err
 	}
 	return x, nil
+}
+
+// checkMixing refuses a Query or Scan that carries both legacy and
+// expression parameters.
+func (r readRequest) checkMixing() error {
+	var legacy, modern []string
+	if r.attributesToGet != nil {
+		legacy = append(legacy, "AttributesToGet")
+	}
+	if r.legacyFilter != nil {
+		legacy = append(legacy, r.filterParam)
+	}
+	if r.conditionalOperator != "" {
+		legacy = append(legacy, "ConditionalOperator")
+	}
+	// KeyConditions goes with FilterExpression and ProjectionExpression:
+	// DynamoDB refuses it only beside KeyConditionExpression (dynalite's
+	// validateExpressionParams, written against DynamoDB, leaves it out of
+	// the non-expression parameters otherwise).
+	if r.keyConditions != nil && (r.keyCondition != "" || r.empty.Has(ExprKeyCondition)) {
+		legacy = append(legacy, "KeyConditions")
+	}
+	if r.projection != "" || r.empty.Has(ExprProjection) {
+		modern = append(modern, "ProjectionExpression")
+	}
+	if r.filter != "" || r.empty.Has(ExprFilter) {
+		modern = append(modern, "FilterExpression")
+	}
+	if r.keyCondition != "" || r.empty.Has(ExprKeyCondition) {
+		modern = append(modern, "KeyConditionExpression")
+	}
+	if err := expr.CheckMixing(legacy, modern); err != nil {
+		return attrError(err)
+	}
+	return nil
 }
 
 // apply sets a page's filter and projection.
@@ -315,4 +337,46 @@ func present(empty Exprs) expr.Kinds {
 		}
 	}
 	return k
+}
+
+// MixedParamsError returns the error DynamoDB gives in (a *PutItemInput,
+// *DeleteItemInput, *UpdateItemInput, *GetItemInput, *QueryInput or
+// *ScanInput) for carrying both legacy and expression parameters, nil if
+// it does not. DynamoDB reports that mix before a problem with any of the
+// request's attribute values (dynalite's updateItem test, run against
+// DynamoDB: an empty value in Key beside a mix is answered with the mix),
+// so the decoder, which finds empty and many-typed values itself, asks
+// for it before reporting one.
+func MixedParamsError(in any) error {
+	switch in := in.(type) {
+	case *PutItemInput:
+		return writeRequest{condition: in.ConditionExpression, empty: in.EmptyExpressions,
+			expected: in.Expected, conditionalOperator: in.ConditionalOperator}.checkMixing()
+	case *DeleteItemInput:
+		return writeRequest{condition: in.ConditionExpression, empty: in.EmptyExpressions,
+			expected: in.Expected, conditionalOperator: in.ConditionalOperator}.checkMixing()
+	case *UpdateItemInput:
+		return writeRequest{condition: in.ConditionExpression, update: in.UpdateExpression, empty: in.EmptyExpressions,
+			expected: in.Expected, conditionalOperator: in.ConditionalOperator,
+			attributeUpdates: in.AttributeUpdates}.checkMixing()
+	case *GetItemInput:
+		var legacy, modern []string
+		if in.AttributesToGet != nil {
+			legacy = append(legacy, "AttributesToGet")
+		}
+		if in.ProjectionExpression != "" || in.EmptyExpressions.Has(ExprProjection) {
+			modern = append(modern, "ProjectionExpression")
+		}
+		return attrError(expr.CheckMixing(legacy, modern))
+	case *QueryInput:
+		return readRequest{keyCondition: in.KeyConditionExpression, filter: in.FilterExpression,
+			projection: in.ProjectionExpression, empty: in.EmptyExpressions,
+			attributesToGet: in.AttributesToGet, filterParam: "QueryFilter", legacyFilter: in.QueryFilter,
+			conditionalOperator: in.ConditionalOperator, keyConditions: in.KeyConditions}.checkMixing()
+	case *ScanInput:
+		return readRequest{filter: in.FilterExpression, projection: in.ProjectionExpression, empty: in.EmptyExpressions,
+			attributesToGet: in.AttributesToGet, filterParam: "ScanFilter", legacyFilter: in.ScanFilter,
+			conditionalOperator: in.ConditionalOperator}.checkMixing()
+	}
+	return nil
 }

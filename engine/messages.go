@@ -434,20 +434,18 @@ func msgArnNotFound(arn string) string {
 	return "Requested resource not found: ResourceArn: " + arn + " not found"
 }
 
-// Multi-attribute GSI keys.
+// Attribute values and legacy-with-expression parameters (the exactness
+// of malformed values wherever they appear, and of the parameter mixes
+// DynamoDB refuses).
 
-// msgRangeNeedsEquality answers a key condition on a multi-attribute GSI
-// key that names a RANGE attribute (later) while an earlier one (prior)
-// has no condition or one other than equality: a gap, or an inequality,
-// BETWEEN or begins_with before the last attribute named. Recorded
-// against DynamoDB by paritysuite/dynamodb-conformance
-// (tests/tier1/query/multiAttributeGsiKey.test.ts, October 2026: "RANGE
-// key attributes b must have equality conditions specified in the query
-// because a condition is present on key attribute c"), and the text
-// floci took from DynamoDB Local 3.3.1 (floci-io/floci pull 2471). When
-// several earlier attributes lack an equality no recording shows whether
-// DynamoDB lists them all; dynago names the first, with the first later
-// attribute that has such a gap, as floci does.
-func msgRangeNeedsEquality(prior, later string) string {
-	return "RANGE key attributes " + prior + " must have equality conditions specified in the query because a condition is present on key attribute " + later
+// MsgInvalidExpressionValue wraps the problem with one value of
+// ExpressionAttributeValues as DynamoDB reports it, naming the value's
+// key: "ExpressionAttributeValues contains invalid value: Supplied
+// AttributeValue is empty, must contain exactly one of the supported
+// datatypes for key :v1" (recorded from DynamoDB in applications'
+// comments: a DocumentClient set in UpdateItem, an empty list in
+// easyCLA's UpdateItem). The decoder uses it for the problems it finds
+// (an empty value, several types); internal/expr words the others alike.
+func MsgInvalidExpressionValue(inner, key string) string {
+	return "ExpressionAttributeValues contains invalid value: " + inner + " for key " + key
 }

@@ -53,7 +53,7 @@ func (d *decoder) attrValue(v *attr.Value, at position) (bool, *engine.Error) {
 	}
 	if !ok {
 		if at == atElement {
-			d.deferValidation(msgAttrEmpty)
+			d.deferAttr(msgAttrEmpty)
 		}
 		return false, nil
 	}
@@ -61,7 +61,7 @@ func (d *decoder) attrValue(v *attr.Value, at position) (bool, *engine.Error) {
 		if err := d.skipValue(); err != nil {
 			return false, err
 		}
-		d.deferValidation(msgAttrNesting)
+		d.deferAttr(msgAttrNesting)
 		return true, nil
 	}
 	d.avDepth++
@@ -77,7 +77,7 @@ func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
 	c := d.peek()
 	if c == '}' {
 		d.pos++
-		d.deferValidation(msgAttrEmpty)
+		d.deferAttr(msgAttrEmpty)
 		return nil
 	}
 	for {
@@ -117,9 +117,9 @@ func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
 			d.pos++
 			switch {
 			case v.Type == attr.TypeInvalid:
-				d.deferValidation(msgAttrEmpty)
+				d.deferAttr(msgAttrEmpty)
 			case multi:
-				d.deferValidation(msgAttrMulti)
+				d.deferAttr(msgAttrMulti)
 			}
 			return nil
 		default:
@@ -267,6 +267,56 @@ func (d *decoder) item(dst *attr.Item, at position) *engine.Error {
 
 func itemElem(d *decoder, it *attr.Item) *engine.Error { return d.item(it, atElement) }
 
+// exprValues reads ExpressionAttributeValues: a map of AttributeValues
+// whose problems are reported with the key of the value they are in. A
+// present map is never nil.
+func (d *decoder) exprValues(dst *attr.Item) *engine.Error {
+	ok, err := d.openMap(javaAttributeValue, atField)
+	if !ok || err != nil {
+		return err
+	}
+	m := make(attr.Item)
+	*dst = m
+	d.pos++
+	c := d.peek()
+	if c == '}' {
+		d.pos++
+		return nil
+	}
+	for {
+		if c != '"' {
+			return errSyntax()
+		}
+		key, err := d.readString()
+		if err != nil {
+			return err
+		}
+		name := string(key)
+		if d.peek() != ':' {
+			return errSyntax()
+		}
+		d.pos++
+		var v attr.Value
+		d.valueKey = name
+		_, err = d.attrValue(&v, atElement)
+		d.valueKey = ""
+		if err != nil {
+			return err
+		}
+		m[name] = v
+		switch d.peek() {
+		case ',':
+			d.pos++
+			c = d.peek()
+		case '}':
+			d.pos++
+			return nil
+		default:
+			return errSyntax()
+		}
+	}
+}
+
 // attrField reads an AttributeValue member of a structure (Expected's
 // Value, AttributeUpdates' Value).
 func (d *decoder) attrField(dst **attr.Value) *engine.Error {
@@ -280,5 +330,18 @@ func (d *decoder) attrField(dst **attr.Value) *engine.Error {
 
 func attrElem(d *decoder, v *attr.Value) *engine.Error {
 	_, err := d.attrValue(v, atElement)
+	return err
+}
+
+// mixedFirst returns err, the result of decoding in, unless err is a
+// problem with an attribute value the decoder deferred and in also mixes
+// legacy and expression parameters: DynamoDB reports the mix first.
+func (d *decoder) mixedFirst(err error, in any) error {
+	if err == nil || d.deferred == nil || err != error(d.deferred) {
+		return err
+	}
+	if m := engine.MixedParamsError(in); m != nil {
+		return m
+	}
 	return err
 }

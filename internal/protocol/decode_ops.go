@@ -510,7 +510,7 @@ func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
-			return d.item(&in.ExpressionAttributeValues, atField)
+			return d.exprValues(&in.ExpressionAttributeValues)
 		case "Expected":
 			return d.expected(&in.Expected)
 		case "ConditionalOperator":
@@ -526,6 +526,7 @@ func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
 		}
 		return d.skipValue()
 	})
+	err = d.mixedFirst(err, in)
 	if err != nil {
 		return nil, err
 	}
@@ -556,6 +557,7 @@ func DecodeGetItem(body []byte) (*engine.GetItemInput, error) {
 		}
 		return d.skipValue()
 	})
+	err = d.mixedFirst(err, in)
 	if err != nil {
 		return nil, err
 	}
@@ -577,7 +579,7 @@ func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
-			return d.item(&in.ExpressionAttributeValues, atField)
+			return d.exprValues(&in.ExpressionAttributeValues)
 		case "Expected":
 			return d.expected(&in.Expected)
 		case "ConditionalOperator":
@@ -593,6 +595,7 @@ func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
 		}
 		return d.skipValue()
 	})
+	err = d.mixedFirst(err, in)
 	if err != nil {
 		return nil, err
 	}
@@ -616,7 +619,7 @@ func DecodeUpdateItem(body []byte) (*engine.UpdateItemInput, error) {
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
-			return d.item(&in.ExpressionAttributeValues, atField)
+			return d.exprValues(&in.ExpressionAttributeValues)
 		case "AttributeUpdates":
 			return decodeMap(d, &in.AttributeUpdates, modelPrefix+"AttributeValueUpdate", atField, attributeUpdateElem)
 		case "Expected":
@@ -634,6 +637,7 @@ func DecodeUpdateItem(body []byte) (*engine.UpdateItemInput, error) {
 		}
 		return d.skipValue()
 	})
+	err = d.mixedFirst(err, in)
 	if err != nil {
 		return nil, err
 	}

@@ -59,13 +59,14 @@ func DecodeScan(body []byte) (*engine.ScanInput, error) {
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
-			return d.item(&in.ExpressionAttributeValues, atField)
+			return d.exprValues(&in.ExpressionAttributeValues)
 		case "ConsistentRead":
 			_, err := d.boolean(&in.ConsistentRead)
 			return err
 		}
 		return d.skipValue()
 	})
+	err = d.mixedFirst(err, in)
 	if err != nil {
 		return nil, err
 	}
@@ -112,10 +113,11 @@ func DecodeQuery(body []byte) (*engine.QueryInput, error) {
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
-			return d.item(&in.ExpressionAttributeValues, atField)
+			return d.exprValues(&in.ExpressionAttributeValues)
 		}
 		return d.skipValue()
 	})
+	err = d.mixedFirst(err, in)
 	if err != nil {
 		return nil, err
 	}

@@ -47,12 +47,29 @@ type decoder struct {
 	// scratch holds the unescaped text of the last string that had
 	// escapes. A slice returned by readString is valid until the next call.
 	scratch []byte
+	// valueKey is the ExpressionAttributeValues key whose value is being
+	// decoded, "" elsewhere: a problem with that value is reported as
+	// DynamoDB reports it there (see deferAttr).
+	valueKey string
 }
 
 func (d *decoder) deferValidation(msg string) {
 	if d.deferred == nil {
 		d.deferred = engine.Validation(msg)
 	}
+}
+
+// deferAttr defers a problem with an attribute value. Inside
+// ExpressionAttributeValues DynamoDB names the value's key, as it does for
+// the engine's checks of those values.
+func (d *decoder) deferAttr(msg string) {
+	if d.deferred != nil {
+		return
+	}
+	if d.valueKey != "" {
+		msg = engine.MsgInvalidExpressionValue(msg, d.valueKey)
+	}
+	d.deferValidation(msg)
 }
 
 // peek skips whitespace and returns the next byte, or 0 at the end of the

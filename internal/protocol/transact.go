@@ -42,7 +42,7 @@ func (c txCommon) member(d *decoder, key []byte) (bool, *engine.Error) {
 	case "ExpressionAttributeNames":
 		return true, d.strMap(c.names)
 	case "ExpressionAttributeValues":
-		return true, d.item(c.values, atField)
+		return true, d.exprValues(c.values)
 	case "ReturnValuesOnConditionCheckFailure":
 		return true, d.str(c.onFail)
 	}
