@@ -434,6 +434,24 @@ func msgArnNotFound(arn string) string {
 	return "Requested resource not found: ResourceArn: " + arn + " not found"
 }
 
+// Multi-attribute GSI keys.
+
+// msgRangeNeedsEquality answers a key condition on a multi-attribute GSI
+// key that names a RANGE attribute (later) while an earlier one (prior)
+// has no condition or one other than equality: a gap, or an inequality,
+// BETWEEN or begins_with before the last attribute named. Recorded
+// against DynamoDB by paritysuite/dynamodb-conformance
+// (tests/tier1/query/multiAttributeGsiKey.test.ts, October 2026: "RANGE
+// key attributes b must have equality conditions specified in the query
+// because a condition is present on key attribute c"), and the text
+// floci took from DynamoDB Local 3.3.1 (floci-io/floci pull 2471). When
+// several earlier attributes lack an equality no recording shows whether
+// DynamoDB lists them all; dynago names the first, with the first later
+// attribute that has such a gap, as floci does.
+func msgRangeNeedsEquality(prior, later string) string {
+	return "RANGE key attributes " + prior + " must have equality conditions specified in the query because a condition is present on key attribute " + later
+}
+
 // Attribute values and legacy-with-expression parameters (the exactness
 // of malformed values wherever they appear, and of the parameter mixes
 // DynamoDB refuses).
