@@ -78,6 +78,18 @@ type tableMeta struct {
 	// index id handed out, so an id is never reused within a table.
 	Indexes     []indexMeta `json:"indexes,omitempty"`
 	LastIndexID uint32      `json:"lastIndexID,omitempty"`
+	// Transition is CREATING, UPDATING or DELETING when the last
+	// CreateTable, UpdateTable or DeleteTable left the table in that state
+	// until TransitionEnds (Options.TransientDelay); the status is
+	// computed from the clock, so a restart mid-transition ends in the
+	// right state. A DELETING table's rows are gone already; its catalog
+	// entry stays until TransitionEnds (engine/transient.go).
+	Transition     string    `json:"transition,omitempty"`
+	TransitionEnds time.Time `json:"transitionEnds,omitzero"`
+	// IndexesActiveAt holds, for each global secondary index UpdateTable
+	// created under a TransientDelay, when it stops being CREATING at the
+	// earliest (its backfill must have ended too).
+	IndexesActiveAt map[string]time.Time `json:"indexesActiveAt,omitempty"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path
@@ -142,7 +154,7 @@ func (db *DB) loadCatalog() error {
 		return err
 	}
 	db.tables.Store(&m)
-	return nil
+	return db.purgeDeleted()
 }
 
 // lookup returns the named table (name may be an ARN), or nil.
@@ -159,7 +171,11 @@ func (db *DB) lookup(name string) *table {
 		}
 		name = a.name
 	}
-	return (*db.tables.Load())[name]
+	t := (*db.tables.Load())[name]
+	if t != nil && t.meta.Transition == TableStatusDeleting && db.gone(t) {
+		return nil
+	}
+	return t
 }
 
 // tableOrNotFound returns the table or DynamoDB's item-operation error for
@@ -174,6 +190,9 @@ func (db *DB) tableOrNotFound(name string) (*table, error) {
 			return nil, invalidTableARN(name)
 		}
 		return nil, NotFound("Requested resource not found")
+	}
+	if t.meta.Transition != "" || len(t.meta.IndexesActiveAt) > 0 {
+		return db.transientItemView(t)
 	}
 	return t, nil
 }

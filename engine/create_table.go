@@ -8,10 +8,12 @@ import (
 	"unicode/utf16"
 )
 
-// CreateTable creates a table. dynago has no provisioning delay: the table
-// is ACTIVE as soon as CreateTable returns, and the description it returns
-// says so. (DynamoDB returns CREATING and becomes ACTIVE later; clients wait
-// with DescribeTable or the SDK's waiter, which both see ACTIVE at once.)
+// CreateTable creates a table. By default dynago has no provisioning
+// delay: the table is ACTIVE as soon as CreateTable returns, and the
+// description it returns says so. (DynamoDB returns CREATING and becomes
+// ACTIVE later; clients wait with DescribeTable or the SDK's waiter, which
+// both see ACTIVE at once.) With Options.TransientDelay the table is
+// CREATING for that long, as on DynamoDB (engine/transient.go).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
 func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
@@ -83,6 +85,7 @@ func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
 		m.LastIndexID++
 		m.Indexes = append(m.Indexes, gsiMeta(g, m.LastIndexID, m.BillingMode))
 	}
+	db.startTransition(&m, TableStatusCreating, now)
 	t := newTable(m)
 	next, err := db.putTableLocked(b, t)
 	if err != nil {
@@ -96,7 +99,7 @@ func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	db.tables.Store(&next)
 	db.log.Info("table created", "table", name, "id", id)
-	desc, err := db.describe(t, TableStatusActive)
+	desc, err := db.describe(t, db.tableStatus(t))
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,9 @@ import (
 
 // DeleteTable deletes a table and all its data. The rows go with one range
 // deletion in the same batch as the catalog entry, so the table vanishes
-// atomically; Pebble reclaims the space in the background.
+// atomically; Pebble reclaims the space in the background. With
+// Options.TransientDelay the entry stays, DELETING, for that long
+// (engine/transient.go).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html
 func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
@@ -26,6 +28,17 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	t := db.lookup(in.TableName)
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
+	}
+	switch db.tableStatus(t) {
+	case TableStatusCreating, TableStatusUpdating:
+		return nil, db.inUse(t)
+	case TableStatusDeleting:
+		// Already being deleted: no error (AWS's API reference).
+		desc, err := db.describeDeleting(t)
+		if err != nil {
+			return nil, err
+		}
+		return &DeleteTableOutput{TableDescription: desc}, nil
 	}
 	if t.meta.DeletionProtection {
 		return nil, Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
@@ -51,11 +64,28 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 			return nil, err
 		}
 	}
-	if err := b.Delete(metaTableKey(t.meta.Name)); err != nil {
-		return nil, err
+	now := db.now()
+	var next map[string]*table
+	if db.opts.TransientDelay > 0 {
+		// The rows go now; the entry stays, DELETING, without its
+		// indexes or stream, until the delay has passed
+		// (engine/transient.go).
+		m := t.meta
+		m.Indexes, m.IndexesActiveAt, m.StreamID = nil, nil, 0
+		db.startTransition(&m, TableStatusDeleting, now)
+		var err error
+		if next, err = db.putTableLocked(b, newTable(m)); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := b.Delete(metaTableKey(t.meta.Name)); err != nil {
+			return nil, err
+		}
+		next = maps.Clone(*db.tables.Load())
+		delete(next, t.meta.Name)
 	}
 	// The stream closes with the table and stays readable for 24 hours.
-	finish, err := db.disableStream(b, t.meta.StreamID, db.now())
+	finish, err := db.disableStream(b, t.meta.StreamID, now)
 	if err != nil {
 		return nil, err
 	}
@@ -64,8 +94,6 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	next := maps.Clone(*db.tables.Load())
-	delete(next, t.meta.Name)
 	db.tables.Store(&next)
 	db.log.Info("table deleted", "table", t.meta.Name, "id", t.meta.ID)
 	return &DeleteTableOutput{TableDescription: desc}, nil

@@ -18,7 +18,13 @@ func (db *DB) DescribeTable(in *DescribeTableInput) (*DescribeTableOutput, error
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}
-	desc, err := db.describe(t, TableStatusActive)
+	var desc *TableDescription
+	var err error
+	if status := db.tableStatus(t); status == TableStatusDeleting {
+		desc, err = db.describeDeleting(t)
+	} else {
+		desc, err = db.describe(t, status)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -78,5 +84,6 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 	if err := db.describeIndexes(t, d); err != nil {
 		return nil, err
 	}
+	db.transientIndexStatus(t, d)
 	return d, nil
 }

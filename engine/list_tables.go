@@ -31,7 +31,10 @@ func (db *DB) ListTables(in *ListTablesInput) (*ListTablesOutput, error) {
 	}
 	tables := *db.tables.Load()
 	names := make([]string, 0, len(tables))
-	for n := range tables {
+	for n, t := range tables {
+		if db.gone(t) {
+			continue // deleted after DELETING; its entry goes at the next Open
+		}
 		if in.ExclusiveStartTableName == "" || strings.Compare(n, in.ExclusiveStartTableName) > 0 {
 			names = append(names, n)
 		}

@@ -467,3 +467,30 @@ func msgRangeNeedsEquality(prior, later string) string {
 func MsgInvalidExpressionValue(inner, key string) string {
 	return "ExpressionAttributeValues contains invalid value: " + inner + " for key " + key
 }
+
+// Transient states (Options.TransientDelay; engine/transient.go).
+
+// msgTableNotActive answers an item operation on a table that is
+// CREATING or DELETING: the text of a missing table's item operation
+// (dynalite's getTable, whose CREATING/DELETING check answers so; its
+// tests are recorded against DynamoDB).
+const msgTableNotActive = "Requested resource not found"
+
+// A table change that meets a table in a transient state. "Table is being
+// created: X": dynalite's DeleteTable, and the ack-api-quirks catalogue
+// (DDB-TABLE-101, TagResource during CREATING, recorded 2026). "Table is
+// being updated: X" and "Table is being deleted: X": DynamoDB's answers
+// quoted in hashicorp/terraform-provider-aws (internal/service/dynamodb,
+// deleteTable's retry), and the ack-api-quirks catalogue (DDB-TABLE-236,
+// PutResourcePolicy during DELETING, recorded 2026).
+func msgTableBeingCreated(name string) string {
+	return "Attempt to change a resource which is still in use: Table is being created: " + name
+}
+
+func msgTableBeingUpdated(name string) string {
+	return "Attempt to change a resource which is still in use: Table is being updated: " + name
+}
+
+func msgTableBeingDeleted(name string) string {
+	return "Attempt to change a resource which is still in use: Table is being deleted: " + name
+}

@@ -37,4 +37,12 @@ type Options struct {
 	// change is refused. The default is one hour, as on DynamoDB; a
 	// negative value never refuses, for tests that toggle TTL.
 	TTLChangeCooldown time.Duration
+
+	// TransientDelay is how long CreateTable, UpdateTable and DeleteTable
+	// leave a table CREATING, UPDATING or DELETING, and a global secondary
+	// index that UpdateTable creates CREATING (Backfilling), as DynamoDB
+	// does for seconds to minutes. Requests that arrive meanwhile get
+	// DynamoDB's answers for a table in that state (engine/transient.go).
+	// The default, 0, makes every table and index ACTIVE at once.
+	TransientDelay time.Duration
 }

@@ -9,7 +9,9 @@ import (
 // table class, deletion protection or global secondary indexes. Like
 // CreateTable, changes take effect at once and the table is ACTIVE when
 // UpdateTable returns; a GSI created on it is CREATING until its
-// background backfill ends (engine/index_backfill.go).
+// background backfill ends (engine/index_backfill.go). With
+// Options.TransientDelay the table is UPDATING, and a GSI it creates
+// CREATING, for at least that long (engine/transient.go).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html
 func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
@@ -32,6 +34,9 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	t := db.lookup(in.TableName)
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
+	}
+	if err := db.inUse(t); err != nil {
+		return nil, err
 	}
 	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
@@ -132,6 +137,8 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := switchGSIBilling(&m, t.meta.BillingMode); err != nil {
 		return nil, err
 	}
+	db.startTransition(&m, TableStatusUpdating, now)
+	m.IndexesActiveAt = db.indexesActiveAt(&m, created, now)
 	nt := newTable(m)
 	next, err := db.putTableLocked(b, nt)
 	if err != nil {
@@ -155,7 +162,7 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if created != 0 {
 		db.startBackfill(m.Name, m.ID, created, false)
 	}
-	desc, err := db.describe(nt, TableStatusActive)
+	desc, err := db.describe(nt, db.tableStatus(nt))
 	if err != nil {
 		return nil, err
 	}

@@ -95,6 +95,7 @@ type serveConfig struct {
 	ttlSweepInterval    time.Duration
 	ttlChangeCooldown   time.Duration
 	streamShardDuration time.Duration
+	transientDelay      time.Duration
 
 	readHeaderTimeout time.Duration
 	readBodyTimeout   time.Duration
@@ -141,6 +142,13 @@ func runServe(env *Env, args []string) error {
 	fs.DurationVar(&c.streamShardDuration, "stream-shard-duration", 4*time.Hour, "how long a stream shard stays open before the stream rolls over to a child\n"+
 		"shard, as DynamoDB does about every four hours. A short one (say 1s) lets tests\n"+
 		"exercise readers that follow shard lineage")
+	fs.DurationVar(&c.transientDelay, "transient-delay", 0, "how long CreateTable, UpdateTable and DeleteTable leave a table CREATING,\n"+
+		"UPDATING or DELETING, and a global secondary index UpdateTable adds CREATING\n"+
+		"(Backfilling), as DynamoDB does for seconds to minutes. Meanwhile requests get\n"+
+		"DynamoDB's answers: items of a CREATING or DELETING table are not found, a\n"+
+		"second table change is ResourceInUseException, the new index cannot be read.\n"+
+		"Set it (say 2s) to test code that waits with DescribeTable or the SDK's\n"+
+		"waiters. 0, the default, makes tables and indexes ACTIVE at once")
 	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", defaultReadHeaderTimeout, "how long a client has to send a request's line and headers, from the\n"+
 		"moment it connects or its previous response ends; slower connections are closed")
 	fs.DurationVar(&c.readBodyTimeout, "read-body-timeout", defaultReadBodyTimeout, "how long a client has to send a request's whole body (up to 16 MB). A\n"+
@@ -185,6 +193,7 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 		StreamShardDuration: c.streamShardDuration,
 		TTLChangeCooldown:   c.ttlChangeCooldown,
 		TTLSweepInterval:    c.ttlSweepInterval,
+		TransientDelay:      c.transientDelay,
 	}
 	// The engine reads 0 as its default and a negative value as off; the
 	// flag documents 0 as off too.
@@ -210,6 +219,9 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	}
 	if c.streamShardDuration <= 0 {
 		return fmt.Errorf("--stream-shard-duration: %v is not a positive duration", c.streamShardDuration)
+	}
+	if c.transientDelay < 0 {
+		return fmt.Errorf("--transient-delay: %v is negative", c.transientDelay)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
