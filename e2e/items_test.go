@@ -241,8 +241,10 @@ func TestKeyLookupErrors(t *testing.T) {
 		{"hsh", item{"pk": L()}, schema},
 		{"rbt", item{"pk": S("a")}, schema},
 		{"rbt", item{"pk": S("a"), "sk": S("x")}, schema},
-		{"hsh", item{"pk": S("")}, "One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty string value. Key: pk"},
-		{"rbt", item{"pk": S("a"), "sk": B([]byte{})}, "One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty binary value. Key: sk"},
+		// "are not valid", the newest recordings' wording (paritysuite, 2026;
+		// see wording_exact_test.go); dynalite's older ones said "were invalid: ".
+		{"hsh", item{"pk": S("")}, "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk"},
+		{"rbt", item{"pk": S("a"), "sk": B([]byte{})}, "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: sk"},
 		{"hsh", item{"pk": S(strings.Repeat("k", 2049))}, "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes"},
 		{"rbt", item{"pk": S("a"), "sk": B(make([]byte, 1025))}, "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes"},
 	} {
@@ -309,11 +311,11 @@ func TestItemRequestValidation(t *testing.T) {
 	tn := aws.String("req")
 
 	_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: tn, Item: it, ReturnValues: types.ReturnValueAllNew})
-	wantValidation(t, err, "ReturnValues can only be ALL_OLD or NONE")
+	wantValidation(t, err, "1 validation error detected: ReturnValues can only be ALL_OLD or NONE") // enveloped: wording_exact_test.go
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: tn, Item: it, ReturnValues: types.ReturnValueUpdatedOld})
-	wantValidation(t, err, "ReturnValues can only be ALL_OLD or NONE")
+	wantValidation(t, err, "1 validation error detected: ReturnValues can only be ALL_OLD or NONE") // enveloped: wording_exact_test.go
 	_, err = c.DeleteItem(bg(), &dynamodb.DeleteItemInput{TableName: tn, Key: it, ReturnValues: types.ReturnValueUpdatedNew})
-	wantValidation(t, err, "ReturnValues can only be ALL_OLD or NONE")
+	wantValidation(t, err, "1 validation error detected: ReturnValues can only be ALL_OLD or NONE") // enveloped: wording_exact_test.go
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: tn, Item: it, ReturnValues: "X"})
 	wantConstraints(t, err, "Value 'X' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]")
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: tn, Item: it, ReturnConsumedCapacity: "X"})

@@ -52,7 +52,7 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		total += len(in.RequestItems[name].Keys)
 	}
 	if total > maxBatchGetKeys {
-		return nil, Validation("Too many items requested for the BatchGetItem call")
+		return nil, Validation(msgBatchGetTooMany)
 	}
 
 	// Everything that needs no table comes first, duplicate keys included:
@@ -148,7 +148,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	return names
 }
 
-var errDuplicateKeys = Validation("Provided list of item keys contains duplicates")
+var errDuplicateKeys = Validation(msgDuplicateKeys)
 
 // requestItemsKeys checks the table names that key a batch request's
 // RequestItems. DynamoDB reports them together, as one violation of the

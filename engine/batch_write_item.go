@@ -49,7 +49,7 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		return nil, err
 	}
 	if total > maxBatchWriteRequests {
-		return nil, Validation("Too many items requested for the BatchWriteItem call")
+		return nil, Validation(msgBatchWriteTooMany)
 	}
 
 	// Checks that need no table come first: DynamoDB refuses a bad value or
@@ -58,7 +58,7 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		for _, wr := range in.RequestItems[name] {
 			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
 				// DynamoDB's words, even for a request with neither.
-				return nil, Validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+				return nil, Validation(msgWriteRequestNotOneAction)
 			}
 			if wr.PutRequest != nil {
 				if err := canonicalize(wr.PutRequest.Item); err != nil {

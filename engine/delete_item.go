@@ -13,7 +13,7 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	var c constraints
 	c.tableName("tableName", in.TableName)
 	if in.Key == nil {
-		c.add("Value null at 'key' failed to satisfy constraint: Member must not be null")
+		c.add(fmtConstraintNull, "key")
 	}
 	c.returnValues(in.ReturnValues)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
@@ -24,7 +24,7 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 		return nil, err
 	}
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
-		return nil, Validation("ReturnValues can only be ALL_OLD or NONE")
+		return nil, Validation(msgReturnValuesOldOnly)
 	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpDeleteItem, condition: in.ConditionExpression,

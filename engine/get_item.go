@@ -16,7 +16,7 @@ func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
 	var c constraints
 	c.tableName("tableName", in.TableName)
 	if in.Key == nil {
-		c.add("Value null at 'key' failed to satisfy constraint: Member must not be null")
+		c.add(fmtConstraintNull, "key")
 	}
 	c.attributesToGet(in.AttributesToGet)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
@@ -92,7 +92,7 @@ func checkAttributesToGet(names []string) error {
 	seen := make(map[string]bool, len(names))
 	for _, n := range names {
 		if seen[n] {
-			return Validation("One or more parameter values were invalid: Duplicate value in attribute name: " + n)
+			return Validation(msgDuplicateAttributeToGet(n))
 		}
 		seen[n] = true
 	}

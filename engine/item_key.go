@@ -39,10 +39,10 @@ func (t *table) keyFromItem(it attr.Item) (itemKey, error) {
 func (t *table) keyPart(it attr.Item, name string, typ attr.Type, partition bool) (attr.Value, error) {
 	v, ok := it[name]
 	if !ok {
-		return v, Validation("One or more parameter values were invalid: Missing the key " + name + " in the item")
+		return v, Validation(msgMissingKeyInItem(name))
 	}
 	if v.Type != typ {
-		return v, Validation(fmt.Sprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s", name, typ, v.Type))
+		return v, Validation(msgKeyTypeInItem(name, typ, v.Type))
 	}
 	return v, checkKeyValue(name, v, partition, msgEmptyKeyItem)
 }
@@ -95,11 +95,11 @@ func (t *table) keyFromKey(key attr.Item) (itemKey, error) {
 		}
 		k.sk = sk
 	}
-	if err := checkKeyValue(t.hashName, k.pk, true, msgEmptyKeyLookup); err != nil {
+	if err := checkKeyValue(t.hashName, k.pk, true, msgEmptyKeyItem); err != nil {
 		return k, err
 	}
 	if t.rangeName != "" {
-		if err := checkKeyValue(t.rangeName, k.sk, false, msgEmptyKeyLookup); err != nil {
+		if err := checkKeyValue(t.rangeName, k.sk, false, msgEmptyKeyItem); err != nil {
 			return k, err
 		}
 	}
@@ -108,30 +108,20 @@ func (t *table) keyFromKey(key attr.Item) (itemKey, error) {
 
 var errKeySchema = Validation(msgKeySchema)
 
-// The prefixes of the empty-key messages. DynamoDB words them differently
-// for an item being written (PutItem) and for a key being looked up
-// (GetItem): "...are not valid. The AttributeValue for a key attribute
-// cannot contain an empty string value. Key: pk" against "...were
-// invalid: The AttributeValue for a key attribute ...".
-const (
-	msgEmptyKeyItem   = "One or more parameter values are not valid. "
-	msgEmptyKeyLookup = "One or more parameter values were invalid: "
-)
-
 // checkKeyValue applies the rules for key attribute values: no empty
-// strings or binaries, and the size limits. emptyPrefix is one of the
-// msgEmptyKey prefixes.
+// strings or binaries, and the size limits. emptyPrefix begins the empty
+// value texts (msgEmptyKeyItem: every operation words them alike now).
 func checkKeyValue(name string, v attr.Value, partition bool, emptyPrefix string) error {
 	var size int
 	switch v.Type {
 	case attr.TypeS:
 		if v.S == "" {
-			return Validation(emptyPrefix + "The AttributeValue for a key attribute cannot contain an empty string value. Key: " + name)
+			return Validation(emptyPrefix + msgEmptyKeyValue("string", name))
 		}
 		size = len(v.S)
 	case attr.TypeB:
 		if len(v.B) == 0 {
-			return Validation(emptyPrefix + "The AttributeValue for a key attribute cannot contain an empty binary value. Key: " + name)
+			return Validation(emptyPrefix + msgEmptyKeyValue("binary", name))
 		}
 		size = len(v.B)
 	case attr.TypeN:

@@ -494,3 +494,92 @@ func msgTableBeingUpdated(name string) string {
 func msgTableBeingDeleted(name string) string {
 	return "Attempt to change a resource which is still in use: Table is being deleted: " + name
 }
+
+// Single-item operations (PutItem, UpdateItem, DeleteItem, GetItem,
+// BatchGetItem, BatchWriteItem): key problems, item size, ReturnValues.
+// The newest recordings are paritysuite/dynamodb-conformance's
+// tests/tier3/error-messages files (deleteItem, updateItem, putItem,
+// batchGetItem, batchWriteItem .test.ts; captured in eu-west-2, us-east-1,
+// ap-southeast-2 and eu-central-1 in 2026-06, and in eu-west-2 and
+// us-east-1 on 2026-10-09).
+
+// msgEmptyKeyItem prefixes the empty key value texts, for an item being
+// written and for a Key looked up alike: PutItem, UpdateItem, DeleteItem,
+// BatchGetItem and both kinds of BatchWriteItem request answer "are not
+// valid. ...", bare (paritysuite, 2026-06-23 in four regions for
+// BatchWriteItem, 2026 for the others). Older recordings (dynalite) have
+// "were invalid: " for a Key; GetItem has no newer recording and is given
+// the wording of BatchGetItem's.
+const msgEmptyKeyItem = "One or more parameter values are not valid. "
+
+// msgEmptyKeyValue follows msgEmptyKeyItem for an empty string or binary
+// (kind "string" or "binary") value of key attribute name.
+func msgEmptyKeyValue(kind, name string) string {
+	return "The AttributeValue for a key attribute cannot contain an empty " + kind + " value. Key: " + name
+}
+
+// msgMissingKeyInItem and msgKeyTypeInItem answer a PutItem item without
+// a key attribute, or with one of another type. Bare, "were invalid": the
+// texts DynamoDB gives in applications' reports (aws-sdk-js issue 4057,
+// 2022, and DynamoDB's import documentation for the first;
+// awslabs/dynamodb-document-js-sdk issue 17 for the second) and that
+// floci took from live AWS for PutItem (floci-io/floci pull 2625,
+// 2026-08-27). No newer recording shows an envelope. BatchWriteItem
+// answers msgKeySchema instead (paritysuite, 2026-06-23 and 2026-10-09).
+func msgMissingKeyInItem(name string) string {
+	return "One or more parameter values were invalid: Missing the key " + name + " in the item"
+}
+
+func msgKeyTypeInItem(name string, want, got fmt.Stringer) string {
+	return fmt.Sprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s", name, want, got)
+}
+
+// msgItemTooLarge and msgUpdatedItemTooLarge: the put wording (PutItem,
+// BatchWriteItem) and the update wording (UpdateItem). paritysuite's
+// tests/tier3/limits/itemSizeBySurface.test.ts (eu-west-2, 2026-08-18).
+const (
+	msgItemTooLarge        = "Item size has exceeded the maximum allowed size"
+	msgUpdatedItemTooLarge = "Item size to update has exceeded the maximum allowed size"
+)
+
+// msgReturnValuesOldOnly answers a PutItem or DeleteItem ReturnValues of
+// ALL_NEW, UPDATED_OLD or UPDATED_NEW, inside the "1 validation error
+// detected: " envelope: paritysuite's deleteItem.test.ts ("ReturnValues
+// ALL_NEW or UPDATED_NEW", eu-west-2 and us-east-1, 2026-10-09), whose
+// note says PutItem and UpdateItem envelope these checks as DeleteItem
+// does; PutItem's ReturnValues is not itself recorded (inferred). Older
+// recordings (dynalite) have it bare.
+const msgReturnValuesOldOnly = "1 validation error detected: ReturnValues can only be ALL_OLD or NONE"
+
+// Batch texts, unchanged by the rewording (paritysuite's batchGetItem and
+// batchWriteItem .test.ts, 2026, for the duplicate keys; dynalite's tests
+// against DynamoDB for the rest).
+const (
+	msgDuplicateKeys     = "Provided list of item keys contains duplicates"
+	msgBatchGetTooMany   = "Too many items requested for the BatchGetItem call"
+	msgBatchWriteTooMany = "Too many items requested for the BatchWriteItem call"
+	// A WriteRequest with both or neither of PutRequest and DeleteRequest:
+	// DynamoDB's words, even for one with neither (dynalite's tests).
+	msgWriteRequestNotOneAction = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+)
+
+// msgDuplicateAttributeToGet answers a name listed twice in
+// AttributesToGet (dynalite's tests against DynamoDB).
+func msgDuplicateAttributeToGet(name string) string {
+	return "One or more parameter values were invalid: Duplicate value in attribute name: " + name
+}
+
+// Presence of top-level members: an absent member, a null one and an
+// empty one are three different requests.
+
+// MsgTableNameRequired answers a table-management request (CreateTable,
+// DeleteTable, DescribeTable, UpdateTable, DescribeTimeToLive,
+// UpdateTimeToLive) that has no TableName, or a null one, before any
+// member constraint: dynalite's tests against DynamoDB (test/createTable.js,
+// deleteTable.js, describeTable.js, updateTable.js, describeTimeToLive.js,
+// updateTimeToLive.js, "should return ValidationException for no
+// TableName"), and applications' reports of DescribeTable (aws/aws-sdk-java
+// issue 977, 2017) and UpdateTable (aws/aws-sdk-java pull 344, 2015). Item
+// operations answer fmtConstraintNull instead (paritysuite's putItem
+// error-messages test; Netflix-Skunkworks/iep-apps pull 527, GetItem, 2024).
+const MsgTableNameRequired = "The parameter 'TableName' is required but was not present in the request"

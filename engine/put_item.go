@@ -12,7 +12,7 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	var c constraints
 	c.tableName("tableName", in.TableName)
 	if in.Item == nil {
-		c.add("Value null at 'item' failed to satisfy constraint: Member must not be null")
+		c.add(fmtConstraintNull, "item")
 	}
 	c.returnValues(in.ReturnValues)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
@@ -23,7 +23,7 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
-		return nil, Validation("ReturnValues can only be ALL_OLD or NONE")
+		return nil, Validation(msgReturnValuesOldOnly)
 	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpPutItem, condition: in.ConditionExpression,
@@ -67,7 +67,7 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	return out, nil
 }
 
-var errItemTooLarge = Validation("Item size has exceeded the maximum allowed size")
+var errItemTooLarge = Validation(msgItemTooLarge)
 
 func (c *constraints) returnValues(v string) {
 	// DynamoDB lists the values in this order.

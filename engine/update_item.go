@@ -15,7 +15,7 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	var c constraints
 	c.tableName("tableName", in.TableName)
 	if in.Key == nil {
-		c.add("Value null at 'key' failed to satisfy constraint: Member must not be null")
+		c.add(fmtConstraintNull, "key")
 	}
 	c.returnValues(in.ReturnValues)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
@@ -122,7 +122,7 @@ func checkUpdatedItem(it attr.Item) error {
 		return err
 	}
 	if attr.ItemSize(it) > attr.MaxItemSize {
-		return Validation("Item size to update has exceeded the maximum allowed size")
+		return Validation(msgUpdatedItemTooLarge)
 	}
 	return nil
 }
