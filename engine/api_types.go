@@ -220,6 +220,10 @@ type ItemCollectionMetrics struct {
 
 // CreateTableInput is CreateTable's request.
 type CreateTableInput struct {
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name
+	// (MsgTableNameRequired). The zero value means present.
+	NoTableName               bool
 	TableName                 string
 	AttributeDefinitions      []AttributeDefinition
 	KeySchema                 []KeySchemaElement
@@ -243,6 +247,10 @@ type CreateTableOutput struct {
 // DescribeTableInput is DescribeTable's request.
 type DescribeTableInput struct {
 	TableName string
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name
+	// (MsgTableNameRequired). The zero value means present.
+	NoTableName bool
 }
 
 // DescribeTableOutput is DescribeTable's response.
@@ -253,6 +261,10 @@ type DescribeTableOutput struct {
 // DeleteTableInput is DeleteTable's request.
 type DeleteTableInput struct {
 	TableName string
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name
+	// (MsgTableNameRequired). The zero value means present.
+	NoTableName bool
 }
 
 // DeleteTableOutput is DeleteTable's response.
@@ -294,6 +306,10 @@ type DeleteGlobalSecondaryIndexAction struct {
 
 // UpdateTableInput is UpdateTable's request.
 type UpdateTableInput struct {
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name
+	// (MsgTableNameRequired). The zero value means present.
+	NoTableName                 bool
 	TableName                   string
 	AttributeDefinitions        []AttributeDefinition
 	BillingMode                 string

@@ -123,6 +123,11 @@ func (db *DB) sseDescription(s *SSESpecification) *SSEDescription {
 }
 
 func validateCreateTable(in *CreateTableInput) error {
+	// An absent or null TableName is answered before anything else; an
+	// empty one gets the length text below.
+	if in.NoTableName {
+		return Validation(MsgTableNameRequired)
+	}
 	// CreateTable checks a plain name's length before its member
 	// constraints, with a message of its own.
 	if n := len(in.TableName); !strings.HasPrefix(in.TableName, "arn:") && (n < 3 || n > 255) {

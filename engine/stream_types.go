@@ -180,6 +180,10 @@ type TimeToLiveSpecification struct {
 
 // UpdateTimeToLiveInput is UpdateTimeToLive's request.
 type UpdateTimeToLiveInput struct {
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name
+	// (MsgTableNameRequired). The zero value means present.
+	NoTableName             bool
 	TableName               string
 	TimeToLiveSpecification *TimeToLiveSpecification
 }
@@ -192,6 +196,10 @@ type UpdateTimeToLiveOutput struct {
 // DescribeTimeToLiveInput is DescribeTimeToLive's request.
 type DescribeTimeToLiveInput struct {
 	TableName string
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name
+	// (MsgTableNameRequired). The zero value means present.
+	NoTableName bool
 }
 
 // TimeToLiveDescription describes a table's Time to Live setting.

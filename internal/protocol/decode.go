@@ -106,6 +106,37 @@ func (d *decoder) str(dst *string) *engine.Error {
 	return convError(kind, "String")
 }
 
+// strPresent is str that also reports whether a string was present (not
+// null), for a member whose absence DynamoDB answers apart from "".
+func (d *decoder) strPresent(dst *string) (bool, *engine.Error) {
+	kind, text, err := d.token()
+	if err != nil {
+		return false, err
+	}
+	switch kind {
+	case tkString:
+		*dst = string(text)
+		return true, nil
+	case tkNull:
+		return false, nil
+	}
+	return false, convError(kind, "String")
+}
+
+// tableNameRequired is the answer of a table-management operation whose
+// TableName was absent or null: DynamoDB gives it before any other
+// validation error, though not before a SerializationException. err is
+// the decoding's result; present says whether TableName was a string.
+func tableNameRequired(err error, present bool) error {
+	if present {
+		return err
+	}
+	if e, ok := err.(*engine.Error); ok && e.Code == engine.CodeSerialization {
+		return err
+	}
+	return engine.Validation(engine.MsgTableNameRequired)
+}
+
 // expression reads an expression member (a string) and adds bit to
 // empty when it is present but empty, which DynamoDB refuses where it
 // ignores an absent or null one.
@@ -603,7 +634,12 @@ func (d *decoder) root(typ string, fn func(key []byte) *engine.Error) error {
 		// DynamoDB answers an empty body with a bare SerializationException.
 		return errSyntax()
 	}
-	_, err := d.object(typ, atRoot, fn)
+	ok, err := d.object(typ, atRoot, fn)
+	if err == nil && !ok {
+		// A body of JSON null is not an empty request (no recording
+		// found; chose the empty body's answer).
+		err = errSyntax()
+	}
 	if err == nil && !d.atEnd() {
 		err = errSyntax()
 	}

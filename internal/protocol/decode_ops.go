@@ -257,12 +257,14 @@ func gsiUpdateElem(d *decoder, u *engine.GlobalSecondaryIndexUpdate) *engine.Err
 
 // DecodeCreateTable decodes a CreateTable request body.
 func DecodeCreateTable(body []byte) (*engine.CreateTableInput, error) {
-	in := new(engine.CreateTableInput)
+	in := &engine.CreateTableInput{NoTableName: true}
 	d := &decoder{data: body}
 	err := d.root("CreateTableInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "TableName":
-			return d.str(&in.TableName)
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
 		case "AttributeDefinitions":
 			return d.attributeDefinitions(&in.AttributeDefinitions)
 		case "KeySchema":
@@ -296,35 +298,39 @@ func DecodeCreateTable(body []byte) (*engine.CreateTableInput, error) {
 	return in, nil
 }
 
-// decodeTableName decodes the requests whose only member is TableName.
-func decodeTableName(body []byte, typ string) (string, error) {
-	var name string
+// decodeTableName decodes the requests whose only member is TableName;
+// present reports a TableName that was neither absent nor null. Such a
+// request without one is answered engine.MsgTableNameRequired here, as
+// the engine's checks of these operations take only the name.
+func decodeTableName(body []byte, typ string) (name string, present bool, err error) {
 	d := &decoder{data: body}
-	err := d.root(typ, func(key []byte) *engine.Error {
+	err = d.root(typ, func(key []byte) *engine.Error {
 		if string(key) == "TableName" {
-			return d.str(&name)
+			var err *engine.Error
+			present, err = d.strPresent(&name)
+			return err
 		}
 		return d.skipValue()
 	})
-	return name, err
+	return name, present, tableNameRequired(err, present)
 }
 
 // DecodeDescribeTable decodes a DescribeTable request body.
 func DecodeDescribeTable(body []byte) (*engine.DescribeTableInput, error) {
-	name, err := decodeTableName(body, "DescribeTableInput")
+	name, present, err := decodeTableName(body, "DescribeTableInput")
 	if err != nil {
 		return nil, err
 	}
-	return &engine.DescribeTableInput{TableName: name}, nil
+	return &engine.DescribeTableInput{TableName: name, NoTableName: !present}, nil
 }
 
 // DecodeDeleteTable decodes a DeleteTable request body.
 func DecodeDeleteTable(body []byte) (*engine.DeleteTableInput, error) {
-	name, err := decodeTableName(body, "DeleteTableInput")
+	name, present, err := decodeTableName(body, "DeleteTableInput")
 	if err != nil {
 		return nil, err
 	}
-	return &engine.DeleteTableInput{TableName: name}, nil
+	return &engine.DeleteTableInput{TableName: name, NoTableName: !present}, nil
 }
 
 // DecodeListTables decodes a ListTables request body.
@@ -348,12 +354,14 @@ func DecodeListTables(body []byte) (*engine.ListTablesInput, error) {
 
 // DecodeUpdateTable decodes an UpdateTable request body.
 func DecodeUpdateTable(body []byte) (*engine.UpdateTableInput, error) {
-	in := new(engine.UpdateTableInput)
+	in := &engine.UpdateTableInput{NoTableName: true}
 	d := &decoder{data: body}
 	err := d.root("UpdateTableInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "TableName":
-			return d.str(&in.TableName)
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
 		case "AttributeDefinitions":
 			return d.attributeDefinitions(&in.AttributeDefinitions)
 		case "BillingMode":
@@ -375,6 +383,7 @@ func DecodeUpdateTable(body []byte) (*engine.UpdateTableInput, error) {
 		}
 		return d.skipValue()
 	})
+	err = tableNameRequired(err, !in.NoTableName)
 	if err != nil {
 		return nil, err
 	}

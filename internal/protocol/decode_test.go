@@ -185,7 +185,6 @@ func TestDecodeRequests(t *testing.T) {
 		{"PutItem", `{"TableName":"a","TableName":"b","Item":{"k":{"S":"1","S":"2"}}}`,
 			&engine.PutItemInput{TableName: "b", Item: attr.Item{"k": attr.S("2")}}},
 		{"PutItem", `{"Item":{}}`, &engine.PutItemInput{Item: attr.Item{}}},
-		{"PutItem", `null`, &engine.PutItemInput{}},
 		{"GetItem", `{"TableName":"t","Key":{"pk":{"S":"a"},"sk":{"N":"-1e5"}},"ConsistentRead":true,"AttributesToGet":["a"],
 			"ProjectionExpression":"#a","ExpressionAttributeNames":{"#a":"a"},"ReturnConsumedCapacity":"INDEXES"}`,
 			&engine.GetItemInput{TableName: "t", Key: attr.Item{"pk": attr.S("a"), "sk": attr.N("-1e5")}, ConsistentRead: true,
@@ -351,6 +350,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"PutItem", `{{}}`, ser, ""},
 		{"PutItem", strings.Repeat("{", 10000) + strings.Repeat("}", 9999), ser, ""},
 		// The body is not an object.
+		{"PutItem", `null`, ser, ""},
 		{"PutItem", `[]`, ser, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.PutItemInput"},
 		{"PutItem", `7`, ser, msgUnexpectedValue},
 		{"PutItem", `"x"`, ser, msgUnexpectedValue},

@@ -146,12 +146,14 @@ func DecodeGetRecords(body []byte) (*engine.GetRecordsInput, error) {
 
 // DecodeUpdateTimeToLive decodes an UpdateTimeToLive request body.
 func DecodeUpdateTimeToLive(body []byte) (*engine.UpdateTimeToLiveInput, error) {
-	in := new(engine.UpdateTimeToLiveInput)
+	in := &engine.UpdateTimeToLiveInput{NoTableName: true}
 	d := &decoder{data: body}
 	err := d.root("UpdateTimeToLiveInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "TableName":
-			return d.str(&in.TableName)
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
 		case "TimeToLiveSpecification":
 			spec := &engine.TimeToLiveSpecification{NoEnabled: true}
 			ok, err := d.object("TimeToLiveSpecification", atField, func(key []byte) *engine.Error {
@@ -172,6 +174,7 @@ func DecodeUpdateTimeToLive(body []byte) (*engine.UpdateTimeToLiveInput, error) 
 		}
 		return d.skipValue()
 	})
+	err = tableNameRequired(err, !in.NoTableName)
 	if err != nil {
 		return nil, err
 	}
@@ -180,11 +183,11 @@ func DecodeUpdateTimeToLive(body []byte) (*engine.UpdateTimeToLiveInput, error) 
 
 // DecodeDescribeTimeToLive decodes a DescribeTimeToLive request body.
 func DecodeDescribeTimeToLive(body []byte) (*engine.DescribeTimeToLiveInput, error) {
-	name, err := decodeTableName(body, "DescribeTimeToLiveInput")
+	name, present, err := decodeTableName(body, "DescribeTimeToLiveInput")
 	if err != nil {
 		return nil, err
 	}
-	return &engine.DescribeTimeToLiveInput{TableName: name}, nil
+	return &engine.DescribeTimeToLiveInput{TableName: name, NoTableName: !present}, nil
 }
 
 // Streams responses.

@@ -1,0 +1,88 @@
+package e2e
+
+import "testing"
+
+// Absent, null and empty are three different requests: the answers
+// DynamoDB gives a top-level member that is missing, JSON null, or
+// present and empty, and a body that is not a JSON object.
+func TestPresenceExact(t *testing.T) {
+	s, _ := start(t)
+	const (
+		ser      = nsCoral + "SerializationException"
+		val      = nsValidation + "ValidationException"
+		required = "The parameter 'TableName' is required but was not present in the request"
+		length   = "TableName must be at least 3 characters long and at most 255 characters long"
+		nullName = "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"
+		// A CreateTable body that is complete but for its TableName.
+		create = `"AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],"KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"`
+	)
+	for _, tc := range []struct {
+		name, op, body string
+		typ, msg       string
+	}{
+		// The body is JSON null: not an empty request. No recording
+		// found; chose the answer to an empty body (a bare
+		// SerializationException, dynalite's test/connection.js for a
+		// body that is not JSON).
+		{"null body, item operation", "PutItem", `null`, ser, ""},
+		{"null body, no required member", "ListTables", `null`, ser, ""},
+		{"null body, table operation", "DescribeTable", `null`, ser, ""},
+		// A body that is an array, a string or a number. No recording
+		// found; these keep the decoder's Java deserializer texts.
+		{"array body", "PutItem", `[]`, ser, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.PutItemInput"},
+		{"string body", "GetItem", `"x"`, ser, "Unexpected value type in payload"},
+		{"number body", "DescribeTable", `7`, ser, "Unexpected value type in payload"},
+
+		// CreateTable: absent TableName, null TableName and "" differ.
+		// dynalite's test/createTable.js against DynamoDB: {} answers
+		// the "required" text, {TableName: ''} the length text. A null
+		// member is an absent one (dynalite's checkTypes drops nulls
+		// before its checks).
+		{"create, absent name", "CreateTable", `{` + create + `}`, val, required},
+		{"create, null name", "CreateTable", `{"TableName":null,` + create + `}`, val, required},
+		{"create, empty name", "CreateTable", `{"TableName":"",` + create + `}`, val, length},
+		{"create, nothing", "CreateTable", `{}`, val, required},
+		// The required check comes before every member constraint
+		// (dynalite's validations/index.js throws it first).
+		{"create, absent name and bad key type", "CreateTable", `{"AttributeDefinitions":[{"AttributeName":"k","AttributeType":"SS"}],"KeySchema":[{"AttributeName":"k","KeyType":"Woop"}]}`, val, required},
+		// A TableName of the wrong JSON type is still a
+		// SerializationException (dynalite's "should return
+		// SerializationException when TableName is not a string").
+		{"create, numeric name", "CreateTable", `{"TableName":5}`, ser, "NUMBER_VALUE cannot be converted to String"},
+
+		// The other table operations: dynalite's test/describeTable.js,
+		// deleteTable.js, updateTable.js, describeTimeToLive.js and
+		// updateTimeToLive.js ("should return ValidationException for no
+		// TableName"); DescribeTable also aws/aws-sdk-java issue 977
+		// (2017) and UpdateTable aws/aws-sdk-java pull 344 (2015).
+		{"describe, absent name", "DescribeTable", `{}`, val, required},
+		{"describe, null name", "DescribeTable", `{"TableName":null}`, val, required},
+		{"delete, absent name", "DeleteTable", `{}`, val, required},
+		{"delete, null name", "DeleteTable", `{"TableName":null}`, val, required},
+		{"update, absent name", "UpdateTable", `{"BillingMode":"PAY_PER_REQUEST"}`, val, required},
+		{"update, null name", "UpdateTable", `{"TableName":null}`, val, required},
+		// before the member constraints of the rest of the request
+		// (dynalite's validations/index.js).
+		{"update, absent name and empty gsi create", "UpdateTable", `{"GlobalSecondaryIndexUpdates":[{"Create":{}}]}`, val, required},
+		{"describe ttl, absent name", "DescribeTimeToLive", `{}`, val, required},
+		{"describe ttl, null name", "DescribeTimeToLive", `{"TableName":null}`, val, required},
+		{"update ttl, absent name", "UpdateTimeToLive", `{"TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`, val, required},
+		{"update ttl, nothing", "UpdateTimeToLive", `{}`, val, required},
+		// A wrong JSON type is still reported first (dynalite's
+		// "should return SerializationException when TableName is not a
+		// string", describeTable.js).
+		{"describe, numeric name", "DescribeTable", `{"TableName":5}`, ser, "NUMBER_VALUE cannot be converted to String"},
+
+		// Item operations keep the member constraint for an absent or
+		// null TableName: paritysuite/dynamodb-conformance's PutItem
+		// error-messages test ("missing table name"), and GetItem in
+		// Netflix-Skunkworks/iep-apps pull 527 (2024).
+		{"put, absent name", "PutItem", `{"Item":{"k":{"S":"a"}}}`, val, nullName},
+		{"put, null name", "PutItem", `{"TableName":null,"Item":{"k":{"S":"a"}}}`, val, nullName},
+		{"get, null name", "GetItem", `{"TableName":null,"Key":{"k":{"S":"a"}}}`, val, nullName},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)
+		})
+	}
+}
