@@ -161,7 +161,7 @@ func (d *decoder) attrMember(v *attr.Value, t attr.Type) (bool, *engine.Error) {
 		}
 		m := make(map[string]attr.Value)
 		v.M = m
-		return true, d.attrMap(m)
+		return true, d.attrMap(m, false)
 	case attr.TypeL:
 		ok, err := d.openList(atField)
 		if !ok || err != nil {
@@ -189,8 +189,10 @@ func (d *decoder) attrMember(v *attr.Value, t attr.Type) (bool, *engine.Error) {
 }
 
 // attrMap reads the members of a map of AttributeValues (an item, a key,
-// ExpressionAttributeValues or an M value) whose '{' is at d.pos.
-func (d *decoder) attrMap(m map[string]attr.Value) *engine.Error {
+// ExpressionAttributeValues or an M value) whose '{' is at d.pos. With
+// keyed (ExpressionAttributeValues), a problem in a value is reported
+// with the key of the value it is in.
+func (d *decoder) attrMap(m map[string]attr.Value, keyed bool) *engine.Error {
 	d.pos++
 	c := d.peek()
 	if c == '}' {
@@ -211,7 +213,14 @@ func (d *decoder) attrMap(m map[string]attr.Value) *engine.Error {
 		}
 		d.pos++
 		var v attr.Value
-		if _, err := d.attrValue(&v, atElement); err != nil {
+		if keyed {
+			d.valueKey = name
+		}
+		_, err = d.attrValue(&v, atElement)
+		if keyed {
+			d.valueKey = ""
+		}
+		if err != nil {
 			return err
 		}
 		m[name] = v
@@ -262,7 +271,7 @@ func (d *decoder) item(dst *attr.Item, at position) *engine.Error {
 	}
 	m := make(attr.Item)
 	*dst = m
-	return d.attrMap(m)
+	return d.attrMap(m, false)
 }
 
 func itemElem(d *decoder, it *attr.Item) *engine.Error { return d.item(it, atElement) }
@@ -277,44 +286,7 @@ func (d *decoder) exprValues(dst *attr.Item) *engine.Error {
 	}
 	m := make(attr.Item)
 	*dst = m
-	d.pos++
-	c := d.peek()
-	if c == '}' {
-		d.pos++
-		return nil
-	}
-	for {
-		if c != '"' {
-			return errSyntax()
-		}
-		key, err := d.readString()
-		if err != nil {
-			return err
-		}
-		name := string(key)
-		if d.peek() != ':' {
-			return errSyntax()
-		}
-		d.pos++
-		var v attr.Value
-		d.valueKey = name
-		_, err = d.attrValue(&v, atElement)
-		d.valueKey = ""
-		if err != nil {
-			return err
-		}
-		m[name] = v
-		switch d.peek() {
-		case ',':
-			d.pos++
-			c = d.peek()
-		case '}':
-			d.pos++
-			return nil
-		default:
-			return errSyntax()
-		}
-	}
+	return d.attrMap(m, true)
 }
 
 // attrField reads an AttributeValue member of a structure (Expected's
