@@ -90,6 +90,10 @@ type tableMeta struct {
 	// created under a TransientDelay, when it stops being CREATING at the
 	// earliest (its backfill must have ended too).
 	IndexesActiveAt map[string]time.Time `json:"indexesActiveAt,omitempty"`
+	// IndexTransitions holds, under a TransientDelay, the global secondary
+	// indexes UpdateTable deleted (DELETING) or whose throughput it
+	// changed (UPDATING), until each ends (engine/transient.go).
+	IndexTransitions map[string]indexTransition `json:"indexTransitions,omitempty"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path
@@ -199,16 +203,30 @@ func (db *DB) tableOrNotFound(name string) (*table, error) {
 
 // putTableLocked persists meta in b and returns the catalog with t
 // installed. The caller holds db.ddl and commits b, then calls
-// installCatalog.
+// installCatalog. A transition t starts may exceed the limit of tables in
+// transition (engine/transient.go). The entries of tables whose deletion
+// has ended go in the same batch, so they do not pile up until a restart.
 func (db *DB) putTableLocked(b *storage.Batch, t *table) (map[string]*table, error) {
+	cur := *db.tables.Load()
+	if err := db.tooManyTransitions(cur, t); err != nil {
+		return nil, err
+	}
 	raw, err := json.Marshal(&t.meta)
 	if err != nil {
 		return nil, fmt.Errorf("encode table meta: %w", err)
 	}
+	next := maps.Clone(cur)
+	for name, o := range cur {
+		if name != t.meta.Name && db.gone(o) {
+			if err := b.Delete(metaTableKey(name)); err != nil {
+				return nil, err
+			}
+			delete(next, name)
+		}
+	}
 	if err := b.Set(metaTableKey(t.meta.Name), raw); err != nil {
 		return nil, err
 	}
-	next := maps.Clone(*db.tables.Load())
 	next[t.meta.Name] = t
 	return next, nil
 }

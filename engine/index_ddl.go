@@ -401,6 +401,21 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b *storage.Bat
 		}
 	}
 	m.Indexes = slices.Clone(m.Indexes)
+	// Under a TransientDelay a deleted index stays DELETING, and one whose
+	// throughput changes UPDATING, for the delay (engine/transient.go).
+	now := db.now()
+	trans := indexTransitions(m, now)
+	transition := func(name string, x indexTransition) {
+		if db.opts.TransientDelay <= 0 {
+			return
+		}
+		if trans == nil {
+			trans = map[string]indexTransition{}
+		}
+		x.Ends = now.Add(db.opts.TransientDelay)
+		trans[name] = x
+	}
+	defer func() { m.IndexTransitions = trans }()
 	find := func(name string) int {
 		return slices.IndexFunc(m.Indexes, func(x indexMeta) bool { return x.Name == name })
 	}
@@ -463,6 +478,9 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b *storage.Bat
 				return 0, Validation("Cannot delete an index that is not a GlobalSecondaryIndex: " + u.Delete.IndexName)
 			}
 			id := m.Indexes[i].ID
+			gone := m.Indexes[i]
+			gone.Backfilling = false
+			transition(gone.Name, indexTransition{Status: IndexStatusDeleting, Deleted: &gone})
 			m.Indexes = slices.Delete(m.Indexes, i, i+1)
 			m.AttributeDefinitions = usedDefinitions(m.AttributeDefinitions, m)
 			lower := keys.IndexPrefix(m.ID, id)
@@ -494,7 +512,6 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b *storage.Bat
 				}
 				nt := old
 				nt.ReadCapacityUnits, nt.WriteCapacityUnits = p.ReadCapacityUnits, p.WriteCapacityUnits
-				now := db.now()
 				if p.ReadCapacityUnits > old.ReadCapacityUnits || p.WriteCapacityUnits > old.WriteCapacityUnits {
 					nt.LastIncreaseDateTime = now
 				}
@@ -506,6 +523,9 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b *storage.Bat
 			}
 			if u.Update.OnDemandThroughput != nil {
 				x.OnDemand = u.Update.OnDemandThroughput
+			}
+			if u.Update.ProvisionedThroughput != nil || u.Update.OnDemandThroughput != nil {
+				transition(x.Name, indexTransition{Status: IndexStatusUpdating})
 			}
 		}
 	}

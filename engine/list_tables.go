@@ -31,9 +31,21 @@ func (db *DB) ListTables(in *ListTablesInput) (*ListTablesOutput, error) {
 	}
 	tables := *db.tables.Load()
 	names := make([]string, 0, len(tables))
+	swept := false
 	for n, t := range tables {
 		if db.gone(t) {
-			continue // deleted after DELETING; its entry goes at the next Open
+			// Deleted after DELETING: drop its entry now, so finished
+			// deletions do not hold memory until a restart.
+			if !swept {
+				swept = true
+				db.ddl.Lock()
+				err := db.purgeDeleted()
+				db.ddl.Unlock()
+				if err != nil {
+					return nil, err
+				}
+			}
+			continue
 		}
 		if in.ExclusiveStartTableName == "" || strings.Compare(n, in.ExclusiveStartTableName) > 0 {
 			names = append(names, n)

@@ -495,6 +495,33 @@ func msgTableBeingDeleted(name string) string {
 	return "Attempt to change a resource which is still in use: Table is being deleted: " + name
 }
 
+// Index changes in flight (the ack-api-quirks catalogue, recorded
+// 2026-10-09): DeleteTable while a GSI is CREATING, UPDATING or DELETING
+// (DDB-TABLE-150, -376); UpdateTable of the throughput or billing mode,
+// or of the index itself, while a GSI is DELETING (DDB-TABLE-375, -376).
+// msgIndexBeingUpdated: no recording found; chose -376's wording.
+const msgIndexesInFlight = "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted."
+
+func msgIOPSIndexDeleting(table string, indexes []string) string {
+	return "Attempt to change a resource which is still in use: Can't change table IOPS when an index is being deleted. Table: " + table + " Indexes: [" + strings.Join(indexes, ", ") + "]"
+}
+
+func msgIndexBeingDeleted(table, index string) string {
+	return "Attempt to change a resource which is still in use: Index is being deleted. Table: " + table + " Index: " + index
+}
+
+func msgIndexBeingUpdated(table, index string) string {
+	return "Attempt to change a resource which is still in use: Index is being updated. Table: " + table + " Index: " + index
+}
+
+// msgTooManyTransitions: LimitExceededException when maxTablesInTransition
+// tables are CREATING, UPDATING or DELETING. The recorded text names the
+// old limit of 10 (trek10inc/dynamodb-autoscaling issue 8, 2017;
+// hashicorp/terraform-provider-aws's deleteTable retry); AWS's API
+// reference (LimitExceededException) now gives 500. No recording of the
+// newer text found; chose the recorded wording with 500.
+const msgTooManyTransitions = "Subscriber limit exceeded: Only 500 tables can be created, updated, or deleted simultaneously"
+
 // Single-item operations (PutItem, UpdateItem, DeleteItem, GetItem,
 // BatchGetItem, BatchWriteItem): key problems, item size, ReturnValues.
 // The newest recordings are paritysuite/dynamodb-conformance's
@@ -583,3 +610,36 @@ func msgDuplicateAttributeToGet(name string) string {
 // operations answer fmtConstraintNull instead (paritysuite's putItem
 // error-messages test; Netflix-Skunkworks/iep-apps pull 527, GetItem, 2024).
 const MsgTableNameRequired = "The parameter 'TableName' is required but was not present in the request"
+
+// Limits and sizes: attribute name lengths.
+
+// fmtNonKeyAttributeNames answers a NonKeyAttributes list (%s, its names
+// joined by ", ") of an index at %s holding a name empty or longer than
+// 255 bytes. No recording found of DynamoDB's text (Alternator's
+// test_limits.py only pins a ValidationException naming 255 or 256);
+// chose the member-constraint wording DynamoDB uses for the members of a
+// list of names.
+const fmtNonKeyAttributeNames = "Value '[%s]' at '%s.projection.nonKeyAttributes' failed to satisfy constraint: Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]"
+
+// Presence of TableName: the empty name (this family also owns
+// MsgTableNameRequired above).
+
+// msgItemTableNameEmpty is the one violation of an item operation's
+// TableName of "" (an absent or null one is fmtConstraintNull): only the
+// minimum length of 1, no pattern. paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/putItem.test.ts ("empty table name") and
+// tests/tier3/validation-ordering/updateItem.test.ts (eu-west-2 and
+// us-east-1, 2026-10-09), Query in an aws-sdk-go-v2 user's report; GetItem,
+// DeleteItem and Scan are not recorded and are taken to be alike.
+const msgItemTableNameEmpty = "Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
+
+// msgTableOpNameEmpty are the two violations of a table operation's
+// TableName of "", length first: the ack-api-quirks catalogue, DDB-TABLE-457
+// (describe_table_empty_name, 2026-10-09). DeleteTable, UpdateTable,
+// DescribeTimeToLive and UpdateTimeToLive are not recorded and are taken
+// to be alike. dynalite's "TableName must be at least 3 characters long"
+// text for "" is CreateTable's only.
+var msgTableOpNameEmpty = constraints{
+	"Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3",
+	"Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
+}

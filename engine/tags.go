@@ -29,7 +29,7 @@ func (db *DB) TagResource(in *TagResourceInput) error {
 	if err := validateTags(in.Tags); err != nil {
 		return err
 	}
-	return db.changeTags(in.ResourceArn, func(tags map[string]string) error {
+	return db.changeTags(in.ResourceArn, true, func(tags map[string]string) error {
 		for _, tg := range in.Tags {
 			tags[tg.Key] = tg.Value
 		}
@@ -65,7 +65,7 @@ func (db *DB) UntagResource(in *UntagResourceInput) error {
 	if len(in.TagKeys) > maxTagsPerResource {
 		return Validation(msgTooManyTags)
 	}
-	return db.changeTags(in.ResourceArn, func(tags map[string]string) error {
+	return db.changeTags(in.ResourceArn, false, func(tags map[string]string) error {
 		for _, k := range in.TagKeys {
 			delete(tags, k)
 		}
@@ -83,6 +83,15 @@ func (db *DB) ListTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResour
 	t, err := db.tableByARN(in.ResourceArn)
 	if err != nil {
 		return nil, err
+	}
+	// A CREATING table's tags are unreadable until it is ACTIVE (the
+	// ack-api-quirks catalogue, DDB-TABLE-101: an empty set, once the
+	// table is known); a DELETING table's are gone (DDB-TABLE-104).
+	switch db.tableStatus(t) {
+	case TableStatusCreating:
+		return &ListTagsOfResourceOutput{Tags: []Tag{}}, nil
+	case TableStatusDeleting:
+		return nil, NotFound(msgArnNotFound(in.ResourceArn))
 	}
 	tags := append([]Tag{}, t.meta.Tags...)
 	sort.Slice(tags, func(i, j int) bool { return tags[i].Key < tags[j].Key })
@@ -198,13 +207,35 @@ func (db *DB) tableByARN(arn string) (*table, error) {
 	return t, nil
 }
 
-// changeTags rewrites a table's tags under the DDL lock.
-func (db *DB) changeTags(arn string, change func(map[string]string) error) error {
+// changeTags rewrites a table's tags under the DDL lock; adding is true
+// for TagResource.
+//
+// In a transition (the ack-api-quirks catalogue): TagResource of a
+// CREATING table is ResourceInUseException "Table is being created"
+// (DDB-TABLE-101; DynamoDB answers ResourceNotFoundException for most of
+// the window first, as its tagging backend lags: chose the in-use answer
+// throughout), and of a DELETING one "Table is being deleted"
+// (DDB-TABLE-104, its first second; chose it throughout); UntagResource
+// of a CREATING table succeeds (DDB-TABLE-101), of a DELETING one is
+// ResourceNotFoundException (DDB-TABLE-104); an UPDATING table admits
+// both (DDB-TABLE-104).
+func (db *DB) changeTags(arn string, adding bool, change func(map[string]string) error) error {
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
 	t, err := db.tableByARN(arn)
 	if err != nil {
 		return err
+	}
+	switch db.tableStatus(t) {
+	case TableStatusCreating:
+		if adding {
+			return db.inUse(t)
+		}
+	case TableStatusDeleting:
+		if adding {
+			return db.inUse(t)
+		}
+		return NotFound(msgArnNotFound(arn))
 	}
 	tags := map[string]string{}
 	for _, tg := range t.meta.Tags {

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"maps"
+	"slices"
+	"sort"
 	"time"
 )
 
@@ -21,7 +23,14 @@ import (
 //   - DeleteTable of a DELETING table: its description again, no error;
 //   - CreateTable of a DELETING table's name: "Table already exists";
 //   - a read of an index still CREATING: "Cannot read from backfilling
-//     global secondary index" (engine/index_read.go).
+//     global secondary index" (engine/index_read.go);
+//   - a GSI deleted by UpdateTable stays in the description, DELETING (the
+//     table UPDATING), its rows gone: reads of it answer as for an index
+//     the table does not have; a GSI whose throughput changed is UPDATING
+//     (the table ACTIVE); DeleteTable meanwhile is refused;
+//   - TagResource of a CREATING or DELETING table, UpdateTimeToLive of
+//     one: ResourceInUseException; an UPDATING table admits both;
+//   - a transition beyond maxTablesInTransition: LimitExceededException.
 //
 // The state is the catalog entry's Transition and TransitionEnds (and
 // IndexesActiveAt); the status is computed from db.now, so tests can
@@ -51,16 +60,139 @@ func (db *DB) startTransition(m *tableMeta, status string, now time.Time) {
 	m.Transition, m.TransitionEnds = status, now.Add(db.opts.TransientDelay)
 }
 
-// inUse returns the ResourceInUseException of a table change that meets
-// t in a transient state, or nil when t is ACTIVE.
+// Index statuses of a transition.
+const (
+	IndexStatusUpdating = "UPDATING"
+	IndexStatusDeleting = "DELETING"
+)
+
+// maxTablesInTransition is how many tables may be CREATING, UPDATING or
+// DELETING at once: "up to 500 simultaneous table operations are allowed
+// per account" (AWS's API reference, LimitExceededException).
+const maxTablesInTransition = 500
+
+// indexTransition is a global secondary index UPDATING (its throughput
+// changed) or DELETING (Deleted is its definition; its rows are gone
+// already) until Ends.
+type indexTransition struct {
+	Status  string     `json:"status"`
+	Ends    time.Time  `json:"ends"`
+	Deleted *indexMeta `json:"deleted,omitempty"`
+}
+
+// indexTransitions returns m's index transitions that have not ended at
+// now, in a new map, or nil.
+func indexTransitions(m *tableMeta, now time.Time) map[string]indexTransition {
+	var out map[string]indexTransition
+	for name, x := range m.IndexTransitions {
+		if now.Before(x.Ends) {
+			if out == nil {
+				out = map[string]indexTransition{}
+			}
+			out[name] = x
+		}
+	}
+	return out
+}
+
+// deletingIndexes returns the sorted names of t's indexes DELETING now.
+func (db *DB) deletingIndexes(t *table) []string {
+	var names []string
+	for name, x := range indexTransitions(&t.meta, db.now()) {
+		if x.Status == IndexStatusDeleting {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// inUse returns the ResourceInUseException of a table change (DeleteTable,
+// UpdateTimeToLive) that meets t in a transient state, or nil when t and
+// its indexes are ACTIVE. An index in flight is named before an UPDATING
+// table (DDB-TABLE-376: DeleteTable while a GSI is DELETING).
 func (db *DB) inUse(t *table) error {
 	switch db.tableStatus(t) {
 	case TableStatusCreating:
 		return InUse(msgTableBeingCreated(t.meta.Name))
-	case TableStatusUpdating:
-		return InUse(msgTableBeingUpdated(t.meta.Name))
 	case TableStatusDeleting:
 		return InUse(msgTableBeingDeleted(t.meta.Name))
+	}
+	if len(db.pendingIndexes(t)) > 0 || len(indexTransitions(&t.meta, db.now())) > 0 {
+		return InUse(msgIndexesInFlight)
+	}
+	if db.tableStatus(t) == TableStatusUpdating {
+		return InUse(msgTableBeingUpdated(t.meta.Name))
+	}
+	return nil
+}
+
+// updateInUse is inUse for UpdateTable: while a GSI is DELETING, a change
+// of the throughput or billing mode, or of that index, is refused with
+// the index named (DDB-TABLE-375, -376); otherwise the table's state
+// decides, and an Update of an index UPDATING is refused.
+func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
+	switch db.tableStatus(t) {
+	case TableStatusCreating, TableStatusDeleting:
+		return db.inUse(t)
+	}
+	trans := indexTransitions(&t.meta, db.now())
+	if deleting := db.deletingIndexes(t); len(deleting) > 0 {
+		for _, u := range in.GlobalSecondaryIndexUpdates {
+			if u.Update != nil && slices.Contains(deleting, u.Update.IndexName) {
+				return InUse(msgIndexBeingDeleted(t.meta.Name, u.Update.IndexName))
+			}
+		}
+		if in.BillingMode != "" || in.ProvisionedThroughput != nil {
+			return InUse(msgIOPSIndexDeleting(t.meta.Name, deleting))
+		}
+	}
+	if db.tableStatus(t) == TableStatusUpdating {
+		return InUse(msgTableBeingUpdated(t.meta.Name))
+	}
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Update != nil && trans[u.Update.IndexName].Status == IndexStatusUpdating {
+			return InUse(msgIndexBeingUpdated(t.meta.Name, u.Update.IndexName))
+		}
+	}
+	return nil
+}
+
+// gsiThroughputOnly reports whether in changes only GSI throughput: the
+// table stays ACTIVE and the index goes UPDATING (DDB-TABLE-148).
+func gsiThroughputOnly(in *UpdateTableInput) bool {
+	if in.BillingMode != "" || in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
+		in.SSESpecification != nil || in.TableClass != "" || in.DeletionProtectionEnabled != nil ||
+		in.OnDemandThroughput != nil || len(in.GlobalSecondaryIndexUpdates) == 0 {
+		return false
+	}
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Update == nil || u.Create != nil || u.Delete != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// tooManyTransitions returns LimitExceededException when t would start a
+// transition while maxTablesInTransition tables are in one already. Only
+// with a TransientDelay: without one no table is ever in transition.
+func (db *DB) tooManyTransitions(cur map[string]*table, t *table) error {
+	now := db.now()
+	if db.opts.TransientDelay <= 0 || t.meta.Transition == "" || !now.Before(t.meta.TransitionEnds) {
+		return nil
+	}
+	if old := cur[t.meta.Name]; old != nil && old.meta.ID == t.meta.ID && db.tableStatus(old) != TableStatusActive {
+		return nil // already counted
+	}
+	n := 0
+	for _, o := range cur {
+		if o.meta.Transition != "" && now.Before(o.meta.TransitionEnds) {
+			n++
+		}
+	}
+	if n >= maxTablesInTransition {
+		return &Error{Code: CodeLimitExceeded, Message: msgTooManyTransitions}
 	}
 	return nil
 }
@@ -139,11 +271,12 @@ func (db *DB) transientItemView(t *table) (*table, error) {
 // Backfilling), and CREATING, Backfilling, those UpdateTable created
 // that are not yet due.
 func (db *DB) transientIndexStatus(t *table, d *TableDescription) {
-	if t.meta.Transition == "" && len(t.meta.IndexesActiveAt) == 0 {
+	if t.meta.Transition == "" && len(t.meta.IndexesActiveAt) == 0 && len(t.meta.IndexTransitions) == 0 {
 		return
 	}
 	creating := db.tableStatus(t) == TableStatusCreating
 	pending := db.pendingIndexes(t)
+	trans := indexTransitions(&t.meta, db.now())
 	for i := range d.GlobalSecondaryIndexes {
 		g := &d.GlobalSecondaryIndexes[i]
 		switch {
@@ -151,12 +284,42 @@ func (db *DB) transientIndexStatus(t *table, d *TableDescription) {
 			g.IndexStatus, g.Backfilling = IndexStatusCreating, nil
 		case pending[g.IndexName]:
 			g.IndexStatus, g.Backfilling = IndexStatusCreating, ptr(true)
+		case trans[g.IndexName].Status == IndexStatusUpdating:
+			g.IndexStatus = IndexStatusUpdating
 		}
+	}
+	// A deleted index stays in the description, DELETING and empty,
+	// until its transition ends (DDB-TABLE-148, -149, -376).
+	added := false
+	for name, x := range trans {
+		if x.Status != IndexStatusDeleting || x.Deleted == nil {
+			continue
+		}
+		im := x.Deleted
+		g := GlobalSecondaryIndexDescription{
+			IndexName: name, KeySchema: im.KeySchema, Projection: im.Projection,
+			IndexStatus: IndexStatusDeleting, OnDemandThroughput: im.OnDemand,
+			IndexArn:              t.arn(db) + "/index/" + name,
+			ProvisionedThroughput: &ProvisionedThroughputDescription{},
+		}
+		if im.Throughput != nil {
+			tp := *im.Throughput
+			g.ProvisionedThroughput = &tp
+		}
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, g)
+		added = true
+	}
+	if added {
+		sort.Slice(d.GlobalSecondaryIndexes, func(i, j int) bool {
+			return d.GlobalSecondaryIndexes[i].IndexName < d.GlobalSecondaryIndexes[j].IndexName
+		})
 	}
 }
 
 // purgeDeleted drops from the catalog the tables whose deletion has
-// ended. Open calls it; until then lookup and ListTables skip them.
+// ended. Open and ListTables call it, and every catalog change drops them
+// too (putTableLocked); until then lookup and ListTables skip them. The
+// caller holds db.ddl, or is Open.
 func (db *DB) purgeDeleted() error {
 	cur := *db.tables.Load()
 	var done []string

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -84,5 +85,95 @@ func TestTransientRestart(t *testing.T) {
 	}
 	if len(out.TableNames) != 2 {
 		t.Fatalf("ListTables: %v", out.TableNames)
+	}
+}
+
+func openTransient(t *testing.T, now *atomic.Int64) *DB {
+	t.Helper()
+	now.Store(time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC).UnixNano())
+	db, err := Open(Options{Dir: t.TempDir(), TransientDelay: time.Minute, Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func createPlain(db *DB, name string) error {
+	_, err := db.CreateTable(&CreateTableInput{
+		TableName:            name,
+		BillingMode:          BillingModePayPerRequest,
+		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+	})
+	return err
+}
+
+// At most maxTablesInTransition tables are CREATING, UPDATING or DELETING
+// at once: AWS's API reference (LimitExceededException) gives 500; the
+// text is msgTooManyTransitions's (messages.go says where it comes from).
+func TestTransientLimit(t *testing.T) {
+	var now atomic.Int64
+	db := openTransient(t, &now)
+	for i := range maxTablesInTransition {
+		if err := createPlain(db, fmt.Sprintf("t%03d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const want = "LimitExceededException: Subscriber limit exceeded: Only 500 tables can be created, updated, or deleted simultaneously"
+	if err := createPlain(db, "one-more"); err == nil || err.Error() != want {
+		t.Fatalf("CreateTable beyond the limit: %v", err)
+	}
+	now.Add(int64(time.Minute))
+	// Once they are ACTIVE, another may start.
+	if err := createPlain(db, "one-more"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxTablesInTransition - 1 {
+		if _, err := db.DeleteTable(&DeleteTableInput{TableName: fmt.Sprintf("t%03d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.DeleteTable(&DeleteTableInput{TableName: "t499"}); err == nil || err.Error() != want {
+		t.Fatalf("DeleteTable beyond the limit: %v", err)
+	}
+	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "t499", DeletionProtectionEnabled: ptr(true)}); err == nil || err.Error() != want {
+		t.Fatalf("UpdateTable beyond the limit: %v", err)
+	}
+}
+
+// A finished deletion's catalog entry is dropped by the next catalog
+// change or ListTables, not only at the next Open.
+func TestTransientSweep(t *testing.T) {
+	var now atomic.Int64
+	db := openTransient(t, &now)
+	for _, n := range []string{"taaa", "tbbb", "tccc"} {
+		if err := createPlain(db, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now.Add(int64(time.Minute))
+	for _, n := range []string{"taaa", "tbbb"} {
+		if _, err := db.DeleteTable(&DeleteTableInput{TableName: n}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now.Add(int64(time.Minute))
+	if err := createPlain(db, "tddd"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := (*db.tables.Load())["taaa"]; ok {
+		t.Fatal("a finished deletion's entry survived CreateTable")
+	}
+	if _, err := db.DeleteTable(&DeleteTableInput{TableName: "tccc"}); err != nil {
+		t.Fatal(err)
+	}
+	now.Add(int64(time.Minute))
+	out, err := db.ListTables(&ListTablesInput{})
+	if err != nil || len(out.TableNames) != 1 {
+		t.Fatalf("ListTables: %v, %v", out, err)
+	}
+	if n := len(*db.tables.Load()); n != 1 {
+		t.Fatalf("%d catalog entries after ListTables, want 1", n)
 	}
 }
