@@ -58,6 +58,13 @@ const (
 	// MsgEmptyAttributeName: an item attribute named "". Inferred: no
 	// capture of DynamoDB's text for this case was found.
 	MsgEmptyAttributeName = "One or more parameter values were invalid: An attribute name may not be empty"
+	// MsgAttributeNameTooLarge: an attribute name, or a map key at any
+	// depth, longer than MaxAttributeNameSize bytes. DynamoDB's answer to
+	// PutItem (top level and nested) and UpdateItem (SET of such a name or
+	// of a map holding one), measured 2026-09-16 (ExtendDB/extenddb issue
+	// 365); the number it names is one more than the longest name it
+	// accepts (Alternator's test_limits.py, test_limit_attribute_length_nonkey_*).
+	MsgAttributeNameTooLarge = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
 
 	// MsgHashKeyTooLarge: partition key value above MaxPartitionKeySize
 	// bytes. "of2048" (no space) is DynamoDB's text.

@@ -12,6 +12,11 @@ import (
 // maps is not.
 const MaxDepth = 32
 
+// MaxAttributeNameSize is the longest attribute name (or map key) DynamoDB
+// accepts in an item, in UTF-8 bytes: 65,535, one less than the 64 KB its
+// documentation gives (Alternator's test_limits.py, run against DynamoDB).
+const MaxAttributeNameSize = 65535
+
 // Key value size limits, in bytes of the value (the name does not count).
 const (
 	MaxPartitionKeySize = 2048
@@ -67,6 +72,9 @@ func canonicalizeMap(m map[string]Value, level int, sorted bool) *Error {
 	visit := func(k string) *Error {
 		if k == "" && level == 1 {
 			return newError(MsgEmptyAttributeName)
+		}
+		if len(k) > MaxAttributeNameSize {
+			return newError(MsgAttributeNameTooLarge)
 		}
 		e := m[k]
 		old := e.S
