@@ -399,6 +399,10 @@ func (s Exprs) Has(e Exprs) bool { return s&e != 0 }
 
 // PutItemInput is PutItem's request.
 type PutItemInput struct {
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name. The zero
+	// value means present.
+	NoTableName                         bool
 	TableName                           string
 	Item                                attr.Item
 	ConditionExpression                 string
@@ -430,6 +434,10 @@ type PutItemOutput struct {
 
 // GetItemInput is GetItem's request.
 type GetItemInput struct {
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name. The zero
+	// value means present.
+	NoTableName              bool
 	TableName                string
 	Key                      attr.Item
 	ConsistentRead           bool
@@ -448,6 +456,10 @@ type GetItemOutput struct {
 
 // DeleteItemInput is DeleteItem's request.
 type DeleteItemInput struct {
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name. The zero
+	// value means present.
+	NoTableName                         bool
 	TableName                           string
 	Key                                 attr.Item
 	ConditionExpression                 string
@@ -471,6 +483,10 @@ type DeleteItemOutput struct {
 
 // UpdateItemInput is UpdateItem's request.
 type UpdateItemInput struct {
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name. The zero
+	// value means present.
+	NoTableName                         bool
 	TableName                           string
 	Key                                 attr.Item
 	UpdateExpression                    string

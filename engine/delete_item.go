@@ -11,7 +11,7 @@ import (
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
 func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.itemTableName(in.TableName, in.NoTableName)
 	if in.Key == nil {
 		c.add(fmtConstraintNull, "key")
 	}

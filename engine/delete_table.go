@@ -18,8 +18,11 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
+	if in.NoTableName {
+		return nil, Validation(MsgTableNameRequired)
+	}
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.tableOpName(in.TableName)
 	if err := c.err(); err != nil {
 		return nil, err
 	}

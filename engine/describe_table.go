@@ -9,8 +9,11 @@ func (db *DB) DescribeTable(in *DescribeTableInput) (*DescribeTableOutput, error
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
+	if in.NoTableName {
+		return nil, Validation(MsgTableNameRequired)
+	}
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.tableOpName(in.TableName)
 	if err := c.err(); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
 func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.itemTableName(in.TableName, in.NoTableName)
 	if in.Key == nil {
 		c.add(fmtConstraintNull, "key")
 	}

@@ -10,7 +10,7 @@ import (
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html
 func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.itemTableName(in.TableName, in.NoTableName)
 	if in.Item == nil {
 		c.add(fmtConstraintNull, "item")
 	}

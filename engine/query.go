@@ -25,7 +25,7 @@ type keyCondition struct {
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.itemTableName(in.TableName, in.NoTableName)
 	c.indexName(in.IndexName)
 	c.attributesToGet(in.AttributesToGet)
 	c.limit(in.Limit)

@@ -21,6 +21,10 @@ type Condition struct {
 
 // ScanInput is Scan's request.
 type ScanInput struct {
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name. The zero
+	// value means present.
+	NoTableName               bool
 	TableName                 string
 	IndexName                 string
 	AttributesToGet           []string
@@ -52,6 +56,10 @@ type ScanOutput struct {
 // QueryInput is Query's request. ScanIndexForward is nil when absent
 // (forward).
 type QueryInput struct {
+	// NoTableName records that the request had no TableName member, or a
+	// null one, which DynamoDB answers apart from an empty name. The zero
+	// value means present.
+	NoTableName               bool
 	TableName                 string
 	IndexName                 string
 	Select                    string

@@ -12,7 +12,7 @@ import (
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Scan.html
 func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.itemTableName(in.TableName, in.NoTableName)
 	c.indexName(in.IndexName)
 	c.attributesToGet(in.AttributesToGet)
 	c.limit(in.Limit)

@@ -74,6 +74,33 @@ func (c *constraints) tableName(field, name string) {
 	}
 }
 
+// itemTableName checks the TableName of an item operation (PutItem,
+// GetItem, UpdateItem, DeleteItem, Query, Scan). absent is the input's
+// NoTableName: an absent or null name is "must not be null", while an
+// empty one fails only the minimum length of 1 (msgItemTableNameEmpty).
+func (c *constraints) itemTableName(name string, absent bool) {
+	switch {
+	case absent:
+		c.notNull("tableName")
+	case name == "":
+		c.add(msgItemTableNameEmpty)
+	default:
+		c.tableName("tableName", name)
+	}
+}
+
+// tableOpName checks the TableName of DescribeTable, DeleteTable,
+// UpdateTable, DescribeTimeToLive and UpdateTimeToLive, whose absent one
+// is answered MsgTableNameRequired before this: an empty name fails both
+// the minimum length of 3 and the pattern (msgTableOpNameEmpty).
+func (c *constraints) tableOpName(name string) {
+	if name == "" {
+		*c = append(*c, msgTableOpNameEmpty...)
+		return
+	}
+	c.tableName("tableName", name)
+}
+
 func validTableChars(s string) bool {
 	for i := 0; i < len(s); i++ {
 		ch := s[i]

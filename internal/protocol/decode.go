@@ -127,6 +127,8 @@ func (d *decoder) strPresent(dst *string) (bool, *engine.Error) {
 // TableName was absent or null: DynamoDB gives it before any other
 // validation error, though not before a SerializationException. err is
 // the decoding's result; present says whether TableName was a string.
+// The engine gives the same answer for NoTableName; this stays until
+// every one of these operations checks it there.
 func tableNameRequired(err error, present bool) error {
 	if present {
 		return err

@@ -299,9 +299,7 @@ func DecodeCreateTable(body []byte) (*engine.CreateTableInput, error) {
 }
 
 // decodeTableName decodes the requests whose only member is TableName;
-// present reports a TableName that was neither absent nor null. Such a
-// request without one is answered engine.MsgTableNameRequired here, as
-// the engine's checks of these operations take only the name.
+// present reports a TableName that was neither absent nor null.
 func decodeTableName(body []byte, typ string) (name string, present bool, err error) {
 	d := &decoder{data: body}
 	err = d.root(typ, func(key []byte) *engine.Error {
@@ -506,12 +504,14 @@ func attributeUpdateElem(d *decoder, u *engine.AttributeValueUpdate) *engine.Err
 
 // DecodePutItem decodes a PutItem request body.
 func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
-	in := new(engine.PutItemInput)
+	in := &engine.PutItemInput{NoTableName: true}
 	d := &decoder{data: body}
 	err := d.root("PutItemInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "TableName":
-			return d.str(&in.TableName)
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
 		case "Item":
 			return d.item(&in.Item, atField)
 		case "ConditionExpression":
@@ -544,12 +544,14 @@ func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
 
 // DecodeGetItem decodes a GetItem request body.
 func DecodeGetItem(body []byte) (*engine.GetItemInput, error) {
-	in := new(engine.GetItemInput)
+	in := &engine.GetItemInput{NoTableName: true}
 	d := &decoder{data: body}
 	err := d.root("GetItemInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "TableName":
-			return d.str(&in.TableName)
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
 		case "Key":
 			return d.item(&in.Key, atField)
 		case "ConsistentRead":
@@ -575,12 +577,14 @@ func DecodeGetItem(body []byte) (*engine.GetItemInput, error) {
 
 // DecodeDeleteItem decodes a DeleteItem request body.
 func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
-	in := new(engine.DeleteItemInput)
+	in := &engine.DeleteItemInput{NoTableName: true}
 	d := &decoder{data: body}
 	err := d.root("DeleteItemInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "TableName":
-			return d.str(&in.TableName)
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
 		case "Key":
 			return d.item(&in.Key, atField)
 		case "ConditionExpression":
@@ -613,12 +617,14 @@ func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
 
 // DecodeUpdateItem decodes an UpdateItem request body.
 func DecodeUpdateItem(body []byte) (*engine.UpdateItemInput, error) {
-	in := new(engine.UpdateItemInput)
+	in := &engine.UpdateItemInput{NoTableName: true}
 	d := &decoder{data: body}
 	err := d.root("UpdateItemInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "TableName":
-			return d.str(&in.TableName)
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
 		case "Key":
 			return d.item(&in.Key, atField)
 		case "UpdateExpression":

@@ -26,12 +26,14 @@ func (d *decoder) conditions(dst *map[string]engine.Condition) *engine.Error {
 
 // DecodeScan decodes a Scan request body.
 func DecodeScan(body []byte) (*engine.ScanInput, error) {
-	in := new(engine.ScanInput)
+	in := &engine.ScanInput{NoTableName: true}
 	d := &decoder{data: body}
 	err := d.root("ScanInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "TableName":
-			return d.str(&in.TableName)
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
 		case "IndexName":
 			return d.str(&in.IndexName)
 		case "AttributesToGet":
@@ -75,12 +77,14 @@ func DecodeScan(body []byte) (*engine.ScanInput, error) {
 
 // DecodeQuery decodes a Query request body.
 func DecodeQuery(body []byte) (*engine.QueryInput, error) {
-	in := new(engine.QueryInput)
+	in := &engine.QueryInput{NoTableName: true}
 	d := &decoder{data: body}
 	err := d.root("QueryInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "TableName":
-			return d.str(&in.TableName)
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
 		case "IndexName":
 			return d.str(&in.IndexName)
 		case "Select":

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/dynago/dynago/attr"
+)
+
+// A program embedding the engine gets DynamoDB's answers to an absent,
+// a null and an empty TableName without going through the protocol
+// decoder: NoTableName says absent or null, and "" is the empty name.
+func TestTableNamePresence(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	const (
+		// dynalite's test/describeTable.js, deleteTable.js,
+		// updateTable.js, describeTimeToLive.js and updateTimeToLive.js
+		// ("should return ValidationException for no TableName").
+		required = MsgTableNameRequired
+		// The ack-api-quirks catalogue, DDB-TABLE-457
+		// (describe_table_empty_name, 2026-10-09); the other table
+		// operations are taken to be alike.
+		tableEmpty = "2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+		// paritysuite/dynamodb-conformance tests/tier3/error-messages/
+		// putItem.test.ts ("missing table name", "empty table name").
+		itemNull  = "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"
+		itemEmpty = "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
+	)
+	for _, tc := range []struct {
+		name string
+		call func() error
+		msg  string
+	}{
+		{"describe table, absent", func() error { _, err := db.DescribeTable(&DescribeTableInput{NoTableName: true}); return err }, required},
+		{"describe table, empty", func() error { _, err := db.DescribeTable(&DescribeTableInput{}); return err }, tableEmpty},
+		{"delete table, absent", func() error { _, err := db.DeleteTable(&DeleteTableInput{NoTableName: true}); return err }, required},
+		{"delete table, empty", func() error { _, err := db.DeleteTable(&DeleteTableInput{}); return err }, tableEmpty},
+		// before the member constraints of the rest of the request
+		// (dynalite's validations/index.js throws it first).
+
+		{"put item, absent", func() error {
+			_, err := db.PutItem(&PutItemInput{NoTableName: true, Item: attr.Item{"pk": attr.S("a")}})
+			return err
+		}, itemNull},
+		{"put item, empty", func() error { _, err := db.PutItem(&PutItemInput{Item: attr.Item{"pk": attr.S("a")}}); return err }, itemEmpty},
+		{"get item, empty", func() error { _, err := db.GetItem(&GetItemInput{Key: attr.Item{"pk": attr.S("a")}}); return err }, itemEmpty},
+		{"delete item, empty", func() error { _, err := db.DeleteItem(&DeleteItemInput{Key: attr.Item{"pk": attr.S("a")}}); return err }, itemEmpty},
+		{"scan, empty", func() error { _, err := db.Scan(&ScanInput{}); return err }, itemEmpty},
+		{"scan, absent", func() error { _, err := db.Scan(&ScanInput{NoTableName: true}); return err }, itemNull},
+		{"query, empty", func() error {
+			_, err := db.Query(&QueryInput{KeyConditionExpression: "pk = :v", ExpressionAttributeValues: attr.Item{":v": attr.S("a")}})
+			return err
+		}, itemEmpty},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.call()
+			var e *Error
+			if !errors.As(err, &e) || e.Code != CodeValidation || e.Message != tc.msg {
+				t.Fatalf("got %v, want ValidationException %q", err, tc.msg)
+			}
+		})
+	}
+}
