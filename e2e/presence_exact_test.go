@@ -106,15 +106,24 @@ func TestPresenceExact(t *testing.T) {
 		{"delete, empty name", "DeleteItem", `{"TableName":"","Key":{"k":{"S":"a"}}}`, val, emptyName},
 		{"query, empty name", "Query", `{"TableName":"","KeyConditionExpression":"k = :v","ExpressionAttributeValues":{":v":{"S":"a"}}}`, val, emptyName},
 		{"scan, empty name", "Scan", `{"TableName":""}`, val, emptyName},
+		// UpdateItem joins it with the missing Key: paritysuite's
+		// tests/tier3/validation-ordering/updateItem.test.ts ("joins an
+		// empty table name with the missing key", eu-west-2 and
+		// us-east-1, 2026-10-09).
+		{"update item, empty name, no key", "UpdateItem", `{"TableName":"","UpdateExpression":"SET a = :a","ExpressionAttributeValues":{":a":{"S":"x"}}}`, val,
+			"2 validation errors detected: " + emptyItemName + "; Value null at 'key' failed to satisfy constraint: Member must not be null"},
 
 		// An empty name in a table operation fails the minimum length of
 		// 3 and the pattern, in that order: the ack-api-quirks
 		// catalogue's DDB-TABLE-457 (describe_table_empty_name,
-		// 2026-10-09). DeleteTable is not recorded; taken to be alike.
-		// (dynalite's "TableName must be at least 3 characters long"
-		// text is CreateTable's alone, above.)
+		// 2026-10-09). The other four are not recorded; taken to be
+		// alike. (dynalite's "TableName must be at least 3 characters
+		// long" text is CreateTable's alone, above.)
 		{"describe, empty name", "DescribeTable", `{"TableName":""}`, val, emptyTableName},
 		{"delete table, empty name", "DeleteTable", `{"TableName":""}`, val, emptyTableName},
+		{"update, empty name", "UpdateTable", `{"TableName":"","BillingMode":"PAY_PER_REQUEST"}`, val, emptyTableName},
+		{"describe ttl, empty name", "DescribeTimeToLive", `{"TableName":""}`, val, emptyTableName},
+		{"update ttl, empty name", "UpdateTimeToLive", `{"TableName":"","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`, val, emptyTableName},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)

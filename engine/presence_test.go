@@ -37,6 +37,20 @@ func TestTableNamePresence(t *testing.T) {
 		{"delete table, empty", func() error { _, err := db.DeleteTable(&DeleteTableInput{}); return err }, tableEmpty},
 		// before the member constraints of the rest of the request
 		// (dynalite's validations/index.js throws it first).
+		{"update table, absent, bad billing mode", func() error {
+			_, err := db.UpdateTable(&UpdateTableInput{NoTableName: true, BillingMode: "X"})
+			return err
+		}, required},
+		{"update table, empty", func() error { _, err := db.UpdateTable(&UpdateTableInput{}); return err }, tableEmpty},
+		{"describe ttl, absent", func() error {
+			_, err := db.DescribeTimeToLive(&DescribeTimeToLiveInput{NoTableName: true})
+			return err
+		}, required},
+		{"describe ttl, empty", func() error { _, err := db.DescribeTimeToLive(&DescribeTimeToLiveInput{}); return err }, tableEmpty},
+		{"update ttl, absent, no specification", func() error {
+			_, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{NoTableName: true})
+			return err
+		}, required},
 
 		{"put item, absent", func() error {
 			_, err := db.PutItem(&PutItemInput{NoTableName: true, Item: attr.Item{"pk": attr.S("a")}})

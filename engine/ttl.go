@@ -64,8 +64,11 @@ func (db *DB) UpdateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
+	if in.NoTableName {
+		return nil, Validation(MsgTableNameRequired)
+	}
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.tableOpName(in.TableName)
 	spec := in.TimeToLiveSpecification
 	if spec == nil {
 		c.add("Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
@@ -85,6 +88,11 @@ func (db *DB) UpdateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	t := db.lookup(in.TableName)
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
+	}
+	// A CREATING or DELETING table refuses the change; an UPDATING one
+	// takes it (engine/transient.go).
+	if s := db.tableStatus(t); s == TableStatusCreating || s == TableStatusDeleting {
+		return nil, db.inUse(t)
 	}
 	m := t.meta // copy; the old *table stays valid for readers holding it
 	switch {
@@ -141,8 +149,11 @@ func (db *DB) DescribeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLi
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
+	if in.NoTableName {
+		return nil, Validation(MsgTableNameRequired)
+	}
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.tableOpName(in.TableName)
 	if err := c.err(); err != nil {
 		return nil, err
 	}

@@ -206,8 +206,8 @@ func TestTTLValidation(t *testing.T) {
 	spec := &TimeToLiveSpecification{Enabled: true, AttributeName: "exp"}
 	long := strings.Repeat("a", 256)
 
-	_, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{TimeToLiveSpecification: spec})
-	ttlWantError(t, err, code, "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null")
+	_, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{NoTableName: true, TimeToLiveSpecification: spec})
+	ttlWantError(t, err, code, MsgTableNameRequired)
 	_, err = db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "tbl"})
 	ttlWantError(t, err, code, "1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
 	_, err = db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "tbl", TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: true}})
@@ -221,8 +221,8 @@ func TestTTLValidation(t *testing.T) {
 	setTTL(t, db, "tbl", true, long[:255])
 	wantTTL(t, db, "tbl", "ENABLED", long[:255])
 
-	_, err = db.DescribeTimeToLive(&DescribeTimeToLiveInput{})
-	ttlWantError(t, err, code, "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null")
+	_, err = db.DescribeTimeToLive(&DescribeTimeToLiveInput{NoTableName: true})
+	ttlWantError(t, err, code, MsgTableNameRequired)
 	_, err = db.DescribeTimeToLive(&DescribeTimeToLiveInput{TableName: "a$c"})
 	ttlWantError(t, err, code, "1 validation error detected: Value 'a$c' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
 

@@ -13,7 +13,7 @@ import (
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.itemTableName(in.TableName, in.NoTableName)
 	if in.Key == nil {
 		c.add(fmtConstraintNull, "key")
 	}
@@ -55,6 +55,12 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		}
 		if err := w.update.CheckKeys(keyNames...); err != nil {
 			return nil, attrError(err)
+		}
+	}
+	if w.update != nil && in.UpdateExpression != "" {
+		// Charged from the request alone, before the condition is read.
+		if updateCharge(w.update.Actions(), in.ExpressionAttributeNames, in.ExpressionAttributeValues) > attr.MaxItemSize {
+			return nil, Validation(msgUpdatedItemTooLarge)
 		}
 	}
 	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {

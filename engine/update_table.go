@@ -18,8 +18,11 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
+	if in.NoTableName {
+		return nil, Validation(MsgTableNameRequired)
+	}
 	var c constraints
-	c.tableName("tableName", in.TableName)
+	c.tableOpName(in.TableName)
 	c.enum("billingMode", in.BillingMode, BillingModeProvisioned, BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
@@ -35,7 +38,7 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}
-	if err := db.inUse(t); err != nil {
+	if err := db.updateInUse(t, in); err != nil {
 		return nil, err
 	}
 	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
@@ -137,7 +140,9 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := switchGSIBilling(&m, t.meta.BillingMode); err != nil {
 		return nil, err
 	}
-	db.startTransition(&m, TableStatusUpdating, now)
+	if !gsiThroughputOnly(in) {
+		db.startTransition(&m, TableStatusUpdating, now)
+	}
 	m.IndexesActiveAt = db.indexesActiveAt(&m, created, now)
 	nt := newTable(m)
 	next, err := db.putTableLocked(b, nt)
