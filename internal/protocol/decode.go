@@ -127,8 +127,10 @@ func (d *decoder) strPresent(dst *string) (bool, *engine.Error) {
 // TableName was absent or null: DynamoDB gives it before any other
 // validation error, though not before a SerializationException. err is
 // the decoding's result; present says whether TableName was a string.
-// The engine gives the same answer for NoTableName; this stays until
-// every one of these operations checks it there.
+// The engine gives the same answer for NoTableName, for callers that do
+// not come through the decoder; the decoder gives it too because some
+// problems it finds itself (a tag without a Key, say) would otherwise be
+// reported first.
 func tableNameRequired(err error, present bool) error {
 	if present {
 		return err
