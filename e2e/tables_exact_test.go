@@ -30,23 +30,15 @@ import (
 func TestDeleteTableDescriptionExact(t *testing.T) {
 	_, c := startFixed(t)
 	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
-		TableName:   aws.String("doomed"),
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("p"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("c"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("x"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("p"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("c"), KeyType: types.KeyTypeRange},
-		},
+		TableName:            aws.String("doomed"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("p", "S", "c", "S", "x", "S"),
+		KeySchema:            ks("p", "c"),
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("hello"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("x"), KeyType: types.KeyTypeHash}},
+			KeySchema:  ks("x"),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
 		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("hithere"),
-			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("p"), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String("x"), KeyType: types.KeyTypeRange}},
+			KeySchema:  ks("p", "x"),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
 		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly},
 	})
@@ -83,8 +75,8 @@ func TestUpdateTableNoChangeExact(t *testing.T) {
 	createHash(t, c, "ondemand", types.ScalarAttributeTypeS)
 	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:             aws.String("prov"),
-		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions:  defs("pk", "S"),
+		KeySchema:             ks("pk"),
 		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(6)},
 	})
 	if err != nil {
@@ -105,7 +97,7 @@ func TestUpdateTableNoChangeExact(t *testing.T) {
 		{"empty index updates", dynamodb.UpdateTableInput{TableName: aws.String("ondemand"),
 			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{}}, nothing},
 		{"attribute definitions only", dynamodb.UpdateTableInput{TableName: aws.String("ondemand"),
-			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}}}, nothing},
+			AttributeDefinitions: defs("pk", "S")}, nothing},
 		// Dynalite's updateTable test against DynamoDB and the lab
 		// (DDB-TABLE-164, -442): the same throughput again, also with
 		// BillingMode PROVISIONED.
@@ -288,8 +280,8 @@ func TestTagsExact(t *testing.T) {
 			_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 				TableName:            aws.String(name),
 				BillingMode:          types.BillingModePayPerRequest,
-				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("p"), AttributeType: types.ScalarAttributeTypeS}},
-				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("p"), KeyType: types.KeyTypeHash}},
+				AttributeDefinitions: defs("p", "S"),
+				KeySchema:            ks("p"),
 				Tags:                 tags,
 			})
 			return err

@@ -40,20 +40,13 @@ func deep(n int) types.AttributeValue {
 func createTxIndexed(t *testing.T, c *dynamodb.Client) {
 	t.Helper()
 	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
-		TableName:   aws.String("txi"),
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("lsi1sk"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
-		},
+		TableName:            aws.String("txi"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S", "sk", "S", "lsi1sk", "S"),
+		KeySchema:            ks("pk", "sk"),
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
 			IndexName:  aws.String("gsi1"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("lsi1sk"), KeyType: types.KeyTypeHash}},
+			KeySchema:  ks("lsi1sk"),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 		}},
 	})

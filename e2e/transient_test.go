@@ -99,16 +99,13 @@ func itemOpsNotFound(t *testing.T, c *dynamodb.Client, table string) {
 func TestTransientCreating(t *testing.T) {
 	c, advance := startTransient(t)
 	out, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
-		TableName:   aws.String("tcx"),
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		TableName:            aws.String("tcx"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S", "g", "S"),
+		KeySchema:            ks("pk"),
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
 			IndexName:  aws.String("byg"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			KeySchema:  ks("g"),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 		}},
 	})
@@ -137,8 +134,8 @@ func TestTransientCreating(t *testing.T) {
 	wantErr(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Table is being created: tcx")
 	_, err = c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName: aws.String("tcx"), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: defs("pk", "S"),
+		KeySchema:            ks("pk"),
 	})
 	wantErr(t, err, "ResourceInUseException", "Table already exists: tcx")
 	if got := listTables(t, c); len(got) != 1 || got[0] != "tcx" {
@@ -229,8 +226,8 @@ func TestTransientDeleting(t *testing.T) {
 	// finds the DELETING entry).
 	_, err = c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName: aws.String("tdx"), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: defs("pk", "S"),
+		KeySchema:            ks("pk"),
 	})
 	wantErr(t, err, "ResourceInUseException", "Table already exists: tdx")
 
@@ -256,10 +253,10 @@ func TestTransientIndexCreating(t *testing.T) {
 
 	out, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{
 		TableName:            aws.String("tix"),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+		AttributeDefinitions: defs("g", "S"),
 		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
 			IndexName:  aws.String("byg"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			KeySchema:  ks("g"),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 		}}},
 	})
@@ -363,14 +360,11 @@ func createWithGSI(t *testing.T, c *dynamodb.Client, advance func(time.Duration)
 	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:             aws.String(name),
 		ProvisionedThroughput: pt,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions:  defs("pk", "S", "g", "S"),
+		KeySchema:             ks("pk"),
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
 			IndexName:             aws.String("byg"),
-			KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			KeySchema:             ks("g"),
 			Projection:            &types.Projection{ProjectionType: types.ProjectionTypeAll},
 			ProvisionedThroughput: pt,
 		}},
@@ -471,8 +465,8 @@ func TestTransientOtherChanges(t *testing.T) {
 	c, advance := startTransient(t)
 	out, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName: aws.String("tox"), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: defs("pk", "S"),
+		KeySchema:            ks("pk"),
 		Tags:                 []types.Tag{{Key: aws.String("k0"), Value: aws.String("v0")}},
 	})
 	if err != nil {
