@@ -206,7 +206,7 @@ func (db *DB) tableOrNotFound(name string) (*table, error) {
 // installCatalog. A transition t starts may exceed the limit of tables in
 // transition (engine/transient.go). The entries of tables whose deletion
 // has ended go in the same batch, so they do not pile up until a restart.
-func (db *DB) putTableLocked(b *storage.Batch, t *table) (map[string]*table, error) {
+func (db *DB) putTableLocked(b storage.Batch, t *table) (map[string]*table, error) {
 	cur := *db.tables.Load()
 	if err := db.tooManyTransitions(cur, t); err != nil {
 		return nil, err
@@ -233,8 +233,8 @@ func (db *DB) putTableLocked(b *storage.Batch, t *table) (map[string]*table, err
 
 // nextTableIDLocked allocates a table id that was never used before, so a
 // re-created table never sees rows of its predecessor.
-func (db *DB) nextTableIDLocked(b *storage.Batch) (uint64, error) {
-	c, err := storage.Counters(db.store, metaSeqKey(), 1)
+func (db *DB) nextTableIDLocked(b storage.Batch) (uint64, error) {
+	c, err := db.store.Counters(metaSeqKey(), 1)
 	if err != nil {
 		return 0, err
 	}
@@ -246,7 +246,7 @@ func (db *DB) nextTableIDLocked(b *storage.Batch) (uint64, error) {
 
 // stats returns a table's item count and total item size.
 func (db *DB) stats(t *table) (count, size int64, err error) {
-	c, err := storage.Counters(db.store, metaStatsKey(t.meta.ID), 2)
+	c, err := db.store.Counters(metaStatsKey(t.meta.ID), 2)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -28,7 +28,7 @@ import (
 // DB is an open dynago database. It is safe for concurrent use.
 type DB struct {
 	opts  Options
-	store *storage.DB
+	store storage.Store
 	log   *slog.Logger
 
 	// tables is the catalog: an immutable map replaced whole under ddl.

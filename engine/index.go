@@ -126,7 +126,7 @@ func metaBackfillKey(tableID uint64, indexID uint32) []byte {
 
 // indexStats returns an index's item count and size.
 func (db *DB) indexStats(t *table, ix *index) (count, size int64, err error) {
-	c, err := storage.Counters(db.store, metaIndexStatsKey(t.meta.ID, ix.meta.ID), 2)
+	c, err := db.store.Counters(metaIndexStatsKey(t.meta.ID, ix.meta.ID), 2)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -310,7 +310,7 @@ func (t *table) projects(ix *index, name string) bool {
 // index being backfilled, an item the backfill has not passed yet is
 // recorded as touched and its old entry's presence is read, not assumed
 // (see index_backfill.go).
-func (db *DB) maintainIndexes(b *storage.Batch, t *table, k itemKey, old *storedItem, next attr.Item) error {
+func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedItem, next attr.Item) error {
 	// The caller holds k's lock. Use the catalog as it is now, not as
 	// the request found it: an index created since then is being
 	// backfilled, and the backfill takes this lock before it indexes

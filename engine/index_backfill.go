@@ -257,7 +257,7 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 
 // backfillRow stages the index entry of a base row whose value is raw,
 // unless check finds it there already. The caller holds the row's lock.
-func (db *DB) backfillRow(b *storage.Batch, t *table, ix *index, raw []byte, check bool) error {
+func (db *DB) backfillRow(b storage.Batch, t *table, ix *index, raw []byte, check bool) error {
 	s, err := parseRow(raw)
 	if err != nil {
 		return err

@@ -359,7 +359,7 @@ func (c *constraints) gsiUpdateMembers(us []GlobalSecondaryIndexUpdate) {
 // applyGSIUpdates applies GlobalSecondaryIndexUpdates to m (a copy the
 // caller owns) and stages in b what they change on disk. It returns the
 // id of an index whose backfill the caller starts after committing, or 0.
-func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b *storage.Batch) (uint32, error) {
+func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batch) (uint32, error) {
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return 0, invalid("List of GlobalSecondaryIndexUpdates is empty")
 	}

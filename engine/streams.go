@@ -195,7 +195,7 @@ func (s *stream) release(seq uint64) {
 
 // reserveIn stages in b a reservation covering number n, if the current
 // one does not, and returns the reservation to apply once b commits.
-func (s *stream) reserveIn(b *storage.Batch, n uint64) (uint64, error) {
+func (s *stream) reserveIn(b storage.Batch, n uint64) (uint64, error) {
 	if n < s.reserved {
 		return s.reserved, nil
 	}
@@ -260,7 +260,7 @@ func (db *DB) newShard(streamID uint64, index uint32, parent string, start uint6
 	return shardMeta{Index: index, ID: id, Parent: parent, Start: start, Created: now}
 }
 
-func putJSON(b *storage.Batch, key []byte, v any) error {
+func putJSON(b storage.Batch, key []byte, v any) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -448,8 +448,8 @@ func recordTime(v []byte) (time.Time, bool) {
 // enabled (m.Stream set) and stages its definition and first shard in b.
 // It sets m.StreamID and m.StreamLabel. The caller holds db.ddl and calls
 // installStream after b commits.
-func (db *DB) newStreamLocked(b *storage.Batch, m *tableMeta, now time.Time) (*stream, error) {
-	c, err := storage.Counters(db.store, metaStreamSeqKey(), 1)
+func (db *DB) newStreamLocked(b storage.Batch, m *tableMeta, now time.Time) (*stream, error) {
+	c, err := db.store.Counters(metaStreamSeqKey(), 1)
 	if err != nil {
 		return nil, err
 	}
@@ -499,7 +499,7 @@ func (db *DB) installStream(s *stream) {
 // has committed b (the catalog change that stops naming the stream goes
 // in the same batch) and called finish with whether it committed. The
 // caller holds db.ddl.
-func (db *DB) disableStream(b *storage.Batch, id uint64, now time.Time) (finish func(committed bool), err error) {
+func (db *DB) disableStream(b storage.Batch, id uint64, now time.Time) (finish func(committed bool), err error) {
 	noop := func(bool) {}
 	v, ok := db.streams.Load(id)
 	if !ok {

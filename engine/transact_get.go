@@ -92,7 +92,10 @@ func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 		seen[string(r.k.row)] = true
 	}
 
-	snap := db.store.NewSnapshot()
+	snap, err := db.store.NewSnapshot()
+	if err != nil {
+		return nil, err
+	}
 	defer snap.Close()
 	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(reads))}
 	units := map[string]float64{}

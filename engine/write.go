@@ -38,7 +38,7 @@ const (
 // invisible to stream readers until release: call release after Commit
 // (or instead of it), normally deferred.
 type writeBatch struct {
-	*storage.Batch
+	storage.Batch
 	db      *DB
 	tickets []streamTicket
 }

@@ -1,171 +1,65 @@
-// Package storage owns dynago's Pebble instance: opening and locking the data
-// directory, atomic batches, snapshots, bounded iterators, range deletions,
-// counters kept with a merge operator, and the sync policy.
+// Package storage is where the engine keeps every byte: the interface the
+// engine writes and reads through, and its embedded implementation on
+// Pebble. The PostgreSQL implementation, for several nodes sharing one
+// database, is internal/storage/pgstore.
 //
 // storage knows bytes only. It imports nothing else of dynago; the key layout
 // belongs to internal/keys and the meaning of values to the engine.
 //
-// # Invariants
+// # What every Store guarantees
 //
+//   - Keys are byte strings ordered bytewise (unsigned, shorter first on a
+//     common prefix), so a bounded range of the key layout is one range
+//     read.
 //   - A Batch is applied whole or not at all.
-//   - Commit returns only after the batch is in the write-ahead log, handed
-//     to the operating system: an acknowledged write survives the death of
-//     the process at any instant. With Options.Sync the log is also synced
-//     (fsync) first, so it survives the loss of the machine too.
-//   - A batch becomes visible to readers when Pebble applies it to the
-//     memtable, which can be a few microseconds before its log write (or
-//     fsync) finishes and Commit returns. A read in that window can see a
-//     write that a crash at that instant loses; no acknowledged write can
-//     depend on it, as the log is written in commit order.
-//   - Reads never block writes: Get and iterators read a consistent
-//     point-in-time view.
+//   - Commit returns only after the batch is durable as the store promises
+//     (see each implementation), so an acknowledged write survives the
+//     death of the process that wrote it at any instant.
+//   - A Batch may carry expectations (Batch.Expect): Commit applies it only
+//     if every expected key still holds the value that was read, and fails
+//     with ErrConflict otherwise, with nothing applied. That is how writes
+//     made by several processes stay serialised per item: each reads,
+//     decides, and commits on the condition that what it read is still
+//     there. A store that only one process writes (Shared is false) may
+//     ignore expectations, since that process serialises conflicting
+//     writes itself.
+//   - Reads never block writes: Get and iterators read a consistent view,
+//     and a Snapshot is one view for many reads.
+//   - Counters added in a batch (Batch.AddCounters) are summed exactly;
+//     adding never makes two concurrent batches conflict.
 package storage
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
-
-	"github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/sstable"
-	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
-// ErrLocked is returned by Open when another process (or another DB in this
-// process) holds the data directory.
-var ErrLocked = errors.New("data directory is in use by another dynago process")
+// ErrConflict is returned by Batch.Commit when an expected key no longer
+// holds the value the batch expected: another writer changed it since it
+// was read. Nothing was applied; the caller reads again and retries.
+var ErrConflict = errors.New("storage: a key changed since it was read")
 
-// Options configure Open.
-type Options struct {
-	// Dir is the data directory; it is created if missing. Ignored when
-	// InMemory is set.
-	Dir string
-	// InMemory keeps everything in memory (no write-ahead log, no files).
-	InMemory bool
-	// Sync syncs (fsyncs) the write-ahead log before a commit returns, so
-	// acknowledged writes survive a power loss. Without it they survive a
-	// crash of the process but not of the machine. Default false.
-	Sync bool
-	// Logger receives Pebble's own log lines at debug level. Default: discard.
-	Logger *slog.Logger
-}
-
-// DB is an open store.
-type DB struct {
-	p    *pebble.DB
-	lock *pebble.Lock
-	// wo is pebble.Sync with a log, pebble.NoSync without one (in memory).
-	wo *pebble.WriteOptions
-	// inMemory is set for a store without a write-ahead log.
-	inMemory bool
-	// reclaim compacts the ranges of committed range deletions.
-	reclaim *reclaimer
-}
-
-// MaxOpenFiles bounds the table files Pebble keeps open (its table
-// cache); the server keeps this many file descriptors back from client
-// connections.
-const MaxOpenFiles = 500
-
-// counterMergerName is stored on disk by Pebble; do not change it.
-const counterMergerName = "dynago.counters.v1"
-
-// cacheBytes is the size of Pebble's block cache.
-const cacheBytes = 64 << 20
-
-// Open opens or creates the store.
-func Open(o Options) (*DB, error) {
-	logger := o.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	// A block cache larger than Pebble's 8 MB default keeps a working set
-	// of tens of megabytes decoded; it is allocated as it fills, so an
-	// idle server does not pay for it.
-	cache := pebble.NewCache(cacheBytes)
-	defer cache.Unref()
-	popts := &pebble.Options{
-		Merger:       &pebble.Merger{Name: counterMergerName, Merge: newCounterMerger},
-		Logger:       pebbleLogger{logger},
-		Cache:        cache,
-		MaxOpenFiles: MaxOpenFiles,
-	}
-	dir := o.Dir
-	var lock *pebble.Lock
-	if o.InMemory {
-		popts.FS = vfs.NewMem()
-		popts.DisableWAL = true
-		dir = "mem"
-		// In memory, compressing blocks saves little and costs a
-		// decompression on every cache miss.
-		for i := range popts.Levels {
-			popts.Levels[i].Compression = func() *sstable.CompressionProfile { return sstable.NoCompression }
-		}
-		// Fewer, larger flushes: an in-memory file grows by copying, so
-		// every flush and compaction rewrites its bytes more than once.
-		popts.MemTableSize = 64 << 20
-	} else {
-		if dir == "" {
-			return nil, errors.New("storage: no data directory given")
-		}
-		if err := os.MkdirAll(dir, dirPerm); err != nil {
-			return nil, fmt.Errorf("create data directory: %w", err)
-		}
-		if err := restrictTree(dir); err != nil {
-			return nil, fmt.Errorf("restrict data directory to its owner: %w", err)
-		}
-		fs := &dataFS{FS: vfs.Default, syncWAL: o.Sync}
-		popts.FS = fs
-		var err error
-		lock, err = pebble.LockDirectory(dir, fs)
-		if err != nil {
-			abs, _ := filepath.Abs(dir)
-			return nil, fmt.Errorf("%w: %s: %v", ErrLocked, abs, err)
-		}
-		popts.Lock = lock
-	}
-	p, err := pebble.Open(dir, popts)
-	if err != nil {
-		if lock != nil {
-			lock.Close()
-		}
-		return nil, fmt.Errorf("open pebble at %q: %w", dir, err)
-	}
-	// A synced commit is what makes Pebble hand the batch to the operating
-	// system before Commit returns; dataFS decides whether the sync is also
-	// an fsync (Options.Sync). In memory there is no log to sync.
-	wo := pebble.Sync
-	if o.InMemory {
-		wo = pebble.NoSync
-	}
-	d := &DB{p: p, lock: lock, wo: wo, inMemory: o.InMemory}
-	d.reclaim = newReclaimer(func(ctx context.Context, start, end []byte) error {
-		return p.Compact(ctx, start, end, true)
-	}, logger.Warn)
-	return d, nil
-}
-
-// Close releases the directory. Every acknowledged write is already in the
-// log; closing the log syncs it, so after a clean shutdown nothing is lost
-// even to a power loss, in either mode.
-func (d *DB) Close() error {
-	var errs []error
-	d.reclaim.stop()
-	if err := d.p.Close(); err != nil {
-		errs = append(errs, fmt.Errorf("close pebble: %w", err))
-	}
-	if d.lock != nil {
-		if err := d.lock.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("release lock: %w", err))
-		}
-	}
-	return errors.Join(errs...)
+// Store is an open store.
+type Store interface {
+	Reader
+	// View calls fn with the value of key, which fn must not keep or
+	// modify after it returns, and reports whether the key exists. It
+	// saves the copy Get makes when the caller decodes the value at once.
+	View(key []byte, fn func(value []byte) error) (bool, error)
+	// NewSnapshot returns a consistent view of the store as of now.
+	NewSnapshot() (Snapshot, error)
+	// NewBatch starts a batch of writes.
+	NewBatch() Batch
+	// Shared reports whether other processes may write this store at
+	// the same time, so that the engine must check its expectations,
+	// refresh what it caches of the catalog, and run background work
+	// under leases.
+	Shared() bool
+	// Ping reports whether the store can serve requests now.
+	Ping(ctx context.Context) error
+	// Close releases the store.
+	Close() error
 }
 
 // Reader reads a consistent view: the live store or a snapshot.
@@ -173,168 +67,66 @@ type Reader interface {
 	// Get appends the value of key to dst and reports whether it exists.
 	Get(key, dst []byte) ([]byte, bool, error)
 	// NewIter returns an iterator over [lower, upper).
-	NewIter(lower, upper []byte) (*Iter, error)
-}
-
-// Get implements Reader.
-func (d *DB) Get(key, dst []byte) ([]byte, bool, error) { return get(d.p, key, dst) }
-
-// NewIter implements Reader.
-func (d *DB) NewIter(lower, upper []byte) (*Iter, error) {
-	it, err := d.p.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("new iterator: %w", err)
-	}
-	return &Iter{it: it}, nil
-}
-
-// View calls fn with the value of key, which fn must not keep or modify
-// after it returns, and reports whether the key exists. It saves the copy
-// Get makes when the caller decodes the value at once.
-func (d *DB) View(key []byte, fn func(value []byte) error) (bool, error) {
-	v, c, err := d.p.Get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("get: %w", err)
-	}
-	defer c.Close()
-	return true, fn(v)
-}
-
-type getter interface {
-	Get(key []byte) ([]byte, io.Closer, error)
-}
-
-func get(g getter, key, dst []byte) ([]byte, bool, error) {
-	v, c, err := g.Get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return dst, false, nil
-	}
-	if err != nil {
-		return dst, false, fmt.Errorf("get: %w", err)
-	}
-	dst = append(dst, v...)
-	c.Close()
-	return dst, true, nil
+	NewIter(lower, upper []byte) (Iter, error)
+	// Counters reads the counters at key (see Batch.AddCounters); a
+	// missing key reads as zeros. n is how many counters the caller
+	// expects.
+	Counters(key []byte, n int) ([]int64, error)
 }
 
 // Snapshot is a point-in-time view. Close it when done.
-type Snapshot struct{ s *pebble.Snapshot }
-
-// NewSnapshot returns a consistent view of the store as of now.
-func (d *DB) NewSnapshot() *Snapshot { return &Snapshot{s: d.p.NewSnapshot()} }
-
-// Get implements Reader.
-func (s *Snapshot) Get(key, dst []byte) ([]byte, bool, error) { return get(s.s, key, dst) }
-
-// NewIter implements Reader.
-func (s *Snapshot) NewIter(lower, upper []byte) (*Iter, error) {
-	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("new iterator: %w", err)
-	}
-	return &Iter{it: it}, nil
+type Snapshot interface {
+	Reader
+	Close() error
 }
-
-// Close releases the snapshot.
-func (s *Snapshot) Close() error { return s.s.Close() }
 
 // Iter walks keys in order within its bounds. Key and Value are valid until
-// the next move.
-type Iter struct{ it *pebble.Iterator }
-
-func (i *Iter) First() bool            { return i.it.First() }
-func (i *Iter) Last() bool             { return i.it.Last() }
-func (i *Iter) Next() bool             { return i.it.Next() }
-func (i *Iter) Prev() bool             { return i.it.Prev() }
-func (i *Iter) SeekGE(key []byte) bool { return i.it.SeekGE(key) }
-func (i *Iter) SeekLT(key []byte) bool { return i.it.SeekLT(key) }
-func (i *Iter) Valid() bool            { return i.it.Valid() }
-func (i *Iter) Key() []byte            { return i.it.Key() }
-func (i *Iter) Value() []byte          { return i.it.Value() }
-func (i *Iter) Error() error           { return i.it.Error() }
-func (i *Iter) Close() error           { return i.it.Close() }
+// the next move. The positioning methods report whether the iterator is
+// on a key; after false, Error tells an error from the end.
+type Iter interface {
+	First() bool
+	Last() bool
+	Next() bool
+	Prev() bool
+	SeekGE(key []byte) bool
+	SeekLT(key []byte) bool
+	Valid() bool
+	Key() []byte
+	Value() []byte
+	Error() error
+	Close() error
+}
 
 // Batch collects writes applied atomically by Commit.
-type Batch struct {
-	b  *pebble.Batch
-	db *DB
-	// deleted holds the ranges of DeleteRange, reclaimed after commit.
-	deleted [][2][]byte
+type Batch interface {
+	// Set writes key=value.
+	Set(key, value []byte) error
+	// Delete removes key.
+	Delete(key []byte) error
+	// DeleteRange removes every key in [start, end).
+	DeleteRange(start, end []byte) error
+	// AddCounters adds deltas to the counters stored at key. Read them
+	// with Reader.Counters, never with Get, and never Set a counter key;
+	// Delete and DeleteRange remove counters as they remove values.
+	AddCounters(key []byte, deltas ...int64) error
+	// Expect makes Commit apply the batch only if key still holds value
+	// (found true) or is still absent (found false) when the batch
+	// applies; otherwise Commit fails with ErrConflict. The batch may
+	// keep value until Commit: the caller must not change it.
+	Expect(key, value []byte, found bool)
+	// Empty reports whether the batch holds no writes.
+	Empty() bool
+	// Commit applies the batch atomically and releases it; a later
+	// Close does nothing.
+	Commit() error
+	// Close releases a batch that was not committed. It is safe to call
+	// after Commit, and twice.
+	Close()
 }
 
-// NewBatch starts a batch.
-func (d *DB) NewBatch() *Batch { return &Batch{b: d.p.NewBatch(), db: d} }
-
-// Set writes key=value.
-func (b *Batch) Set(key, value []byte) error { return b.b.Set(key, value, nil) }
-
-// Delete removes key.
-func (b *Batch) Delete(key []byte) error { return b.b.Delete(key, nil) }
-
-// DeleteRange removes every key in [start, end). Once the batch commits,
-// the range's space is reclaimed in the background within seconds, even
-// if no other write comes.
-func (b *Batch) DeleteRange(start, end []byte) error {
-	if err := b.b.DeleteRange(start, end, nil); err != nil {
-		return err
-	}
-	b.deleted = append(b.deleted, [2][]byte{bytes.Clone(start), bytes.Clone(end)})
-	return nil
-}
-
-// AddCounters adds deltas to the counters stored at key (see Counters).
-func (b *Batch) AddCounters(key []byte, deltas ...int64) error {
-	return b.b.Merge(key, encodeCounters(deltas), nil)
-}
-
-// Empty reports whether the batch holds no writes.
-func (b *Batch) Empty() bool { return b.b.Empty() }
-
-// Commit applies the batch atomically and releases it; a later Close does
-// nothing. It returns once the batch is in the log as the store's mode
-// promises (see Options.Sync): a synced commit makes Pebble hand the batch
-// to the operating system before returning, sharing that write (and, with
-// Options.Sync, the fsync) among concurrent commits.
-func (b *Batch) Commit() error {
-	err := b.b.Commit(b.db.wo)
-	b.b.Close()
-	b.b = nil
-	if err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	b.db.reclaim.add(b.deleted)
-	return nil
-}
-
-// Close releases a batch that was not committed. It is safe to call after
-// Commit, and twice: Pebble pools batches, so releasing one twice would hand
-// the same batch to two writers.
-func (b *Batch) Close() {
-	if b.b != nil {
-		b.b.Close()
-		b.b = nil
-	}
-}
-
-// Counters reads the counters at key from r; a missing key reads as zeros.
-// n is how many counters the caller expects.
-func Counters(r Reader, key []byte, n int) ([]int64, error) {
-	v, ok, err := r.Get(key, nil)
-	out := make([]int64, n)
-	if err != nil || !ok {
-		return out, err
-	}
-	vals := decodeCounters(v)
-	copy(out, vals)
-	return out, nil
-}
-
-// encodeCounters writes each counter as 8 bytes big-endian two's complement.
-// This format is stored on disk; do not change it.
-func encodeCounters(vals []int64) []byte {
+// EncodeCounters writes each counter as 8 bytes big-endian two's
+// complement. Pebble stores this format on disk; do not change it.
+func EncodeCounters(vals []int64) []byte {
 	b := make([]byte, 8*len(vals))
 	for i, v := range vals {
 		binary.BigEndian.PutUint64(b[8*i:], uint64(v))
@@ -342,7 +134,8 @@ func encodeCounters(vals []int64) []byte {
 	return b
 }
 
-func decodeCounters(b []byte) []int64 {
+// DecodeCounters reads what EncodeCounters wrote.
+func DecodeCounters(b []byte) []int64 {
 	vals := make([]int64, len(b)/8)
 	for i := range vals {
 		vals[i] = int64(binary.BigEndian.Uint64(b[8*i:]))
@@ -350,42 +143,10 @@ func decodeCounters(b []byte) []int64 {
 	return vals
 }
 
-// counterMerger adds counter vectors element by element; the operation is
-// commutative, so operand order does not matter.
-type counterMerger struct{ sum []int64 }
-
-func newCounterMerger(key, value []byte) (pebble.ValueMerger, error) {
-	m := &counterMerger{}
-	m.add(value)
-	return m, nil
-}
-
-func (m *counterMerger) add(v []byte) {
-	vals := decodeCounters(v)
-	for len(m.sum) < len(vals) {
-		m.sum = append(m.sum, 0)
-	}
-	for i, x := range vals {
-		m.sum[i] += x
-	}
-}
-
-func (m *counterMerger) MergeNewer(v []byte) error { m.add(v); return nil }
-func (m *counterMerger) MergeOlder(v []byte) error { m.add(v); return nil }
-func (m *counterMerger) Finish(bool) ([]byte, io.Closer, error) {
-	return encodeCounters(m.sum), nil, nil
-}
-
-// pebbleLogger sends Pebble's log lines to slog.
-type pebbleLogger struct{ l *slog.Logger }
-
-func (p pebbleLogger) Infof(format string, args ...any) {
-	p.l.Debug(fmt.Sprintf(format, args...), "component", "pebble")
-}
-func (p pebbleLogger) Errorf(format string, args ...any) {
-	p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
-}
-func (p pebbleLogger) Fatalf(format string, args ...any) {
-	p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
-	os.Exit(1)
-}
+// The embedded store implements the interfaces.
+var (
+	_ Store    = (*DB)(nil)
+	_ Snapshot = pebbleSnapshot{}
+	_ Iter     = pebbleIter{}
+	_ Batch    = (*pebbleBatch)(nil)
+)

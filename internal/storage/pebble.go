@@ -1,0 +1,367 @@
+package storage
+
+// The embedded store: one Pebble instance per data directory.
+//
+// # Pebble's guarantees
+//
+//   - Commit returns only after the batch is in the write-ahead log, handed
+//     to the operating system: an acknowledged write survives the death of
+//     the process at any instant. With Options.Sync the log is also synced
+//     (fsync) first, so it survives the loss of the machine too.
+//   - A batch becomes visible to readers when Pebble applies it to the
+//     memtable, which can be a few microseconds before its log write (or
+//     fsync) finishes and Commit returns. A read in that window can see a
+//     write that a crash at that instant loses; no acknowledged write can
+//     depend on it, as the log is written in commit order.
+//   - Only this process writes the directory (it holds its lock), so
+//     Batch.Expect records nothing: the engine's item locks serialise
+//     conflicting writes.
+//   - Counters are kept with a merge operator, so adding to one is a blind
+//     write.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// ErrLocked is returned by Open when another process (or another DB in this
+// process) holds the data directory.
+var ErrLocked = errors.New("data directory is in use by another dynago process")
+
+// Options configure Open.
+type Options struct {
+	// Dir is the data directory; it is created if missing. Ignored when
+	// InMemory is set.
+	Dir string
+	// InMemory keeps everything in memory (no write-ahead log, no files).
+	InMemory bool
+	// Sync syncs (fsyncs) the write-ahead log before a commit returns, so
+	// acknowledged writes survive a power loss. Without it they survive a
+	// crash of the process but not of the machine. Default false.
+	Sync bool
+	// Logger receives Pebble's own log lines at debug level. Default: discard.
+	Logger *slog.Logger
+}
+
+// DB is an open Pebble store.
+type DB struct {
+	p    *pebble.DB
+	lock *pebble.Lock
+	// wo is pebble.Sync with a log, pebble.NoSync without one (in memory).
+	wo *pebble.WriteOptions
+	// inMemory is set for a store without a write-ahead log.
+	inMemory bool
+	// reclaim compacts the ranges of committed range deletions.
+	reclaim *reclaimer
+}
+
+// MaxOpenFiles bounds the table files Pebble keeps open (its table
+// cache); the server keeps this many file descriptors back from client
+// connections.
+const MaxOpenFiles = 500
+
+// counterMergerName is stored on disk by Pebble; do not change it.
+const counterMergerName = "dynago.counters.v1"
+
+// cacheBytes is the size of Pebble's block cache.
+const cacheBytes = 64 << 20
+
+// Open opens or creates the store.
+func Open(o Options) (*DB, error) {
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	// A block cache larger than Pebble's 8 MB default keeps a working set
+	// of tens of megabytes decoded; it is allocated as it fills, so an
+	// idle server does not pay for it.
+	cache := pebble.NewCache(cacheBytes)
+	defer cache.Unref()
+	popts := &pebble.Options{
+		Merger:       &pebble.Merger{Name: counterMergerName, Merge: newCounterMerger},
+		Logger:       pebbleLogger{logger},
+		Cache:        cache,
+		MaxOpenFiles: MaxOpenFiles,
+	}
+	dir := o.Dir
+	var lock *pebble.Lock
+	if o.InMemory {
+		popts.FS = vfs.NewMem()
+		popts.DisableWAL = true
+		dir = "mem"
+		// In memory, compressing blocks saves little and costs a
+		// decompression on every cache miss.
+		for i := range popts.Levels {
+			popts.Levels[i].Compression = func() *sstable.CompressionProfile { return sstable.NoCompression }
+		}
+		// Fewer, larger flushes: an in-memory file grows by copying, so
+		// every flush and compaction rewrites its bytes more than once.
+		popts.MemTableSize = 64 << 20
+	} else {
+		if dir == "" {
+			return nil, errors.New("storage: no data directory given")
+		}
+		if err := os.MkdirAll(dir, dirPerm); err != nil {
+			return nil, fmt.Errorf("create data directory: %w", err)
+		}
+		if err := restrictTree(dir); err != nil {
+			return nil, fmt.Errorf("restrict data directory to its owner: %w", err)
+		}
+		fs := &dataFS{FS: vfs.Default, syncWAL: o.Sync}
+		popts.FS = fs
+		var err error
+		lock, err = pebble.LockDirectory(dir, fs)
+		if err != nil {
+			abs, _ := filepath.Abs(dir)
+			return nil, fmt.Errorf("%w: %s: %v", ErrLocked, abs, err)
+		}
+		popts.Lock = lock
+	}
+	p, err := pebble.Open(dir, popts)
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		return nil, fmt.Errorf("open pebble at %q: %w", dir, err)
+	}
+	// A synced commit is what makes Pebble hand the batch to the operating
+	// system before Commit returns; dataFS decides whether the sync is also
+	// an fsync (Options.Sync). In memory there is no log to sync.
+	wo := pebble.Sync
+	if o.InMemory {
+		wo = pebble.NoSync
+	}
+	d := &DB{p: p, lock: lock, wo: wo, inMemory: o.InMemory}
+	d.reclaim = newReclaimer(func(ctx context.Context, start, end []byte) error {
+		return p.Compact(ctx, start, end, true)
+	}, logger.Warn)
+	return d, nil
+}
+
+// Close releases the directory. Every acknowledged write is already in the
+// log; closing the log syncs it, so after a clean shutdown nothing is lost
+// even to a power loss, in either mode.
+func (d *DB) Close() error {
+	var errs []error
+	d.reclaim.stop()
+	if err := d.p.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("close pebble: %w", err))
+	}
+	if d.lock != nil {
+		if err := d.lock.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("release lock: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Get implements Reader.
+func (d *DB) Get(key, dst []byte) ([]byte, bool, error) { return get(d.p, key, dst) }
+
+// NewIter implements Reader.
+func (d *DB) NewIter(lower, upper []byte) (Iter, error) {
+	it, err := d.p.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, fmt.Errorf("new iterator: %w", err)
+	}
+	return pebbleIter{it}, nil
+}
+
+// Counters implements Reader.
+func (d *DB) Counters(key []byte, n int) ([]int64, error) { return counters(d, key, n) }
+
+// Shared implements Store: only this process writes a Pebble directory.
+func (d *DB) Shared() bool { return false }
+
+// Ping implements Store; an open Pebble instance is always there.
+func (d *DB) Ping(context.Context) error { return nil }
+
+// View calls fn with the value of key, which fn must not keep or modify
+// after it returns, and reports whether the key exists. It saves the copy
+// Get makes when the caller decodes the value at once.
+func (d *DB) View(key []byte, fn func(value []byte) error) (bool, error) {
+	v, c, err := d.p.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("get: %w", err)
+	}
+	defer c.Close()
+	return true, fn(v)
+}
+
+type getter interface {
+	Get(key []byte) ([]byte, io.Closer, error)
+}
+
+func get(g getter, key, dst []byte) ([]byte, bool, error) {
+	v, c, err := g.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return dst, false, nil
+	}
+	if err != nil {
+		return dst, false, fmt.Errorf("get: %w", err)
+	}
+	dst = append(dst, v...)
+	c.Close()
+	return dst, true, nil
+}
+
+// pebbleSnapshot is a Pebble snapshot.
+type pebbleSnapshot struct{ s *pebble.Snapshot }
+
+// NewSnapshot implements Store.
+func (d *DB) NewSnapshot() (Snapshot, error) { return pebbleSnapshot{d.p.NewSnapshot()}, nil }
+
+func (s pebbleSnapshot) Get(key, dst []byte) ([]byte, bool, error) { return get(s.s, key, dst) }
+
+func (s pebbleSnapshot) NewIter(lower, upper []byte) (Iter, error) {
+	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, fmt.Errorf("new iterator: %w", err)
+	}
+	return pebbleIter{it}, nil
+}
+
+func (s pebbleSnapshot) Counters(key []byte, n int) ([]int64, error) { return counters(s, key, n) }
+
+func (s pebbleSnapshot) Close() error { return s.s.Close() }
+
+// pebbleIter is a Pebble iterator; Pebble's own methods implement Iter.
+type pebbleIter struct{ *pebble.Iterator }
+
+func (i pebbleIter) First() bool            { return i.Iterator.First() }
+func (i pebbleIter) Last() bool             { return i.Iterator.Last() }
+func (i pebbleIter) Next() bool             { return i.Iterator.Next() }
+func (i pebbleIter) Prev() bool             { return i.Iterator.Prev() }
+func (i pebbleIter) SeekGE(key []byte) bool { return i.Iterator.SeekGE(key) }
+func (i pebbleIter) SeekLT(key []byte) bool { return i.Iterator.SeekLT(key) }
+func (i pebbleIter) Value() []byte          { return i.Iterator.Value() }
+
+// pebbleBatch is a Pebble batch.
+type pebbleBatch struct {
+	b  *pebble.Batch
+	db *DB
+	// deleted holds the ranges of DeleteRange, reclaimed after commit.
+	deleted [][2][]byte
+}
+
+// NewBatch implements Store.
+func (d *DB) NewBatch() Batch { return &pebbleBatch{b: d.p.NewBatch(), db: d} }
+
+func (b *pebbleBatch) Set(key, value []byte) error { return b.b.Set(key, value, nil) }
+
+func (b *pebbleBatch) Delete(key []byte) error { return b.b.Delete(key, nil) }
+
+// Expect records nothing: this process is the directory's only writer.
+func (b *pebbleBatch) Expect(key, value []byte, found bool) {}
+
+// DeleteRange removes every key in [start, end). Once the batch commits,
+// the range's space is reclaimed in the background within seconds, even
+// if no other write comes.
+func (b *pebbleBatch) DeleteRange(start, end []byte) error {
+	if err := b.b.DeleteRange(start, end, nil); err != nil {
+		return err
+	}
+	b.deleted = append(b.deleted, [2][]byte{bytes.Clone(start), bytes.Clone(end)})
+	return nil
+}
+
+// AddCounters adds deltas to the counters stored at key (see Counters).
+func (b *pebbleBatch) AddCounters(key []byte, deltas ...int64) error {
+	return b.b.Merge(key, EncodeCounters(deltas), nil)
+}
+
+// Empty reports whether the batch holds no writes.
+func (b *pebbleBatch) Empty() bool { return b.b.Empty() }
+
+// Commit applies the batch atomically and releases it; a later Close does
+// nothing. It returns once the batch is in the log as the store's mode
+// promises (see Options.Sync): a synced commit makes Pebble hand the batch
+// to the operating system before returning, sharing that write (and, with
+// Options.Sync, the fsync) among concurrent commits.
+func (b *pebbleBatch) Commit() error {
+	err := b.b.Commit(b.db.wo)
+	b.b.Close()
+	b.b = nil
+	if err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	b.db.reclaim.add(b.deleted)
+	return nil
+}
+
+// Close releases a batch that was not committed. It is safe to call after
+// Commit, and twice: Pebble pools batches, so releasing one twice would hand
+// the same batch to two writers.
+func (b *pebbleBatch) Close() {
+	if b.b != nil {
+		b.b.Close()
+		b.b = nil
+	}
+}
+
+// counters reads the merged counters at key from r; a missing key reads
+// as zeros.
+func counters(r interface {
+	Get(key, dst []byte) ([]byte, bool, error)
+}, key []byte, n int) ([]int64, error) {
+	v, ok, err := r.Get(key, nil)
+	out := make([]int64, n)
+	if err != nil || !ok {
+		return out, err
+	}
+	copy(out, DecodeCounters(v))
+	return out, nil
+}
+
+// counterMerger adds counter vectors element by element; the operation is
+// commutative, so operand order does not matter.
+type counterMerger struct{ sum []int64 }
+
+func newCounterMerger(key, value []byte) (pebble.ValueMerger, error) {
+	m := &counterMerger{}
+	m.add(value)
+	return m, nil
+}
+
+func (m *counterMerger) add(v []byte) {
+	vals := DecodeCounters(v)
+	for len(m.sum) < len(vals) {
+		m.sum = append(m.sum, 0)
+	}
+	for i, x := range vals {
+		m.sum[i] += x
+	}
+}
+
+func (m *counterMerger) MergeNewer(v []byte) error { m.add(v); return nil }
+func (m *counterMerger) MergeOlder(v []byte) error { m.add(v); return nil }
+func (m *counterMerger) Finish(bool) ([]byte, io.Closer, error) {
+	return EncodeCounters(m.sum), nil, nil
+}
+
+// pebbleLogger sends Pebble's log lines to slog.
+type pebbleLogger struct{ l *slog.Logger }
+
+func (p pebbleLogger) Infof(format string, args ...any) {
+	p.l.Debug(fmt.Sprintf(format, args...), "component", "pebble")
+}
+func (p pebbleLogger) Errorf(format string, args ...any) {
+	p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
+}
+func (p pebbleLogger) Fatalf(format string, args ...any) {
+	p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
+	os.Exit(1)
+}
