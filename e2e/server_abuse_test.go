@@ -252,9 +252,11 @@ func TestAbuseNonReadingClients(t *testing.T) {
 		t.Errorf("peak RSS %d MiB, want under 600 MiB", hwm/mib)
 	}
 
-	// Every client was answered with ThrottlingException or got part of
-	// its answer and then its connection closed.
-	cut, throttled := 0, 0
+	// Every client was answered with ThrottlingException, or got part of
+	// its answer and then its connection closed, or (a request that
+	// waited for buffer bytes freed by those cuts, on a busy machine) was
+	// answered whole once the client began reading.
+	cut, throttled, whole := 0, 0, 0
 	for _, conn := range conns {
 		conn.SetReadDeadline(time.Now().Add(30 * time.Second))
 		br := bufio.NewReader(conn)
@@ -270,13 +272,15 @@ func TestAbuseNonReadingClients(t *testing.T) {
 		switch {
 		case res.StatusCode == http.StatusOK && n < res.ContentLength:
 			cut++
+		case res.StatusCode == http.StatusOK && err == nil && n == res.ContentLength:
+			whole++
 		case res.StatusCode == http.StatusBadRequest:
 			throttled++
 		default:
 			t.Errorf("status %d, %d of %d bytes, err %v", res.StatusCode, n, res.ContentLength, err)
 		}
 	}
-	t.Logf("%d cut at the write timeout, %d throttled", cut, throttled)
+	t.Logf("%d cut at the write timeout, %d throttled, %d answered whole late", cut, throttled, whole)
 	waitSettled(t, p, 120*mib)
 	if cut == 0 {
 		t.Errorf("no connection was cut at the write timeout")
