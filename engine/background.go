@@ -16,6 +16,9 @@ func (db *DB) startBackground() {
 			case <-db.bgStop:
 				return
 			case <-tick.C:
+				if !db.leaseHeld("streams") {
+					continue // another node trims
+				}
 				if err := db.trimStreams(db.now()); err != nil {
 					db.log.Error("trim streams", "err", err)
 				}

@@ -100,6 +100,9 @@ type tableMeta struct {
 // needs precomputed. A *table is immutable; DDL replaces it in the catalog.
 type table struct {
 	meta tableMeta
+	// raw is the catalog entry meta was read from or written as; on a
+	// shared store writes expect it (engine/shared.go).
+	raw []byte
 
 	hashName  string
 	hashType  attr.Type
@@ -148,11 +151,11 @@ func (db *DB) loadCatalog() error {
 	}
 	defer it.Close()
 	for ok := it.First(); ok; ok = it.Next() {
-		var tm tableMeta
-		if err := json.Unmarshal(it.Value(), &tm); err != nil {
-			return fmt.Errorf("decode table %q: %w", it.Key()[2:], err)
+		t, err := decodeTable(it.Value())
+		if err != nil {
+			return fmt.Errorf("table %q: %w", it.Key()[2:], err)
 		}
-		m[tm.Name] = newTable(tm)
+		m[t.meta.Name] = t
 	}
 	if err := it.Error(); err != nil {
 		return err
@@ -168,6 +171,17 @@ func (db *DB) loadCatalog() error {
 // account names a table that is not here, and one that is not a table's
 // own ARN names none.
 func (db *DB) lookup(name string) *table {
+	t := db.lookupCached(name)
+	if t == nil && db.shared && name != "" {
+		// Another node may have created it: read the store.
+		db.refreshShared(name)
+		t = db.lookupCached(name)
+	}
+	return t
+}
+
+// lookupCached is lookup in this process's catalog only.
+func (db *DB) lookupCached(name string) *table {
 	if strings.HasPrefix(name, "arn:") {
 		a, ok := parseTableARN(name)
 		if !ok || a.region != db.opts.Region || a.account != db.opts.AccountID {
@@ -216,8 +230,17 @@ func (db *DB) putTableLocked(b storage.Batch, t *table) (map[string]*table, erro
 		return nil, fmt.Errorf("encode table meta: %w", err)
 	}
 	next := maps.Clone(cur)
+	// On a shared store the entry must still be what this node read, or
+	// absent for a new table: another node's change conflicts.
+	if prev := cur[t.meta.Name]; prev != nil {
+		b.Expect(metaTableKey(t.meta.Name), prev.raw, true)
+	} else {
+		b.Expect(metaTableKey(t.meta.Name), nil, false)
+	}
+	t.raw = raw
 	for name, o := range cur {
 		if name != t.meta.Name && db.gone(o) {
+			b.Expect(metaTableKey(name), o.raw, true)
 			if err := b.Delete(metaTableKey(name)); err != nil {
 				return nil, err
 			}
@@ -234,14 +257,28 @@ func (db *DB) putTableLocked(b storage.Batch, t *table) (map[string]*table, erro
 // nextTableIDLocked allocates a table id that was never used before, so a
 // re-created table never sees rows of its predecessor.
 func (db *DB) nextTableIDLocked(b storage.Batch) (uint64, error) {
-	c, err := db.store.Counters(metaSeqKey(), 1)
+	return db.nextNumber(b, metaSeqKey())
+}
+
+// nextNumber stages in b taking the next number of the sequence kept at
+// key, and returns it. The row is read, expected and rewritten, so two
+// processes on a shared store never take the same number; it is written
+// only by DDL, which is rare, so it is no hot row. (Pebble stores before
+// this kept the sequence as a merged counter, whose value reads the same.)
+func (db *DB) nextNumber(b storage.Batch, key []byte) (uint64, error) {
+	raw, found, err := db.store.Get(key, nil)
 	if err != nil {
 		return 0, err
 	}
-	if err := b.AddCounters(metaSeqKey(), 1); err != nil {
+	var n uint64
+	if found && len(raw) == 8 {
+		n = binary.BigEndian.Uint64(raw)
+	}
+	b.Expect(key, raw, found)
+	if err := b.Set(key, binary.BigEndian.AppendUint64(nil, n+1)); err != nil {
 		return 0, err
 	}
-	return uint64(c[0]) + 1, nil
+	return n + 1, nil
 }
 
 // stats returns a table's item count and total item size.

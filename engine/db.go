@@ -30,6 +30,10 @@ type DB struct {
 	opts  Options
 	store storage.Store
 	log   *slog.Logger
+	// shared is set when other processes write the store too
+	// (engine/shared.go); node is then this process's identity there.
+	shared bool
+	node   *node
 
 	// tables is the catalog: an immutable map replaced whole under ddl.
 	// Readers load it without locking.
@@ -78,14 +82,21 @@ func Open(opts Options) (*DB, error) {
 	if opts.AccountID == "" {
 		opts.AccountID = "000000000000"
 	}
-	if !opts.InMemory && opts.Dir == "" {
-		return nil, errors.New("engine: Options.Dir is empty and InMemory is not set")
+	st := opts.Store
+	if st == nil {
+		if !opts.InMemory && opts.Dir == "" {
+			return nil, errors.New("engine: Options.Dir is empty and neither InMemory nor Store is set")
+		}
+		var err error
+		st, err = storage.Open(storage.Options{Dir: opts.Dir, InMemory: opts.InMemory, Sync: opts.Sync, Logger: opts.Logger})
+		if err != nil {
+			return nil, err
+		}
 	}
-	st, err := storage.Open(storage.Options{Dir: opts.Dir, InMemory: opts.InMemory, Sync: opts.Sync, Logger: opts.Logger})
-	if err != nil {
-		return nil, err
+	db := &DB{opts: opts, store: st, shared: st.Shared(), log: opts.Logger, bgStop: make(chan struct{})}
+	if db.shared {
+		db.node = newNode(db)
 	}
-	db := &DB{opts: opts, store: st, log: opts.Logger, bgStop: make(chan struct{})}
 	if err := db.loadCatalog(); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("load catalog: %w", err)
@@ -96,6 +107,9 @@ func Open(opts Options) (*DB, error) {
 	}
 	db.startBackfills()
 	db.startBackground()
+	if db.shared {
+		db.startShared()
+	}
 	return db, nil
 }
 

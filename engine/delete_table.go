@@ -15,6 +15,15 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html
 func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
+	// On a shared store, decide on the table as the store has it now,
+	// and start again if another node changes it before the commit.
+	return retryConflicts(db, func() (*DeleteTableOutput, error) {
+		db.refreshShared(in.TableName)
+		return db.deleteTable(in)
+	})
+}
+
+func (db *DB) deleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
@@ -81,6 +90,7 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 			return nil, err
 		}
 	} else {
+		b.Expect(metaTableKey(t.meta.Name), t.raw, true)
 		if err := b.Delete(metaTableKey(t.meta.Name)); err != nil {
 			return nil, err
 		}

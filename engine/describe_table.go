@@ -6,6 +6,12 @@ import "fmt"
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
 func (db *DB) DescribeTable(in *DescribeTableInput) (*DescribeTableOutput, error) {
+	// On a shared store, describe the table as the store has it now.
+	db.refreshShared(in.TableName)
+	return db.describeTable(in)
+}
+
+func (db *DB) describeTable(in *DescribeTableInput) (*DescribeTableOutput, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}

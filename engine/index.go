@@ -329,7 +329,9 @@ func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedI
 	for _, ix := range t.indexes {
 		// Before the backfill has passed this item, its entry may or
 		// may not be there yet: read it rather than assume it.
-		check := ix.meta.Backfilling && !db.backfillVisited(t.meta.ID, ix.meta.ID, k.row)
+		// On a shared store another node may run the backfill: always
+		// read, and expect what was read.
+		check := ix.meta.Backfilling && (db.shared || !db.backfillVisited(t.meta.ID, ix.meta.ID, k.row))
 		var newKey, oldKey []byte
 		var newProj, oldProj attr.Item
 		if next != nil {
@@ -350,6 +352,7 @@ func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedI
 			if err != nil {
 				return err
 			}
+			b.Expect(oldKey, raw, found)
 			oldExists = found
 			if found {
 				s, err := parseRow(raw)

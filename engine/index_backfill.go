@@ -2,6 +2,8 @@ package engine
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -52,8 +54,11 @@ type backfillState struct {
 	// touched holds the row keys after the cursor that writes changed.
 	touched sync.Map
 	// checkAll makes the backfill check every entry before writing it
-	// (a backfill resumed after a restart).
+	// (a backfill resumed after a restart, or on a shared store).
 	checkAll bool
+	// lease is held by the backfill on a shared store; its chunks expect
+	// it (engine/shared.go).
+	lease *lease
 }
 
 // backfillCursor is a published cursor.
@@ -87,6 +92,9 @@ const backfillChunk = 512
 // startBackfills starts the backfills of every CREATING index; Open calls
 // it to resume them after a restart.
 func (db *DB) startBackfills() {
+	if db.shared {
+		return // the node's poller starts them, each under its lease
+	}
 	for _, t := range *db.tables.Load() {
 		for _, ix := range t.indexes {
 			if ix.meta.Backfilling {
@@ -97,28 +105,61 @@ func (db *DB) startBackfills() {
 }
 
 func (db *DB) startBackfill(name string, tableID uint64, indexID uint32, resumed bool) {
-	st := db.backfillState(tableID, indexID)
-	st.checkAll = resumed
-	last, found, err := db.store.Get(metaBackfillKey(tableID, indexID), nil)
-	if err != nil {
-		db.log.Error("backfill cursor", "table", name, "index", indexID, "err", err)
+	if db.shared {
+		db.runLeased(backfillLeaseName(tableID, indexID), func(l *lease) {
+			db.runBackfill(name, tableID, indexID, true, l)
+		})
 		return
-	}
-	if found {
-		st.cursor.Store(&backfillCursor{last: last})
 	}
 	db.bg.Add(1)
 	go func() {
 		defer db.bg.Done()
-		// Wait out the writes that may not know the index.
-		for i := range itemLockStripes {
-			db.locks.stripes[i].Lock()
-			db.locks.stripes[i].Unlock()
-		}
-		if err := db.backfill(name, tableID, indexID); err != nil {
-			db.log.Error("backfill failed", "table", name, "index", indexID, "err", err)
-		}
+		db.runBackfill(name, tableID, indexID, resumed, nil)
 	}()
+}
+
+func backfillLeaseName(tableID uint64, indexID uint32) string {
+	return fmt.Sprintf("backfill/%d/%d", tableID, indexID)
+}
+
+// runBackfill runs a backfill from its persisted cursor. On a shared
+// store it runs under l, and checks every entry: writes made through
+// other nodes are not in this node's touched set.
+func (db *DB) runBackfill(name string, tableID uint64, indexID uint32, resumed bool, l *lease) {
+	st := db.backfillState(tableID, indexID)
+	st.checkAll = resumed || db.shared
+	st.lease = l
+	if err := db.loadBackfillCursor(st, tableID, indexID); err != nil {
+		db.log.Error("backfill cursor", "table", name, "index", indexID, "err", err)
+		return
+	}
+	// Wait out the writes that may not know the index.
+	for i := range itemLockStripes {
+		db.locks.stripes[i].Lock()
+		db.locks.stripes[i].Unlock()
+	}
+	err := db.backfill(name, tableID, indexID)
+	switch {
+	case errors.Is(err, errLeaseLost):
+	case err != nil:
+		db.log.Error("backfill failed", "table", name, "index", indexID, "err", err)
+	case l != nil:
+		db.releaseLease(l)
+	}
+}
+
+// loadBackfillCursor publishes the persisted cursor of a backfill.
+func (db *DB) loadBackfillCursor(st *backfillState, tableID uint64, indexID uint32) error {
+	last, found, err := db.store.Get(metaBackfillKey(tableID, indexID), nil)
+	if err != nil {
+		return err
+	}
+	if found {
+		st.cursor.Store(&backfillCursor{last: last})
+	} else {
+		st.cursor.Store(nil)
+	}
+	return nil
 }
 
 // backfillTarget returns the table and index a backfill works on, or nil
@@ -162,13 +203,54 @@ func (db *DB) backfill(name string, tableID uint64, indexID uint32) error {
 			return err
 		}
 		if len(rows) == 0 {
-			return db.finishBackfill(name, tableID, indexID)
+			err = db.finishBackfill(name, tableID, indexID)
+		} else {
+			err = db.backfillRows(t, ix, rows)
 		}
-		if err := db.backfillRows(t, ix, rows); err != nil {
+		if err == nil && len(rows) == 0 {
+			return nil
+		}
+		if errorsIsConflict(err) {
+			// Another node wrote a row of the chunk, changed the table
+			// or took the lease over: start again from what the store
+			// says, if the lease is still this node's.
+			if err := db.backfillConflict(name, tableID, indexID); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
 			return err
 		}
 	}
 }
+
+// backfillConflict prepares a backfill on a shared store to go on after
+// a conflict: the catalog and the cursor are read again, and the lease
+// checked. It returns errLeaseLost when another node holds the lease now.
+func (db *DB) backfillConflict(name string, tableID uint64, indexID uint32) error {
+	if err := db.reloadCatalog(); err != nil {
+		return err
+	}
+	st := db.backfillState(tableID, indexID)
+	if st.lease != nil {
+		l, err := db.acquireLease(st.lease.name)
+		if err != nil {
+			return err
+		}
+		if l == nil || string(l.value) != string(st.lease.value) {
+			if l != nil {
+				db.releaseLease(l)
+			}
+			db.log.Info("backfill lease lost", "table", name, "index", indexID)
+			return errLeaseLost
+		}
+	}
+	return db.loadBackfillCursor(st, tableID, indexID)
+}
+
+// errLeaseLost stops a job whose lease another node took over.
+var errLeaseLost = errors.New("lease taken over by another node")
 
 // nextBackfillRows returns the keys of the next chunk of base rows after
 // the cursor.
@@ -219,6 +301,10 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 	last := rows[n-1]
 	b := db.store.NewBatch()
 	defer b.Close()
+	if st.lease != nil {
+		st.lease.expect(b)
+		db.expectTable(b, t)
+	}
 	// Read the rows now that they are locked. Rows inserted since the
 	// listing are touched: their writes maintained the index.
 	it, err := db.store.NewIter(rows[0], keys.Successor(last))
@@ -232,6 +318,9 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 			continue
 		}
 		_, touched := st.touched.Load(string(row))
+		if db.shared {
+			b.Expect(row, it.Value(), true)
+		}
 		if err := db.backfillRow(b, t, ix, it.Value(), touched || st.checkAll); err != nil {
 			return err
 		}
@@ -278,6 +367,7 @@ func (db *DB) backfillRow(b storage.Batch, t *table, ix *index, raw []byte, chec
 		if _, found, err := db.store.Get(key, nil); err != nil || found {
 			return err
 		}
+		b.Expect(key, nil, false)
 	}
 	size := attr.ItemSize(proj)
 	if err := b.Set(key, appendRow(nil, proj, size)); err != nil {
@@ -308,6 +398,9 @@ func (db *DB) finishBackfill(name string, tableID uint64, indexID uint32) error 
 	}
 	b := db.store.NewBatch()
 	defer b.Close()
+	if st.lease != nil {
+		st.lease.expect(b)
+	}
 	if err := b.Delete(metaBackfillKey(tableID, indexID)); err != nil {
 		return err
 	}

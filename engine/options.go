@@ -3,10 +3,23 @@ package engine
 import (
 	"log/slog"
 	"time"
+
+	"github.com/dynago/dynago/internal/storage"
 )
 
-// Options configure a DB. The zero value is not usable: set Dir or InMemory.
+// Options configure a DB. The zero value is not usable: set Dir, InMemory
+// or Store.
 type Options struct {
+	// Store is an open store to keep the database in, such as a
+	// PostgreSQL database that several processes share
+	// (internal/storage/pgstore). The DB takes it over and closes it on
+	// Close. When it is nil, Open opens Pebble at Dir or in memory.
+	Store storage.Store
+	// NodeLeaseTimeout is, on a shared store, how long another process
+	// waits after this one's heartbeat stops before it takes over the
+	// background work this one leased (index backfills, Time to Live
+	// sweeps). The default is 5 seconds.
+	NodeLeaseTimeout time.Duration
 	// Dir is the data directory. Ignored when InMemory is set.
 	Dir string
 	// InMemory keeps everything in memory; nothing touches the disk and

@@ -24,6 +24,8 @@ func appendRow(dst []byte, it attr.Item, size int) []byte {
 
 // storedItem is a row as read from storage, decoded lazily.
 type storedItem struct {
+	// raw is the row value as read; a write on a shared store expects it.
+	raw   []byte
 	found bool
 	size  int
 	body  []byte // attr item encoding
@@ -40,7 +42,7 @@ func parseRow(raw []byte) (storedItem, error) {
 	if n <= 0 {
 		return storedItem{}, errBadRow
 	}
-	return storedItem{found: true, size: int(size), body: raw[n:]}, nil
+	return storedItem{raw: raw, found: true, size: int(size), body: raw[n:]}, nil
 }
 
 // Item decodes the stored item once; nil when there was none.

@@ -177,6 +177,9 @@ func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 		return nil, streamNotFound(in.StreamArn)
 	}
 	limit := limitOr(in.Limit, maxDescribeLimit)
+	if err := s.syncStream(); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	meta := s.meta
 	shards := append([]shardMeta(nil), s.shards...)
@@ -217,6 +220,9 @@ func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 // lock: the shard, the highest settled sequence number and the trim
 // horizon. It fails with DynamoDB's error when no shard matches.
 func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, trimmed uint64, err error) {
+	if err := s.syncStream(); err != nil {
+		return sh, 0, 0, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.shards, match)
@@ -393,6 +399,12 @@ func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 		return nil, &Error{Code: CodeExpiredIterator, Message: msgIteratorExpired(javaTime(p.created), javaTime(now), iteratorLifetime.Milliseconds())}
 	}
 	v, found := db.streams.Load(p.streamID)
+	if !found && db.shared {
+		if err := db.ensureStream(p.streamID); err != nil {
+			return nil, err
+		}
+		v, found = db.streams.Load(p.streamID)
+	}
 	if !found {
 		return nil, NotFound(msgIteratorStreamGone)
 	}

@@ -134,6 +134,14 @@ type stream struct {
 	reserved uint64      // numbers below this are durably reserved
 	pending  []uint64    // handed out and not yet released, ascending
 	trimmed  uint64      // the records below this sequence number are gone
+
+	// On a shared store (engine/shared.go) the number row holds the next
+	// number to hand out, and a write takes its number in its own batch,
+	// expecting the row as read (numRaw, numFound). stale makes the next
+	// use read the shards again: this node or another may have rolled.
+	numRaw   []byte
+	numFound bool
+	stale    bool
 }
 
 // streamTicket is a sequence number a write batch holds until release.
@@ -154,9 +162,12 @@ func (s *stream) visibleLocked() uint64 {
 // allocate hands out the next sequence number, rolling the open shard
 // over when it is old enough. ok is false when the stream is disabled: a
 // change that commits after that has no record.
-func (s *stream) allocate(now time.Time) (seq uint64, ok bool, err error) {
+func (s *stream) allocate(b storage.Batch, now time.Time) (seq uint64, ok bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.db.shared {
+		return s.allocateShared(b, now)
+	}
 	if !s.meta.Disabled.IsZero() {
 		return 0, false, nil
 	}
@@ -196,6 +207,12 @@ func (s *stream) release(seq uint64) {
 // reserveIn stages in b a reservation covering number n, if the current
 // one does not, and returns the reservation to apply once b commits.
 func (s *stream) reserveIn(b storage.Batch, n uint64) (uint64, error) {
+	if s.db.shared {
+		// The row holds the next number itself, expected as read.
+		key := metaStreamNumberKey(metaTagReserved, s.meta.ID)
+		b.Expect(key, s.numRaw, s.numFound)
+		return n, b.Set(key, binary.BigEndian.AppendUint64(nil, n))
+	}
 	if n < s.reserved {
 		return s.reserved, nil
 	}
@@ -232,6 +249,10 @@ func (s *stream) rollLocked(now time.Time) error {
 	reserved, err := s.reserveIn(b, next)
 	if err != nil {
 		return err
+	}
+	if s.db.shared {
+		b.Expect(metaShardKey(s.meta.ID, child.Index), nil, false)
+		s.stale = true // read the shards again, whether this commits or not
 	}
 	if err := b.Commit(); err != nil {
 		return err
@@ -296,6 +317,13 @@ func (db *DB) streamOf(t *table) *stream {
 		return nil
 	}
 	v, ok := db.streams.Load(t.meta.StreamID)
+	if !ok && db.shared {
+		// Another node enabled it; its records must not be skipped.
+		if err := db.ensureStream(t.meta.StreamID); err != nil {
+			db.log.Warn("load stream", "stream", t.meta.StreamID, "err", err)
+		}
+		v, ok = db.streams.Load(t.meta.StreamID)
+	}
 	if !ok {
 		return nil
 	}
@@ -327,7 +355,7 @@ func (db *DB) stageStreamRecord(b *writeBatch, t *table, k itemKey, old *storedI
 		event = recModify
 	}
 	now := db.now()
-	seq, ok, err := s.allocate(now)
+	seq, ok, err := s.allocate(b, now)
 	if err != nil || !ok {
 		return err
 	}
@@ -449,14 +477,10 @@ func recordTime(v []byte) (time.Time, bool) {
 // It sets m.StreamID and m.StreamLabel. The caller holds db.ddl and calls
 // installStream after b commits.
 func (db *DB) newStreamLocked(b storage.Batch, m *tableMeta, now time.Time) (*stream, error) {
-	c, err := db.store.Counters(metaStreamSeqKey(), 1)
+	id, err := db.nextNumber(b, metaStreamSeqKey())
 	if err != nil {
 		return nil, err
 	}
-	if err := b.AddCounters(metaStreamSeqKey(), 1); err != nil {
-		return nil, err
-	}
-	id := uint64(c[0]) + 1
 	label := streamLabel(now)
 	if label <= m.StreamLabel { // a label names one stream of the table
 		prev, err := time.Parse(streamLabelLayout, m.StreamLabel)
@@ -507,6 +531,10 @@ func (db *DB) disableStream(b storage.Batch, id uint64, now time.Time) (finish f
 	}
 	s := v.(*stream)
 	s.mu.Lock()
+	if err := s.syncLocked(); err != nil {
+		s.mu.Unlock()
+		return noop, err
+	}
 	if !s.meta.Disabled.IsZero() {
 		s.mu.Unlock()
 		return noop, nil
@@ -544,6 +572,9 @@ func (db *DB) disableStream(b storage.Batch, id uint64, now time.Time) (finish f
 func (s *stream) rollIdle(now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.syncLocked(); err != nil {
+		return err
+	}
 	if !s.meta.Disabled.IsZero() || now.Sub(s.shards[len(s.shards)-1].Created) < s.db.shardDuration() {
 		return nil
 	}
@@ -628,6 +659,9 @@ func (db *DB) loadStreamState(s *stream) error {
 
 // lookupStream finds a live stream by ARN.
 func (db *DB) lookupStream(arn string) *stream {
+	if err := db.loadAllStreams(); err != nil {
+		db.log.Warn("load streams", "err", err)
+	}
 	var found *stream
 	db.streams.Range(func(_, v any) bool {
 		s := v.(*stream)
@@ -642,6 +676,9 @@ func (db *DB) lookupStream(arn string) *stream {
 
 // allStreams returns the live streams ordered by table name, then age.
 func (db *DB) allStreams() []*stream {
+	if err := db.loadAllStreams(); err != nil {
+		db.log.Warn("load streams", "err", err)
+	}
 	var out []*stream
 	db.streams.Range(func(_, v any) bool {
 		out = append(out, v.(*stream))

@@ -15,6 +15,14 @@ const maxTagsPerResource = 50
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TagResource.html
 func (db *DB) TagResource(in *TagResourceInput) error {
+	_, err := retryConflicts(db, func() (struct{}, error) {
+		db.refreshShared(in.ResourceArn)
+		return struct{}{}, db.tagResource(in)
+	})
+	return err
+}
+
+func (db *DB) tagResource(in *TagResourceInput) error {
 	var c constraints
 	c.resourceArn(in.ResourceArn)
 	if in.Tags == nil {
@@ -46,6 +54,14 @@ func (db *DB) TagResource(in *TagResourceInput) error {
 // have is no error; an invalid or reserved one is, and so are more than
 // 50 keys (DDB-TABLE-105 and -107 of the ack-api-quirks lab).
 func (db *DB) UntagResource(in *UntagResourceInput) error {
+	_, err := retryConflicts(db, func() (struct{}, error) {
+		db.refreshShared(in.ResourceArn)
+		return struct{}{}, db.untagResource(in)
+	})
+	return err
+}
+
+func (db *DB) untagResource(in *UntagResourceInput) error {
 	var c constraints
 	c.resourceArn(in.ResourceArn)
 	if in.TagKeys == nil {

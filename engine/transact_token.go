@@ -122,7 +122,7 @@ func (db *DB) stageToken(b *writeBatch, token string, fp [sha256.Size]byte) (cla
 	now := db.now().UnixNano()
 	if old, found, err := db.store.Get(metaTokenKey(token), nil); err != nil {
 		return nil, err
-	} else if found && len(old) == sha256.Size+8 {
+	} else if b.Expect(metaTokenKey(token), old, found); found && len(old) == sha256.Size+8 {
 		if err := b.Delete(metaTokenExpiryKey(int64(binary.BigEndian.Uint64(old[sha256.Size:])), token)); err != nil {
 			return nil, err
 		}
@@ -167,6 +167,7 @@ func (db *DB) stageToken(b *writeBatch, token string, fp [sha256.Size]byte) (cla
 		if err != nil {
 			return claimed, err
 		}
+		b.Expect(metaTokenKey(expired), stored, found)
 		if found && len(stored) == sha256.Size+8 && bytes.Equal(stored[sha256.Size:], k[2:10]) {
 			if err := b.Delete(metaTokenKey(expired)); err != nil {
 				return claimed, err

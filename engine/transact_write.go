@@ -69,6 +69,12 @@ type txAction struct {
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
 func (db *DB) TransactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+	// On a shared store a transaction that met another node's write runs
+	// again from the start, on the tables and items as they are now.
+	return retryConflicts(db, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in) })
+}
+
+func (db *DB) transactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
 	acts, err := db.prepareTransactWrite(in)
 	if err != nil {
 		return nil, err
@@ -391,12 +397,26 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 			failed = true
 		}
 	}
+	b := db.newWriteBatch()
+	defer b.release()
+	if db.shared {
+		// Every item read, written or only checked, must still be as
+		// read when the batch commits: a cancellation too is decided on
+		// a consistent view, checked by committing the expectations.
+		for _, a := range acts {
+			b.Expect(a.k.row, a.old.raw, a.old.found)
+			db.expectTable(b, a.t)
+		}
+		if failed {
+			if err := b.Commit(); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if failed {
 		return nil, transactionCanceled(firstValidationError(reasons))
 	}
 
-	b := db.newWriteBatch()
-	defer b.release()
 	for i, a := range acts {
 		if !a.writes {
 			continue
@@ -420,7 +440,7 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 			return nil, err
 		}
 	}
-	if !b.Empty() {
+	if !b.Empty() || db.shared {
 		if err := b.Commit(); err != nil {
 			return nil, err
 		}

@@ -335,6 +335,7 @@ func (db *DB) purgeDeleted() error {
 	defer b.Close()
 	next := maps.Clone(cur)
 	for _, name := range done {
+		b.Expect(metaTableKey(name), cur[name].raw, true)
 		if err := b.Delete(metaTableKey(name)); err != nil {
 			return err
 		}

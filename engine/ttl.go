@@ -61,6 +61,15 @@ const (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html
 func (db *DB) UpdateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
+	// On a shared store, decide on the table as the store has it now,
+	// and start again if another node changes it before the commit.
+	return retryConflicts(db, func() (*UpdateTimeToLiveOutput, error) {
+		db.refreshShared(in.TableName)
+		return db.updateTimeToLive(in)
+	})
+}
+
+func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
@@ -190,6 +199,10 @@ func (db *DB) startTTLSweeper() {
 			case <-db.bgStop:
 				return
 			case <-timer.C:
+			}
+			if !db.leaseHeld("ttl") {
+				timer.Reset(interval) // another node sweeps
+				continue
 			}
 			start := time.Now()
 			n, err := db.SweepExpired()

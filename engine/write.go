@@ -66,9 +66,31 @@ func (db *DB) writeItem(t *table, k itemKey, f decide) (writeResult, error) {
 
 // writeItemBy is writeItem for a change made by w.
 func (db *DB) writeItemBy(t *table, k itemKey, w writer, f decide) (writeResult, error) {
-	var r writeResult
 	stripe := db.locks.lock(k.row)
 	defer db.locks.unlock(stripe)
+	for attempt := 0; ; attempt++ {
+		r, err := db.writeItemOnce(t, k, w, f)
+		if !errorsIsConflict(err) || attempt >= conflictAttempts {
+			return r, err
+		}
+		// Another node changed the item or the table since it was
+		// read: read the table again (a new index, a stream) and run
+		// the write again on the item as it is now.
+		nt, err := db.refreshTable(t.meta.Name)
+		if err != nil {
+			return r, err
+		}
+		if nt == nil || nt.meta.ID != t.meta.ID {
+			return r, NotFound("Requested resource not found")
+		}
+		t = nt
+		conflictBackoff(attempt)
+	}
+}
+
+// writeItemOnce is one attempt of writeItemBy, under k's lock.
+func (db *DB) writeItemOnce(t *table, k itemKey, w writer, f decide) (writeResult, error) {
+	var r writeResult
 
 	old, err := db.loadForWrite(t, k)
 	if err != nil {
@@ -121,6 +143,10 @@ func (db *DB) loadForWrite(t *table, k itemKey) (storedItem, error) {
 // its items this way, so an item and everything derived from it commit
 // in one atomic batch. w is who made the change. It returns next's size.
 func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, next attr.Item, w writer) (int, error) {
+	if db.shared {
+		b.Expect(k.row, old.raw, old.found)
+		db.expectTable(b, t)
+	}
 	var countDelta int64
 	newSize := 0
 	var newBody []byte // next's attr encoding, inside its row value

@@ -1,0 +1,616 @@
+package engine
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// Several processes on one shared store.
+//
+// When Options.Store is shared (PostgreSQL: storage.Store.Shared), any
+// number of dynago processes ("nodes") serve the same tables. What one
+// process did with mutexes and memory, they do through the store:
+//
+//   - Item writes. A write still takes its item's lock in this process,
+//     reads the item, decides and commits; its batch also expects the row
+//     it read, and the catalog entry of the table as this node knows it
+//     (storage.Batch.Expect). If another node changed either in between,
+//     the commit fails with storage.ErrConflict with nothing applied; the
+//     node refreshes the table from the store and runs the write again.
+//     So conditional writes and transactions are linearizable across
+//     nodes, and no node can write an item without the indexes another
+//     node has just added.
+//   - The catalog. Each node caches the catalog. A table it does not know
+//     is read from the store at once, DDL expects the entry it changes,
+//     and a poller re-reads the catalog every catalogPollInterval, so a
+//     change made through another node is seen at once by writes (they
+//     conflict) and within the interval by reads.
+//   - Transaction tokens are rows, expected absent or as read, so two
+//     nodes cannot both apply a transaction with one token.
+//   - Stream sequence numbers are taken from the stream's number row in
+//     the write's own batch, so records commit in number order and a
+//     reader never sees one appear behind its position (engine/streams.go).
+//   - Background work that must run once (an index backfill, a Time to
+//     Live sweep) runs under a lease: a row naming the node that holds it.
+//     Every node writes a heartbeat row; a node whose heartbeat has not
+//     changed for Options.NodeLeaseTimeout, as measured by the node that
+//     watches it, is presumed dead and its leases are taken over. A
+//     backfill chunk expects its lease, so a node that lost its lease
+//     while paused cannot commit another chunk.
+//   - Counters (item counts and sizes) are added blindly; the store sums
+//     them without a shared row (storage.Batch.AddCounters).
+
+// catalogPollInterval is how often a node re-reads the catalog of a
+// shared store.
+const catalogPollInterval = 250 * time.Millisecond
+
+// heartbeatInterval is how often a node writes its heartbeat row.
+const heartbeatInterval = time.Second
+
+// defaultNodeLeaseTimeout is Options.NodeLeaseTimeout's default.
+const defaultNodeLeaseTimeout = 5 * time.Second
+
+// Meta rows of a shared store:
+//
+//	NSMeta 'N' node id -> heartbeat: a counter the node increments
+//	NSMeta 'L' lease name -> node id | 0 | epoch (8 BE)
+const (
+	metaTagNode  = 'N'
+	metaTagLease = 'L'
+)
+
+func metaNodeKey(id string) []byte { return append([]byte{keys.NSMeta, metaTagNode}, id...) }
+
+func metaLeaseKey(name string) []byte { return append([]byte{keys.NSMeta, metaTagLease}, name...) }
+
+// node is this process on a shared store.
+type node struct {
+	db *DB
+	id string
+
+	mu sync.Mutex
+	// beat is the last heartbeat written.
+	beat uint64
+	// seen records, per other node, its last heartbeat value and when
+	// (on this node's monotonic clock) it last changed.
+	seen map[string]heartbeat
+	// running names the leased jobs this node runs now.
+	running map[string]bool
+}
+
+type heartbeat struct {
+	value   string
+	changed time.Time
+}
+
+func newNode(db *DB) *node {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return &node{db: db, id: hex.EncodeToString(b[:]), seen: map[string]heartbeat{}, running: map[string]bool{}}
+}
+
+// errorsIsConflict reports whether err is a store conflict: the write read
+// something another node changed before it committed.
+func errorsIsConflict(err error) bool { return errors.Is(err, storage.ErrConflict) }
+
+// conflictAttempts bounds how often one request runs again after
+// conflicts. Each conflict means another write committed, so the
+// system makes progress; a request that loses this often answers
+// InternalServerError rather than spin.
+const conflictAttempts = 1000
+
+// retryConflicts runs op until it does not fail with a conflict,
+// refreshing the catalog between attempts. On a store only this process
+// writes, op never conflicts.
+func retryConflicts[T any](db *DB, op func() (T, error)) (T, error) {
+	for attempt := 0; ; attempt++ {
+		out, err := op()
+		if err == nil || !errorsIsConflict(err) || attempt >= conflictAttempts {
+			return out, err
+		}
+		if rerr := db.reloadCatalog(); rerr != nil {
+			return out, rerr
+		}
+		conflictBackoff(attempt)
+	}
+}
+
+// conflictBackoff sleeps a little after a conflict, more after repeated
+// ones, so writers that keep meeting on one item spread out.
+func conflictBackoff(attempt int) {
+	if attempt < 2 {
+		return
+	}
+	d := time.Duration(min(attempt, 20)) * 50 * time.Microsecond
+	var b [1]byte
+	_, _ = rand.Read(b[:])
+	time.Sleep(d + time.Duration(b[0])*time.Microsecond)
+}
+
+// expectTable makes b expect t's catalog entry as this node knows it, so
+// a write made with a stale catalog conflicts instead of committing.
+func (db *DB) expectTable(b storage.Batch, t *table) {
+	if db.shared {
+		b.Expect(metaTableKey(t.meta.Name), t.raw, t.raw != nil)
+	}
+}
+
+// refreshTable reads the table called name from the store into the
+// catalog and returns it (nil when the store has none). On a store only
+// this process writes it returns the catalog's entry.
+func (db *DB) refreshTable(name string) (*table, error) {
+	if !db.shared {
+		return db.lookupCached(name), nil
+	}
+	raw, found, err := db.store.Get(metaTableKey(name), nil)
+	if err != nil {
+		return nil, err
+	}
+	var t *table
+	if found {
+		if t, err = decodeTable(raw); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		curp := db.tables.Load()
+		cur := *curp
+		if o := cur[name]; o != nil && t != nil && bytes.Equal(o.raw, t.raw) {
+			return db.lookupCached(name), nil
+		}
+		if cur[name] == nil && t == nil {
+			return nil, nil
+		}
+		next := maps.Clone(cur)
+		if t == nil {
+			delete(next, name)
+		} else {
+			next[name] = t
+		}
+		if db.tables.CompareAndSwap(curp, &next) {
+			break
+		}
+	}
+	if t != nil {
+		if err := db.ensureStream(t.meta.StreamID); err != nil {
+			return nil, err
+		}
+	}
+	return db.lookupCached(name), nil
+}
+
+// decodeTable builds a table from its catalog entry.
+func decodeTable(raw []byte) (*table, error) {
+	var tm tableMeta
+	if err := json.Unmarshal(raw, &tm); err != nil {
+		return nil, fmt.Errorf("decode table: %w", err)
+	}
+	t := newTable(tm)
+	t.raw = bytes.Clone(raw)
+	return t, nil
+}
+
+// reloadCatalog re-reads the whole catalog of a shared store, keeping the
+// tables whose entries did not change.
+func (db *DB) reloadCatalog() error {
+	if !db.shared {
+		return nil
+	}
+	lower := []byte{keys.NSMeta, metaTagTable}
+	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
+	if err != nil {
+		return err
+	}
+	fresh := map[string][]byte{}
+	for ok := it.First(); ok; ok = it.Next() {
+		fresh[string(it.Key()[2:])] = bytes.Clone(it.Value())
+	}
+	if err := it.Close(); err != nil {
+		return err
+	}
+	for {
+		curp := db.tables.Load()
+		cur := *curp
+		next := make(map[string]*table, len(fresh))
+		changed := len(cur) != len(fresh)
+		for name, raw := range fresh {
+			if o := cur[name]; o != nil && bytes.Equal(o.raw, raw) {
+				next[name] = o
+				continue
+			}
+			t, err := decodeTable(raw)
+			if err != nil {
+				return err
+			}
+			next[name] = t
+			changed = true
+		}
+		if !changed {
+			return nil
+		}
+		if db.tables.CompareAndSwap(curp, &next) {
+			break
+		}
+	}
+	for _, t := range *db.tables.Load() {
+		if err := db.ensureStream(t.meta.StreamID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ensureStream loads stream id from the store if this node does not know
+// it: another node enabled it.
+func (db *DB) ensureStream(id uint64) error {
+	if id == 0 {
+		return nil
+	}
+	if _, ok := db.streams.Load(id); ok {
+		return nil
+	}
+	raw, found, err := db.store.Get(metaStreamKey(id), nil)
+	if err != nil || !found {
+		return err
+	}
+	s := &stream{db: db}
+	if err := json.Unmarshal(raw, &s.meta); err != nil {
+		return fmt.Errorf("decode stream: %w", err)
+	}
+	if err := db.loadStreamState(s); err != nil {
+		return err
+	}
+	db.streams.LoadOrStore(id, s)
+	return nil
+}
+
+// startShared starts a node's heartbeat, catalog poller and lease
+// watcher.
+func (db *DB) startShared() {
+	db.bg.Add(1)
+	go func() {
+		defer db.bg.Done()
+		poll := time.NewTicker(catalogPollInterval)
+		defer poll.Stop()
+		lastBeat := time.Time{}
+		for {
+			if time.Since(lastBeat) >= heartbeatInterval {
+				if err := db.node.heartbeat(); err != nil {
+					db.log.Warn("node heartbeat", "node", db.node.id, "err", err)
+				} else {
+					lastBeat = time.Now()
+				}
+			}
+			if err := db.reloadCatalog(); err != nil {
+				db.log.Warn("catalog refresh", "err", err)
+			}
+			db.startLeasedBackfills()
+			select {
+			case <-db.bgStop:
+				return
+			case <-poll.C:
+			}
+		}
+	}()
+}
+
+// heartbeat writes this node's heartbeat row.
+func (n *node) heartbeat() error {
+	n.mu.Lock()
+	n.beat++
+	v := binary.BigEndian.AppendUint64(nil, n.beat)
+	n.mu.Unlock()
+	b := n.db.store.NewBatch()
+	defer b.Close()
+	if err := b.Set(metaNodeKey(n.id), v); err != nil {
+		return err
+	}
+	return b.Commit()
+}
+
+// alive reports whether node id is presumed alive: its heartbeat changed
+// within the lease timeout, as this node saw it. A node seen for the
+// first time gets a full timeout from now.
+func (n *node) alive(id string) (bool, error) {
+	if id == n.id {
+		return true, nil
+	}
+	v, _, err := n.db.store.Get(metaNodeKey(id), nil)
+	if err != nil {
+		return false, err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	now := time.Now()
+	h, ok := n.seen[id]
+	if !ok || h.value != string(v) {
+		n.seen[id] = heartbeat{value: string(v), changed: now}
+		return true, nil
+	}
+	return now.Sub(h.changed) < n.db.leaseTimeout(), nil
+}
+
+func (db *DB) leaseTimeout() time.Duration {
+	if db.opts.NodeLeaseTimeout > 0 {
+		return db.opts.NodeLeaseTimeout
+	}
+	return defaultNodeLeaseTimeout
+}
+
+// lease is a held lease: the row's value while this node holds it.
+type lease struct {
+	name  string
+	value []byte
+}
+
+// acquireLease takes the lease called name if it is free, held by this
+// node already, or held by a node presumed dead; it returns nil when a
+// live node holds it.
+func (db *DB) acquireLease(name string) (*lease, error) {
+	key := metaLeaseKey(name)
+	cur, found, err := db.store.Get(key, nil)
+	if err != nil {
+		return nil, err
+	}
+	var epoch uint64
+	if found {
+		i := bytes.IndexByte(cur, 0)
+		if i < 0 || len(cur) != i+9 {
+			return nil, fmt.Errorf("lease %q: malformed row", name)
+		}
+		holder := string(cur[:i])
+		epoch = binary.BigEndian.Uint64(cur[i+1:])
+		if holder == db.node.id {
+			return &lease{name: name, value: cur}, nil
+		}
+		alive, err := db.node.alive(holder)
+		if err != nil || alive {
+			return nil, err
+		}
+		db.log.Info("taking over lease", "lease", name, "from", holder, "node", db.node.id)
+	}
+	v := binary.BigEndian.AppendUint64(append([]byte(db.node.id), 0), epoch+1)
+	b := db.store.NewBatch()
+	defer b.Close()
+	b.Expect(key, cur, found)
+	if err := b.Set(key, v); err != nil {
+		return nil, err
+	}
+	if err := b.Commit(); err != nil {
+		if errorsIsConflict(err) {
+			return nil, nil // another node took it first
+		}
+		return nil, err
+	}
+	return &lease{name: name, value: v}, nil
+}
+
+// expect makes b commit only while this node still holds l.
+func (l *lease) expect(b storage.Batch) { b.Expect(metaLeaseKey(l.name), l.value, true) }
+
+// release gives l up, unless another node has taken it since.
+func (db *DB) releaseLease(l *lease) {
+	b := db.store.NewBatch()
+	defer b.Close()
+	l.expect(b)
+	if err := b.Delete(metaLeaseKey(l.name)); err == nil {
+		if err := b.Commit(); err != nil && !errorsIsConflict(err) {
+			db.log.Warn("release lease", "lease", l.name, "err", err)
+		}
+	}
+}
+
+// runLeased runs job in the background under the lease called name,
+// unless this node runs it already or a live node holds the lease. job
+// gets the lease to expect in its commits.
+func (db *DB) runLeased(name string, job func(l *lease)) {
+	n := db.node
+	n.mu.Lock()
+	if n.running[name] {
+		n.mu.Unlock()
+		return
+	}
+	n.running[name] = true
+	n.mu.Unlock()
+	done := func() {
+		n.mu.Lock()
+		delete(n.running, name)
+		n.mu.Unlock()
+	}
+	l, err := db.acquireLease(name)
+	if err != nil || l == nil {
+		if err != nil {
+			db.log.Warn("acquire lease", "lease", name, "err", err)
+		}
+		done()
+		return
+	}
+	db.bg.Add(1)
+	go func() {
+		defer db.bg.Done()
+		defer done()
+		job(l)
+	}()
+}
+
+// startLeasedBackfills runs, under a lease each, the backfills of the
+// catalog's CREATING indexes that no live node runs.
+func (db *DB) startLeasedBackfills() {
+	if db.stopping() {
+		return
+	}
+	for _, t := range *db.tables.Load() {
+		for _, ix := range t.indexes {
+			if !ix.meta.Backfilling {
+				continue
+			}
+			name, tableID, indexID := t.meta.Name, t.meta.ID, ix.meta.ID
+			db.runLeased(backfillLeaseName(tableID, indexID), func(l *lease) {
+				db.runBackfill(name, tableID, indexID, true, l)
+			})
+		}
+	}
+}
+
+// refreshShared reads the table called name (a name or an ARN) from a
+// shared store into the catalog before an operation that must decide on
+// its current definition. Errors are left to the operation, which reads
+// the store itself.
+func (db *DB) refreshShared(name string) {
+	if !db.shared || name == "" {
+		return
+	}
+	if strings.HasPrefix(name, "arn:") {
+		a, ok := parseTableARN(name)
+		if !ok {
+			return
+		}
+		name = a.name
+	}
+	if _, err := db.refreshTable(name); err != nil {
+		db.log.Warn("catalog refresh", "table", name, "err", err)
+	}
+}
+
+// allocateShared takes the next sequence number of s on a shared store,
+// in b: the number row is read, expected and advanced in the write's own
+// batch, so records commit in number order and every number below the
+// row's value is settled. The open shard rolls over first when due. The
+// caller holds s.mu.
+func (s *stream) allocateShared(b storage.Batch, now time.Time) (uint64, bool, error) {
+	if err := s.syncLocked(); err != nil {
+		return 0, false, err
+	}
+	if !s.meta.Disabled.IsZero() {
+		return 0, false, nil
+	}
+	cur := &s.shards[len(s.shards)-1]
+	if now.Sub(cur.Created) >= s.db.shardDuration() && s.next > cur.Start {
+		if err := s.rollLocked(now); err != nil {
+			return 0, false, err
+		}
+		if err := s.syncLocked(); err != nil {
+			return 0, false, err
+		}
+	}
+	seq := s.next
+	if _, err := s.reserveIn(b, seq+1); err != nil {
+		return 0, false, err
+	}
+	return seq, true, nil
+}
+
+// syncLocked reads what other nodes may have changed of s on a shared
+// store: its number row always, its definition (disabled or not) and
+// shards when stale. The caller holds s.mu.
+func (s *stream) syncLocked() error {
+	if !s.db.shared {
+		return nil
+	}
+	st := s.db.store
+	raw, found, err := st.Get(metaStreamNumberKey(metaTagReserved, s.meta.ID), nil)
+	if err != nil {
+		return err
+	}
+	s.numRaw, s.numFound = raw, found
+	if s.stale || !found {
+		if err := s.reloadLocked(); err != nil {
+			return err
+		}
+		s.stale = false
+	}
+	if found && len(raw) == 8 {
+		s.next = max(s.next, binary.BigEndian.Uint64(raw))
+	}
+	s.reserved = s.next
+	return nil
+}
+
+// reloadLocked reads s's definition and shards again from a shared store.
+func (s *stream) reloadLocked() error {
+	raw, found, err := s.db.store.Get(metaStreamKey(s.meta.ID), nil)
+	if err != nil || !found {
+		return err // an expired stream: the trimmer forgets it
+	}
+	fresh := &stream{db: s.db}
+	if err := json.Unmarshal(raw, &fresh.meta); err != nil {
+		return fmt.Errorf("decode stream: %w", err)
+	}
+	if err := s.db.loadStreamState(fresh); err != nil {
+		return err
+	}
+	s.meta, s.shards = fresh.meta, fresh.shards
+	s.next = max(s.next, fresh.next)
+	s.trimmed = max(s.trimmed, fresh.trimmed)
+	return nil
+}
+
+// syncStream brings s up to date with a shared store before a reader
+// uses it.
+func (s *stream) syncStream() error {
+	if !s.db.shared {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stale = true
+	return s.syncLocked()
+}
+
+// loadAllStreams loads the streams of a shared store this node does not
+// know yet, for listing.
+func (db *DB) loadAllStreams() error {
+	if !db.shared {
+		return nil
+	}
+	lower := []byte{keys.NSMeta, metaTagStream}
+	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
+	if err != nil {
+		return err
+	}
+	var ids []uint64
+	for ok := it.First(); ok; ok = it.Next() {
+		var m streamMeta
+		if json.Unmarshal(it.Value(), &m) == nil {
+			ids = append(ids, m.ID)
+		}
+	}
+	if err := it.Close(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := db.ensureStream(id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leaseHeld reports whether this node holds, or has just taken, the
+// lease called name; on a store only this process writes it is always
+// true. Periodic work that must run on one node at a time (stream
+// trimming, Time to Live sweeps) checks it before each run and keeps the
+// lease while the node lives.
+func (db *DB) leaseHeld(name string) bool {
+	if !db.shared {
+		return true
+	}
+	l, err := db.acquireLease(name)
+	if err != nil {
+		db.log.Warn("acquire lease", "lease", name, "err", err)
+		return false
+	}
+	return l != nil
+}
