@@ -415,6 +415,9 @@ type PutItemInput struct {
 	ReturnItemCollectionMetrics         string
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs // expressions present but empty
+	// ValueError is the first malformed attribute value the protocol
+	// decoder met (see ValueError in validation_order.go).
+	ValueError error
 }
 
 // ExpectedAttributeValue is one legacy Expected condition.
@@ -446,6 +449,8 @@ type GetItemInput struct {
 	ExpressionAttributeNames map[string]string
 	ReturnConsumedCapacity   string
 	EmptyExpressions         Exprs // expressions present but empty
+	// ValueError: see ValueError in validation_order.go.
+	ValueError error
 }
 
 // GetItemOutput is GetItem's response. Item is nil when no item has the key.
@@ -472,6 +477,9 @@ type DeleteItemInput struct {
 	ReturnItemCollectionMetrics         string
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs // expressions present but empty
+	// ValueError is the first malformed attribute value the protocol
+	// decoder met (see ValueError in validation_order.go).
+	ValueError error
 }
 
 // DeleteItemOutput is DeleteItem's response.
@@ -501,6 +509,9 @@ type UpdateItemInput struct {
 	ReturnItemCollectionMetrics         string
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs // expressions present but empty
+	// ValueError is the first malformed attribute value the protocol
+	// decoder met (see ValueError in validation_order.go).
+	ValueError error
 }
 
 // AttributeValueUpdate is one legacy AttributeUpdates entry.

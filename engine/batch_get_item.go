@@ -26,9 +26,11 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	} else if len(in.RequestItems) == 0 {
 		c.add("Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
-	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	// The table names come before ReturnConsumedCapacity
+	// (engine/validation_order.go).
 	names := sortedKeys(in.RequestItems)
 	c.requestItemsKeys(names, func() string { return javaKeysAndAttributesMap(in.RequestItems, names) })
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	for _, name := range names {
 		ka := in.RequestItems[name]
 		field := "requestItems." + name + ".member."

@@ -24,7 +24,6 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
 	names := sortedKeys(in.RequestItems)
 	render := func() string { return javaWriteRequestMap(in.RequestItems, names) }
-	c.requestItemsKeys(names, render)
 	total := 0
 	badList := false
 	for _, name := range names {
@@ -37,14 +36,22 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	}
 	for _, name := range names {
 		for i, wr := range in.RequestItems[name] {
-			if wr.PutRequest != nil && wr.PutRequest.Item == nil {
-				c.add("Value null at 'requestItems.%s.member.%d.member.putRequest.item' failed to satisfy constraint: Member must not be null", name, i+1)
-			}
+			// deleteRequest before putRequest (dynalite's test against
+			// DynamoDB, "incorrect attributes").
 			if wr.DeleteRequest != nil && wr.DeleteRequest.Key == nil {
 				c.add("Value null at 'requestItems.%s.member.%d.member.deleteRequest.key' failed to satisfy constraint: Member must not be null", name, i+1)
 			}
+			if wr.PutRequest != nil && wr.PutRequest.Item == nil {
+				c.add("Value null at 'requestItems.%s.member.%d.member.putRequest.item' failed to satisfy constraint: Member must not be null", name, i+1)
+			}
 		}
 	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	// The table names are checked only when every other member passes
+	// (engine/validation_order.go).
+	c.requestItemsKeys(names, render)
 	if err := c.err(); err != nil {
 		return nil, err
 	}

@@ -26,6 +26,9 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
 		return nil, Validation(msgReturnValuesOldOnly)
 	}
+	if err := valueLayer(in.ValueError, in); err != nil {
+		return nil, err
+	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpDeleteItem, condition: in.ConditionExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,

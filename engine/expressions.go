@@ -345,8 +345,8 @@ func present(empty Exprs) expr.Kinds {
 // it does not. DynamoDB reports that mix before a problem with any of the
 // request's attribute values (dynalite's updateItem test, run against
 // DynamoDB: an empty value in Key beside a mix is answered with the mix),
-// so the decoder, which finds empty and many-typed values itself, asks
-// for it before reporting one.
+// so valueLayer asks for it before reporting a value the decoder found
+// malformed.
 func MixedParamsError(in any) error {
 	switch in := in.(type) {
 	case *PutItemInput:

@@ -13,14 +13,18 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
 func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
+	// DynamoDB's order of the members (engine/validation_order.go).
 	var c constraints
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	c.attributesToGet(in.AttributesToGet)
 	c.itemTableName(in.TableName, in.NoTableName)
 	if in.Key == nil {
 		c.add(fmtConstraintNull, "key")
 	}
-	c.attributesToGet(in.AttributesToGet)
-	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	if err := c.err(); err != nil {
+		return nil, err
+	}
+	if err := valueLayer(in.ValueError, in); err != nil {
 		return nil, err
 	}
 	// DynamoDB's order: expression parameters, then the key's values,

@@ -643,3 +643,22 @@ var msgTableOpNameEmpty = constraints{
 	"Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3",
 	"Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
 }
+
+// Validation order (engine/validation_order.go).
+
+// conditionalOperatorValues is ConditionalOperator's enum as DynamoDB
+// lists it in a member-constraint violation: "Value 'XOR' at
+// 'conditionalOperator' failed to satisfy constraint: Member must satisfy
+// enum value set: [OR, AND]" (paritysuite/dynamodb-conformance,
+// tests/tier3/validation-ordering/updateItem.test.ts and
+// deepRequests.test.ts, eu-west-2 and us-east-1, 2026-10-09; dynalite's
+// query and scan tests against DynamoDB).
+var conditionalOperatorValues = []string{"OR", "AND"}
+
+// MsgStartKeyInvalidPrefix prefixes an empty or many-typed value in a
+// Query's or Scan's ExclusiveStartKey, which the protocol decoder finds:
+// "The provided starting key is invalid: Supplied AttributeValue is empty,
+// must contain exactly one of the supported datatypes" (dynalite's query
+// and scan tests against DynamoDB, "unsupported datatype in
+// ExclusiveStartKey" and "multiple datatypes in ExclusiveStartKey").
+const MsgStartKeyInvalidPrefix = msgStartKeyInvalid + ": "

@@ -25,6 +25,9 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
 		return nil, Validation(msgReturnValuesOldOnly)
 	}
+	if err := valueLayer(in.ValueError, in); err != nil {
+		return nil, err
+	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpPutItem, condition: in.ConditionExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,

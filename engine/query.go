@@ -38,6 +38,9 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	if err := c.err(); err != nil {
 		return nil, err
 	}
+	if err := valueLayer(in.ValueError, in); err != nil {
+		return nil, err
+	}
 	if in.KeyConditions == nil && in.KeyConditionExpression == "" && !in.EmptyExpressions.Has(ExprKeyCondition) {
 		return nil, Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}

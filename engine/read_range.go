@@ -169,7 +169,8 @@ func (c *constraints) selectValue(v string) {
 
 // conditionalOperator checks the legacy ConditionalOperator member.
 func (c *constraints) conditionalOperator(v string) {
-	c.enum("conditionalOperator", v, "AND", "OR")
+	// DynamoDB lists the values in this order (see conditionalOperatorValues).
+	c.enum("conditionalOperator", v, conditionalOperatorValues...)
 }
 
 // indexName checks an optional IndexName member.

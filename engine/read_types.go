@@ -42,6 +42,8 @@ type ScanInput struct {
 	ExpressionAttributeValues attr.Item
 	ConsistentRead            bool
 	EmptyExpressions          Exprs // expressions present but empty
+	// ValueError: see ValueError in validation_order.go.
+	ValueError error
 }
 
 // ScanOutput is Scan's response. Items is nil for Select COUNT.
@@ -78,6 +80,8 @@ type QueryInput struct {
 	ExpressionAttributeNames  map[string]string
 	ExpressionAttributeValues attr.Item
 	EmptyExpressions          Exprs // expressions present but empty
+	// ValueError: see ValueError in validation_order.go.
+	ValueError error
 }
 
 // QueryOutput is Query's response. Items is nil for Select COUNT.

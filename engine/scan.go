@@ -30,6 +30,29 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	if err := c.err(); err != nil {
 		return nil, err
 	}
+	// Layers 2 and 3 as far as they go before the Segment rules
+	// (dynalite's scan tests against DynamoDB: the mix, a name listed twice
+	// in AttributesToGet, then ScanFilter's and ExclusiveStartKey's values,
+	// each ahead of Segment without TotalSegments).
+	if err := MixedParamsError(in); err != nil {
+		return nil, err
+	}
+	if err := checkAttributesToGet(in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := valueLayer(in.ValueError, in); err != nil {
+		return nil, err
+	}
+	for _, name := range sortedConditionNames(in.ScanFilter) {
+		if err := canonicalizeValues(in.ScanFilter[name].AttributeValueList); err != nil {
+			return nil, err
+		}
+	}
+	if in.ExclusiveStartKey != nil {
+		if err := canonicalize(in.ExclusiveStartKey); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case in.Segment != nil && in.TotalSegments == nil:
 		return nil, Validation(msgSegmentWithoutTotal)
@@ -49,11 +72,6 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	})
 	if err != nil {
 		return nil, err
-	}
-	if in.ExclusiveStartKey != nil {
-		if err := canonicalize(in.ExclusiveStartKey); err != nil {
-			return nil, err
-		}
 	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {

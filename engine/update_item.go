@@ -12,20 +12,24 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
+	// DynamoDB's order of the members (engine/validation_order.go).
 	var c constraints
-	c.itemTableName(in.TableName, in.NoTableName)
-	if in.Key == nil {
-		c.add(fmtConstraintNull, "key")
-	}
-	c.returnValues(in.ReturnValues)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	c.itemTableName(in.TableName, in.NoTableName)
 	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	c.returnValues(in.ReturnValues)
 	c.returnValuesOnConditionCheckFailure(in.ReturnValuesOnConditionCheckFailure)
 	c.conditionalOperator(in.ConditionalOperator)
 	for _, name := range sortedKeys(in.AttributeUpdates) {
 		c.enum("attributeUpdates."+name+".member.action", in.AttributeUpdates[name].Action, "ADD", "PUT", "DELETE")
 	}
+	if in.Key == nil {
+		c.add(fmtConstraintNull, "key")
+	}
 	if err := c.err(); err != nil {
+		return nil, err
+	}
+	if err := valueLayer(in.ValueError, in); err != nil {
 		return nil, err
 	}
 	w, err := compileWrite(writeRequest{

@@ -305,15 +305,15 @@ func attrElem(d *decoder, v *attr.Value) *engine.Error {
 	return err
 }
 
-// mixedFirst returns err, the result of decoding in, unless err is a
-// problem with an attribute value the decoder deferred and in also mixes
-// legacy and expression parameters: DynamoDB reports the mix first.
-func (d *decoder) mixedFirst(err error, in any) error {
+// handOver passes err, the result of decoding a request, to the engine
+// in *dst when it is a problem with an attribute value the decoder
+// deferred, and returns nil: the operation reports it after its member
+// constraints and the mix of legacy and expression parameters, as DynamoDB
+// does (engine/validation_order.go). Any other err is returned as it is.
+func (d *decoder) handOver(err error, dst *error) error {
 	if err == nil || d.deferred == nil || err != error(d.deferred) {
 		return err
 	}
-	if m := engine.MixedParamsError(in); m != nil {
-		return m
-	}
-	return err
+	*dst = err
+	return nil
 }

@@ -535,7 +535,7 @@ func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
 		}
 		return d.skipValue()
 	})
-	err = d.mixedFirst(err, in)
+	err = d.handOver(err, &in.ValueError)
 	if err != nil {
 		return nil, err
 	}
@@ -568,7 +568,7 @@ func DecodeGetItem(body []byte) (*engine.GetItemInput, error) {
 		}
 		return d.skipValue()
 	})
-	err = d.mixedFirst(err, in)
+	err = d.handOver(err, &in.ValueError)
 	if err != nil {
 		return nil, err
 	}
@@ -608,7 +608,7 @@ func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
 		}
 		return d.skipValue()
 	})
-	err = d.mixedFirst(err, in)
+	err = d.handOver(err, &in.ValueError)
 	if err != nil {
 		return nil, err
 	}
@@ -652,7 +652,7 @@ func DecodeUpdateItem(body []byte) (*engine.UpdateItemInput, error) {
 		}
 		return d.skipValue()
 	})
-	err = d.mixedFirst(err, in)
+	err = d.handOver(err, &in.ValueError)
 	if err != nil {
 		return nil, err
 	}

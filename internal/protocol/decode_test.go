@@ -41,6 +41,12 @@ func wrap[T any](f func([]byte) (*T, error)) func([]byte) (any, error) {
 			}
 			return nil, err
 		}
+		// A malformed attribute value is handed to the engine in the
+		// input's ValueError (engine/validation_order.go): it is the
+		// decoder's answer all the same.
+		if f := reflect.ValueOf(v).Elem().FieldByName("ValueError"); f.IsValid() && !f.IsNil() {
+			return nil, f.Interface().(error)
+		}
 		return v, nil
 	}
 }
@@ -263,26 +269,27 @@ func TestDecodeNestingDepth(t *testing.T) {
 	nested := func(n int) string {
 		return `{"Item":{"a":` + strings.Repeat(`{"M":{"a":`, n) + `{"S":"x"}` + strings.Repeat(`}}`, n) + `}}`
 	}
-	if _, err := DecodePutItem([]byte(nested(maxAttrDepth - 1))); err != nil {
+	decodePut := decoders["PutItem"]
+	if _, err := decodePut([]byte(nested(maxAttrDepth - 1))); err != nil {
 		t.Errorf("depth %d: %v", maxAttrDepth-1, err)
 	}
 	for _, n := range []int{maxAttrDepth, 200000} {
-		_, err := DecodePutItem([]byte(nested(n)))
+		_, err := decodePut([]byte(nested(n)))
 		checkError(t, "nested", err, engine.CodeValidation, msgAttrNesting)
 	}
 	// Lists nest the same way.
 	deepList := `{"Item":{"a":` + strings.Repeat(`{"L":[`, 200000) + `{"S":"x"}` + strings.Repeat(`]}`, 200000) + `}}`
-	_, err := DecodePutItem([]byte(deepList))
+	_, err := decodePut([]byte(deepList))
 	checkError(t, "deep list", err, engine.CodeValidation, msgAttrNesting)
 	// Too deep and also malformed: the SerializationException wins.
-	_, err = DecodePutItem([]byte(nested(200000)[:1000000]))
+	_, err = decodePut([]byte(nested(200000)[:1000000]))
 	checkError(t, "deep truncated", err, engine.CodeSerialization, "")
 	// Deep garbage in an unknown member is skipped without recursion.
-	_, err = DecodePutItem([]byte(`{"X":` + strings.Repeat(`[{"a":`, 100000) + "1" + strings.Repeat("}]", 100000) + `}`))
+	_, err = decodePut([]byte(`{"X":` + strings.Repeat(`[{"a":`, 100000) + "1" + strings.Repeat("}]", 100000) + `}`))
 	if err != nil {
 		t.Errorf("deep unknown member: %v", err)
 	}
-	_, err = DecodePutItem([]byte(`{"X":` + strings.Repeat(`[{"a":`, 100000) + "1" + strings.Repeat("]}", 100000) + `}`))
+	_, err = decodePut([]byte(`{"X":` + strings.Repeat(`[{"a":`, 100000) + "1" + strings.Repeat("]}", 100000) + `}`))
 	checkError(t, "deep malformed unknown member", err, engine.CodeSerialization, "")
 }
 

@@ -14,6 +14,9 @@ import (
 var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 	func(b []byte) ([]attr.Item, error) {
 		in, err := DecodePutItem(b)
+		if err == nil {
+			err = in.ValueError // handed to the engine, which reports it first
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -21,6 +24,9 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 	},
 	func(b []byte) ([]attr.Item, error) {
 		in, err := DecodeGetItem(b)
+		if err == nil {
+			err = in.ValueError // handed to the engine, which reports it first
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -28,6 +34,9 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 	},
 	func(b []byte) ([]attr.Item, error) {
 		in, err := DecodeDeleteItem(b)
+		if err == nil {
+			err = in.ValueError // handed to the engine, which reports it first
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -35,6 +44,9 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 	},
 	func(b []byte) ([]attr.Item, error) {
 		in, err := DecodeUpdateItem(b)
+		if err == nil {
+			err = in.ValueError // handed to the engine, which reports it first
+		}
 		if err != nil {
 			return nil, err
 		}

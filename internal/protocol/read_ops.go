@@ -47,7 +47,10 @@ func DecodeScan(body []byte) (*engine.ScanInput, error) {
 		case "ConditionalOperator":
 			return d.str(&in.ConditionalOperator)
 		case "ExclusiveStartKey":
-			return d.item(&in.ExclusiveStartKey, atField)
+			d.startKey = true
+			err := d.item(&in.ExclusiveStartKey, atField)
+			d.startKey = false
+			return err
 		case "ReturnConsumedCapacity":
 			return d.str(&in.ReturnConsumedCapacity)
 		case "TotalSegments":
@@ -68,7 +71,7 @@ func DecodeScan(body []byte) (*engine.ScanInput, error) {
 		}
 		return d.skipValue()
 	})
-	err = d.mixedFirst(err, in)
+	err = d.handOver(err, &in.ValueError)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +108,10 @@ func DecodeQuery(body []byte) (*engine.QueryInput, error) {
 		case "ScanIndexForward":
 			return d.boolPtr(&in.ScanIndexForward)
 		case "ExclusiveStartKey":
-			return d.item(&in.ExclusiveStartKey, atField)
+			d.startKey = true
+			err := d.item(&in.ExclusiveStartKey, atField)
+			d.startKey = false
+			return err
 		case "ReturnConsumedCapacity":
 			return d.str(&in.ReturnConsumedCapacity)
 		case "ProjectionExpression":
@@ -121,7 +127,7 @@ func DecodeQuery(body []byte) (*engine.QueryInput, error) {
 		}
 		return d.skipValue()
 	})
-	err = d.mixedFirst(err, in)
+	err = d.handOver(err, &in.ValueError)
 	if err != nil {
 		return nil, err
 	}

@@ -51,6 +51,10 @@ type decoder struct {
 	// decoded, "" elsewhere: a problem with that value is reported as
 	// DynamoDB reports it there (see deferAttr).
 	valueKey string
+	// startKey is set while a Query's or Scan's ExclusiveStartKey is
+	// decoded: DynamoDB prefixes an empty or many-typed value there with
+	// msgStartKeyPrefix (see deferAttr).
+	startKey bool
 }
 
 func (d *decoder) deferValidation(msg string) {
@@ -68,6 +72,9 @@ func (d *decoder) deferAttr(msg string) {
 	}
 	if d.valueKey != "" {
 		msg = engine.MsgInvalidExpressionValue(msg, d.valueKey)
+	}
+	if d.startKey && msg != msgAttrNesting {
+		msg = engine.MsgStartKeyInvalidPrefix + msg
 	}
 	d.deferValidation(msg)
 }
