@@ -266,6 +266,12 @@ func randomLinInput(r *rand.Rand) linInput {
 // the history. Call and Return are taken from one counter, so an
 // operation that returned before another was called is ordered before it.
 func linHistory(t *testing.T, c *dynamodb.Client, table string, round, clients, ops int, seed uint64) []porcupine.Operation {
+	return linHistoryOn(t, []*dynamodb.Client{c}, table, round, clients, ops, seed)
+}
+
+// linHistoryOn is linHistory with client i talking to server cs[i mod
+// len(cs)]: several servers on one shared store.
+func linHistoryOn(t *testing.T, cs []*dynamodb.Client, table string, round, clients, ops int, seed uint64) []porcupine.Operation {
 	var clock atomic.Int64
 	var mu sync.Mutex
 	var history []porcupine.Operation
@@ -273,7 +279,7 @@ func linHistory(t *testing.T, c *dynamodb.Client, table string, round, clients, 
 	for id := range clients {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(seed, uint64(id)))
-			l := &linClient{c: c, table: table, round: round, clock: &clock}
+			l := &linClient{c: cs[id%len(cs)], table: table, round: round, clock: &clock}
 			for range ops {
 				in := randomLinInput(r)
 				call := clock.Add(1)
@@ -295,14 +301,20 @@ func linHistory(t *testing.T, c *dynamodb.Client, table string, round, clients, 
 
 func TestLinearizable(t *testing.T) {
 	_, c := start(t)
-	createHash(t, c, "lin", types.ScalarAttributeTypeS)
+	checkLinearizable(t, []*dynamodb.Client{c})
+}
+
+// checkLinearizable creates table "lin" through cs[0] and checks rounds of
+// random histories whose clients are spread over cs.
+func checkLinearizable(t *testing.T, cs []*dynamodb.Client) {
+	createHash(t, cs[0], "lin", types.ScalarAttributeTypeS)
 	rounds, clients, ops := 5, 6, 50
 	if *linLong {
 		rounds, clients, ops = 200, 8, 100
 	}
 	seed := rand.Uint64()
 	for round := range rounds {
-		h := linHistory(t, c, "lin", round, clients, ops, seed+uint64(round))
+		h := linHistoryOn(t, cs, "lin", round, clients, ops, seed+uint64(round))
 		if t.Failed() {
 			return
 		}

@@ -22,6 +22,14 @@ import (
 // balance is its initial one plus the transfers the clients saw succeed.
 func TestTransactConservation(t *testing.T) {
 	_, c := start(t)
+	checkConservation(t, []*dynamodb.Client{c})
+}
+
+// checkConservation runs the transfers with worker i (and the auditor)
+// talking to server cs[i mod len(cs)]: several servers on one shared
+// store conserve money too.
+func checkConservation(t *testing.T, cs []*dynamodb.Client) {
+	c := cs[0]
 	createHash(t, c, "bank", types.ScalarAttributeTypeS)
 	const accounts, initial, workers, transfers = 10, 100, 8, 150
 	acct := func(i int) item { return item{"pk": S("acct-" + strconv.Itoa(i))} }
@@ -34,6 +42,7 @@ func TestTransactConservation(t *testing.T) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			c := cs[w%len(cs)]
 			r := rand.New(rand.NewPCG(uint64(w), 7))
 			for range transfers {
 				from := r.IntN(accounts)
@@ -69,6 +78,7 @@ func TestTransactConservation(t *testing.T) {
 	var audits int
 	var auditWG sync.WaitGroup
 	auditWG.Go(func() {
+		c := cs[len(cs)-1]
 		gets := make([]types.TransactGetItem, accounts)
 		for i := range gets {
 			gets[i] = types.TransactGetItem{Get: &types.Get{TableName: aws.String("bank"), Key: acct(i)}}

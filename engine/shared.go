@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -394,6 +395,7 @@ func (db *DB) acquireLease(name string) (*lease, error) {
 		}
 		return nil, err
 	}
+	db.log.Info("lease acquired", "lease", name, "node", db.node.id, "epoch", epoch+1)
 	return &lease{name: name, value: v}, nil
 }
 
@@ -613,4 +615,13 @@ func (db *DB) leaseHeld(name string) bool {
 		return false
 	}
 	return l != nil
+}
+
+// Ping reports whether the database can serve requests: on a shared
+// store, whether the store answers now.
+func (db *DB) Ping(ctx context.Context) error {
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	return db.store.Ping(ctx)
 }

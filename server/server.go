@@ -37,6 +37,7 @@ package server
 
 import (
 	"compress/zlib"
+	"context"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -195,6 +196,8 @@ const (
 	// adminPrefix is the path of dynago's own requests, which are not
 	// part of any AWS API; browsers may not send them cross-site.
 	adminPrefix = "/dynago/"
+	// healthTimeout bounds the store check of GET /.
+	healthTimeout = 2 * time.Second
 	// ttlSweepPath is the administrative request that runs the Time to
 	// Live sweeper once.
 	ttlSweepPath = adminPrefix + "ttl/sweep"
@@ -250,7 +253,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet, http.MethodHead:
 		if r.URL.Path == "/" {
 			// DynamoDB answers GET / with "healthy: " and the host the
-			// client addressed, then a space, and no Content-Type.
+			// client addressed, then a space, and no Content-Type. A
+			// node whose shared store does not answer says so, with
+			// 503, so a load balancer stops sending it requests.
+			ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
+			err := s.db.Ping(ctx)
+			cancel()
+			if err != nil {
+				s.log.Warn("health check: store unreachable", "err", err)
+				s.writePlain(w, r, http.StatusServiceUnavailable, "unhealthy: "+r.Host+" ")
+				return
+			}
 			s.writePlain(w, r, http.StatusOK, "healthy: "+r.Host+" ")
 			return
 		}
