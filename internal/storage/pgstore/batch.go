@@ -1,0 +1,353 @@
+package pgstore
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/dynago/dynago/internal/storage"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Commit's retries of serialization failures and deadlocks.
+const (
+	maxCommitAttempts = 50
+	retryBaseDelay    = time.Millisecond
+	retryMaxDelay     = 100 * time.Millisecond
+	// expectInline is the largest expected value compared as is; a longer
+	// one is compared by length and MD5 digest, computed by the server, so
+	// the value does not travel back.
+	expectInline = 64
+)
+
+var (
+	errBatchDone  = errors.New("pgstore: batch already committed or closed")
+	errRolledBack = errors.New("the transaction was rolled back")
+)
+
+type opKind uint8
+
+const (
+	opSet opKind = iota
+	opDelete
+	opDeleteRange
+	opAdd
+)
+
+type op struct {
+	kind   opKind
+	key    []byte
+	val    []byte // set: value; delete range: end
+	deltas [maxCounters]int64
+}
+
+type expectation struct {
+	key, val []byte
+	found    bool
+}
+
+// batch buffers writes in memory, in order, until Commit.
+type batch struct {
+	s      *Store
+	ops    []op
+	exps   []expectation
+	writes bool
+	done   bool
+}
+
+// NewBatch implements storage.Store.
+func (s *Store) NewBatch() storage.Batch { return &batch{s: s} }
+
+func (b *batch) Set(key, value []byte) error {
+	if b.done {
+		return errBatchDone
+	}
+	b.ops = append(b.ops, op{kind: opSet, key: bytes.Clone(nonNil(key)), val: bytes.Clone(nonNil(value))})
+	b.writes = true
+	return nil
+}
+
+func (b *batch) Delete(key []byte) error {
+	if b.done {
+		return errBatchDone
+	}
+	b.ops = append(b.ops, op{kind: opDelete, key: bytes.Clone(nonNil(key))})
+	b.writes = true
+	return nil
+}
+
+func (b *batch) DeleteRange(start, end []byte) error {
+	if b.done {
+		return errBatchDone
+	}
+	b.ops = append(b.ops, op{kind: opDeleteRange, key: bytes.Clone(nonNil(start)), val: bytes.Clone(nonNil(end))})
+	b.writes = true
+	return nil
+}
+
+// AddCounters adds up to four deltas to the counters at key.
+func (b *batch) AddCounters(key []byte, deltas ...int64) error {
+	if b.done {
+		return errBatchDone
+	}
+	if len(deltas) > maxCounters {
+		return fmt.Errorf("pgstore: %d counters at one key; at most %d", len(deltas), maxCounters)
+	}
+	o := op{kind: opAdd, key: bytes.Clone(nonNil(key))}
+	copy(o.deltas[:], deltas)
+	b.ops = append(b.ops, o)
+	b.writes = true
+	return nil
+}
+
+// Expect keeps value (not a copy) until Commit, as the interface allows.
+func (b *batch) Expect(key, value []byte, found bool) {
+	if b.done {
+		return
+	}
+	b.exps = append(b.exps, expectation{key: bytes.Clone(nonNil(key)), val: value, found: found})
+}
+
+func (b *batch) Empty() bool { return !b.writes }
+
+func (b *batch) Close() {
+	b.done = true
+	b.ops, b.exps = nil, nil
+}
+
+// Commit applies the batch in one serializable transaction, checking its
+// expectations first; see the package comment.
+func (b *batch) Commit() error {
+	if b.done {
+		return errBatchDone
+	}
+	b.done = true
+	defer func() { b.ops, b.exps = nil, nil }()
+	if !b.writes && len(b.exps) == 0 {
+		return nil
+	}
+	return b.s.commit(b.plan(), b.exps)
+}
+
+// pending is what a batch leaves at one key.
+type pending struct {
+	del    bool // delete the value and counters first
+	set    bool
+	val    []byte
+	add    bool
+	deltas [maxCounters]int64
+}
+
+// plan is a batch reduced to its effect: range deletions, which run
+// first, then each key's final operations in key order. A range deletion
+// drops the point operations before it in its range (it would undo them);
+// those after it survive and run after it.
+type plan struct {
+	ranges [][2][]byte
+	keys   []string
+	at     map[string]*pending
+}
+
+func (b *batch) plan() plan {
+	p := plan{at: map[string]*pending{}}
+	for _, o := range b.ops {
+		switch o.kind {
+		case opDeleteRange:
+			if bytes.Compare(o.key, o.val) >= 0 {
+				continue
+			}
+			for k := range p.at {
+				if k >= string(o.key) && k < string(o.val) {
+					delete(p.at, k)
+				}
+			}
+			p.ranges = append(p.ranges, [2][]byte{o.key, o.val})
+			continue
+		}
+		pd := p.at[string(o.key)]
+		if pd == nil {
+			pd = &pending{}
+			p.at[string(o.key)] = pd
+		}
+		switch o.kind {
+		case opSet:
+			pd.set, pd.val = true, o.val
+		case opDelete:
+			*pd = pending{del: true}
+		case opAdd:
+			pd.add = true
+			for i, d := range o.deltas {
+				pd.deltas[i] += d // wraps, as Pebble's counters do
+			}
+		}
+	}
+	for k := range p.at {
+		p.keys = append(p.keys, k)
+	}
+	// Key order makes concurrent transactions take row locks in one order.
+	slices.Sort(p.keys)
+	return p
+}
+
+// statements builds the pipeline of one attempt; nexp is how many
+// statements after BEGIN are expectations.
+func (s *Store) statements(p plan, exps []expectation) (*pgx.Batch, error) {
+	q := &s.q
+	pb := &pgx.Batch{}
+	pb.Queue(q.beginWrite)
+	for _, e := range exps {
+		switch {
+		case !e.found:
+			pb.Queue(q.expectAbsent, e.key)
+		case len(e.val) <= expectInline:
+			pb.Queue(q.expectValue, e.key, nonNil(e.val))
+		default:
+			sum := md5.Sum(e.val)
+			pb.Queue(q.expectDigest, e.key, len(e.val), hex.EncodeToString(sum[:]))
+		}
+	}
+	for _, r := range p.ranges {
+		for _, st := range q.delRange {
+			pb.Queue(st, r[0], r[1])
+		}
+	}
+	for _, ks := range p.keys {
+		k := []byte(ks)
+		pd := p.at[ks]
+		if pd.del {
+			if !pd.set {
+				pb.Queue(q.del, k)
+			}
+			pb.Queue(q.delCounterDeltas, k)
+			pb.Queue(q.delCounterBase, k)
+			pb.Queue(q.delCounterKey, k)
+		}
+		if pd.set {
+			pb.Queue(q.set, k, pd.val)
+		}
+		if pd.add && pd.deltas != [maxCounters]int64{} {
+			var id [16]byte
+			if _, err := rand.Read(id[:]); err != nil {
+				return nil, err
+			}
+			pb.Queue(q.addCounterKey, k)
+			pb.Queue(q.addDelta, k, id[:], pd.deltas[0], pd.deltas[1], pd.deltas[2], pd.deltas[3])
+		}
+	}
+	pb.Queue("COMMIT")
+	return pb, nil
+}
+
+// commit runs the plan, retrying serialization failures and deadlocks.
+func (s *Store) commit(p plan, exps []expectation) error {
+	ctx, cancel := s.callCtx()
+	defer cancel()
+	var conn *pgxpool.Conn
+	defer func() {
+		if conn != nil {
+			conn.Release()
+		}
+	}()
+	delay := retryBaseDelay
+	for attempt := 1; ; attempt++ {
+		if conn == nil {
+			c, err := s.pool.Acquire(ctx)
+			if err != nil {
+				return fmt.Errorf("pgstore: commit: %w", err)
+			}
+			conn = c
+		}
+		pb, err := s.statements(p, exps)
+		if err != nil {
+			return fmt.Errorf("pgstore: commit: %w", err)
+		}
+		err = s.commitOnce(ctx, conn, pb, len(exps))
+		if err == nil || errors.Is(err, storage.ErrConflict) {
+			return err
+		}
+		if conn.Conn().IsClosed() {
+			conn.Release()
+			conn = nil
+		}
+		switch {
+		case retryable(err):
+		case errors.Is(err, errRolledBack) || sqlState(err) != "":
+			// The server refused the transaction: nothing was applied.
+			return fmt.Errorf("pgstore: commit: %w", err)
+		case pgconn.SafeToRetry(err):
+			// Nothing reached the server.
+		default:
+			// The pipeline, COMMIT included, may have run.
+			return fmt.Errorf("%w: %w", ErrCommitUnknown, err)
+		}
+		if attempt >= maxCommitAttempts {
+			return fmt.Errorf("pgstore: commit: gave up after %d attempts: %w", attempt, err)
+		}
+		s.retries.Add(1)
+		s.log.Debug("pgstore: commit retried", "attempt", attempt, "sqlstate", sqlState(err))
+		// Full jitter around an exponential delay.
+		d := delay/2 + time.Duration(mrand.Int64N(int64(delay)))
+		delay = min(2*delay, retryMaxDelay)
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("pgstore: commit: %w (last error: %w)", ctx.Err(), err)
+		case <-t.C:
+		}
+	}
+}
+
+// commitOnce sends one attempt as one pipeline and reads its results.
+func (s *Store) commitOnce(ctx context.Context, conn *pgxpool.Conn, pb *pgx.Batch, nexp int) error {
+	n := pb.Len()
+	br := conn.SendBatch(ctx, pb)
+	var err error
+	var tag pgconn.CommandTag
+	failed := -1
+	for i := 0; i < n; i++ {
+		tag, err = br.Exec()
+		if err != nil {
+			failed = i
+			break
+		}
+	}
+	if cerr := br.Close(); err == nil && cerr != nil {
+		err = cerr
+		failed = n - 1
+	}
+	if err == nil {
+		// COMMIT of a transaction that failed answers ROLLBACK.
+		if tag.String() != "COMMIT" {
+			return fmt.Errorf("%w (%s)", errRolledBack, tag.String())
+		}
+		return nil
+	}
+	// The server skipped what followed the error; the transaction is
+	// still open (aborted) unless the error came from COMMIT itself.
+	if sqlState(err) != "" && !conn.Conn().IsClosed() && conn.Conn().PgConn().TxStatus() != 'I' {
+		if _, rerr := conn.Exec(ctx, "ROLLBACK"); rerr != nil {
+			conn.Conn().Close(context.Background())
+		}
+	}
+	if failed >= 1 && failed <= nexp && sqlState(err) == "22012" {
+		return fmt.Errorf("pgstore: commit: %w", storage.ErrConflict)
+	}
+	return err
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}

@@ -1,0 +1,136 @@
+package pgstore
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/internal/pgtest"
+	"github.com/dynago/dynago/internal/storage"
+)
+
+// testLogger sends the store's warnings to the test log.
+func testLogger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(tlogWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+type tlogWriter struct{ t testing.TB }
+
+func (w tlogWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(bytes.TrimRight(p, "\n")))
+	return len(p), nil
+}
+
+// openTest opens a store on a fresh schema.
+func openTest(t testing.TB, o Options) *Store {
+	t.Helper()
+	u, schema := pgtest.Schema(t)
+	o.URL, o.Schema = u, schema
+	return openWith(t, o)
+}
+
+// openWith opens a store with o as given, closed when the test ends.
+func openWith(t testing.TB, o Options) *Store {
+	t.Helper()
+	if o.Logger == nil {
+		o.Logger = testLogger(t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := Open(ctx, o)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func set(t testing.TB, s storage.Store, kv ...string) {
+	t.Helper()
+	b := s.NewBatch()
+	for i := 0; i < len(kv); i += 2 {
+		if err := b.Set([]byte(kv[i]), []byte(kv[i+1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatalf("commit: %v", err)
+	}
+}
+
+func get(t testing.TB, r storage.Reader, key string) (string, bool) {
+	t.Helper()
+	v, ok, err := r.Get([]byte(key), nil)
+	if err != nil {
+		t.Fatalf("get %q: %v", key, err)
+	}
+	return string(v), ok
+}
+
+// scan lists the keys of [lower, upper) forward.
+func scan(t testing.TB, r storage.Reader, lower, upper []byte) []string {
+	t.Helper()
+	it, err := r.NewIter(lower, upper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var out []string
+	for ok := it.First(); ok; ok = it.Next() {
+		out = append(out, string(it.Key()))
+	}
+	if err := it.Error(); err != nil {
+		t.Fatalf("iterate: %v", err)
+	}
+	return out
+}
+
+// shrinkPages makes iterator pages tiny for the rest of the test.
+func shrinkPages(t testing.TB, first, most, bytes int) {
+	f, m, b := firstPageRows, maxPageRows, maxPageBytes
+	firstPageRows, maxPageRows, maxPageBytes = first, most, bytes
+	t.Cleanup(func() { firstPageRows, maxPageRows, maxPageBytes = f, m, b })
+}
+
+// roundTrips counts, over the connections dialled while it is installed,
+// how many times a connection read after writing: one per round trip.
+type roundTrips struct{ n atomic.Int64 }
+
+func countRoundTrips(t testing.TB) *roundTrips {
+	rt := &roundTrips{}
+	d := &net.Dialer{}
+	testDial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &countingConn{Conn: c, rt: rt}, nil
+	}
+	t.Cleanup(func() { testDial = nil })
+	return rt
+}
+
+type countingConn struct {
+	net.Conn
+	rt      *roundTrips
+	written atomic.Bool
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.written.Store(true)
+	return c.Conn.Write(p)
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	if c.written.Swap(false) {
+		c.rt.n.Add(1)
+	}
+	return c.Conn.Read(p)
+}
+
+func runtimeGC() { runtime.GC() }
