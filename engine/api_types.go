@@ -275,7 +275,10 @@ type DeleteTableOutput struct {
 // ListTablesInput is ListTables' request.
 type ListTablesInput struct {
 	ExclusiveStartTableName string
-	Limit                   *int32
+	// ExclusiveStartTableNameSet is true when the member was given (not
+	// absent or null): an empty name is a constraint violation.
+	ExclusiveStartTableNameSet bool
+	Limit                      *int32
 }
 
 // ListTablesOutput is ListTables' response.

@@ -147,24 +147,19 @@ func validateCreateTable(in *CreateTableInput) error {
 	if in.AttributeDefinitions == nil {
 		c.add("Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null")
 	}
-	for i, d := range in.AttributeDefinitions {
-		c.attributeName(fmt.Sprintf("attributeDefinitions.%d.member.attributeName", i+1), d.AttributeName)
-		if d.AttributeType == "" {
-			c.add("Value null at 'attributeDefinitions.%d.member.attributeType' failed to satisfy constraint: Member must not be null", i+1)
-		} else {
-			c.enum(fmt.Sprintf("attributeDefinitions.%d.member.attributeType", i+1), d.AttributeType, "B", "N", "S")
-		}
-	}
+	c.attributeDefinitions(in.AttributeDefinitions)
 	c.keySchema("keySchema", in.KeySchema)
-	for i, l := range in.LocalSecondaryIndexes {
-		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.KeySchema, l.Projection, l.NoProjection, 2)
-		c.nonKeyAttributeNames(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.Projection)
-	}
+	// The global secondary indexes' members before the local ones'
+	// (validation_order.go).
 	for i, g := range in.GlobalSecondaryIndexes {
 		f := fmt.Sprintf("globalSecondaryIndexes.%d.member", i+1)
 		c.indexMembers(f, g.IndexName, g.KeySchema, g.Projection, g.NoProjection, 2*maxIndexKeyAttrsEach)
 		c.nonKeyAttributeNames(f, g.Projection)
 		c.throughput(f+".provisionedThroughput", g.ProvisionedThroughput)
+	}
+	for i, l := range in.LocalSecondaryIndexes {
+		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.KeySchema, l.Projection, l.NoProjection, 2)
+		c.nonKeyAttributeNames(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.Projection)
 	}
 	c.enum("billingMode", in.BillingMode, BillingModeProvisioned, BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)

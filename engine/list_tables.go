@@ -14,8 +14,8 @@ func (db *DB) ListTables(in *ListTablesInput) (*ListTablesOutput, error) {
 		return nil, ErrClosed
 	}
 	var c constraints
-	if in.ExclusiveStartTableName != "" {
-		c.tableName("exclusiveStartTableName", in.ExclusiveStartTableName)
+	if in.ExclusiveStartTableNameSet || in.ExclusiveStartTableName != "" {
+		c.namePatternFirst("exclusiveStartTableName", in.ExclusiveStartTableName)
 	}
 	limit := 100
 	if in.Limit != nil {

@@ -662,3 +662,26 @@ var conditionalOperatorValues = []string{"OR", "AND"}
 // and scan tests against DynamoDB, "unsupported datatype in
 // ExclusiveStartKey" and "multiple datatypes in ExclusiveStartKey").
 const MsgStartKeyInvalidPrefix = msgStartKeyInvalid + ": "
+
+// Validation order, continued (engine/validation_order.go).
+
+// msgConditionalOperatorApplied answers a Query whose QueryFilter has two
+// or more conditions and whose ConditionalOperator is outside its enum:
+// bare, with this enum's wording, and alone, ahead of every member
+// constraint (paritysuite/dynamodb-conformance,
+// tests/tier3/validation-ordering/query.test.ts, "reports XOR with two
+// QueryFilter conditions before an unknown Select", eu-west-2 and
+// us-east-1, 2026-10-09).
+const msgConditionalOperatorApplied = "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"
+
+// ClientRequestToken's length constraints, echoing the token
+// (TransactWriteItems; paritysuite's
+// tests/tier3/validation-ordering/transactions.test.ts, us-east-1,
+// 2026-10-09).
+const (
+	msgClientTokenEmpty   = "Value '' at 'clientRequestToken' failed to satisfy constraint: Member must have length greater than or equal to 1"
+	fmtClientTokenTooLong = "Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36"
+)
+
+// msgTTLEnabledNull answers a TimeToLiveSpecification without Enabled.
+const msgTTLEnabledNull = "Value null at 'timeToLiveSpecification.enabled' failed to satisfy constraint: Member must not be null"

@@ -24,6 +24,9 @@ type keyCondition struct {
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
+	if err := conditionalOperatorFirst(in.ConditionalOperator, len(in.QueryFilter)); err != nil {
+		return nil, err
+	}
 	var c constraints
 	c.itemTableName(in.TableName, in.NoTableName)
 	c.indexName(in.IndexName)

@@ -110,16 +110,17 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 	case len(in.TransactItems) > maxTransactItems:
 		c.add("Value '%s' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100", javaObjects("TransactWriteItem", len(in.TransactItems)))
 	}
-	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
-	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	// ClientRequestToken before the enums (validation_order.go).
 	if in.ClientRequestTokenSet {
 		switch n := len(in.ClientRequestToken); {
 		case n < 1:
-			c.add("Value '' at 'clientRequestToken' failed to satisfy constraint: Member must have length greater than or equal to 1")
+			c.add(msgClientTokenEmpty)
 		case n > maxClientTokenLength:
-			c.add("Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36", in.ClientRequestToken)
+			c.add(fmtClientTokenTooLong, in.ClientRequestToken)
 		}
 	}
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
 	for i, ti := range in.TransactItems {
 		at := fmt.Sprintf("transactItems.%d.member.", i+1)
 		if x := ti.ConditionCheck; x != nil {

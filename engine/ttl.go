@@ -82,11 +82,12 @@ func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	if spec == nil {
 		c.add("Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
 	} else {
-		// Both members are required (AWS's API reference).
-		if spec.NoEnabled {
-			c.add("Value null at 'timeToLiveSpecification.enabled' failed to satisfy constraint: Member must not be null")
-		}
+		// Both members are required (AWS's API reference), attributeName
+		// listed first (validation_order.go).
 		c.attributeName("timeToLiveSpecification.attributeName", spec.AttributeName)
+		if spec.NoEnabled {
+			c.add(msgTTLEnabledNull)
+		}
 	}
 	if err := c.err(); err != nil {
 		return nil, err

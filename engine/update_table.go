@@ -32,6 +32,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	var c constraints
 	c.tableOpName(in.TableName)
+	c.attributeDefinitions(in.AttributeDefinitions)
 	c.enum("billingMode", in.BillingMode, BillingModeProvisioned, BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")

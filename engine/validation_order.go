@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"fmt"
+	"strings"
+)
+
 // DynamoDB reports the problems of a request in layers, and only the first
 // layer that finds one answers:
 //
@@ -56,3 +61,79 @@ func valueLayer(found error, in any) error {
 //     fails its length or pattern is reported only when nothing else
 //     fails, alone (the same paritysuite file: "BatchWriteItem gives way
 //     to the enum and reports it alone").
+
+// conditionalOperatorFirst is checked ahead of layer 1: a Query whose
+// QueryFilter has two or more conditions, and so one that applies its
+// ConditionalOperator, has that operator read where the filter is built,
+// before the member constraints, and a value outside its enum is answered
+// alone, bare, in that reader's wording (msgConditionalOperatorApplied;
+// paritysuite's tests/tier3/validation-ordering/query.test.ts,
+// eu-west-2 and us-east-1, 2026-10-09). With fewer conditions the value
+// stays a member constraint among the others (layer 1). Scan's ScanFilter
+// is not recorded this way and keeps layer 1.
+func conditionalOperatorFirst(op string, conditions int) error {
+	if op == "" || conditions < 2 {
+		return nil
+	}
+	for _, v := range conditionalOperatorValues {
+		if op == v {
+			return nil
+		}
+	}
+	return Validation(msgConditionalOperatorApplied)
+}
+
+// More of DynamoDB's member order within layer 1:
+//
+//   - Query: an unknown ConditionalOperator that a QueryFilter of two or
+//     more conditions applies goes ahead of layer 1, alone
+//     (conditionalOperatorFirst).
+//   - TransactWriteItems: clientRequestToken before
+//     returnConsumedCapacity (paritysuite's
+//     tests/tier3/validation-ordering/transactions.test.ts, 2026-10-09).
+//   - CreateTable: every globalSecondaryIndexes member before every
+//     localSecondaryIndexes member, whatever the request's order
+//     (paritysuite's tests/tier3/validation-ordering/createTable.test.ts,
+//     eu-west-2 and us-east-1, 2026-10-09); within an attribute
+//     definition, attributeType before attributeName; within a key schema
+//     element, attributeName before keyType.
+//   - UpdateTimeToLive: timeToLiveSpecification.attributeName before
+//     .enabled.
+//   - The two constraints of a name: which one is listed first belongs
+//     to the member, not to names in general. A table operation's
+//     tableName lists its length first (tableOpName); ListTables'
+//     exclusiveStartTableName lists its pattern first (namePatternFirst),
+//     as CreateBackup's backupName does.
+//
+// The last three are the ack-api-quirks catalogue's DDB-TABLE-457
+// (2026-10-09: ct_attrdefs_empty_entry, ct_keyschema_empty_entry,
+// ttl_empty_struct, describe_table_empty_name, list_tables_start_empty,
+// create_backup_empty_name), which supersedes dynalite's older
+// recordings where they differ.
+
+// namePatternFirst checks a name member (3-255 of [a-zA-Z0-9_.-]) whose
+// pattern DynamoDB lists before its length.
+func (c *constraints) namePatternFirst(field, name string) {
+	if strings.HasPrefix(name, "arn:") {
+		c.tableName(field, name)
+		return
+	}
+	if !validTableChars(name) || name == "" {
+		c.add(fmtConstraintPattern, name, field, "[a-zA-Z0-9_.-]+")
+	}
+	c.length(field, name, 3, 255)
+}
+
+// attributeDefinitions checks the members of AttributeDefinitions
+// entries (CreateTable, UpdateTable), attributeType first.
+func (c *constraints) attributeDefinitions(defs []AttributeDefinition) {
+	for i, d := range defs {
+		f := fmt.Sprintf("attributeDefinitions.%d.member.", i+1)
+		if d.AttributeType == "" {
+			c.add(fmtConstraintNull, f+"attributeType")
+		} else {
+			c.enum(f+"attributeType", d.AttributeType, "B", "N", "S")
+		}
+		c.attributeName(f+"attributeName", d.AttributeName)
+	}
+}

@@ -338,7 +338,7 @@ func DecodeListTables(body []byte) (*engine.ListTablesInput, error) {
 	err := d.root("ListTablesInput", func(key []byte) *engine.Error {
 		switch string(key) {
 		case "ExclusiveStartTableName":
-			return d.str(&in.ExclusiveStartTableName)
+			return d.optStr(&in.ExclusiveStartTableName, &in.ExclusiveStartTableNameSet)
 		case "Limit":
 			return d.int32Ptr(&in.Limit)
 		}

@@ -106,7 +106,7 @@ func TestDecodeRequests(t *testing.T) {
 		{"DescribeTable", `{"TableName":"t\u00e9"}`, &engine.DescribeTableInput{TableName: "té"}},
 		{"DeleteTable", `{"TableName":"t"}`, &engine.DeleteTableInput{TableName: "t"}},
 		{"ListTables", `{}`, &engine.ListTablesInput{}},
-		{"ListTables", `{"ExclusiveStartTableName":"a","Limit":10}`, &engine.ListTablesInput{ExclusiveStartTableName: "a", Limit: ptr[int32](10)}},
+		{"ListTables", `{"ExclusiveStartTableName":"a","Limit":10}`, &engine.ListTablesInput{ExclusiveStartTableName: "a", ExclusiveStartTableNameSet: true, Limit: ptr[int32](10)}},
 		{"ListTables", `{"Limit":1.9}`, &engine.ListTablesInput{Limit: ptr[int32](1)}},
 		{"ListTables", `{"Limit":-2.5e0}`, &engine.ListTablesInput{Limit: ptr[int32](-2)}},
 		{"ListTables", `{"Limit":1e2}`, &engine.ListTablesInput{Limit: ptr[int32](100)}},
