@@ -20,6 +20,7 @@ func TestValidationOrderExact2(t *testing.T) {
 		enumRCC    = "Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
 		enumSelect = "Value 'BOGUS' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES, COUNT]"
 		enumXOR    = "Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]"
+		startKey   = "The provided starting key is invalid: "
 		xorApplied = "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"
 	)
 	token := strings.Repeat("x", 37)
@@ -133,6 +134,24 @@ func TestValidationOrderExact2(t *testing.T) {
 			`{"TableName":"vo2t","TimeToLiveSpecification":{}}`, val,
 			"2 validation errors detected: Value null at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must not be null; " +
 				"Value null at 'timeToLiveSpecification.enabled' failed to satisfy constraint: Member must not be null"},
+
+		// A start key value the engine finds malformed (not the decoder)
+		// carries the start-key prefix too, and comes before Segment
+		// without TotalSegments and before an empty key condition.
+		// dynalite's test/scan.js and test/query.js against DynamoDB
+		// ("invalid values in ExclusiveStartKey").
+		{"scan, empty SS in start key", "Scan",
+			`{"TableName":"abc","Segment":1,"FilterExpression":"","ExpressionAttributeNames":{},"ExpressionAttributeValues":{},"ExclusiveStartKey":{"a":{"SS":[]}}}`, val,
+			startKey + "One or more parameter values were invalid: An string set  may not be empty"},
+		{"scan, NULL false in start key", "Scan",
+			`{"TableName":"abc","Segment":1,"FilterExpression":"","ExpressionAttributeNames":{},"ExpressionAttributeValues":{},"ExclusiveStartKey":{"a":{"NULL":false}}}`, val,
+			startKey + "One or more parameter values were invalid: Null attribute value types must have the value of true"},
+		{"query, empty BS in start key", "Query",
+			`{"TableName":"abc","KeyConditionExpression":"","ExpressionAttributeNames":{},"ExpressionAttributeValues":{},"ExclusiveStartKey":{"a":{"BS":[]}}}`, val,
+			startKey + "One or more parameter values were invalid: Binary sets should not be empty"},
+		{"query, NULL false in start key", "Query",
+			`{"TableName":"abc","KeyConditionExpression":"","ExpressionAttributeNames":{},"ExpressionAttributeValues":{},"ExclusiveStartKey":{"a":{"NULL":false}}}`, val,
+			startKey + "One or more parameter values were invalid: Null attribute value types must have the value of true"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)

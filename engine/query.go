@@ -44,6 +44,11 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	if err := valueLayer(in.ValueError, in); err != nil {
 		return nil, err
 	}
+	// The start key's values as the decoder's: before the key
+	// conditions (dynalite's query test against DynamoDB).
+	if err := startKeyValues(in.ExclusiveStartKey); err != nil {
+		return nil, err
+	}
 	if in.KeyConditions == nil && in.KeyConditionExpression == "" && !in.EmptyExpressions.Has(ExprKeyCondition) {
 		return nil, Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
@@ -62,11 +67,6 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 	}
 	for _, cond := range in.KeyConditions {
 		if err := canonicalizeValues(cond.AttributeValueList); err != nil {
-			return nil, err
-		}
-	}
-	if in.ExclusiveStartKey != nil {
-		if err := canonicalize(in.ExclusiveStartKey); err != nil {
 			return nil, err
 		}
 	}

@@ -48,10 +48,8 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 			return nil, err
 		}
 	}
-	if in.ExclusiveStartKey != nil {
-		if err := canonicalize(in.ExclusiveStartKey); err != nil {
-			return nil, err
-		}
+	if err := startKeyValues(in.ExclusiveStartKey); err != nil {
+		return nil, err
 	}
 	switch {
 	case in.Segment != nil && in.TotalSegments == nil:

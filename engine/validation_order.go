@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/dynago/dynago/attr"
 )
 
 // DynamoDB reports the problems of a request in layers, and only the first
@@ -136,4 +139,23 @@ func (c *constraints) attributeDefinitions(defs []AttributeDefinition) {
 		}
 		c.attributeName(f+"attributeName", d.AttributeName)
 	}
+}
+
+// startKeyValues checks the values of a Query's or Scan's
+// ExclusiveStartKey (layer 3) and reports a malformed one with the
+// start-key prefix, as the decoder's findings are (MsgStartKeyInvalidPrefix):
+// "The provided starting key is invalid: One or more parameter values were
+// invalid: An string set  may not be empty" (dynalite's query and scan
+// tests against DynamoDB, "invalid values in ExclusiveStartKey": NULL not
+// true, an empty SS, an empty BS).
+func startKeyValues(esk attr.Item) error {
+	if esk == nil {
+		return nil
+	}
+	err := canonicalize(esk)
+	var e *Error
+	if errors.As(err, &e) && e.Code == CodeValidation {
+		return Validation(MsgStartKeyInvalidPrefix + e.Message)
+	}
+	return err
 }
