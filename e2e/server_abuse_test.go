@@ -19,6 +19,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"runtime"
@@ -73,9 +74,38 @@ func procMem(t *testing.T, p *testserver.Process) (rss, hwm int64) {
 	return rss, hwm
 }
 
-// openSockets counts the process's open sockets.
+// openSockets counts the process's open sockets on its listening port:
+// the client connections it holds (and the listener), not its own
+// connections to a database.
 func openSockets(t *testing.T, p *testserver.Process) int {
 	t.Helper()
+	u, err := url.Parse(p.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The inodes of sockets whose local port is the server's, from the
+	// kernel's tables: "sl local_address rem_address st ... inode".
+	onPort := map[string]bool{}
+	for _, table := range []string{"tcp", "tcp6"} {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", p.Cmd.Process.Pid, table))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 10 {
+				continue
+			}
+			i := strings.LastIndexByte(f[1], ':')
+			if lp, err := strconv.ParseUint(f[1][i+1:], 16, 32); err == nil && int(lp) == port {
+				onPort[f[9]] = true
+			}
+		}
+	}
 	dir := fmt.Sprintf("/proc/%d/fd", p.Cmd.Process.Pid)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -83,7 +113,8 @@ func openSockets(t *testing.T, p *testserver.Process) int {
 	}
 	n := 0
 	for _, e := range ents {
-		if l, err := os.Readlink(dir + "/" + e.Name()); err == nil && strings.HasPrefix(l, "socket:") {
+		l, err := os.Readlink(dir + "/" + e.Name())
+		if err == nil && strings.HasPrefix(l, "socket:[") && onPort[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] {
 			n++
 		}
 	}

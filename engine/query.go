@@ -83,6 +83,13 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 		return nil, err
 	}
 	ix, err := t.readIndex(in.IndexName, in.Select, in.ConsistentRead)
+	if err != nil && db.staleIndex(t, in.IndexName) {
+		// Another node has just added the index or finished its
+		// backfill: read the table's definition again.
+		if t, err = db.tableOrNotFound(in.TableName); err == nil {
+			ix, err = t.readIndex(in.IndexName, in.Select, in.ConsistentRead)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -491,7 +491,16 @@ func (db *DB) refreshShared(name string) {
 // batch, so records commit in number order and every number below the
 // row's value is settled. The open shard rolls over first when due. The
 // caller holds s.mu.
-func (s *stream) allocateShared(b storage.Batch, now time.Time) (uint64, bool, error) {
+func (s *stream) allocateShared(b *writeBatch, now time.Time) (uint64, bool, error) {
+	if next, ok := b.streamNext[s]; ok {
+		// A later record of the same batch: the batch expects the row
+		// as first read and sets it past its last number.
+		if _, err := s.reserveIn(b, next+1); err != nil {
+			return 0, false, err
+		}
+		b.streamNext[s] = next + 1
+		return next, true, nil
+	}
 	if err := s.syncLocked(); err != nil {
 		return 0, false, err
 	}
@@ -511,6 +520,10 @@ func (s *stream) allocateShared(b storage.Batch, now time.Time) (uint64, bool, e
 	if _, err := s.reserveIn(b, seq+1); err != nil {
 		return 0, false, err
 	}
+	if b.streamNext == nil {
+		b.streamNext = map[*stream]uint64{}
+	}
+	b.streamNext[s] = seq + 1
 	return seq, true, nil
 }
 
@@ -624,4 +637,16 @@ func (db *DB) Ping(ctx context.Context) error {
 		return ErrClosed
 	}
 	return db.store.Ping(ctx)
+}
+
+// staleIndex reports, on a shared store, whether the store's definition
+// of t differs from this node's, after a read named an index that t
+// lacks or that is still backfilling: the catalog is then refreshed, and
+// the caller looks the table up again.
+func (db *DB) staleIndex(t *table, name string) bool {
+	if !db.shared || name == "" {
+		return false
+	}
+	fresh, err := db.refreshTable(t.meta.Name)
+	return err == nil && fresh != nil && !bytes.Equal(fresh.raw, t.raw)
 }

@@ -162,7 +162,7 @@ func (s *stream) visibleLocked() uint64 {
 // allocate hands out the next sequence number, rolling the open shard
 // over when it is old enough. ok is false when the stream is disabled: a
 // change that commits after that has no record.
-func (s *stream) allocate(b storage.Batch, now time.Time) (seq uint64, ok bool, err error) {
+func (s *stream) allocate(b *writeBatch, now time.Time) (seq uint64, ok bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.db.shared {

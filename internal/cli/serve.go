@@ -105,6 +105,12 @@ type serveConfig struct {
 	maxBufferMemory   byteSize
 	allowedHosts      string
 	cors              string
+
+	store                 string
+	storeSchema           string
+	storeMaxConns         int
+	storeStatementTimeout time.Duration
+	nodeLeaseTimeout      time.Duration
 }
 
 // Defaults of serve's limits on clients.
@@ -123,6 +129,20 @@ func runServe(env *Env, args []string) error {
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on (0 picks a free port and logs it)")
 	fs.StringVar(&c.dataDir, "data-dir", "./dynago-data", "directory holding the data; created if missing, and locked so only one server uses it")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep all data in memory and write nothing to disk (for tests); everything is lost on exit")
+	fs.StringVar(&c.store, "store", "", "keep the data in a PostgreSQL database instead of --data-dir, given as a\n"+
+		"postgres://user:password@host:port/database URL (libpq's key=value form works\n"+
+		"too). Any number of servers given the same database act as one endpoint; the\n"+
+		"database may also be CockroachDB, YugabyteDB or another that speaks\n"+
+		"PostgreSQL's protocol. The schema is created on an empty database. See\n"+
+		"docs/SCALING.md")
+	fs.StringVar(&c.storeSchema, "store-schema", "dynago", "with --store, the database schema that holds dynago's tables; servers that\n"+
+		"share a schema share their tables")
+	fs.IntVar(&c.storeMaxConns, "store-max-conns", 0, "with --store, the most database connections this server opens (0: four per CPU,\n"+
+		"at least 4)")
+	fs.DurationVar(&c.storeStatementTimeout, "store-statement-timeout", 10*time.Second, "with --store, how long one database statement may run before the database\n"+
+		"cancels it and the request fails with InternalServerError (0: no limit)")
+	fs.DurationVar(&c.nodeLeaseTimeout, "node-lease-timeout", 5*time.Second, "with --store, how long after a server stops writing its heartbeat another\n"+
+		"takes over its background work (index backfills, Time to Live sweeps)")
 	fs.BoolVar(&c.sync, "sync", false, "fsync the write-ahead log before acknowledging each write, so acknowledged writes survive\n"+
 		"a power loss or kernel crash. Off by default: every write is still handed to the operating\n"+
 		"system before it is acknowledged, so a crash or kill of dynago itself loses nothing, at any\n"+
@@ -194,6 +214,7 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 		TTLChangeCooldown:   c.ttlChangeCooldown,
 		TTLSweepInterval:    c.ttlSweepInterval,
 		TransientDelay:      c.transientDelay,
+		NodeLeaseTimeout:    c.nodeLeaseTimeout,
 	}
 	// The engine reads 0 as its default and a negative value as off; the
 	// flag documents 0 as off too.
@@ -244,8 +265,20 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 			log.Info("CPU profile written", "file", c.cpuProf)
 		}()
 	}
-	db, err := engine.Open(engineOptions(c, log))
+	eo := engineOptions(c, log)
+	if c.store != "" {
+		if c.inMemory {
+			return errors.New("--store and --in-memory: choose one")
+		}
+		if eo.Store, err = openStore(env.Ctx, c, log); err != nil {
+			return err
+		}
+	}
+	db, err := engine.Open(eo)
 	if err != nil {
+		if eo.Store != nil {
+			eo.Store.Close()
+		}
 		return err
 	}
 	addr := net.JoinHostPort(c.host, strconv.Itoa(c.port))

@@ -62,6 +62,7 @@ var addrRE = regexp.MustCompile(`addr=http://([0-9.:]+)`)
 // ends, if still running.
 func StartProcess(t testing.TB, args ...string) *Process {
 	t.Helper()
+	args = processStoreArgs(t, args)
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--port", "0"}, args...)...)
 	cmd.Env = append(os.Environ(), ChildMainEnv+"=1")
 	pipe, err := cmd.StderrPipe()

@@ -76,6 +76,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&eo, &sc)
 	}
+	eo.Store = openTestStore(t)
 	db, err := engine.Open(eo)
 	if err != nil {
 		t.Fatalf("open engine: %v", err)

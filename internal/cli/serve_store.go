@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/storage/pgstore"
+)
+
+// openStore opens the PostgreSQL store --store names, failing fast when
+// the database cannot be reached.
+func openStore(ctx context.Context, c serveConfig, log *slog.Logger) (storage.Store, error) {
+	if c.storeMaxConns < 0 {
+		return nil, fmt.Errorf("--store-max-conns: %d is negative", c.storeMaxConns)
+	}
+	if c.storeStatementTimeout < 0 {
+		return nil, fmt.Errorf("--store-statement-timeout: %v is negative", c.storeStatementTimeout)
+	}
+	st, err := pgstore.Open(ctx, pgstore.Options{
+		URL:              c.store,
+		Schema:           c.storeSchema,
+		MaxConns:         int32(c.storeMaxConns),
+		StatementTimeout: c.storeStatementTimeout,
+		Logger:           log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("--store: %w", err)
+	}
+	log.Info("store", "kind", "postgres", "schema", c.storeSchema)
+	return st, nil
+}
