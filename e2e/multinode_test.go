@@ -650,4 +650,3 @@ func TestNodesDatabaseRestart(t *testing.T) {
 		t.Logf("no write failed: the restart was absorbed entirely by retries")
 	}
 }
-
