@@ -293,7 +293,7 @@ func (s *Store) commit(p plan, exps []expectation) error {
 			return fmt.Errorf("pgstore: commit: gave up after %d attempts: %w", attempt, err)
 		}
 		s.retries.Add(1)
-		s.log.Debug("pgstore: commit retried", "attempt", attempt, "sqlstate", sqlState(err))
+		s.log.Debug("pgstore: commit retried", "attempt", attempt, "sqlstate", sqlState(err), "reason", pgReason(err))
 		// Full jitter around an exponential delay.
 		d := delay/2 + time.Duration(mrand.Int64N(int64(delay)))
 		delay = min(2*delay, retryMaxDelay)
@@ -343,6 +343,16 @@ func (s *Store) commitOnce(ctx context.Context, conn *pgxpool.Conn, pb *pgx.Batc
 		return fmt.Errorf("pgstore: commit: %w", storage.ErrConflict)
 	}
 	return err
+}
+
+// pgReason is a server error's message and detail for the log: PostgreSQL
+// puts no values in those of the errors retried.
+func pgReason(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Message + "; " + pe.Detail
+	}
+	return ""
 }
 
 func nonNil(b []byte) []byte {

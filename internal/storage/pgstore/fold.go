@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -25,7 +26,7 @@ func (s *Store) foldLoop(interval time.Duration) {
 			return
 		case <-t.C:
 		}
-		if err := s.Fold(s.ctx); err != nil && s.ctx.Err() == nil {
+		if err := s.fold(s.ctx, false); err != nil && s.ctx.Err() == nil {
 			// Another process folding the same deltas is expected;
 			// anything else repeating is worth a warning, once in a while.
 			failures++
@@ -41,16 +42,38 @@ func (s *Store) foldLoop(interval time.Duration) {
 }
 
 // Fold moves every counter delta present now into the folded counters,
-// so that reading counters sums fewer rows. The folder calls it; it is
-// exported for tests and tools. Safe to run in several processes at once.
-func (s *Store) Fold(ctx context.Context) error {
-	for {
-		n, err := s.foldOnce(ctx)
-		if err != nil {
+// so that reading counters sums fewer rows, waiting for a fold running in
+// another process to finish. The folder runs it; it is exported for tests
+// and tools.
+func (s *Store) Fold(ctx context.Context) error { return s.fold(ctx, true) }
+
+// fold folds until no deltas are left. Unless wait is set, it gives up at
+// once when another process is folding.
+func (s *Store) fold(ctx context.Context, wait bool) error {
+	delay := retryBaseDelay
+	for attempt := 1; ; attempt++ {
+		n, busy, err := s.foldOnce(ctx)
+		switch {
+		case err == nil && !busy && n < foldRows:
+			return nil
+		case err == nil && !busy:
+			attempt = 0
+			continue
+		case !wait || (err != nil && !retryable(err)):
+			return err
+		case attempt >= maxCommitAttempts:
+			if err == nil {
+				err = errors.New("pgstore: fold: another process keeps folding")
+			}
 			return err
 		}
-		if n < foldRows {
-			return nil
+		t := time.NewTimer(delay/2 + time.Duration(mrand.Int64N(int64(delay))))
+		delay = min(2*delay, retryMaxDelay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
 		}
 	}
 }
@@ -61,8 +84,8 @@ type foldDelta struct {
 }
 
 // foldOnce folds up to foldRows deltas in one serializable transaction
-// and returns how many it read.
-func (s *Store) foldOnce(ctx context.Context) (int, error) {
+// and returns how many it read, or busy when another process is folding.
+func (s *Store) foldOnce(ctx context.Context) (n int, busy bool, err error) {
 	if s.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.callTimeout)
@@ -71,34 +94,40 @@ func (s *Store) foldOnce(ctx context.Context) (int, error) {
 
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	defer conn.Release()
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable})
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 
+	var one int
+	if err := tx.QueryRow(ctx, s.q.foldLock).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
+		return 0, true, nil
+	} else if err != nil {
+		return 0, false, err
+	}
 	rows, err := tx.Query(ctx, s.q.foldScan, foldRows)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	var deltas []foldDelta
 	for rows.Next() {
 		var d foldDelta
 		if err := rows.Scan(&d.k, &d.id, &d.c[0], &d.c[1], &d.c[2], &d.c[3]); err != nil {
 			rows.Close()
-			return 0, err
+			return 0, false, err
 		}
 		deltas = append(deltas, d)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if len(deltas) == 0 {
-		return 0, nil
+		return 0, false, nil
 	}
 
 	// Group by key (the scan is in key order).
@@ -131,14 +160,14 @@ func (s *Store) foldOnce(ctx context.Context) (int, error) {
 		err := br.QueryRow().Scan(&base[0], &base[1], &base[2], &base[3])
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			br.Close()
-			return 0, err
+			return 0, false, err
 		}
 		for i := range g.sum {
 			g.sum[i] += base[i]
 		}
 	}
 	if err := br.Close(); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	pb = &pgx.Batch{}
 	for _, g := range groups {
@@ -146,10 +175,10 @@ func (s *Store) foldOnce(ctx context.Context) (int, error) {
 		pb.Queue(s.q.foldDelete, g.k, g.ids)
 	}
 	if err := tx.SendBatch(ctx, pb).Close(); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return 0, fmt.Errorf("commit: %w", err)
+		return 0, false, fmt.Errorf("commit: %w", err)
 	}
-	return len(deltas), nil
+	return len(deltas), false, nil
 }

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"bytes"
 	"context"
+	crand "crypto/rand"
 	"log/slog"
 	"net"
 	"runtime"
@@ -99,7 +100,12 @@ func shrinkPages(t testing.TB, first, most, bytes int) {
 
 // roundTrips counts, over the connections dialled while it is installed,
 // how many times a connection read after writing: one per round trip.
-type roundTrips struct{ n atomic.Int64 }
+type roundTrips struct {
+	n atomic.Int64
+	// breakOnCommit cuts the next connection that sends anything, right
+	// after sending it.
+	breakOnCommit atomic.Bool
+}
 
 func countRoundTrips(t testing.TB) *roundTrips {
 	rt := &roundTrips{}
@@ -123,7 +129,13 @@ type countingConn struct {
 
 func (c *countingConn) Write(p []byte) (int, error) {
 	c.written.Store(true)
-	return c.Conn.Write(p)
+	n, err := c.Conn.Write(p)
+	if c.rt.breakOnCommit.Load() {
+		// The pipeline went out; the answer never comes back.
+		c.rt.breakOnCommit.Store(false)
+		c.Conn.Close()
+	}
+	return n, err
 }
 
 func (c *countingConn) Read(p []byte) (int, error) {
@@ -134,3 +146,5 @@ func (c *countingConn) Read(p []byte) (int, error) {
 }
 
 func runtimeGC() { runtime.GC() }
+
+func rand32(b []byte) { crand.Read(b) }

@@ -90,13 +90,13 @@ func (it *iter) isUpper(b []byte) bool {
 
 func (it *iter) First() bool { return it.SeekGE(it.lower) }
 
-func (it *iter) Last() bool { return it.SeekLT(nil) }
+func (it *iter) Last() bool { return it.seekLT(nil, true) }
 
 func (it *iter) SeekGE(key []byte) bool {
 	if !it.usable() {
 		return false
 	}
-	if bytes.Compare(key, it.lower) < 0 {
+	if key == nil || bytes.Compare(key, it.lower) < 0 {
 		key = it.lower
 	}
 	if it.upper != nil && bytes.Compare(key, it.upper) >= 0 {
@@ -115,10 +115,16 @@ func (it *iter) SeekGE(key []byte) bool {
 	return it.fetchFrom(key)
 }
 
-// SeekLT positions at the last key below key; nil key means the top.
-func (it *iter) SeekLT(key []byte) bool {
+func (it *iter) SeekLT(key []byte) bool { return it.seekLT(nonNil(key), false) }
+
+// seekLT positions at the last key below key, or at the last key when top
+// is set (key nil).
+func (it *iter) seekLT(key []byte, top bool) bool {
 	if !it.usable() {
 		return false
+	}
+	if top {
+		key = nil
 	}
 	if it.upper != nil && (key == nil || bytes.Compare(key, it.upper) > 0) {
 		key = it.upper
@@ -155,9 +161,9 @@ func (it *iter) Next() bool {
 		return false
 	}
 	switch it.state {
-	case stUnpositioned, stAtStart:
+	case stAtStart:
 		return it.First()
-	case stAtEnd:
+	case stUnpositioned, stAtEnd:
 		return false
 	}
 	if it.pos+1 < len(it.rows) {
@@ -215,7 +221,9 @@ func (it *iter) Close() error {
 	it.state = stUnpositioned
 	it.rows = nil
 	if it.own != nil {
-		return it.own.release(true)
+		err := it.own.release(true)
+		runtime.KeepAlive(it) // no cleanup while releasing
+		return err
 	}
 	return nil
 }
@@ -338,12 +346,8 @@ func (it *iter) pageIn(ctx context.Context, fwd bool, from []byte, sql string, a
 	it.own = h
 	// Should the caller drop the iterator without closing it, the
 	// connection still goes back to the pool.
-	runtime.AddCleanup(it, func(h *holder) {
-		if h.conn != nil {
-			h.s.log.Warn("pgstore: an iterator was not closed")
-			h.release(true)
-		}
-	}, h)
+	runtime.AddCleanup(it, (*holder).abandoned, h)
+	defer runtime.KeepAlive(it)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	pb := &pgx.Batch{}

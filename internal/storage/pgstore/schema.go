@@ -45,6 +45,10 @@ var migrations = [][]string{
 		`CREATE TABLE IF NOT EXISTS {counter_keys} (
 			k bytea PRIMARY KEY
 		)`,
+		`CREATE TABLE IF NOT EXISTS {fold_lock} (
+			id int PRIMARY KEY
+		)`,
+		`INSERT INTO {fold_lock} (id) VALUES (1) ON CONFLICT (id) DO NOTHING`,
 	},
 }
 
@@ -80,12 +84,12 @@ type queries struct {
 	delRange                                        []string
 	addDelta, addCounterKey                         string
 
-	foldScan, foldBase, foldSet, foldDelete string
+	foldLock, foldScan, foldBase, foldSet, foldDelete string
 }
 
 func makeQueries(schema string) queries {
 	tables := map[string]string{}
-	for _, t := range []string{"schema_version", "kv", "counters", "counter_deltas", "counter_keys"} {
+	for _, t := range []string{"schema_version", "kv", "counters", "counter_deltas", "counter_keys", "fold_lock"} {
 		tables["{"+t+"}"] = pgx.Identifier{schema, t}.Sanitize()
 	}
 	pairs := make([]string, 0, 2*len(tables))
@@ -141,6 +145,10 @@ func makeQueries(schema string) queries {
 		addCounterKey: r(`INSERT INTO {counter_keys} (k) VALUES ($1) ON CONFLICT (k) DO NOTHING`),
 		addDelta:      r(`INSERT INTO {counter_deltas} (k, id, c0, c1, c2, c3) VALUES ($1, $2, $3, $4, $5, $6)`),
 
+		// Folds take turns: two at once would each read the deltas the
+		// other deletes, and PostgreSQL would then abort a batch adding to
+		// a counter meanwhile, as the middle of that cycle.
+		foldLock:   r(`SELECT id FROM {fold_lock} WHERE id = 1 FOR UPDATE SKIP LOCKED`),
 		foldScan:   r(`SELECT k, id, c0, c1, c2, c3 FROM {counter_deltas} ORDER BY k, id LIMIT $1`),
 		foldBase:   r(`SELECT c0, c1, c2, c3 FROM {counters} WHERE k = $1`),
 		foldSet:    r(`INSERT INTO {counters} (k, c0, c1, c2, c3) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (k) DO UPDATE SET c0 = excluded.c0, c1 = excluded.c1, c2 = excluded.c2, c3 = excluded.c3`),

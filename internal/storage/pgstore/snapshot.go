@@ -62,6 +62,18 @@ func (h *holder) release(rollback bool) error {
 	return nil
 }
 
+// abandoned releases the connection of an iterator that was dropped
+// without Close.
+func (h *holder) abandoned() {
+	h.mu.Lock()
+	open := h.conn != nil
+	h.mu.Unlock()
+	if open {
+		h.s.log.Warn("pgstore: an iterator was not closed; closing it")
+		h.release(true)
+	}
+}
+
 // snapshot is a SERIALIZABLE READ ONLY DEFERRABLE transaction.
 type snapshot struct {
 	s *Store

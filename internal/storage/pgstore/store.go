@@ -13,6 +13,7 @@
 //	counter_deltas(k bytea, id bytea, c0..c3 bigint,
 //	               PRIMARY KEY (k, id))                  counter additions
 //	counter_keys(k bytea PRIMARY KEY)                    keys that have counters
+//	fold_lock(id int PRIMARY KEY)                        one row, id 1
 //
 // bytea compares bytewise (memcmp, then the shorter first), which is the
 // order storage.Store promises, so a key range is one index range.
@@ -24,8 +25,11 @@
 // counter neither wait for nor conflict with each other. Reader.Counters
 // sums the folded row and the deltas. A folder (a goroutine of every open
 // Store) moves deltas into counters in a serializable transaction every
-// Options.FoldInterval; several processes may fold at once, and a conflict
-// only aborts one fold.
+// Options.FoldInterval. Folds take turns through a row lock on fold_lock
+// (SELECT ... FOR UPDATE SKIP LOCKED: a process finding it taken skips
+// its turn), because two overlapping folds would read each other's
+// deletions and PostgreSQL would resolve that cycle by aborting a batch
+// that added to a counter meanwhile.
 //
 // counter_keys records every key that ever had a counter (the first
 // AddCounters inserts it, ON CONFLICT DO NOTHING). Delete and DeleteRange

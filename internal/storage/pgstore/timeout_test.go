@@ -1,0 +1,71 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStatementTimeout(t *testing.T) {
+	s := openTest(t, Options{StatementTimeout: 100 * time.Millisecond})
+	start := time.Now()
+	_, err := s.pool.Exec(context.Background(), "SELECT pg_sleep(5)")
+	if err == nil || sqlState(err) != "57014" {
+		t.Fatalf("a long statement: %v", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("statement_timeout took %v", took)
+	}
+}
+
+// TestCallTimeout: with every connection held, a call waits for one no
+// longer than CallTimeout.
+func TestCallTimeout(t *testing.T) {
+	s := openTest(t, Options{MaxConns: 1, CallTimeout: 300 * time.Millisecond})
+	shrinkPages(t, 1, 1, 1<<20)
+	set(t, s, "a", "1", "b", "2")
+	it, _ := s.NewIter(nil, nil)
+	it.First()
+	it.Next() // holds the only connection
+	start := time.Now()
+	if _, _, err := s.Get([]byte("a"), nil); err == nil {
+		t.Error("Get succeeded with no connection to be had")
+	}
+	b := s.NewBatch()
+	b.Set([]byte("c"), []byte("3"))
+	if err := b.Commit(); err == nil {
+		t.Error("Commit succeeded with no connection to be had")
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("took %v", took)
+	}
+	it.Close()
+	if v, _ := get(t, s, "a"); v != "1" {
+		t.Errorf("a = %q", v)
+	}
+}
+
+// TestCommitUnknownOutcome: when the connection breaks after COMMIT was
+// sent, Commit says the outcome is unknown and does not retry.
+func TestCommitUnknownOutcome(t *testing.T) {
+	rt := countRoundTrips(t)
+	s := openTest(t, Options{FoldInterval: -1})
+	set(t, s, "a", "1")
+	rt.breakOnCommit.Store(true)
+	b := s.NewBatch()
+	b.Set([]byte("b"), []byte("2"))
+	err := b.Commit()
+	if !errors.Is(err, ErrCommitUnknown) {
+		t.Fatalf("Commit = %v, want ErrCommitUnknown", err)
+	}
+	if !strings.Contains(err.Error(), "may or may not") {
+		t.Errorf("message: %v", err)
+	}
+	// The store goes on.
+	set(t, s, "c", "3")
+	if v, _ := get(t, s, "c"); v != "3" {
+		t.Errorf("c = %q", v)
+	}
+}
