@@ -62,6 +62,27 @@
 // PostgreSQL never fails with a serialization error; it too holds a
 // connection until Close.
 //
+// # What a caller must know
+//
+//   - An iterator that outgrows its first page, and every Snapshot, holds
+//     a pooled connection and an open transaction until Close: close them
+//     promptly (Close of the Store releases any left open; an iterator
+//     dropped unclosed is released when the garbage collector finds it,
+//     with a warning). A transaction held open also holds back the
+//     server's vacuum.
+//   - Counters are not values: Get and iterators do not see them (Pebble
+//     shows its merged counters to Get), and Set on a counter key leaves
+//     its counters alone.
+//   - Reading counters and then adding to them is not an atomic increment
+//     across processes; only an Expect on a real key makes it one.
+//   - Under PostgreSQL's SERIALIZABLE isolation, predicate locks are per
+//     index page, so batches writing different keys that share a page can
+//     fail with a serialization error; Commit retries those (up to 50
+//     attempts), and they never surface as ErrConflict. They are frequent
+//     only while a table is a few pages small.
+//   - A DeleteRange is one transaction, however many rows it removes.
+//   - Commit may fail with ErrCommitUnknown: the batch may have applied.
+//
 // # Durability
 //
 // Commit returns after the database's COMMIT returned: with PostgreSQL's
