@@ -53,7 +53,16 @@ const (
 	WorkloadMixed = "mixed" // each call a coin toss between the two
 	WorkloadQuery = "query" // the newest PageSize items of a random partition
 	WorkloadScan  = "scan"  // the next page of each client's scan segment
+	// WorkloadUpdate updates a random, preloaded item: SET v = :v ADD n :one.
+	WorkloadUpdate = "update"
+	// WorkloadTransact is a TransactWriteItems of two updates of distinct
+	// random, preloaded items, each on condition that its item exists,
+	// moving a unit of the attribute bal from one to the other.
+	WorkloadTransact = "transact"
 )
+
+// workloadNames lists the workloads, for messages.
+const workloadNames = "put, get, mixed, update, transact, query or scan"
 
 // isRead reports whether workload reads pages of the sorted table.
 func isRead(workload string) bool { return workload == WorkloadQuery || workload == WorkloadScan }
@@ -63,8 +72,11 @@ const maxShownErrors = 5
 
 // Config describes a benchmark run.
 type Config struct {
-	// Endpoint is the DynamoDB endpoint URL. Ignored if Ceiling is set.
-	Endpoint string
+	// Endpoints are the URLs of the DynamoDB endpoint, or of several
+	// servers of one database: client i calls endpoint i mod
+	// len(Endpoints). Tables are created, preloaded and deleted through
+	// the first. Ignored if Ceiling is set.
+	Endpoints []string
 	// Ceiling replaces the endpoint with an in-process canned server.
 	Ceiling bool
 	// Mode is ModeSDK or ModeRaw.
@@ -97,6 +109,10 @@ type Config struct {
 	// tables created by the run get (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or
 	// NEW_AND_OLD_IMAGES), to measure what writing stream records costs.
 	Stream string
+	// CPU lists groups of processes, such as the servers and the
+	// database, whose CPU use each workload reports, along with the
+	// benchmark's own and the machine's. Linux only: it reads /proc.
+	CPU []CPUGroup
 	// Progress, if not nil, receives setup notes and a line a second
 	// while a workload runs.
 	Progress io.Writer
@@ -136,10 +152,26 @@ func (c *Config) Validate() error {
 	}
 	for _, w := range c.Workloads {
 		switch w {
-		case WorkloadPut, WorkloadGet, WorkloadMixed, WorkloadQuery, WorkloadScan:
+		case WorkloadPut, WorkloadGet, WorkloadMixed, WorkloadQuery, WorkloadScan, WorkloadUpdate:
+		case WorkloadTransact:
+			if c.Keys < 2 {
+				return fmt.Errorf("keys %d: transact updates two distinct items, want at least 2", c.Keys)
+			}
 		default:
-			return fmt.Errorf("workload %q: want %s, %s, %s, %s or %s",
-				w, WorkloadPut, WorkloadGet, WorkloadMixed, WorkloadQuery, WorkloadScan)
+			return fmt.Errorf("workload %q: want %s", w, workloadNames)
+		}
+	}
+	for _, g := range c.CPU {
+		if g.Name == "" || g.Name == "client" || g.Name == "machine" {
+			return fmt.Errorf("cpu group %q: want a name other than client or machine", g.Name)
+		}
+		if len(g.PIDs) == 0 {
+			return fmt.Errorf("cpu group %s: no process", g.Name)
+		}
+		for _, pid := range g.PIDs {
+			if pid <= 0 {
+				return fmt.Errorf("cpu group %s: process ID %d: want a positive number", g.Name, pid)
+			}
 		}
 	}
 	if c.usesSorted() {
@@ -157,9 +189,14 @@ func (c *Config) Validate() error {
 		return errors.New("no table name")
 	}
 	if !c.Ceiling {
-		u, err := url.Parse(c.Endpoint)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("endpoint %q: want a URL such as %s", c.Endpoint, DefaultEndpoint)
+		if len(c.Endpoints) == 0 {
+			return errors.New("no endpoint")
+		}
+		for _, e := range c.Endpoints {
+			u, err := url.Parse(e)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fmt.Errorf("endpoint %q: want a URL such as %s", e, DefaultEndpoint)
+			}
 		}
 	}
 	return nil
@@ -189,8 +226,11 @@ func (c *Config) usesSorted() bool {
 // the put/get table, used if a workload is put, get or mixed; Partitions,
 // PageSize and SortedTable are set if one is query or scan.
 type Info struct {
-	Workloads   []string `json:"workloads"`
+	Workloads []string `json:"workloads"`
+	// Endpoint is the first endpoint, the one tables are set up through;
+	// Endpoints lists them all if there are several.
 	Endpoint    string   `json:"endpoint"`
+	Endpoints   []string `json:"endpoints,omitempty"`
 	Ceiling     bool     `json:"ceiling"`
 	Mode        string   `json:"mode"`
 	Clients     int      `json:"clients"`
@@ -221,8 +261,26 @@ type Result struct {
 	Clients  int    `json:"clients"`
 	Stats
 	// ByOp breaks a mixed workload down by operation.
-	ByOp        []OpResult `json:"by_op,omitempty"`
-	Interrupted bool       `json:"interrupted,omitempty"`
+	ByOp []OpResult `json:"by_op,omitempty"`
+	// ByEndpoint breaks the workload down by endpoint, if there are
+	// several.
+	ByEndpoint []EndpointResult `json:"by_endpoint,omitempty"`
+	// CPU is the CPU the configured groups of processes, the benchmark's
+	// own process ("client") and the whole machine ("machine") used
+	// during the workload; empty where /proc cannot be read.
+	CPU []CPUUse `json:"cpu,omitempty"`
+	// LoadAvg is the machine's load average over the last minute at the
+	// end of the workload; negative if unknown.
+	LoadAvg     float64 `json:"loadavg_1m"`
+	Interrupted bool    `json:"interrupted,omitempty"`
+}
+
+// EndpointResult is the share of one endpoint in a workload: the calls of
+// the clients that used it.
+type EndpointResult struct {
+	Endpoint string `json:"endpoint"`
+	Clients  int    `json:"clients"`
+	Stats
 }
 
 // OpResult is the share of one operation in a workload.
@@ -281,9 +339,11 @@ type Runner struct {
 	cfg         Config
 	info        Info
 	ceiling     *Ceiling
-	endpoint    string
+	endpoints   []string
 	hc          *http.Client
-	ddb         *dynamodb.Client
+	ddbs        []*dynamodb.Client // one per endpoint
+	ddb         *dynamodb.Client   // the first, for setting up
+	cpu         *cpuMeter
 	codec       *ItemCodec
 	sorted      *SortedCodec // nil unless a workload reads the sorted table
 	sortedTable string
@@ -297,17 +357,29 @@ func New(cfg Config) (*Runner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	r := &Runner{cfg: cfg, endpoint: strings.TrimRight(cfg.Endpoint, "/")}
+	r := &Runner{cfg: cfg}
+	cpu, err := newCPUMeter(cfg.CPU)
+	if err != nil {
+		return nil, err
+	}
+	r.cpu = cpu
 	if cfg.Ceiling {
 		c, err := StartCeiling(cfg.ItemSize, cfg.PageSize)
 		if err != nil {
 			return nil, err
 		}
 		r.ceiling = c
-		r.endpoint = c.URL
+		r.endpoints = []string{c.URL}
+	} else {
+		for _, e := range cfg.Endpoints {
+			r.endpoints = append(r.endpoints, strings.TrimRight(e, "/"))
+		}
 	}
 	r.hc = newHTTPClient(cfg.Clients)
-	r.ddb = newSDKClient(r.endpoint, r.hc)
+	for _, e := range r.endpoints {
+		r.ddbs = append(r.ddbs, newSDKClient(e, r.hc))
+	}
+	r.ddb = r.ddbs[0]
 	r.codec = NewItemCodec(cfg.ItemSize, cfg.Keys)
 	if cfg.usesSorted() {
 		r.sorted = NewSortedCodec(cfg.ItemSize, cfg.Keys, cfg.Partitions)
@@ -315,7 +387,7 @@ func New(cfg Config) (*Runner, error) {
 	}
 	r.info = Info{
 		Workloads:  cfg.Workloads,
-		Endpoint:   r.endpoint,
+		Endpoint:   r.endpoints[0],
 		Ceiling:    cfg.Ceiling,
 		Mode:       cfg.Mode,
 		Clients:    cfg.Clients,
@@ -327,6 +399,9 @@ func New(cfg Config) (*Runner, error) {
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
 		NumCPU:     runtime.NumCPU(),
 		GoVersion:  runtime.Version(),
+	}
+	if len(r.endpoints) > 1 {
+		r.info.Endpoints = r.endpoints
 	}
 	if r.sorted != nil && !cfg.usesHash() {
 		r.info.ItemSize = r.sorted.Size()
@@ -480,7 +555,7 @@ func (r *Runner) ensureTable(ctx context.Context, t tableSpec) (created bool, er
 		}
 		created = err == nil
 	default:
-		return false, fmt.Errorf("describe table %s at %s: %w", t.name, r.endpoint, err)
+		return false, fmt.Errorf("describe table %s at %s: %w", t.name, r.endpoints[0], err)
 	}
 	// Wait for ACTIVE, for at most two minutes.
 	deadline := time.Now().Add(2 * time.Minute)
@@ -661,14 +736,18 @@ func (r *Runner) batchWrite(ctx context.Context, table string, reqs []types.Writ
 	}
 }
 
+// endpointOf returns the number of the endpoint client number i calls.
+func (r *Runner) endpointOf(i int) int { return i % len(r.endpoints) }
+
 // newWorker returns the worker of client number i. A scan gives each client
 // its own segment of a parallel scan with as many segments as clients.
 func (r *Runner) newWorker(i int) worker {
 	place := scanPlace{segment: i, segments: r.cfg.Clients}
+	e := r.endpointOf(i)
 	if r.cfg.Mode == ModeRaw {
-		return newRawWorker(r.hc, r.endpoint, r.cfg.Table, r.codec, r.sortedTable, r.sorted, r.cfg.PageSize, place)
+		return newRawWorker(r.hc, r.endpoints[e], r.cfg.Table, r.codec, r.sortedTable, r.sorted, r.cfg.PageSize, place)
 	}
-	w := &sdkWorker{ddb: r.ddb, table: aws.String(r.cfg.Table), codec: r.codec, data: r.codec.SDKData()}
+	w := newSDKWorker(r.ddbs[e], r.cfg.Table, r.codec)
 	if r.sorted != nil {
 		w.sortedTable = aws.String(r.sortedTable)
 		w.sorted = r.sorted
@@ -685,19 +764,39 @@ type clientStats struct {
 	items [numOps]uint64
 }
 
+// opOf returns the operation and the size of the key space a workload's
+// call draws from; mixed tosses a coin between put and get with rng.
+func (r *Runner) opOf(workload string, rng *rand.Rand) (op, int) {
+	switch workload {
+	case WorkloadGet:
+		return opGet, r.cfg.Keys
+	case WorkloadMixed:
+		return op(rng.IntN(2)), r.cfg.Keys
+	case WorkloadUpdate:
+		return opUpdate, r.cfg.Keys
+	case WorkloadTransact:
+		return opTransact, r.cfg.Keys
+	case WorkloadQuery:
+		return opQuery, r.cfg.Partitions
+	case WorkloadScan:
+		return opScan, r.cfg.Keys
+	}
+	return opPut, r.cfg.Keys
+}
+
 // runWorkload runs one workload with all clients until the duration or op
 // count is reached, or ctx is cancelled.
 func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
+	var claimed, done, failed, items atomic.Int64
+	stats := make([]*clientStats, r.cfg.Clients)
+	var wg sync.WaitGroup
+	cpuStart := r.cpu.sample()
+	start := time.Now()
 	wctx, cancel := ctx, context.CancelFunc(func() {})
 	if r.cfg.Duration > 0 {
 		wctx, cancel = context.WithTimeout(ctx, r.cfg.Duration)
 	}
 	defer cancel()
-
-	var claimed, done, failed, items atomic.Int64
-	stats := make([]*clientStats, r.cfg.Clients)
-	var wg sync.WaitGroup
-	start := time.Now()
 	for i := range stats {
 		cs := new(clientStats)
 		stats[i] = cs
@@ -708,20 +807,14 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 				if r.cfg.Ops > 0 && claimed.Add(1) > r.cfg.Ops {
 					return
 				}
-				o, keys := opPut, r.cfg.Keys
-				switch workload {
-				case WorkloadGet:
-					o = opGet
-				case WorkloadMixed:
-					o = op(rng.IntN(2))
-				case WorkloadQuery:
-					o, keys = opQuery, r.cfg.Partitions
-				case WorkloadScan:
-					o = opScan
+				o, keys := r.opOf(workload, rng)
+				key, other := rng.IntN(keys), 0
+				if o == opTransact {
+					// Another key, uniformly among the keys-1 others.
+					other = (key + 1 + rng.IntN(keys-1)) % keys
 				}
-				key := rng.IntN(keys)
 				t0 := time.Now()
-				n, err := w.do(wctx, o, key)
+				n, err := w.do(wctx, o, key, other)
 				lat := time.Since(t0)
 				if err != nil {
 					if wctx.Err() != nil {
@@ -756,17 +849,23 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 	})
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpuEnd := r.cpu.sample()
 	stop()
 
 	var all Histogram
 	var per [numOps]Histogram
 	var errs [numOps]int64
 	var got [numOps]uint64
-	for _, cs := range stats {
+	byEndpoint := make([]Histogram, len(r.endpoints))
+	endpointErrs := make([]int64, len(r.endpoints))
+	for i, cs := range stats {
+		e := r.endpointOf(i)
 		for o := range numOps {
 			per[o].Merge(&cs.hist[o])
 			all.Merge(&cs.hist[o])
+			byEndpoint[e].Merge(&cs.hist[o])
 			errs[o] += cs.errs[o]
+			endpointErrs[e] += cs.errs[o]
 			got[o] += cs.items[o]
 		}
 	}
@@ -780,6 +879,8 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 		Workload:    workload,
 		Clients:     r.cfg.Clients,
 		Stats:       statsOf(&all, allErrs, elapsed),
+		CPU:         r.cpu.use(cpuStart, cpuEnd, all.Count()),
+		LoadAvg:     loadAvg(),
 		Interrupted: ctx.Err() != nil,
 	}
 	if isRead(workload) {
@@ -791,6 +892,17 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 	if workload == WorkloadMixed {
 		for _, o := range []op{opPut, opGet} {
 			res.ByOp = append(res.ByOp, OpResult{Op: o.String(), Stats: statsOf(&per[o], errs[o], elapsed)})
+		}
+	}
+	if len(r.endpoints) > 1 {
+		for e, ep := range r.endpoints {
+			clients := r.cfg.Clients / len(r.endpoints)
+			if e < r.cfg.Clients%len(r.endpoints) {
+				clients++
+			}
+			res.ByEndpoint = append(res.ByEndpoint, EndpointResult{
+				Endpoint: ep, Clients: clients, Stats: statsOf(&byEndpoint[e], endpointErrs[e], elapsed),
+			})
 		}
 	}
 	return res

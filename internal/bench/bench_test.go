@@ -145,7 +145,7 @@ func TestErrorsCounted(t *testing.T) {
 	for _, mode := range []string{ModeSDK, ModeRaw} {
 		var shown bytes.Buffer
 		r, err := New(Config{
-			Endpoint: srv.URL, Mode: mode, Clients: 2, Ops: 20, ItemSize: 100, Keys: 10,
+			Endpoints: []string{srv.URL}, Mode: mode, Clients: 2, Ops: 20, ItemSize: 100, Keys: 10,
 			Workloads: []string{WorkloadPut}, Table: "t", Errors: &shown,
 		})
 		if err != nil {
@@ -174,7 +174,7 @@ func TestRawBodiesAreValidRequests(t *testing.T) {
 	w := newRawWorker(nil, "", "tbl", codec, "", nil, 0, scanPlace{})
 	for _, o := range []op{opPut, opGet} {
 		for _, key := range []int{0, 42, 123456788} {
-			b := w.body(o, key)
+			b := w.body(o, key, 0)
 			var req struct {
 				TableName string
 				Item, Key map[string]map[string]string
@@ -203,12 +203,17 @@ func TestRawBodiesAreValidRequests(t *testing.T) {
 func TestValidate(t *testing.T) {
 	good := ceilingConfig(ModeSDK, WorkloadPut)
 	for name, mutate := range map[string]func(*Config){
-		"mode":     func(c *Config) { c.Mode = "grpc" },
-		"clients":  func(c *Config) { c.Clients = 0 },
-		"limit":    func(c *Config) { c.Duration, c.Ops = 0, 0 },
-		"keys":     func(c *Config) { c.Keys = 0 },
-		"workload": func(c *Config) { c.Workloads = []string{"delete"} },
-		"endpoint": func(c *Config) { c.Ceiling, c.Endpoint = false, "127.0.0.1:8000" },
+		"mode":          func(c *Config) { c.Mode = "grpc" },
+		"clients":       func(c *Config) { c.Clients = 0 },
+		"limit":         func(c *Config) { c.Duration, c.Ops = 0, 0 },
+		"keys":          func(c *Config) { c.Keys = 0 },
+		"workload":      func(c *Config) { c.Workloads = []string{"delete"} },
+		"endpoint":      func(c *Config) { c.Ceiling, c.Endpoints = false, []string{"127.0.0.1:8000"} },
+		"endpoints":     func(c *Config) { c.Ceiling, c.Endpoints = false, []string{"http://127.0.0.1:8000", ""} },
+		"no endpoint":   func(c *Config) { c.Ceiling, c.Endpoints = false, nil },
+		"transact keys": func(c *Config) { c.Keys, c.Workloads = 1, []string{WorkloadTransact} },
+		"cpu pid":       func(c *Config) { c.CPU = []CPUGroup{{Name: "server", PIDs: []int{0}}} },
+		"cpu name":      func(c *Config) { c.CPU = []CPUGroup{{Name: "client", PIDs: []int{1}}} },
 	} {
 		c := good
 		mutate(&c)
@@ -223,7 +228,7 @@ func TestValidate(t *testing.T) {
 func TestStreamOption(t *testing.T) {
 	s := testserver.Start(t)
 	cfg := ceilingConfig(ModeSDK, WorkloadPut)
-	cfg.Ceiling, cfg.Endpoint = false, s.URL
+	cfg.Ceiling, cfg.Endpoints = false, []string{s.URL}
 	cfg.Duration, cfg.Ops = 0, 200
 	cfg.Keep = true
 	cfg.Stream = "KEYS_ONLY"

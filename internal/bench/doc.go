@@ -15,6 +15,19 @@
 // clients together read the whole table again and again. Both report the
 // items returned per second as well as the calls.
 //
+// The update and transact workloads write preloaded items of the put/get
+// table by expression: an update sets a string attribute and adds one to a
+// counter; a transact is a TransactWriteItems of two updates, each on
+// condition that its item exists, moving a unit of a balance from one
+// random item to another, so that the balances always sum to zero.
+//
+// A run may load several endpoints, servers of one database: client i
+// calls endpoint i mod their number, and results are broken down by
+// endpoint. On Linux each workload also reports the CPU used by groups of
+// processes named by PID (the servers, the database), each with its
+// descendants, by the benchmark's own process and by the whole machine,
+// read from /proc.
+//
 // Two client modes exist. The "sdk" mode uses aws-sdk-go-v2, as a real
 // application would, so the figures include the SDK's serialization,
 // signing and middleware. The "raw" mode sends pre-encoded JSON bodies with

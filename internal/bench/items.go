@@ -170,13 +170,16 @@ func (c *SortedCodec) SDKData() types.AttributeValue {
 	return &types.AttributeValueMemberS{Value: c.filler}
 }
 
-// bodyTemplate is a request body with a key number to fill in at keyAt, in
-// format key.
+// bodyTemplate is a request body with a key number to fill in at keyAt,
+// and for a transact another at otherAt (0 if none), in format key.
 type bodyTemplate struct {
-	body  []byte
-	keyAt int
-	key   keyFormat
+	body           []byte
+	keyAt, otherAt int
+	key            keyFormat
 }
+
+// updateValue is the value an update sets attribute v to.
+const updateValue = "updated-by-bench"
 
 // putTemplate returns the PutItem request body for table, with a slot for
 // the key.
@@ -189,6 +192,30 @@ func (c *ItemCodec) putTemplate(table string) bodyTemplate {
 // the key.
 func (c *ItemCodec) getTemplate(table string) bodyTemplate {
 	return newTemplate(c.key, `{"TableName":`+quote(table)+`,"Key":{"pk":{"S":"`, `"}}}`)
+}
+
+// updateTemplate returns the UpdateItem request body for table, with a slot
+// for the key.
+func (c *ItemCodec) updateTemplate(table string) bodyTemplate {
+	return newTemplate(c.key, `{"TableName":`+quote(table)+`,"Key":{"pk":{"S":"`,
+		`"}},"UpdateExpression":`+quote(updateExpression)+
+			`,"ExpressionAttributeValues":{":v":{"S":`+quote(updateValue)+`},":one":{"N":"1"}},"ReturnValues":"NONE"}`)
+}
+
+// transactTemplate returns the TransactWriteItems request body of a
+// transfer from one item of table to another, with slots for both keys.
+func (c *ItemCodec) transactTemplate(table string) bodyTemplate {
+	half := func(amount string) string {
+		return `"UpdateExpression":` + quote(transferExpression) + `,"ConditionExpression":` + quote(transferCondition) +
+			`,"ExpressionAttributeValues":{":d":{"N":"` + amount + `"}}}}`
+	}
+	prefix := `{"TableName":` + quote(table) + `,"Key":{"pk":{"S":"`
+	t := newTemplate(c.key, `{"TransactItems":[{"Update":`+prefix,
+		`"}},`+half("-1")+`,{"Update":`+prefix)
+	t.otherAt = len(t.body)
+	t.body = append(t.body, c.key.String(0)...)
+	t.body = append(t.body, `"}},`+half("1")+`]}`...)
+	return t
 }
 
 // queryTemplate returns the body of the Query for the newest pageSize

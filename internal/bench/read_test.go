@@ -19,7 +19,7 @@ import (
 // 200 B in 20 partitions of 100, pages of 20.
 func readConfig(endpoint, mode, table string) Config {
 	return Config{
-		Endpoint:   endpoint,
+		Endpoints:  []string{endpoint},
 		Mode:       mode,
 		Clients:    4,
 		Ops:        300,
@@ -157,7 +157,7 @@ func TestScanWalksSegments(t *testing.T) {
 			for round := range 2 {
 				calls, items := 0, 0
 				for {
-					n, err := w.do(ctx, opScan, 0)
+					n, err := w.do(ctx, opScan, 0, 0)
 					if err != nil {
 						t.Fatalf("%s: segment %d: %v", mode, i, err)
 					}
@@ -247,7 +247,7 @@ func TestRawReadBodies(t *testing.T) {
 	codec := NewSortedCodec(300, 5000, 250)
 	w := newRawWorker(nil, "", "tbl", NewItemCodec(300, 10), "tbl-sorted", codec, 20, scanPlace{segment: 2, segments: 7})
 	for _, p := range []int{0, 7, 249} {
-		b := w.body(opQuery, p)
+		b := w.body(opQuery, p, 0)
 		var req struct {
 			TableName, KeyConditionExpression string
 			ExpressionAttributeValues         map[string]map[string]string
@@ -270,7 +270,7 @@ func TestRawReadBodies(t *testing.T) {
 
 	for _, start := range []string{"", string(codec.JSONKey(4321))} {
 		w.startKey = []byte(start)
-		b := w.body(opScan, 0)
+		b := w.body(opScan, 0, 0)
 		var req struct {
 			TableName                     string
 			Limit, Segment, TotalSegments int

@@ -11,6 +11,10 @@ import (
 // WriteHeader writes the lines describing the run's setting.
 func (i Info) WriteHeader(w io.Writer) {
 	endpoint := i.Endpoint
+	if len(i.Endpoints) > 1 {
+		endpoint = fmt.Sprintf("%s (client i calls endpoint i mod %d; tables set up through the first)",
+			strings.Join(i.Endpoints, ","), len(i.Endpoints))
+	}
 	if i.Ceiling {
 		endpoint = "ceiling (in-process canned server at " + i.Endpoint + ")"
 	}
@@ -45,7 +49,8 @@ func (i Info) WriteHeader(w io.Writer) {
 }
 
 // WriteLine writes the result's line, and for a mixed workload one more
-// line per operation. Query and scan lines have an items/s column.
+// line per operation, with several endpoints one per endpoint, and one of
+// CPU use if it was measured. Query and scan lines have an items/s column.
 func (r Result) WriteLine(w io.Writer) {
 	suffix := ""
 	if r.Interrupted {
@@ -55,6 +60,36 @@ func (r Result) WriteLine(w io.Writer) {
 	for _, o := range r.ByOp {
 		writeStats(w, "  "+o.Op, r.Clients, o.Stats, false, "")
 	}
+	for _, e := range r.ByEndpoint {
+		writeStats(w, "  at "+e.Endpoint, e.Clients, e.Stats, false, "")
+	}
+	if len(r.CPU) > 0 {
+		fmt.Fprintf(w, "  cpu %s\n", formatCPU(r.CPU, r.LoadAvg))
+	}
+}
+
+// formatCPU formats the CPU use of a workload: cores used and CPU time per
+// call of each group, then the machine's busy cores and load average.
+func formatCPU(use []CPUUse, load float64) string {
+	var parts []string
+	for _, u := range use {
+		if u.Group == "machine" {
+			parts = append(parts, fmt.Sprintf("machine %.2f of %d cores busy", u.Cores, u.Of))
+			continue
+		}
+		p := fmt.Sprintf("%s %.2f cores", u.Group, u.Cores)
+		if u.MicrosPerOp > 0 {
+			p += fmt.Sprintf(" %.0fus/op", u.MicrosPerOp)
+		}
+		if len(u.Gone) > 0 {
+			p += fmt.Sprintf(" (processes %v gone)", u.Gone)
+		}
+		parts = append(parts, p)
+	}
+	if load >= 0 {
+		parts = append(parts, fmt.Sprintf("load %.2f", load))
+	}
+	return strings.Join(parts, "  ")
 }
 
 func writeStats(w io.Writer, name string, clients int, s Stats, items bool, suffix string) {

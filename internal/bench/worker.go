@@ -26,23 +26,36 @@ const (
 	opGet
 	opQuery
 	opScan
+	opUpdate
+	opTransact
 	numOps
 )
 
 var (
-	opNames   = [numOps]string{"put", "get", "query", "scan"}
-	opTargets = [numOps]string{"PutItem", "GetItem", "Query", "Scan"}
+	opNames   = [numOps]string{"put", "get", "query", "scan", "update", "transact"}
+	opTargets = [numOps]string{"PutItem", "GetItem", "Query", "Scan", "UpdateItem", "TransactWriteItems"}
+)
+
+// The update and transact workloads' expressions. An update sets a short
+// string attribute and counts the updates of its item in n; a transact
+// moves one unit of bal from one item to another, both of which must
+// exist, so the bal of all items always sums to zero.
+const (
+	updateExpression   = "SET v = :v ADD n :one"
+	transferExpression = "ADD bal :d"
+	transferCondition  = "attribute_exists(pk)"
 )
 
 func (o op) String() string { return opNames[o] }
 
 // worker issues calls for one benchmark client. Each goroutine has its own.
-// do makes one call of kind o; key is the key number for put and get, the
-// partition number for query, and unused for scan, whose worker keeps its
-// own place in its segment. It returns the number of items the call
-// returned (0 for put and get).
+// do makes one call of kind o; key is the key number for put, get and
+// update, the partition number for query, and unused for scan, whose
+// worker keeps its own place in its segment. A transact moves a unit from
+// item key to item other, another key number. It returns the number of
+// items the call returned (0 but for query and scan).
 type worker interface {
-	do(ctx context.Context, o op, key int) (items int, err error)
+	do(ctx context.Context, o op, key, other int) (items int, err error)
 }
 
 // scanPlace is where a client is in its scan: segment segment of segments,
@@ -86,6 +99,9 @@ type sdkWorker struct {
 	table *string
 	codec *ItemCodec
 	data  types.AttributeValue
+	// updateValues are the ExpressionAttributeValues of an update, debit
+	// and credit those of a transact's two updates.
+	updateValues, debit, credit map[string]types.AttributeValue
 
 	// Query and Scan, on the sorted table.
 	sortedTable *string
@@ -97,7 +113,26 @@ type sdkWorker struct {
 	startKey map[string]types.AttributeValue
 }
 
-func (w *sdkWorker) do(ctx context.Context, o op, key int) (int, error) {
+// newSDKWorker returns an SDK worker for the put/get table; the caller
+// sets the sorted table's fields if a workload reads it.
+func newSDKWorker(ddb *dynamodb.Client, table string, codec *ItemCodec) *sdkWorker {
+	return &sdkWorker{
+		ddb: ddb, table: aws.String(table), codec: codec, data: codec.SDKData(),
+		updateValues: map[string]types.AttributeValue{
+			":v":   &types.AttributeValueMemberS{Value: updateValue},
+			":one": &types.AttributeValueMemberN{Value: "1"},
+		},
+		debit:  map[string]types.AttributeValue{":d": &types.AttributeValueMemberN{Value: "-1"}},
+		credit: map[string]types.AttributeValue{":d": &types.AttributeValueMemberN{Value: "1"}},
+	}
+}
+
+// sdkKey returns the key of item number i of the put/get table.
+func (w *sdkWorker) sdkKey(i int) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: w.codec.Key(i)}}
+}
+
+func (w *sdkWorker) do(ctx context.Context, o op, key, other int) (int, error) {
 	switch o {
 	case opPut:
 		_, err := w.ddb.PutItem(ctx, &dynamodb.PutItemInput{
@@ -108,8 +143,23 @@ func (w *sdkWorker) do(ctx context.Context, o op, key int) (int, error) {
 	case opGet:
 		_, err := w.ddb.GetItem(ctx, &dynamodb.GetItemInput{
 			TableName: w.table,
-			Key: map[string]types.AttributeValue{
-				"pk": &types.AttributeValueMemberS{Value: w.codec.Key(key)},
+			Key:       w.sdkKey(key),
+		})
+		return 0, err
+	case opUpdate:
+		_, err := w.ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                 w.table,
+			Key:                       w.sdkKey(key),
+			UpdateExpression:          aws.String(updateExpression),
+			ExpressionAttributeValues: w.updateValues,
+			ReturnValues:              types.ReturnValueNone,
+		})
+		return 0, err
+	case opTransact:
+		_, err := w.ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+			TransactItems: []types.TransactWriteItem{
+				{Update: w.transfer(key, w.debit)},
+				{Update: w.transfer(other, w.credit)},
 			},
 		})
 		return 0, err
@@ -144,6 +194,18 @@ func (w *sdkWorker) do(ctx context.Context, o op, key int) (int, error) {
 	}
 }
 
+// transfer is one half of a transact: the update of item key by the
+// amount in values, on condition that the item exists.
+func (w *sdkWorker) transfer(key int, values map[string]types.AttributeValue) *types.Update {
+	return &types.Update{
+		TableName:                 w.table,
+		Key:                       w.sdkKey(key),
+		UpdateExpression:          aws.String(transferExpression),
+		ConditionExpression:       aws.String(transferCondition),
+		ExpressionAttributeValues: values,
+	}
+}
+
 // rawAuthorization is a well-formed but meaningless SigV4 header; dynago
 // and DynamoDB Local accept any signature.
 const rawAuthorization = "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, " +
@@ -159,7 +221,7 @@ const rawAuthorization = "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynam
 type rawWorker struct {
 	hc     *http.Client
 	url    string
-	tmpl   [numOps]bodyTemplate // put, get and query
+	tmpl   [numOps]bodyTemplate // all but scan
 	target [numOps][]string
 	// free recycles request bodies. The transport closes a body when it has
 	// finished writing it, possibly after Do returns, so a buffer is only
@@ -181,6 +243,8 @@ func newRawWorker(hc *http.Client, url, table string, codec *ItemCodec,
 	w := &rawWorker{hc: hc, url: url}
 	w.tmpl[opPut] = codec.putTemplate(table)
 	w.tmpl[opGet] = codec.getTemplate(table)
+	w.tmpl[opUpdate] = codec.updateTemplate(table)
+	w.tmpl[opTransact] = codec.transactTemplate(table)
 	if sorted != nil {
 		w.tmpl[opQuery] = sorted.queryTemplate(sortedTable, pageSize)
 		w.scanPrefix = scanPrefix(sortedTable, pageSize, place.segment, place.segments)
@@ -220,8 +284,9 @@ func (b *rawBody) Close() error {
 	return nil
 }
 
-// body returns a request body for op o and key number key.
-func (w *rawWorker) body(o op, key int) *rawBody {
+// body returns a request body for op o and key numbers key and, for a
+// transact, other.
+func (w *rawWorker) body(o op, key, other int) *rawBody {
 	var b *rawBody
 	select {
 	case b = <-w.free[o]:
@@ -245,11 +310,14 @@ func (w *rawWorker) body(o op, key int) *rawBody {
 	}
 	t := &w.tmpl[o]
 	t.key.put(b.buf[t.keyAt:], key)
+	if t.otherAt > 0 {
+		t.key.put(b.buf[t.otherAt:], other)
+	}
 	return b
 }
 
-func (w *rawWorker) do(ctx context.Context, o op, key int) (int, error) {
-	body := w.body(o, key)
+func (w *rawWorker) do(ctx context.Context, o op, key, other int) (int, error) {
+	body := w.body(o, key, other)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, body)
 	if err != nil {
 		return 0, err
@@ -270,7 +338,7 @@ func (w *rawWorker) do(ctx context.Context, o op, key int) (int, error) {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return 0, fmt.Errorf("%s: HTTP %d: %s", o, resp.StatusCode, msg)
 	}
-	if o == opPut || o == opGet {
+	if o != opQuery && o != opScan {
 		_, err = io.Copy(io.Discard, resp.Body)
 		return 0, err
 	}

@@ -3,8 +3,10 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dynago/dynago/internal/bench"
 )
@@ -22,34 +24,50 @@ clients and prints throughput and latency percentiles per workload:
   dynago bench --workload query,scan          # reads of 20-item pages
   dynago bench --mode raw --ops 200000        # no SDK: the server's own cost shows
   dynago bench --ceiling                      # the most this client can do here
+  dynago bench --workload update,transact     # an item changed; two, atomically
+
+Several servers of one database (dynago serve --store postgres://...),
+with the CPU they and the database use (Linux only):
+
+  dynago bench --endpoint http://127.0.0.1:8001,http://127.0.0.1:8002 \
+      --cpu-server "$(pgrep -d, -x dynago)" \
+      --cpu-db "$(head -n 1 "$PGDATA/postmaster.pid")"
 
 Workloads:
 
-  put    PutItem of keys drawn uniformly from --keys keys
-  get    GetItem of such keys, all preloaded
-  mixed  each call a 50/50 coin toss between put and get
-  query  the newest --page-size items of a collection drawn uniformly from
-         --partitions: Query pk = :p, ScanIndexForward false, Limit --page-size
-  scan   the next page (Limit --page-size) of a parallel scan in which each
-         client owns one of --clients segments (Segment, TotalSegments),
-         continues from the LastEvaluatedKey, and starts its segment over
-         at the end: together the clients read the whole table over and over
+  put       PutItem of keys drawn uniformly from --keys keys
+  get       GetItem of such keys, all preloaded
+  mixed     each call a 50/50 coin toss between put and get
+  update    UpdateItem of such a key, preloaded: SET v = :v ADD n :one (v a
+            short string, n a counter), ReturnValues NONE
+  transact  TransactWriteItems of two updates of distinct such keys, both
+            preloaded, each on condition attribute_exists(pk): ADD bal :d,
+            with :d -1 for the first and 1 for the second, a transfer (the
+            bal of all items sums to zero). A transaction the server cancels,
+            say for a conflict with another, counts as a failed call
+  query     the newest --page-size items of a collection drawn uniformly from
+            --partitions: Query pk = :p, ScanIndexForward false, Limit --page-size
+  scan      the next page (Limit --page-size) of a parallel scan in which each
+            client owns one of --clients segments (Segment, TotalSegments),
+            continues from the LastEvaluatedKey, and starts its segment over
+            at the end: together the clients read the whole table over and over
 
 Each client is a goroutine making one call at a time, with items of
---item-size bytes. put, get and mixed use the table --table (hash key
-"pk", a string), filled with every key before get or mixed. query and
-scan use the table --table plus "-sorted" (hash key "pk" and range key
-"sk", both strings), filled before the first of them with --keys items
-spread evenly over --partitions collections: item i goes to collection
-i mod --partitions (pk "p0003") with sort key "s" and i in fixed width
-(sk "s00000042"), so a collection's newest items have its greatest sort
-keys.
+--item-size bytes. put, get, mixed, update and transact use the table
+--table (hash key "pk", a string), filled with every key before the
+first of them other than put. query and scan use the table --table plus
+"-sorted" (hash key "pk" and range key "sk", both strings), filled before
+the first of them with --keys items spread evenly over --partitions
+collections: item i goes to collection i mod --partitions (pk "p0003")
+with sort key "s" and i in fixed width (sk "s00000042"), so a
+collection's newest items have its greatest sort keys.
 Tables are created if missing and deleted at the end unless --keep; an
 existing table must have the key described. Preloading is BatchWriteItem
 from --clients goroutines, with progress on stderr.
 
-Output, one line per workload; mixed adds a line per operation, query
-and scan an items/s column, the items returned per second:
+Output, one line per workload; mixed adds a line per operation, several
+endpoints a line per endpoint, Linux a line of CPU use (below), query and
+scan an items/s column, the items returned per second:
 
   put     16 clients     12345 ops/s  p50 0.610ms  p90 0.950ms  p99 1.90ms  max 14.2ms  errors 0
   query   16 clients      4321 ops/s      86420 items/s  p50 3.10ms  p90 5.40ms  p99 9.90ms  max 31.2ms  errors 0
@@ -62,7 +80,27 @@ how much of that is the client: the ceiling server answers instantly with
 canned responses, in-process (query and scan: --page-size items of
 --item-size bytes and a LastEvaluatedKey). Failed calls are counted and
 the first few printed; they never stop the run. SIGINT stops it early and
-still prints the results so far. Progress goes to stderr once a second.`
+still prints the results so far. Progress goes to stderr once a second.
+
+With several --endpoint URLs, client i calls endpoint i mod their number,
+and each workload adds a line per endpoint; the tables are created,
+preloaded and deleted through the first, so the servers must share one
+database.
+
+On Linux each workload also prints a line of CPU use, read from /proc:
+
+  cpu server 1.21 cores 95us/op  db 0.52 cores 41us/op  client 0.30 cores 24us/op  machine 1.98 of 2 cores busy  load 3.10
+
+that is, for each group of processes the cores it kept busy on average
+(CPU seconds, user and system, over the workload's wall time) and its CPU
+time per successful call; "client" is this process, "machine" all the
+machine's CPUs, whatever runs on them, and "load" the one-minute load
+average at the end. A PID given to --cpu-server or --cpu-db counts with
+all its descendants, found at the start and the end of each workload,
+children that exit in between included (through their parent's count of
+its children's time): for PostgreSQL give the postmaster, the first line
+of $PGDATA/postmaster.pid or "pgrep -o -x postgres" (its children, the
+backends, are "pgrep -P <postmaster>"; listing them too changes nothing).`
 
 func runBench(env *Env, args []string) error {
 	var (
@@ -71,20 +109,24 @@ func runBench(env *Env, args []string) error {
 		asJSON    bool
 	)
 	fs := newFlagSet(env, "bench", benchSynopsis)
-	fs.StringVar(&c.Endpoint, "endpoint", bench.DefaultEndpoint, "DynamoDB endpoint URL to load")
+	var endpoints, cpuServer, cpuDB string
+	fs.StringVar(&endpoints, "endpoint", bench.DefaultEndpoint, "DynamoDB endpoint URL to load, or several separated by commas (servers of\n"+
+		"one database): client i calls endpoint i mod their number, tables are set up\n"+
+		"through the first")
 	fs.IntVar(&c.Clients, "clients", bench.DefaultClients, "number of concurrent clients, each with one call in flight")
 	fs.DurationVar(&c.Duration, "duration", bench.DefaultDuration, "how long each workload runs; with --ops set and this flag not, no time limit")
 	fs.Int64Var(&c.Ops, "ops", 0, "calls per workload, across all clients; with --duration too, the first limit reached ends it")
 	fs.IntVar(&c.ItemSize, "item-size", bench.DefaultItemSize, "item size in bytes, attribute names and values as DynamoDB counts them")
-	fs.IntVar(&c.Keys, "keys", bench.DefaultKeys, "size of the key space; get and mixed preload all of it first, query and scan\n"+
-		"load that many items into the sorted table")
+	fs.IntVar(&c.Keys, "keys", bench.DefaultKeys, "size of the key space; get, mixed, update and transact preload all of it\n"+
+		"first, query and scan load that many items into the sorted table")
 	fs.IntVar(&c.Partitions, "partitions", bench.DefaultPartitions, "query and scan: collections (hash keys) the --keys items are spread over,\n"+
 		"evenly; at most --keys")
 	fs.IntVar(&c.PageSize, "page-size", bench.DefaultPageSize, "query and scan: the Limit of each call, the most items it returns")
-	fs.StringVar(&workloads, "workload", "put,get", "workloads to run in order, comma-separated: put, get, mixed, query, scan\n"+
-		"(described above)")
-	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get and mixed, created (on-demand, hash key pk of type S) if\n"+
-		"missing; query and scan use this name plus \""+bench.SortedTableSuffix+"\" (pk and range key sk, type S)")
+	fs.StringVar(&workloads, "workload", "put,get", "workloads to run in order, comma-separated: put, get, mixed, update,\n"+
+		"transact, query, scan (described above)")
+	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get, mixed, update and transact, created (on-demand, hash\n"+
+		"key pk of type S) if missing; query and scan use this name plus \""+bench.SortedTableSuffix+"\"\n"+
+		"(pk and range key sk, type S)")
 	fs.BoolVar(&c.Keep, "keep", false, "keep the tables at the end instead of deleting them; a later run reuses them,\n"+
 		"writing its items over theirs")
 	fs.StringVar(&c.Mode, "mode", bench.ModeSDK, "client: sdk (aws-sdk-go-v2, as an application would) or raw (net/http\n"+
@@ -95,6 +137,11 @@ func runBench(env *Env, args []string) error {
 	fs.StringVar(&c.Stream, "stream", "", "give the tables the run creates a stream of this view type (KEYS_ONLY,\n"+
 		"NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES), to measure what stream records\n"+
 		"cost a write; compare with a run without it")
+	fs.StringVar(&cpuServer, "cpu-server", "", "Linux only: PIDs, separated by commas or spaces, of the servers whose CPU\n"+
+		"use each workload reports as \"server\", each with its descendants")
+	fs.StringVar(&cpuDB, "cpu-db", "", "Linux only: PIDs, separated by commas or spaces, of the database whose CPU use\n"+
+		"each workload reports as \"db\", each with its descendants: for PostgreSQL\n"+
+		"the postmaster covers the whole cluster")
 	fs.BoolVar(&asJSON, "json", false, "print the results as JSON instead of text")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -112,6 +159,23 @@ func runBench(env *Env, args []string) error {
 		if w = strings.TrimSpace(w); w != "" {
 			c.Workloads = append(c.Workloads, w)
 		}
+	}
+	for _, e := range strings.Split(endpoints, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			c.Endpoints = append(c.Endpoints, e)
+		}
+	}
+	for _, g := range []struct{ flag, name, pids string }{{"cpu-server", "server", cpuServer}, {"cpu-db", "db", cpuDB}} {
+		if strings.TrimSpace(g.pids) == "" {
+			continue
+		}
+		pids, err := parsePIDs(g.pids)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "dynago bench: --%s: %v\n", g.flag, err)
+			fs.Usage()
+			return errUsage
+		}
+		c.CPU = append(c.CPU, bench.CPUGroup{Name: g.name, PIDs: pids})
 	}
 	if err := c.Validate(); err != nil {
 		fmt.Fprintf(env.Stderr, "dynago bench: %v\n", err)
@@ -144,4 +208,18 @@ func runBench(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "interrupted after %.1fs: results cover the time run so far\n", time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// parsePIDs parses process IDs separated by commas or white space, as
+// pgrep prints them with or without -d,.
+func parsePIDs(s string) ([]int, error) {
+	var pids []int
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid <= 0 {
+			return nil, fmt.Errorf("%q is not a process ID", f)
+		}
+		pids = append(pids, pid)
+	}
+	return pids, nil
 }

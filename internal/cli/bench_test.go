@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dynago/dynago/internal/testserver"
 )
 
 func benchEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
@@ -83,6 +87,10 @@ func TestBenchFlagErrors(t *testing.T) {
 		{"--mode", "grpc"},
 		{"--clients", "0"},
 		{"--endpoint", "localhost:8000"},
+		{"--endpoint", "http://127.0.0.1:8000,localhost:8001"},
+		{"--workload", "transact", "--keys", "1"},
+		{"--cpu-server", "12x"},
+		{"--cpu-db", "0"},
 		{"--nope"},
 		{"extra"},
 	} {
@@ -99,9 +107,39 @@ func TestBenchFlagErrors(t *testing.T) {
 		t.Errorf("--help: got %v", err)
 	}
 	for _, want := range []string{"dynago bench --ceiling", "-workload", "-mode", "p99",
-		"query", "scan", "ScanIndexForward false", "LastEvaluatedKey", "-partitions", "-page-size", "items/s"} {
+		"query", "scan", "ScanIndexForward false", "LastEvaluatedKey", "-partitions", "-page-size", "items/s",
+		"update", "SET v = :v ADD n :one", "transact", "TransactWriteItems", "attribute_exists(pk)",
+		"client i calls endpoint i mod", "-cpu-server", "-cpu-db", "Linux only", "postmaster", "pgrep -P"} {
 		if !strings.Contains(helpOut.String(), want) {
 			t.Errorf("--help (on stdout) lacks %q", want)
 		}
+	}
+}
+
+// TestBenchEndpointsAndCPU runs update and transact through two endpoints
+// (of one server) with this process, which runs the server, as both CPU
+// groups: each workload has a line per endpoint and one of CPU use.
+func TestBenchEndpointsAndCPU(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc: CPU accounting is Linux only")
+	}
+	s := testserver.Start(t)
+	env, out, errOut := benchEnv()
+	pid := strconv.Itoa(os.Getpid())
+	err := runBench(env, []string{"--endpoint", s.URL + "," + s.URL + "/", "--clients", "3", "--ops", "150", "--keys", "100",
+		"--item-size", "200", "--workload", "update,transact", "--cpu-server", pid, "--cpu-db", pid + "\n" + pid})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, errOut)
+	}
+	text := out.String()
+	t.Logf("\n%s", text)
+	for _, want := range []string{"endpoint i mod 2", "\nupdate   3 clients", "\ntransact   3 clients",
+		"\n  at " + s.URL + "   2 clients", "\n  at " + s.URL + "   1 clients", "\n  cpu server ", "  db ", "  client ", "  machine "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if n := strings.Count(text, "errors 0\n"); n != 6 {
+		t.Errorf("%d lines with no errors, want 6", n)
 	}
 }
