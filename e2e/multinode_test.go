@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -282,7 +283,7 @@ func nodeCounterWriter(ctx context.Context, cs []*dynamodb.Client, table string,
 // across shard rollovers that any node may make, and a reader that
 // follows the stream live sees what a reader from the start sees later.
 func TestNodesStream(t *testing.T) {
-	ns := startNodes(t, 3, "--stream-shard-duration", "100ms")
+	ns := startNodes(t, 3, "--stream-shard-duration", "30ms")
 	c := ns.clients[0]
 	arn := createStreamTable(t, c, "events", types.StreamViewTypeNewAndOldImages)
 	const writers, perWriter, n = 3, 2, 12
@@ -486,7 +487,7 @@ func checkIndexRecomputed(t *testing.T, c *dynamodb.Client, table, index string,
 // to another, which deletes the rest of the expired items.
 func TestNodesTTLTakeover(t *testing.T) {
 	ns := startNodes(t, 3, "--node-lease-timeout", "1s", "--ttl-sweep-interval", "50ms", "--ttl-change-cooldown", "0")
-	holder := ns.waitLog(t, ns.logCounts(), "lease acquired", "lease=ttl")
+	holder := ns.waitLog(t, make([]int, len(ns.procs)), "lease acquired", "lease=ttl")
 	other := (holder + 1) % 3
 	c := ns.clients[other]
 	createHash(t, c, "ttl", types.ScalarAttributeTypeS)
@@ -551,7 +552,12 @@ func count(t *testing.T, c *dynamodb.Client, table string) int {
 // servers take writes: no acknowledged write is lost, no transaction is
 // half visible, and the servers serve again without a restart.
 func TestNodesDatabaseRestart(t *testing.T) {
-	ns := startNodes(t, 2, "--store-statement-timeout", "5s")
+	// A private cluster: restarting the shared one would break the tests
+	// of other packages running meanwhile.
+	cl := pgtest.NewCluster(t)
+	ns := &nodes{args: append(testserver.StoreArgs(cl.URL, "dynago"), "--store-statement-timeout", "5s")}
+	ns.add(t)
+	ns.add(t)
 	createHash(t, ns.clients[0], "dur", types.ScalarAttributeTypeS)
 	var mu sync.Mutex
 	acked := map[string]bool{}
@@ -596,7 +602,14 @@ func TestNodesDatabaseRestart(t *testing.T) {
 		})
 	}
 	time.Sleep(300 * time.Millisecond)
-	pgtest.Restart(t)
+	// While the database is down, a node's health check says so.
+	cl.Stop(t)
+	if res, err := http.Get(ns.procs[0].URL + "/"); err != nil || res.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("GET / with the database down: %v, %v; want 503", res, err)
+	} else {
+		res.Body.Close()
+	}
+	cl.Start(t)
 	// The servers answer again, without a restart of their own.
 	deadline := time.Now().Add(time.Minute)
 	for _, c := range ns.clients {
@@ -608,6 +621,11 @@ func TestNodesDatabaseRestart(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
+	}
+	if res, err := http.Get(ns.procs[0].URL + "/"); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("GET / with the database back: %v, %v; want 200", res, err)
+	} else {
+		res.Body.Close()
 	}
 	time.Sleep(300 * time.Millisecond) // writes go on after the restart too
 	close(stop)

@@ -96,6 +96,10 @@ func Open(opts Options) (*DB, error) {
 	db := &DB{opts: opts, store: st, shared: st.Shared(), log: opts.Logger, bgStop: make(chan struct{})}
 	if db.shared {
 		db.node = newNode(db)
+		if err := db.node.join(); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("join the shared store: %w", err)
+		}
 	}
 	if err := db.loadCatalog(); err != nil {
 		st.Close()
@@ -120,6 +124,9 @@ func (db *DB) Close() error {
 	}
 	close(db.bgStop)
 	db.bg.Wait()
+	if db.shared {
+		db.node.leave()
+	}
 	return db.store.Close()
 }
 

@@ -57,15 +57,13 @@ import (
 // shared store.
 const catalogPollInterval = 250 * time.Millisecond
 
-// heartbeatInterval is how often a node writes its heartbeat row.
-const heartbeatInterval = time.Second
-
 // defaultNodeLeaseTimeout is Options.NodeLeaseTimeout's default.
 const defaultNodeLeaseTimeout = 5 * time.Second
 
 // Meta rows of a shared store:
 //
-//	NSMeta 'N' node id -> heartbeat: a counter the node increments
+//	NSMeta 'N' node id -> heartbeat: a counter the node increments, and
+//	                        its stream watermark (engine/shared_streams.go)
 //	NSMeta 'L' lease name -> node id | 0 | epoch (8 BE)
 const (
 	metaTagNode  = 'N'
@@ -89,6 +87,11 @@ type node struct {
 	seen map[string]heartbeat
 	// running names the leased jobs this node runs now.
 	running map[string]bool
+	// last is the last stream number this node handed out or saw
+	// published, and inflight the numbers of its batches not yet settled
+	// (engine/shared_streams.go).
+	last     uint64
+	inflight []uint64
 }
 
 type heartbeat struct {
@@ -97,9 +100,13 @@ type heartbeat struct {
 }
 
 func newNode(db *DB) *node {
+	return &node{db: db, id: newNodeID(), seen: map[string]heartbeat{}, running: map[string]bool{}}
+}
+
+func newNodeID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	return &node{db: db, id: hex.EncodeToString(b[:]), seen: map[string]heartbeat{}, running: map[string]bool{}}
+	return hex.EncodeToString(b[:])
 }
 
 // errorsIsConflict reports whether err is a store conflict: the write read
@@ -283,17 +290,25 @@ func (db *DB) startShared() {
 	db.bg.Add(1)
 	go func() {
 		defer db.bg.Done()
+		beat := time.NewTicker(heartbeatEvery)
+		defer beat.Stop()
+		for {
+			select {
+			case <-db.bgStop:
+				return
+			case <-beat.C:
+			}
+			if err := db.node.heartbeat(); err != nil {
+				db.log.Warn("node heartbeat", "node", db.node.ident(), "err", err)
+			}
+		}
+	}()
+	db.bg.Add(1)
+	go func() {
+		defer db.bg.Done()
 		poll := time.NewTicker(catalogPollInterval)
 		defer poll.Stop()
-		lastBeat := time.Time{}
 		for {
-			if time.Since(lastBeat) >= heartbeatInterval {
-				if err := db.node.heartbeat(); err != nil {
-					db.log.Warn("node heartbeat", "node", db.node.id, "err", err)
-				} else {
-					lastBeat = time.Now()
-				}
-			}
 			if err := db.reloadCatalog(); err != nil {
 				db.log.Warn("catalog refresh", "err", err)
 			}
@@ -307,25 +322,11 @@ func (db *DB) startShared() {
 	}()
 }
 
-// heartbeat writes this node's heartbeat row.
-func (n *node) heartbeat() error {
-	n.mu.Lock()
-	n.beat++
-	v := binary.BigEndian.AppendUint64(nil, n.beat)
-	n.mu.Unlock()
-	b := n.db.store.NewBatch()
-	defer b.Close()
-	if err := b.Set(metaNodeKey(n.id), v); err != nil {
-		return err
-	}
-	return b.Commit()
-}
-
 // alive reports whether node id is presumed alive: its heartbeat changed
 // within the lease timeout, as this node saw it. A node seen for the
 // first time gets a full timeout from now.
 func (n *node) alive(id string) (bool, error) {
-	if id == n.id {
+	if id == n.ident() {
 		return true, nil
 	}
 	v, _, err := n.db.store.Get(metaNodeKey(id), nil)
@@ -373,16 +374,16 @@ func (db *DB) acquireLease(name string) (*lease, error) {
 		}
 		holder := string(cur[:i])
 		epoch = binary.BigEndian.Uint64(cur[i+1:])
-		if holder == db.node.id {
+		if holder == db.node.ident() {
 			return &lease{name: name, value: cur}, nil
 		}
 		alive, err := db.node.alive(holder)
 		if err != nil || alive {
 			return nil, err
 		}
-		db.log.Info("taking over lease", "lease", name, "from", holder, "node", db.node.id)
+		db.log.Info("taking over lease", "lease", name, "from", holder, "node", db.node.ident())
 	}
-	v := binary.BigEndian.AppendUint64(append([]byte(db.node.id), 0), epoch+1)
+	v := binary.BigEndian.AppendUint64(append([]byte(db.node.ident()), 0), epoch+1)
 	b := db.store.NewBatch()
 	defer b.Close()
 	b.Expect(key, cur, found)
@@ -395,7 +396,7 @@ func (db *DB) acquireLease(name string) (*lease, error) {
 		}
 		return nil, err
 	}
-	db.log.Info("lease acquired", "lease", name, "node", db.node.id, "epoch", epoch+1)
+	db.log.Info("lease acquired", "lease", name, "node", db.node.ident(), "epoch", epoch+1)
 	return &lease{name: name, value: v}, nil
 }
 
@@ -484,104 +485,6 @@ func (db *DB) refreshShared(name string) {
 	if _, err := db.refreshTable(name); err != nil {
 		db.log.Warn("catalog refresh", "table", name, "err", err)
 	}
-}
-
-// allocateShared takes the next sequence number of s on a shared store,
-// in b: the number row is read, expected and advanced in the write's own
-// batch, so records commit in number order and every number below the
-// row's value is settled. The open shard rolls over first when due. The
-// caller holds s.mu.
-func (s *stream) allocateShared(b *writeBatch, now time.Time) (uint64, bool, error) {
-	if next, ok := b.streamNext[s]; ok {
-		// A later record of the same batch: the batch expects the row
-		// as first read and sets it past its last number.
-		if _, err := s.reserveIn(b, next+1); err != nil {
-			return 0, false, err
-		}
-		b.streamNext[s] = next + 1
-		return next, true, nil
-	}
-	if err := s.syncLocked(); err != nil {
-		return 0, false, err
-	}
-	if !s.meta.Disabled.IsZero() {
-		return 0, false, nil
-	}
-	cur := &s.shards[len(s.shards)-1]
-	if now.Sub(cur.Created) >= s.db.shardDuration() && s.next > cur.Start {
-		if err := s.rollLocked(now); err != nil {
-			return 0, false, err
-		}
-		if err := s.syncLocked(); err != nil {
-			return 0, false, err
-		}
-	}
-	seq := s.next
-	if _, err := s.reserveIn(b, seq+1); err != nil {
-		return 0, false, err
-	}
-	if b.streamNext == nil {
-		b.streamNext = map[*stream]uint64{}
-	}
-	b.streamNext[s] = seq + 1
-	return seq, true, nil
-}
-
-// syncLocked reads what other nodes may have changed of s on a shared
-// store: its number row always, its definition (disabled or not) and
-// shards when stale. The caller holds s.mu.
-func (s *stream) syncLocked() error {
-	if !s.db.shared {
-		return nil
-	}
-	st := s.db.store
-	raw, found, err := st.Get(metaStreamNumberKey(metaTagReserved, s.meta.ID), nil)
-	if err != nil {
-		return err
-	}
-	s.numRaw, s.numFound = raw, found
-	if s.stale || !found {
-		if err := s.reloadLocked(); err != nil {
-			return err
-		}
-		s.stale = false
-	}
-	if found && len(raw) == 8 {
-		s.next = max(s.next, binary.BigEndian.Uint64(raw))
-	}
-	s.reserved = s.next
-	return nil
-}
-
-// reloadLocked reads s's definition and shards again from a shared store.
-func (s *stream) reloadLocked() error {
-	raw, found, err := s.db.store.Get(metaStreamKey(s.meta.ID), nil)
-	if err != nil || !found {
-		return err // an expired stream: the trimmer forgets it
-	}
-	fresh := &stream{db: s.db}
-	if err := json.Unmarshal(raw, &fresh.meta); err != nil {
-		return fmt.Errorf("decode stream: %w", err)
-	}
-	if err := s.db.loadStreamState(fresh); err != nil {
-		return err
-	}
-	s.meta, s.shards = fresh.meta, fresh.shards
-	s.next = max(s.next, fresh.next)
-	s.trimmed = max(s.trimmed, fresh.trimmed)
-	return nil
-}
-
-// syncStream brings s up to date with a shared store before a reader
-// uses it.
-func (s *stream) syncStream() error {
-	if !s.db.shared {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.stale = true
-	return s.syncLocked()
 }
 
 // loadAllStreams loads the streams of a shared store this node does not

@@ -555,6 +555,12 @@ func (db *DB) trimStream(s *stream, cutoff time.Time) error {
 		if err := b.Delete(metaStreamKey(s.meta.ID)); err != nil {
 			return err
 		}
+		if db.shared {
+			pp := metaStreamPosPrefix(s.meta.ID)
+			if err := b.DeleteRange(pp, keys.PrefixEnd(pp)); err != nil {
+				return err
+			}
+		}
 		for _, tag := range []byte{metaTagReserved, metaTagTrimmed} {
 			if err := b.Delete(metaStreamNumberKey(tag, s.meta.ID)); err != nil {
 				return err

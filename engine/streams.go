@@ -135,13 +135,10 @@ type stream struct {
 	pending  []uint64    // handed out and not yet released, ascending
 	trimmed  uint64      // the records below this sequence number are gone
 
-	// On a shared store (engine/shared.go) the number row holds the next
-	// number to hand out, and a write takes its number in its own batch,
-	// expecting the row as read (numRaw, numFound). stale makes the next
-	// use read the shards again: this node or another may have rolled.
-	numRaw   []byte
-	numFound bool
-	stale    bool
+	// stale makes the next use on a shared store read the definition
+	// and shards again: this node or another may have rolled the stream
+	// over or disabled it (engine/shared_streams.go).
+	stale bool
 }
 
 // streamTicket is a sequence number a write batch holds until release.
@@ -153,6 +150,9 @@ type streamTicket struct {
 // visibleLocked is the highest sequence number below which every number
 // is settled: committed or abandoned.
 func (s *stream) visibleLocked() uint64 {
+	if s.db.shared {
+		return s.db.node.visible()
+	}
 	if len(s.pending) > 0 {
 		return s.pending[0] - 1
 	}
@@ -162,11 +162,11 @@ func (s *stream) visibleLocked() uint64 {
 // allocate hands out the next sequence number, rolling the open shard
 // over when it is old enough. ok is false when the stream is disabled: a
 // change that commits after that has no record.
-func (s *stream) allocate(b *writeBatch, now time.Time) (seq uint64, ok bool, err error) {
+func (s *stream) allocate(b *writeBatch, now time.Time, row []byte) (seq uint64, ok bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.db.shared {
-		return s.allocateShared(b, now)
+		return s.allocateShared(b, now, row)
 	}
 	if !s.meta.Disabled.IsZero() {
 		return 0, false, nil
@@ -197,6 +197,10 @@ func (s *stream) allocate(b *writeBatch, now time.Time) (seq uint64, ok bool, er
 
 // release settles seq: its batch committed or was abandoned.
 func (s *stream) release(seq uint64) {
+	if s.db.shared {
+		s.db.node.settle(seq)
+		return
+	}
 	s.mu.Lock()
 	if i, found := slices.BinarySearch(s.pending, seq); found {
 		s.pending = slices.Delete(s.pending, i, i+1)
@@ -207,12 +211,6 @@ func (s *stream) release(seq uint64) {
 // reserveIn stages in b a reservation covering number n, if the current
 // one does not, and returns the reservation to apply once b commits.
 func (s *stream) reserveIn(b storage.Batch, n uint64) (uint64, error) {
-	if s.db.shared {
-		// The row holds the next number itself, expected as read.
-		key := metaStreamNumberKey(metaTagReserved, s.meta.ID)
-		b.Expect(key, s.numRaw, s.numFound)
-		return n, b.Set(key, binary.BigEndian.AppendUint64(nil, n))
-	}
 	if n < s.reserved {
 		return s.reserved, nil
 	}
@@ -249,10 +247,6 @@ func (s *stream) rollLocked(now time.Time) error {
 	reserved, err := s.reserveIn(b, next)
 	if err != nil {
 		return err
-	}
-	if s.db.shared {
-		b.Expect(metaShardKey(s.meta.ID, child.Index), nil, false)
-		s.stale = true // read the shards again, whether this commits or not
 	}
 	if err := b.Commit(); err != nil {
 		return err
@@ -355,7 +349,7 @@ func (db *DB) stageStreamRecord(b *writeBatch, t *table, k itemKey, old *storedI
 		event = recModify
 	}
 	now := db.now()
-	seq, ok, err := s.allocate(b, now)
+	seq, ok, err := s.allocate(b, now, k.row)
 	if err != nil || !ok {
 		return err
 	}
@@ -539,6 +533,9 @@ func (db *DB) disableStream(b storage.Batch, id uint64, now time.Time) (finish f
 		s.mu.Unlock()
 		return noop, nil
 	}
+	if db.shared {
+		return s.disableSharedLocked(b, now)
+	}
 	meta := s.meta
 	meta.Disabled = now
 	shard, next := s.closingLocked(now)
@@ -577,6 +574,9 @@ func (s *stream) rollIdle(now time.Time) error {
 	}
 	if !s.meta.Disabled.IsZero() || now.Sub(s.shards[len(s.shards)-1].Created) < s.db.shardDuration() {
 		return nil
+	}
+	if s.db.shared {
+		return s.rollSharedLocked(now)
 	}
 	return s.rollLocked(now)
 }

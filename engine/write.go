@@ -41,10 +41,6 @@ type writeBatch struct {
 	storage.Batch
 	db      *DB
 	tickets []streamTicket
-	// streamNext holds, on a shared store, the next number of each
-	// stream this batch has taken numbers of: the number row it stages
-	// is not read back by the next record of the same batch.
-	streamNext map[*stream]uint64
 }
 
 func (db *DB) newWriteBatch() *writeBatch {

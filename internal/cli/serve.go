@@ -138,7 +138,7 @@ func runServe(env *Env, args []string) error {
 	fs.StringVar(&c.storeSchema, "store-schema", "dynago", "with --store, the database schema that holds dynago's tables; servers that\n"+
 		"share a schema share their tables")
 	fs.IntVar(&c.storeMaxConns, "store-max-conns", 0, "with --store, the most database connections this server opens (0: four per CPU,\n"+
-		"at least 4)")
+		"at least 16)")
 	fs.DurationVar(&c.storeStatementTimeout, "store-statement-timeout", 10*time.Second, "with --store, how long one database statement may run before the database\n"+
 		"cancels it and the request fails with InternalServerError (0: no limit)")
 	fs.DurationVar(&c.nodeLeaseTimeout, "node-lease-timeout", 5*time.Second, "with --store, how long after a server stops writing its heartbeat another\n"+
