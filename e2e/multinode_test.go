@@ -668,3 +668,86 @@ func TestNodesDatabaseRestart(t *testing.T) {
 		t.Logf("no write failed: the restart was absorbed entirely by retries")
 	}
 }
+
+// Item counts and sizes written through three servers at once add up
+// exactly: DescribeTable through every node counts what a Scan finds, for
+// the table and its index, before and after the store folds the
+// counters' deltas (pgstore folds every second).
+func TestNodesCounters(t *testing.T) {
+	ns := startNodes(t, 3)
+	c := ns.clients[0]
+	createHash(t, c, "counted", types.ScalarAttributeTypeS)
+	_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("counted"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName: aws.String("byG"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitIndexActiveLong(t, c, "counted")
+	var wg sync.WaitGroup
+	for w := range 6 {
+		wg.Go(func() {
+			c := ns.clients[w%3]
+			for i := range 60 {
+				k := item{"pk": S(fmt.Sprint("k", (w*7+i)%40))}
+				var err error
+				switch i % 4 {
+				case 0, 1:
+					it := item{"pk": k["pk"], "pad": S(strings.Repeat("x", i))}
+					if i%3 != 0 {
+						it["g"] = S(fmt.Sprint("g", i%5))
+					}
+					_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("counted"), Item: it})
+				case 2:
+					_, err = c.UpdateItem(bg(), &dynamodb.UpdateItemInput{TableName: aws.String("counted"), Key: k,
+						UpdateExpression: aws.String("ADD n :one"), ExpressionAttributeValues: item{":one": N("1")}})
+				default:
+					_, err = c.DeleteItem(bg(), &dynamodb.DeleteItemInput{TableName: aws.String("counted"), Key: k})
+				}
+				if err != nil {
+					t.Errorf("write: %v", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	items := count(t, c, "counted")
+	entries := 0
+	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String("counted"), IndexName: aws.String("byG"), Select: types.SelectCount})
+	for p.HasMorePages() {
+		out, err := p.NextPage(bg())
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries += int(out.Count)
+	}
+	check := func(when string) int64 {
+		var size int64 = -1
+		for i, c := range ns.clients {
+			d := describe(t, c, "counted")
+			if got := aws.ToInt64(d.ItemCount); got != int64(items) {
+				t.Errorf("%s, node %d: ItemCount %d, a Scan finds %d", when, i, got, items)
+			}
+			if got := aws.ToInt64(d.GlobalSecondaryIndexes[0].ItemCount); got != int64(entries) {
+				t.Errorf("%s, node %d: index ItemCount %d, a Scan of the index finds %d", when, i, got, entries)
+			}
+			if size >= 0 && aws.ToInt64(d.TableSizeBytes) != size {
+				t.Errorf("%s, node %d: TableSizeBytes %d, node 0 says %d", when, i, aws.ToInt64(d.TableSizeBytes), size)
+			}
+			size = aws.ToInt64(d.TableSizeBytes)
+		}
+		return size
+	}
+	before := check("at once")
+	time.Sleep(1500 * time.Millisecond) // past a fold
+	if after := check("after a fold"); after != before {
+		t.Errorf("TableSizeBytes %d after a fold, %d before", after, before)
+	}
+	t.Logf("%d items, %d index entries, %d bytes", items, entries, before)
+}
