@@ -160,11 +160,23 @@ func TestNodesCatalog(t *testing.T) {
 	ns := startNodes(t, 3)
 	a, b, c := ns.clients[0], ns.clients[1], ns.clients[2]
 	createHash(t, a, "shared", types.ScalarAttributeTypeS)
+	lt, err := c.ListTables(bg(), &dynamodb.ListTablesInput{})
+	if err != nil || !slices.Contains(lt.TableNames, "shared") {
+		t.Fatalf("ListTables through node 2 right after CreateTable through node 0: %v, %v", lt, err)
+	}
+	if _, err := a.UpdateTimeToLive(bg(), &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("shared"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	ttl, err := b.DescribeTimeToLive(bg(), &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("shared")})
+	if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusEnabled {
+		t.Fatalf("DescribeTimeToLive through node 1 right after UpdateTimeToLive through node 0: %+v, %v", ttl, err)
+	}
 	put(t, b, "shared", item{"pk": S("k1"), "g": S("x"), "v": N("1")})
 	if got := get(t, c, "shared", item{"pk": S("k1")}); got["v"] == nil {
 		t.Fatalf("item put through node 1 not read through node 2: %v", got)
 	}
-	_, err := b.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("shared"),
+	_, err = b.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("shared"),
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
 		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
 			IndexName: aws.String("byG"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},

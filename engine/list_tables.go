@@ -13,6 +13,10 @@ func (db *DB) ListTables(in *ListTablesInput) (*ListTablesOutput, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
+	// On a shared store, list the tables as the store has them now.
+	if err := db.reloadCatalog(); err != nil {
+		return nil, err
+	}
 	var c constraints
 	if in.ExclusiveStartTableNameSet || in.ExclusiveStartTableName != "" {
 		c.namePatternFirst("exclusiveStartTableName", in.ExclusiveStartTableName)

@@ -96,6 +96,7 @@ func (db *DB) ListTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResour
 	if err := c.err(); err != nil {
 		return nil, err
 	}
+	db.refreshShared(in.ResourceArn)
 	t, err := db.tableByARN(in.ResourceArn)
 	if err != nil {
 		return nil, err

@@ -159,6 +159,7 @@ func (db *DB) DescribeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLi
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
+	db.refreshShared(in.TableName)
 	if in.NoTableName {
 		return nil, Validation(MsgTableNameRequired)
 	}
