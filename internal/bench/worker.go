@@ -64,6 +64,16 @@ type scanPlace struct {
 	segment, segments int
 }
 
+// idleConnTimeout is how long the benchmark keeps an unused connection.
+// It must be shorter than the time a server waits for the next request on
+// a keep-alive connection (dynago serve's --read-header-timeout, 10s by
+// default): a connection the server closes just as a call picks it from
+// the pool fails that call, which, with retries off, counts as an error.
+// A run opens more connections than it keeps busy (a call that finds none
+// idle dials one, and may then take another that came free first), so the
+// spare ones do sit idle.
+const idleConnTimeout = 4 * time.Second
+
 // newHTTPClient returns an HTTP client that keeps a warm connection per
 // benchmark client and never consults proxy settings: the benchmark talks
 // to the endpoint directly.
@@ -74,7 +84,7 @@ func newHTTPClient(clients int) *http.Client {
 		DialContext:           d.DialContext,
 		MaxIdleConns:          2*clients + 8,
 		MaxIdleConnsPerHost:   2*clients + 8,
-		IdleConnTimeout:       90 * time.Second,
+		IdleConnTimeout:       idleConnTimeout,
 		ResponseHeaderTimeout: 60 * time.Second,
 		DisableCompression:    true,
 	}}
