@@ -335,8 +335,12 @@ func (it *iter) pageIn(ctx context.Context, fwd bool, from []byte, sql string, a
 		}
 	}
 	it.fetched = true
+	if err := it.s.takeSlot(ctx); err != nil {
+		return nil, false, err
+	}
 	conn, err := it.s.pool.Acquire(ctx)
 	if err != nil {
+		it.s.giveSlot()
 		return nil, false, err
 	}
 	h := it.s.hold(conn, true)

@@ -22,13 +22,28 @@ type holder struct {
 	conn *pgxpool.Conn
 }
 
-// hold registers conn, or releases it and returns nil after Close.
+// takeSlot waits for one of the hold slots (Store.holdSlots); the holder
+// made with it gives it back on release.
+func (s *Store) takeSlot(ctx context.Context) error {
+	select {
+	case s.holdSlots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Store) giveSlot() { <-s.holdSlots }
+
+// hold registers conn, taken with a hold slot, or releases both and
+// returns nil after Close.
 func (s *Store) hold(conn *pgxpool.Conn, inTx bool) *holder {
 	h := &holder{s: s, conn: conn}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		conn.Release()
+		s.giveSlot()
 		return nil
 	}
 	s.held[h] = struct{}{}
@@ -53,6 +68,7 @@ func (h *holder) release(rollback bool) error {
 	}
 	h.conn.Release()
 	h.conn = nil
+	h.s.giveSlot()
 	h.s.mu.Lock()
 	delete(h.s.held, h)
 	h.s.mu.Unlock()

@@ -69,7 +69,8 @@
 //     promptly (Close of the Store releases any left open; an iterator
 //     dropped unclosed is released when the garbage collector finds it,
 //     with a warning). A transaction held open also holds back the
-//     server's vacuum.
+//     server's vacuum. At most half the pool is held so at once (more
+//     wait their turn), so a holder's own Get always finds a connection.
 //   - Counters are not values: Get and iterators do not see them (Pebble
 //     shows its merged counters to Get), and Set on a counter key leaves
 //     its counters alone.
@@ -213,6 +214,12 @@ type Store struct {
 	mu     sync.Mutex
 	held   map[*holder]struct{}
 	closed bool
+	// holdSlots bounds the connections iterators and snapshots hold to
+	// half the pool. A caller that holds one may still need another for
+	// a Get (an index read fetching items, a backfill checking entries);
+	// with at most half held, the other half always serves those, so
+	// holders can never take every connection and wait on each other.
+	holdSlots chan struct{}
 
 	// retries counts the commit attempts retried after a serialization
 	// failure or deadlock.
@@ -309,6 +316,7 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		ctx:         sctx,
 		cancel:      cancel,
 		held:        map[*holder]struct{}{},
+		holdSlots:   make(chan struct{}, max(1, cfg.MaxConns/2)),
 	}
 	if err := s.migrate(octx); err != nil {
 		cancel()
@@ -431,8 +439,12 @@ func (s *Store) NewIter(lower, upper []byte) (storage.Iter, error) {
 func (s *Store) NewSnapshot() (storage.Snapshot, error) {
 	ctx, cancel := s.callCtx()
 	defer cancel()
+	if err := s.takeSlot(ctx); err != nil {
+		return nil, fmt.Errorf("pgstore: snapshot: %w", err)
+	}
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
+		s.giveSlot()
 		return nil, fmt.Errorf("pgstore: snapshot: %w", err)
 	}
 	// DEFERRABLE makes PostgreSQL wait, at the snapshot's first
@@ -451,6 +463,7 @@ func (s *Store) NewSnapshot() (storage.Snapshot, error) {
 	}
 	if err != nil {
 		conn.Release()
+		s.giveSlot()
 		return nil, fmt.Errorf("pgstore: snapshot: %w", err)
 	}
 	h := s.hold(conn, true)

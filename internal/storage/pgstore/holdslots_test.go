@@ -1,0 +1,52 @@
+package pgstore
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestHoldersLeaveRoomForGets: callers that hold an iterator's
+// connection and then need another for a Get (as an index read fetching
+// its items does) never take the whole pool and wait on each other. With
+// a pool of two and four such callers at once, every Get succeeds;
+// before hold slots, two of them held both connections and their Gets
+// failed at the call timeout.
+func TestHoldersLeaveRoomForGets(t *testing.T) {
+	s := openTest(t, Options{MaxConns: 2, CallTimeout: 5 * time.Second})
+	shrinkPages(t, 2, 4, 1<<20)
+	var kv []string
+	for i := range 20 {
+		kv = append(kv, fmt.Sprintf("k%02d", i), "v")
+	}
+	set(t, s, kv...)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for round := range 5 {
+				it, err := s.NewIter(nil, nil)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				n := 0
+				for ok := it.First(); ok; ok = it.Next() {
+					n++
+					if n == 5 { // past the first page: the iterator holds a connection
+						if _, found, err := s.Get([]byte("k00"), nil); err != nil || !found {
+							t.Errorf("goroutine %d round %d: Get while iterating: %v, found %v", g, round, err, found)
+						}
+					}
+				}
+				if err := it.Close(); err != nil || n != 20 {
+					t.Errorf("goroutine %d round %d: %d keys, %v", g, round, n, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if st := s.pool.Stat(); st.AcquiredConns() != 0 {
+		t.Errorf("%d connections still acquired", st.AcquiredConns())
+	}
+}
