@@ -55,6 +55,9 @@ type AttributeDefinition struct {
 type ProvisionedThroughput struct {
 	ReadCapacityUnits  int64
 	WriteCapacityUnits int64
+	// ReadNull and WriteNull record a request that left the member out
+	// or sent null, which DynamoDB answers apart from 0.
+	ReadNull, WriteNull bool
 }
 
 // ProvisionedThroughputDescription is the described capacity.

@@ -314,16 +314,25 @@ func (c *constraints) keySchema(field string, ks []KeySchemaElement) {
 	}
 }
 
-// throughput checks a ProvisionedThroughput member's declared constraints.
+// throughput checks a ProvisionedThroughput member's declared constraints:
+// writeCapacityUnits first, then readCapacityUnits, each null when left out
+// (the ack-api-quirks catalogue, recorded 2026-10-08: UpdateTable with
+// {ReadCapacityUnits: 4} only, and RestoreTableFromBackup with an empty
+// override, "Value null at '...writeCapacityUnits' ...; Value null at
+// '...readCapacityUnits' ...").
 func (c *constraints) throughput(field string, p *ProvisionedThroughput) {
 	if p == nil {
 		return
 	}
-	if p.ReadCapacityUnits < 1 {
-		c.add("Value '%d' at '%s.readCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1", p.ReadCapacityUnits, field)
-	}
-	if p.WriteCapacityUnits < 1 {
+	if p.WriteNull {
+		c.add("Value null at '%s.writeCapacityUnits' failed to satisfy constraint: Member must not be null", field)
+	} else if p.WriteCapacityUnits < 1 {
 		c.add("Value '%d' at '%s.writeCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1", p.WriteCapacityUnits, field)
+	}
+	if p.ReadNull {
+		c.add("Value null at '%s.readCapacityUnits' failed to satisfy constraint: Member must not be null", field)
+	} else if p.ReadCapacityUnits < 1 {
+		c.add("Value '%d' at '%s.readCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1", p.ReadCapacityUnits, field)
 	}
 }
 

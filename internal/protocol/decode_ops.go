@@ -62,16 +62,21 @@ func (d *decoder) projection(p *engine.Projection, present *bool) *engine.Error 
 
 func (d *decoder) provisionedThroughput(dst **engine.ProvisionedThroughput) *engine.Error {
 	pt := new(engine.ProvisionedThroughput)
+	var read, write bool // present and not null
 	ok, err := d.object("ProvisionedThroughput", atField, func(key []byte) *engine.Error {
+		var err *engine.Error
 		switch string(key) {
 		case "ReadCapacityUnits":
-			return d.long(&pt.ReadCapacityUnits)
+			read, err = d.integer(&pt.ReadCapacityUnits, "Long", minInt64, maxInt64)
+			return err
 		case "WriteCapacityUnits":
-			return d.long(&pt.WriteCapacityUnits)
+			write, err = d.integer(&pt.WriteCapacityUnits, "Long", minInt64, maxInt64)
+			return err
 		}
 		return d.skipValue()
 	})
 	if ok {
+		pt.ReadNull, pt.WriteNull = !read, !write
 		*dst = pt
 	}
 	return err
