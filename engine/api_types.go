@@ -83,9 +83,12 @@ type Projection struct {
 
 // LocalSecondaryIndex is an LSI as given to CreateTable.
 type LocalSecondaryIndex struct {
-	IndexName  string
-	KeySchema  []KeySchemaElement
-	Projection Projection
+	IndexName string
+	// NoIndexName marks a definition whose IndexName was left out or
+	// null, which DynamoDB answers apart from "".
+	NoIndexName bool
+	KeySchema   []KeySchemaElement
+	Projection  Projection
 	// NoProjection marks a definition without a Projection member, which
 	// DynamoDB requires (a zero Projection is an empty one, "{}"). The
 	// wire decoder sets it.
@@ -94,7 +97,10 @@ type LocalSecondaryIndex struct {
 
 // GlobalSecondaryIndex is a GSI as given to CreateTable or UpdateTable.
 type GlobalSecondaryIndex struct {
-	IndexName             string
+	IndexName string
+	// NoIndexName marks a definition whose IndexName was left out or
+	// null, which DynamoDB answers apart from "".
+	NoIndexName           bool
 	KeySchema             []KeySchemaElement
 	Projection            Projection
 	ProvisionedThroughput *ProvisionedThroughput
@@ -301,13 +307,15 @@ type GlobalSecondaryIndexUpdate struct {
 // UpdateGlobalSecondaryIndexAction changes a GSI's throughput.
 type UpdateGlobalSecondaryIndexAction struct {
 	IndexName             string
+	NoIndexName           bool // left out or null
 	ProvisionedThroughput *ProvisionedThroughput
 	OnDemandThroughput    *OnDemandThroughput
 }
 
 // DeleteGlobalSecondaryIndexAction removes a GSI.
 type DeleteGlobalSecondaryIndexAction struct {
-	IndexName string
+	IndexName   string
+	NoIndexName bool // left out or null
 }
 
 // UpdateTableInput is UpdateTable's request.

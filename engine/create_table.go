@@ -153,12 +153,12 @@ func validateCreateTable(in *CreateTableInput) error {
 	// (validation_order.go).
 	for i, g := range in.GlobalSecondaryIndexes {
 		f := fmt.Sprintf("globalSecondaryIndexes.%d.member", i+1)
-		c.indexMembers(f, g.IndexName, g.KeySchema, g.Projection, g.NoProjection, 2*maxIndexKeyAttrsEach)
+		c.indexMembers(f, g.IndexName, g.NoIndexName, g.KeySchema, g.Projection, g.NoProjection, 2*maxIndexKeyAttrsEach)
 		c.nonKeyAttributeNames(f, g.Projection)
 		c.throughput(f+".provisionedThroughput", g.ProvisionedThroughput)
 	}
 	for i, l := range in.LocalSecondaryIndexes {
-		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.KeySchema, l.Projection, l.NoProjection, 2)
+		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.NoIndexName, l.KeySchema, l.Projection, l.NoProjection, 2)
 		c.nonKeyAttributeNames(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.Projection)
 	}
 	c.enum("billingMode", in.BillingMode, BillingModeProvisioned, BillingModePayPerRequest)

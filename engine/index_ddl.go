@@ -19,9 +19,15 @@ import (
 // recorded response here); the NonKeyAttributes total is inferred.
 
 // requiredIndexName checks an IndexName member (required, 3-255 of
-// [a-zA-Z0-9_.-]); field is the path of the structure holding it.
-func (c *constraints) requiredIndexName(field, name string) {
-	if name == "" {
+// [a-zA-Z0-9_.-]); field is the path of the structure holding it, and null
+// says the member was left out or null. An empty name fails the length and
+// the pattern, as the ack-api-quirks catalogue recorded (2026-10-09,
+// gsi_create_warm_empty_name_empty: "2 validation errors detected: Value
+// '' at 'globalSecondaryIndexUpdates.1.member.create.indexName' failed to
+// satisfy constraint: Member must have length greater than or equal to 3;
+// Value '' at ...").
+func (c *constraints) requiredIndexName(field, name string, null bool) {
+	if null {
 		c.add("Value null at '%s.indexName' failed to satisfy constraint: Member must not be null", field)
 		return
 	}
@@ -31,7 +37,7 @@ func (c *constraints) requiredIndexName(field, name string) {
 	if len(name) > 255 {
 		c.add("Value '%s' at '%s.indexName' failed to satisfy constraint: Member must have length less than or equal to 255", name, field)
 	}
-	if !validTableChars(name) {
+	if name == "" || !validTableChars(name) { // the pattern's + wants a character
 		c.add("Value '%s' at '%s.indexName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name, field)
 	}
 }
@@ -43,8 +49,8 @@ func (c *constraints) requiredIndexName(field, name string) {
 // DynamoDB reports their absence as "Value null at
 // 'globalSecondaryIndexUpdates.1.member.create.keySchema' failed to
 // satisfy constraint: Member must not be null".
-func (c *constraints) indexMembers(field string, name string, ks []KeySchemaElement, p Projection, noProjection bool, maxKeys int) {
-	c.requiredIndexName(field, name)
+func (c *constraints) indexMembers(field string, name string, noName bool, ks []KeySchemaElement, p Projection, noProjection bool, maxKeys int) {
+	c.requiredIndexName(field, name, noName)
 	if ks == nil {
 		c.add("Value null at '%s.keySchema' failed to satisfy constraint: Member must not be null", field)
 	} else {
@@ -343,15 +349,15 @@ func (c *constraints) gsiUpdateMembers(us []GlobalSecondaryIndexUpdate) {
 		f := fmt.Sprintf("globalSecondaryIndexUpdates.%d.member", i+1)
 		if u.Create != nil {
 			g := u.Create
-			c.indexMembers(f+".create", g.IndexName, g.KeySchema, g.Projection, g.NoProjection, 2*maxIndexKeyAttrsEach)
+			c.indexMembers(f+".create", g.IndexName, g.NoIndexName, g.KeySchema, g.Projection, g.NoProjection, 2*maxIndexKeyAttrsEach)
 			c.throughput(f+".create.provisionedThroughput", g.ProvisionedThroughput)
 		}
 		if u.Update != nil {
-			c.requiredIndexName(f+".update", u.Update.IndexName)
+			c.requiredIndexName(f+".update", u.Update.IndexName, u.Update.NoIndexName)
 			c.throughput(f+".update.provisionedThroughput", u.Update.ProvisionedThroughput)
 		}
 		if u.Delete != nil {
-			c.requiredIndexName(f+".delete", u.Delete.IndexName)
+			c.requiredIndexName(f+".delete", u.Delete.IndexName, u.Delete.NoIndexName)
 		}
 	}
 }

@@ -170,12 +170,14 @@ func (d *decoder) tags(dst *[]engine.Tag) *engine.Error {
 }
 
 func localSecondaryIndexElem(d *decoder, x *engine.LocalSecondaryIndex) *engine.Error {
-	projected := false
-	defer func() { x.NoProjection = !projected }()
+	projected, named := false, false
+	defer func() { x.NoProjection, x.NoIndexName = !projected, !named }()
 	_, err := d.object("LocalSecondaryIndex", atElement, func(key []byte) *engine.Error {
 		switch string(key) {
 		case "IndexName":
-			return d.str(&x.IndexName)
+			var err *engine.Error
+			named, err = d.strPresent(&x.IndexName)
+			return err
 		case "KeySchema":
 			return d.keySchema(&x.KeySchema)
 		case "Projection":
@@ -189,12 +191,14 @@ func localSecondaryIndexElem(d *decoder, x *engine.LocalSecondaryIndex) *engine.
 // globalSecondaryIndex reads a GSI definition; typ is its model name, which
 // differs between CreateTable's list and UpdateTable's Create action.
 func (d *decoder) globalSecondaryIndex(x *engine.GlobalSecondaryIndex, typ string, at position) (bool, *engine.Error) {
-	projected := false
-	defer func() { x.NoProjection = !projected }()
+	projected, named := false, false
+	defer func() { x.NoProjection, x.NoIndexName = !projected, !named }()
 	return d.object(typ, at, func(key []byte) *engine.Error {
 		switch string(key) {
 		case "IndexName":
-			return d.str(&x.IndexName)
+			var err *engine.Error
+			named, err = d.strPresent(&x.IndexName)
+			return err
 		case "KeySchema":
 			return d.keySchema(&x.KeySchema)
 		case "Projection":
@@ -224,11 +228,13 @@ func gsiUpdateElem(d *decoder, u *engine.GlobalSecondaryIndexUpdate) *engine.Err
 			}
 			return err
 		case "Update":
-			x := new(engine.UpdateGlobalSecondaryIndexAction)
+			x := &engine.UpdateGlobalSecondaryIndexAction{NoIndexName: true}
 			ok, err := d.object("UpdateGlobalSecondaryIndexAction", atField, func(key []byte) *engine.Error {
 				switch string(key) {
 				case "IndexName":
-					return d.str(&x.IndexName)
+					named, err := d.strPresent(&x.IndexName)
+					x.NoIndexName = !named
+					return err
 				case "ProvisionedThroughput":
 					return d.provisionedThroughput(&x.ProvisionedThroughput)
 				case "OnDemandThroughput":
@@ -241,10 +247,12 @@ func gsiUpdateElem(d *decoder, u *engine.GlobalSecondaryIndexUpdate) *engine.Err
 			}
 			return err
 		case "Delete":
-			x := new(engine.DeleteGlobalSecondaryIndexAction)
+			x := &engine.DeleteGlobalSecondaryIndexAction{NoIndexName: true}
 			ok, err := d.object("DeleteGlobalSecondaryIndexAction", atField, func(key []byte) *engine.Error {
 				if string(key) == "IndexName" {
-					return d.str(&x.IndexName)
+					named, err := d.strPresent(&x.IndexName)
+					x.NoIndexName = !named
+					return err
 				}
 				return d.skipValue()
 			})
