@@ -23,9 +23,9 @@ import (
 // says the member was left out or null. An empty name fails the length and
 // the pattern, as the ack-api-quirks catalogue recorded (2026-10-09,
 // gsi_create_warm_empty_name_empty: "2 validation errors detected: Value
-// '' at 'globalSecondaryIndexUpdates.1.member.create.indexName' failed to
+// ” at 'globalSecondaryIndexUpdates.1.member.create.indexName' failed to
 // satisfy constraint: Member must have length greater than or equal to 3;
-// Value '' at ...").
+// Value ” at ...").
 func (c *constraints) requiredIndexName(field, name string, null bool) {
 	if null {
 		c.add("Value null at '%s.indexName' failed to satisfy constraint: Member must not be null", field)
