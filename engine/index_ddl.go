@@ -21,11 +21,9 @@ import (
 // requiredIndexName checks an IndexName member (required, 3-255 of
 // [a-zA-Z0-9_.-]); field is the path of the structure holding it, and null
 // says the member was left out or null. An empty name fails the length and
-// the pattern, as the ack-api-quirks catalogue recorded (2026-10-09,
-// gsi_create_warm_empty_name_empty: "2 validation errors detected: Value
-// ” at 'globalSecondaryIndexUpdates.1.member.create.indexName' failed to
-// satisfy constraint: Member must have length greater than or equal to 3;
-// Value ” at ...").
+// the pattern: the ack-api-quirks catalogue recorded two errors for an
+// empty name in a GSI Create action (2026-10-09,
+// gsi_create_warm_empty_name_empty), the length one first.
 func (c *constraints) requiredIndexName(field, name string, null bool) {
 	if null {
 		c.add("Value null at '%s.indexName' failed to satisfy constraint: Member must not be null", field)
