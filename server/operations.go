@@ -42,6 +42,10 @@ func operations() map[string]opFunc {
 		"TransactGetItems":   handle(protocol.DecodeTransactGetItems, (*engine.DB).TransactGetItems, protocol.EncodeTransactGetItems),
 		"UpdateTimeToLive":   handle(protocol.DecodeUpdateTimeToLive, (*engine.DB).UpdateTimeToLive, protocol.EncodeUpdateTimeToLive),
 		"DescribeTimeToLive": handle(protocol.DecodeDescribeTimeToLive, (*engine.DB).DescribeTimeToLive, protocol.EncodeDescribeTimeToLive),
+		// PartiQL (engine/partiql.go).
+		"ExecuteStatement":      handle(protocol.DecodeExecuteStatement, (*engine.DB).ExecuteStatement, protocol.EncodeExecuteStatement),
+		"BatchExecuteStatement": handle(protocol.DecodeBatchExecuteStatement, (*engine.DB).BatchExecuteStatement, protocol.EncodeBatchExecuteStatement),
+		"ExecuteTransaction":    handle(protocol.DecodeExecuteTransaction, (*engine.DB).ExecuteTransaction, protocol.EncodeExecuteTransaction),
 	}
 }
 
@@ -140,6 +144,12 @@ func responseReserve(in any) int64 {
 		return pageReserve
 	case *engine.GetRecordsInput:
 		return pageReserve
+	case *engine.ExecuteStatementInput:
+		return pageReserve
+	case *engine.BatchExecuteStatementInput:
+		return max(items(len(v.Statements), maxResponseReserve), smallReserve)
+	case *engine.ExecuteTransactionInput:
+		return max(items(len(v.TransactStatements), transactGetReserve), smallReserve)
 	}
 	return smallReserve
 }

@@ -1,0 +1,732 @@
+package engine
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/partiql"
+)
+
+// This file turns the parts of a parsed PartiQL statement into what the
+// item operations take: attribute values for literals and parameters, and
+// DynamoDB expressions (with ExpressionAttributeNames and Values
+// placeholders) for conditions, projections and updates. A statement thus
+// runs through exactly the code, the checks and the bill of the operation
+// it stands for.
+
+// qlError turns a parser error into a ValidationException.
+func qlError(err error) error {
+	var pe *partiql.Error
+	if errors.As(err, &pe) {
+		return Validation(pe.Message)
+	}
+	return err
+}
+
+// binder converts literals and parameters to attribute values.
+type binder struct {
+	params []attr.Value
+}
+
+// bindParams validates the parameters in order, as DynamoDB does before
+// it reads the statement's literals.
+func bindParams(params []attr.Value, want int) (*binder, error) {
+	for i := range params {
+		if text, ok := unconvertible(params[i]); ok {
+			return nil, Validation(attr.MsgNumberSyntax + ": " + text)
+		}
+		if err := params[i].Canonicalize(); err != nil {
+			return nil, attrError(err)
+		}
+	}
+	if len(params) != want {
+		return nil, Validation(msgQLParamCount)
+	}
+	return &binder{params: params}, nil
+}
+
+// unconvertible finds a number in v that DynamoDB cannot read as a
+// BigDecimal (recorded: partiqlParameterNumbers.test.ts).
+func unconvertible(v attr.Value) (string, bool) {
+	switch v.Type {
+	case attr.TypeN:
+		return v.S, v.S != "" && !partiql.NumberFits(v.S)
+	case attr.TypeNS:
+		for _, s := range v.SS {
+			if s != "" && !partiql.NumberFits(s) {
+				return s, true
+			}
+		}
+	case attr.TypeL:
+		for _, e := range v.L {
+			if s, ok := unconvertible(e); ok {
+				return s, true
+			}
+		}
+	case attr.TypeM:
+		for _, e := range v.M {
+			if s, ok := unconvertible(e); ok {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}
+
+// value converts e, found under at ("root", "root.k", "root[1]"), to an
+// attribute value.
+func (b *binder) value(e partiql.Expr, at string) (attr.Value, error) {
+	switch x := e.(type) {
+	case *partiql.Literal:
+		switch x.Kind {
+		case partiql.LitString:
+			return attr.S(x.Text), nil
+		case partiql.LitNumber:
+			n, err := attr.NormalizeNumber(x.Text)
+			if err != nil {
+				return attr.Value{}, Validation(err.Error() + " under " + at)
+			}
+			return attr.N(n), nil
+		case partiql.LitBool:
+			return attr.Bool(x.Bool), nil
+		case partiql.LitNull:
+			return attr.Value{Type: attr.TypeNULL, Bool: true}, nil
+		case partiql.LitMissing:
+			return attr.Value{}, Validation(msgQLMissingLiteral)
+		}
+	case *partiql.Param:
+		return b.params[x.N], nil
+	case *partiql.List:
+		l := make([]attr.Value, len(x.Elems))
+		for i, el := range x.Elems {
+			v, err := b.value(el, at+"["+strconv.Itoa(i)+"]")
+			if err != nil {
+				return attr.Value{}, err
+			}
+			l[i] = v
+		}
+		return attr.Value{Type: attr.TypeL, L: l}, nil
+	case *partiql.Map:
+		return b.mapValue(x, at)
+	case *partiql.Bag:
+		return b.bag(x, at)
+	case *partiql.Call:
+		return attr.Value{}, Validation(msgQLUnsupportedType(x.Name, at) + partiql.At(x.Pos))
+	}
+	return attr.Value{}, Validation(msgQLUnsupportedType(exprName(e), at))
+}
+
+// mapValue converts a tuple literal to an M value.
+func (b *binder) mapValue(x *partiql.Map, at string) (attr.Value, error) {
+	m := make(map[string]attr.Value, len(x.Keys))
+	for i, k := range x.Keys {
+		key, ok := k.(*partiql.Literal)
+		if !ok || key.Kind != partiql.LitString {
+			return attr.Value{}, Validation(msgQLTupleKeyType(exprName(k), at))
+		}
+		if _, dup := m[key.Text]; dup {
+			return attr.Value{}, Validation(msgQLDuplicateTupleKey(key.Text, at))
+		}
+		v, err := b.value(x.Vals[i], at+"."+key.Text)
+		if err != nil {
+			return attr.Value{}, err
+		}
+		m[key.Text] = v
+	}
+	return attr.Value{Type: attr.TypeM, M: m}, nil
+}
+
+// bag converts a set literal: strings make an SS, numbers an NS.
+func (b *binder) bag(x *partiql.Bag, at string) (attr.Value, error) {
+	if len(x.Elems) == 0 {
+		return attr.Value{}, Validation(msgQLEmptyBag)
+	}
+	var out attr.Value
+	for i, el := range x.Elems {
+		v, err := b.value(el, at+"["+strconv.Itoa(i)+"]")
+		if err != nil {
+			return attr.Value{}, err
+		}
+		var t attr.Type
+		switch v.Type {
+		case attr.TypeS:
+			t = attr.TypeSS
+		case attr.TypeN:
+			t = attr.TypeNS
+		case attr.TypeB:
+			t = attr.TypeBS
+		default:
+			return attr.Value{}, Validation(msgQLBagType)
+		}
+		if i == 0 {
+			out.Type = t
+		} else if out.Type != t {
+			return attr.Value{}, Validation(msgQLBagType)
+		}
+		if t == attr.TypeBS {
+			out.BS = append(out.BS, v.B)
+		} else {
+			out.SS = append(out.SS, v.S)
+		}
+	}
+	if err := out.Canonicalize(); err != nil {
+		return attr.Value{}, attrError(err)
+	}
+	return out, nil
+}
+
+// exprName names an expression's kind for messages.
+func exprName(e partiql.Expr) string {
+	switch x := e.(type) {
+	case *partiql.Path:
+		return "path"
+	case *partiql.Literal:
+		switch x.Kind {
+		case partiql.LitNumber:
+			return "DECIMAL"
+		case partiql.LitBool:
+			return "BOOL"
+		case partiql.LitNull:
+			return "NULL"
+		case partiql.LitMissing:
+			return "MISSING"
+		}
+		return "STRING"
+	case *partiql.Call:
+		return x.Name
+	case *partiql.Binary:
+		return x.Op
+	}
+	return "expression"
+}
+
+// exprText builds one request's expressions, sharing their placeholders.
+type exprText struct {
+	names  map[string]string
+	nameIx map[string]string
+	values attr.Item
+	b      *binder
+}
+
+func newExprText(b *binder) *exprText { return &exprText{b: b} }
+
+// name returns the placeholder for an attribute name.
+func (x *exprText) name(n string) string {
+	if ph, ok := x.nameIx[n]; ok {
+		return ph
+	}
+	if x.names == nil {
+		x.names, x.nameIx = map[string]string{}, map[string]string{}
+	}
+	ph := "#n" + strconv.Itoa(len(x.names))
+	x.names[ph], x.nameIx[n] = n, ph
+	return ph
+}
+
+// value returns a placeholder for v.
+func (x *exprText) value(v attr.Value) string {
+	if x.values == nil {
+		x.values = attr.Item{}
+	}
+	ph := ":v" + strconv.Itoa(len(x.values))
+	x.values[ph] = v
+	return ph
+}
+
+// path writes a document path with placeholders.
+func (x *exprText) path(p *partiql.Path) string {
+	var sb strings.Builder
+	for i, el := range p.Elems {
+		switch {
+		case el.IsIndex:
+			sb.WriteString("[" + strconv.Itoa(el.Index) + "]")
+		case i == 0:
+			sb.WriteString(x.name(el.Name))
+		default:
+			sb.WriteString("." + x.name(el.Name))
+		}
+	}
+	return sb.String()
+}
+
+// projection writes a SELECT's projection, or "" for *.
+func (x *exprText) projection(st *partiql.Statement) string {
+	if st.Star {
+		return ""
+	}
+	parts := make([]string, len(st.Projection))
+	for i, p := range st.Projection {
+		parts[i] = x.path(p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// isValue reports whether e is a literal or a parameter (a value, not a
+// path or a computation).
+func isValue(e partiql.Expr) bool {
+	switch x := e.(type) {
+	case *partiql.Literal:
+		return x.Kind != partiql.LitMissing
+	case *partiql.Param, *partiql.List, *partiql.Map, *partiql.Bag:
+		return true
+	}
+	return false
+}
+
+// operand writes an operand of a condition.
+func (x *exprText) operand(e partiql.Expr) (string, error) {
+	switch y := e.(type) {
+	case *partiql.Path:
+		return x.path(y), nil
+	case *partiql.Literal:
+		if y.Kind == partiql.LitMissing {
+			return "", Validation(msgQLMissingLiteral)
+		}
+	case *partiql.Call:
+		if y.Name == "size" {
+			if len(y.Args) != 1 {
+				return "", Validation(msgQLOperands("size", len(y.Args)))
+			}
+			a, err := x.operand(y.Args[0])
+			if err != nil {
+				return "", err
+			}
+			return "size(" + a + ")", nil
+		}
+		return "", Validation(msgQLUnrecognizedFunction(y.Name) + partiql.At(y.Pos))
+	case *partiql.Binary:
+		return "", Validation(msgQLConditionOp(y.Op))
+	case *partiql.Neg:
+		return "", Validation(msgQLConditionOp("-"))
+	}
+	if !isValue(e) {
+		return "", Validation(msgQLConditionOp(exprName(e)))
+	}
+	v, err := x.b.value(e, "root")
+	if err != nil {
+		return "", err
+	}
+	return x.value(v), nil
+}
+
+// isTypes maps the type names of IS to DynamoDB's attribute types.
+var isTypes = map[string]string{
+	"BOOL": "BOOL", "BOOLEAN": "BOOL",
+	"STRING": "S", "VARCHAR": "S", "CHAR": "S", "CHARACTER VARYING": "S", "CHARACTER": "S", "SYMBOL": "S",
+	"NUMERIC": "N", "DECIMAL": "N", "DEC": "N", "INT": "N", "INTEGER": "N", "INT2": "N", "INT4": "N", "INT8": "N",
+	"SMALLINT": "N", "BIGINT": "N", "FLOAT": "N", "REAL": "N", "DOUBLE PRECISION": "N",
+	"BLOB": "B", "STRUCT": "M", "TUPLE": "M", "LIST": "L",
+}
+
+// cond writes a condition.
+func (x *exprText) cond(e partiql.Expr) (string, error) {
+	switch y := e.(type) {
+	case *partiql.Binary:
+		switch y.Op {
+		case "AND", "OR":
+			l, err := x.cond(y.L)
+			if err != nil {
+				return "", err
+			}
+			r, err := x.cond(y.R)
+			if err != nil {
+				return "", err
+			}
+			return "(" + l + ") " + y.Op + " (" + r + ")", nil
+		case "=", "<>", "<", "<=", ">", ">=":
+			l, err := x.operand(y.L)
+			if err != nil {
+				return "", err
+			}
+			r, err := x.operand(y.R)
+			if err != nil {
+				return "", err
+			}
+			return l + " " + y.Op + " " + r, nil
+		}
+		return "", Validation(msgQLConditionOp(y.Op))
+	case *partiql.Not:
+		c, err := x.cond(y.X)
+		if err != nil {
+			return "", err
+		}
+		return "NOT (" + c + ")", nil
+	case *partiql.Between:
+		parts := make([]string, 3)
+		for i, o := range []partiql.Expr{y.X, y.Lo, y.Hi} {
+			s, err := x.operand(o)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = s
+		}
+		s := parts[0] + " BETWEEN " + parts[1] + " AND " + parts[2]
+		if y.Negated {
+			s = "NOT (" + s + ")"
+		}
+		return s, nil
+	case *partiql.In:
+		if _, ok := y.X.(*partiql.Path); !ok || !y.Seq || len(y.List) == 0 {
+			return "", Validation(msgQLInOperator)
+		}
+		l, _ := x.operand(y.X)
+		vals := make([]string, len(y.List))
+		for i, o := range y.List {
+			s, err := x.operand(o)
+			if err != nil {
+				return "", err
+			}
+			vals[i] = s
+		}
+		s := l + " IN (" + strings.Join(vals, ", ") + ")"
+		if y.Negated {
+			s = "NOT (" + s + ")"
+		}
+		return s, nil
+	case *partiql.Is:
+		p, ok := y.X.(*partiql.Path)
+		if !ok {
+			return "", Validation(msgQLIsOperand)
+		}
+		ph := x.path(p)
+		var s string
+		switch y.Type {
+		case "MISSING":
+			s = "attribute_not_exists(" + ph + ")"
+			if y.Negated {
+				s = "attribute_exists(" + ph + ")"
+			}
+			return s, nil
+		case "NULL":
+			// PartiQL: a MISSING value IS NULL too.
+			t := x.value(attr.S("NULL"))
+			if y.Negated {
+				return "attribute_exists(" + ph + ") AND NOT attribute_type(" + ph + ", " + t + ")", nil
+			}
+			return "attribute_not_exists(" + ph + ") OR attribute_type(" + ph + ", " + t + ")", nil
+		}
+		typ, ok := isTypes[y.Type]
+		if !ok {
+			return "", Validation(msgQLIsType(y.Type))
+		}
+		s = "attribute_type(" + ph + ", " + x.value(attr.S(typ)) + ")"
+		if y.Negated {
+			s = "NOT " + s
+		}
+		return s, nil
+	case *partiql.Call:
+		return x.call(y)
+	}
+	return "", Validation(msgQLWhereBoolean)
+}
+
+// call writes a function of a condition.
+func (x *exprText) call(c *partiql.Call) (string, error) {
+	switch c.Name {
+	case "attribute_exists", "attribute_not_exists":
+		if len(c.Args) != 1 {
+			return "", Validation(msgQLOperands(c.Name, len(c.Args)))
+		}
+		p, ok := c.Args[0].(*partiql.Path)
+		if !ok {
+			return "", Validation(msgQLNeedsPath(c.Name))
+		}
+		return c.Name + "(" + x.path(p) + ")", nil
+	case "begins_with", "contains", "attribute_type":
+		if len(c.Args) != 2 {
+			return "", Validation(msgQLOperands(c.Name, len(c.Args)))
+		}
+		a, err := x.operand(c.Args[0])
+		if err != nil {
+			return "", err
+		}
+		b, err := x.operand(c.Args[1])
+		if err != nil {
+			return "", err
+		}
+		return c.Name + "(" + a + ", " + b + ")", nil
+	}
+	return "", Validation(msgQLUnrecognizedFunction(c.Name) + partiql.At(c.Pos))
+}
+
+// conjuncts flattens the top-level ANDs of a condition.
+func conjuncts(e partiql.Expr, out []partiql.Expr) []partiql.Expr {
+	if b, ok := e.(*partiql.Binary); ok && b.Op == "AND" {
+		return conjuncts(b.R, conjuncts(b.L, out))
+	}
+	if e != nil {
+		out = append(out, e)
+	}
+	return out
+}
+
+// keyEquality returns the value side of `name = value` (either way round),
+// or nil.
+func keyEquality(e partiql.Expr, name string) partiql.Expr {
+	b, ok := e.(*partiql.Binary)
+	if !ok || b.Op != "=" {
+		return nil
+	}
+	if p, ok := b.L.(*partiql.Path); ok && p.TopLevel() && p.Name() == name && isValue(b.R) {
+		return b.R
+	}
+	if p, ok := b.R.(*partiql.Path); ok && p.TopLevel() && p.Name() == name && isValue(b.L) {
+		return b.L
+	}
+	return nil
+}
+
+// mentions reports whether e names the top-level attribute name anywhere.
+func mentions(e partiql.Expr, name string) bool {
+	switch x := e.(type) {
+	case *partiql.Path:
+		return x.Name() == name
+	case *partiql.Binary:
+		return mentions(x.L, name) || mentions(x.R, name)
+	case *partiql.Not:
+		return mentions(x.X, name)
+	case *partiql.Neg:
+		return mentions(x.X, name)
+	case *partiql.Between:
+		return mentions(x.X, name) || mentions(x.Lo, name) || mentions(x.Hi, name)
+	case *partiql.In:
+		if mentions(x.X, name) {
+			return true
+		}
+		for _, el := range x.List {
+			if mentions(el, name) {
+				return true
+			}
+		}
+	case *partiql.Is:
+		return mentions(x.X, name)
+	case *partiql.Call:
+		for _, a := range x.Args {
+			if mentions(a, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// and joins conditions with AND.
+func and(parts []string) string {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	for i, p := range parts {
+		parts[i] = "(" + p + ")"
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// errIncompleteKey is the one error of a WHERE without the whole key.
+var errIncompleteKey = Validation(msgQLIncompleteKey)
+
+// whereKey finds a write's key in its WHERE: one equality for each key
+// attribute. It returns the key and the other conjuncts.
+func (x *exprText) whereKey(t *table, where partiql.Expr) (attr.Item, []partiql.Expr, error) {
+	key := attr.Item{}
+	var rest []partiql.Expr
+	names := []string{t.hashName}
+	if t.rangeName != "" {
+		names = append(names, t.rangeName)
+	}
+	for _, c := range conjuncts(where, nil) {
+		matched := false
+		for _, n := range names {
+			v := keyEquality(c, n)
+			if v == nil {
+				continue
+			}
+			if _, dup := key[n]; dup {
+				return nil, nil, Validation(msgQLMultipleKeyConditions(n))
+			}
+			val, err := x.b.value(v, "root")
+			if err != nil {
+				return nil, nil, err
+			}
+			key[n] = val
+			matched = true
+			break
+		}
+		if !matched {
+			rest = append(rest, c)
+		}
+	}
+	if len(key) != len(names) {
+		return nil, nil, errIncompleteKey
+	}
+	return key, rest, nil
+}
+
+// update writes an UPDATE's actions as an UpdateExpression.
+func (x *exprText) update(acts []partiql.Action) (string, error) {
+	var set, remove, add, del []string
+	for _, a := range acts {
+		target := x.path(a.Path)
+		if a.Value == nil {
+			remove = append(remove, target)
+			continue
+		}
+		if c, ok := a.Value.(*partiql.Call); ok && (c.Name == "set_add" || c.Name == "set_delete") {
+			op := strings.ToUpper(strings.TrimPrefix(c.Name, "set_"))
+			if len(c.Args) != 2 {
+				return "", Validation(msgQLSetArgs(op) + partiql.At(c.Pos))
+			}
+			first, ok := c.Args[0].(*partiql.Path)
+			if !ok || !samePath(first, a.Path) {
+				return "", Validation(msgQLSetFirstArg(op) + partiql.At(c.Pos))
+			}
+			v, err := x.setOperand(c.Args[1])
+			if err != nil {
+				return "", err
+			}
+			if v.Type != attr.TypeSS && v.Type != attr.TypeNS && v.Type != attr.TypeBS {
+				return "", Validation(msgQLSetSecondArg(op) + partiql.At(first.Pos))
+			}
+			if op == "ADD" {
+				add = append(add, target+" "+x.value(v))
+			} else {
+				del = append(del, target+" "+x.value(v))
+			}
+			continue
+		}
+		v, err := x.updateValue(a.Value)
+		if err != nil {
+			return "", err
+		}
+		set = append(set, target+" = "+v)
+	}
+	var parts []string
+	for _, s := range []struct {
+		kw   string
+		list []string
+	}{{"SET", set}, {"REMOVE", remove}, {"ADD", add}, {"DELETE", del}} {
+		if len(s.list) > 0 {
+			parts = append(parts, s.kw+" "+strings.Join(s.list, ", "))
+		}
+	}
+	return strings.Join(parts, " "), nil
+}
+
+// setOperand converts the second argument of set_add or set_delete; a
+// value that is not a set is reported by the caller.
+func (x *exprText) setOperand(e partiql.Expr) (attr.Value, error) {
+	if !isValue(e) {
+		return attr.Value{}, nil
+	}
+	return x.b.value(e, "root")
+}
+
+// samePath reports whether two paths are the same.
+func samePath(a, b *partiql.Path) bool {
+	if len(a.Elems) != len(b.Elems) {
+		return false
+	}
+	for i := range a.Elems {
+		if a.Elems[i] != b.Elems[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// updateValue writes the right-hand side of a SET.
+func (x *exprText) updateValue(e partiql.Expr) (string, error) {
+	switch y := e.(type) {
+	case *partiql.Path:
+		return x.path(y), nil
+	case *partiql.Binary:
+		if y.Op != "+" && y.Op != "-" {
+			return "", Validation(msgQLUpdateOp(y.Op))
+		}
+		l, err := x.updateValue(y.L)
+		if err != nil {
+			return "", err
+		}
+		r, err := x.updateValue(y.R)
+		if err != nil {
+			return "", err
+		}
+		return l + " " + y.Op + " " + r, nil
+	case *partiql.Call:
+		switch y.Name {
+		case "list_append", "if_not_exists":
+			args := make([]string, len(y.Args))
+			for i, a := range y.Args {
+				s, err := x.updateValue(a)
+				if err != nil {
+					return "", err
+				}
+				args[i] = s
+			}
+			return y.Name + "(" + strings.Join(args, ", ") + ")", nil
+		}
+		return "", Validation(msgQLUnrecognizedFunction(y.Name) + partiql.At(y.Pos))
+	case *partiql.Is:
+		return "", Validation(msgQLIsInUpdate)
+	}
+	if !isValue(e) {
+		return "", Validation(msgQLUpdateOp(exprName(e)))
+	}
+	v, err := x.b.value(e, "root")
+	if err != nil {
+		return "", err
+	}
+	return x.value(v), nil
+}
+
+// item converts an INSERT's VALUE to an item.
+func (b *binder) item(e partiql.Expr) (attr.Item, error) {
+	switch x := e.(type) {
+	case *partiql.Map:
+		it := make(attr.Item, len(x.Keys))
+		for i, k := range x.Keys {
+			key, ok := k.(*partiql.Literal)
+			if !ok || key.Kind != partiql.LitString {
+				return nil, Validation(msgQLTupleKeyType(exprName(k), "root"))
+			}
+			if _, dup := it[key.Text]; dup {
+				return nil, Validation(msgQLDuplicateTupleKey(key.Text, "root"))
+			}
+			v, err := b.value(x.Vals[i], "root")
+			if err != nil {
+				return nil, err
+			}
+			it[key.Text] = v
+		}
+		return it, nil
+	case *partiql.Param:
+		if v := b.params[x.N]; v.Type == attr.TypeM {
+			it := make(attr.Item, len(v.M))
+			for k, val := range v.M {
+				it[k] = val
+			}
+			return it, nil
+		}
+	}
+	return nil, Validation(msgQLInsertFormat)
+}
+
+// checkInsertKey checks an INSERT's item for its table's key.
+func checkInsertKey(t *table, it attr.Item) error {
+	names := []string{t.hashName}
+	types := []attr.Type{t.hashType}
+	if t.rangeName != "" {
+		names, types = append(names, t.rangeName), append(types, t.rangeType)
+	}
+	for i, n := range names {
+		v, ok := it[n]
+		if !ok {
+			return Validation(msgQLKeyAbsent(n))
+		}
+		if v.Type != types[i] {
+			return Validation(msgQLKeyType(n))
+		}
+	}
+	return nil
+}
