@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/partiql"
@@ -31,6 +32,32 @@ const (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
 func (db *DB) ExecuteStatement(in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
+	out, err := db.executeStatement(in)
+	return out, qlUnwrap(err)
+}
+
+// exprPrefixes are the prefixes an item operation puts before an
+// expression's error; a statement's error has none, as the expression is
+// dynago's rendering of the statement (comparison.test.ts records AWS's
+// "Incorrect operand type for operator or function; ..." bare).
+var exprPrefixes = []string{"Invalid FilterExpression: ", "Invalid ConditionExpression: ", "Invalid KeyConditionExpression: ",
+	"Invalid UpdateExpression: ", "Invalid ProjectionExpression: "}
+
+// qlUnwrap drops an expression prefix from a ValidationException.
+func qlUnwrap(err error) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeValidation {
+		return err
+	}
+	for _, p := range exprPrefixes {
+		if msg, ok := strings.CutPrefix(e.Message, p); ok {
+			return Validation(msg)
+		}
+	}
+	return err
+}
+
+func (db *DB) executeStatement(in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
 	var c constraints
 	c.statement("statement", in.Statement, in.NoStatement)
 	c.limit(in.Limit)

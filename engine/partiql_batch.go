@@ -122,7 +122,7 @@ func (db *DB) BatchExecuteStatement(in *BatchExecuteStatementInput) (*BatchExecu
 			}
 		}
 		if err != nil {
-			se, ierr := statementError(err)
+			se, ierr := statementError(qlUnwrap(err))
 			if ierr != nil {
 				return nil, ierr
 			}
@@ -201,6 +201,11 @@ func addTableCapacity(list []ConsumedCapacity, cc *ConsumedCapacity) []ConsumedC
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteTransaction.html
 func (db *DB) ExecuteTransaction(in *ExecuteTransactionInput) (*ExecuteTransactionOutput, error) {
+	out, err := db.executeTransaction(in)
+	return out, qlUnwrap(err)
+}
+
+func (db *DB) executeTransaction(in *ExecuteTransactionInput) (*ExecuteTransactionOutput, error) {
 	var c constraints
 	switch {
 	case in.TransactStatements == nil:

@@ -336,6 +336,9 @@ func (x *exprText) cond(e partiql.Expr) (string, error) {
 			}
 			return "(" + l + ") " + y.Op + " (" + r + ")", nil
 		case "=", "<>", "<", "<=", ">", ">=":
+			if c, ok := boolTest(y); ok {
+				return x.cond(c)
+			}
 			l, err := x.operand(y.L)
 			if err != nil {
 				return "", err
@@ -420,6 +423,32 @@ func (x *exprText) cond(e partiql.Expr) (string, error) {
 		return x.call(y)
 	}
 	return "", Validation(msgQLWhereBoolean)
+}
+
+// boolTest rewrites `f(...) = TRUE` and its variants, where f is a
+// condition function, as the condition itself or its negation.
+func boolTest(b *partiql.Binary) (partiql.Expr, bool) {
+	if b.Op != "=" && b.Op != "<>" {
+		return nil, false
+	}
+	call, lit := b.L, b.R
+	if _, ok := call.(*partiql.Call); !ok {
+		call, lit = b.R, b.L
+	}
+	c, ok := call.(*partiql.Call)
+	l, isLit := lit.(*partiql.Literal)
+	if !ok || !isLit || l.Kind != partiql.LitBool {
+		return nil, false
+	}
+	switch c.Name {
+	case "attribute_exists", "attribute_not_exists", "begins_with", "contains", "attribute_type":
+	default:
+		return nil, false
+	}
+	if l.Bool == (b.Op == "=") {
+		return c, true
+	}
+	return &partiql.Not{X: c, Pos: b.Pos}, true
 }
 
 // call writes a function of a condition.

@@ -40,9 +40,9 @@ import (
 //     conflict) and within the interval by reads.
 //   - Transaction tokens are rows, expected absent or as read, so two
 //     nodes cannot both apply a transaction with one token.
-//   - Stream sequence numbers are taken from the stream's number row in
-//     the write's own batch, so records commit in number order and a
-//     reader never sees one appear behind its position (engine/streams.go).
+//   - Stream sequence numbers come from each node's hybrid clock, above
+//     the item's previous record, and readers see only what every live
+//     node's published watermark has settled (engine/shared_streams.go).
 //   - Background work that must run once (an index backfill, a Time to
 //     Live sweep) runs under a lease: a row naming the node that holds it.
 //     Every node writes a heartbeat row; a node whose heartbeat has not
@@ -80,8 +80,11 @@ type node struct {
 	id string
 
 	mu sync.Mutex
-	// beat is the last heartbeat written.
-	beat uint64
+	// beats counts the heartbeats written.
+	beats uint64
+	// ready is held while the node joins again after a fence: no number
+	// is handed out under an id without a heartbeat row.
+	ready sync.RWMutex
 	// seen records, per other node, its last heartbeat value and when
 	// (on this node's monotonic clock) it last changed.
 	seen map[string]heartbeat

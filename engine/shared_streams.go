@@ -131,10 +131,10 @@ type nodeRow struct {
 	watermark uint64
 }
 
-// readNodes reads every heartbeat row and the fenced node ids.
-func (db *DB) readNodes() ([]nodeRow, map[string]bool, error) {
+// readNodes reads every heartbeat row and the fenced node ids in r.
+func readNodes(r storage.Reader) ([]nodeRow, map[string]bool, error) {
 	lower := []byte{keys.NSMeta, metaTagNode}
-	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
+	it, err := r.NewIter(lower, keys.PrefixEnd(lower))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -150,7 +150,7 @@ func (db *DB) readNodes() ([]nodeRow, map[string]bool, error) {
 		return nil, nil, err
 	}
 	lower = []byte{keys.NSMeta, metaTagFence}
-	it, err = db.store.NewIter(lower, keys.PrefixEnd(lower))
+	it, err = r.NewIter(lower, keys.PrefixEnd(lower))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -161,30 +161,49 @@ func (db *DB) readNodes() ([]nodeRow, map[string]bool, error) {
 	return rows, fenced, it.Close()
 }
 
-// join registers the node on the store: its clock starts above every
-// watermark published, and its first heartbeat is written, before it
-// hands out any number.
+// join registers the node on the store before it hands out any number.
+// It publishes its heartbeat first and learns the others' watermarks
+// after: a reader that computed visibility without this node did so from
+// watermarks this node then observes, so its numbers start above what
+// that reader showed. It publishes again with its raised clock.
 func (n *node) join() error {
-	rows, _, err := n.db.readNodes()
+	if err := n.observeAll(); err != nil {
+		return err
+	}
+	if err := n.beat(); err != nil {
+		return err
+	}
+	if err := n.observeAll(); err != nil {
+		return err
+	}
+	return n.beat()
+}
+
+// observeAll raises the node's clock to every live node's watermark.
+func (n *node) observeAll() error {
+	rows, fenced, err := readNodes(n.db.store)
 	if err != nil {
 		return err
 	}
 	for _, r := range rows {
-		n.observe(r.watermark)
+		if !fenced[r.id] {
+			n.observe(r.watermark)
+		}
 	}
-	return n.heartbeat()
+	return nil
 }
 
-// heartbeat writes this node's heartbeat row with its watermark, raises
-// its clock to the others' watermarks, and joins again under a new id if
-// another node fenced it.
+// heartbeat publishes this node's heartbeat and watermark and keeps its
+// clock up with the others'; a node another has fenced joins again under
+// a new id, holding off new numbers until it has.
 func (n *node) heartbeat() error {
-	id := n.ident()
-	_, fenced, err := n.db.store.Get(metaFenceKey(id), nil)
+	_, fenced, err := n.db.store.Get(metaFenceKey(n.ident()), nil)
 	if err != nil {
 		return err
 	}
 	if fenced {
+		n.ready.Lock()
+		defer n.ready.Unlock()
 		n.mu.Lock()
 		old := n.id
 		n.id = newNodeID()
@@ -193,11 +212,19 @@ func (n *node) heartbeat() error {
 		n.db.log.Warn("node was presumed dead by another and fenced; joining again", "old", old, "node", n.ident())
 		return n.join()
 	}
+	if err := n.beat(); err != nil {
+		return err
+	}
+	return n.observeAll()
+}
+
+// beat writes the heartbeat row: a counter and the watermark.
+func (n *node) beat() error {
 	n.mu.Lock()
-	n.beat++
-	beat := n.beat
+	n.beats++
+	count, id := n.beats, n.id
 	n.mu.Unlock()
-	v := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, beat), n.watermark())
+	v := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, count), n.watermark())
 	b := n.db.store.NewBatch()
 	defer b.Close()
 	if err := b.Set(metaNodeKey(id), v); err != nil {
@@ -206,36 +233,70 @@ func (n *node) heartbeat() error {
 	return b.Commit()
 }
 
-// visible returns the highest number below which every record of every
-// stream is settled: the smallest watermark of the live nodes. A node
-// presumed dead is fenced first, so that it can no longer commit a record
-// below what readers are then shown.
+// settledView returns a snapshot and the highest number at or below
+// which every record of every stream is settled in it: the smallest
+// watermark of the live nodes. Nodes presumed dead are fenced first, and
+// the watermarks are read in a serializable snapshot taken after that, so
+// a write of a fenced node that had checked its fence before the fence
+// committed either is in the snapshot or can never commit (PostgreSQL
+// makes a deferrable snapshot wait out such writes). The caller reads the
+// records in the snapshot and closes it.
+func (n *node) settledView() (storage.Snapshot, uint64, error) {
+	if err := n.fenceDead(); err != nil {
+		return nil, 0, err
+	}
+	snap, err := n.db.store.NewSnapshot()
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, fenced, err := readNodes(snap)
+	if err != nil {
+		snap.Close()
+		return nil, 0, err
+	}
+	me := n.ident()
+	low := n.watermark()
+	for _, r := range rows {
+		if r.id != me && !fenced[r.id] {
+			low = min(low, r.watermark)
+		}
+	}
+	return snap, low, nil
+}
+
+// visible is settledView's number alone, for the trimmer.
 func (n *node) visible() uint64 {
-	rows, fenced, err := n.db.readNodes()
+	snap, v, err := n.settledView()
 	if err != nil {
 		n.db.log.Warn("read node watermarks", "err", err)
 		return 0
 	}
+	snap.Close()
+	return v
+}
+
+// fenceDead fences every node presumed dead and not fenced yet.
+func (n *node) fenceDead() error {
+	rows, fenced, err := readNodes(n.db.store)
+	if err != nil {
+		return err
+	}
 	me := n.ident()
-	low := n.watermark()
 	for _, r := range rows {
 		if r.id == me || fenced[r.id] {
 			continue
 		}
 		alive, err := n.alive(r.id)
 		if err != nil {
-			return 0
+			return err
 		}
 		if !alive {
 			if err := n.fence(r.id); err != nil {
-				n.db.log.Warn("fence node", "node", r.id, "err", err)
-				return 0
+				return fmt.Errorf("fence node %s: %w", r.id, err)
 			}
-			continue
 		}
-		low = min(low, r.watermark)
 	}
-	return low
+	return nil
 }
 
 // fence marks node id dead; its records can no longer commit.
@@ -255,19 +316,21 @@ func (n *node) fence(id string) error {
 // allocateShared takes the number of a record of the item at row in s,
 // in b: above the item's previous record, whose row b expects and
 // rewrites, and held in flight until b is released. b also expects this
-// node not to be fenced. The open shard rolls over first when due. The
-// caller holds s.mu.
+// node not to be fenced. The open shard rolls over first when due. Only
+// that takes s.mu; the item's row is read without it, so writes to one
+// stream do not wait on each other's round trips.
 func (s *stream) allocateShared(b *writeBatch, now time.Time, row []byte) (uint64, bool, error) {
-	if err := s.syncLocked(); err != nil {
-		return 0, false, err
-	}
-	if !s.meta.Disabled.IsZero() {
-		return 0, false, nil
-	}
-	if cur := s.shards[len(s.shards)-1]; cur.End == 0 && now.Sub(cur.Created) >= s.db.shardDuration() {
-		if err := s.rollSharedLocked(now); err != nil {
-			return 0, false, err
+	s.mu.Lock()
+	err := s.syncLocked()
+	if err == nil && s.meta.Disabled.IsZero() {
+		if cur := s.shards[len(s.shards)-1]; cur.End == 0 && now.Sub(cur.Created) >= s.db.shardDuration() {
+			err = s.rollSharedLocked(now)
 		}
+	}
+	disabled := !s.meta.Disabled.IsZero()
+	s.mu.Unlock()
+	if err != nil || disabled {
+		return 0, false, err
 	}
 	n := s.db.node
 	posKey := metaStreamPosKey(s.meta.ID, row)
@@ -279,10 +342,12 @@ func (s *stream) allocateShared(b *writeBatch, now time.Time, row []byte) (uint6
 	if found && len(raw) == 8 {
 		last = binary.BigEndian.Uint64(raw)
 	}
-	seq := n.nextSeq(last)
-	b.tickets = append(b.tickets, streamTicket{s: s, seq: seq})
+	n.ready.RLock()
+	seq := n.nextSeq(last) // stageStreamRecord holds it as a ticket
+	id := n.ident()
+	n.ready.RUnlock()
 	b.Expect(posKey, raw, found)
-	b.Expect(metaFenceKey(n.ident()), nil, false)
+	b.Expect(metaFenceKey(id), nil, false)
 	if err := b.Set(posKey, binary.BigEndian.AppendUint64(nil, seq)); err != nil {
 		return 0, false, err
 	}
@@ -295,11 +360,30 @@ func (s *stream) allocateShared(b *writeBatch, now time.Time, row []byte) (uint6
 // at the next use.
 func (s *stream) rollSharedLocked(now time.Time) error {
 	prev := s.shards[len(s.shards)-1]
+	// The stream must still be enabled and the shard open as the store
+	// has them, not only as this node last read them.
+	st := s.db.store
+	streamRaw, found, err := st.Get(metaStreamKey(s.meta.ID), nil)
+	if err != nil || !found {
+		return err
+	}
+	prevRaw, found, err := st.Get(metaShardKey(s.meta.ID, prev.Index), nil)
+	if err != nil || !found {
+		return err
+	}
+	var cur streamMeta
+	var stored shardMeta
+	if json.Unmarshal(streamRaw, &cur) != nil || json.Unmarshal(prevRaw, &stored) != nil || !cur.Disabled.IsZero() || stored.End != 0 {
+		s.stale = true
+		return s.syncLocked()
+	}
 	start := s.db.node.boundary()
 	prev.End, prev.Closed = start-1, now
 	child := s.db.newShard(s.meta.ID, prev.Index+1, prev.ID, start, now)
-	b := s.db.store.NewBatch()
+	b := st.NewBatch()
 	defer b.Close()
+	b.Expect(metaStreamKey(s.meta.ID), streamRaw, true)
+	b.Expect(metaShardKey(s.meta.ID, prev.Index), prevRaw, true)
 	b.Expect(metaShardKey(s.meta.ID, child.Index), nil, false)
 	if err := putJSON(b, metaShardKey(s.meta.ID, prev.Index), prev); err != nil {
 		return err
@@ -308,7 +392,7 @@ func (s *stream) rollSharedLocked(now time.Time) error {
 		return err
 	}
 	s.stale = true
-	err := b.Commit()
+	err = b.Commit()
 	if errorsIsConflict(err) {
 		return s.syncLocked() // another node rolled it over
 	}
@@ -407,20 +491,30 @@ func (s *stream) syncLocked() error {
 
 // reloadLocked reads s's definition and shards again from a shared store.
 func (s *stream) reloadLocked() error {
-	raw, found, err := s.db.store.Get(metaStreamKey(s.meta.ID), nil)
-	if err != nil || !found {
-		return err // an expired stream: the trimmer forgets it
-	}
-	fresh := &stream{db: s.db}
-	if err := json.Unmarshal(raw, &fresh.meta); err != nil {
-		return fmt.Errorf("decode stream: %w", err)
-	}
-	if err := s.db.loadStreamState(fresh); err != nil {
+	fresh, err := s.loadFresh()
+	if err != nil || fresh == nil {
 		return err
 	}
 	s.meta, s.shards = fresh.meta, fresh.shards
 	s.trimmed = max(s.trimmed, fresh.trimmed)
 	return nil
+}
+
+// loadFresh reads s's definition and shards from the store, without
+// s.mu; nil when the stream has expired (the trimmer forgets it).
+func (s *stream) loadFresh() (*stream, error) {
+	raw, found, err := s.db.store.Get(metaStreamKey(s.meta.ID), nil)
+	if err != nil || !found {
+		return nil, err
+	}
+	fresh := &stream{db: s.db}
+	if err := json.Unmarshal(raw, &fresh.meta); err != nil {
+		return nil, fmt.Errorf("decode stream: %w", err)
+	}
+	if err := s.db.loadStreamState(fresh); err != nil {
+		return nil, err
+	}
+	return fresh, nil
 }
 
 // syncStream brings s up to date with a shared store before a reader
@@ -429,9 +523,18 @@ func (s *stream) syncStream() error {
 	if !s.db.shared {
 		return nil
 	}
+	// Read outside s.mu, so that readers do not hold up writers.
+	fresh, err := s.loadFresh()
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.stale = true
+	if fresh != nil {
+		s.meta, s.shards = fresh.meta, fresh.shards
+		s.trimmed = max(s.trimmed, fresh.trimmed)
+		s.stale = false
+	}
 	return s.syncLocked()
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/storage"
 )
 
 // The read side of DynamoDB Streams: ListStreams, DescribeStream,
@@ -217,19 +218,35 @@ func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 }
 
 // shardView is what a reader of one shard needs, read under the stream's
-// lock: the shard, the highest settled sequence number and the trim
-// horizon. It fails with DynamoDB's error when no shard matches.
-func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, trimmed uint64, err error) {
+// lock: the shard, the highest settled sequence number, the trim horizon,
+// and the view to read records in, which the caller closes. It fails
+// with DynamoDB's error when no shard matches. On a shared store the
+// settled number and the records come from one snapshot
+// (engine/shared_streams.go).
+func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, trimmed uint64, view storage.Reader, done func(), err error) {
+	done = func() {}
 	if err := s.syncStream(); err != nil {
-		return sh, 0, 0, err
+		return sh, 0, 0, nil, done, err
+	}
+	view = s.db.store
+	if s.db.shared {
+		snap, v, err := s.db.node.settledView()
+		if err != nil {
+			return sh, 0, 0, nil, done, err
+		}
+		view, visible, done = snap, v, func() { snap.Close() }
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.shards, match)
 	if i < 0 {
-		return sh, 0, 0, NotFound(msgShardNotFound)
+		done()
+		return sh, 0, 0, nil, func() {}, NotFound(msgShardNotFound)
 	}
-	return s.shards[i], s.visibleLocked(), s.trimmed, nil
+	if !s.db.shared {
+		visible = s.visibleLocked()
+	}
+	return s.shards[i], visible, s.trimmed, view, done, nil
 }
 
 // GetShardIterator returns an iterator for reading a shard.
@@ -262,10 +279,11 @@ func (db *DB) GetShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutp
 		return nil, streamNotFound(in.StreamArn)
 	}
 	now := db.now()
-	sh, visible, trimmed, err := s.shardView(func(sh shardMeta) bool { return sh.ID == in.ShardId })
+	sh, visible, trimmed, _, done, err := s.shardView(func(sh shardMeta) bool { return sh.ID == in.ShardId })
 	if err != nil {
 		return nil, err
 	}
+	done()
 	var pos uint64
 	switch in.ShardIteratorType {
 	case IteratorTrimHorizon:
@@ -409,10 +427,11 @@ func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 		return nil, NotFound(msgIteratorStreamGone)
 	}
 	s := v.(*stream)
-	sh, visible, trimmed, err := s.shardView(func(sh shardMeta) bool { return sh.Index == p.shard })
+	sh, visible, trimmed, view, done, err := s.shardView(func(sh shardMeta) bool { return sh.Index == p.shard })
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if p.pos < trimmed && p.pos >= sh.Start {
 		return nil, &Error{Code: CodeTrimmedDataAccess, Message: msgTrimmed}
 	}
@@ -424,7 +443,7 @@ func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 	out := &GetRecordsOutput{Records: []Record{}}
 	next := p.pos
 	if p.pos <= hi {
-		it, err := db.store.NewIter(streamRecordKey(s.meta.ID, p.pos), streamRecordKey(s.meta.ID, hi+1))
+		it, err := view.NewIter(streamRecordKey(s.meta.ID, p.pos), streamRecordKey(s.meta.ID, hi+1))
 		if err != nil {
 			return nil, err
 		}

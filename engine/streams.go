@@ -163,11 +163,11 @@ func (s *stream) visibleLocked() uint64 {
 // over when it is old enough. ok is false when the stream is disabled: a
 // change that commits after that has no record.
 func (s *stream) allocate(b *writeBatch, now time.Time, row []byte) (seq uint64, ok bool, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.db.shared {
 		return s.allocateShared(b, now, row)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if !s.meta.Disabled.IsZero() {
 		return 0, false, nil
 	}
@@ -311,13 +311,6 @@ func (db *DB) streamOf(t *table) *stream {
 		return nil
 	}
 	v, ok := db.streams.Load(t.meta.StreamID)
-	if !ok && db.shared {
-		// Another node enabled it; its records must not be skipped.
-		if err := db.ensureStream(t.meta.StreamID); err != nil {
-			db.log.Warn("load stream", "stream", t.meta.StreamID, "err", err)
-		}
-		v, ok = db.streams.Load(t.meta.StreamID)
-	}
 	if !ok {
 		return nil
 	}
@@ -330,6 +323,13 @@ func (db *DB) streamOf(t *table) *stream {
 // A change that leaves the item as it was has no record, as DynamoDB
 // documents: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html
 func (db *DB) stageStreamRecord(b *writeBatch, t *table, k itemKey, old *storedItem, newBody []byte, newSize int, w writer) error {
+	if t.meta.StreamID != 0 && db.shared {
+		// Another node may have enabled it: load it, or fail the write
+		// rather than commit it without its record.
+		if err := db.ensureStream(t.meta.StreamID); err != nil {
+			return err
+		}
+	}
 	s := db.streamOf(t)
 	if s == nil {
 		return nil
@@ -519,6 +519,11 @@ func (db *DB) installStream(s *stream) {
 // caller holds db.ddl.
 func (db *DB) disableStream(b storage.Batch, id uint64, now time.Time) (finish func(committed bool), err error) {
 	noop := func(bool) {}
+	if db.shared {
+		if err := db.ensureStream(id); err != nil {
+			return noop, err
+		}
+	}
 	v, ok := db.streams.Load(id)
 	if !ok {
 		return noop, nil
@@ -640,6 +645,9 @@ func (db *DB) loadStreamState(s *stream) error {
 		if found && len(v) == 8 {
 			*dst = max(*dst, binary.BigEndian.Uint64(v))
 		}
+	}
+	if db.shared {
+		return nil // numbers come from the nodes' clocks, not from here
 	}
 	p := streamPrefix(s.meta.ID)
 	rit, err := db.store.NewIter(p, keys.PrefixEnd(p))

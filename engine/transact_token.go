@@ -10,6 +10,7 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/storage"
 )
 
 // tokenLifetime is how long a TransactWriteItems ClientRequestToken is
@@ -122,6 +123,12 @@ func (db *DB) stageToken(b *writeBatch, token string, fp [sha256.Size]byte) (cla
 	now := db.now().UnixNano()
 	if old, found, err := db.store.Get(metaTokenKey(token), nil); err != nil {
 		return nil, err
+	} else if found && len(old) == sha256.Size+8 && now < int64(binary.BigEndian.Uint64(old[sha256.Size:])) {
+		// Another node committed a request with this token since
+		// beginToken looked: run again, and answer as its repeat (or
+		// its mismatch). On one process beginToken's claim rules this
+		// out.
+		return nil, storage.ErrConflict
 	} else if b.Expect(metaTokenKey(token), old, found); found && len(old) == sha256.Size+8 {
 		if err := b.Delete(metaTokenExpiryKey(int64(binary.BigEndian.Uint64(old[sha256.Size:])), token)); err != nil {
 			return nil, err

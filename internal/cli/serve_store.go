@@ -12,8 +12,8 @@ import (
 // openStore opens the PostgreSQL store --store names, failing fast when
 // the database cannot be reached.
 func openStore(ctx context.Context, c serveConfig, log *slog.Logger) (storage.Store, error) {
-	if c.storeMaxConns < 0 {
-		return nil, fmt.Errorf("--store-max-conns: %d is negative", c.storeMaxConns)
+	if c.storeMaxConns < 0 || c.storeMaxConns == 1 {
+		return nil, fmt.Errorf("--store-max-conns: %d: use 0 (four per CPU) or at least 2", c.storeMaxConns)
 	}
 	if c.storeStatementTimeout < 0 {
 		return nil, fmt.Errorf("--store-statement-timeout: %v is negative", c.storeStatementTimeout)

@@ -248,6 +248,11 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		// pgx's parse errors leave the password out.
 		return nil, fmt.Errorf("pgstore: database URL: %w", err)
 	}
+	if o.MaxConns < 0 || o.MaxConns == 1 {
+		// One connection cannot serve a caller that holds an iterator's
+		// and needs another for a Get (see Store.holdSlots).
+		return nil, fmt.Errorf("pgstore: MaxConns %d: use 0 (the default) or at least 2", o.MaxConns)
+	}
 	cc := cfg.ConnConfig
 	if cc.ConnectTimeout == 0 {
 		cc.ConnectTimeout = connectTimeout
