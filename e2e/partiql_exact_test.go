@@ -199,3 +199,40 @@ func TestPartiQLExactBatchAndTransaction(t *testing.T) {
 		t.Fatalf("26 statements: %v", err)
 	}
 }
+
+// Conditions in a WHERE run as DynamoDB's condition expressions do:
+// paritysuite/dynamodb-conformance tests/tier2/partiql/whereFunctions.test.ts
+// and comparison.test.ts (recorded against AWS, eu-west-2, October 2026).
+func TestPartiQLExactConditions(t *testing.T) {
+	_, c := start(t)
+	createHash(t, c, "hsh", types.ScalarAttributeTypeS)
+	put(t, c, "hsh", item{"pk": S("it"), "ss": SS("a", "b", "c"), "s": S("str"), "m": M(item{"sub": S("x")}),
+		"nul": NULL(), "flag": BOOL(true), "val": B([]byte{1, 2, 3})})
+	holds := func(cond string, params ...types.AttributeValue) bool {
+		t.Helper()
+		items := mustQL(t, c, `SELECT pk FROM "hsh" WHERE pk = 'it' AND `+cond, params...)
+		return len(items) == 1
+	}
+	for cond, want := range map[string]bool{
+		"attribute_exists(ss)": true, "attribute_exists(nope)": false, "attribute_not_exists(nope)": true,
+		"NOT attribute_exists(nope)": true, "ATTRIBUTE_EXISTS(ss)": true, "(attribute_exists(nope) OR attribute_exists(ss))": true,
+		"attribute_exists(ss) = true": true, `attribute_exists("ss")`: true, "attribute_exists(m.sub)": true,
+		"attribute_exists(m.nope)": false, "size(s) = 3": true, "size(s) = 4": false,
+		"attribute_type(ss, 'SS')": true, "attribute_type(ss, 'S')": false, "nul IS NULL": true, "s IS NULL": false,
+		"s IS NOT NULL": true, "nul IS NOT NULL": false, "flag IS BOOL": true, "s IS STRING": true, "s IS BOOL": false,
+	} {
+		if got := holds(cond); got != want {
+			t.Errorf("%s: %v, want %v", cond, got, want)
+		}
+	}
+	if !holds("ss = ?", SS("c", "a", "b")) || holds("ss <> ?", SS("c", "a", "b")) {
+		t.Error("a set compares without order")
+	}
+	if !holds("val < ?", B([]byte{1, 2, 4})) || holds("val > ?", B([]byte{1, 2, 4})) {
+		t.Error("binary orders by its bytes")
+	}
+	for _, op := range []string{"<", "<=", ">", ">="} {
+		_, err := ql(c, `SELECT pk FROM "hsh" WHERE pk = 'it' AND val `+op+` ?`, BOOL(true))
+		wantValidation(t, err, "Incorrect operand type for operator or function; operator or function: "+op+", operand type: BOOL")
+	}
+}
