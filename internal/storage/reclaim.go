@@ -84,22 +84,36 @@ func (r *reclaimer) loop() {
 			return
 		case <-time.After(reclaimDelay):
 		}
-		r.mu.Lock()
-		ranges := mergeRanges(r.pending)
-		r.pending = nil
-		r.mu.Unlock()
-		for _, rg := range ranges {
-			if err := r.compact(r.ctx, rg[0], rg[1]); err != nil {
-				if r.ctx.Err() != nil {
-					return
-				}
-				r.logf("reclaiming the space of deleted keys", "err", err)
-			}
+		if !r.pass() {
+			return
 		}
-		r.mu.Lock()
-		r.passes++
-		r.mu.Unlock()
 	}
+}
+
+// pass compacts the pending ranges now. It reports false if the reclaimer
+// was stopped meanwhile.
+func (r *reclaimer) pass() bool {
+	r.mu.Lock()
+	ranges := mergeRanges(r.pending)
+	r.pending = nil
+	r.mu.Unlock()
+	for _, rg := range ranges {
+		// Pebble refuses to compact an empty range; Batch.DeleteRange
+		// queues none, but an empty range has nothing to reclaim anyway.
+		if bytes.Compare(rg[0], rg[1]) >= 0 {
+			continue
+		}
+		if err := r.compact(r.ctx, rg[0], rg[1]); err != nil {
+			if r.ctx.Err() != nil {
+				return false
+			}
+			r.logf("reclaiming the space of deleted keys", "err", err)
+		}
+	}
+	r.mu.Lock()
+	r.passes++
+	r.mu.Unlock()
+	return true
 }
 
 // mergeRanges sorts ranges and joins those that overlap or touch.

@@ -16,13 +16,6 @@ import (
 // over random bounds driven by the same random moves, step by step. Pages
 // are tiny so that every move crosses pages in every direction.
 func TestDifferentialPebble(t *testing.T) {
-	if raceEnabled {
-		// With the race detector Pebble builds its invariant checks, and
-		// an in-memory store then brings back keys a DeleteRange removed
-		// once the storage package's reclaimer has compacted the range:
-		// the reference itself is wrong there.
-		t.Skip("Pebble's invariant checks (on with -race) make the reference store unreliable after range deletions")
-	}
 	pg := openTest(t, Options{})
 	peb, err := storage.Open(storage.Options{InMemory: true})
 	if err != nil {
