@@ -9,7 +9,7 @@ import (
 // statements are prepared on the connection.
 func TestRoundTrips(t *testing.T) {
 	rt := countRoundTrips(t)
-	s := openTest(t, Options{MaxConns: 1, FoldInterval: -1})
+	s := openTest(t, Options{MaxConns: 2, FoldInterval: -1})
 	var kv []string
 	for i := range 300 {
 		kv = append(kv, fmt.Sprintf("k%03d", i), "v")

@@ -551,7 +551,7 @@ func TestNoConnectionLeak(t *testing.T) {
 // TestCloseUnblocksIterators: Close of the store does not wait for an
 // iterator the caller forgot.
 func TestLeakedIteratorCleanup(t *testing.T) {
-	s := openTest(t, Options{MaxConns: 1, CallTimeout: 5 * time.Second})
+	s := openTest(t, Options{MaxConns: 2, CallTimeout: 5 * time.Second})
 	shrinkPages(t, 1, 1, 1<<20)
 	set(t, s, "a", "1", "b", "2", "c", "3")
 	func() {

@@ -23,12 +23,16 @@ func TestStatementTimeout(t *testing.T) {
 // TestCallTimeout: with every connection held, a call waits for one no
 // longer than CallTimeout.
 func TestCallTimeout(t *testing.T) {
-	s := openTest(t, Options{MaxConns: 1, CallTimeout: 300 * time.Millisecond})
+	s := openTest(t, Options{MaxConns: 2, CallTimeout: 300 * time.Millisecond})
 	shrinkPages(t, 1, 1, 1<<20)
 	set(t, s, "a", "1", "b", "2")
 	it, _ := s.NewIter(nil, nil)
 	it.First()
-	it.Next() // holds the only connection
+	it.Next() // holds one connection
+	other, err := s.pool.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	start := time.Now()
 	if _, _, err := s.Get([]byte("a"), nil); err == nil {
 		t.Error("Get succeeded with no connection to be had")
@@ -41,6 +45,7 @@ func TestCallTimeout(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("took %v", took)
 	}
+	other.Release()
 	it.Close()
 	if v, _ := get(t, s, "a"); v != "1" {
 		t.Errorf("a = %q", v)
