@@ -81,6 +81,8 @@ func TestPartiQLExactStatementErrors(t *testing.T) {
 		{"local", `INSERT INTO "cmp" VALUE {'pk': 'a'}`, "Key attribute should be present in the item: Key sk"},
 		{"local", `INSERT INTO "cmp" VALUE {'pk': 'a', 'sk': 'x'}`, "Key attribute's data type should match its data type in table's schema: Key sk"},
 		{"local", `INSERT INTO "hsh" VALUE {'pk': 'a', 'pk': 'b'}`, "Duplicate keys in tuple. Key: pk under root"},
+		{"grammar", `SELECT * FROM "cmp" WHERE pk = 'a' AND x = '1' OR pk = 'a' AND sk = 2`, "Overlapping conditions with range keys are not supported in where clause"},
+		{"grammar", `SELECT * FROM "cmp" WHERE pk = 'a' AND x <> '1' OR pk = 'a' AND sk = 2`, "Overlapping conditions with range keys are not supported in where clause"},
 		{"local", `SELECT * FROM "hsh" WHERE pk IN ` + inList(51), "Too many decomposed read operations for a given query."},
 		{"local", `UPDATE "cmp" SET a = 1 WHERE pk = 'a' AND sk = 1 AND sk = 2`, "Multiple conditions on same key sk. Only single item Update/Insert/Delete are supported"},
 	} {

@@ -122,6 +122,21 @@ func TestPartiQLSelect(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("functions: %d items", len(got))
 	}
+	// OR branches with a negated sort key condition run, as the union of
+	// the branches (recorded: paritysuite/dynamodb-conformance
+	// tests/tier2/partiql/whereOverlap.test.ts).
+	for where, want := range map[string]string{
+		`pk = 'a' AND NOT sk = 1 OR pk = 'a' AND sk = 2`:               "2,3",
+		`pk = 'a' AND sk <> 1 OR pk = 'a' AND sk = 2`:                  "2,3",
+		`pk = 'a' AND NOT sk IN [1, 3] OR pk = 'a' AND sk = 2`:         "2",
+		`pk = 'a' OR pk = 'a' AND NOT sk = 1`:                          "1,2,3",
+		`pk = 'a' AND NOT begins_with(sk, 'x') OR pk = 'a' AND sk = 2`: "1,2,3",
+	} {
+		got = mustQL(t, c, `SELECT * FROM "orders" WHERE `+where)
+		if k := sorted(plain(got, "sk")); strings.Join(k, ",") != want {
+			t.Errorf("%s: %v, want %s", where, k, want)
+		}
+	}
 	got = mustQL(t, c, `SELECT * FROM "orders" WHERE NOT (qty < 30) AND tag IS STRING`)
 	if len(got) != 3 {
 		t.Fatalf("NOT and IS STRING: %d items", len(got))

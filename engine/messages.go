@@ -753,6 +753,9 @@ const (
 	msgQLTooManyReads = "Too many decomposed read operations for a given query."
 	// msgQLConsistentGSI: DynamoDB Local.
 	msgQLConsistentGSI = "Strongly consistent read is not supported on Global Secondary Indexes"
+	// msgQLOverlap: recorded (OR branches on one partition key, one with
+	// a sort key condition, one with a non-key condition).
+	msgQLOverlap = "Overlapping conditions with range keys are not supported in where clause"
 	// msgQLTxReturning: no recording (DynamoDB Local refuses RETURNING
 	// in a transaction; its text was not recorded).
 	msgQLTxReturning = "RETURNING is not supported in transactions"

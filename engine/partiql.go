@@ -385,6 +385,9 @@ func (db *DB) planSelect(st *partiql.Statement, b *binder, consistent bool) (*se
 		return nil, err
 	}
 	p := &selectPlan{tg: tg, st: st, b: b}
+	if !tg.multiIndex && tg.rng != "" && overlapping(st.Where, tg.hash, tg.rng) {
+		return nil, Validation(msgQLOverlap)
+	}
 	conj := conjuncts(st.Where, nil)
 	hashAt := -1
 	var hashExprs []partiql.Expr
@@ -447,6 +450,47 @@ func (db *DB) planSelect(st *partiql.Statement, b *binder, consistent bool) (*se
 	p.get = tg.ix == nil && len(p.hashes) == 1 && len(rest) == 0 &&
 		(tg.rng == "" && p.sortKey == nil || p.sortKey != nil && keyEquality(p.sortKey, tg.rng) != nil)
 	return p, nil
+}
+
+// overlapping reports the OR DynamoDB refuses: branches that each pin
+// the partition key, one with a sort key condition and another with a
+// condition on neither key, whose sort key ranges therefore overlap
+// (recorded: partiqlGrammar.test.ts, "OR branches that overlap on the sort
+// key"; whereOverlap.test.ts records that a negated sort key condition is
+// not refused).
+func overlapping(where partiql.Expr, hash, rng string) bool {
+	var branches []partiql.Expr
+	var walk func(e partiql.Expr)
+	walk = func(e partiql.Expr) {
+		if b, ok := e.(*partiql.Binary); ok && b.Op == "OR" {
+			walk(b.L)
+			walk(b.R)
+			return
+		}
+		branches = append(branches, e)
+	}
+	walk(where)
+	if len(branches) < 2 {
+		return false
+	}
+	ranged, open := false, false
+	for _, br := range branches {
+		pinned := false
+		for _, c := range conjuncts(br, nil) {
+			switch {
+			case keyEquality(c, hash) != nil:
+				pinned = true
+			case sortKeyCondition(c, rng):
+				ranged = true
+			case !mentions(c, hash) && !mentions(c, rng):
+				open = true
+			}
+		}
+		if !pinned {
+			return false
+		}
+	}
+	return ranged && open
 }
 
 // orderBy checks ORDER BY and records its direction.
