@@ -88,7 +88,8 @@ func Open(opts Options) (*DB, error) {
 			return nil, errors.New("engine: Options.Dir is empty and neither InMemory nor Store is set")
 		}
 		var err error
-		st, err = storage.Open(storage.Options{Dir: opts.Dir, InMemory: opts.InMemory, Sync: opts.Sync, Logger: opts.Logger})
+		st, err = storage.Open(storage.Options{Dir: opts.Dir, InMemory: opts.InMemory, Sync: opts.Sync, Logger: opts.Logger,
+			MemTableSize: uint64(max(opts.MemTableSize, 0)), CacheSize: opts.CacheSize})
 		if err != nil {
 			return nil, err
 		}

@@ -25,6 +25,14 @@ type Options struct {
 	// InMemory keeps everything in memory; nothing touches the disk and
 	// everything is lost on Close.
 	InMemory bool
+	// MemTableSize and CacheSize, in bytes, size Pebble's largest
+	// memtable and its block cache; 0 keeps the defaults, which suit a
+	// server (a 64 MiB cache; 64 MiB memtables in memory, Pebble's 4 MiB
+	// on disk). Package local opens in-memory
+	// databases with a few MiB of each, so a test process can hold
+	// thousands. Ignored when Store is set.
+	MemTableSize int64
+	CacheSize    int64
 	// Sync makes every acknowledged write durable against a machine crash
 	// by syncing the write-ahead log before returning. The default (false)
 	// still survives a process crash: each write is in the OS page cache

@@ -51,6 +51,14 @@ type Options struct {
 	Sync bool
 	// Logger receives Pebble's own log lines at debug level. Default: discard.
 	Logger *slog.Logger
+	// MemTableSize is the largest memtable in bytes (Pebble starts with
+	// one of at most 256 KiB and doubles it up to this). 0 means the
+	// default: 64 MiB in memory, Pebble's 4 MiB on disk.
+	MemTableSize uint64
+	// CacheSize is the block cache's capacity in bytes. 0 means the
+	// default, 64 MiB. A store opened per test wants both small, so that
+	// thousands fit in one process.
+	CacheSize int64
 }
 
 // DB is an open Pebble store.
@@ -85,7 +93,11 @@ func Open(o Options) (*DB, error) {
 	// A block cache larger than Pebble's 8 MB default keeps a working set
 	// of tens of megabytes decoded; it is allocated as it fills, so an
 	// idle server does not pay for it.
-	cache := pebble.NewCache(cacheBytes)
+	cacheSize := o.CacheSize
+	if cacheSize <= 0 {
+		cacheSize = cacheBytes
+	}
+	cache := pebble.NewCache(cacheSize)
 	defer cache.Unref()
 	popts := &pebble.Options{
 		Merger:       &pebble.Merger{Name: counterMergerName, Merge: newCounterMerger},
@@ -107,6 +119,9 @@ func Open(o Options) (*DB, error) {
 		// Fewer, larger flushes: an in-memory file grows by copying, so
 		// every flush and compaction rewrites its bytes more than once.
 		popts.MemTableSize = 64 << 20
+		if o.MemTableSize > 0 {
+			popts.MemTableSize = o.MemTableSize
+		}
 	} else {
 		if dir == "" {
 			return nil, errors.New("storage: no data directory given")
@@ -126,6 +141,9 @@ func Open(o Options) (*DB, error) {
 			return nil, fmt.Errorf("%w: %s: %v", ErrLocked, abs, err)
 		}
 		popts.Lock = lock
+		if o.MemTableSize > 0 {
+			popts.MemTableSize = o.MemTableSize
+		}
 	}
 	p, err := pebble.Open(dir, popts)
 	if err != nil {
