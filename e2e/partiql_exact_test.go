@@ -238,3 +238,42 @@ func TestPartiQLExactConditions(t *testing.T) {
 		wantValidation(t, err, "Incorrect operand type for operator or function; operator or function: "+op+", operand type: BOOL")
 	}
 }
+
+// A read of a GSI whose key has several HASH or RANGE attributes is
+// refused, after syntax and parameter errors and ahead of everything else,
+// in a batch ahead of the key-only rule: paritysuite/dynamodb-conformance
+// tests/tier3/error-messages/partiqlMultiAttributeIndex.test.ts (eu-west-2
+// and us-east-1, October 2026).
+func TestPartiQLExactMultiAttributeIndex(t *testing.T) {
+	_, c := start(t)
+	createMultiKey(t, c)
+	const refused = "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys."
+	for _, stmt := range []string{
+		`SELECT * FROM "multikey"."gsi" WHERE h1 = 'a'`,
+		`SELECT * FROM "multikey"."gsi" WHERE h1 = 5`,
+		`SELECT * FROM "multikey"."gsi" WHERE pk = 'i1'`,
+		`SELECT * FROM "multikey"."gsi"`,
+		`SELECT pk FROM "multikey"."gsi" WHERE h1 = 'a' AND h2 = 1 ORDER BY r1 DESC`,
+	} {
+		_, err := ql(c, stmt)
+		wantValidation(t, err, refused)
+	}
+	_, err := ql(c, `SELECT * FROM "multikey"."gsi" WHERE`)
+	wantValidation(t, err, wellFormed+"Unexpected term")
+	_, err = ql(c, `SELECT * FROM "multikey"."gsi" WHERE h1 = ?`, N("1e99999999999"))
+	wantValidation(t, err, "The parameter cannot be converted to a numeric value: 1e99999999999")
+	put(t, c, "multikey", item{"pk": S("i1"), "sk": S("s")})
+	out, err := c.BatchExecuteStatement(bg(), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+		{Statement: aws.String(`SELECT * FROM "multikey"."gsi" WHERE h1 = 'a' AND h2 = 1 AND r1 = 'm'`)},
+		{Statement: aws.String(`SELECT * FROM "multikey" WHERE pk = 'i1' AND sk = 's'`)},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := out.Responses[0].Error; e == nil || aws.ToString(e.Message) != refused {
+		t.Fatalf("batch: %+v", e)
+	}
+	if out.Responses[1].Error != nil || out.Responses[1].Item == nil {
+		t.Fatalf("the base table beside it: %+v", out.Responses[1])
+	}
+}

@@ -93,6 +93,10 @@ func TestPartiQLSelect(t *testing.T) {
 	if k := plain(got, "sk"); strings.Join(k, ",") != "2,3" {
 		t.Fatalf("between: %v", k)
 	}
+	got = mustQL(t, c, `SELECT * FROM "orders" WHERE pk = 'c' AND sk > 1 AND sk < 3`)
+	if k := plain(got, "sk"); strings.Join(k, ",") != "2" {
+		t.Fatalf("two sort key bounds: %v", k)
+	}
 	got = mustQL(t, c, `SELECT * FROM "orders" WHERE 2 < sk AND pk = 'c'`)
 	if k := plain(got, "sk"); strings.Join(k, ",") != "3" {
 		t.Fatalf("flipped comparison: %v", k)
@@ -324,6 +328,9 @@ func TestPartiQLCapacity(t *testing.T) {
 	}
 	if u := units(`SELECT * FROM "orders" WHERE pk = 'a' AND qty > 1000`, false); u != aws.ToFloat64(q.ConsumedCapacity.CapacityUnits) {
 		t.Fatalf("SELECT by partition: %v, Query %v", u, *q.ConsumedCapacity.CapacityUnits)
+	}
+	if u := units(`SELECT * FROM "orders" WHERE pk = 'a' AND sk > 0 AND sk < 100`, false); u != aws.ToFloat64(q.ConsumedCapacity.CapacityUnits) {
+		t.Fatalf("SELECT by partition with two sort key bounds: %v, Query %v", u, *q.ConsumedCapacity.CapacityUnits)
 	}
 	s, err := c.Scan(bg(), &dynamodb.ScanInput{TableName: aws.String("orders"), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
 	if err != nil {

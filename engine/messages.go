@@ -756,6 +756,10 @@ const (
 	// msgQLOverlap: recorded (OR branches on one partition key, one with
 	// a sort key condition, one with a non-key condition).
 	msgQLOverlap = "Overlapping conditions with range keys are not supported in where clause"
+	// msgQLMultiKeyIndex: recorded
+	// (partiqlMultiAttributeIndex.test.ts): a read of a GSI whose key has
+	// several HASH or RANGE attributes.
+	msgQLMultiKeyIndex = "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys."
 	// msgQLTxReturning: no recording (DynamoDB Local refuses RETURNING
 	// in a transaction; its text was not recorded).
 	msgQLTxReturning = "RETURNING is not supported in transactions"

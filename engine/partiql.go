@@ -265,10 +265,9 @@ func returned(rv string, attrs attr.Item) attr.Item {
 // selectTarget is the key schema a SELECT reads: the table's or its
 // index's.
 type selectTarget struct {
-	t          *table
-	ix         *index
-	hash, rng  string
-	multiIndex bool
+	t         *table
+	ix        *index
+	hash, rng string
 }
 
 // target resolves a SELECT's table and index.
@@ -285,14 +284,13 @@ func (db *DB) target(st *partiql.Statement, consistent bool) (*selectTarget, err
 	if ix == nil {
 		return nil, Validation(msgNoIndex(st.Index))
 	}
+	if ix.multi() {
+		return nil, Validation(msgQLMultiKeyIndex)
+	}
 	if ix.meta.Global && consistent {
 		return nil, Validation(msgQLConsistentGSI)
 	}
 	tg.ix = ix
-	if ix.multi() {
-		tg.multiIndex = true
-		return tg, nil
-	}
 	tg.hash, tg.rng = ix.hash[0].name, ""
 	if len(ix.rng) == 1 {
 		tg.rng = ix.rng[0].name
@@ -385,18 +383,16 @@ func (db *DB) planSelect(st *partiql.Statement, b *binder, consistent bool) (*se
 		return nil, err
 	}
 	p := &selectPlan{tg: tg, st: st, b: b}
-	if !tg.multiIndex && tg.rng != "" && overlapping(st.Where, tg.hash, tg.rng) {
+	if tg.rng != "" && overlapping(st.Where, tg.hash, tg.rng) {
 		return nil, Validation(msgQLOverlap)
 	}
 	conj := conjuncts(st.Where, nil)
 	hashAt := -1
 	var hashExprs []partiql.Expr
-	if !tg.multiIndex {
-		for i, c := range conj {
-			if v := hashValues(c, tg.hash); v != nil {
-				hashAt, hashExprs = i, v
-				break
-			}
+	for i, c := range conj {
+		if v := hashValues(c, tg.hash); v != nil {
+			hashAt, hashExprs = i, v
+			break
 		}
 	}
 	if err := p.orderBy(hashAt >= 0, len(hashExprs)); err != nil {
@@ -417,14 +413,6 @@ func (db *DB) planSelect(st *partiql.Statement, b *binder, consistent bool) (*se
 				rest = slices.Delete(rest, i, i+1)
 				break
 			}
-		}
-	}
-	for _, c := range rest {
-		if mentions(c, tg.hash) || tg.rng != "" && mentions(c, tg.rng) {
-			// A Query's filter cannot name a key attribute: read the
-			// whole table with the WHERE as its filter.
-			p.sortKey, p.filter = nil, conj
-			return p, nil
 		}
 	}
 	p.filter = rest
@@ -590,7 +578,9 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 		if remaining > 0 {
 			q.Limit = ptr(int32(remaining))
 		}
-		res, err := db.Query(q)
+		// The filter may name key attributes (sk > 1 AND sk < 5), which a
+		// Query request may not.
+		res, err := db.query(q, true)
 		if err != nil {
 			return nil, err
 		}

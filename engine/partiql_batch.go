@@ -156,6 +156,9 @@ func (db *DB) keyRead(st *partiql.Statement, b *binder, notKey, onIndex string) 
 		return nil, err
 	}
 	if st.Index != "" {
+		if ix := t.index(st.Index); ix != nil && ix.multi() {
+			return nil, Validation(msgQLMultiKeyIndex)
+		}
 		return nil, Validation(onIndex)
 	}
 	if len(st.OrderBy) > 0 {

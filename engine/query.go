@@ -24,6 +24,13 @@ type keyCondition struct {
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
+	return db.query(in, false)
+}
+
+// query is Query; keyFilter lets the filter name key attributes, which
+// a PartiQL SELECT's WHERE may do beside its key condition
+// (engine/partiql.go).
+func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	if err := conditionalOperatorFirst(in.ConditionalOperator, len(in.QueryFilter)); err != nil {
 		return nil, err
 	}
@@ -106,7 +113,7 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := t.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil {
+		if err := t.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
 			return nil, err
 		}
 		if r, err = t.queryRange(kc); err != nil {
@@ -132,7 +139,7 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := t.checkIndexFilterKeys(ix, x.filter, in.QueryFilter != nil); err != nil {
+		if err := t.checkIndexFilterKeys(ix, x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
 			return nil, err
 		}
 		if r, err = t.indexQueryRange(ix, ic); err != nil {
