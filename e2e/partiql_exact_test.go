@@ -277,3 +277,64 @@ func TestPartiQLExactMultiAttributeIndex(t *testing.T) {
 		t.Fatalf("the base table beside it: %+v", out.Responses[1])
 	}
 }
+
+// Index-qualified reads: paritysuite/dynamodb-conformance
+// tests/tier2/partiql/executeStatementIndex.test.ts (recorded against AWS,
+// eu-west-1, 2026-09-02).
+func TestPartiQLExactIndexReads(t *testing.T) {
+	_, c := start(t)
+	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
+		TableName: aws.String("idx"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("lsi1sk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("lsi2sk"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{
+			IndexName:  aws.String("lsi2"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("lsi2sk"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"lsi1sk"}},
+		}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
+			{IndexName: aws.String("gsi1"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("lsi1sk"), KeyType: types.KeyTypeHash}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}},
+			{IndexName: aws.String("gsi2"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("lsi1sk"), KeyType: types.KeyTypeHash}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, c, "idx", item{"pk": S("p"), "sk": S("s1"), "lsi1sk": S("g"), "lsi2sk": S("l"), "data": S("one")})
+	if got := mustQL(t, c, `SELECT * FROM "idx"."gsi1" WHERE lsi1sk = 'g'`); len(got) != 1 {
+		t.Fatalf("GSI query: %v", got)
+	}
+	if got := mustQL(t, c, `SELECT * FROM "idx"."gsi1" WHERE pk = 'p'`); len(got) != 1 || plain(got, "sk")[0] != "s1" {
+		t.Fatalf("GSI scan: %v", got)
+	}
+	out, err := c.ExecuteStatement(bg(), &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "idx"."lsi2" WHERE pk = 'p'`), ConsistentRead: aws.Bool(true)})
+	if err != nil || len(out.Items) != 1 {
+		t.Fatalf("consistent LSI read: %v", err)
+	}
+	if got := mustQL(t, c, `SELECT data FROM "idx"."lsi2" WHERE pk = 'p' AND lsi2sk = 'l'`); len(got) != 1 || plain(got, "data")[0] != "one" {
+		t.Fatalf("LSI fetch: %v", got)
+	}
+	_, err = ql(c, `SELECT alternate, mymap, alternate FROM "idx"."gsi2" WHERE lsi1sk = 'g'`)
+	wantValidation(t, err, "One or more parameter values were invalid: Global secondary index gsi2 does not project [alternate, mymap]")
+	_, err = ql(c, `SELECT alternate FROM "idx"."gsi2"`)
+	wantValidation(t, err, "One or more parameter values were invalid: Global secondary index gsi2 does not project [alternate]")
+	b, err := c.BatchExecuteStatement(bg(), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+		{Statement: aws.String(`SELECT * FROM "idx"."gsi1" WHERE lsi1sk = 'g'`)},
+		{Statement: aws.String(`SELECT * FROM "idx" WHERE pk = 'p'`)},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range b.Responses {
+		if r.Error == nil || aws.ToString(r.Error.Message) != "Select statements within BatchExecuteStatement must specify the primary key in the where clause." {
+			t.Fatalf("batch slot %d: %+v", i, r.Error)
+		}
+	}
+}

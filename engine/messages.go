@@ -849,6 +849,13 @@ func msgQLOrderByType(what string) string {
 	return "Argument to ORDER BY must be of type VariableReference. Type: " + what
 }
 
+// msgQLNotProjected: recorded (executeStatementIndex.test.ts, eu-west-1,
+// 2026-09-02): a SELECT of attributes a GSI does not project, listed in
+// statement order.
+func msgQLNotProjected(index string, names []string) string {
+	return "One or more parameter values were invalid: Global secondary index " + index + " does not project [" + strings.Join(names, ", ") + "]"
+}
+
 // msgQLTxStatement prefixes a statement's validation error in
 // ExecuteTransaction: recorded ("Validation failed in
 // TransactStatements[0]: ...").

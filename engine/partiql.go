@@ -382,6 +382,17 @@ func (db *DB) planSelect(st *partiql.Statement, b *binder, consistent bool) (*se
 	if err != nil {
 		return nil, err
 	}
+	if tg.ix != nil && tg.ix.meta.Global {
+		var missing []string
+		for _, path := range st.Projection {
+			if n := path.Name(); !tg.t.projects(tg.ix, n) && !slices.Contains(missing, n) {
+				missing = append(missing, n)
+			}
+		}
+		if missing != nil {
+			return nil, Validation(msgQLNotProjected(tg.ix.meta.Name, missing))
+		}
+	}
 	p := &selectPlan{tg: tg, st: st, b: b}
 	if tg.rng != "" && overlapping(st.Where, tg.hash, tg.rng) {
 		return nil, Validation(msgQLOverlap)
