@@ -480,3 +480,30 @@ func TestPartiQLTransaction(t *testing.T) {
 		t.Fatalf("read capacity: %+v", out.ConsumedCapacity)
 	}
 }
+
+// set_add and set_delete: paritysuite/dynamodb-conformance
+// tests/tier2/partiql/setFunctions.test.ts (recorded against AWS, eu-west-2,
+// October 2026).
+func TestPartiQLSetFunctions(t *testing.T) {
+	_, c := start(t)
+	createHash(t, c, "sets", types.ScalarAttributeTypeS)
+	put(t, c, "sets", item{"pk": S("k"), "ss": SS("a", "b", "c"), "ns": NS("1", "2", "3"), "bs": BS([]byte{1}, []byte{2})})
+	key := item{"pk": S("k")}
+	mustQL(t, c, `UPDATE "sets" SET ss = SET_ADD(ss, <<'0', 'z', 'a'>>) SET ns = set_add(ns, <<4, 1>>) WHERE pk = 'k'`)
+	mustQL(t, c, `UPDATE "sets" SET bs = set_add(bs, ?) WHERE pk = 'k'`, BS([]byte{1}, []byte{3}))
+	mustQL(t, c, `UPDATE "sets" SET nss = set_add(nss, <<'x'>>) WHERE pk = 'k'`)
+	mustQL(t, c, `UPDATE "sets" SET gone = set_delete(gone, <<'a'>>) WHERE pk = 'k'`)
+	got := get(t, c, "sets", key)
+	itemEqual(t, "after set_add", got, item{"pk": S("k"), "ss": SS("0", "a", "b", "c", "z"), "ns": NS("1", "2", "3", "4"),
+		"bs": BS([]byte{1}, []byte{2}, []byte{3}), "nss": SS("x")})
+	mustQL(t, c, `UPDATE "sets" SET ns = set_delete(ns, <<2, 99>>) SET nss = set_delete(nss, <<'x'>>) WHERE pk = 'k'`)
+	got = get(t, c, "sets", key)
+	if render(got["ns"]) != render(NS("1", "3", "4")) || got["nss"] != nil {
+		t.Fatalf("after set_delete: %s", renderItem(got))
+	}
+	_, err := ql(c, `UPDATE "sets" SET ss = set_add(ss, <<'x'>>) WHERE pk = 'absent'`)
+	wantCondFailed(t, err)
+	if get(t, c, "sets", item{"pk": S("absent")}) != nil {
+		t.Fatal("an UPDATE of a missing item created it")
+	}
+}
