@@ -45,6 +45,9 @@ var exprPrefixes = []string{"Invalid FilterExpression: ", "Invalid ConditionExpr
 
 // qlUnwrap drops an expression prefix from a ValidationException.
 func qlUnwrap(err error) error {
+	if err == nil {
+		return nil
+	}
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodeValidation {
 		return err
@@ -72,7 +75,7 @@ func (db *DB) executeStatement(in *ExecuteStatementInput) (*ExecuteStatementOutp
 	if in.ValueError != nil {
 		return nil, in.ValueError
 	}
-	st, err := partiql.Parse(in.Statement)
+	st, err := partiql.ParseCached(in.Statement)
 	if err != nil {
 		return nil, qlError(err)
 	}
@@ -394,7 +397,7 @@ func (db *DB) planSelect(st *partiql.Statement, b *binder, consistent bool) (*se
 		}
 	}
 	p := &selectPlan{tg: tg, st: st, b: b}
-	if tg.rng != "" && overlapping(st.Where, tg.hash, tg.rng) {
+	if or, ok := st.Where.(*partiql.Binary); ok && or.Op == "OR" && tg.rng != "" && overlapping(or, tg.hash, tg.rng) {
 		return nil, Validation(msgQLOverlap)
 	}
 	conj := conjuncts(st.Where, nil)
