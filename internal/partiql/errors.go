@@ -32,7 +32,6 @@ const (
 	detailTypeName     = "Expected type name"
 	detailPathDot      = "Invalid path dot component"
 	detailDML          = "Expected data manipulation"
-	detailExpected     = "Expected "
 	detailTooDeep      = "Expression nesting is too deep" // no recording: a guard of dynago's
 	detailListIndex    = "Expected a list index"          // no recording
 	detailMapSeparator = "Expected ':' in struct"         // no recording
