@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -181,13 +183,15 @@ func TestItemsRoundTrip(t *testing.T) {
 
 func TestPaginatorsAndLargeAnswers(t *testing.T) {
 	db := open(t)
-	c := db.Client()
+	// The client asks for gzip, and checks the CRC32 of the compressed
+	// bytes before it decompresses them.
+	gz := &gzipCounter{next: db.HTTPClient()}
+	c := db.Client(func(o *dynamodb.Options) { o.EnableAcceptEncodingGzip = true; o.HTTPClient = gz })
 	ctx := context.Background()
 	createOrders(t, c)
 	const n = 45
 	// Items of about 1 KB, so that pages are large enough to be gzipped
-	// (from 4 KiB; the client asks for gzip and checks the CRC32 of
-	// the compressed bytes).
+	// (from 4 KiB).
 	pad := strings.Repeat("x", 1000)
 	for i := range n {
 		put(t, c, Order{Customer: "carol", ID: i, Total: float64(i), Status: pad})
@@ -222,6 +226,9 @@ func TestPaginatorsAndLargeAnswers(t *testing.T) {
 			}
 			ids = append(ids, o.ID)
 		}
+	}
+	if gz.n.Load() < 4 {
+		t.Fatalf("%d answers came gzipped, want the 4 full pages at least", gz.n.Load())
 	}
 	if len(ids) != n-5 || pages != 5 {
 		t.Fatalf("query: %d items in %d pages, want %d in 5 (4 full, then an empty last page)", len(ids), pages, n-5)
@@ -259,6 +266,20 @@ func TestPaginatorsAndLargeAnswers(t *testing.T) {
 	if got := len(bout.Responses["Orders"]); got != n {
 		t.Fatalf("BatchGetItem: %d items, want %d", got, n)
 	}
+}
+
+// gzipCounter counts the answers that come gzipped.
+type gzipCounter struct {
+	next *local.Transport
+	n    atomic.Int32
+}
+
+func (g *gzipCounter) Do(req *http.Request) (*http.Response, error) {
+	res, err := g.next.Do(req)
+	if err == nil && res.Header.Get("Content-Encoding") == "gzip" {
+		g.n.Add(1)
+	}
+	return res, err
 }
 
 func TestStreamAndWaiters(t *testing.T) {

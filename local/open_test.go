@@ -17,6 +17,8 @@ import (
 // and closed, as every test of package dynagotest pays it.
 func BenchmarkOpenClose(b *testing.B) {
 	b.ReportAllocs()
+	cpu := processCPU()
+	defer func() { reportCPU(b, cpu) }()
 	for b.Loop() {
 		db, err := local.Open()
 		if err != nil {

@@ -1,11 +1,11 @@
 package local
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -30,7 +30,8 @@ var ErrClosed = errors.New("local: database is closed")
 // dynago's server writes every answer in one piece; its body is read from
 // memory. Like http.Transport, it adds no Accept-Encoding of its own, so a
 // response is compressed exactly when the caller asks for it (the DynamoDB
-// client does, and checks the x-amz-crc32 of the compressed bytes).
+// client does with its EnableAcceptEncodingGzip option, and checks the
+// x-amz-crc32 of the compressed bytes).
 type Transport struct {
 	handler http.Handler
 	closed  atomic.Bool
@@ -124,9 +125,19 @@ func (w *recorder) Write(p []byte) (int, error) {
 	if !bodyAllowed(w.status) {
 		return 0, http.ErrBodyNotAllowed
 	}
-	if !w.head {
-		w.body = append(w.body, p...)
+	if w.head {
+		return len(p), nil
 	}
+	if w.body == nil {
+		// The body's size is known when the handler announced it (dynago's
+		// server always does): one allocation of that size.
+		size := len(p)
+		if n, err := strconv.Atoi(w.sent.Get("Content-Length")); err == nil && n > size {
+			size = n
+		}
+		w.body = getBuf(size)
+	}
+	w.body = append(w.body, p...)
 	return len(p), nil
 }
 
@@ -178,7 +189,53 @@ func (w *recorder) response(req *http.Request) *http.Response {
 		}
 		return res
 	}
-	res.Body = io.NopCloser(bytes.NewReader(w.body))
+	res.Body = &body{data: w.body}
 	res.ContentLength = int64(len(w.body))
 	return res
 }
+
+// Response bodies of up to pooledBody bytes are recycled once closed.
+const pooledBody = 64 << 10
+
+var bodyPool sync.Pool // of *[]byte
+
+func getBuf(size int) []byte {
+	if size <= pooledBody {
+		if b, ok := bodyPool.Get().(*[]byte); ok && cap(*b) >= size {
+			return (*b)[:0]
+		}
+		return make([]byte, 0, max(size, 4096))
+	}
+	return make([]byte, 0, size)
+}
+
+// body is a response body read from memory. Its buffer goes back to a
+// pool when it is closed, so it hands out copies only (Read, no WriteTo),
+// and reads nothing after Close.
+type body struct {
+	data []byte
+	off  int
+}
+
+func (b *body) Read(p []byte) (int, error) {
+	if b.data == nil {
+		return 0, errBodyClosed
+	}
+	if b.off >= len(b.data) {
+		return 0, io.EOF
+	}
+	n := copy(p, b.data[b.off:])
+	b.off += n
+	return n, nil
+}
+
+func (b *body) Close() error {
+	if b.data != nil && cap(b.data) <= pooledBody {
+		buf := b.data[:0]
+		bodyPool.Put(&buf)
+	}
+	b.data = nil
+	return nil
+}
+
+var errBodyClosed = errors.New("local: read of a closed response body")

@@ -128,6 +128,10 @@ func TestTransportRecorder(t *testing.T) {
 	if res.Header.Get("X-After") != "" {
 		t.Fatal("a header set after WriteHeader was sent")
 	}
+	res.Body.Close()
+	if n, err := res.Body.Read(make([]byte, 4)); n != 0 || err == nil {
+		t.Fatalf("Read after Close: %d, %v; want an error", n, err)
+	}
 	if req.URL.Host != "example.invalid" || req.RequestURI != "" {
 		t.Fatal("RoundTrip changed the caller's request")
 	}

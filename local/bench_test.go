@@ -1,0 +1,126 @@
+package local_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/local"
+)
+
+// The per-operation benchmarks run the same SDK calls on two paths: the
+// in-process transport of package local, and TCP to a loopback server
+// (internal/testserver). Both clients are the SDK's, with retries off, so
+// what differs is the transport alone. Items are about 1 KB.
+
+// benchPaths returns a client for each path, on a table "Bench" (pk S,
+// sk N) whose partition "q" holds 100 items.
+func benchPaths(b *testing.B) map[string]*dynamodb.Client {
+	db, err := local.Open()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	paths := map[string]*dynamodb.Client{
+		"inprocess": db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }),
+		"tcp":       testserver.Start(b).Client,
+	}
+	for _, c := range paths {
+		ctx := context.Background()
+		if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName: aws.String("Bench"),
+			AttributeDefinitions: []types.AttributeDefinition{
+				{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeN},
+			},
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+			},
+			BillingMode: types.BillingModePayPerRequest,
+		}); err != nil {
+			b.Fatal(err)
+		}
+		for i := range 100 {
+			if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Bench"), Item: benchItem("q", i)}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return paths
+}
+
+var benchPad = strings.Repeat("p", 1000)
+
+func benchItem(pk string, sk int) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"pk":    &types.AttributeValueMemberS{Value: pk},
+		"sk":    &types.AttributeValueMemberN{Value: fmt.Sprint(sk)},
+		"data":  &types.AttributeValueMemberS{Value: benchPad},
+		"count": &types.AttributeValueMemberN{Value: "42"},
+	}
+}
+
+func forEachPath(b *testing.B, run func(b *testing.B, c *dynamodb.Client)) {
+	paths := benchPaths(b)
+	for _, name := range []string{"inprocess", "tcp"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := processCPU()
+			run(b, paths[name])
+			reportCPU(b, cpu)
+		})
+	}
+}
+
+// reportCPU reports the process's CPU time per operation since start
+// (both sides of the exchange, and the garbage collector), as cpu-ns/op.
+func reportCPU(b *testing.B, start int64) {
+	if end := processCPU(); end > 0 && b.N > 0 {
+		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func BenchmarkGetItem(b *testing.B) {
+	forEachPath(b, func(b *testing.B, c *dynamodb.Client) {
+		in := &dynamodb.GetItemInput{TableName: aws.String("Bench"), Key: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "q"}, "sk": &types.AttributeValueMemberN{Value: "7"}}}
+		for b.Loop() {
+			out, err := c.GetItem(context.Background(), in)
+			if err != nil || out.Item == nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkPutItem(b *testing.B) {
+	forEachPath(b, func(b *testing.B, c *dynamodb.Client) {
+		in := &dynamodb.PutItemInput{TableName: aws.String("Bench"), Item: benchItem("p", 1)}
+		for b.Loop() {
+			if _, err := c.PutItem(context.Background(), in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkQuery(b *testing.B) {
+	forEachPath(b, func(b *testing.B, c *dynamodb.Client) {
+		in := &dynamodb.QueryInput{TableName: aws.String("Bench"), Limit: aws.Int32(20),
+			KeyConditionExpression:    aws.String("pk = :p"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "q"}}}
+		for b.Loop() {
+			out, err := c.Query(context.Background(), in)
+			if err != nil || len(out.Items) != 20 {
+				b.Fatal(err)
+			}
+		}
+	})
+}
