@@ -51,7 +51,10 @@ func FuzzExecuteStatement(f *testing.F) {
 			ps = append(ps, params[i%len(params)])
 		}
 		for _, run := range []func() error{
-			func() error { _, err := db.ExecuteStatement(&ExecuteStatementInput{Statement: stmt, Parameters: ps}); return err },
+			func() error {
+				_, err := db.ExecuteStatement(&ExecuteStatementInput{Statement: stmt, Parameters: ps})
+				return err
+			},
 			func() error {
 				_, err := db.ExecuteTransaction(&ExecuteTransactionInput{TransactStatements: []ParameterizedStatement{{Statement: stmt, Parameters: ps}}})
 				return err
