@@ -245,6 +245,13 @@ func (n *node) settledView() (storage.Snapshot, uint64, error) {
 	if err := n.fenceDead(); err != nil {
 		return nil, 0, err
 	}
+	// This node's own watermark is taken before the snapshot, so that
+	// every record at or below it has committed before the snapshot
+	// begins and is in it. (Taken after, it could cover a write that
+	// committed after the snapshot, which the reader would then skip.)
+	// Other nodes' watermarks are in the snapshot with the records they
+	// cover: each is published after those records commit.
+	low := n.watermark()
 	snap, err := n.db.store.NewSnapshot()
 	if err != nil {
 		return nil, 0, err
@@ -255,7 +262,6 @@ func (n *node) settledView() (storage.Snapshot, uint64, error) {
 		return nil, 0, err
 	}
 	me := n.ident()
-	low := n.watermark()
 	for _, r := range rows {
 		if r.id != me && !fenced[r.id] {
 			low = min(low, r.watermark)
