@@ -76,7 +76,18 @@ func TestCPUGroups(t *testing.T) {
 	cfg.Clients = 1
 	cfg.Duration = 600 * time.Millisecond
 	cfg.CPU = []CPUGroup{{Name: "spin", PIDs: []int{spin.Process.Pid}}}
+	before, err := readProcStat(spin.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rep := run(t, context.Background(), cfg)
+	after, err := readProcStat(spin.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the spinner used around the whole run, table set-up included:
+	// the workload's share is at most that.
+	outer := float64(after.ticks-before.ticks) / ticksPerSec
 	res := rep.Results[0]
 	var line bytes.Buffer
 	res.WriteLine(&line)
@@ -88,14 +99,18 @@ func TestCPUGroups(t *testing.T) {
 	for _, u := range res.CPU {
 		got[u.Group] = u
 	}
-	// One core spinning, on a machine that may be busy with other work.
-	if u := got["spin"]; u.Cores < 0.1 || u.Cores > 1.2 || u.Processes != 1 || len(u.Gone) != 0 || u.MicrosPerOp <= 0 {
-		t.Errorf("spin: %+v, want about one core of one process", u)
+	// One core spinning, or less on a machine busy with other work.
+	u := got["spin"]
+	if u.Cores > 1.2 || u.Seconds > outer+0.02 || u.Processes != 1 || len(u.Gone) != 0 {
+		t.Errorf("spin: %+v, want at most one core of one process, and %.2fs at most", u, outer)
+	}
+	if outer >= 0.1 && (u.Seconds <= 0 || u.MicrosPerOp <= 0) {
+		t.Errorf("spin: %+v: nothing of the %.2fs it used around the run", u, outer)
 	}
 	if u := got["client"]; u.Cores <= 0 || u.Seconds <= 0 {
 		t.Errorf("client: %+v", u)
 	}
-	if u := got["machine"]; u.Of < 1 || u.Cores < got["spin"].Cores*0.9 || u.Cores > float64(u.Of)+0.1 {
+	if u := got["machine"]; u.Of < 1 || u.Cores < got["spin"].Cores*0.9-0.05 || u.Cores > float64(u.Of)+0.1 {
 		t.Errorf("machine: %+v", u)
 	}
 	if res.LoadAvg < 0 {
