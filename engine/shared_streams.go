@@ -556,3 +556,10 @@ func (n *node) leave() {
 		}
 	}
 }
+
+// trimmedNow is s's trim horizon as this node knows it.
+func (s *stream) trimmedNow() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.trimmed
+}

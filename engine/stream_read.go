@@ -234,7 +234,21 @@ func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, t
 		if err != nil {
 			return sh, 0, 0, nil, done, err
 		}
-		view, visible, done = snap, v, func() { snap.Close() }
+		// The shards as the snapshot has them: a rollover committed
+		// after the snapshot starts its child above v, while one
+		// committed before is in it, so a shard read as open never
+		// hands out records its closing later gives to its child.
+		in := &stream{db: s.db, meta: s.meta}
+		if err := s.db.loadStreamStateFrom(snap, in); err != nil {
+			snap.Close()
+			return sh, 0, 0, nil, done, err
+		}
+		i := slices.IndexFunc(in.shards, match)
+		if i < 0 {
+			snap.Close()
+			return sh, 0, 0, nil, done, NotFound(msgShardNotFound)
+		}
+		return in.shards[i], v, max(in.trimmed, s.trimmedNow()), snap, func() { snap.Close() }, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

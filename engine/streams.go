@@ -614,9 +614,13 @@ func (db *DB) loadStreams() error {
 	return nil
 }
 
-func (db *DB) loadStreamState(s *stream) error {
+func (db *DB) loadStreamState(s *stream) error { return db.loadStreamStateFrom(db.store, s) }
+
+// loadStreamStateFrom is loadStreamState reading r, the store or a
+// snapshot of it.
+func (db *DB) loadStreamStateFrom(r storage.Reader, s *stream) error {
 	lower := binary.BigEndian.AppendUint64([]byte{keys.NSMeta, metaTagShard}, s.meta.ID)
-	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
+	it, err := r.NewIter(lower, keys.PrefixEnd(lower))
 	if err != nil {
 		return err
 	}
@@ -638,7 +642,7 @@ func (db *DB) loadStreamState(s *stream) error {
 	s.next = max(last.Start, last.End+1)
 	s.trimmed = s.shards[0].Start
 	for tag, dst := range map[byte]*uint64{metaTagReserved: &s.reserved, metaTagTrimmed: &s.trimmed} {
-		v, found, err := db.store.Get(metaStreamNumberKey(tag, s.meta.ID), nil)
+		v, found, err := r.Get(metaStreamNumberKey(tag, s.meta.ID), nil)
 		if err != nil {
 			return err
 		}
