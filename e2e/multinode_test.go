@@ -209,6 +209,18 @@ func TestNodesCatalog(t *testing.T) {
 	if got := get(t, a, "shared", item{"pk": S("k1")}); len(got) != 0 {
 		t.Fatalf("re-created table shows an old item: %v", got)
 	}
+	// A node that still holds the old table of a name writes to the new
+	// one at once, as DynamoDB accepts writes once CreateTable answers.
+	createHash(t, a, "swap", types.ScalarAttributeTypeS)
+	put(t, a, "swap", item{"pk": S("before")})
+	if _, err := c.DeleteTable(bg(), &dynamodb.DeleteTableInput{TableName: aws.String("swap")}); err != nil {
+		t.Fatal(err)
+	}
+	createHash(t, b, "swap", types.ScalarAttributeTypeS)
+	put(t, a, "swap", item{"pk": S("after")})
+	if got := get(t, c, "swap", item{"pk": S("after")}); len(got) == 0 {
+		t.Fatal("the write through the node that held the old table is not in the new one")
+	}
 }
 
 // Two servers racing to create the same table: exactly one succeeds.

@@ -14,6 +14,13 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
 func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+	// On a shared store, a table another node has deleted and created
+	// again under the same name since this node read it makes the
+	// request run again on the new table (engine/shared.go).
+	return retryConflicts(db, func() (*BatchWriteItemOutput, error) { return db.batchWriteItem(in) })
+}
+
+func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
 	var c constraints
 	if in.RequestItems == nil {
 		c.add("Value null at 'requestItems' failed to satisfy constraint: Member must not be null")

@@ -10,6 +10,13 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
 func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
+	// On a shared store, a table another node has deleted and created
+	// again under the same name since this node read it makes the
+	// request run again on the new table (engine/shared.go).
+	return retryConflicts(db, func() (*DeleteItemOutput, error) { return db.deleteItem(in) })
+}
+
+func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	var c constraints
 	c.itemTableName(in.TableName, in.NoTableName)
 	if in.Key == nil {

@@ -9,6 +9,13 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html
 func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
+	// On a shared store, a table another node has deleted and created
+	// again under the same name since this node read it makes the
+	// request run again on the new table (engine/shared.go).
+	return retryConflicts(db, func() (*PutItemOutput, error) { return db.putItem(in) })
+}
+
+func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 	var c constraints
 	c.itemTableName(in.TableName, in.NoTableName)
 	if in.Item == nil {

@@ -556,3 +556,8 @@ func (db *DB) staleIndex(t *table, name string) bool {
 	fresh, err := db.refreshTable(t.meta.Name)
 	return err == nil && fresh != nil && !bytes.Equal(fresh.raw, t.raw)
 }
+
+// errTableReplaced stops a write whose table another node deleted and
+// created again under the same name: the operation runs again from the
+// start on the new table (retryConflicts treats it as a conflict).
+var errTableReplaced = fmt.Errorf("table replaced by another node: %w", storage.ErrConflict)

@@ -12,6 +12,13 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
+	// On a shared store, a table another node has deleted and created
+	// again under the same name since this node read it makes the
+	// request run again on the new table (engine/shared.go).
+	return retryConflicts(db, func() (*UpdateItemOutput, error) { return db.updateItem(in) })
+}
+
+func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	// DynamoDB's order of the members (engine/validation_order.go).
 	var c constraints
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)

@@ -80,8 +80,13 @@ func (db *DB) writeItemBy(t *table, k itemKey, w writer, f decide) (writeResult,
 		if err != nil {
 			return r, err
 		}
-		if nt == nil || nt.meta.ID != t.meta.ID {
+		if nt == nil {
 			return r, NotFound("Requested resource not found")
+		}
+		if nt.meta.ID != t.meta.ID {
+			// A new table under the same name: the request starts
+			// again on it, from its own validation.
+			return r, errTableReplaced
 		}
 		t = nt
 		conflictBackoff(attempt)
