@@ -89,6 +89,10 @@ var badShapes = []badShape{
 	{"ttl without specification", "UpdateTimeToLive", `{"TableName":"bad"}`, "ValidationException", "1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null"},
 	// attributeName before enabled: DDB-TABLE-457 (ttl_empty_struct,
 	// 2026-10-09).
+	// An AttributeName sent empty fails its length; one left out is null
+	// (the ack-api-quirks catalogue, 2026-10-09: ttl_attr_empty_string).
+	{"ttl attribute name empty", "UpdateTimeToLive", `{"TableName":"bad","TimeToLiveSpecification":{"AttributeName":"","Enabled":true}}`, "ValidationException", "1 validation error detected: Value '' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+	{"ttl attribute name null", "UpdateTimeToLive", `{"TableName":"bad","TimeToLiveSpecification":{"AttributeName":null,"Enabled":true}}`, "ValidationException", "1 validation error detected: Value null at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must not be null"},
 	{"ttl specification empty", "UpdateTimeToLive", `{"TableName":"bad","TimeToLiveSpecification":{}}`, "ValidationException", "2 validation errors detected: Value null at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must not be null; Value null at 'timeToLiveSpecification.enabled' failed to satisfy constraint: Member must not be null"},
 	{"ttl specification null", "UpdateTimeToLive", `{"TableName":"bad","TimeToLiveSpecification":null}`, "ValidationException", "1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null"},
 	{"ttl without enabled", "UpdateTimeToLive", `{"TableName":"bad","TimeToLiveSpecification":{"AttributeName":"exp"}}`, "ValidationException", "1 validation error detected: Value null at 'timeToLiveSpecification.enabled' failed to satisfy constraint: Member must not be null"},

@@ -176,6 +176,10 @@ type TimeToLiveSpecification struct {
 	// NoEnabled marks a request's specification without the Enabled
 	// member, which DynamoDB requires. The wire decoder sets it.
 	NoEnabled bool
+	// NoAttributeName marks one whose AttributeName was left out or
+	// null, which DynamoDB answers apart from "". The wire decoder sets
+	// it.
+	NoAttributeName bool
 }
 
 // UpdateTimeToLiveInput is UpdateTimeToLive's request.

@@ -84,7 +84,13 @@ func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	} else {
 		// Both members are required (AWS's API reference), attributeName
 		// listed first (validation_order.go).
-		c.attributeName("timeToLiveSpecification.attributeName", spec.AttributeName)
+		if spec.AttributeName == "" && !spec.NoAttributeName {
+			// Sent empty, not left out: its length, not null (the
+			// ack-api-quirks catalogue, 2026-10-09, ttl_attr_empty_string).
+			c.add("Value '' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		} else {
+			c.attributeName("timeToLiveSpecification.attributeName", spec.AttributeName)
+		}
 		if spec.NoEnabled {
 			c.add(msgTTLEnabledNull)
 		}

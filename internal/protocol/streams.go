@@ -155,7 +155,7 @@ func DecodeUpdateTimeToLive(body []byte) (*engine.UpdateTimeToLiveInput, error) 
 			in.NoTableName = !present
 			return err
 		case "TimeToLiveSpecification":
-			spec := &engine.TimeToLiveSpecification{NoEnabled: true}
+			spec := &engine.TimeToLiveSpecification{NoEnabled: true, NoAttributeName: true}
 			ok, err := d.object("TimeToLiveSpecification", atField, func(key []byte) *engine.Error {
 				switch string(key) {
 				case "Enabled":
@@ -163,7 +163,9 @@ func DecodeUpdateTimeToLive(body []byte) (*engine.UpdateTimeToLiveInput, error) 
 					spec.NoEnabled = !set
 					return err
 				case "AttributeName":
-					return d.str(&spec.AttributeName)
+					named, err := d.strPresent(&spec.AttributeName)
+					spec.NoAttributeName = !named
+					return err
 				}
 				return d.skipValue()
 			})

@@ -48,7 +48,11 @@ func TestDecodeStreamsAndTTL(t *testing.T) {
 		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`,
 			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"}}},
 		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":"FALSE"}}`,
-			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{}}},
+			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{NoAttributeName: true}}},
+		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":""}}`,
+			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{Enabled: true}}},
+		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":null}}`,
+			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{Enabled: true, NoAttributeName: true}}},
 		{"UpdateTimeToLive", `{"TableName":"t"}`, &engine.UpdateTimeToLiveInput{TableName: "t"}},
 		{"DescribeTimeToLive", `{"TableName":"t"}`, &engine.DescribeTimeToLiveInput{TableName: "t"}},
 	}
