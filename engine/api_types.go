@@ -49,6 +49,10 @@ type KeySchemaElement struct {
 type AttributeDefinition struct {
 	AttributeName string
 	AttributeType string // S, N or B
+	// TypeEmpty marks an AttributeType sent as "", which DynamoDB refuses
+	// as outside its enum rather than as missing. The wire decoder sets
+	// it; it is never stored.
+	TypeEmpty bool `json:"-"`
 }
 
 // ProvisionedThroughput is the requested capacity of a table or index.
@@ -118,6 +122,9 @@ type StreamSpecification struct {
 	// StreamEnabled member, which DynamoDB requires. The wire decoder sets
 	// it; it is never stored.
 	NoStreamEnabled bool `json:"-"`
+	// ViewTypeEmpty marks a StreamViewType sent as "", which DynamoDB
+	// refuses as outside its enum. The wire decoder sets it.
+	ViewTypeEmpty bool `json:"-"`
 }
 
 // SSESpecification asks for server-side encryption settings.
@@ -125,6 +132,9 @@ type SSESpecification struct {
 	Enabled        *bool
 	SSEType        string
 	KMSMasterKeyId string
+	// KeyIDEmpty marks a KMSMasterKeyId sent as "", which DynamoDB
+	// refuses for its length. The wire decoder sets it.
+	KeyIDEmpty bool `json:"-"`
 }
 
 // SSEDescription describes server-side encryption.
@@ -232,13 +242,16 @@ type CreateTableInput struct {
 	// NoTableName records that the request had no TableName member, or a
 	// null one, which DynamoDB answers apart from an empty name
 	// (MsgTableNameRequired). The zero value means present.
-	NoTableName               bool
-	TableName                 string
-	AttributeDefinitions      []AttributeDefinition
-	KeySchema                 []KeySchemaElement
-	LocalSecondaryIndexes     []LocalSecondaryIndex
-	GlobalSecondaryIndexes    []GlobalSecondaryIndex
-	BillingMode               string
+	NoTableName            bool
+	TableName              string
+	AttributeDefinitions   []AttributeDefinition
+	KeySchema              []KeySchemaElement
+	LocalSecondaryIndexes  []LocalSecondaryIndex
+	GlobalSecondaryIndexes []GlobalSecondaryIndex
+	BillingMode            string
+	// BillingModeEmpty marks a BillingMode sent as "", which DynamoDB
+	// refuses as outside its enum. The wire decoder sets it.
+	BillingModeEmpty          bool
 	ProvisionedThroughput     *ProvisionedThroughput
 	OnDemandThroughput        *OnDemandThroughput
 	StreamSpecification       *StreamSpecification
@@ -323,10 +336,13 @@ type UpdateTableInput struct {
 	// NoTableName records that the request had no TableName member, or a
 	// null one, which DynamoDB answers apart from an empty name
 	// (MsgTableNameRequired). The zero value means present.
-	NoTableName                 bool
-	TableName                   string
-	AttributeDefinitions        []AttributeDefinition
-	BillingMode                 string
+	NoTableName          bool
+	TableName            string
+	AttributeDefinitions []AttributeDefinition
+	BillingMode          string
+	// BillingModeEmpty marks a BillingMode sent as "", which DynamoDB
+	// refuses as outside its enum. The wire decoder sets it.
+	BillingModeEmpty            bool
 	ProvisionedThroughput       *ProvisionedThroughput
 	OnDemandThroughput          *OnDemandThroughput
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate

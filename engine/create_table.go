@@ -161,10 +161,11 @@ func validateCreateTable(in *CreateTableInput) error {
 		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.NoIndexName, l.KeySchema, l.Projection, l.NoProjection, 2)
 		c.nonKeyAttributeNames(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.Projection)
 	}
-	c.enum("billingMode", in.BillingMode, BillingModeProvisioned, BillingModePayPerRequest)
+	c.enumOrEmpty("billingMode", in.BillingMode, in.BillingModeEmpty, BillingModeProvisioned, BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	c.streamSpecification(in.StreamSpecification)
+	c.sseKeyID(in.SSESpecification)
 	if err := c.err(); err != nil {
 		return err
 	}

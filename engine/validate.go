@@ -194,3 +194,23 @@ func tableNameFromARN(s string) string {
 	}
 	return s
 }
+
+// enumOrEmpty is enum for a member the request may have sent as "", which
+// DynamoDB refuses as outside the enum rather than reading it as absent
+// (the ack-api-quirks catalogue, 2026-10-09: a BillingMode of "").
+func (c *constraints) enumOrEmpty(field, value string, empty bool, allowed ...string) {
+	if empty {
+		c.add("Value '' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]", field, strings.Join(allowed, ", "))
+		return
+	}
+	c.enum(field, value, allowed...)
+}
+
+// sseKeyID checks an SSESpecification's KMSMasterKeyId sent as "": its
+// minimum length is 1 (the ack-api-quirks catalogue, 2026-10-09,
+// ct_ and ut_sse_kms_key_empty).
+func (c *constraints) sseKeyID(s *SSESpecification) {
+	if s != nil && s.KeyIDEmpty {
+		c.add("Value '' at 'sSESpecification.kMSMasterKeyId' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
+}

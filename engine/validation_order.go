@@ -132,7 +132,12 @@ func (c *constraints) namePatternFirst(field, name string) {
 func (c *constraints) attributeDefinitions(defs []AttributeDefinition) {
 	for i, d := range defs {
 		f := fmt.Sprintf("attributeDefinitions.%d.member.", i+1)
-		if d.AttributeType == "" {
+		if d.TypeEmpty {
+			// Sent empty: outside the enum, not missing (the
+			// ack-api-quirks catalogue, 2026-10-09,
+			// ut_attrdefs_type_empty_plus_dp).
+			c.add("Value '' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]", f+"attributeType")
+		} else if d.AttributeType == "" {
 			c.add(fmtConstraintNull, f+"attributeType")
 		} else {
 			c.enum(f+"attributeType", d.AttributeType, "B", "N", "S")

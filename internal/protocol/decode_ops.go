@@ -34,7 +34,9 @@ func attributeDefinitionElem(d *decoder, e *engine.AttributeDefinition) *engine.
 		case "AttributeName":
 			return d.str(&e.AttributeName)
 		case "AttributeType":
-			return d.str(&e.AttributeType)
+			set, err := d.strPresent(&e.AttributeType)
+			e.TypeEmpty = set && e.AttributeType == ""
+			return err
 		}
 		return d.skipValue()
 	})
@@ -108,7 +110,9 @@ func (d *decoder) streamSpecification(dst **engine.StreamSpecification) *engine.
 			ss.NoStreamEnabled = !set
 			return err
 		case "StreamViewType":
-			return d.str(&ss.StreamViewType)
+			set, err := d.strPresent(&ss.StreamViewType)
+			ss.ViewTypeEmpty = set && ss.StreamViewType == ""
+			return err
 		}
 		return d.skipValue()
 	})
@@ -127,7 +131,9 @@ func (d *decoder) sseSpecification(dst **engine.SSESpecification) *engine.Error 
 		case "SSEType":
 			return d.str(&sse.SSEType)
 		case "KMSMasterKeyId":
-			return d.str(&sse.KMSMasterKeyId)
+			set, err := d.strPresent(&sse.KMSMasterKeyId)
+			sse.KeyIDEmpty = set && sse.KMSMasterKeyId == ""
+			return err
 		}
 		return d.skipValue()
 	})
@@ -287,7 +293,9 @@ func DecodeCreateTable(body []byte) (*engine.CreateTableInput, error) {
 		case "GlobalSecondaryIndexes":
 			return decodeList(d, &in.GlobalSecondaryIndexes, atField, globalSecondaryIndexElem)
 		case "BillingMode":
-			return d.str(&in.BillingMode)
+			set, err := d.strPresent(&in.BillingMode)
+			in.BillingModeEmpty = set && in.BillingMode == ""
+			return err
 		case "ProvisionedThroughput":
 			return d.provisionedThroughput(&in.ProvisionedThroughput)
 		case "OnDemandThroughput":
@@ -376,7 +384,9 @@ func DecodeUpdateTable(body []byte) (*engine.UpdateTableInput, error) {
 		case "AttributeDefinitions":
 			return d.attributeDefinitions(&in.AttributeDefinitions)
 		case "BillingMode":
-			return d.str(&in.BillingMode)
+			set, err := d.strPresent(&in.BillingMode)
+			in.BillingModeEmpty = set && in.BillingMode == ""
+			return err
 		case "ProvisionedThroughput":
 			return d.provisionedThroughput(&in.ProvisionedThroughput)
 		case "OnDemandThroughput":
