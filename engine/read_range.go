@@ -5,6 +5,7 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/storage"
 )
 
 // maxPageBytes is the most data one Query or Scan page reads: a page stops
@@ -47,7 +48,15 @@ type rangeResult struct {
 // as of its creation, so a page is a consistent snapshot.
 func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 	var res rangeResult
-	it, err := db.store.NewIter(r.lower, r.upper)
+	var it storage.Iter
+	var err error
+	if s, ok := db.store.(storage.AtMostIterStore); ok && r.limit > 0 {
+		// The page stops at r.limit rows: a store that can read just
+		// those does (PostgreSQL: one round trip, no transaction).
+		it, err = s.NewIterAtMost(r.lower, r.upper, r.limit)
+	} else {
+		it, err = db.store.NewIter(r.lower, r.upper)
+	}
 	if err != nil {
 		return res, err
 	}

@@ -97,6 +97,14 @@ type Iter interface {
 	Close() error
 }
 
+// AtMostIterStore is implemented by stores that read less when told how
+// many keys a caller will visit at most (a Query's Limit): the iterator
+// reads those in one go. Moving past them still works, but on such a
+// store the keys after them may be read as of a later instant.
+type AtMostIterStore interface {
+	NewIterAtMost(lower, upper []byte, n int) (Iter, error)
+}
+
 // Batch collects writes applied atomically by Commit.
 type Batch interface {
 	// Set writes key=value.

@@ -55,6 +55,38 @@ func TestRoundTrips(t *testing.T) {
 			t.Fatal(n)
 		}
 	})
+	// A caller that visits at most 20 keys (a Query with Limit 20) reads
+	// them in one round trip, forward or backward.
+	measure("iteration of 20 of 299 keys, told so", 1, func() {
+		it, err := s.NewIterAtMost([]byte("k"), []byte("l"), 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for ok := it.First(); ok; ok = it.Next() {
+			if n++; n == 20 {
+				break // as a Query page stops at its Limit
+			}
+		}
+		if err := it.Close(); err != nil || n != 20 {
+			t.Fatal(n, err)
+		}
+	})
+	measure("backward iteration of 20 of 299 keys, told so", 1, func() {
+		it, err := s.NewIterAtMost([]byte("k"), []byte("l"), 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for ok := it.Last(); ok; ok = it.Prev() {
+			if n++; n == 20 {
+				break
+			}
+		}
+		if err := it.Close(); err != nil || n != 20 {
+			t.Fatal(n, err)
+		}
+	})
 	measure("snapshot", 2, func() {
 		sn, err := s.NewSnapshot()
 		if err != nil {

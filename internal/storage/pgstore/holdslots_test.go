@@ -50,3 +50,47 @@ func TestHoldersLeaveRoomForGets(t *testing.T) {
 		t.Errorf("%d connections still acquired", st.AcquiredConns())
 	}
 }
+
+// TestIterAtMostPastItsPromise: an iterator told it will visit at most n
+// keys still reads every key of its range, in order both ways, when its
+// caller goes past n, and leaves no connection held.
+func TestIterAtMostPastItsPromise(t *testing.T) {
+	s := openTest(t, Options{})
+	var kv []string
+	for i := range 300 {
+		kv = append(kv, fmt.Sprintf("k%03d", i), "v")
+	}
+	set(t, s, kv...)
+	for _, backward := range []bool{false, true} {
+		it, err := s.NewIterAtMost([]byte("k"), []byte("l"), 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		ok := it.First()
+		if backward {
+			ok = it.Last()
+		}
+		for ; ok; ok = map[bool]func() bool{false: it.Next, true: it.Prev}[backward]() {
+			got = append(got, string(it.Key()))
+		}
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 300 {
+			t.Fatalf("backward %v: %d keys, want 300", backward, len(got))
+		}
+		for i := range got {
+			j := i
+			if backward {
+				j = 299 - i
+			}
+			if want := fmt.Sprintf("k%03d", j); got[i] != want {
+				t.Fatalf("backward %v: key %d is %s, want %s", backward, i, got[i], want)
+			}
+		}
+	}
+	if st := s.pool.Stat(); st.AcquiredConns() != 0 {
+		t.Errorf("%d connections still acquired", st.AcquiredConns())
+	}
+}

@@ -54,6 +54,9 @@ type iter struct {
 	closed  bool
 	limit   int
 	fetched bool // a page was read: later pages must read the same view
+	// atMost is the most keys the caller said it will visit (0: no
+	// bound); a first page that holds them needs no transaction.
+	atMost int
 }
 
 func newIter(s *Store, snap *holder, lower, upper []byte) *iter {
@@ -332,6 +335,11 @@ func (it *iter) pageIn(ctx context.Context, fwd bool, from []byte, sql string, a
 		rows, full, err := readPage(r, limit)
 		if err != nil || !full {
 			return rows, full, err
+		}
+		if it.atMost > 0 && len(rows) >= it.atMost {
+			// All the caller will visit: no transaction, unless it
+			// goes past them after all.
+			return rows, full, nil
 		}
 	}
 	it.fetched = true

@@ -439,6 +439,22 @@ func (s *Store) NewIter(lower, upper []byte) (storage.Iter, error) {
 	return newIter(s, nil, lower, upper), nil
 }
 
+// NewIterAtMost implements storage.AtMostIterStore: the first page holds
+// the n keys the caller will visit at most (up to a page's bounds) and
+// is read by itself, without a transaction; a caller that goes past them
+// reads the rest in a read-only transaction begun then.
+func (s *Store) NewIterAtMost(lower, upper []byte, n int) (storage.Iter, error) {
+	if s.ctx.Err() != nil {
+		return nil, errClosed
+	}
+	it := newIter(s, nil, lower, upper)
+	if n > 0 {
+		it.atMost = n
+		it.limit = min(n, maxPageRows)
+	}
+	return it, nil
+}
+
 // NewSnapshot implements storage.Store. The snapshot holds a pooled
 // connection until Close.
 func (s *Store) NewSnapshot() (storage.Snapshot, error) {
