@@ -383,11 +383,12 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 
 	reasons := make([]CancellationReason, len(acts))
 	failed := false
+	olds, err := db.loadManyForWrite(acts)
+	if err != nil {
+		return nil, err
+	}
 	for i, a := range acts {
-		old, err := db.loadForWrite(a.t, a.k)
-		if err != nil {
-			return nil, err
-		}
+		old := olds[i]
 		a.old = old
 		r, err := a.decide()
 		if err != nil {

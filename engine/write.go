@@ -128,6 +128,41 @@ func (db *DB) writeItemOnce(t *table, k itemKey, w writer, f decide) (writeResul
 	return r, nil
 }
 
+// loadManyForWrite reads the current rows of a transaction's items, which
+// it has locked: in one call on a store that reads many keys at once
+// (PostgreSQL: one round trip), one by one otherwise.
+func (db *DB) loadManyForWrite(acts []*txAction) ([]storedItem, error) {
+	olds := make([]storedItem, len(acts))
+	mg, ok := db.store.(storage.MultiGetter)
+	if !ok || len(acts) < 2 {
+		for i, a := range acts {
+			old, err := db.loadForWrite(a.t, a.k)
+			if err != nil {
+				return nil, err
+			}
+			olds[i] = old
+		}
+		return olds, nil
+	}
+	keys := make([][]byte, len(acts))
+	for i, a := range acts {
+		keys[i] = a.k.row
+	}
+	vals, found, err := mg.GetMany(keys)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range acts {
+		if !found[i] {
+			continue
+		}
+		if olds[i], err = parseRow(vals[i]); err != nil {
+			return nil, fmt.Errorf("table %q: %w", a.t.meta.Name, err)
+		}
+	}
+	return olds, nil
+}
+
 // loadForWrite reads the current row of k for a write that holds k's lock.
 func (db *DB) loadForWrite(t *table, k itemKey) (storedItem, error) {
 	raw, found, err := db.store.Get(k.row, nil)

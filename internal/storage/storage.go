@@ -105,6 +105,14 @@ type AtMostIterStore interface {
 	NewIterAtMost(lower, upper []byte, n int) (Iter, error)
 }
 
+// MultiGetter is implemented by stores that read several keys in one
+// go (PostgreSQL: one round trip). found[i] says whether keys[i] exists,
+// and vals[i] is its value then. Each value is read at some instant
+// during the call; together they are not a snapshot.
+type MultiGetter interface {
+	GetMany(keys [][]byte) (vals [][]byte, found []bool, err error)
+}
+
 // Batch collects writes applied atomically by Commit.
 type Batch interface {
 	// Set writes key=value.

@@ -87,6 +87,15 @@ func TestRoundTrips(t *testing.T) {
 			t.Fatal(n, err)
 		}
 	})
+	measure("GetMany of 10 keys", 1, func() {
+		var keys [][]byte
+		for i := range 10 {
+			keys = append(keys, fmt.Appendf(nil, "k%03d", 10*i))
+		}
+		if _, found, err := s.GetMany(keys); err != nil || !found[0] || !found[9] {
+			t.Fatal(found, err)
+		}
+	})
 	measure("snapshot", 2, func() {
 		sn, err := s.NewSnapshot()
 		if err != nil {

@@ -94,3 +94,24 @@ func TestIterAtMostPastItsPromise(t *testing.T) {
 		t.Errorf("%d connections still acquired", st.AcquiredConns())
 	}
 }
+
+// TestGetMany: values in the order asked, a key asked twice answered
+// twice, missing keys not found, the empty key and an empty list fine.
+func TestGetMany(t *testing.T) {
+	s := openTest(t, Options{})
+	set(t, s, "a", "1", "b", "2", "", "empty")
+	vals, found, err := s.GetMany([][]byte{[]byte("b"), []byte("zz"), []byte("a"), []byte("b"), {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2", "", "1", "2", "empty"}
+	wantFound := []bool{true, false, true, true, true}
+	for i := range want {
+		if found[i] != wantFound[i] || string(vals[i]) != want[i] {
+			t.Errorf("key %d: %q, found %v; want %q, %v", i, vals[i], found[i], want[i], wantFound[i])
+		}
+	}
+	if vals, found, err := s.GetMany(nil); err != nil || len(vals) != 0 || len(found) != 0 {
+		t.Errorf("GetMany(nil) = %v, %v, %v", vals, found, err)
+	}
+}

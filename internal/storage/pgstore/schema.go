@@ -70,7 +70,7 @@ type queries struct {
 	version, createSchema, createVersion, setVersion string
 	migrations                                       [][]string
 
-	get, counters string
+	get, getMany, counters string
 	// Iterator pages: forward from an inclusive start, below an upper
 	// bound or not; backward below an exclusive end or from the top.
 	fwdBounded, fwdOpen, revBounded, revOpen string
@@ -104,7 +104,8 @@ func makeQueries(schema string) queries {
 		createVersion: r(`CREATE TABLE IF NOT EXISTS {schema_version} (id int PRIMARY KEY, version int NOT NULL)`),
 		setVersion:    r(`INSERT INTO {schema_version} (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version`),
 
-		get: r(`SELECT v FROM {kv} WHERE k = $1`),
+		get:     r(`SELECT v FROM {kv} WHERE k = $1`),
+		getMany: r(`SELECT k, v FROM {kv} WHERE k = ANY($1)`),
 		// Sums come back as numeric, so overflow wraps in Go as Pebble's
 		// counters do rather than failing in SQL.
 		counters: r(`SELECT sum(c0), sum(c1), sum(c2), sum(c3) FROM (

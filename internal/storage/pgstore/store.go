@@ -92,6 +92,7 @@
 package pgstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -388,6 +389,39 @@ func (s *Store) Get(key, dst []byte) ([]byte, bool, error) {
 	ctx, cancel := s.callCtx()
 	defer cancel()
 	return getRow(ctx, s.pool, s.q.get, key, dst)
+}
+
+// GetMany implements storage.MultiGetter: one statement for every key.
+func (s *Store) GetMany(keys [][]byte) ([][]byte, []bool, error) {
+	ctx, cancel := s.callCtx()
+	defer cancel()
+	vals, found := make([][]byte, len(keys)), make([]bool, len(keys))
+	rows, err := s.pool.Query(ctx, s.q.getMany, keys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pgstore: get many: %w", err)
+	}
+	defer rows.Close()
+	at := make(map[string][]int, len(keys))
+	for i, k := range keys {
+		at[string(k)] = append(at[string(k)], i)
+	}
+	for rows.Next() {
+		k, err := rawBytes(rows, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		v, err := rawBytes(rows, 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, i := range at[string(k)] {
+			vals[i], found[i] = bytes.Clone(v), true
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("pgstore: get many: %w", err)
+	}
+	return vals, found, nil
 }
 
 // View implements storage.Store. fn runs while the row is still in the
