@@ -324,15 +324,7 @@ func TestNodesStream(t *testing.T) {
 	f := &follower{arn: arn}
 	f.sc.Store(testserver.NewStreamsClient(ns.procs[0].URL))
 	stop := make(chan struct{})
-	type result struct {
-		finished bool
-		err      error
-	}
-	read := make(chan result, 1)
-	go func() {
-		finished, err := f.run(stop)
-		read <- result{finished, err}
-	}()
+	read := f.runAsync(stop)
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
 	for w, ks := range keys {

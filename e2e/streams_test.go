@@ -901,6 +901,23 @@ func (f *follower) awaitChild(sc *dynamodbstreams.Client) error {
 
 // run steps until the stream is finished or stop is closed (then it
 // returns after its current step). It reports whether it finished.
+// followOutcome is how a follower's run ended.
+type followOutcome struct {
+	finished bool
+	err      error
+}
+
+// runAsync runs f.run(stop) in the background; its outcome arrives on
+// the channel it returns.
+func (f *follower) runAsync(stop <-chan struct{}) <-chan followOutcome {
+	out := make(chan followOutcome, 1)
+	go func() {
+		finished, err := f.run(stop)
+		out <- followOutcome{finished, err}
+	}()
+	return out
+}
+
 func (f *follower) run(stop <-chan struct{}) (bool, error) {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -1217,15 +1234,7 @@ func TestStreamLineageAcrossRestart(t *testing.T) {
 	round := func(c *dynamodb.Client, from, to int, untilEnd bool) {
 		t.Helper()
 		stop := make(chan struct{})
-		type result struct {
-			finished bool
-			err      error
-		}
-		read := make(chan result, 1)
-		go func() {
-			finished, err := f.run(stop)
-			read <- result{finished, err}
-		}()
+		read := f.runAsync(stop)
 		var wg sync.WaitGroup
 		errs := make(chan error, writers)
 		for _, ks := range keys {
