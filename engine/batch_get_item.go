@@ -136,7 +136,7 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 			}
 		}
 		out.Responses[name] = items
-		if cc := consumed(p.t, in.ReturnConsumedCapacity, units); cc != nil {
+		if cc := db.consumed(p.t, in.ReturnConsumedCapacity, units); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
 	}

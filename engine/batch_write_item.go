@@ -139,7 +139,7 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		if m := o.t.collectionMetrics(in.ReturnItemCollectionMetrics, o.k); m != nil {
 			metrics[o.t.meta.Name] = append(metrics[o.t.meta.Name], *m)
 		}
-		for name, u := range o.t.resultIndexUnits(o.k, r, in.ReturnConsumedCapacity) {
+		for name, u := range db.resultIndexUnits(o.t, o.k, r, in.ReturnConsumedCapacity) {
 			if indexUnits[o.t.meta.Name] == nil {
 				indexUnits[o.t.meta.Name] = map[string]float64{}
 			}
@@ -152,7 +152,7 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		if t == nil {
 			continue
 		}
-		if cc := consumedWrite(t, in.ReturnConsumedCapacity, units[t.meta.Name], indexUnits[t.meta.Name]); cc != nil {
+		if cc := db.consumedWrite(t, in.ReturnConsumedCapacity, units[t.meta.Name], indexUnits[t.meta.Name]); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
 	}

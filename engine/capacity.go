@@ -36,9 +36,10 @@ func writeUnits(size int) float64 {
 	return u
 }
 
-// consumed builds the ConsumedCapacity a request asked for, or nil for
-// NONE. units is the total charged to the table.
-func consumed(t *table, mode string, units float64) *ConsumedCapacity {
+// consumed records the units a read charged to table t (engine/meter.go)
+// and builds the ConsumedCapacity the request asked for, or nil for NONE.
+func (db *DB) consumed(t *table, mode string, units float64) *ConsumedCapacity {
+	db.bill(t, units, nil, false)
 	switch mode {
 	case ReturnConsumedCapacityTotal:
 		return &ConsumedCapacity{TableName: t.meta.Name, CapacityUnits: ptr(units)}

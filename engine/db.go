@@ -62,6 +62,9 @@ type DB struct {
 	// (stream id → *stream; engine/streams.go).
 	streams sync.Map
 
+	// meters count what the DB billed and did (engine/meter.go).
+	meters meters
+
 	closed atomic.Bool
 }
 

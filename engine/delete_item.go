@@ -68,7 +68,7 @@ func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if in.ReturnValues == ReturnValuesAllOld {
 		out.Attributes = r.old
 	}
-	out.ConsumedCapacity = consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(r.oldSize), t.resultIndexUnits(k, r, in.ReturnConsumedCapacity))
+	out.ConsumedCapacity = db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(r.oldSize), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity))
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }

@@ -52,7 +52,7 @@ func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
 		return nil, err
 	}
 	out := &GetItemOutput{Item: shape(it, proj, in.AttributesToGet)}
-	out.ConsumedCapacity = consumed(t, in.ReturnConsumedCapacity, readUnits(size, in.ConsistentRead))
+	out.ConsumedCapacity = db.consumed(t, in.ReturnConsumedCapacity, readUnits(size, in.ConsistentRead))
 	return out, nil
 }
 

@@ -441,9 +441,10 @@ func itemsEqual(a, b attr.Item) bool {
 }
 
 // resultIndexUnits is indexWriteUnits for a single-item write's result,
-// computed only when the request asked for its capacity.
-func (t *table) resultIndexUnits(k itemKey, r writeResult, mode string) map[string]float64 {
-	if !r.wrote || (mode != ReturnConsumedCapacityTotal && mode != ReturnConsumedCapacityIndexes) {
+// computed only when the request asked for its capacity or the DB meters
+// index writes (Options.MeterIndexWrites).
+func (db *DB) resultIndexUnits(t *table, k itemKey, r writeResult, mode string) map[string]float64 {
+	if !r.wrote || (mode != ReturnConsumedCapacityTotal && mode != ReturnConsumedCapacityIndexes && !db.opts.MeterIndexWrites) {
 		return nil
 	}
 	return t.indexWriteUnits(k, r.old, r.new)
@@ -451,13 +452,19 @@ func (t *table) resultIndexUnits(k itemKey, r writeResult, mode string) map[stri
 
 // consumedWrite builds a write's ConsumedCapacity: the table's units plus
 // those of each index it touched, broken down with INDEXES.
-func consumedWrite(t *table, mode string, tableUnits float64, perIndex map[string]float64) *ConsumedCapacity {
-	return consumedSplit(t, mode, tableUnits, perIndex)
+func (db *DB) consumedWrite(t *table, mode string, tableUnits float64, perIndex map[string]float64) *ConsumedCapacity {
+	return db.consumedSplit(t, mode, tableUnits, perIndex, true)
 }
 
-// consumedSplit builds a ConsumedCapacity from the table's units and each
-// index's: their sum with TOTAL, also broken down with INDEXES.
-func consumedSplit(t *table, mode string, tableUnits float64, perIndex map[string]float64) *ConsumedCapacity {
+// consumedSplit records the units a request charged to table t and its
+// indexes (engine/meter.go), reads or writes, and builds a
+// ConsumedCapacity from them: their sum with TOTAL, also broken down with
+// INDEXES.
+func (db *DB) consumedSplit(t *table, mode string, tableUnits float64, perIndex map[string]float64, write bool) *ConsumedCapacity {
+	db.bill(t, tableUnits, perIndex, write)
+	if mode != ReturnConsumedCapacityTotal && mode != ReturnConsumedCapacityIndexes {
+		return nil
+	}
 	total := tableUnits
 	names := make([]string, 0, len(perIndex))
 	for name, u := range perIndex {

@@ -305,6 +305,7 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 		st.lease.expect(b)
 		db.expectTable(b, t)
 	}
+	var indexed uint64
 	// Read the rows now that they are locked. Rows inserted since the
 	// listing are touched: their writes maintained the index.
 	it, err := db.store.NewIter(rows[0], keys.Successor(last))
@@ -324,6 +325,7 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 		if err := db.backfillRow(b, t, ix, it.Value(), touched || st.checkAll); err != nil {
 			return err
 		}
+		indexed++
 	}
 	if err := it.Error(); err != nil {
 		return err
@@ -334,6 +336,7 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 	if err := b.Commit(); err != nil {
 		return err
 	}
+	db.meters.backfillItems.Add(indexed)
 	st.cursor.Store(&backfillCursor{last: last})
 	st.touched.Range(func(k, _ any) bool {
 		if k.(string) <= string(last) {

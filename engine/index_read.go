@@ -365,9 +365,9 @@ func (db *DB) fetcher(t *table, consistent bool, units *float64) func(attr.Item)
 
 // consumedRead builds a read's ConsumedCapacity when it went through an
 // index: the index's units, plus the table's for LSI fetches.
-func consumedRead(t *table, ix *index, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
+func (db *DB) consumedRead(t *table, ix *index, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
 	if ix == nil {
-		return consumed(t, mode, indexUnits)
+		return db.consumed(t, mode, indexUnits)
 	}
-	return consumedSplit(t, mode, tableUnits, map[string]float64{ix.meta.Name: indexUnits})
+	return db.consumedSplit(t, mode, tableUnits, map[string]float64{ix.meta.Name: indexUnits}, false)
 }

@@ -15,6 +15,12 @@ type Options struct {
 	// (internal/storage/pgstore). The DB takes it over and closes it on
 	// Close. When it is nil, Open opens Pebble at Dir or in memory.
 	Store storage.Store
+	// MeterIndexWrites makes every write work out what it cost each index
+	// it touched, for Meters, even when the request did not ask for its
+	// ConsumedCapacity (which costs the write one more projection of the
+	// item per index). Without it, index write units are counted only for
+	// requests that asked for them.
+	MeterIndexWrites bool
 	// NodeLeaseTimeout is, on a shared store, how long another process
 	// waits after this one's heartbeat stops before it takes over the
 	// background work this one leased (index backfills, Time to Live

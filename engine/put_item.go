@@ -72,7 +72,7 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 	if in.ReturnValues == ReturnValuesAllOld {
 		out.Attributes = r.old
 	}
-	out.ConsumedCapacity = consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), t.resultIndexUnits(k, r, in.ReturnConsumedCapacity))
+	out.ConsumedCapacity = db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity))
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }

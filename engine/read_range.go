@@ -235,7 +235,7 @@ func (db *DB) readPage(t *table, ix *index, r rangeRead, capacityMode string, co
 		Count:            res.count,
 		ScannedCount:     res.scanned,
 		LastEvaluatedKey: t.lastEvaluatedKey(res.last),
-		ConsumedCapacity: consumedRead(t, ix, capacityMode, readUnits(res.bytes, consistent), *fetchUnits),
+		ConsumedCapacity: db.consumedRead(t, ix, capacityMode, readUnits(res.bytes, consistent), *fetchUnits),
 	}
 	if ix != nil {
 		out.LastEvaluatedKey = t.indexLastEvaluatedKey(ix, res.last)

@@ -134,6 +134,7 @@ func retryConflicts[T any](db *DB, op func() (T, error)) (T, error) {
 		if rerr := db.reloadCatalog(); rerr != nil {
 			return out, rerr
 		}
+		db.meters.conflictRetries.Add(1)
 		conflictBackoff(attempt)
 	}
 }

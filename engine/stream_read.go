@@ -486,6 +486,7 @@ func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 			return nil, err
 		}
 	}
+	db.meters.streamRecordsRead.Add(uint64(len(out.Records)))
 	if sh.End != 0 && next > sh.End {
 		return out, nil // the shard is closed and read to its end
 	}

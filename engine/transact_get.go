@@ -128,7 +128,7 @@ func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 		units[r.t.meta.Name] += 2 * readUnits(size, true)
 	}
 	for _, name := range sortedKeys(tables) {
-		if cc := consumedTx(tables[name], in.ReturnConsumedCapacity, units[name], nil, true); cc != nil {
+		if cc := db.consumedTx(tables[name], in.ReturnConsumedCapacity, units[name], nil, true); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
 	}

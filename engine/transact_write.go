@@ -71,7 +71,12 @@ type txAction struct {
 func (db *DB) TransactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
 	// On a shared store a transaction that met another node's write runs
 	// again from the start, on the tables and items as they are now.
-	return retryConflicts(db, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in) })
+	out, err := retryConflicts(db, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in) })
+	var e *Error
+	if errors.As(err, &e) && e.Code == CodeTransactionCanceled {
+		db.meters.txCanceled.Add(1)
+	}
+	return out, err
 }
 
 func (db *DB) transactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
@@ -565,9 +570,10 @@ func (db *DB) transactWriteOutput(in *TransactWriteItemsInput, acts []*txAction)
 	if in.ReturnItemCollectionMetrics == ReturnItemCollectionMetricsSize {
 		out.ItemCollectionMetrics = map[string][]ItemCollectionMetrics{}
 	}
-	if in.ReturnConsumedCapacity == "" || in.ReturnConsumedCapacity == ReturnConsumedCapacityNone {
-		return out, nil
-	}
+	// The bill is worked out whether or not the request asked for it,
+	// for the meters (engine/meter.go); what each index cost only when
+	// asked or metered.
+	asked := in.ReturnConsumedCapacity != "" && in.ReturnConsumedCapacity != ReturnConsumedCapacityNone
 	units := map[string]float64{}
 	perIndex := map[string]map[string]float64{}
 	tables := map[string]*table{}
@@ -575,7 +581,7 @@ func (db *DB) transactWriteOutput(in *TransactWriteItemsInput, acts []*txAction)
 		name := a.t.meta.Name
 		tables[name] = a.t
 		units[name] += 2 * writeUnits(max(a.old.size, a.newSize))
-		if !a.writes {
+		if !a.writes || (!asked && !db.opts.MeterIndexWrites) {
 			continue
 		}
 		oldItem, err := a.old.Item()
@@ -590,7 +596,7 @@ func (db *DB) transactWriteOutput(in *TransactWriteItemsInput, acts []*txAction)
 		}
 	}
 	for _, name := range sortedKeys(tables) {
-		if cc := consumedTx(tables[name], in.ReturnConsumedCapacity, units[name], perIndex[name], false); cc != nil {
+		if cc := db.consumedTx(tables[name], in.ReturnConsumedCapacity, units[name], perIndex[name], false); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
 	}
@@ -607,8 +613,8 @@ func (db *DB) transactWriteOutput(in *TransactWriteItemsInput, acts []*txAction)
 // the paritysuite conformance suite (WriteCapacityUnits of a table line,
 // ReadCapacityUnits of a replay, eu-west-2). No recording shows an index
 // entry; they carry the split too.
-func consumedTx(t *table, mode string, tableUnits float64, perIndex map[string]float64, read bool) *ConsumedCapacity {
-	c := consumedSplit(t, mode, tableUnits, perIndex)
+func (db *DB) consumedTx(t *table, mode string, tableUnits float64, perIndex map[string]float64, read bool) *ConsumedCapacity {
+	c := db.consumedSplit(t, mode, tableUnits, perIndex, !read)
 	if c == nil {
 		return nil
 	}
@@ -656,7 +662,7 @@ func (db *DB) repeatedTransact(in *TransactWriteItemsInput, acts []*txAction) (*
 		units[a.t.meta.Name] += 2 * readUnits(size, true)
 	}
 	for _, name := range sortedKeys(tables) {
-		if cc := consumedTx(tables[name], in.ReturnConsumedCapacity, units[name], nil, true); cc != nil {
+		if cc := db.consumedTx(tables[name], in.ReturnConsumedCapacity, units[name], nil, true); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
 	}

@@ -300,6 +300,7 @@ func (db *DB) sweepTable(t *table, w ttlWindow) (int, error) {
 			}
 			if ok {
 				deleted++
+				db.meters.ttlDeleted.Add(1)
 			}
 		}
 	}

@@ -126,7 +126,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if len(out.Attributes) == 0 {
 		out.Attributes = nil
 	}
-	out.ConsumedCapacity = consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), t.resultIndexUnits(k, r, in.ReturnConsumedCapacity))
+	out.ConsumedCapacity = db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity))
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }

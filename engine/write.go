@@ -47,6 +47,16 @@ func (db *DB) newWriteBatch() *writeBatch {
 	return &writeBatch{Batch: db.store.NewBatch(), db: db}
 }
 
+// Commit commits the batch and counts the stream records it carried
+// (engine/meter.go).
+func (wb *writeBatch) Commit() error {
+	if err := wb.Batch.Commit(); err != nil {
+		return err
+	}
+	wb.db.meters.streamRecordsWritten.Add(uint64(len(wb.tickets)))
+	return nil
+}
+
 // release closes the batch if it was not committed and lets stream
 // readers see (or skip) the sequence numbers it took.
 func (wb *writeBatch) release() {
@@ -89,6 +99,7 @@ func (db *DB) writeItemBy(t *table, k itemKey, w writer, f decide) (writeResult,
 			return r, errTableReplaced
 		}
 		t = nt
+		db.meters.conflictRetries.Add(1)
 		conflictBackoff(attempt)
 	}
 }
