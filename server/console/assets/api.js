@@ -1,0 +1,87 @@
+// Every request the page makes goes through send(): the one place that
+// will sign requests (SigV4 with WebCrypto) once the server checks them.
+
+const DDB = "DynamoDB_20120810.";
+const STREAMS = "DynamoDBStreams_20120810.";
+
+// ApiError is a failed call, with DynamoDB's __type (its last part after
+// '#') and message, exactly as the server sent them.
+export class ApiError extends Error {
+  constructor(type, message, status) {
+    super(message);
+    this.type = type;
+    this.status = status;
+  }
+  toString() {
+    return `${this.type}: ${this.message}`;
+  }
+}
+
+// listeners are told of every call's ConsumedCapacity.
+const listeners = [];
+
+export function onCapacity(fn) {
+  listeners.push(fn);
+}
+
+function report(op, cc) {
+  if (!cc) return;
+  for (const c of Array.isArray(cc) ? cc : [cc]) {
+    for (const fn of listeners) fn(op, c);
+  }
+}
+
+// send posts one operation to the server's API on this origin.
+async function send(target, body) {
+  const headers = {
+    "Content-Type": "application/x-amz-json-1.0",
+    "X-Amz-Target": target,
+  };
+  // Credentials: when the server gets signature checks, sign here.
+  const resp = await fetch("/", {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+    cache: "no-store",
+  });
+  const text = await resp.text();
+  let data;
+  try {
+    data = text ? JSON.parse(text) : {};
+  } catch (e) {
+    throw new ApiError("InvalidResponse", `HTTP ${resp.status}: ${text.slice(0, 200)}`, resp.status);
+  }
+  if (!resp.ok) {
+    const type = String(data.__type || `HTTP ${resp.status}`).split("#").pop();
+    throw new ApiError(type, data.message || data.Message || "", resp.status);
+  }
+  return data;
+}
+
+// ddb calls a DynamoDB operation, e.g. ddb("ListTables", {}).
+export async function ddb(op, body = {}) {
+  const out = await send(DDB + op, body);
+  report(op, out.ConsumedCapacity);
+  return out;
+}
+
+// streams calls a DynamoDB Streams operation.
+export function streams(op, body = {}) {
+  return send(STREAMS + op, body);
+}
+
+// consoleApi calls one of the console's own endpoints under /console/api/.
+export async function consoleApi(name, body) {
+  const init = body === undefined ? { method: "GET" } : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const resp = await fetch(`/console/api/${name}`, { ...init, cache: "no-store" });
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) {
+    throw new ApiError(data.__type || `HTTP ${resp.status}`, data.message || "", resp.status);
+  }
+  return data;
+}

@@ -1,0 +1,329 @@
+// Package console serves dynago's web console: a page, embedded in the
+// binary, that a browser opens at /console/ on the server itself.
+//
+// The page is one more client of the DynamoDB API. Every table, item,
+// query, PartiQL, stream and Time to Live action is a POST / with
+// X-Amz-Target, sent from the page to the same origin, so it runs the
+// code paths an SDK runs and fails with DynamoDB's own __type and message.
+// The handler adds only what that API cannot answer, under /console/api/:
+//
+//   - GET  /console/api/info      which optional endpoints are configured
+//   - POST /console/api/plan      the toolkit's query planner for a data
+//     model and a request (pure: it reads nothing)
+//   - POST /console/api/explain   the plan of a PartiQL statement, through
+//     Options.Explain
+//   - GET  /console/api/capacity  consumed capacity per table and index over
+//     time, through Options.Capacity
+//
+// The package imports neither engine nor storage: what it needs of them
+// comes in through Options, as functions.
+//
+// # Caveats
+//
+// The page sends no credentials. A server that checks signatures needs the
+// page to sign its requests; every request goes through one function
+// (send in api.js) for that reason.
+package console
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/dynago/dynago/toolkit/planner"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Prefix is the path the console is served under.
+const Prefix = "/console/"
+
+// maxAPIBody caps the body of a /console/api/ request.
+const maxAPIBody = 1 << 20
+
+// Options configures the console. The zero value serves the page and the
+// planner; the other endpoints answer 501 until their function is set.
+type Options struct {
+	// Explain, if set, returns the plan of a PartiQL statement without
+	// running it: any JSON-encodable value, shown by the page as it is.
+	// An error is shown to the user as its text. Default: nil (501).
+	Explain func(ctx context.Context, statement string) (any, error)
+	// Capacity, if set, returns the capacity consumed per table and index
+	// since the server started, as samples in time order. Default: nil
+	// (501); the page then charts the capacity of its own requests only.
+	Capacity func(ctx context.Context) ([]CapacitySample, error)
+	// HostAllowed, if set, refuses (403) /console/api/ requests whose Host
+	// header it rejects: give it the server's own DNS-rebinding check.
+	// Default: nil, every host is allowed.
+	HostAllowed func(host string) bool
+}
+
+// CapacitySample is the capacity consumed by one table or index during
+// one interval.
+type CapacitySample struct {
+	Time  time.Time `json:"time"` // the end of the interval
+	Table string    `json:"table"`
+	// Index is "" for the table itself.
+	Index      string  `json:"index,omitempty"`
+	ReadUnits  float64 `json:"readUnits"`
+	WriteUnits float64 `json:"writeUnits"`
+}
+
+// Handler serves the console. Mount it at Prefix, with the path intact
+// (not stripped), or use With.
+type Handler struct {
+	opts   Options
+	static http.Handler
+	cross  *http.CrossOriginProtection
+}
+
+// New returns the console's handler.
+func New(opts Options) *Handler {
+	sub, err := fs.Sub(assets, "assets")
+	if err != nil {
+		panic(err) // the embedded tree always has it
+	}
+	return &Handler{opts: opts, static: http.FileServerFS(sub), cross: http.NewCrossOriginProtection()}
+}
+
+// With returns a handler that serves the console at /console and below,
+// and passes every other request to api unchanged (so the API's own
+// answers, 404s included, are exactly its own).
+func With(api http.Handler, opts Options) http.Handler {
+	c := New(opts)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/console" || strings.HasPrefix(r.URL.Path, Prefix) {
+			c.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
+}
+
+// ServeHTTP serves the page, its assets and the /console/api/ endpoints.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("Referrer-Policy", "no-referrer")
+	p := r.URL.Path
+	if p == "/console" {
+		http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
+		return
+	}
+	rest := strings.TrimPrefix(p, Prefix)
+	if strings.HasPrefix(rest, "api/") {
+		h.api(w, r, strings.TrimPrefix(rest, "api/"))
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		hd.Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if rest == "" {
+		rest = "index.html"
+	}
+	if strings.Contains(rest, "..") || path.Clean("/"+rest) != "/"+rest {
+		http.NotFound(w, r)
+		return
+	}
+	// The page loads nothing but its own files and talks to its own
+	// origin only.
+	hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	hd.Set("X-Frame-Options", "DENY")
+	if ct := mime.TypeByExtension(path.Ext(rest)); ct != "" {
+		hd.Set("Content-Type", contentTypes(path.Ext(rest), ct))
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.Path = "/" + rest
+	if rest == "index.html" {
+		// FileServer redirects /index.html to /; serve the file itself.
+		serveFile(w, r2, "assets/index.html")
+		return
+	}
+	h.static.ServeHTTP(w, r2)
+}
+
+// contentTypes pins the types of the page's own files, whatever the
+// system's MIME tables say.
+func contentTypes(ext, fallback string) string {
+	switch ext {
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
+	}
+	return fallback
+}
+
+func serveFile(w http.ResponseWriter, r *http.Request, name string) {
+	b, err := assets.ReadFile(name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(b)
+}
+
+// apiError is the body of a failed /console/api/ request.
+type apiError struct {
+	Type    string `json:"__type"`
+	Message string `json:"message"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func fail(w http.ResponseWriter, status int, typ, msg string) {
+	writeJSON(w, status, apiError{Type: typ, Message: msg})
+}
+
+func (h *Handler) api(w http.ResponseWriter, r *http.Request, name string) {
+	if h.opts.HostAllowed != nil && !h.opts.HostAllowed(r.Host) {
+		fail(w, http.StatusForbidden, "AccessDeniedException", "Host "+r.Host+" is not allowed")
+		return
+	}
+	if err := h.cross.Check(r); err != nil {
+		fail(w, http.StatusForbidden, "AccessDeniedException", "cross-origin request refused")
+		return
+	}
+	want := map[string]string{"info": http.MethodGet, "capacity": http.MethodGet, "plan": http.MethodPost, "explain": http.MethodPost}[name]
+	if want == "" {
+		fail(w, http.StatusNotFound, "UnknownOperationException", "no console endpoint "+name)
+		return
+	}
+	if r.Method != want {
+		w.Header().Set("Allow", want)
+		fail(w, http.StatusMethodNotAllowed, "ValidationException", name+" takes "+want)
+		return
+	}
+	switch name {
+	case "info":
+		writeJSON(w, http.StatusOK, map[string]bool{
+			"plan": true, "explain": h.opts.Explain != nil, "capacity": h.opts.Capacity != nil,
+		})
+	case "capacity":
+		h.capacity(w, r)
+	case "plan":
+		h.plan(w, r)
+	case "explain":
+		h.explain(w, r)
+	}
+}
+
+// readBody decodes a JSON request body into v, answering the failure
+// itself when it returns false.
+func readBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAPIBody))
+	if err != nil {
+		fail(w, http.StatusRequestEntityTooLarge, "ValidationException", "request body too large")
+		return false
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		fail(w, http.StatusBadRequest, "SerializationException", err.Error())
+		return false
+	}
+	return true
+}
+
+// planRequest is the body of POST /console/api/plan: a data model as
+// "dynago plan --model" reads it, and a request on its dimensions.
+type planRequest struct {
+	Model    json.RawMessage     `json:"model"`
+	Where    map[string][]string `json:"where"`
+	PageSize int                 `json:"pageSize"`
+}
+
+// planAnswer is the plan, and the line "dynago plan" prints for it.
+type planAnswer struct {
+	Plan    *planner.Plan `json:"plan"`
+	Explain string        `json:"explain"`
+}
+
+func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
+	var req planRequest
+	if !readBody(w, r, &req) {
+		return
+	}
+	if len(req.Model) == 0 {
+		fail(w, http.StatusBadRequest, "ValidationException", "model is required")
+		return
+	}
+	m, err := planner.ParseModel(req.Model)
+	if err != nil {
+		fail(w, http.StatusBadRequest, "ValidationException", err.Error())
+		return
+	}
+	p, err := (&planner.Planner{Model: m}).Plan(r.Context(), planner.Request{Where: req.Where, PageSize: req.PageSize})
+	if err != nil {
+		fail(w, http.StatusBadRequest, "ValidationException", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, planAnswer{Plan: p, Explain: p.String()})
+}
+
+func (h *Handler) explain(w http.ResponseWriter, r *http.Request) {
+	if h.opts.Explain == nil {
+		fail(w, http.StatusNotImplemented, "UnsupportedOperationException", "this server does not explain PartiQL statements")
+		return
+	}
+	var req struct {
+		Statement string `json:"statement"`
+	}
+	if !readBody(w, r, &req) {
+		return
+	}
+	if strings.TrimSpace(req.Statement) == "" {
+		fail(w, http.StatusBadRequest, "ValidationException", "statement is required")
+		return
+	}
+	out, err := h.opts.Explain(r.Context(), req.Statement)
+	if err != nil {
+		var typed interface{ ErrorCode() string }
+		if errors.As(err, &typed) {
+			fail(w, http.StatusBadRequest, typed.ErrorCode(), err.Error())
+			return
+		}
+		fail(w, http.StatusBadRequest, "ValidationException", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"explain": out})
+}
+
+func (h *Handler) capacity(w http.ResponseWriter, r *http.Request) {
+	if h.opts.Capacity == nil {
+		fail(w, http.StatusNotImplemented, "UnsupportedOperationException", "this server keeps no capacity counters")
+		return
+	}
+	s, err := h.opts.Capacity(r.Context())
+	if err != nil {
+		fail(w, http.StatusInternalServerError, "InternalServerError", err.Error())
+		return
+	}
+	if s == nil {
+		s = []CapacitySample{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"samples": s})
+}
