@@ -28,6 +28,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/sstable"
@@ -71,6 +72,8 @@ type DB struct {
 	inMemory bool
 	// reclaim compacts the ranges of committed range deletions.
 	reclaim *reclaimer
+	// stalls counts the write stalls Pebble reported (Stats).
+	stalls *atomic.Int64
 }
 
 // MaxOpenFiles bounds the table files Pebble keeps open (its table
@@ -99,11 +102,15 @@ func Open(o Options) (*DB, error) {
 	}
 	cache := pebble.NewCache(cacheSize)
 	defer cache.Unref()
+	stalls := new(atomic.Int64)
 	popts := &pebble.Options{
 		Merger:       &pebble.Merger{Name: counterMergerName, Merge: newCounterMerger},
 		Logger:       pebbleLogger{logger},
 		Cache:        cache,
 		MaxOpenFiles: MaxOpenFiles,
+		EventListener: &pebble.EventListener{
+			WriteStallBegin: func(pebble.WriteStallBeginInfo) { stalls.Add(1) },
+		},
 	}
 	dir := o.Dir
 	var lock *pebble.Lock
@@ -159,11 +166,29 @@ func Open(o Options) (*DB, error) {
 	if o.InMemory {
 		wo = pebble.NoSync
 	}
-	d := &DB{p: p, lock: lock, wo: wo, inMemory: o.InMemory}
+	d := &DB{p: p, lock: lock, wo: wo, inMemory: o.InMemory, stalls: stalls}
 	d.reclaim = newReclaimer(func(ctx context.Context, start, end []byte) error {
 		return p.Compact(ctx, start, end, true)
 	}, logger.Warn)
 	return d, nil
+}
+
+// Stats reports Pebble's figures: compactions and flushes, memtable and
+// block cache sizes, cache hits and misses, write stalls, and the space
+// the store takes.
+func (d *DB) Stats() []Stat {
+	m := d.p.Metrics()
+	return []Stat{
+		{Name: "pebble_compactions_total", Help: "Compactions Pebble ran.", Counter: true, Value: float64(m.Compact.Count)},
+		{Name: "pebble_flushes_total", Help: "Memtable flushes Pebble ran.", Counter: true, Value: float64(m.Flush.Count)},
+		{Name: "pebble_write_stalls_total", Help: "Times Pebble stalled writes while compactions caught up.", Counter: true, Value: float64(d.stalls.Load())},
+		{Name: "pebble_memtable_bytes", Help: "Bytes held by memtables.", Value: float64(m.MemTable.Size)},
+		{Name: "pebble_memtables", Help: "Memtables, the mutable one included.", Value: float64(m.MemTable.Count)},
+		{Name: "pebble_block_cache_bytes", Help: "Bytes held by the block cache.", Value: float64(m.BlockCache.Size)},
+		{Name: "pebble_block_cache_hits_total", Help: "Block cache hits.", Counter: true, Value: float64(m.BlockCache.Hits)},
+		{Name: "pebble_block_cache_misses_total", Help: "Block cache misses.", Counter: true, Value: float64(m.BlockCache.Misses)},
+		{Name: "pebble_disk_bytes", Help: "Bytes the store's files take (log and tables).", Value: float64(m.DiskSpaceUsage())},
+	}
 }
 
 // Close releases the directory. Every acknowledged write is already in the

@@ -113,6 +113,22 @@ type MultiGetter interface {
 	GetMany(keys [][]byte) (vals [][]byte, found []bool, err error)
 }
 
+// Stat is one figure a store reports about itself, for the server's
+// metrics: a counter (only ever grows) or a gauge.
+type Stat struct {
+	Name    string // lower_snake_case, unique within the store, e.g. "pebble_compactions_total"
+	Help    string
+	Counter bool
+	Value   float64
+}
+
+// Statter is implemented by stores that report figures about themselves
+// (Pebble: compactions, memtables, cache, write stalls; PostgreSQL: pool
+// use, statements and their time, retries).
+type Statter interface {
+	Stats() []Stat
+}
+
 // Batch collects writes applied atomically by Commit.
 type Batch interface {
 	// Set writes key=value.

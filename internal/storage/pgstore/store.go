@@ -225,6 +225,8 @@ type Store struct {
 	// retries counts the commit attempts retried after a serialization
 	// failure or deadlock.
 	retries atomic.Int64
+	// tracer counts statements and their time (Stats).
+	tracer *tracer
 }
 
 // testDial replaces the dialer in tests that count round trips.
@@ -275,6 +277,8 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if testDial != nil {
 		cc.DialFunc = testDial
 	}
+	tr := &tracer{}
+	cc.Tracer = tr
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		if flavorOf(c.PgConn()) == flavorPostgres {
 			// PostgreSQL's serializable isolation locks a whole table
@@ -323,6 +327,7 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		cancel:      cancel,
 		held:        map[*holder]struct{}{},
 		holdSlots:   make(chan struct{}, max(1, cfg.MaxConns/2)),
+		tracer:      tr,
 	}
 	if err := s.migrate(octx); err != nil {
 		cancel()
