@@ -1,0 +1,67 @@
+package sigv4
+
+import (
+	"bytes"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/internal/protocol"
+)
+
+// maxMiddlewareBody is the largest body Handler reads: DynamoDB's 16 MB
+// request limit, past which the server behind answers 413 anyway.
+const maxMiddlewareBody = 16 << 20
+
+// Handler returns next behind signature verification, for a server that
+// does not call Verify itself: it reads the body (at most 16 MB, as
+// received), verifies it with v.Now, answers a failure as DynamoDB does
+// and otherwise hands next the request with its body restored. Requests
+// Exempt names pass unchecked. The server's own ServeHTTP should rather
+// call Verify on the body it has read (see docs/AUTH.md).
+func (v *Verifier) Handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if Exempt(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxMiddlewareBody+1))
+		r.Body.Close()
+		if err != nil || len(body) > maxMiddlewareBody {
+			// Let the server answer the broken or oversized body.
+			r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+			next.ServeHTTP(w, r)
+			return
+		}
+		if _, aerr := v.Verify(r, body, v.Now()); aerr != nil {
+			WriteError(w, aerr)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) {
+	if e.err == nil {
+		return 0, io.EOF
+	}
+	return 0, e.err
+}
+
+// WriteError answers err as DynamoDB does: its JSON error body, HTTP 400,
+// Content-Type application/x-amz-json-1.0 and x-amz-crc32. A server with
+// its own error writer should use that instead.
+func WriteError(w http.ResponseWriter, err *engine.Error) {
+	body, status := protocol.EncodeError(nil, err)
+	h := w.Header()
+	h.Set("Content-Type", "application/x-amz-json-1.0")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+	w.WriteHeader(status)
+	w.Write(body)
+}
