@@ -175,11 +175,11 @@ func TestVerify(t *testing.T) {
 	tests := []struct {
 		name string
 		req  func(t *testing.T) *http.Request
-		body string        // what the server read; testBody when empty
-		now  time.Time     // testNow when zero
-		code string        // "" for a request that verifies
-		msg  string        // the exact message
-		id   *Identity     // the identity of a request that verifies, when checked
+		body string    // what the server read; testBody when empty
+		now  time.Time // testNow when zero
+		code string    // "" for a request that verifies
+		msg  string    // the exact message
+		id   *Identity // the identity of a request that verifies, when checked
 	}{
 		{name: "valid", req: signed,
 			id: &Identity{AccessKeyID: testKey, Region: "us-east-1", AccountID: "123456789012"}},
