@@ -17,14 +17,14 @@ func operations() map[string]opFunc {
 		"TagResource":        handleEmpty(protocol.DecodeTagResource, (*engine.DB).TagResource, protocol.EncodeTagResource),
 		"UntagResource":      handleEmpty(protocol.DecodeUntagResource, (*engine.DB).UntagResource, protocol.EncodeUntagResource),
 		"DescribeLimits": func(s *Server, c *inflight, body, dst []byte) ([]byte, error) {
-			out, err := s.db.DescribeLimits()
+			out, err := c.db.DescribeLimits()
 			if err != nil {
 				return dst, err
 			}
 			return protocol.EncodeDescribeLimits(dst, out), nil
 		},
 		"DescribeEndpoints": func(s *Server, c *inflight, body, dst []byte) ([]byte, error) {
-			out, err := s.db.DescribeEndpoints(c.r.Host)
+			out, err := c.db.DescribeEndpoints(c.r.Host)
 			if err != nil {
 				return dst, err
 			}
@@ -76,7 +76,7 @@ func handle[In, Out any](
 		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err
 		}
-		out, err := run(s.db, in)
+		out, err := run(c.db, in)
 		if err != nil {
 			return dst, err
 		}
@@ -96,7 +96,7 @@ func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, 
 		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err
 		}
-		if err := run(s.db, in); err != nil {
+		if err := run(c.db, in); err != nil {
 			return dst, err
 		}
 		return encode(dst), nil

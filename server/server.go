@@ -104,6 +104,10 @@ type Config struct {
 	// CORS says which web origins browsers may let call the DynamoDB API
 	// on "/". nil: localhost and loopback origins (see CORS).
 	CORS *CORS
+	// Namespaces, when set, gives each request the database of the
+	// access key and region its signature names (namespace.go), and the
+	// db given to New serves no requests. nil: every request uses that db.
+	Namespaces Namespaces
 }
 
 // Server is an http.Handler answering DynamoDB API requests.
@@ -123,6 +127,7 @@ type Server struct {
 	allowedHosts map[string]bool
 	crossOrigin  *http.CrossOriginProtection
 	corsPolicy   *CORS
+	namespaces   Namespaces
 	// lastThrottleLog is when a throttled request was last logged, in
 	// Unix nanoseconds, so that a flood logs once every few seconds.
 	lastThrottleLog atomic.Int64
@@ -141,6 +146,8 @@ type inflight struct {
 	held, bodyHeld int64
 	// body is the request body once read; nil once it is released.
 	body []byte
+	// db is the database the request reads and writes.
+	db *engine.DB
 }
 
 // New returns a Server over db.
@@ -170,6 +177,7 @@ func New(db *engine.DB, cfg Config) *Server {
 		allowedHosts: map[string]bool{},
 		crossOrigin:  http.NewCrossOriginProtection(),
 		corsPolicy:   cfg.CORS,
+		namespaces:   cfg.Namespaces,
 	}
 	if s.corsPolicy == nil {
 		s.corsPolicy = &CORS{}
@@ -257,7 +265,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// node whose shared store does not answer says so, with
 			// 503, so a load balancer stops sending it requests.
 			ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
-			err := s.db.Ping(ctx)
+			err := s.ping(ctx)
 			cancel()
 			if err != nil {
 				s.log.Warn("health check: store unreachable", "err", err)
@@ -273,7 +281,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
 		return
 	}
-	c := &inflight{r: r, w: w}
+	c := &inflight{r: r, w: w, db: s.db}
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic serving request", "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -301,6 +309,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		s.writeError(w, r, &engine.Error{Code: engine.CodeUnknownOperation})
 		return
+	}
+	if s.namespaces != nil {
+		db, err := s.namespaceDB(r)
+		if err != nil {
+			s.writeFailure(w, r, err, "request_id", reqID, "target", target)
+			return
+		}
+		c.db = db
 	}
 
 	if err := s.readBody(c); err != nil {
@@ -474,7 +490,7 @@ func (s *Server) route(target string) (opFunc, bool) {
 // sweepTTL answers POST /dynago/ttl/sweep: it deletes the expired items
 // now and answers {"Deleted":N}.
 func (s *Server) sweepTTL(w http.ResponseWriter, r *http.Request, reqID string) {
-	n, err := s.db.SweepExpired()
+	n, err := s.sweepExpired()
 	if err != nil {
 		s.writeFailure(w, r, err, "request_id", reqID, "op", "TTL sweep")
 		return
