@@ -44,7 +44,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Ctx: ctx}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		if len(args) > 1 {
 			if v, ok := verbs[args[1]]; ok {
 				_ = v.run(env, []string{"-h"})
@@ -54,13 +54,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return 0
 	}
-	v, ok := verbs[args[0]]
+	v, rest, ok := findVerb(env, args)
 	if !ok {
 		fmt.Fprintf(stderr, "dynago: unknown verb %q\n\n", args[0])
 		usage(stderr)
 		return 2
 	}
-	if err := v.run(env, args[1:]); err != nil {
+	if err := v.run(env, rest); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -89,6 +89,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, n, verbs[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun \"dynago <verb> --help\" for a verb's flags.")
+	fmt.Fprintln(w, "\nDynamoDB Local's way of starting works too: \"dynago -sharedDb -dbPath ./data -port 8000\"\n(see \"dynago serve --help\"). \"dynago --version\" prints the version.")
 }
 
 // flagSet is a verb's flags, with where its usage goes: stdout when the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/dynago/dynago/engine"
@@ -111,6 +113,13 @@ type serveConfig struct {
 	storeMaxConns         int
 	storeStatementTimeout time.Duration
 	nodeLeaseTimeout      time.Duration
+
+	// namespace is "shared" or "account-region" once resolveLocal has
+	// run; maxNamespaces bounds the databases account-region opens.
+	namespace     string
+	maxNamespaces int
+	// local holds DynamoDB Local's own flags (dynamodb_local.go).
+	local localConfig
 }
 
 // Defaults of serve's limits on clients.
@@ -122,8 +131,27 @@ const (
 	defaultMaxConnections    = 4096
 )
 
-func runServe(env *Env, args []string) error {
+func runServe(env *Env, args []string) error { return runServeArgs(env, args, false) }
+
+// runServeArgs runs serve; bare says dynago was started with flags and no
+// verb, as DynamoDB Local is.
+func runServeArgs(env *Env, args []string, bare bool) error {
 	var c serveConfig
+	c.local.bare = bare
+	fs := serveFlags(env, &c)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := c.resolveLocal(fs); err != nil {
+		fmt.Fprintln(env.Stderr, err)
+		return errUsage
+	}
+	return serve(env, c, nil)
+}
+
+// serveFlags declares serve's flags on a new flag set writing into c:
+// dynago's own and DynamoDB Local's (dynamodb_local.go).
+func serveFlags(env *Env, c *serveConfig) *flagSet {
 	fs := newFlagSet(env, "serve", serveSynopsis)
 	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on; use 0.0.0.0 to accept connections from other machines")
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on (0 picks a free port and logs it)")
@@ -197,10 +225,8 @@ func runServe(env *Env, args []string) error {
 		"(any scheme and port), \"loopback\" for localhost and loopback addresses, \"*\"\n"+
 		"for any origin (DynamoDB Local's -cors default), or \"none\". Default: loopback\n"+
 		"(pages on localhost and loopback IPs, any port); a list replaces it")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	return serve(env, c, nil)
+	localFlags(fs, c)
+	return fs
 }
 
 // engineOptions maps serve's flags to the engine's options.
@@ -265,27 +291,30 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 			log.Info("CPU profile written", "file", c.cpuProf)
 		}()
 	}
-	eo := engineOptions(c, log)
-	if c.store != "" {
-		if c.inMemory {
-			return errors.New("--store and --in-memory: choose one")
-		}
-		if eo.Store, err = openStore(env.Ctx, c, log); err != nil {
-			return err
-		}
+	if c.store != "" && c.inMemory {
+		return errors.New("--store and --in-memory: choose one")
 	}
-	db, err := engine.Open(eo)
-	if err != nil {
-		if eo.Store != nil {
-			eo.Store.Close()
-		}
-		return err
+	if c.store != "" && c.namespace == namespaceAccountRegion {
+		return errors.New("--namespace account-region keeps each access key's and region's tables in a directory of their own, " +
+			"which a PostgreSQL --store does not have: use --namespace shared (or -sharedDb), or give each set of clients its own --store-schema and server")
 	}
+	// Listen first, so that a port already taken leaves no data directory
+	// behind.
 	addr := net.JoinHostPort(c.host, strconv.Itoa(c.port))
 	tcp, err := net.Listen("tcp", addr)
 	if err != nil {
-		db.Close()
 		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	db, ns, err := openData(env, c, log)
+	if err != nil {
+		tcp.Close()
+		return err
+	}
+	closeData := func() error {
+		if ns != nil {
+			return ns.Close()
+		}
+		return db.Close()
 	}
 	maxConns := c.maxConnections
 	if fit := connectionsWithinFileLimit(); fit > 0 && maxConns > fit {
@@ -316,6 +345,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 			CheckHost:       checkHost,
 			AllowedHosts:    allowed,
 			CORS:            cors,
+			Namespaces:      serverNamespaces(ns),
 		}),
 		ReadHeaderTimeout: c.readHeaderTimeout,
 		IdleTimeout:       c.idleTimeout,
@@ -327,7 +357,8 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	if !c.inMemory {
 		storageDesc = c.dataDir
 	}
-	log.Info("dynago serving", "addr", "http://"+ln.Addr().String(), "data", storageDesc, "sync", c.sync && !c.inMemory, "startup", time.Since(start).Round(time.Microsecond))
+	log.Info("dynago serving", "addr", "http://"+ln.Addr().String(), "data", storageDesc, "namespace", c.namespace,
+		"sync", c.sync && !c.inMemory, "startup", time.Since(start).Round(time.Microsecond))
 	log.Debug("client limits", "max_connections", maxConns, "max_buffer_memory", int64(c.maxBufferMemory),
 		"read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
 		"write_timeout", c.writeTimeout, "idle_timeout", c.idleTimeout, "host_check", checkHost, "allowed_hosts", allowed, "cors", c.cors)
@@ -351,10 +382,10 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		err = nil
 	}
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
-		db.Close()
+		closeData()
 		return err
 	}
-	if err := db.Close(); err != nil {
+	if err := closeData(); err != nil {
 		return fmt.Errorf("close data: %w", err)
 	}
 	log.Info("dynago stopped")
@@ -439,4 +470,60 @@ func (b *byteSize) Set(v string) error {
 	}
 	*b = byteSize(n * mult)
 	return nil
+}
+
+// openData opens the database serve serves: one (--namespace shared), or
+// a set opened per access key and region as requests come (account-region).
+func openData(env *Env, c serveConfig, log *slog.Logger) (*engine.DB, *namespaces, error) {
+	eo := engineOptions(c, log)
+	if !c.inMemory && c.store == "" {
+		if err := checkWritable(c.dataDir); err != nil {
+			return nil, nil, err
+		}
+	}
+	if c.namespace == namespaceAccountRegion {
+		return nil, newNamespaces(eo, c.maxNamespaces), nil
+	}
+	if c.store != "" {
+		var err error
+		if eo.Store, err = openStore(env.Ctx, c, log); err != nil {
+			return nil, nil, err
+		}
+	}
+	db, err := engine.Open(eo)
+	if err != nil {
+		if eo.Store != nil {
+			eo.Store.Close()
+		}
+		return nil, nil, err
+	}
+	return db, nil, nil
+}
+
+// serverNamespaces returns ns as the server's Namespaces, or nil for none
+// (a nil *namespaces in the interface would not be nil).
+func serverNamespaces(ns *namespaces) server.Namespaces {
+	if ns == nil {
+		return nil
+	}
+	return ns
+}
+
+// checkWritable creates the data directory if missing and checks that
+// files can be created in it, so that a directory dynago may not write is
+// reported as such (and not as one another process holds).
+func checkWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("data directory %s cannot be created: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".dynago-write-check-*")
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+			return fmt.Errorf("data directory %s is not writable by this user: %w", dir, err)
+		}
+		return fmt.Errorf("data directory %s: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }

@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// DynamoDB Local is started as
+//
+//	java -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar -sharedDb -dbPath ./data -port 8000
+//
+// and dynago takes the same flags, after "dynago" alone or after "dynago
+// serve": "dynago -sharedDb -dbPath ./data -port 8000". The flags and
+// their meaning are those of DynamoDB Local's usage notes:
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DynamoDBLocal.UsageNotes.html
+
+// localConfig holds the flags only DynamoDB Local has.
+type localConfig struct {
+	// bare is set when dynago was started with flags and no verb, as
+	// DynamoDB Local's jar is.
+	bare             bool
+	dbPath           string
+	inMemory         bool
+	sharedDb         bool
+	delayTransient   bool
+	optimizeDb       bool
+	disableTelemetry bool
+}
+
+// localTransientDelay is what -delayTransientStatuses holds tables and
+// indexes CREATING, UPDATING or DELETING for. DynamoDB Local does not
+// say how long it holds them; a second is long enough for code that
+// waits on DescribeTable to meet each status, and short enough for tests.
+const localTransientDelay = time.Second
+
+// Namespaces (--namespace).
+const (
+	namespaceShared        = "shared"
+	namespaceAccountRegion = "account-region"
+)
+
+// defaultMaxNamespaces bounds the databases --namespace account-region
+// opens: each is a storage engine with its own files and memory.
+const defaultMaxNamespaces = 32
+
+// localFlags declares DynamoDB Local's flags, and --namespace, on serve's
+// flag set. -port and -cors are serve's own flags, with the same meaning.
+func localFlags(fs *flagSet, c *serveConfig) {
+	l := &c.local
+	fs.StringVar(&c.namespace, "namespace", "", "whose tables a request sees: \"shared\" (every client sees the same tables)\n"+
+		"or \"account-region\" (each access key and region its own tables, streams, TTL\n"+
+		"and tags, as DynamoDB Local keeps them without -sharedDb; ARNs carry the\n"+
+		"signing region and an account id derived from the key). Default: shared, or\n"+
+		"account-region when DynamoDB Local's flags are used without -sharedDb")
+	fs.IntVar(&c.maxNamespaces, "max-namespaces", defaultMaxNamespaces, "with --namespace account-region, the most access key and region pairs\n"+
+		"served; requests of a further pair get LimitExceededException")
+	fs.StringVar(&l.dbPath, "dbPath", "", "DynamoDB Local's name for --data-dir")
+	fs.BoolVar(&l.inMemory, "inMemory", false, "DynamoDB Local's name for --in-memory")
+	fs.BoolVar(&l.sharedDb, "sharedDb", false, "DynamoDB Local's: one set of tables for every access key and region\n"+
+		"(--namespace shared)")
+	fs.BoolVar(&l.delayTransient, "delayTransientStatuses", false, "DynamoDB Local's: tables and indexes stay CREATING, UPDATING or\n"+
+		"DELETING for a moment, as on DynamoDB (--transient-delay "+localTransientDelay.String()+")")
+	fs.BoolVar(&l.optimizeDb, "optimizeDbBeforeStartup", false, "DynamoDB Local's: accepted and ignored, as dynago's storage needs no\n"+
+		"optimizing at startup (it compacts in the background)")
+	fs.BoolVar(&l.disableTelemetry, "disableTelemetry", false, "DynamoDB Local's: accepted and ignored (dynago sends no telemetry)")
+}
+
+// resolveLocal maps DynamoDB Local's flags onto dynago's and settles the
+// namespace, once the flags are parsed.
+func (c *serveConfig) resolveLocal(fs *flagSet) error {
+	l := &c.local
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	localStyle := l.bare
+	for _, name := range []string{"dbPath", "inMemory", "sharedDb", "delayTransientStatuses", "optimizeDbBeforeStartup", "disableTelemetry"} {
+		localStyle = localStyle || set[name]
+	}
+	if set["dbPath"] {
+		if set["data-dir"] && c.dataDir != l.dbPath {
+			return errors.New("-dbPath and --data-dir name different directories: give one")
+		}
+		c.dataDir = l.dbPath
+	}
+	if l.inMemory {
+		c.inMemory = true
+	}
+	if set["dbPath"] && c.inMemory {
+		// DynamoDB Local refuses the pair too.
+		return errors.New("-dbPath and -inMemory: choose one")
+	}
+	if l.delayTransient && !set["transient-delay"] {
+		c.transientDelay = localTransientDelay
+	}
+	switch c.namespace {
+	case "":
+		c.namespace = namespaceShared
+		if localStyle && !l.sharedDb {
+			c.namespace = namespaceAccountRegion
+		}
+	case namespaceShared, namespaceAccountRegion:
+	default:
+		return fmt.Errorf("--namespace: %q is neither %s nor %s", c.namespace, namespaceShared, namespaceAccountRegion)
+	}
+	if l.sharedDb && c.namespace != namespaceShared {
+		return errors.New("-sharedDb and --namespace account-region: choose one")
+	}
+	if c.maxNamespaces < 1 {
+		return fmt.Errorf("--max-namespaces: %d is not a positive number", c.maxNamespaces)
+	}
+	return nil
+}
+
+// bareServe reports whether args, given with no verb, start the server
+// the way DynamoDB Local's jar is started: they begin with one of serve's
+// flags ("dynago -sharedDb -port 8000").
+func bareServe(env *Env, args []string) bool {
+	if len(args) == 0 || !strings.HasPrefix(args[0], "-") || helpAsked(args[:1]) {
+		return false
+	}
+	name := strings.TrimLeft(args[0], "-")
+	name, _, _ = strings.Cut(name, "=")
+	var c serveConfig
+	return name != "" && serveFlags(env, &c).Lookup(name) != nil
+}
+
+// findVerb returns the verb args name and the arguments left for it:
+// args[0] when it is a verb, "version" for --version, and serve for
+// DynamoDB Local's way of starting.
+func findVerb(env *Env, args []string) (verb, []string, bool) {
+	switch args[0] {
+	case "--version", "-version":
+		v, ok := verbs["version"]
+		return v, args[1:], ok
+	}
+	if v, ok := verbs[args[0]]; ok {
+		return v, args[1:], true
+	}
+	if bareServe(env, args) {
+		return verb{name: "serve", run: func(env *Env, args []string) error { return runServeArgs(env, args, true) }}, args, true
+	}
+	return verb{}, nil, false
+}

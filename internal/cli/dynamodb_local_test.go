@@ -1,0 +1,355 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
+
+	"github.com/dynago/dynago/internal/testserver"
+)
+
+// localProcess is dynago started as DynamoDB Local is: the test binary,
+// run as dynago, with args exactly as given (no verb added), in dir.
+type localProcess struct {
+	url string
+	mu  sync.Mutex
+	log strings.Builder
+}
+
+func (p *localProcess) Log() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.String()
+}
+
+var servingRE = regexp.MustCompile(`addr=http://([0-9.:]+)`)
+
+// startLocal runs dynago with args in dir and waits until it listens.
+func startLocal(t *testing.T, dir string, args ...string) *localProcess {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), testserver.ChildMainEnv+"=1")
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &localProcess{}
+	addr := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.log.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+			if m := servingRE.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case addr <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, pipe)
+		cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+	})
+	select {
+	case a := <-addr:
+		p.url = "http://" + a
+	case <-done:
+		t.Fatalf("dynago %v exited early:\n%s", args, p.Log())
+	case <-time.After(20 * time.Second):
+		t.Fatalf("dynago %v did not start:\n%s", args, p.Log())
+	}
+	return p
+}
+
+// freePort returns a loopback port nothing listens on right now, for
+// command lines that must name one as DynamoDB Local's documentation does.
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// awsCLI runs "aws dynamodb args..." against url signed with key and
+// region, and returns its JSON output.
+func awsCLI(t *testing.T, url, key, region string, args ...string) map[string]any {
+	t.Helper()
+	cmd := exec.Command("aws", append(append([]string{"dynamodb"}, args...), "--endpoint-url", url, "--output", "json")...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(),
+		"AWS_ACCESS_KEY_ID=" + key, "AWS_SECRET_ACCESS_KEY=secret", "AWS_DEFAULT_REGION=" + region,
+		"AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null"}
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "PYTHONPATH=") || strings.HasPrefix(kv, "VIRTUAL_ENV=") || strings.HasPrefix(kv, "PYENV") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("aws %v: %v\n%s%s", args, err, out, stderr)
+	}
+	v := map[string]any{}
+	if len(strings.TrimSpace(string(out))) > 0 {
+		if err := json.Unmarshal(out, &v); err != nil {
+			t.Fatalf("aws %v printed non-JSON %q", args, out)
+		}
+	}
+	return v
+}
+
+func needAWSCLI(t *testing.T) {
+	if _, err := exec.LookPath("aws"); err != nil {
+		t.Skip("the AWS CLI (aws) is not on PATH; skipping the DynamoDB Local drop-in test")
+	}
+}
+
+var musicTable = []string{"create-table", "--table-name", "Music",
+	"--attribute-definitions", "AttributeName=Artist,AttributeType=S",
+	"--key-schema", "AttributeName=Artist,KeyType=HASH", "--billing-mode", "PAY_PER_REQUEST"}
+
+func tableNames(v map[string]any) []string {
+	var names []string
+	list, _ := v["TableNames"].([]any)
+	for _, n := range list {
+		names = append(names, n.(string))
+	}
+	return names
+}
+
+// TestDynamoDBLocalSharedDb starts dynago as DynamoDB Local's usage notes
+// start DynamoDB Local, "java -Djava.library.path=./DynamoDBLocal_lib -jar
+// DynamoDBLocal.jar -sharedDb -dbPath ./data -port 8000", with the java
+// part replaced by "dynago", and talks to it with the AWS CLI: with
+// -sharedDb every access key and region sees the same tables, and the
+// data lives in ./data.
+func TestDynamoDBLocalSharedDb(t *testing.T) {
+	needAWSCLI(t)
+	dir := t.TempDir()
+	p := startLocal(t, dir, "-sharedDb", "-dbPath", "./data", "-port", freePort(t))
+	awsCLI(t, p.url, "AKIDONE", "us-east-1", musicTable...)
+	awsCLI(t, p.url, "AKIDONE", "us-east-1", "put-item", "--table-name", "Music", "--item", `{"Artist":{"S":"No One You Know"}}`)
+	for _, who := range [][2]string{{"AKIDTWO", "us-east-1"}, {"AKIDONE", "eu-west-1"}} {
+		if got := tableNames(awsCLI(t, p.url, who[0], who[1], "list-tables")); strings.Join(got, ",") != "Music" {
+			t.Errorf("key %s in %s lists %v under -sharedDb; want [Music]", who[0], who[1], got)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err != nil {
+		t.Errorf("-dbPath ./data: %v\n%s", err, p.Log())
+	}
+	if !strings.Contains(p.Log(), "namespace=shared") {
+		t.Errorf("log does not say the tables are shared:\n%s", p.Log())
+	}
+}
+
+// TestDynamoDBLocalPerKeyAndRegion starts dynago with DynamoDB Local's
+// flags and no -sharedDb, as "dynago serve -inMemory
+// -delayTransientStatuses -port N": as DynamoDB Local keeps a database per
+// access key and region then, each key and region sees its own tables,
+// whose ARNs name the signing region and an account of the key's; and a
+// new table is CREATING at first.
+func TestDynamoDBLocalPerKeyAndRegion(t *testing.T) {
+	needAWSCLI(t)
+	p := startLocal(t, t.TempDir(), "serve", "-inMemory", "-delayTransientStatuses", "-port", freePort(t))
+	created := awsCLI(t, p.url, "AKIDONE", "eu-west-1", musicTable...)
+	desc, _ := created["TableDescription"].(map[string]any)
+	if status := desc["TableStatus"]; status != "CREATING" {
+		t.Errorf("-delayTransientStatuses: a new table is %v; want CREATING", status)
+	}
+	wantARN := "arn:aws:dynamodb:eu-west-1:" + accountID("AKIDONE") + ":table/Music"
+	if arn := desc["TableArn"]; arn != wantARN {
+		t.Errorf("TableArn = %v; want %s", arn, wantARN)
+	}
+	if got := tableNames(awsCLI(t, p.url, "AKIDONE", "eu-west-1", "list-tables")); strings.Join(got, ",") != "Music" {
+		t.Errorf("the creating key and region list %v; want [Music]", got)
+	}
+	for _, who := range [][2]string{{"AKIDTWO", "eu-west-1"}, {"AKIDONE", "us-east-1"}} {
+		if got := tableNames(awsCLI(t, p.url, who[0], who[1], "list-tables")); len(got) != 0 {
+			t.Errorf("key %s in %s lists %v; want no tables (another key's or region's)", who[0], who[1], got)
+		}
+	}
+	// Another namespace may create a table of the same name.
+	other := awsCLI(t, p.url, "AKIDTWO", "eu-west-1", musicTable...)
+	if arn := other["TableDescription"].(map[string]any)["TableArn"]; arn == wantARN {
+		t.Errorf("two access keys' tables share the ARN %v", arn)
+	}
+	if !strings.Contains(p.Log(), "namespace=account-region") {
+		t.Errorf("log does not say tables are per access key and region:\n%s", p.Log())
+	}
+}
+
+// sdkAs returns an SDK client for url signing with key in region.
+func sdkAs(url, key, region string) *dynamodb.Client {
+	return dynamodb.New(dynamodb.Options{
+		Region: region, BaseEndpoint: aws.String(url),
+		Credentials: credentials.NewStaticCredentialsProvider(key, "secret", ""),
+	})
+}
+
+// TestNamespacesOnDisk checks --namespace account-region on a data
+// directory: each key and region has a directory of its own there, its
+// tables survive a restart, --namespace shared sees none of them, and a
+// key past --max-namespaces is refused with LimitExceededException.
+func TestNamespacesOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	p := testserver.StartProcess(t, "--data-dir", dir, "--namespace", "account-region", "--max-namespaces", "2")
+	createTable(t, sdkAs(p.URL, "keyA", "us-east-1"), "tableA")
+	createTable(t, sdkAs(p.URL, "keyB", "us-west-2"), "tableB")
+	_, err := sdkAs(p.URL, "keyC", "us-east-1").ListTables(ctx, &dynamodb.ListTablesInput{})
+	var ae smithy.APIError
+	if !errors.As(err, &ae) || ae.ErrorCode() != "LimitExceededException" {
+		t.Errorf("a third key past --max-namespaces 2: %v; want LimitExceededException", err)
+	}
+	for _, sub := range []string{"keyA_us-east-1", "keyB_us-west-2"} {
+		if _, err := os.Stat(filepath.Join(dir, sub)); err != nil {
+			t.Errorf("namespace directory: %v", err)
+		}
+	}
+	p.Stop(t)
+
+	p = testserver.StartProcess(t, "--data-dir", dir, "--namespace", "account-region")
+	out, err := sdkAs(p.URL, "keyA", "us-east-1").ListTables(ctx, &dynamodb.ListTablesInput{})
+	if err != nil || strings.Join(out.TableNames, ",") != "tableA" {
+		t.Errorf("keyA after a restart lists %v, %v; want [tableA]", out.TableNames, err)
+	}
+	p.Stop(t)
+}
+
+// TestNamespaceUnsignedRefused checks that a request with no signature,
+// whose namespace is unknown, gets DynamoDB's answer to an unsigned
+// request under account-region, while GET / still answers.
+func TestNamespaceUnsignedRefused(t *testing.T) {
+	p := testserver.StartProcess(t, "--in-memory", "--namespace", "account-region")
+	req, _ := http.NewRequest("POST", p.URL, strings.NewReader("{}"))
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || !strings.Contains(string(body), "MissingAuthenticationTokenException") {
+		t.Errorf("unsigned request: %d %s; want 400 MissingAuthenticationTokenException", resp.StatusCode, body)
+	}
+	resp, err = http.Get(p.URL)
+	if err != nil || resp.StatusCode != 200 {
+		t.Errorf("GET / under account-region: %v %v", resp, err)
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+}
+
+// TestResolveLocalFlags checks how DynamoDB Local's flags map onto
+// dynago's, and the combinations refused.
+func TestResolveLocalFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		bare      bool
+		namespace string
+		dataDir   string
+		inMemory  bool
+		delay     time.Duration
+		err       string
+	}{
+		{args: nil, namespace: "shared", dataDir: "./dynago-data"},
+		{args: []string{"-port", "8000"}, bare: true, namespace: "account-region", dataDir: "./dynago-data"},
+		{args: []string{"-sharedDb", "-dbPath", "d"}, namespace: "shared", dataDir: "d"},
+		{args: []string{"-dbPath", "d"}, namespace: "account-region", dataDir: "d"},
+		{args: []string{"-inMemory", "-sharedDb"}, namespace: "shared", dataDir: "./dynago-data", inMemory: true},
+		{args: []string{"-inMemory", "-delayTransientStatuses"}, namespace: "account-region", dataDir: "./dynago-data", inMemory: true, delay: time.Second},
+		{args: []string{"-delayTransientStatuses", "--transient-delay", "3s", "-sharedDb"}, namespace: "shared", dataDir: "./dynago-data", delay: 3 * time.Second},
+		{args: []string{"-optimizeDbBeforeStartup", "-dbPath", "d", "-sharedDb"}, namespace: "shared", dataDir: "d"},
+		{args: []string{"-dbPath", "d", "--namespace", "shared"}, namespace: "shared", dataDir: "d"},
+		{args: []string{"--namespace", "account-region"}, namespace: "account-region", dataDir: "./dynago-data"},
+		{args: []string{"-dbPath", "d", "-inMemory"}, err: "choose one"},
+		{args: []string{"-sharedDb", "--namespace", "account-region"}, err: "choose one"},
+		{args: []string{"--namespace", "per-key"}, err: "--namespace"},
+		{args: []string{"-dbPath", "d", "--data-dir", "e"}, err: "different directories"},
+		{args: []string{"--max-namespaces", "0"}, err: "--max-namespaces"},
+	} {
+		var c serveConfig
+		c.local.bare = tc.bare
+		env := &Env{Stdout: io.Discard, Stderr: io.Discard}
+		fs := serveFlags(env, &c)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		err := c.resolveLocal(fs)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v: %v; want an error saying %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || c.namespace != tc.namespace || c.dataDir != tc.dataDir || c.inMemory != tc.inMemory || c.transientDelay != tc.delay {
+			t.Errorf("%v: namespace %q, data dir %q, in memory %v, delay %v, %v; want %q, %q, %v, %v",
+				tc.args, c.namespace, c.dataDir, c.inMemory, c.transientDelay, err, tc.namespace, tc.dataDir, tc.inMemory, tc.delay)
+		}
+	}
+}
+
+// TestBareFlagsServe checks which arguments without a verb start the
+// server: DynamoDB Local's and serve's flags do; anything else is an
+// unknown verb.
+func TestBareFlagsServe(t *testing.T) {
+	env := &Env{Stdout: io.Discard, Stderr: io.Discard}
+	for args, want := range map[string]bool{
+		"-sharedDb -port 8000": true, "-port=8000": true, "--in-memory": true, "-inMemory": true, "-dbPath ./data": true,
+		"-nonsense": false, "serve": false, "-h": false, "--help": false, "-": false, "--": false,
+	} {
+		if got := bareServe(env, strings.Fields(args)); got != want {
+			t.Errorf("bareServe(%q) = %v; want %v", args, got, want)
+		}
+	}
+}
+
+func TestAccountIDStable(t *testing.T) {
+	a, b := accountID("AKIDONE"), accountID("AKIDTWO")
+	if len(a) != 12 || strings.Trim(a, "0123456789") != "" || a == b || accountID("AKIDONE") != a {
+		t.Errorf("accountID: %q, %q", a, b)
+	}
+	for _, tc := range [][3]string{{"AKID", "us-east-1", "AKID_us-east-1"}, {"../x", "us-east-1", ""}, {"a/b", "r", ""}, {"", "r", ""}} {
+		got := namespaceDir(tc[0], tc[1])
+		if tc[2] != "" && got != tc[2] || tc[2] == "" && (!strings.HasPrefix(got, "ns-") || strings.ContainsAny(got, "/.\\")) {
+			t.Errorf("namespaceDir(%q, %q) = %q", tc[0], tc[1], got)
+		}
+	}
+}
