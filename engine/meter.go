@@ -4,6 +4,8 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/dynago/dynago/internal/storage"
 )
 
 // The engine's meters: what it has billed and done since it opened, for
@@ -132,4 +134,13 @@ func (db *DB) Meters() Meters {
 	})
 	sort.Slice(out.Tables, func(i, j int) bool { return out.Tables[i].Table < out.Tables[j].Table })
 	return out
+}
+
+// StoreStats returns the figures the store reports about itself, or nil
+// for a store that reports none (storage.Statter).
+func (db *DB) StoreStats() []storage.Stat {
+	if s, ok := db.store.(storage.Statter); ok {
+		return s.Stats()
+	}
+	return nil
 }

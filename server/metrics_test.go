@@ -1,0 +1,102 @@
+package server
+
+import (
+	"io"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
+)
+
+// scrape fetches m's text exposition and returns the value of the sample
+// whose name and labels are exactly series (e.g. `x_total{a="b"}`), or -1.
+func scrape(t *testing.T, m *Metrics, series string) float64 {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body, _ := io.ReadAll(rec.Body)
+	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`)
+	g := re.FindSubmatch(body)
+	if g == nil {
+		return -1
+	}
+	v, err := strconv.ParseFloat(string(g[1]), 64)
+	if err != nil {
+		t.Fatalf("%s: %v", series, err)
+	}
+	return v
+}
+
+func TestMetricsCountRequestsAndEngineFigures(t *testing.T) {
+	db, err := engine.Open(engine.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := NewMetrics(func() []*engine.DB { return []*engine.DB{db} })
+
+	m.observe("GetItem", "", time.Millisecond)
+	m.observe("GetItem", "", 2*time.Millisecond)
+	m.observe("GetItem", "ResourceNotFoundException", time.Millisecond)
+	m.throttle()
+	if v := scrape(t, m, `dynago_requests_total{operation="GetItem",outcome="ok"}`); v != 2 {
+		t.Errorf("ok GetItems = %v, want 2", v)
+	}
+	if v := scrape(t, m, `dynago_requests_total{operation="GetItem",outcome="ResourceNotFoundException"}`); v != 1 {
+		t.Errorf("failed GetItems = %v, want 1", v)
+	}
+	if v := scrape(t, m, `dynago_request_duration_seconds_count{operation="GetItem"}`); v != 3 {
+		t.Errorf("GetItem latencies observed = %v, want 3", v)
+	}
+	if v := scrape(t, m, `dynago_throttled_requests_total`); v != 1 {
+		t.Errorf("throttled = %v, want 1", v)
+	}
+
+	if _, err := db.CreateTable(&engine.CreateTableInput{
+		TableName:            "metered",
+		BillingMode:          engine.BillingModePayPerRequest,
+		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: engine.KeyTypeHash}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	item := attr.Item{"pk": attr.S("a"), "v": attr.S(strings.Repeat("x", 1500))} // 2 write units
+	if _, err := db.PutItem(&engine.PutItemInput{TableName: "metered", Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.GetItem(&engine.GetItemInput{TableName: "metered", Key: attr.Item{"pk": attr.S("a")}}); err != nil {
+		t.Fatal(err)
+	}
+	if v := scrape(t, m, `dynago_consumed_write_units_total{index="",table="metered"}`); v != 2 {
+		t.Errorf("write units = %v, want 2", v)
+	}
+	if v := scrape(t, m, `dynago_consumed_read_units_total{index="",table="metered"}`); v != 0.5 {
+		t.Errorf("read units = %v, want 0.5", v)
+	}
+	if v := scrape(t, m, `dynago_table_items{table="metered"}`); v != 1 {
+		t.Errorf("items = %v, want 1", v)
+	}
+	if v := scrape(t, m, `dynago_tables`); v != 1 {
+		t.Errorf("tables = %v, want 1", v)
+	}
+	if v := scrape(t, m, `dynago_store_pebble_memtable_bytes`); v <= 0 {
+		t.Errorf("store memtable bytes = %v, want > 0", v)
+	}
+	if v := scrape(t, m, `go_goroutines`); v <= 0 {
+		t.Errorf("go_goroutines = %v, want > 0", v)
+	}
+}
+
+// BenchmarkMetricsObserve is the cost metrics add to each request.
+func BenchmarkMetricsObserve(b *testing.B) {
+	m := NewMetrics(func() []*engine.DB { return nil })
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		m.observe("GetItem", "", 100*time.Microsecond)
+	}
+}
