@@ -1,0 +1,267 @@
+package console_test
+
+// The console in a real browser: headless Chromium opens /console/ on a
+// server that serves the console beside dynago's API over a fresh
+// database, and clicks through creating a table with a multi-attribute
+// GSI, putting and editing an item, querying the GSI and reading the
+// EXPLAIN, and a validation error in DynamoDB's words.
+//
+// With DYNAGO_CONSOLE_SCREENSHOTS=<dir> the test also saves screenshots
+// of the main screens there (docs/console holds the checked-in ones).
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/dynago/dynago/server/console"
+)
+
+// page drives one browser tab.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+	url string
+	dir string // screenshots, "" for none
+}
+
+func startBrowser(t *testing.T, url string) *page {
+	t.Helper()
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (.ci/run installs Debian's chromium package)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.NoSandbox, // the tests may run as root
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	p := &page{t: t, ctx: ctx, url: url, dir: os.Getenv("DYNAGO_CONSOLE_SCREENSHOTS")}
+	// The first call starts the browser: no timeout on its context, which
+	// would stop the browser with it.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(url+"/console/")); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+	return p
+}
+
+// do runs steps with a generous timeout, failing the test with what the
+// page shows when they fail.
+func (p *page) do(what string, steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		p.t.Fatalf("%s: %v\nthe page shows:\n%s", what, err, p.text("body"))
+	}
+}
+
+// waitJS waits until the JavaScript expression is truthy.
+func (p *page) waitJS(what, expr string) {
+	p.t.Helper()
+	p.do(what, chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(25*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))(ctx, tg)
+		return chromedp.Void{}, err
+	}))
+}
+
+// waitText waits until the element's text contains want, and returns it.
+func (p *page) waitText(sel, want string) string {
+	p.t.Helper()
+	p.waitJS(fmt.Sprintf("waiting for %q in %s", want, sel),
+		fmt.Sprintf(`(document.querySelector(%q)?.innerText || "").includes(%q)`, sel, want))
+	return p.text(sel)
+}
+
+func (p *page) text(sel string) string {
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q)?.innerText || ""`, sel)))
+	if err != nil {
+		return "(" + err.Error() + ")"
+	}
+	return s
+}
+
+// eval runs a JavaScript expression (awaiting a promise) and decodes its
+// value into T.
+func eval[T any](p *page, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// choose sets a select's value and tells the page, as a user's pick would.
+func (p *page) choose(sel, value string) {
+	p.t.Helper()
+	ok := eval[bool](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event("change")); return e.value === %q; })()`, sel, value, value))
+	if !ok {
+		p.t.Fatalf("%s has no option %q", sel, value)
+	}
+}
+
+func (p *page) go_(hash string) {
+	p.t.Helper()
+	eval[bool](p, fmt.Sprintf(`(location.hash = %q, true)`, hash))
+}
+
+func (p *page) screenshot(name string) {
+	p.t.Helper()
+	if p.dir == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.MkdirAll(p.dir, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.dir, name+".png"), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func TestBrowser(t *testing.T) {
+	site := newSite(t, console.Options{})
+	p := startBrowser(t, site.URL)
+
+	// Create a table with a GSI whose partition key has two attributes.
+	p.waitJS("the create form", `!!document.querySelector("#create-table")`)
+	p.do("fill in the table",
+		chromedp.SetValue(`#create-table [name=table]`, "Orders"),
+		chromedp.SetValue(`#create-table [name=pk]`, "pk"),
+		chromedp.SetValue(`#create-table [name=sk]`, "sk"),
+		chromedp.Click(`#add-gsi`),
+		chromedp.SetValue(`.index-row.gsi [name=name]`, "byCustomer"),
+		chromedp.SetValue(`.index-row.gsi [name=hash]`, "customer:S, region:S"),
+		chromedp.SetValue(`.index-row.gsi [name=range]`, "placed:S"),
+		chromedp.SetValue(`.index-row.gsi [name=projection]`, "INCLUDE"),
+		chromedp.SetValue(`.index-row.gsi [name=include]`, "total"),
+		chromedp.Click(`#create-submit`))
+	indexes := p.waitText("#indexes", "byCustomer")
+	for _, want := range []string{"customer (HASH S), region (HASH S), placed (RANGE S)", "INCLUDE (total)", "ACTIVE"} {
+		if !strings.Contains(indexes, want) {
+			t.Errorf("the index table lacks %q:\n%s", want, indexes)
+		}
+	}
+	if raw := eval[string](p, `document.querySelector("#raw-description").textContent`); !strings.Contains(raw, `"IndexName": "byCustomer"`) {
+		t.Errorf("the raw description lacks the index:\n%s", raw)
+	}
+	p.screenshot("table")
+
+	// Put an item as DynamoDB JSON.
+	p.go_("#items/Orders")
+	p.do("new item", chromedp.Click(`#new-item`))
+	p.do("put it",
+		chromedp.SetValue(`#item-text`, `{"pk": {"S": "order#1"}, "sk": {"S": "v1"}, "customer": {"S": "ann"}, "region": {"S": "eu"},
+			"placed": {"S": "2026-01-05"}, "total": {"N": "10"}, "tags": {"SS": ["gift"]}, "big": {"N": "12345678901234567890123456789"}}`),
+		chromedp.Click(`#put-item`))
+	p.waitText("#view table.items", "order#1")
+
+	// Edit it as plain JSON: numbers stay exact, the set stays a set.
+	p.do("pick the item", chromedp.Click(`#view table.items tbody tr`))
+	p.choose("#item-mode", "plain")
+	plain := eval[string](p, `document.querySelector("#item-text").value`)
+	for _, want := range []string{`"total": 10`, `"big": 12345678901234567890123456789`, `"tags": {`, `"SS": [`} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("the plain view lacks %s:\n%s", want, plain)
+		}
+	}
+	p.do("edit and put",
+		chromedp.SetValue(`#item-text`, strings.Replace(plain, `"total": 10`, `"total": 12.5`, 1)),
+		chromedp.Click(`#put-item`))
+	p.waitText("#item-panel", "Saved.")
+	p.waitText("#view table.items", "12.5")
+	p.choose("#item-mode", "ddb")
+	if ddbText := eval[string](p, `document.querySelector("#item-text").value`); !strings.Contains(ddbText, `"N": "12.5"`) {
+		t.Errorf("back in DynamoDB JSON the edit is lost:\n%s", ddbText)
+	}
+	p.screenshot("items")
+
+	// A validation error, shown as the API words it.
+	bad := `{"pk": {"N": "1"}, "sk": {"S": "x"}}`
+	_, body := post(t, site.URL+"/", `{"TableName": "Orders", "Item": `+bad+`}`,
+		"Content-Type", "application/x-amz-json-1.0", "X-Amz-Target", "DynamoDB_20120810.PutItem")
+	var apiErr struct{ Type, Message string }
+	json.Unmarshal([]byte(strings.Replace(body, `"__type"`, `"Type"`, 1)), &apiErr)
+	wantErr := apiErr.Type[strings.LastIndex(apiErr.Type, "#")+1:] + ": " + apiErr.Message
+	if apiErr.Message == "" || !strings.HasPrefix(wantErr, "ValidationException: ") {
+		t.Fatalf("the API's answer to a bad key: %s", body)
+	}
+	p.do("put a bad key", chromedp.SetValue(`#item-text`, bad), chromedp.Click(`#put-item`))
+	if got := p.waitText("#item-panel .error", "ValidationException"); got != wantErr {
+		t.Errorf("the page shows %q, the API said %q", got, wantErr)
+	}
+
+	// Query the GSI and read the EXPLAIN.
+	p.go_("#query/Orders")
+	p.waitJS("the query form", `!!document.querySelector("#q-source")`)
+	p.choose("#q-source", "1")
+	p.do("key condition",
+		chromedp.SetValue(`.key-value[data-attr=customer]`, "ann"),
+		chromedp.SetValue(`.key-value[data-attr=region]`, "eu"),
+		chromedp.SetValue(`.key-op`, "begins_with"),
+		chromedp.SetValue(`.key-value[data-attr=placed]`, "2026-01"),
+		chromedp.Click(`#run-query`))
+	explain := p.waitText("#explain", "EXPLAIN")
+	for _, want := range []string{
+		"Query on index byCustomer (GSI) of table Orders",
+		`customer = "ann" AND region = "eu" AND placed begins with "2026-01"`,
+		"Pages fetched: 1",
+		"Items read (ScannedCount): 1",
+		"Items returned (Count): 1",
+		"Read units consumed: 0.5",
+		"index byCustomer: 0.5",
+	} {
+		if !strings.Contains(explain, want) {
+			t.Errorf("EXPLAIN lacks %q:\n%s", want, explain)
+		}
+	}
+	if res := p.text("#q-result"); !strings.Contains(res, "order#1") || !strings.Contains(res, "12.5") {
+		t.Errorf("the query's result lacks the item:\n%s", res)
+	}
+	p.screenshot("query")
+
+	// A filtered Scan of the table reads more than it returns.
+	p.choose("#q-source", "0")
+	p.do("scan with a filter",
+		chromedp.SetValue(`#q-filter`, "#t > :t"),
+		chromedp.SetValue(`#q-names`, `{"#t": "total"}`),
+		chromedp.SetValue(`#q-values`, `{":t": {"N": "100"}}`),
+		chromedp.Click(`#run-scan`))
+	explain = p.waitText("#explain", "Scan on table Orders")
+	if !strings.Contains(explain, "Items read (ScannedCount): 1") || !strings.Contains(explain, "Items returned (Count): 0") {
+		t.Errorf("the filtered Scan's EXPLAIN:\n%s", explain)
+	}
+
+	// The tables list shows the item count and size.
+	p.go_("#tables")
+	row := p.waitText(`#tables tr[data-table=Orders]`, "Orders")
+	if !strings.Contains(row, "\t1\t") {
+		t.Errorf("the tables list does not count the item: %q", row)
+	}
+	p.screenshot("tables")
+}
