@@ -1,7 +1,9 @@
 package server
 
 import (
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http/httptest"
 	"regexp"
 	"strconv"
@@ -98,5 +100,41 @@ func BenchmarkMetricsObserve(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		m.observe("GetItem", "", 100*time.Microsecond)
+	}
+}
+
+// BenchmarkServeObserved measures GetItem and PutItem as
+// BenchmarkServeGetItem and BenchmarkServePutItem do, with metrics on, and
+// with metrics and the debug request log (written to nowhere) on: the
+// cost of observing requests.
+func BenchmarkServeObserved(b *testing.B) {
+	metricsOn := func(db *engine.DB) Config {
+		return Config{Metrics: NewMetrics(func() []*engine.DB { return []*engine.DB{db} })}
+	}
+	debugOn := func(db *engine.DB) Config {
+		c := metricsOn(db)
+		c.Logger = slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		return c
+	}
+	for _, v := range []struct {
+		name string
+		cfg  func(*engine.DB) Config
+	}{{"off", func(*engine.DB) Config { return Config{} }}, {"metrics", metricsOn}, {"metrics+debuglog", debugOn}} {
+		b.Run("GetItem/"+v.name, func(b *testing.B) {
+			h := benchServerWith(b, v.cfg)
+			bodies := make([][]byte, 1000)
+			for i := range bodies {
+				bodies[i] = []byte(fmt.Sprintf(`{"TableName":"bench","Key":{"pk":{"S":"key-%d"}}}`, i))
+			}
+			serveBench(b, h, "GetItem", bodies)
+		})
+		b.Run("PutItem/"+v.name, func(b *testing.B) {
+			h := benchServerWith(b, v.cfg)
+			bodies := make([][]byte, 1000)
+			for i := range bodies {
+				bodies[i] = []byte(putBody(i))
+			}
+			serveBench(b, h, "PutItem", bodies)
+		})
 	}
 }

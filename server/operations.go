@@ -76,9 +76,19 @@ func handle[In, Out any](
 		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err
 		}
+		asked := true
+		if c.note != nil {
+			c.note.table, c.note.index = tableOf(in)
+			if s.debug {
+				asked = askCapacity(in)
+			}
+		}
 		out, err := run(c.db, in)
 		if err != nil {
 			return dst, err
+		}
+		if c.note != nil && s.debug {
+			c.note.units, c.note.unitsKnown = unitsOf(out, asked)
 		}
 		return encode(dst, out), nil
 	}

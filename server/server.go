@@ -108,6 +108,10 @@ type Config struct {
 	// access key and region its signature names (namespace.go), and the
 	// db given to New serves no requests. nil: every request uses that db.
 	Namespaces Namespaces
+	// Metrics, when set, counts every API request answered (metrics.go);
+	// serve them with Metrics.Handler. With Logger at debug level, every
+	// API request is also logged, one line each (requestlog.go).
+	Metrics *Metrics
 }
 
 // Server is an http.Handler answering DynamoDB API requests.
@@ -128,6 +132,9 @@ type Server struct {
 	crossOrigin  *http.CrossOriginProtection
 	corsPolicy   *CORS
 	namespaces   Namespaces
+	metrics      *Metrics
+	// debug is set when the logger takes debug lines: one per request.
+	debug bool
 	// lastThrottleLog is when a throttled request was last logged, in
 	// Unix nanoseconds, so that a flood logs once every few seconds.
 	lastThrottleLog atomic.Int64
@@ -148,6 +155,13 @@ type inflight struct {
 	body []byte
 	// db is the database the request reads and writes.
 	db *engine.DB
+	// note, when requests are observed (requestlog.go), is what the
+	// operation tells the log: table, index, units. It points to noted,
+	// and the request's answer is then observed through answer: kept
+	// here so that observing allocates nothing of its own.
+	note   *requestNote
+	noted  requestNote
+	answer answer
 }
 
 // New returns a Server over db.
@@ -178,6 +192,8 @@ func New(db *engine.DB, cfg Config) *Server {
 		crossOrigin:  http.NewCrossOriginProtection(),
 		corsPolicy:   cfg.CORS,
 		namespaces:   cfg.Namespaces,
+		metrics:      cfg.Metrics,
+		debug:        cfg.Logger.Enabled(context.Background(), slog.LevelDebug),
 	}
 	if s.corsPolicy == nil {
 		s.corsPolicy = &CORS{}
@@ -230,6 +246,7 @@ func putBuf(b []byte) {
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
 	reqID := newRequestID()
 	h := w.Header()
 	// The headers every DynamoDB answer carries, besides Date (net/http
@@ -282,12 +299,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &inflight{r: r, w: w, db: s.db}
+	var ans *answer
+	var opName string
+	if s.observing() && !admin {
+		c.answer.ResponseWriter = w
+		ans = &c.answer
+		w, c.w, c.note = ans, ans, &c.noted
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic serving request", "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			s.writeError(w, r, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
 		}
 		s.budget.release(c.held)
+		if ans != nil {
+			s.finish(ans, opName, reqID, c.note, start)
+		}
 	}()
 
 	if admin {
@@ -306,6 +333,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	target := r.Header.Get("X-Amz-Target")
 	op, ok := s.route(target)
+	if ok && ans != nil {
+		// Only names the server serves become metric labels.
+		opName = target[strings.IndexByte(target, '.')+1:]
+	}
 	if !ok {
 		s.writeError(w, r, &engine.Error{Code: engine.CodeUnknownOperation})
 		return
@@ -420,6 +451,7 @@ func (s *Server) take(c *inflight, n int64) error {
 // logThrottle logs that requests are being throttled, once every ten
 // seconds at most.
 func (s *Server) logThrottle(c *inflight) {
+	s.metrics.throttle()
 	now := time.Now().UnixNano()
 	if last := s.lastThrottleLog.Load(); now-last > int64(10*time.Second) && s.lastThrottleLog.CompareAndSwap(last, now) {
 		s.log.Warn("throttling requests: the buffer memory limit (--max-buffer-memory) is in use by requests in flight",
@@ -654,12 +686,14 @@ func tooLarge(limit int64) *engine.Error {
 }
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *engine.Error) {
+	noteError(w, e.Code)
 	body, status := protocol.EncodeError(nil, e)
 	s.write(w, r, status, body)
 }
 
 // writeErrorStatus is writeError with an HTTP status of its own.
 func (s *Server) writeErrorStatus(w http.ResponseWriter, r *http.Request, status int, e *engine.Error) {
+	noteError(w, e.Code)
 	body, _ := protocol.EncodeError(nil, e)
 	s.write(w, r, status, body)
 }

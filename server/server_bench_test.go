@@ -14,12 +14,18 @@ import (
 // benchServer returns a handler over an in-memory table "bench" holding
 // 1,000 items of about 1 KB, keys "key-0" to "key-999".
 func benchServer(b *testing.B) *Server {
+	return benchServerWith(b, func(*engine.DB) Config { return Config{} })
+}
+
+// benchServerWith is benchServer with the Config cfg returns for its
+// database.
+func benchServerWith(b *testing.B, cfg func(*engine.DB) Config) *Server {
 	db, err := engine.Open(engine.Options{InMemory: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	h := New(db, Config{})
+	h := New(db, cfg(db))
 	call(b, h, "CreateTable", `{"TableName":"bench","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)

@@ -1,0 +1,153 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dynago/dynago/engine"
+)
+
+// syncBuffer is a bytes.Buffer the log handler and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) lines(t *testing.T) []map[string]any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(b.b.String()), "\n") {
+		if l == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func observedServer(t *testing.T, level slog.Level) (*Server, *Metrics, *syncBuffer) {
+	t.Helper()
+	db, err := engine.Open(engine.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	logs := &syncBuffer{}
+	m := NewMetrics(func() []*engine.DB { return []*engine.DB{db} })
+	s := New(db, Config{
+		Logger:  slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: level})),
+		Metrics: m,
+	})
+	return s, m, logs
+}
+
+// post sends one API request and returns the status and body.
+func post(t *testing.T, s *Server, op, body string) (int, string) {
+	t.Helper()
+	r := httptest.NewRequest("POST", "/", strings.NewReader(body))
+	r.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+	r.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDSECRETLOOKING/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0123456789abcdef")
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	b, _ := io.ReadAll(w.Body)
+	return w.Code, string(b)
+}
+
+const createMetered = `{"TableName":"logged","BillingMode":"PAY_PER_REQUEST",
+	"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
+	"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+	"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`
+
+// TestDebugLogsOneLinePerRequest checks the request log at debug level:
+// one line per API request with operation, table, index, status, error
+// type, latency, units and request id; the units shown even when the
+// client did not ask for them, without the answer carrying them; and
+// nothing of the Authorization header.
+func TestDebugLogsOneLinePerRequest(t *testing.T) {
+	s, _, logs := observedServer(t, slog.LevelDebug)
+	if code, body := post(t, s, "CreateTable", createMetered); code != 200 {
+		t.Fatalf("CreateTable: %d %s", code, body)
+	}
+	code, body := post(t, s, "PutItem", `{"TableName":"logged","Item":{"pk":{"S":"a"},"g":{"S":"x"}}}`)
+	if code != 200 || strings.Contains(body, "ConsumedCapacity") {
+		t.Fatalf("PutItem without ReturnConsumedCapacity answered %d %s; the log's units must not reach the answer", code, body)
+	}
+	if code, body := post(t, s, "Query", `{"TableName":"logged","IndexName":"byG","KeyConditionExpression":"g = :g","ExpressionAttributeValues":{":g":{"S":"x"}},"ReturnConsumedCapacity":"TOTAL"}`); code != 200 || !strings.Contains(body, `"ConsumedCapacity":{"CapacityUnits":0.5,"TableName":"logged"}`) {
+		t.Fatalf("Query with TOTAL answered %d %s", code, body)
+	}
+	if code, _ := post(t, s, "GetItem", `{"TableName":"logged"}`); code != 400 {
+		t.Fatalf("GetItem without a key answered %d", code)
+	}
+
+	var reqs []map[string]any
+	for _, l := range logs.lines(t) {
+		if l["msg"] == "request" {
+			reqs = append(reqs, l)
+		}
+	}
+	if len(reqs) != 4 {
+		t.Fatalf("%d request lines, want 4: %v", len(reqs), reqs)
+	}
+	put, query, bad := reqs[1], reqs[2], reqs[3]
+	if put["operation"] != "PutItem" || put["table"] != "logged" || put["status"] != 200.0 || put["units"] != 2.0 || put["request_id"] == "" {
+		t.Errorf("PutItem line %v: want operation, table, status 200, units 2 (table and index), request id", put)
+	}
+	if query["operation"] != "Query" || query["index"] != "byG" || query["units"] != 0.5 {
+		t.Errorf("Query line %v: want index byG, units 0.5", query)
+	}
+	if bad["status"] != 400.0 || bad["error"] != "ValidationException" {
+		t.Errorf("failed GetItem line %v: want status 400, error ValidationException", bad)
+	}
+	if _, ok := put["latency"]; !ok {
+		t.Errorf("no latency in %v", put)
+	}
+	logs.mu.Lock()
+	all := logs.b.String()
+	logs.mu.Unlock()
+	if strings.Contains(all, "AKIDSECRETLOOKING") || strings.Contains(all, "0123456789abcdef") {
+		t.Errorf("the log holds the Authorization header: %s", all)
+	}
+}
+
+// TestInfoLogsNoRequests checks that below debug no request is logged,
+// while the metrics still count them.
+func TestInfoLogsNoRequests(t *testing.T) {
+	s, m, logs := observedServer(t, slog.LevelInfo)
+	post(t, s, "CreateTable", createMetered)
+	post(t, s, "DescribeTable", `{"TableName":"missing"}`)
+	for _, l := range logs.lines(t) {
+		if l["msg"] == "request" {
+			t.Fatalf("request logged at info level: %v", l)
+		}
+	}
+	if v := scrape(t, m, `dynago_requests_total{operation="DescribeTable",outcome="ResourceNotFoundException"}`); v != 1 {
+		t.Errorf("DescribeTable not found counted %v, want 1", v)
+	}
+	if v := scrape(t, m, `dynago_requests_total{operation="CreateTable",outcome="ok"}`); v != 1 {
+		t.Errorf("CreateTable ok counted %v, want 1", v)
+	}
+	// A made-up operation is counted under "unknown", never under a
+	// name the client chose.
+	post(t, s, "NoSuchOperation"+strings.Repeat("x", 10), `{}`)
+	if v := scrape(t, m, `dynago_requests_total{operation="unknown",outcome="UnknownOperationException"}`); v != 1 {
+		t.Errorf("unknown operation counted %v, want 1", v)
+	}
+}
