@@ -14,20 +14,21 @@ import (
 	"github.com/dynago/dynago/local"
 )
 
-// The per-operation benchmarks run the same SDK calls on two paths: the
-// in-process transport of package local, and TCP to a loopback server
-// (internal/testserver). Both clients are the SDK's, with retries off, so
-// what differs is the transport alone. Items are about 1 KB.
+// The per-operation benchmarks run the same SDK calls on three paths: the
+// direct client of package local (no HTTP stack), the SDK's client on the
+// in-process transport, and the SDK's client over TCP to a loopback
+// server (internal/testserver). The SDK's clients have retries off, as
+// the direct client has. Items are about 1 KB.
 
 // benchPaths returns a client for each path, on a table "Bench" (pk S,
 // sk N) whose partition "q" holds 100 items.
-func benchPaths(b *testing.B) map[string]*dynamodb.Client {
+func benchPaths(b *testing.B) map[string]local.API {
 	db, err := local.Open()
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	paths := map[string]*dynamodb.Client{
+	paths := map[string]local.API{
 		"inprocess": db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }),
 		"tcp":       testserver.Start(b).Client,
 	}
@@ -53,6 +54,7 @@ func benchPaths(b *testing.B) map[string]*dynamodb.Client {
 			}
 		}
 	}
+	paths["direct"] = db.Direct() // the in-process path's database
 	return paths
 }
 
@@ -67,9 +69,9 @@ func benchItem(pk string, sk int) map[string]types.AttributeValue {
 	}
 }
 
-func forEachPath(b *testing.B, run func(b *testing.B, c *dynamodb.Client)) {
+func forEachPath(b *testing.B, run func(b *testing.B, c local.API)) {
 	paths := benchPaths(b)
-	for _, name := range []string{"inprocess", "tcp"} {
+	for _, name := range []string{"direct", "inprocess", "tcp"} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			cpu := processCPU()
@@ -88,7 +90,7 @@ func reportCPU(b *testing.B, start int64) {
 }
 
 func BenchmarkGetItem(b *testing.B) {
-	forEachPath(b, func(b *testing.B, c *dynamodb.Client) {
+	forEachPath(b, func(b *testing.B, c local.API) {
 		in := &dynamodb.GetItemInput{TableName: aws.String("Bench"), Key: map[string]types.AttributeValue{
 			"pk": &types.AttributeValueMemberS{Value: "q"}, "sk": &types.AttributeValueMemberN{Value: "7"}}}
 		for b.Loop() {
@@ -101,7 +103,7 @@ func BenchmarkGetItem(b *testing.B) {
 }
 
 func BenchmarkPutItem(b *testing.B) {
-	forEachPath(b, func(b *testing.B, c *dynamodb.Client) {
+	forEachPath(b, func(b *testing.B, c local.API) {
 		in := &dynamodb.PutItemInput{TableName: aws.String("Bench"), Item: benchItem("p", 1)}
 		for b.Loop() {
 			if _, err := c.PutItem(context.Background(), in); err != nil {
@@ -112,7 +114,7 @@ func BenchmarkPutItem(b *testing.B) {
 }
 
 func BenchmarkQuery(b *testing.B) {
-	forEachPath(b, func(b *testing.B, c *dynamodb.Client) {
+	forEachPath(b, func(b *testing.B, c local.API) {
 		in := &dynamodb.QueryInput{TableName: aws.String("Bench"), Limit: aws.Int32(20),
 			KeyConditionExpression:    aws.String("pk = :p"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "q"}}}

@@ -1,0 +1,219 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"reflect"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/dynago/dynago/engine"
+)
+
+// Direct is a DynamoDB client with the method set of *dynamodb.Client
+// (it satisfies API and the SDK's *APIClient interfaces, so paginators
+// and waiters take it) that calls dynago's engine in the caller's
+// goroutine without the SDK's HTTP stack: no middleware, signing, JSON or
+// handler. Results and errors are the SDK's own types, as the SDK
+// would have decoded them from the wire: a failed condition is a
+// *types.ConditionalCheckFailedException, a ValidationException a
+// *smithy.GenericAPIError, each wrapped in a *smithy.OperationError.
+//
+// The item operations (GetItem, PutItem, UpdateItem, DeleteItem, Query,
+// Scan, BatchGetItem, BatchWriteItem, TransactGetItems and
+// TransactWriteItems) are converted straight to the engine's requests.
+// The rest (tables, Time to Live, tags, limits, endpoints and PartiQL),
+// and item requests that use what the direct path does not convert (the
+// legacy Expected, AttributeUpdates, KeyConditions, QueryFilter and
+// ScanFilter parameters, or an attribute value the SDK would send in a
+// form of its own: nil, an unknown union member, a nil set or blob, one
+// nested past the decoder's depth guard), go through the SDK's client on
+// the in-process Transport, so that every request gets exactly the answer
+// it gets over the network.
+//
+// What differs from a *dynamodb.Client: the direct path does not retry
+// (a throttled request fails at once, as with aws.NopRetryer) and ignores
+// optFns (middleware, retryer, endpoint and logging options change
+// nothing the engine sees). A request the engine refuses is checked with
+// the SDK's own parameter validation first, so a missing required member
+// is reported as the SDK reports it (smithy.InvalidParamsError), not as
+// the server would.
+//
+// A Direct is safe for concurrent use.
+type Direct struct {
+	db *engine.DB
+	// sdk is the SDK's client on the in-process transport, for what the
+	// direct path leaves to it.
+	sdk *dynamodb.Client
+	// check is an SDK client whose operations stop after the SDK's
+	// parameter validation (errChecked).
+	check *dynamodb.Client
+}
+
+// Direct returns a direct client for the database. The operations it
+// leaves to the SDK go to a client of the database's (Client) with
+// retries off.
+func (db *DB) Direct() *Direct {
+	return NewDirect(db.engine, db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }))
+}
+
+// NewDirect returns a direct client for the engine db. sdk is an SDK
+// client of a server over the same engine (on the in-process Transport,
+// usually) that gets the operations the direct path leaves to the SDK;
+// it should not retry, as the direct path does not.
+func NewDirect(db *engine.DB, sdk *dynamodb.Client) *Direct {
+	opts := sdk.Options()
+	opts.APIOptions = append(opts.APIOptions[:len(opts.APIOptions):len(opts.APIOptions)], func(s *middleware.Stack) error {
+		// The SDK validates its input in the initialize step; stop at
+		// the step's end.
+		return s.Initialize.Add(middleware.InitializeMiddlewareFunc("dynagoChecked",
+			func(context.Context, middleware.InitializeInput, middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				return middleware.InitializeOutput{}, middleware.Metadata{}, errChecked
+			}), middleware.After)
+	})
+	return &Direct{db: db, sdk: sdk, check: dynamodb.New(opts)}
+}
+
+// errChecked ends a call of Direct.check once the SDK's validation has
+// passed.
+var errChecked = errors.New("local: parameters valid")
+
+// fail turns err, the engine's answer to the operation op, into the error
+// the SDK would have returned: the SDK's own validation error if the
+// request fails it (validate calls the operation on the client it is
+// given), otherwise the engine's error as the SDK decodes it.
+func (c *Direct) fail(op string, err error, validate func(*dynamodb.Client) error) error {
+	if verr := validate(c.check); verr != nil && !errors.Is(verr, errChecked) {
+		return verr
+	}
+	return operationError(op, responseError(err))
+}
+
+// canceled is the error of a call whose context is done before it starts.
+func canceled(op string, err error) error {
+	return operationError(op, &smithy.CanceledError{Err: err})
+}
+
+func operationError(op string, err error) error {
+	return &smithy.OperationError{ServiceID: dynamodb.ServiceID, OperationName: op, Err: err}
+}
+
+// responseError wraps the API error for err as the SDK wraps what it
+// decodes from a response: in an *awshttp.ResponseError with the HTTP
+// status (500 for InternalServerError, 400 otherwise) and a request id.
+func responseError(err error) error {
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		e = &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"}
+	}
+	status := http.StatusBadRequest
+	if e.Code == engine.CodeInternalServerError {
+		status = http.StatusInternalServerError
+	}
+	id := requestID()
+	return &awshttp.ResponseError{
+		ResponseError: &smithyhttp.ResponseError{
+			Response: &smithyhttp.Response{Response: &http.Response{
+				StatusCode: status,
+				Header:     http.Header{"X-Amzn-Requestid": {id}},
+			}},
+			Err: apiError(e),
+		},
+		RequestID: id,
+	}
+}
+
+// apiError is the SDK's error type for e: the type the SDK's registry
+// names for its code, with the message and (for a failed condition or a
+// canceled transaction) the item and reasons, or a smithy.GenericAPIError
+// for a code the SDK has no type for (ValidationException among them).
+func apiError(e *engine.Error) error {
+	var msg *string
+	if e.Message != "" {
+		msg = aws.String(e.Message)
+	}
+	switch e.Code {
+	case engine.CodeConditionalCheckFailed:
+		return &types.ConditionalCheckFailedException{Message: msg, Item: fromItem(e.Item)}
+	case engine.CodeTransactionCanceled:
+		x := &types.TransactionCanceledException{Message: msg}
+		if e.CancellationReasons != nil {
+			x.CancellationReasons = make([]types.CancellationReason, len(e.CancellationReasons))
+			for i, r := range e.CancellationReasons {
+				x.CancellationReasons[i] = types.CancellationReason{
+					Code: optString(r.Code), Message: optString(r.Message), Item: fromItem(r.Item),
+				}
+			}
+		}
+		return x
+	case engine.CodeResourceNotFound:
+		return &types.ResourceNotFoundException{Message: msg}
+	case engine.CodeResourceInUse:
+		return &types.ResourceInUseException{Message: msg}
+	case engine.CodeProvisionedThroughput:
+		return &types.ProvisionedThroughputExceededException{Message: msg}
+	case engine.CodeInternalServerError:
+		return &types.InternalServerError{Message: msg}
+	}
+	if entry, ok := dynamodb.TypeRegistry.Entries["com.amazonaws.dynamodb#"+e.Code]; ok {
+		v := entry.New()
+		if f := reflect.ValueOf(v).Elem().FieldByName("Message"); f.IsValid() && f.Type() == reflect.TypeFor[*string]() {
+			f.Set(reflect.ValueOf(msg))
+			if err, ok := v.(error); ok {
+				return err
+			}
+		}
+	}
+	return &smithy.GenericAPIError{Code: e.Code, Message: e.Message}
+}
+
+// requestID returns a request id like the server's: 52 upper-case
+// letters and digits.
+func requestID() string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	var b [52]byte
+	for i := range b {
+		b[i] = alphabet[rand.IntN(len(alphabet))]
+	}
+	return string(b[:])
+}
+
+// optString is the SDK's reading of an optional string member: absent
+// (nil) when empty, as the server leaves empty strings out.
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return aws.String(s)
+}
+
+// str reads an optional string of the SDK's input: present reports a
+// non-nil one.
+func str(p *string) (s string, present bool) {
+	if p == nil {
+		return "", false
+	}
+	return *p, true
+}
+
+// expr reads an expression member, adding bit to *empty when it is
+// present but empty, as the decoder does.
+func expr(p *string, empty *engine.Exprs, bit engine.Exprs) string {
+	if p == nil {
+		return ""
+	}
+	if *p == "" {
+		*empty |= bit
+	}
+	return *p
+}
+
+func boolValue(p *bool) bool { return p != nil && *p }

@@ -1,0 +1,394 @@
+package local_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/dynago/dynago/local"
+)
+
+// The SDK's interfaces for paginators and waiters that dynago's
+// operations have; a *local.Direct must fit each.
+var (
+	_ dynamodb.QueryAPIClient         = (*local.Direct)(nil)
+	_ dynamodb.ScanAPIClient          = (*local.Direct)(nil)
+	_ dynamodb.ListTablesAPIClient    = (*local.Direct)(nil)
+	_ dynamodb.DescribeTableAPIClient = (*local.Direct)(nil)
+	_ local.API                       = (*local.Direct)(nil)
+	_ local.API                       = (*dynamodb.Client)(nil)
+)
+
+// TestDirectMethodSet finds the operations dynago serves by asking it
+// every operation of *dynamodb.Client (an operation it does not serve is
+// answered UnknownOperationException), and checks that local.API and
+// *local.Direct have each served one with the SDK's exact signature, and
+// that API has nothing else.
+func TestDirectMethodSet(t *testing.T) {
+	db, err := local.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// The probe skips the SDK's own validation, so that an empty input
+	// reaches the server.
+	client := db.Client(func(o *dynamodb.Options) {
+		o.Retryer = aws.NopRetryer{}
+		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+			s.Initialize.Remove("OperationInputValidation") // absent where nothing is required
+			return nil
+		})
+	})
+	ctxType := reflect.TypeFor[context.Context]()
+	optType := reflect.TypeFor[[]func(*dynamodb.Options)]()
+	errType := reflect.TypeFor[error]()
+	apiType := reflect.TypeFor[local.API]()
+	directType := reflect.TypeFor[*local.Direct]()
+	ct := reflect.TypeOf(client)
+	served := map[string]bool{}
+	for i := range ct.NumMethod() {
+		m := ct.Method(i)
+		ft := m.Type // with the receiver
+		if ft.NumIn() != 4 || ft.In(1) != ctxType || ft.In(3) != optType || !ft.IsVariadic() ||
+			ft.NumOut() != 2 || ft.Out(1) != errType || ft.In(2).Kind() != reflect.Pointer {
+			continue // Options, ...
+		}
+		in := reflect.New(ft.In(2).Elem())
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		res := reflect.ValueOf(client).Method(i).Call([]reflect.Value{reflect.ValueOf(ctx), in})
+		cancel()
+		var ae smithy.APIError
+		if err, _ := res[1].Interface().(error); errors.As(err, &ae) && ae.ErrorCode() == "UnknownOperationException" {
+			if _, ok := apiType.MethodByName(m.Name); ok {
+				t.Errorf("local.API has %s, which dynago does not serve", m.Name)
+			}
+			continue
+		}
+		served[m.Name] = true
+		want := reflect.ValueOf(client).Method(i).Type() // without the receiver
+		if am, ok := apiType.MethodByName(m.Name); !ok || am.Type != want {
+			t.Errorf("local.API lacks %s %v", m.Name, want)
+		}
+		dm, ok := directType.MethodByName(m.Name)
+		if !ok {
+			t.Errorf("*local.Direct lacks %s", m.Name)
+			continue
+		}
+		if got := reflect.ValueOf(db.Direct()).MethodByName(m.Name).Type(); got != want {
+			t.Errorf("(*local.Direct).%s is %v, want %v", dm.Name, got, want)
+		}
+	}
+	if len(served) < 25 {
+		t.Errorf("found %d served operations, want at least the 25 dynago had when this test was written: %v", len(served), served)
+	}
+	if n := apiType.NumMethod(); n != len(served) {
+		t.Errorf("local.API has %d methods, dynago serves %d operations", n, len(served))
+	}
+}
+
+// directFixture opens a database with a table "T" (pk S, sk N) and
+// returns the direct client and the SDK's client on the in-process
+// transport, both on it.
+func directFixture(t *testing.T) (*local.Direct, *dynamodb.Client) {
+	t.Helper()
+	db, err := local.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	sdk := db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} })
+	d := db.Direct()
+	_, err = d.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName: aws.String("Tab"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeN},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+		BillingMode: types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, sdk
+}
+
+func dkey(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberN{Value: sk}}
+}
+
+// sameError checks that the direct client's error and the SDK's for the
+// same request agree in everything a caller can see: the chain of types,
+// the code, the message and the text, but for the request id.
+func sameError(t *testing.T, what string, direct, sdk error) {
+	t.Helper()
+	if direct == nil || sdk == nil {
+		t.Fatalf("%s: direct error %v, SDK error %v; want both", what, direct, sdk)
+	}
+	var chainD, chainS []string
+	for e := direct; e != nil; e = errors.Unwrap(e) {
+		chainD = append(chainD, reflect.TypeOf(e).String())
+	}
+	for e := sdk; e != nil; e = errors.Unwrap(e) {
+		chainS = append(chainS, reflect.TypeOf(e).String())
+	}
+	if !reflect.DeepEqual(chainD, chainS) {
+		t.Errorf("%s: error types %v, SDK's %v", what, chainD, chainS)
+	}
+	stripID := func(s string) string {
+		if i := strings.Index(s, "RequestID: "); i >= 0 {
+			return s[:i] + s[i+len("RequestID: ")+52:]
+		}
+		return s
+	}
+	if stripID(direct.Error()) != stripID(sdk.Error()) {
+		t.Errorf("%s: error %q, SDK's %q", what, direct.Error(), sdk.Error())
+	}
+	var ad, as smithy.APIError
+	if errors.As(direct, &ad) != errors.As(sdk, &as) {
+		t.Fatalf("%s: APIError in one error only: %v / %v", what, direct, sdk)
+	}
+	if ad != nil && (ad.ErrorCode() != as.ErrorCode() || ad.ErrorMessage() != as.ErrorMessage() || ad.ErrorFault() != as.ErrorFault()) {
+		t.Errorf("%s: %s %q, SDK's %s %q", what, ad.ErrorCode(), ad.ErrorMessage(), as.ErrorCode(), as.ErrorMessage())
+	}
+}
+
+// TestDirectErrors sends requests both clients refuse, in every way the
+// direct path handles a refusal, and compares the errors.
+func TestDirectErrors(t *testing.T) {
+	d, sdk := directFixture(t)
+	ctx := context.Background()
+	if _, err := d.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "a"}, "sk": &types.AttributeValueMemberN{Value: "1"}, "v": &types.AttributeValueMemberS{Value: "old"}}}); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]func(c local.API) error{
+		"table not found": func(c local.API) error {
+			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("nope"), Key: dkey("a", "1")})
+			return err
+		},
+		"member constraint": func(c local.API) error {
+			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("n"), Key: dkey("a", "1")})
+			return err
+		},
+		"missing required member (the SDK's own validation)": func(c local.API) error {
+			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab")})
+			return err
+		},
+		"nil attribute value (the SDK's serialization)": func(c local.API) error {
+			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: map[string]types.AttributeValue{"pk": nil}})
+			return err
+		},
+		"empty set": func(c local.API) error {
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: map[string]types.AttributeValue{
+				"pk": &types.AttributeValueMemberS{Value: "b"}, "sk": &types.AttributeValueMemberN{Value: "1"}, "s": &types.AttributeValueMemberSS{Value: []string{}}}})
+			return err
+		},
+		"malformed number": func(c local.API) error {
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: dkey("b", "1x")})
+			return err
+		},
+		"empty expression": func(c local.API) error {
+			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Tab"), KeyConditionExpression: aws.String("")})
+			return err
+		},
+		"conditional check failed with the item": func(c local.API) error {
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: dkey("a", "1"),
+				ConditionExpression:                 aws.String("attribute_not_exists(pk)"),
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+			return err
+		},
+		"transaction canceled": func(c local.API) error {
+			_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+				{Put: &types.Put{TableName: aws.String("Tab"), Item: dkey("c", "1")}},
+				{ConditionCheck: &types.ConditionCheck{TableName: aws.String("Tab"), Key: dkey("a", "1"),
+					ConditionExpression:                 aws.String("v = :x"),
+					ExpressionAttributeValues:           map[string]types.AttributeValue{":x": &types.AttributeValueMemberS{Value: "new"}},
+					ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
+			}})
+			return err
+		},
+		"nesting past the decoder's guard": func(c local.API) error {
+			var v types.AttributeValue = &types.AttributeValueMemberS{Value: "x"}
+			for range 120 {
+				v = &types.AttributeValueMemberL{Value: []types.AttributeValue{v}}
+			}
+			it := dkey("d", "1")
+			it["deep"] = v
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: it})
+			return err
+		},
+		"nesting past DynamoDB's limit": func(c local.API) error {
+			var v types.AttributeValue = &types.AttributeValueMemberS{Value: "x"}
+			for range 40 {
+				v = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"m": v}}
+			}
+			it := dkey("d", "1")
+			it["deep"] = v
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: it})
+			return err
+		},
+	}
+	for name, call := range cases {
+		t.Run(name, func(t *testing.T) {
+			sameError(t, name, call(d), call(sdk))
+		})
+	}
+
+	// The typed errors carry what the SDK decodes.
+	var ccf *types.ConditionalCheckFailedException
+	if err := cases["conditional check failed with the item"](d); !errors.As(err, &ccf) || ccf.Item["v"].(*types.AttributeValueMemberS).Value != "old" {
+		t.Errorf("ConditionalCheckFailedException without the old item: %v", err)
+	}
+	var tce *types.TransactionCanceledException
+	if err := cases["transaction canceled"](d); !errors.As(err, &tce) || len(tce.CancellationReasons) != 2 ||
+		aws.ToString(tce.CancellationReasons[0].Code) != "None" || aws.ToString(tce.CancellationReasons[1].Code) != "ConditionalCheckFailed" ||
+		tce.CancellationReasons[1].Item == nil || tce.CancellationReasons[0].Message != nil {
+		t.Errorf("TransactionCanceledException: %v %+v", err, tce)
+	}
+	var rnf *types.ResourceNotFoundException
+	if err := cases["table not found"](d); !errors.As(err, &rnf) {
+		t.Errorf("not a ResourceNotFoundException: %v", err)
+	}
+}
+
+// TestDirectResults compares the direct client's answers with the SDK's
+// for the same reads.
+func TestDirectResults(t *testing.T) {
+	d, sdk := directFixture(t)
+	ctx := context.Background()
+	for i := range 30 {
+		it := dkey("q", string(rune('0'+i/10))+string(rune('0'+i%10)))
+		it["l"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{
+			&types.AttributeValueMemberNS{Value: []string{"1", "2.50"}},
+			&types.AttributeValueMemberBS{Value: [][]byte{{}, {1, 2}}},
+			&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}},
+			&types.AttributeValueMemberNULL{Value: true},
+			&types.AttributeValueMemberBOOL{Value: false},
+			&types.AttributeValueMemberB{Value: []byte{}},
+			&types.AttributeValueMemberL{Value: []types.AttributeValue{}},
+		}}
+		if _, err := d.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reads := map[string]func(c local.API) (any, error){
+		"GetItem": func(c local.API) (any, error) {
+			out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("q", "7"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+			return out, err
+		},
+		"GetItem of no item": func(c local.API) (any, error) {
+			return c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("q", "700")})
+		},
+		"Query": func(c local.API) (any, error) {
+			return c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Tab"), Limit: aws.Int32(7), ScanIndexForward: aws.Bool(false),
+				KeyConditionExpression: aws.String("pk = :p"), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+				ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "q"}}})
+		},
+		"Query COUNT": func(c local.API) (any, error) {
+			return c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Tab"), Select: types.SelectCount,
+				KeyConditionExpression:    aws.String("pk = :p"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "q"}}})
+		},
+		"Scan": func(c local.API) (any, error) {
+			return c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Tab"), Limit: aws.Int32(5), ProjectionExpression: aws.String("l[1], sk")})
+		},
+		"BatchGetItem": func(c local.API) (any, error) {
+			return c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+				"Tab": {Keys: []map[string]types.AttributeValue{dkey("q", "1"), dkey("q", "2"), dkey("x", "1")}, ConsistentRead: aws.Bool(true)}}})
+		},
+		"TransactGetItems": func(c local.API) (any, error) {
+			return c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
+				{Get: &types.Get{TableName: aws.String("Tab"), Key: dkey("q", "3")}},
+				{Get: &types.Get{TableName: aws.String("Tab"), Key: dkey("x", "3")}},
+			}})
+		},
+	}
+	for name, read := range reads {
+		t.Run(name, func(t *testing.T) {
+			got, err := read(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := read(sdk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clearMetadata(got)
+			clearMetadata(want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("direct:\n%#v\nSDK:\n%#v", got, want)
+			}
+		})
+	}
+}
+
+// clearMetadata zeroes an output's ResultMetadata, which holds the
+// request's HTTP details on the SDK's path only.
+func clearMetadata(out any) {
+	v := reflect.ValueOf(out).Elem()
+	if f := v.FieldByName("ResultMetadata"); f.IsValid() {
+		f.Set(reflect.Zero(f.Type()))
+	}
+}
+
+// TestDirectPaginatorAndWaiter runs the SDK's Query paginator and table
+// waiter on a direct client.
+func TestDirectPaginatorAndWaiter(t *testing.T) {
+	d, _ := directFixture(t)
+	ctx := context.Background()
+	if err := dynamodb.NewTableExistsWaiter(d).Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Tab")}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 25 {
+		if _, err := d.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: dkey("p", string(rune('a'+i)))}); err == nil {
+			t.Fatal("a number 'a' was accepted")
+		}
+		if _, err := d.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: dkey("p", strings.Repeat("1", i+1))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := dynamodb.NewQueryPaginator(d, &dynamodb.QueryInput{TableName: aws.String("Tab"), Limit: aws.Int32(10),
+		KeyConditionExpression:    aws.String("pk = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "p"}}})
+	pages, items := 0, 0
+	for p.HasMorePages() {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		items += len(out.Items)
+	}
+	if pages != 3 || items != 25 {
+		t.Errorf("%d pages, %d items; want 3 and 25", pages, items)
+	}
+}
+
+// TestDirectCanceled checks that a call with a done context fails with
+// the context's error, as the SDK's does, and changes nothing.
+func TestDirectCanceled(t *testing.T) {
+	d, _ := directFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := d.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: dkey("z", "1")})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	out, err := d.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("z", "1")})
+	if err != nil || out.Item != nil {
+		t.Fatalf("the canceled put wrote: %v %v", out, err)
+	}
+}
