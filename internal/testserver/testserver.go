@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/sdkhttp"
+	"github.com/dynago/dynago/local"
 	"github.com/dynago/dynago/server"
 )
 
@@ -37,9 +39,15 @@ const (
 type Server struct {
 	// URL is the server's base URL, http://127.0.0.1:PORT.
 	URL string
-	// Client is an AWS SDK client for the server. Retries are off, so an
-	// error surfaces from the first attempt.
+	// Client is an AWS SDK client for the server over TCP. Retries are
+	// off, so an error surfaces from the first attempt.
 	Client *dynamodb.Client
+	// API is the client the tests asked for with DYNAGO_TEST_CLIENT
+	// (ClientKind): Client itself over TCP (the default), the SDK's
+	// client on the in-process transport to the server's handler, or
+	// local's direct client on the engine. All three reach the same
+	// database, without retries.
+	API local.API
 	// Streams is a DynamoDB Streams client for the server, retry-free too.
 	Streams *dynamodbstreams.Client
 	// DB is the engine behind the server.
@@ -81,9 +89,11 @@ func Start(t testing.TB, opts ...Option) *Server {
 	if err != nil {
 		t.Fatalf("open engine: %v", err)
 	}
-	hs := httptest.NewServer(server.New(db, sc))
+	h := server.New(db, sc)
+	hs := httptest.NewServer(h)
 	s := &Server{URL: hs.URL, DB: db, http: hs}
 	s.Client = NewClient(hs.URL)
+	s.API = newAPI(t, s.Client, db, h, hs.URL)
 	s.Streams = NewStreamsClient(hs.URL)
 	t.Cleanup(func() {
 		hs.Close()
@@ -104,6 +114,56 @@ func NewClient(url string) *dynamodb.Client {
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "SECRETTEST", ""),
 		Retryer:      aws.NopRetryer{},
 		HTTPClient:   sdkhttp.Client{},
+	})
+}
+
+// The clients DYNAGO_TEST_CLIENT selects for Server.API.
+const (
+	ClientTCP       = "tcp"
+	ClientInProcess = "inprocess"
+	ClientDirect    = "direct"
+)
+
+// ClientKind returns the client the environment variable
+// DYNAGO_TEST_CLIENT asks the tests to use: tcp (the default when unset),
+// inprocess or direct. Any other value is an error.
+func ClientKind() (string, error) {
+	switch k := os.Getenv("DYNAGO_TEST_CLIENT"); k {
+	case "", ClientTCP:
+		return ClientTCP, nil
+	case ClientInProcess, ClientDirect:
+		return k, nil
+	default:
+		return "", fmt.Errorf("DYNAGO_TEST_CLIENT=%q: want tcp, inprocess or direct", k)
+	}
+}
+
+// newAPI returns the client ClientKind selects for a server at url whose
+// handler is h over the engine db; tcp is the TCP client c.
+func newAPI(t testing.TB, c *dynamodb.Client, db *engine.DB, h http.Handler, url string) local.API {
+	kind, err := ClientKind()
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch kind {
+	case ClientInProcess:
+		return NewInProcessClient(h, url)
+	case ClientDirect:
+		return local.NewDirect(db, NewInProcessClient(h, url))
+	}
+	return c
+}
+
+// NewInProcessClient returns an SDK client configured as NewClient whose
+// requests go to the handler h through local's in-process transport, with
+// url as the base endpoint (so the Host header is the server's).
+func NewInProcessClient(h http.Handler, url string) *dynamodb.Client {
+	return dynamodb.New(dynamodb.Options{
+		Region:       Region,
+		BaseEndpoint: aws.String(url),
+		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "SECRETTEST", ""),
+		Retryer:      aws.NopRetryer{},
+		HTTPClient:   local.NewTransport(h),
 	})
 }
 
