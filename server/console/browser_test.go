@@ -196,7 +196,7 @@ func TestBrowser(t *testing.T) {
 	p.waitText("#item-panel", "Saved.")
 	p.waitText("#view table.items", "12.5")
 	p.choose("#item-mode", "ddb")
-	if ddbText := eval[string](p, `document.querySelector("#item-text").value`); !strings.Contains(ddbText, `"N": "12.5"`) {
+	if ddbText := eval[string](p, `document.querySelector("#item-text").value`); !strings.Contains(ddbText, `"total": {"N":"12.5"}`) {
 		t.Errorf("back in DynamoDB JSON the edit is lost:\n%s", ddbText)
 	}
 	p.screenshot("items")
@@ -264,4 +264,126 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the tables list does not count the item: %q", row)
 	}
 	p.screenshot("tables")
+}
+
+// api sends one DynamoDB operation to the site and fails the test unless
+// it succeeds.
+func api(t *testing.T, url, op, body string) string {
+	t.Helper()
+	resp, out := post(t, url+"/", body, "Content-Type", "application/x-amz-json-1.0", "X-Amz-Target", "DynamoDB_20120810."+op)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%s: %d %s", op, resp.StatusCode, out)
+	}
+	return out
+}
+
+// apiError sends an operation that must fail and returns the error as the
+// page shows it: "<type>: <message>".
+func apiError(t *testing.T, url, op, body string) string {
+	t.Helper()
+	resp, out := post(t, url+"/", body, "Content-Type", "application/x-amz-json-1.0", "X-Amz-Target", "DynamoDB_20120810."+op)
+	var e struct {
+		Type    string `json:"__type"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal([]byte(out), &e); err != nil || resp.StatusCode == 200 || e.Message == "" {
+		t.Fatalf("%s: %d %s", op, resp.StatusCode, out)
+	}
+	return e.Type[strings.LastIndex(e.Type, "#")+1:] + ": " + e.Message
+}
+
+func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
+	site := newSite(t, console.Options{})
+	api(t, site.URL, "CreateTable", `{"TableName": "Events", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+		"KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+		"StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}}`)
+	api(t, site.URL, "UpdateTimeToLive", `{"TableName": "Events", "TimeToLiveSpecification": {"AttributeName": "expires", "Enabled": true}}`)
+	p := startBrowser(t, site.URL)
+
+	// The plain-JSON rule, in the page's own module.
+	got := eval[string](p, `import("/console/av.js").then(av => {
+		const item = {n: {N: "-1.5E+100"}, b: {B: "AAE="}, ns: {NS: ["1", "2"]}, m: {M: {N: {S: "not a number"}}}, l: {L: [{NULL: true}, {BOOL: true}]}};
+		const text = av.stringify(av.itemToPlain(item));
+		const back = av.itemFromPlain(av.parseJSON(text));
+		return JSON.stringify(back) === JSON.stringify(item) ? "same" : text + " -> " + JSON.stringify(back);
+	})`)
+	if got != "same" {
+		t.Errorf("plain JSON round trip: %s", got)
+	}
+
+	// Live stream records.
+	p.go_("#streams/Events")
+	p.waitText("#stream-status", "Live: NEW_AND_OLD_IMAGES")
+	now := time.Now().Unix()
+	api(t, site.URL, "PutItem", fmt.Sprintf(`{"TableName": "Events", "Item": {"id": {"S": "late"}, "expires": {"N": "%d"}}}`, now+3600))
+	api(t, site.URL, "PutItem", fmt.Sprintf(`{"TableName": "Events", "Item": {"id": {"S": "soon"}, "expires": {"N": "%d"}}}`, now+600))
+	api(t, site.URL, "UpdateItem", `{"TableName": "Events", "Key": {"id": {"S": "soon"}}, "UpdateExpression": "SET note = :n", "ExpressionAttributeValues": {":n": {"S": "hello"}}}`)
+	records := p.waitText("#stream-records", "MODIFY")
+	if strings.Count(records, "INSERT") != 2 || !strings.Contains(records, `"note": "hello"`) || !strings.Contains(records, "id=soon") {
+		t.Errorf("the stream view shows:\n%s", records)
+	}
+	p.screenshot("streams")
+
+	// Time to Live: the settings and the nearest expiry first.
+	p.go_("#ttl/Events")
+	p.waitText("#ttl-settings", "Status: ENABLED, attribute expires")
+	next := p.waitText("#ttl-next", "Next expiries (2 items with expires)")
+	if i, j := strings.Index(next, "id=soon"), strings.Index(next, "id=late"); i < 0 || j < i {
+		t.Errorf("the nearest expiry is not first:\n%s", next)
+	}
+	p.screenshot("ttl")
+
+	// PartiQL, with the EXPLAIN this server can give and an error as the
+	// API words it.
+	p.go_("#partiql")
+	p.do("run a statement", chromedp.SetValue(`#pq-statement`, `SELECT * FROM "Events" WHERE id = 'soon'`), chromedp.Click(`#pq-run`))
+	explain := p.waitText("#pq-explain", "EXPLAIN")
+	for _, want := range []string{"Plan: not available from this server", "Read from: table Events", "Items returned: 1", "Capacity units consumed: 0.5"} {
+		if !strings.Contains(explain, want) {
+			t.Errorf("PartiQL EXPLAIN lacks %q:\n%s", want, explain)
+		}
+	}
+	if res := p.text("#pq-result"); !strings.Contains(res, "hello") {
+		t.Errorf("the statement's result:\n%s", res)
+	}
+	p.screenshot("partiql")
+	bad := `SELECT * FROM "Events" WHERE`
+	wantErr := apiError(t, site.URL, "ExecuteStatement", fmt.Sprintf(`{"Statement": %q}`, bad))
+	p.do("run a bad statement", chromedp.SetValue(`#pq-statement`, bad), chromedp.Click(`#pq-run`))
+	if got := p.waitText("#pq-result .error", ":"); got != wantErr {
+		t.Errorf("the page shows %q, the API said %q", got, wantErr)
+	}
+
+	// The planner.
+	p.go_("#model")
+	p.do("plan an access pattern", chromedp.SetValue(`#model-where`, "product=42\nrating=4,5"), chromedp.Click(`#plan-run`))
+	plan := p.waitText("#plan-explain", "PLAN")
+	if !strings.Contains(plan, `2 parallel Queries on index byRating where GSI3PK in {"PRODUCT#42/4", "PRODUCT#42/5"}`) {
+		t.Errorf("the plan:\n%s", plan)
+	}
+	p.screenshot("model")
+	p.do("plan for an unknown dimension", chromedp.SetValue(`#model-where`, "colour=red"), chromedp.Click(`#plan-run`))
+	p.waitText("#plan-result .error", `ValidationException: planner: unknown dimension "colour"`)
+
+	// Capacity of the console's own calls.
+	p.go_("#capacity")
+	p.waitJS("the read chart", `!!document.querySelector("#capacity-read svg.chart polyline")`)
+	if legend := p.waitText("#capacity-read .legend", "Events"); !strings.Contains(legend, "Events:") {
+		t.Errorf("the read chart's legend: %q", legend)
+	}
+	p.screenshot("capacity")
+
+	// Deleting asks for the table's name.
+	p.go_("#table/Events")
+	p.do("delete with the wrong name", chromedp.SetValue(`#delete-confirm`, "Event"), chromedp.Click(`#delete-table`))
+	p.waitText(".card.danger .error", "does not match")
+	if out := api(t, site.URL, "ListTables", `{}`); !strings.Contains(out, "Events") {
+		t.Fatalf("the table is gone after a wrong confirmation: %s", out)
+	}
+	p.do("delete", chromedp.SetValue(`#delete-confirm`, "Events"), chromedp.Click(`#delete-table`))
+	p.waitText("#table-list", "No tables yet.")
+	if out := api(t, site.URL, "ListTables", `{}`); out != `{"TableNames":[]}` {
+		t.Errorf("after deletion ListTables says %s", out)
+	}
 }

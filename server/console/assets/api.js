@@ -59,8 +59,15 @@ async function send(target, body) {
   return data;
 }
 
+// billed are the operations that take ReturnConsumedCapacity; the page
+// asks for it (per index) whenever the caller did not, so the capacity
+// chart sees every unit the console spends.
+const billed = new Set(["GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem",
+  "TransactGetItems", "TransactWriteItems", "ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction"]);
+
 // ddb calls a DynamoDB operation, e.g. ddb("ListTables", {}).
 export async function ddb(op, body = {}) {
+  if (billed.has(op) && !body.ReturnConsumedCapacity) body = { ...body, ReturnConsumedCapacity: "INDEXES" };
   const out = await send(DDB + op, body);
   report(op, out.ConsumedCapacity);
   return out;

@@ -128,6 +128,13 @@ export function stringify(v, indent = "") {
   return "{\n" + keys.map((k) => next + JSON.stringify(k) + ": " + stringify(v[k], next)).join(",\n") + "\n" + indent + "}";
 }
 
+// stringifyItem prints an item in DynamoDB JSON, one attribute a line.
+export function stringifyItem(item) {
+  const keys = Object.keys(item);
+  if (keys.length === 0) return "{}";
+  return "{\n" + keys.map((k) => `  ${JSON.stringify(k)}: ${JSON.stringify(item[k])}`).join(",\n") + "\n}";
+}
+
 const setTypes = ["SS", "NS", "BS"];
 
 // toPlain turns one attribute value (DynamoDB JSON) into the plain form.

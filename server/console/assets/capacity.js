@@ -49,6 +49,9 @@ export function series(list, span, bucket, now, kind) {
     if (!out.has(name)) out.set(name, new Array(n).fill(0));
     out.get(name)[i] += kind === "write" ? s.write : s.read;
   }
+  for (const [name, pts] of out) {
+    if (pts.every((v) => v === 0)) out.delete(name);
+  }
   return out;
 }
 

@@ -28,7 +28,7 @@ export function editor(item) {
   const text = h("textarea", { id: "item-text", rows: 14, spellcheck: "false" });
   const err = h("div", {});
   const render = (it) => {
-    text.value = mode === "ddb" ? JSON.stringify(it, null, 2) : av.stringify(av.itemToPlain(it));
+    text.value = mode === "ddb" ? av.stringifyItem(it) : av.stringify(av.itemToPlain(it));
   };
   const read = () => {
     const parsed = av.parseJSON(text.value);
@@ -110,7 +110,7 @@ export async function itemsView(root, name) {
   };
 
   const load = async () => {
-    const req = { TableName: name, Limit: Number(limitSel.value), ReturnConsumedCapacity: "TOTAL" };
+    const req = { TableName: name, Limit: Number(limitSel.value), ReturnConsumedCapacity: "INDEXES" };
     if (starts[page]) req.ExclusiveStartKey = starts[page];
     try {
       const out = await ddb("Scan", req);
