@@ -186,13 +186,7 @@ func (r *run) add(f func(p *Progress)) {
 
 // segment works through one scan segment, page by page.
 func (r *run) segment(ctx context.Context, seg, total int) error {
-	names := map[string]string{"#t": r.opts.Attribute}
-	proj := "#t"
-	for i, k := range append(append([]string(nil), r.keys...), r.opts.Template.Sources()...) {
-		ph := fmt.Sprintf("#a%d", i)
-		names[ph] = k
-		proj += ", " + ph
-	}
+	names, proj := projection(r.opts.Attribute, r.keys, r.opts.Template.Sources())
 	in := &dynamodb.ScanInput{
 		TableName:                aws.String(r.opts.Table),
 		Limit:                    aws.Int32(int32(r.pageSize)),
@@ -298,6 +292,27 @@ func (r *run) item(ctx context.Context, it map[string]types.AttributeValue) erro
 			return err
 		}
 	}
+}
+
+// projection returns the Scan projection of the derived attribute, the
+// keys and the template's sources, each attribute once: DynamoDB refuses
+// a projection naming one path twice ("Two document paths overlap"),
+// which a template reading a key attribute, or one attribute twice,
+// would otherwise send.
+func projection(attribute string, keys, sources []string) (names map[string]string, proj string) {
+	names = map[string]string{"#t": attribute}
+	proj = "#t"
+	seen := map[string]bool{attribute: true}
+	for _, k := range append(append([]string(nil), keys...), sources...) {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		ph := fmt.Sprintf("#a%d", len(names)-1)
+		names[ph] = k
+		proj += ", " + ph
+	}
+	return names, proj
 }
 
 // update builds the conditional write: set the derived value if every
