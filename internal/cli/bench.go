@@ -110,9 +110,12 @@ func runBench(env *Env, args []string) error {
 	)
 	fs := newFlagSet(env, "bench", benchSynopsis)
 	var endpoints, cpuServer, cpuDB string
-	fs.StringVar(&endpoints, "endpoint", bench.DefaultEndpoint, "DynamoDB endpoint URL to load, or several separated by commas (servers of\n"+
+	defaultEndpoints := envOr("AWS_ENDPOINT_URL_DYNAMODB", envOr("AWS_ENDPOINT_URL", bench.DefaultEndpoint))
+	fs.StringVar(&endpoints, "endpoint-url", defaultEndpoints, "DynamoDB endpoint URL to load, or several separated by commas (servers of\n"+
 		"one database): client i calls endpoint i mod their number, tables are set up\n"+
-		"through the first")
+		"through the first. Default: $AWS_ENDPOINT_URL_DYNAMODB or $AWS_ENDPOINT_URL\n"+
+		"when set, else the local dynago server. It signs with a placeholder key")
+	fs.StringVar(&endpoints, "endpoint", defaultEndpoints, "the same as --endpoint-url")
 	fs.IntVar(&c.Clients, "clients", bench.DefaultClients, "number of concurrent clients, each with one call in flight")
 	fs.DurationVar(&c.Duration, "duration", bench.DefaultDuration, "how long each workload runs; with --ops set and this flag not, no time limit")
 	fs.Int64Var(&c.Ops, "ops", 0, "calls per workload, across all clients; with --duration too, the first limit reached ends it")

@@ -4,13 +4,9 @@ import (
 	"bufio"
 	"encoding/base64"
 	"fmt"
-	"os"
 	"sync/atomic"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/toolkit/distinct"
@@ -24,7 +20,7 @@ const distinctSynopsis = `Prints every distinct partition key of a table with a 
 line, reading about one item per partition instead of the whole table:
 
   dynago distinct-keys --table Orders
-  dynago distinct-keys --table Orders --segments 8 --endpoint https://dynamodb.us-east-1.amazonaws.com
+  dynago distinct-keys --table Orders --segments 8 --endpoint-url aws --region eu-west-1
 
 It scans one item, then resumes from a start key made of that item's
 partition key and the largest sort key of its type, which lands on the next
@@ -40,13 +36,11 @@ At the end it prints, on stderr, the partitions found, the read units the
 listing consumed, and what a full Scan would have cost, estimated from the
 table size DescribeTable reports. Progress goes to stderr every second.
 
-Credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (any value
-works against dynago); the region from --region or AWS_REGION.`
+` + awsSynopsis
 
 func runDistinctKeys(env *Env, args []string) error {
 	fs := newFlagSet(env, "distinct-keys", distinctSynopsis)
-	endpoint := fs.String("endpoint", "http://127.0.0.1:8000", "DynamoDB endpoint URL; the local dynago server by default")
-	region := fs.String("region", envOr("AWS_REGION", envOr("AWS_DEFAULT_REGION", "us-east-1")), "AWS region of the table")
+	target := addAWSFlags(fs)
 	table := fs.String("table", "", "table to list (required)")
 	segments := fs.Int("segments", 4, "parallel scan segments, 1 to 1000000: more finish sooner on large tables")
 	consistent := fs.Bool("consistent", false, "strongly consistent reads (twice the read units)")
@@ -62,7 +56,10 @@ func runDistinctKeys(env *Env, args []string) error {
 		fmt.Fprintln(env.Stderr, "--segments must be from 1 to 1000000")
 		return errUsage
 	}
-	c := sdkClient(*endpoint, *region)
+	c, err := target.dynamo(env.Ctx)
+	if err != nil {
+		return err
+	}
 	out := bufio.NewWriter(env.Stdout)
 	defer out.Flush()
 	var found atomic.Int64
@@ -89,7 +86,6 @@ func runDistinctKeys(env *Env, args []string) error {
 		},
 	}
 	var st distinct.Stats
-	var err error
 	if *index != "" {
 		st, err = distinct.ListFromIndex(env.Ctx, c, *table, *index, opts)
 	} else {
@@ -116,22 +112,4 @@ func keyText(v types.AttributeValue) string {
 		return base64.StdEncoding.EncodeToString(x.Value)
 	}
 	return fmt.Sprint(v)
-}
-
-// sdkClient returns a DynamoDB client for endpoint. Credentials come from
-// the environment's static keys; dynago accepts any.
-func sdkClient(endpoint, region string) *dynamodb.Client {
-	id, secret := envOr("AWS_ACCESS_KEY_ID", "dynago"), envOr("AWS_SECRET_ACCESS_KEY", "dynago")
-	return dynamodb.New(dynamodb.Options{
-		Region:       region,
-		BaseEndpoint: aws.String(endpoint),
-		Credentials:  credentials.NewStaticCredentialsProvider(id, secret, os.Getenv("AWS_SESSION_TOKEN")),
-	})
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }

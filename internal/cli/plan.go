@@ -37,8 +37,10 @@ from dimensions:
 
 The planner picks the index that needs no filter and the fewest queries; a
 dimension given all of its values constrains nothing. With --run it runs
-the plan against --endpoint and prints a page of items as JSON lines, then
-the cursor for the next page (pass it back with --cursor).`
+the plan against --endpoint-url and prints a page of items as JSON lines, then
+the cursor for the next page (pass it back with --cursor).
+
+` + awsSynopsis
 
 // whereFlags collects repeated --where name=v1,v2 flags.
 type whereFlags map[string][]string
@@ -62,8 +64,7 @@ func runPlan(env *Env, args []string) error {
 	pageSize := fs.Int("page-size", 20, "items per page")
 	run := fs.Bool("run", false, "run the plan and print a page of items")
 	cursor := fs.String("cursor", "", "with --run: the cursor a previous page printed")
-	endpoint := fs.String("endpoint", "http://127.0.0.1:8000", "with --run: DynamoDB endpoint URL")
-	region := fs.String("region", envOr("AWS_REGION", envOr("AWS_DEFAULT_REGION", "us-east-1")), "with --run: AWS region")
+	target := addAWSFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -88,7 +89,11 @@ func runPlan(env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, p)
 		return nil
 	}
-	page, err := (&planner.Planner{Model: m, Client: sdkClient(*endpoint, *region)}).Run(env.Ctx, req)
+	client, err := target.dynamo(env.Ctx)
+	if err != nil {
+		return err
+	}
+	page, err := (&planner.Planner{Model: m, Client: client}).Run(env.Ctx, req)
 	if err != nil {
 		return err
 	}

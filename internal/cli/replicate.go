@@ -3,15 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/dynago/dynago/toolkit/replicate"
 )
@@ -60,7 +56,9 @@ key design, e.g. --key-hash 'pk=CUSTOMER#{customerId}' --key-range
 'sk=ORDER#{orderId}': each must map distinct source items to distinct
 keys, and a key read from non-key attributes needs NEW_AND_OLD_IMAGES (a
 change that moves an item deletes its old copy). Progress goes to stderr
-every second.`
+every second.
+
+` + awsSynopsis
 
 // multiFlag collects a repeated flag.
 type multiFlag []string
@@ -74,12 +72,8 @@ func (m *multiFlag) Set(s string) error {
 
 func runReplicate(env *Env, args []string) error {
 	fs := newFlagSet(env, "replicate", replicateSynopsis)
-	var endpoint string
-	const endpointHelp = "DynamoDB endpoint URL; the local dynago server by default"
-	fs.StringVar(&endpoint, "endpoint", "http://127.0.0.1:8000", endpointHelp)
-	fs.StringVar(&endpoint, "endpoint-url", "http://127.0.0.1:8000", "the same as --endpoint, as the AWS CLI spells it")
-	streamsEndpoint := fs.String("streams-endpoint", "", "DynamoDB Streams endpoint URL; --endpoint by default (dynago serves both;\nAWS's is https://streams.dynamodb.REGION.amazonaws.com)")
-	region := fs.String("region", envOr("AWS_REGION", envOr("AWS_DEFAULT_REGION", "us-east-1")), "AWS region of the tables")
+	where := addAWSFlags(fs)
+	streamsEndpoint := fs.String("streams-endpoint", "", "DynamoDB Streams endpoint URL; --endpoint-url by default (dynago serves both;\nwith --endpoint-url aws, AWS's Streams endpoint of the region)")
 	source := fs.String("source", "", "table to copy (required)")
 	target := fs.String("target", "", "table to copy into, created if missing (required)")
 	var sets multiFlag
@@ -132,9 +126,6 @@ func runReplicate(env *Env, args []string) error {
 	if len(tr.Set) == 0 && tr.Hash == nil {
 		tr = nil
 	}
-	if *streamsEndpoint == "" {
-		*streamsEndpoint = endpoint
-	}
 
 	var last time.Time
 	opts := replicate.Options{
@@ -148,8 +139,15 @@ func runReplicate(env *Env, args []string) error {
 			printReplicateProgress(env.Stderr, p)
 		},
 	}
-	db := sdkClient(endpoint, *region)
-	p, err := replicate.Run(env.Ctx, db, streamsClient(*streamsEndpoint, *region), opts)
+	db, err := where.dynamo(env.Ctx)
+	if err != nil {
+		return err
+	}
+	streams, err := where.streams(env.Ctx, *streamsEndpoint)
+	if err != nil {
+		return err
+	}
+	p, err := replicate.Run(env.Ctx, db, streams, opts)
 	if p.Phase != "" { // it got past the checks
 		resumed := ""
 		if p.Resumed {
@@ -166,10 +164,7 @@ func runReplicate(env *Env, args []string) error {
 		}
 	}
 	if err != nil {
-		if *checkpoint != "" {
-			return fmt.Errorf("%w (run the same command again to resume from %s)", err, *checkpoint)
-		}
-		return err
+		return withResumeHint(err, *checkpoint)
 	}
 	if !*verify {
 		return nil
@@ -228,15 +223,4 @@ func formatKey(k map[string]types.AttributeValue) string {
 		parts[i] = n + "=" + v
 	}
 	return strings.Join(parts, " ")
-}
-
-// streamsClient returns a DynamoDB Streams client for endpoint, with the
-// credentials sdkClient uses.
-func streamsClient(endpoint, region string) *dynamodbstreams.Client {
-	id, secret := envOr("AWS_ACCESS_KEY_ID", "dynago"), envOr("AWS_SECRET_ACCESS_KEY", "dynago")
-	return dynamodbstreams.New(dynamodbstreams.Options{
-		Region:       region,
-		BaseEndpoint: aws.String(endpoint),
-		Credentials:  credentials.NewStaticCredentialsProvider(id, secret, os.Getenv("AWS_SESSION_TOKEN")),
-	})
 }

@@ -32,12 +32,13 @@ value are not written; items missing a source attribute are skipped.
 finished page: after a crash or Ctrl-C, the same command goes on where it
 stopped. --dry-run reads everything and prints how many items would be
 written and what it would cost, without writing. Progress (items scanned,
-written, skipped, rate, ETA) goes to stderr every second.`
+written, skipped, rate, ETA) goes to stderr every second.
+
+` + awsSynopsis
 
 func runRetrofit(env *Env, args []string) error {
 	fs := newFlagSet(env, "retrofit", retrofitSynopsis)
-	endpoint := fs.String("endpoint", "http://127.0.0.1:8000", "DynamoDB endpoint URL; the local dynago server by default")
-	region := fs.String("region", envOr("AWS_REGION", envOr("AWS_DEFAULT_REGION", "us-east-1")), "AWS region of the table")
+	target := addAWSFlags(fs)
 	table := fs.String("table", "", "table to retrofit (required)")
 	attribute := fs.String("attribute", "", "name of the attribute to set (required)")
 	template := fs.String("template", "", "how to compute it: {name} is an attribute's value, other text is kept; {{ and }} are braces (required)")
@@ -59,6 +60,10 @@ func runRetrofit(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	client, err := target.dynamo(env.Ctx)
+	if err != nil {
+		return err
+	}
 	var last time.Time
 	opts := retrofit.Options{
 		Table: *table, Attribute: *attribute, Template: tp, Segments: *segments, PageSize: *pageSize,
@@ -72,7 +77,7 @@ func runRetrofit(env *Env, args []string) error {
 				p.Scanned, p.Written, p.Unchanged, p.Skipped, p.Retried, p.Rate(), p.ETA().Round(time.Second))
 		},
 	}
-	p, err := retrofit.Run(env.Ctx, sdkClient(*endpoint, *region), opts)
+	p, err := retrofit.Run(env.Ctx, client, opts)
 	verb := "written"
 	if *dryRun {
 		verb = "to write"
@@ -85,14 +90,14 @@ func runRetrofit(env *Env, args []string) error {
 		p.Scanned, resumed, p.Written, verb, p.Unchanged, p.Skipped, p.Retried)
 	fmt.Fprintf(env.Stdout, "capacity: %.1f read units, %.1f write units%s, in %s\n",
 		p.ReadUnits, p.WriteUnits, map[bool]string{true: " (estimated)", false: ""}[*dryRun], p.Elapsed.Round(time.Millisecond))
-	if err != nil && *checkpoint != "" {
-		return fmt.Errorf("%w (run the same command again to resume from %s)", err, *checkpoint)
+	if err != nil {
+		return withResumeHint(err, *checkpoint)
 	}
 	if err != nil || *createIndex == "" || *dryRun {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "creating index %s on %s and waiting for its backfill\n", *createIndex, *attribute)
-	return retrofit.CreateIndex(env.Ctx, sdkClient(*endpoint, *region), *table, retrofit.IndexSpec{
+	return retrofit.CreateIndex(env.Ctx, client, *table, retrofit.IndexSpec{
 		Name: *createIndex, HashKey: *attribute, SortKey: *indexSort,
 		OnStatus: func(g types.GlobalSecondaryIndexDescription) {
 			fmt.Fprintf(env.Stderr, "retrofit: index %s %s, backfilling %v, %d items\n",
