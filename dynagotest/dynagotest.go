@@ -35,6 +35,16 @@ func New(t testing.TB, opts ...local.Option) *dynamodb.Client {
 	return Open(t, opts...).Client()
 }
 
+// Direct is New with the direct client of package local: the
+// *dynamodb.Client method set (local.API) calling the database's engine
+// without the SDK's HTTP stack, several times faster. Code under test
+// that takes a local.API (or an interface of its own with the methods it
+// calls) can be given either.
+func Direct(t testing.TB, opts ...local.Option) *local.Direct {
+	t.Helper()
+	return Open(t, opts...).Direct()
+}
+
 // Open is New for a test that wants more than one client: it returns the
 // database, whose Client, StreamsClient and Config give the SDK's clients
 // for it. It is closed by t.Cleanup.

@@ -190,3 +190,26 @@ func TestServer(t *testing.T) {
 		t.Fatalf("aws dynamodb get-item: %v\n%s", err, out)
 	}
 }
+
+// TestDirect creates tables with CreateTables through a direct client and
+// reads back the item it wrote, which a second direct client on another
+// database does not see.
+func TestDirect(t *testing.T) {
+	c := dynagotest.Direct(t)
+	dynagotest.CreateTables(t, c, ordersTable)
+	ctx := context.Background()
+	key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "o1"}}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: key}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Orders"), Key: key})
+	if err != nil || out.Item == nil {
+		t.Fatalf("GetItem: %v, %v", out, err)
+	}
+	other := dynagotest.Direct(t)
+	_, err = other.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Orders"), Key: key})
+	var rnf *types.ResourceNotFoundException
+	if !errors.As(err, &rnf) {
+		t.Fatalf("another database has the table: %v", err)
+	}
+}
