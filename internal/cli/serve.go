@@ -514,6 +514,9 @@ func serverNamespaces(ns *namespaces) server.Namespaces {
 // reported as such (and not as one another process holds).
 func checkWritable(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+			return fmt.Errorf("data directory %s cannot be created: its parent is not writable by this user: %w", dir, err)
+		}
 		return fmt.Errorf("data directory %s cannot be created: %w", dir, err)
 	}
 	f, err := os.CreateTemp(dir, ".dynago-write-check-*")
