@@ -216,6 +216,16 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the page shows %q, the API said %q", got, wantErr)
 	}
 
+	// Add a GSI to the populated table: the backfill indexes the item.
+	p.go_("#table/Orders")
+	p.do("add an index",
+		chromedp.SetValue(`#add-index [name=name]`, "byRegion"),
+		chromedp.SetValue(`#add-index [name=hash]`, "region:S"),
+		chromedp.SetValue(`#add-index [name=range]`, "total:N"),
+		chromedp.SetValue(`#add-index [name=projection]`, "KEYS_ONLY"),
+		chromedp.Click(`#add-index-submit`))
+	p.waitJS("the new index, backfilled", `[...document.querySelectorAll("#indexes tr")].some(r => /^byRegion\tGSI\tregion \(HASH S\), total \(RANGE N\)\tKEYS_ONLY\tACTIVE\tno\t1\t/.test(r.innerText))`)
+
 	// Query the GSI and read the EXPLAIN.
 	p.go_("#query/Orders")
 	p.waitJS("the query form", `!!document.querySelector("#q-source")`)
@@ -373,6 +383,22 @@ func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
 		t.Errorf("the read chart's legend: %q", legend)
 	}
 	p.screenshot("capacity")
+
+	// Paging through a Scan, forwards and back.
+	for i := range 11 {
+		api(t, site.URL, "PutItem", fmt.Sprintf(`{"TableName": "Events", "Item": {"id": {"S": "e%02d"}}}`, i))
+	}
+	p.go_("#items/Events")
+	p.waitJS("the first page", `!!document.querySelector("#page-size")`)
+	p.choose("#page-size", "10")
+	rows := `document.querySelectorAll("#view table.items tbody tr").length`
+	p.waitJS("ten rows", rows+` === 10 && !document.querySelector("#next-page").disabled`)
+	p.do("next page", chromedp.Click(`#next-page`))
+	p.waitText("#page-no", "page 2")
+	p.waitJS("the last three", rows+` === 3 && document.querySelector("#next-page").disabled`)
+	p.do("previous page", chromedp.Click(`#prev-page`))
+	p.waitText("#page-no", "page 1")
+	p.waitJS("ten rows again", rows+` === 10`)
 
 	// Deleting asks for the table's name.
 	p.go_("#table/Events")

@@ -155,26 +155,63 @@ export function createRequest(form) {
   const gsis = [];
   const lsis = [];
   for (const row of form.querySelectorAll(".index-row")) {
-    const q = (n) => row.querySelector(`[name=${n}]`)?.value.trim() || "";
     const gsi = row.classList.contains("gsi");
-    const hash = gsi ? parseKeyList(q("hash")) : [{ name: f.pk.value.trim(), type: f.pkType.value }];
-    const range = parseKeyList(q("range"));
-    const ks = [...hash.map((k) => ({ AttributeName: k.name, KeyType: "HASH" })), ...range.map((k) => ({ AttributeName: k.name, KeyType: "RANGE" }))];
-    [...hash, ...range].forEach((k) => define(k.name, k.type));
-    const projection = { ProjectionType: q("projection") };
-    if (projection.ProjectionType === "INCLUDE") {
-      projection.NonKeyAttributes = q("include").split(",").map((s) => s.trim()).filter(Boolean);
-    }
-    const ix = { IndexName: q("name"), KeySchema: ks, Projection: projection };
-    if (gsi && provisioned) {
-      const [r, w] = (q("throughput") || `${f.rcu.value}/${f.wcu.value}`).split("/").map(Number);
-      ix.ProvisionedThroughput = { ReadCapacityUnits: r, WriteCapacityUnits: w };
-    }
+    const ix = indexFromRow(row, define, provisioned ? `${f.rcu.value}/${f.wcu.value}` : "", { name: f.pk.value.trim(), type: f.pkType.value });
     (gsi ? gsis : lsis).push(ix);
   }
   if (gsis.length) req.GlobalSecondaryIndexes = gsis;
   if (lsis.length) req.LocalSecondaryIndexes = lsis;
   return req;
+}
+
+// indexFromRow builds one index of CreateTable or UpdateTable from its
+// fieldset, defining its key attributes with define. throughput is "r/w"
+// for a provisioned table, "" otherwise; tableHash is the table's
+// partition key, an LSI's.
+function indexFromRow(row, define, throughput, tableHash) {
+  const q = (n) => row.querySelector(`[name=${n}]`)?.value.trim() || "";
+  const gsi = row.classList.contains("gsi");
+  const hash = gsi ? parseKeyList(q("hash")) : [tableHash];
+  const range = parseKeyList(q("range"));
+  const ks = [...hash.map((k) => ({ AttributeName: k.name, KeyType: "HASH" })), ...range.map((k) => ({ AttributeName: k.name, KeyType: "RANGE" }))];
+  [...hash, ...range].forEach((k) => define(k.name, k.type));
+  const projection = { ProjectionType: q("projection") };
+  if (projection.ProjectionType === "INCLUDE") {
+    projection.NonKeyAttributes = q("include").split(",").map((s) => s.trim()).filter(Boolean);
+  }
+  const ix = { IndexName: q("name"), KeySchema: ks, Projection: projection };
+  if (gsi && throughput) {
+    const [r, w] = (q("throughput") || throughput).split("/").map(Number);
+    ix.ProvisionedThroughput = { ReadCapacityUnits: r, WriteCapacityUnits: w };
+  }
+  return ix;
+}
+
+// addIndexBox adds a GSI to an existing table (UpdateTable); the index
+// table above then shows its backfill.
+function addIndexBox(t, reload) {
+  const out = h("div", {});
+  const row = indexRow("gsi");
+  row.querySelector("button.link").remove();
+  const box = h("div", { class: "card", id: "add-index" }, h("h3", {}, "Add a global secondary index"), row,
+    h("button", {
+      id: "add-index-submit", onclick: async () => {
+        const defs = [];
+        const define = (name, type) => {
+          if (name && !defs.some((d) => d.AttributeName === name && d.AttributeType === type)) defs.push({ AttributeName: name, AttributeType: type });
+        };
+        const pt = t.ProvisionedThroughput;
+        const provisioned = t.BillingModeSummary?.BillingMode !== "PAY_PER_REQUEST";
+        const ix = indexFromRow(row, define, provisioned ? `${pt?.ReadCapacityUnits || 1}/${pt?.WriteCapacityUnits || 1}` : "", null);
+        try {
+          await ddb("UpdateTable", { TableName: t.TableName, AttributeDefinitions: defs, GlobalSecondaryIndexUpdates: [{ Create: ix }] });
+          reload();
+        } catch (e) {
+          fill(out, errorBox(e));
+        }
+      },
+    }, "Create the index"), out);
+  return box;
 }
 
 // tableView describes one table: summary, indexes with backfill state,
@@ -189,16 +226,27 @@ export async function tableView(root, name, nav, onLeave) {
       h("a", { href: `#ttl/${encodeURIComponent(name)}` }, "time to live"))), body);
   let timer;
   onLeave(() => clearTimeout(timer));
+  const top = h("div", {});
+  const raw = h("pre", { id: "raw-description" });
+  let drawn = false;
+  // load draws the description; while an index backfills or the table is
+  // in transition it draws it again every second, leaving the forms be.
   const load = async () => {
+    clearTimeout(timer);
     try {
       const t = await describe(name);
       const ttl = await ddb("DescribeTimeToLive", { TableName: name }).catch((e) => ({ error: e }));
-      fill(body, summary(t, ttl), indexTable(t), deleteBox(name, nav),
-        h("details", { class: "raw" }, h("summary", {}, "DescribeTable, raw JSON"), h("pre", { id: "raw-description" }, JSON.stringify(t, null, 2))));
+      fill(top, summary(t, ttl), indexTable(t));
+      fill(raw, JSON.stringify(t, null, 2));
+      if (!drawn) {
+        drawn = true;
+        fill(body, top, addIndexBox(t, load), deleteBox(name, nav),
+          h("details", { class: "raw" }, h("summary", {}, "DescribeTable, raw JSON"), raw));
+      }
       const busy = (t.GlobalSecondaryIndexes || []).some((g) => g.Backfilling || g.IndexStatus !== "ACTIVE") || t.TableStatus !== "ACTIVE";
       if (busy && root.isConnected) timer = setTimeout(load, 1000);
     } catch (e) {
-      fill(body, errorBox(e));
+      fill(drawn ? top : body, errorBox(e));
     }
   };
   await load();
