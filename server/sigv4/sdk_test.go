@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,7 +38,7 @@ const (
 
 // startAuthServer runs the real dynago server, on an in-memory engine,
 // behind the verifier, on a loopback port.
-func startAuthServer(t *testing.T) (*httptest.Server, *sigv4.Verifier) {
+func startAuthServer(t *testing.T) (*httptest.Server, *atomic.Pointer[time.Time]) {
 	t.Helper()
 	db, err := engine.Open(engine.Options{InMemory: true, Region: "us-east-1", AccountID: sigv4.DefaultAccountID})
 	if err != nil {
@@ -48,6 +49,15 @@ func startAuthServer(t *testing.T) (*httptest.Server, *sigv4.Verifier) {
 		t.Fatal(err)
 	}
 	v := sigv4.NewVerifier(creds)
+	// The clock is swapped while the server runs, so it is read
+	// atomically: nil is the real time.
+	clock := new(atomic.Pointer[time.Time])
+	v.Now = func() time.Time {
+		if t := clock.Load(); t != nil {
+			return *t
+		}
+		return time.Now()
+	}
 	hs := httptest.NewServer(v.Handler(server.New(db, server.Config{})))
 	t.Cleanup(func() {
 		hs.Close()
@@ -55,7 +65,7 @@ func startAuthServer(t *testing.T) (*httptest.Server, *sigv4.Verifier) {
 			t.Error(err)
 		}
 	})
-	return hs, v
+	return hs, clock
 }
 
 func client(url, key, secret, token string) *dynamodb.Client {
@@ -88,7 +98,7 @@ func wantAPIError(t *testing.T, err error, code, msg string) {
 const invalidSignature = "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details."
 
 func TestSDKAgainstServer(t *testing.T) {
-	hs, v := startAuthServer(t)
+	hs, clock := startAuthServer(t)
 	ctx := context.Background()
 
 	t.Run("right credentials", func(t *testing.T) {
@@ -144,8 +154,8 @@ func TestSDKAgainstServer(t *testing.T) {
 	})
 	t.Run("server clock an hour ahead", func(t *testing.T) {
 		now := time.Now().UTC().Add(time.Hour).Truncate(time.Second)
-		v.Now = func() time.Time { return now }
-		defer func() { v.Now = time.Now }()
+		clock.Store(&now)
+		defer clock.Store(nil)
 		_, err := client(hs.URL, goodKey, goodSecret, "").ListTables(ctx, &dynamodb.ListTablesInput{})
 		var ae smithy.APIError
 		if !errors.As(err, &ae) || ae.ErrorCode() != "InvalidSignatureException" {

@@ -184,8 +184,12 @@ func (v *Verifier) verifyQuery(r *http.Request, query []queryParam, payloadHash 
 // parseDate reads X-Amz-Date (ISO-8601 basic form) or, without one, the
 // Date header, which may also be an HTTP date.
 func parseDate(s string, httpDate bool) (time.Time, *engine.Error) {
-	if t, err := time.Parse(amzDateFormat, s); err == nil {
-		return t, nil
+	// time.Parse would take a fraction of a second too, which the string
+	// to sign would then lose.
+	if len(s) == len(amzDateFormat) {
+		if t, err := time.Parse(amzDateFormat, s); err == nil {
+			return t, nil
+		}
 	}
 	if httpDate {
 		if t, err := http.ParseTime(s); err == nil {

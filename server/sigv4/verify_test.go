@@ -237,6 +237,11 @@ func TestVerify(t *testing.T) {
 			r.Header.Set("X-Amz-Date", "201")
 			return r
 		}, code: CodeIncompleteSignature, msg: "Date must be in ISO-8601 'basic format'. Got '201'. See http://en.wikipedia.org/wiki/ISO_8601"},
+		{name: "date with a fraction of a second", req: func(t *testing.T) *http.Request {
+			r := signed(t)
+			r.Header.Set("X-Amz-Date", "20261124T120000.5Z")
+			return r
+		}, code: CodeIncompleteSignature, msg: "Date must be in ISO-8601 'basic format'. Got '20261124T120000.5Z'. See http://en.wikipedia.org/wiki/ISO_8601"},
 		// [dynalite-index], [sdk-js-254]: 15 minutes, dates in basic form.
 		{name: "expired", req: func(t *testing.T) *http.Request {
 			s := defaultSigning()
