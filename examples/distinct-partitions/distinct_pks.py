@@ -13,10 +13,13 @@ accept that, since ExclusiveStartKey is a position, not an item.
 
 Usage:
     AWS_ENDPOINT_URL=http://127.0.0.1:8000 python3 distinct_pks.py \
-        --region us-east-1 --table-name MyTable
+        --region us-east-1 --table-name Collections --create-sample
 
 AWS_ENDPOINT_URL (or --endpoint-url) points it at dynago; leave both unset
-to run it against DynamoDB itself.
+to run it against DynamoDB itself. --create-sample first creates the table,
+if it does not exist, with keys pk and sk (strings) and a few items in each
+of ten partitions, so the listing has something to find; without it the
+table must exist and have a sort key.
 """
 import argparse
 import decimal
@@ -69,13 +72,42 @@ def distinct_partition_keys(table):
         start = {pk: last[pk], sk: largest}
 
 
+def create_sample(dynamodb, name, partitions=10):
+    """Create table name, if missing, holding 1 to 5 items in each of
+    partitions partitions (pk "tenant-00", ...), and wait until it is
+    ACTIVE."""
+    client = dynamodb.meta.client
+    try:
+        client.create_table(
+            TableName=name,
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "sk", "AttributeType": "S"}],
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                       {"AttributeName": "sk", "KeyType": "RANGE"}],
+            BillingMode="PAY_PER_REQUEST",
+        )
+    except ClientError as err:
+        if err.response["Error"]["Code"] != "ResourceInUseException":
+            raise
+        return  # it exists: list what it holds
+    client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 1})
+    with dynamodb.Table(name).batch_writer() as batch:
+        for p in range(partitions):
+            for i in range(1 + p % 5):
+                batch.put_item(Item={"pk": "tenant-%02d" % p, "sk": "item-%03d" % i})
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--region", default=os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
     parser.add_argument("--table-name", required=True)
     parser.add_argument("--endpoint-url", default=os.environ.get("AWS_ENDPOINT_URL"))
+    parser.add_argument("--create-sample", action="store_true",
+                        help="create the table with sample items first, unless it exists")
     args = parser.parse_args()
     dynamodb = boto3.resource("dynamodb", region_name=args.region, endpoint_url=args.endpoint_url)
+    if args.create_sample:
+        create_sample(dynamodb, args.table_name)
     for value in distinct_partition_keys(dynamodb.Table(args.table_name)):
         print(value)
     sys.stdout.flush()
