@@ -7,6 +7,8 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/partiql"
@@ -79,8 +81,9 @@ func (db *DB) executeStatement(in *ExecuteStatementInput) (*ExecuteStatementOutp
 	if err != nil {
 		return nil, qlError(err)
 	}
-	b, err := bindParams(in.Parameters, st.Params)
-	if err != nil {
+	var bv binder
+	b := &bv
+	if err := b.bind(in.Parameters, st.Params); err != nil {
 		return nil, err
 	}
 	switch st.Kind {
@@ -89,7 +92,8 @@ func (db *DB) executeStatement(in *ExecuteStatementInput) (*ExecuteStatementOutp
 	case partiql.Exists:
 		return nil, Validation(msgQLExistsOutsideTx)
 	}
-	w, err := db.planWrite(st, b, qlSingle)
+	bw := bv // planWrite keeps it; bv stays on the stack
+	w, err := db.planWrite(st, &bw, qlSingle)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +143,13 @@ type qlWrite struct {
 
 // planWrite plans a write statement on its table.
 func (db *DB) planWrite(st *partiql.Statement, b *binder, ctx qlContext) (*qlWrite, error) {
+	return planWriteOn(st, b, ctx, func() (*table, error) { return db.tableOrNotFound(st.Table) })
+}
+
+// planWriteOn plans a write statement on the table lookup returns, which
+// it asks for where execution looks the table up (ExplainStatement plans
+// on a description).
+func planWriteOn(st *partiql.Statement, b *binder, ctx qlContext, lookup func() (*table, error)) (*qlWrite, error) {
 	if st.Index != "" && st.Kind != partiql.Exists {
 		return nil, Validation(msgQLOnIndex)
 	}
@@ -166,7 +177,7 @@ func (db *DB) planWrite(st *partiql.Statement, b *binder, ctx qlContext) (*qlWri
 		if err != nil {
 			return nil, err
 		}
-		t, err := db.tableOrNotFound(st.Table)
+		t, err := lookup()
 		if err != nil {
 			return nil, err
 		}
@@ -178,7 +189,7 @@ func (db *DB) planWrite(st *partiql.Statement, b *binder, ctx qlContext) (*qlWri
 		w.names = map[string]string{"#k": t.hashName}
 		return w, nil
 	}
-	t, err := db.tableOrNotFound(st.Table)
+	t, err := lookup()
 	if err != nil {
 		return nil, err
 	}
@@ -265,93 +276,127 @@ func returned(rv string, attrs attr.Item) attr.Item {
 	return attrs
 }
 
-// selectTarget is the key schema a SELECT reads: the table's or its
-// index's.
-type selectTarget struct {
-	t         *table
-	ix        *index
-	hash, rng string
+// qlCompiled is what a SELECT statement compiles to on one table: its
+// plan (or the error planning gave) and, made on first use, the texts of
+// its expressions. It is kept in the statement (partiql.Statement's
+// Compiled) and used while the statement is read on the same *table,
+// which the catalog replaces whenever the table's schema changes.
+type qlCompiled struct {
+	t          *table
+	consistent bool
+	plan       *partiql.Plan
+	err        error
+
+	// proj and names: the projection of a GetItem.
+	proj  string
+	names map[string]string
+	// tmpl: the Query or Scan texts, made on first use.
+	tmpl atomic.Pointer[qlTemplate]
 }
 
-// target resolves a SELECT's table and index.
-func (db *DB) target(st *partiql.Statement, consistent bool) (*selectTarget, error) {
+// qlTemplate is the request text of a Query (the partition key value is
+// a placeholder) or a Scan, with the placeholders each request binds.
+type qlTemplate struct {
+	err                   error
+	keyCond, filter, proj string
+	names                 map[string]string
+	vals                  []qlVal
+}
+
+// compiledSelect returns the plan of a SELECT on its table.
+func (db *DB) compiledSelect(st *partiql.Statement, consistent bool) (*qlCompiled, error) {
 	t, err := db.tableOrNotFound(st.Table)
 	if err != nil {
 		return nil, err
 	}
-	tg := &selectTarget{t: t, hash: t.hashName, rng: t.rangeName}
-	if st.Index == "" {
-		return tg, nil
+	if c, ok := st.Compiled.Load().(*qlCompiled); ok && c.t == t && c.consistent == consistent {
+		return c, c.err
 	}
-	ix := t.index(st.Index)
-	if ix == nil {
-		return nil, Validation(msgNoIndex(st.Index))
+	c := &qlCompiled{t: t, consistent: consistent}
+	c.plan, c.err = partiql.PlanSelect(st, schemaOf(t), consistent)
+	if c.err != nil {
+		c.err = planError(c.err)
+	} else {
+		x := newExprText(nil)
+		c.proj = x.projection(st)
+		c.names = x.names
 	}
-	if ix.multi() {
-		return nil, Validation(msgQLMultiKeyIndex)
-	}
-	if ix.meta.Global && consistent {
-		return nil, Validation(msgQLConsistentGSI)
-	}
-	tg.ix = ix
-	tg.hash, tg.rng = ix.hash[0].name, ""
-	if len(ix.rng) == 1 {
-		tg.rng = ix.rng[0].name
-	}
-	return tg, nil
+	st.Compiled.Store(c)
+	return c, c.err
 }
 
-// hashValues returns the partition key values a condition pins: one for
-// `pk = v`, the list of `pk IN [...]` or of `pk = a OR pk = b`; nil if it
-// pins none.
-func hashValues(c partiql.Expr, hash string) []partiql.Expr {
-	if v := keyEquality(c, hash); v != nil {
-		return []partiql.Expr{v}
+// template returns the texts of a Query (query) or Scan, made with the
+// request's binder b. A text whose values depend on more than the
+// parameters' places is made again for each request.
+func (c *qlCompiled) template(st *partiql.Statement, b *binder, query bool) *qlTemplate {
+	if t := c.tmpl.Load(); t != nil {
+		return t
 	}
-	switch x := c.(type) {
-	case *partiql.In:
-		p, ok := x.X.(*partiql.Path)
-		if !ok || !p.TopLevel() || p.Name() != hash || x.Negated || !x.Seq || len(x.List) == 0 {
-			return nil
-		}
-		for _, v := range x.List {
-			if !isValue(v) {
-				return nil
+	return c.makeTemplate(st, &binder{params: b.params}, query)
+}
+
+// makeTemplate makes template's texts; b is its own copy of the
+// request's binder, so that the request's does not leave the stack.
+func (c *qlCompiled) makeTemplate(st *partiql.Statement, b *binder, query bool) *qlTemplate {
+	p := c.plan
+	x := &exprText{b: b, tmpl: true}
+	t := &qlTemplate{}
+	if query {
+		t.keyCond = x.name(p.Hash) + " = " + x.slot(srcHash)
+		if p.SortKey != nil {
+			s, err := x.sortKey(p.SortKey)
+			if err != nil {
+				t.err = err
 			}
+			t.keyCond += " AND " + s
 		}
-		return x.List
-	case *partiql.Binary:
-		if x.Op != "OR" {
-			return nil
-		}
-		l := hashValues(x.L, hash)
-		r := hashValues(x.R, hash)
-		if l == nil || r == nil {
-			return nil
-		}
-		return append(slices.Clip(l), r...)
 	}
-	return nil
+	if t.err == nil {
+		t.filter, t.err = filterText(x, p.Filter)
+	}
+	if t.err == nil {
+		t.proj = x.projection(st)
+	}
+	t.names, t.vals = x.names, x.vals
+	if !x.noCache {
+		c.tmpl.Store(t)
+	}
+	return t
 }
 
-// sortKeyCondition reports whether c can be a Query's sort key condition.
-func sortKeyCondition(c partiql.Expr, rng string) bool {
-	isKey := func(e partiql.Expr) bool {
-		p, ok := e.(*partiql.Path)
-		return ok && p.TopLevel() && p.Name() == rng
+// values binds a template's placeholders for one request.
+func (t *qlTemplate) values(b *binder, hash attr.Value) attr.Item {
+	if len(t.vals) == 0 {
+		return nil
 	}
-	switch x := c.(type) {
-	case *partiql.Binary:
-		switch x.Op {
-		case "=", "<", "<=", ">", ">=":
-			return isKey(x.L) && isValue(x.R) || isKey(x.R) && isValue(x.L)
+	m := getItemMap()
+	for _, v := range t.vals {
+		switch v.src {
+		case srcConst:
+			m[v.ph] = v.v
+		case srcHash:
+			m[v.ph] = hash
+		default:
+			m[v.ph] = b.params[v.src]
 		}
-	case *partiql.Between:
-		return !x.Negated && isKey(x.X) && isValue(x.Lo) && isValue(x.Hi)
-	case *partiql.Call:
-		return x.Name == "begins_with" && len(x.Args) == 2 && isKey(x.Args[0]) && isValue(x.Args[1])
 	}
-	return false
+	return m
+}
+
+// itemMaps keeps the small maps of a statement's GetItem keys and
+// expression values for the next request: a map of attribute values is
+// most of what a SELECT by key allocates beside the GetItem it runs. The
+// operation keeps nothing of them once it returns.
+var itemMaps = sync.Pool{New: func() any { return attr.Item{} }}
+
+func getItemMap() attr.Item { return itemMaps.Get().(attr.Item) }
+
+func putItemMap(m attr.Item) {
+	if m == nil || len(m) > 16 {
+		return
+	}
+	clear(m)
+	itemMaps.Put(m)
 }
 
 // flipped is the comparison with its operands swapped.
@@ -367,81 +412,22 @@ func (x *exprText) sortKey(c partiql.Expr) (string, error) {
 	return x.cond(c)
 }
 
-// selectPlan is how a SELECT runs.
-type selectPlan struct {
-	tg      *selectTarget
-	st      *partiql.Statement
-	b       *binder
-	hashes  []attr.Value   // Query or GetItem: the partition key values
-	sortKey partiql.Expr   // the sort key condition, or nil
-	filter  []partiql.Expr // the rest
-	get     bool           // GetItem
-	reverse bool           // ORDER BY the sort key DESC
-}
-
-// planSelect decides how a SELECT runs.
-func (db *DB) planSelect(st *partiql.Statement, b *binder, consistent bool) (*selectPlan, error) {
-	tg, err := db.target(st, consistent)
-	if err != nil {
-		return nil, err
-	}
-	if tg.ix != nil && tg.ix.meta.Global {
-		var missing []string
-		for _, path := range st.Projection {
-			if n := path.Name(); !tg.t.projects(tg.ix, n) && !slices.Contains(missing, n) {
-				missing = append(missing, n)
-			}
-		}
-		if missing != nil {
-			return nil, Validation(msgQLNotProjected(tg.ix.meta.Name, missing))
-		}
-	}
-	p := &selectPlan{tg: tg, st: st, b: b}
-	if or, ok := st.Where.(*partiql.Binary); ok && or.Op == "OR" && tg.rng != "" && overlapping(or, tg.hash, tg.rng) {
-		return nil, Validation(msgQLOverlap)
-	}
-	conj := conjuncts(st.Where, nil)
-	hashAt := -1
-	var hashExprs []partiql.Expr
-	for i, c := range conj {
-		if v := hashValues(c, tg.hash); v != nil {
-			hashAt, hashExprs = i, v
-			break
-		}
-	}
-	if err := p.orderBy(hashAt >= 0, len(hashExprs)); err != nil {
-		return nil, err
-	}
-	if hashAt < 0 {
-		p.filter = conj
-		return p, nil
-	}
-	if len(hashExprs) > maxINPartitionKeys {
-		return nil, Validation(msgQLTooManyReads)
-	}
-	rest := slices.Delete(slices.Clone(conj), hashAt, hashAt+1)
-	if tg.rng != "" {
-		for i, c := range rest {
-			if sortKeyCondition(c, tg.rng) {
-				p.sortKey = c
-				rest = slices.Delete(rest, i, i+1)
-				break
-			}
-		}
-	}
-	p.filter = rest
-	for _, e := range hashExprs {
+// bindHashes binds a plan's partition key values, without repeats, in
+// the order written or, under ORDER BY, in key order.
+func bindHashes(p *partiql.Plan, b *binder) ([]attr.Value, error) {
+	hashes := make([]attr.Value, 0, len(p.HashValues))
+	for _, e := range p.HashValues {
 		v, err := b.value(e, "root")
 		if err != nil {
 			return nil, err
 		}
-		if !slices.ContainsFunc(p.hashes, func(h attr.Value) bool { return attr.Equal(h, v) }) {
-			p.hashes = append(p.hashes, v)
+		if !slices.ContainsFunc(hashes, func(h attr.Value) bool { return attr.Equal(h, v) }) {
+			hashes = append(hashes, v)
 		}
 	}
-	if len(p.hashes) > 1 && len(st.OrderBy) > 0 {
-		desc := st.OrderBy[0].Desc
-		slices.SortStableFunc(p.hashes, func(a, b attr.Value) int {
+	if len(hashes) > 1 && p.OrderHashes {
+		desc := p.HashesDesc
+		slices.SortStableFunc(hashes, func(a, b attr.Value) int {
 			c, _ := attr.Compare(a, b)
 			if desc {
 				return -c
@@ -449,123 +435,81 @@ func (db *DB) planSelect(st *partiql.Statement, b *binder, consistent bool) (*se
 			return c
 		})
 	}
-	p.get = tg.ix == nil && len(p.hashes) == 1 && len(rest) == 0 &&
-		(tg.rng == "" && p.sortKey == nil || p.sortKey != nil && keyEquality(p.sortKey, tg.rng) != nil)
-	return p, nil
-}
-
-// overlapping reports the OR DynamoDB refuses: branches that each pin
-// the partition key, one with a sort key condition and another with a
-// condition on neither key, whose sort key ranges therefore overlap
-// (recorded: partiqlGrammar.test.ts, "OR branches that overlap on the sort
-// key"; whereOverlap.test.ts records that a negated sort key condition is
-// not refused).
-func overlapping(where partiql.Expr, hash, rng string) bool {
-	var branches []partiql.Expr
-	var walk func(e partiql.Expr)
-	walk = func(e partiql.Expr) {
-		if b, ok := e.(*partiql.Binary); ok && b.Op == "OR" {
-			walk(b.L)
-			walk(b.R)
-			return
-		}
-		branches = append(branches, e)
-	}
-	walk(where)
-	if len(branches) < 2 {
-		return false
-	}
-	ranged, open := false, false
-	for _, br := range branches {
-		pinned := false
-		for _, c := range conjuncts(br, nil) {
-			switch {
-			case keyEquality(c, hash) != nil:
-				pinned = true
-			case sortKeyCondition(c, rng):
-				ranged = true
-			case !mentions(c, hash) && !mentions(c, rng):
-				open = true
-			}
-		}
-		if !pinned {
-			return false
-		}
-	}
-	return ranged && open
-}
-
-// orderBy checks ORDER BY and records its direction.
-func (p *selectPlan) orderBy(hashPinned bool, hashes int) error {
-	st := p.st
-	if len(st.OrderBy) == 0 {
-		return nil
-	}
-	if st.Where == nil {
-		return Validation(msgQLOrderByNoWhere)
-	}
-	for i, o := range st.OrderBy {
-		path, ok := o.Key.(*partiql.Path)
-		if !ok || !path.TopLevel() {
-			return Validation(msgQLOrderByType(exprName(o.Key)))
-		}
-		name := path.Name()
-		if name != p.tg.hash && (p.tg.rng == "" || name != p.tg.rng) {
-			return Validation(msgQLOrderByKey(name))
-		}
-		if !hashPinned {
-			return Validation(msgQLOrderByNoHash)
-		}
-		if i == 0 && hashes > 1 && name != p.tg.hash {
-			return Validation(msgQLOrderByMultiHash)
-		}
-		if name == p.tg.rng {
-			p.reverse = o.Desc
-		}
-	}
-	return nil
+	return hashes, nil
 }
 
 // qlSelect runs a SELECT.
 func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
-	p, err := db.planSelect(st, b, in.ConsistentRead)
+	c, err := db.compiledSelect(st, in.ConsistentRead)
 	if err != nil {
+		return nil, err
+	}
+	p := c.plan
+	var hashes []attr.Value
+	var one [1]attr.Value
+	if len(p.HashValues) == 1 {
+		// The common case, without a slice to allocate.
+		if one[0], err = b.value(p.HashValues[0], "root"); err != nil {
+			return nil, err
+		}
+		hashes = one[:]
+	} else if len(p.HashValues) > 1 {
+		if hashes, err = bindHashes(p, b); err != nil {
+			return nil, err
+		}
+	}
+	if false {
 		return nil, err
 	}
 	tok, err := decodeQLToken(in)
 	if err != nil {
 		return nil, err
 	}
-	out := &ExecuteStatementOutput{Items: []attr.Item{}}
+	out := &ExecuteStatementOutput{}
 	switch {
-	case p.get:
-		g, err := p.getInput(in.ConsistentRead, in.ReturnConsumedCapacity)
-		if err != nil {
-			return nil, err
+	case p.KeyOnly && len(hashes) == 1:
+		var sk attr.Value
+		if p.SortKey != nil {
+			if sk, err = b.value(partiql.KeyEquality(p.SortKey, p.Range), "root"); err != nil {
+				return nil, err
+			}
 		}
-		got, err := db.GetItem(g)
+		key := getItemMap()
+		key[p.Hash] = hashes[0]
+		if p.SortKey != nil {
+			key[p.Range] = sk
+		}
+		got, err := db.GetItem(&GetItemInput{TableName: st.Table, Key: key, ConsistentRead: in.ConsistentRead,
+			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ProjectionExpression: c.proj, ExpressionAttributeNames: c.names})
+		putItemMap(key)
 		if err != nil {
 			return nil, err
 		}
 		if got.Item != nil {
-			out.Items = append(out.Items, got.Item)
+			out.Items = []attr.Item{got.Item}
+		} else {
+			out.Items = []attr.Item{}
 		}
 		out.ConsumedCapacity = got.ConsumedCapacity
 		return out, nil
-	case p.hashes == nil:
-		x := newExprText(b)
-		s := &ScanInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead, Limit: in.Limit,
-			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ExclusiveStartKey: tok.lek}
-		if s.FilterExpression, err = p.filterText(x); err != nil {
-			return nil, err
+	case hashes == nil:
+		t := c.template(st, b, false)
+		if t.err != nil {
+			return nil, t.err
 		}
-		s.ProjectionExpression = x.projection(st)
-		s.ExpressionAttributeNames, s.ExpressionAttributeValues = x.names, x.values
+		s := &ScanInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead, Limit: in.Limit,
+			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ExclusiveStartKey: tok.lek,
+			FilterExpression: t.filter, ProjectionExpression: t.proj,
+			ExpressionAttributeNames: t.names, ExpressionAttributeValues: t.values(b, attr.Value{})}
 		res, err := db.Scan(s)
+		putItemMap(s.ExpressionAttributeValues)
 		if err != nil {
 			return nil, err
 		}
-		out.Items = append(out.Items, res.Items...)
+		out.Items = res.Items
+		if out.Items == nil {
+			out.Items = []attr.Item{}
+		}
 		out.ConsumedCapacity = res.ConsumedCapacity
 		if res.LastEvaluatedKey != nil {
 			out.LastEvaluatedKey = res.LastEvaluatedKey
@@ -573,7 +517,7 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 		}
 		return out, nil
 	}
-	if tok.part >= len(p.hashes) {
+	if tok.part >= len(hashes) {
 		return nil, Validation(msgQLNextTokenMismatch)
 	}
 	remaining := 0
@@ -582,12 +526,18 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 	}
 	lek := tok.lek
 	size := 0
-	for i := tok.part; i < len(p.hashes); i++ {
-		q, err := p.queryInput(p.hashes[i], in.ConsistentRead, in.ReturnConsumedCapacity)
-		if err != nil {
-			return nil, err
+	for i := tok.part; i < len(hashes); i++ {
+		t := c.template(st, b, true)
+		if t.err != nil {
+			return nil, t.err
 		}
-		q.ExclusiveStartKey = lek
+		q := &QueryInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead,
+			KeyConditionExpression: t.keyCond, FilterExpression: t.filter, ProjectionExpression: t.proj,
+			ExpressionAttributeNames: t.names, ExpressionAttributeValues: t.values(b, hashes[i]),
+			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ExclusiveStartKey: lek}
+		if p.Reverse {
+			q.ScanIndexForward = ptr(false)
+		}
 		lek = nil
 		if remaining > 0 {
 			q.Limit = ptr(int32(remaining))
@@ -595,10 +545,15 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 		// The filter may name key attributes (sk > 1 AND sk < 5), which a
 		// Query request may not.
 		res, err := db.query(q, true)
+		putItemMap(q.ExpressionAttributeValues)
 		if err != nil {
 			return nil, err
 		}
-		out.Items = append(out.Items, res.Items...)
+		if out.Items == nil && i+1 == len(hashes) {
+			out.Items = res.Items
+		} else {
+			out.Items = append(out.Items, res.Items...)
+		}
 		out.ConsumedCapacity = addConsumed(out.ConsumedCapacity, res.ConsumedCapacity)
 		if res.LastEvaluatedKey != nil {
 			out.LastEvaluatedKey = res.LastEvaluatedKey
@@ -611,10 +566,13 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 		if remaining > 0 {
 			remaining -= res.ScannedCount
 		}
-		if i+1 < len(p.hashes) && (in.Limit != nil && remaining <= 0 || size >= pageBytes) {
+		if i+1 < len(hashes) && (in.Limit != nil && remaining <= 0 || size >= pageBytes) {
 			out.NextToken = encodeQLToken(in, i+1, nil)
 			break
 		}
+	}
+	if out.Items == nil {
+		out.Items = []attr.Item{}
 	}
 	return out, nil
 }
@@ -623,62 +581,20 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 // between two partitions, like a Query's 1 MB page.
 const pageBytes = 1 << 20
 
-// filterText writes the plan's filter, or "".
-func (p *selectPlan) filterText(x *exprText) (string, error) {
-	parts := make([]string, 0, len(p.filter))
-	for _, c := range p.filter {
+// filterText writes a filter's conjuncts, or "".
+func filterText(x *exprText, filter []partiql.Expr) (string, error) {
+	if len(filter) == 0 {
+		return "", nil
+	}
+	parts := make([]string, 0, len(filter))
+	for _, c := range filter {
 		s, err := x.cond(c)
 		if err != nil {
 			return "", err
 		}
 		parts = append(parts, s)
 	}
-	if len(parts) == 0 {
-		return "", nil
-	}
 	return and(parts), nil
-}
-
-// getInput is the GetItem of a SELECT by its whole key.
-func (p *selectPlan) getInput(consistent bool, rcc string) (*GetItemInput, error) {
-	key := attr.Item{p.tg.hash: p.hashes[0]}
-	if p.sortKey != nil {
-		v, err := p.b.value(keyEquality(p.sortKey, p.tg.rng), "root")
-		if err != nil {
-			return nil, err
-		}
-		key[p.tg.rng] = v
-	}
-	x := newExprText(p.b)
-	g := &GetItemInput{TableName: p.st.Table, Key: key, ConsistentRead: consistent, ReturnConsumedCapacity: rcc}
-	g.ProjectionExpression = x.projection(p.st)
-	g.ExpressionAttributeNames = x.names
-	return g, nil
-}
-
-// queryInput is the Query of one partition key value.
-func (p *selectPlan) queryInput(hash attr.Value, consistent bool, rcc string) (*QueryInput, error) {
-	x := newExprText(p.b)
-	kc := x.name(p.tg.hash) + " = " + x.value(hash)
-	if p.sortKey != nil {
-		s, err := x.sortKey(p.sortKey)
-		if err != nil {
-			return nil, err
-		}
-		kc += " AND " + s
-	}
-	q := &QueryInput{TableName: p.st.Table, IndexName: p.st.Index, ConsistentRead: consistent,
-		KeyConditionExpression: kc, ReturnConsumedCapacity: rcc}
-	var err error
-	if q.FilterExpression, err = p.filterText(x); err != nil {
-		return nil, err
-	}
-	q.ProjectionExpression = x.projection(p.st)
-	q.ExpressionAttributeNames, q.ExpressionAttributeValues = x.names, x.values
-	if p.reverse {
-		q.ScanIndexForward = ptr(false)
-	}
-	return q, nil
 }
 
 // addConsumed adds b's units to a.
@@ -742,18 +658,21 @@ type qlToken struct {
 // statement and its parameters, uvarint(part), then the LastEvaluatedKey
 // in the binary item format (nothing when the next page starts a
 // partition).
-func requestDigest(in *ExecuteStatementInput) []byte {
-	h := sha256.New()
-	h.Write(binary.AppendUvarint(nil, uint64(len(in.Statement))))
-	h.Write([]byte(in.Statement))
+func requestDigest(in *ExecuteStatementInput) [8]byte {
+	var stack [512]byte
+	buf := binary.AppendUvarint(stack[:0], uint64(len(in.Statement)))
+	buf = append(buf, in.Statement...)
 	for _, v := range in.Parameters {
-		h.Write(attr.AppendValue(nil, v))
+		buf = attr.AppendValue(buf, v)
 	}
-	return h.Sum(nil)[:8]
+	sum := sha256.Sum256(buf)
+	return [8]byte(sum[:8])
 }
 
 func encodeQLToken(in *ExecuteStatementInput, part int, lek attr.Item) string {
-	b := append([]byte{'Q'}, requestDigest(in)...)
+	var stack [256]byte
+	d := requestDigest(in)
+	b := append(append(stack[:0], 'Q'), d[:]...)
 	b = binary.AppendUvarint(b, uint64(part))
 	if lek != nil {
 		b = attr.AppendItem(b, lek)
@@ -770,7 +689,7 @@ func decodeQLToken(in *ExecuteStatementInput) (qlToken, error) {
 	if err != nil || len(b) < 10 || b[0] != 'Q' {
 		return tok, Validation(msgQLNextTokenInvalid)
 	}
-	if string(b[1:9]) != string(requestDigest(in)) {
+	if d := requestDigest(in); string(b[1:9]) != string(d[:]) {
 		return tok, Validation(msgQLNextTokenMismatch)
 	}
 	part, n := binary.Uvarint(b[9:])

@@ -58,3 +58,30 @@ func BenchmarkPartiQLQuery(b *testing.B) {
 		}
 	}
 }
+
+// The same pair bounded by a Limit, as the issue states it: a page of 10
+// items of a 100-item partition.
+
+func BenchmarkPartiQLSelectByPartitionLimit(b *testing.B) {
+	db := benchTable(b, 10_000)
+	in := &ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ?`, Parameters: []attr.Value{attr.S("p7")}, Limit: ptr(int32(10))}
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := db.ExecuteStatement(in)
+		if err != nil || len(out.Items) != 10 {
+			b.Fatal(err, len(out.Items))
+		}
+	}
+}
+
+func BenchmarkPartiQLQueryLimit(b *testing.B) {
+	db := benchTable(b, 10_000)
+	in := &QueryInput{TableName: "reads", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: attr.Item{":p": attr.S("p7")}, Limit: ptr(int32(10))}
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := db.Query(in)
+		if err != nil || len(out.Items) != 10 {
+			b.Fatal(err)
+		}
+	}
+}

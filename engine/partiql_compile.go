@@ -33,18 +33,28 @@ type binder struct {
 // bindParams validates the parameters in order, as DynamoDB does before
 // it reads the statement's literals.
 func bindParams(params []attr.Value, want int) (*binder, error) {
+	b := &binder{}
+	if err := b.bind(params, want); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// bind is bindParams into b.
+func (b *binder) bind(params []attr.Value, want int) error {
 	for i := range params {
 		if text, ok := unconvertible(params[i]); ok {
-			return nil, Validation(attr.MsgNumberSyntax + ": " + text)
+			return Validation(attr.MsgNumberSyntax + ": " + text)
 		}
 		if err := params[i].Canonicalize(); err != nil {
-			return nil, attrError(err)
+			return attrError(err)
 		}
 	}
 	if len(params) != want {
-		return nil, Validation(msgQLParamCount)
+		return Validation(msgQLParamCount)
 	}
-	return &binder{params: params}, nil
+	b.params = params
+	return nil
 }
 
 // unconvertible finds a number in v that DynamoDB cannot read as a
@@ -203,11 +213,44 @@ func exprName(e partiql.Expr) string {
 }
 
 // exprText builds one request's expressions, sharing their placeholders.
+//
+// In template mode (tmpl) the values are recorded in vals instead of
+// values, a parameter as its number, so that the text can be kept with
+// the statement's plan and each request binds only its parameters
+// (qlTemplate). A value that is a list, map or set holding a parameter
+// is bound for this request and marks the text noCache; so is any value
+// that is not a scalar, which the operation could canonicalize in place.
 type exprText struct {
 	names  map[string]string
 	nameIx map[string]string
 	values attr.Item
 	b      *binder
+
+	tmpl    bool
+	vals    []qlVal
+	nv      int
+	noCache bool
+}
+
+// qlVal is a placeholder of a template: a parameter (src >= 0), the
+// partition key value of a Query (srcHash) or a constant (srcConst, v).
+type qlVal struct {
+	ph  string
+	src int
+	v   attr.Value
+}
+
+const (
+	srcConst = -1
+	srcHash  = -2
+)
+
+// slot returns a placeholder bound per request to src.
+func (x *exprText) slot(src int) string {
+	ph := ":v" + strconv.Itoa(x.nv)
+	x.nv++
+	x.vals = append(x.vals, qlVal{ph: ph, src: src})
+	return ph
 }
 
 func newExprText(b *binder) *exprText { return &exprText{b: b} }
@@ -227,10 +270,20 @@ func (x *exprText) name(n string) string {
 
 // value returns a placeholder for v.
 func (x *exprText) value(v attr.Value) string {
+	ph := ":v" + strconv.Itoa(x.nv)
+	x.nv++
+	if x.tmpl {
+		switch v.Type {
+		case attr.TypeS, attr.TypeN, attr.TypeBOOL, attr.TypeNULL:
+		default:
+			x.noCache = true
+		}
+		x.vals = append(x.vals, qlVal{ph: ph, src: srcConst, v: v})
+		return ph
+	}
 	if x.values == nil {
 		x.values = attr.Item{}
 	}
-	ph := ":v" + strconv.Itoa(len(x.values))
 	x.values[ph] = v
 	return ph
 }
@@ -263,18 +316,6 @@ func (x *exprText) projection(st *partiql.Statement) string {
 	return strings.Join(parts, ", ")
 }
 
-// isValue reports whether e is a literal or a parameter (a value, not a
-// path or a computation).
-func isValue(e partiql.Expr) bool {
-	switch x := e.(type) {
-	case *partiql.Literal:
-		return x.Kind != partiql.LitMissing
-	case *partiql.Param, *partiql.List, *partiql.Map, *partiql.Bag:
-		return true
-	}
-	return false
-}
-
 // operand writes an operand of a condition.
 func (x *exprText) operand(e partiql.Expr) (string, error) {
 	switch y := e.(type) {
@@ -301,8 +342,13 @@ func (x *exprText) operand(e partiql.Expr) (string, error) {
 	case *partiql.Neg:
 		return "", Validation(msgQLConditionOp("-"))
 	}
-	if !isValue(e) {
+	if !partiql.IsValue(e) {
 		return "", Validation(msgQLConditionOp(exprName(e)))
+	}
+	if x.tmpl {
+		if p, ok := e.(*partiql.Param); ok {
+			return x.slot(p.N), nil
+		}
 	}
 	v, err := x.b.value(e, "root")
 	if err != nil {
@@ -480,67 +526,6 @@ func (x *exprText) call(c *partiql.Call) (string, error) {
 	return "", Validation(msgQLUnrecognizedFunction(c.Name) + partiql.At(c.Pos))
 }
 
-// conjuncts flattens the top-level ANDs of a condition.
-func conjuncts(e partiql.Expr, out []partiql.Expr) []partiql.Expr {
-	if b, ok := e.(*partiql.Binary); ok && b.Op == "AND" {
-		return conjuncts(b.R, conjuncts(b.L, out))
-	}
-	if e != nil {
-		out = append(out, e)
-	}
-	return out
-}
-
-// keyEquality returns the value side of `name = value` (either way round),
-// or nil.
-func keyEquality(e partiql.Expr, name string) partiql.Expr {
-	b, ok := e.(*partiql.Binary)
-	if !ok || b.Op != "=" {
-		return nil
-	}
-	if p, ok := b.L.(*partiql.Path); ok && p.TopLevel() && p.Name() == name && isValue(b.R) {
-		return b.R
-	}
-	if p, ok := b.R.(*partiql.Path); ok && p.TopLevel() && p.Name() == name && isValue(b.L) {
-		return b.L
-	}
-	return nil
-}
-
-// mentions reports whether e names the top-level attribute name anywhere.
-func mentions(e partiql.Expr, name string) bool {
-	switch x := e.(type) {
-	case *partiql.Path:
-		return x.Name() == name
-	case *partiql.Binary:
-		return mentions(x.L, name) || mentions(x.R, name)
-	case *partiql.Not:
-		return mentions(x.X, name)
-	case *partiql.Neg:
-		return mentions(x.X, name)
-	case *partiql.Between:
-		return mentions(x.X, name) || mentions(x.Lo, name) || mentions(x.Hi, name)
-	case *partiql.In:
-		if mentions(x.X, name) {
-			return true
-		}
-		for _, el := range x.List {
-			if mentions(el, name) {
-				return true
-			}
-		}
-	case *partiql.Is:
-		return mentions(x.X, name)
-	case *partiql.Call:
-		for _, a := range x.Args {
-			if mentions(a, name) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // and joins conditions with AND.
 func and(parts []string) string {
 	if len(parts) == 1 {
@@ -564,10 +549,10 @@ func (x *exprText) whereKey(t *table, where partiql.Expr) (attr.Item, []partiql.
 	if t.rangeName != "" {
 		names = append(names, t.rangeName)
 	}
-	for _, c := range conjuncts(where, nil) {
+	for _, c := range partiql.Conjuncts(where, nil) {
 		matched := false
 		for _, n := range names {
-			v := keyEquality(c, n)
+			v := partiql.KeyEquality(c, n)
 			if v == nil {
 				continue
 			}
@@ -645,7 +630,7 @@ func (x *exprText) update(acts []partiql.Action) (string, error) {
 // setOperand converts the second argument of set_add or set_delete; a
 // value that is not a set is reported by the caller.
 func (x *exprText) setOperand(e partiql.Expr) (attr.Value, error) {
-	if !isValue(e) {
+	if !partiql.IsValue(e) {
 		return attr.Value{}, nil
 	}
 	return x.b.value(e, "root")
@@ -699,7 +684,7 @@ func (x *exprText) updateValue(e partiql.Expr) (string, error) {
 	case *partiql.Is:
 		return "", Validation(msgQLIsInUpdate)
 	}
-	if !isValue(e) {
+	if !partiql.IsValue(e) {
 		return "", Validation(msgQLUpdateOp(exprName(e)))
 	}
 	v, err := x.b.value(e, "root")

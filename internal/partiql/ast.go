@@ -8,6 +8,8 @@
 // and the position of the token they are about.
 package partiql
 
+import "sync/atomic"
+
 // Pos is a position in a statement: line and column from 1, counted in
 // characters, and the length of the token there. DynamoDB writes positions
 // as "line:column:length".
@@ -96,6 +98,11 @@ type Statement struct {
 
 	// Params is the number of ? in the statement.
 	Params int
+
+	// Compiled is the engine's: what it made of the statement for a
+	// table (its plan and expression texts), kept here because a cached
+	// statement is shared by every request that sends its text.
+	Compiled atomic.Value
 }
 
 // OrderTerm is one ORDER BY key.

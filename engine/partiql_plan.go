@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"errors"
+
+	"github.com/dynago/dynago/internal/partiql"
+)
+
+// schemaOf is what planning a SELECT needs of t.
+func schemaOf(t *table) *partiql.Schema {
+	s := &partiql.Schema{Table: t.meta.Name, Hash: t.hashName, Range: t.rangeName}
+	for _, ix := range t.indexes {
+		is := partiql.IndexSchema{Name: ix.meta.Name, Global: ix.meta.Global, Projection: ix.projType, NonKey: ix.include}
+		for _, a := range ix.hash {
+			is.Hash = append(is.Hash, a.name)
+		}
+		for _, a := range ix.rng {
+			is.Range = append(is.Range, a.name)
+		}
+		s.Indexes = append(s.Indexes, is)
+	}
+	return s
+}
+
+// planError words a planning error as DynamoDB does.
+func planError(err error) error {
+	var pe *partiql.PlanError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch pe.Code {
+	case partiql.PlanNoIndex:
+		return Validation(msgNoIndex(pe.Name))
+	case partiql.PlanMultiKeyIndex:
+		return Validation(msgQLMultiKeyIndex)
+	case partiql.PlanConsistentGSI:
+		return Validation(msgQLConsistentGSI)
+	case partiql.PlanNotProjected:
+		return Validation(msgQLNotProjected(pe.Name, pe.Names))
+	case partiql.PlanOverlap:
+		return Validation(msgQLOverlap)
+	case partiql.PlanOrderByNoWhere:
+		return Validation(msgQLOrderByNoWhere)
+	case partiql.PlanOrderByType:
+		return Validation(msgQLOrderByType(exprName(pe.Expr)))
+	case partiql.PlanOrderByKey:
+		return Validation(msgQLOrderByKey(pe.Name))
+	case partiql.PlanOrderByNoHash:
+		return Validation(msgQLOrderByNoHash)
+	case partiql.PlanOrderByMultiHash:
+		return Validation(msgQLOrderByMultiHash)
+	case partiql.PlanTooManyReads:
+		return Validation(msgQLTooManyReads)
+	}
+	return err
+}
