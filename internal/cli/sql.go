@@ -1,0 +1,603 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/dynago/dynago/engine"
+)
+
+func init() {
+	register(verb{name: "sql", summary: "a PartiQL shell (ExecuteStatement) against dynago or DynamoDB; --explain shows how a statement runs", run: runSQL})
+}
+
+const sqlSynopsis = `Runs PartiQL statements (ExecuteStatement) against any DynamoDB endpoint:
+dynago's by default, AWS's with --endpoint-url aws. Without -e or --explain
+it reads statements from standard input, interactively on a terminal.
+
+  dynago sql                                    # a shell on http://127.0.0.1:8000
+  dynago sql -e 'SELECT * FROM "Orders" WHERE PK = ''USER#alex'''
+  echo 'SELECT * FROM "Orders";' | dynago sql --output json
+  dynago sql --endpoint-url aws --region eu-west-1 -e 'SELECT * FROM "Orders"' --all
+  dynago sql --explain 'SELECT * FROM "Orders"."byStatus" WHERE status = ''SHIPPED'''
+
+A statement ends with ";" at the end of a line or with a blank line, so it
+may span lines. In the shell:
+
+  EXPLAIN <statement>   how the statement runs, without running it
+  \history              the statements run so far (also kept in --history)
+  \help                 this list
+  \q                    quit (so does end of input)
+
+Results print as an aligned table, or with --output json as one JSON
+object per line (plain JSON, or DynamoDB JSON with --dynamodb-json). After
+each statement the shell prints the items returned and the capacity
+consumed (ReturnConsumedCapacity TOTAL). A result of several pages stops
+after the first: press enter for the next on a terminal, or pass --all.
+Errors print as DynamoDB words them: "ValidationException: ...".
+
+--explain (or EXPLAIN in the shell) says which operation the statement
+runs as (GetItem, Query per partition key value, or Scan), on which table
+or index, its key condition and the filter that remains, the DynamoDB
+request it amounts to, and what it bills against what it returns. It reads
+the table's description (DescribeTable) and plans with the same planner
+as dynago's engine, so it works against AWS too.
+
+Credentials, region and profile come from the AWS SDK's usual sources
+(environment, ~/.aws/config and credentials, AWS_PROFILE); AWS_ENDPOINT_URL
+and AWS_ENDPOINT_URL_DYNAMODB choose the endpoint when --endpoint-url is
+not given. Against a non-AWS endpoint without credentials, dummy ones are
+used.`
+
+// defaultSQLEndpoint is serve's default address.
+const defaultSQLEndpoint = "http://127.0.0.1:8000"
+
+func runSQL(env *Env, args []string) error {
+	fs := newFlagSet(env, "sql", sqlSynopsis)
+	endpoint := fs.String("endpoint-url", "", `the endpoint; "aws" for AWS's own (default: AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL, else `+defaultSQLEndpoint+`)`)
+	region := fs.String("region", "", "the region (default: the SDK's configuration, else us-east-1)")
+	profile := fs.String("profile", "", "the shared config profile (default: AWS_PROFILE)")
+	output := fs.String("output", "table", "table or json")
+	ddbJSON := fs.Bool("dynamodb-json", false, `with --output json, items in DynamoDB JSON ({"S": "x"}) instead of plain JSON`)
+	all := fs.Bool("all", false, "read every page of a result instead of stopping after the first")
+	consistent := fs.Bool("consistent-read", false, "ConsistentRead on SELECTs")
+	stmt := fs.String("e", "", "run this statement and exit")
+	explain := fs.String("explain", "", "explain this statement without running it, and exit")
+	history := fs.String("history", defaultHistoryFile(), `file the shell appends its statements to ("" for none)`)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *output != "table" && *output != "json" {
+		fmt.Fprintf(env.Stderr, "--output: want table or json, got %q\n", *output)
+		return errUsage
+	}
+	client, err := sqlClient(env.Ctx, *endpoint, *region, *profile)
+	if err != nil {
+		return err
+	}
+	sh := &sqlShell{env: env, client: client, json: *output == "json", ddbJSON: *ddbJSON, all: *all, consistent: *consistent}
+	switch {
+	case *explain != "":
+		return sh.explain(env.Ctx, *explain)
+	case *stmt != "":
+		return sh.execute(env.Ctx, *stmt)
+	}
+	sh.interactive = isTerminal(env.Stdin)
+	sh.histFile = *history
+	return sh.loop(env.Ctx)
+}
+
+// sqlClient is a DynamoDB client from the SDK's configuration, pointed
+// at endpoint.
+func sqlClient(ctx context.Context, endpoint, region, profile string) (*dynamodb.Client, error) {
+	var opts []func(*config.LoadOptions) error
+	if region != "" {
+		opts = append(opts, config.WithRegion(region))
+	}
+	if profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(profile))
+	}
+	configured := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB") != "" || os.Getenv("AWS_ENDPOINT_URL") != ""
+	if endpoint == "" && !configured {
+		endpoint = defaultSQLEndpoint
+	}
+	if endpoint != "" && endpoint != "aws" {
+		// Not AWS: no instance metadata to ask for credentials.
+		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Region == "" {
+		cfg.Region = "us-east-1"
+	}
+	if endpoint != "aws" && (endpoint != "" || configured) {
+		if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
+			cfg.Credentials = credentials.NewStaticCredentialsProvider("dynago", "dynago", "")
+		}
+	}
+	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		if endpoint != "" && endpoint != "aws" {
+			o.BaseEndpoint = aws.String(endpoint)
+		}
+	}), nil
+}
+
+// defaultHistoryFile is dynago/sql_history in the user's config
+// directory, or "" without one.
+func defaultHistoryFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "dynago", "sql_history")
+}
+
+// isTerminal reports whether r is a character device (a terminal).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// sqlShell runs statements and prints their results.
+type sqlShell struct {
+	env                     *Env
+	client                  *dynamodb.Client
+	json, ddbJSON, all      bool
+	consistent, interactive bool
+	histFile                string
+	history                 []string
+	in                      *bufio.Reader
+	failed                  int
+}
+
+// errStatement reports that a statement failed; the shell has printed why.
+var errStatement = errors.New("a statement failed")
+
+// loop reads statements until the end of input or \q.
+func (s *sqlShell) loop(ctx context.Context) error {
+	s.in = bufio.NewReader(s.env.Stdin)
+	s.loadHistory()
+	if s.interactive {
+		fmt.Fprintln(s.env.Stdout, `dynago sql: end statements with ";" or a blank line; \help for help, \q to quit.`)
+	}
+	var buf []string
+	for {
+		if s.interactive {
+			if len(buf) == 0 {
+				fmt.Fprint(s.env.Stdout, "dynago> ")
+			} else {
+				fmt.Fprint(s.env.Stdout, "   ...> ")
+			}
+		}
+		line, err := s.in.ReadString('\n')
+		eof := err != nil
+		line = strings.TrimRight(line, "\r\n")
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, `\`) {
+			// A command ends the statement before it.
+			if len(buf) > 0 {
+				s.run(ctx, strings.Join(buf, "\n"))
+				buf = nil
+			}
+			if quit := s.command(trimmed); quit {
+				break
+			}
+		} else if trimmed == "" {
+			if len(buf) > 0 {
+				s.run(ctx, strings.Join(buf, "\n"))
+				buf = nil
+			}
+		} else {
+			buf = append(buf, line)
+			if strings.HasSuffix(trimmed, ";") {
+				s.run(ctx, strings.Join(buf, "\n"))
+				buf = nil
+			}
+		}
+		if eof {
+			if len(buf) > 0 {
+				s.run(ctx, strings.Join(buf, "\n"))
+			}
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if s.failed > 0 && !s.interactive {
+		return fmt.Errorf("%d statement(s) failed", s.failed)
+	}
+	return nil
+}
+
+// command runs a backslash command; it reports \q.
+func (s *sqlShell) command(c string) bool {
+	switch strings.Fields(c)[0] {
+	case `\q`, `\quit`:
+		return true
+	case `\history`, `\hist`:
+		for i, h := range s.history {
+			fmt.Fprintf(s.env.Stdout, "%4d  %s\n", i+1, h)
+		}
+	case `\help`, `\?`:
+		fmt.Fprintln(s.env.Stdout, sqlSynopsis)
+	default:
+		fmt.Fprintf(s.env.Stderr, "unknown command %s (\\help lists them)\n", c)
+	}
+	return false
+}
+
+// run runs one statement of the shell, EXPLAIN included, recording it.
+func (s *sqlShell) run(ctx context.Context, stmt string) {
+	s.remember(stmt)
+	var err error
+	if rest, ok := cutWord(stmt, "EXPLAIN"); ok {
+		err = s.explain(ctx, rest)
+	} else {
+		err = s.execute(ctx, stmt)
+	}
+	if err != nil {
+		s.failed++
+		if !errors.Is(err, errStatement) {
+			fmt.Fprintln(s.env.Stderr, err)
+		}
+	}
+}
+
+// cutWord cuts a leading keyword, in any case, from s.
+func cutWord(s, word string) (string, bool) {
+	t := strings.TrimSpace(s)
+	if len(t) > len(word) && strings.EqualFold(t[:len(word)], word) && (t[len(word)] == ' ' || t[len(word)] == '\n' || t[len(word)] == '\t') {
+		return strings.TrimSpace(t[len(word):]), true
+	}
+	return s, false
+}
+
+// remember adds a statement to the history and its file.
+func (s *sqlShell) remember(stmt string) {
+	one := strings.Join(strings.Fields(stmt), " ")
+	s.history = append(s.history, one)
+	if s.histFile == "" {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(s.histFile), 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(s.histFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	fmt.Fprintln(f, one)
+	f.Close()
+}
+
+// loadHistory reads the history file's last 1,000 statements.
+func (s *sqlShell) loadHistory() {
+	if s.histFile == "" {
+		return
+	}
+	b, err := os.ReadFile(s.histFile)
+	if err != nil {
+		return
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > 1000 {
+		lines = lines[len(lines)-1000:]
+	}
+	for _, l := range lines {
+		if l != "" {
+			s.history = append(s.history, l)
+		}
+	}
+}
+
+// info is where notes about a result go: beside the table, or on
+// standard error so that JSON output stays JSON.
+func (s *sqlShell) info() io.Writer {
+	if s.json {
+		return s.env.Stderr
+	}
+	return s.env.Stdout
+}
+
+// execute runs a statement, page by page.
+func (s *sqlShell) execute(ctx context.Context, stmt string) error {
+	in := &dynamodb.ExecuteStatementInput{Statement: aws.String(stmt), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	if s.consistent {
+		in.ConsistentRead = aws.Bool(true)
+	}
+	items, units := 0, 0.0
+	for {
+		out, err := s.client.ExecuteStatement(ctx, in)
+		if err != nil {
+			fmt.Fprintln(s.env.Stderr, apiErrorText(err))
+			return errStatement
+		}
+		items += len(out.Items)
+		if cc := out.ConsumedCapacity; cc != nil && cc.CapacityUnits != nil {
+			units += *cc.CapacityUnits
+		}
+		if err := s.printItems(out.Items); err != nil {
+			return err
+		}
+		if out.NextToken == nil {
+			break
+		}
+		in.NextToken = out.NextToken
+		if s.all {
+			continue
+		}
+		if !s.interactive || s.in == nil {
+			fmt.Fprintln(s.info(), "-- more rows: pass --all to read every page")
+			break
+		}
+		fmt.Fprint(s.env.Stdout, "-- more rows: press enter (q and enter to stop) ")
+		line, err := s.in.ReadString('\n')
+		if err != nil || strings.TrimSpace(line) != "" {
+			break
+		}
+	}
+	fmt.Fprintf(s.info(), "-- %d item(s), consumed %s capacity unit(s)\n", items, strconv.FormatFloat(units, 'f', -1, 64))
+	return nil
+}
+
+// apiErrorText words an error as DynamoDB does: "Code: message".
+func apiErrorText(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode() + ": " + ae.ErrorMessage()
+	}
+	return err.Error()
+}
+
+// printItems prints a page of items.
+func (s *sqlShell) printItems(items []map[string]types.AttributeValue) error {
+	w := s.env.Stdout
+	if s.json {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, it := range items {
+			var v any
+			if s.ddbJSON {
+				v = ddbJSONItem(it)
+			} else {
+				v = plainItem(it)
+			}
+			if err := enc.Encode(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	var cols []string
+	seen := map[string]bool{}
+	for _, it := range items {
+		for k := range it {
+			if !seen[k] {
+				seen[k] = true
+				cols = append(cols, k)
+			}
+		}
+	}
+	sort.Strings(cols)
+	rows := make([][]string, len(items))
+	width := make([]int, len(cols))
+	for i, c := range cols {
+		width[i] = len([]rune(c))
+	}
+	for r, it := range items {
+		rows[r] = make([]string, len(cols))
+		for i, c := range cols {
+			if v, ok := it[c]; ok {
+				rows[r][i] = cellText(v)
+			}
+			width[i] = max(width[i], len([]rune(rows[r][i])))
+		}
+	}
+	line := func(cells []string) {
+		var sb strings.Builder
+		for i, c := range cells {
+			if i > 0 {
+				sb.WriteString(" | ")
+			}
+			sb.WriteString(c)
+			if i < len(cells)-1 {
+				sb.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
+	}
+	line(cols)
+	rule := make([]string, len(cols))
+	for i := range cols {
+		rule[i] = strings.Repeat("-", width[i])
+	}
+	fmt.Fprintln(w, strings.Join(rule, "-+-"))
+	for _, r := range rows {
+		line(r)
+	}
+	return nil
+}
+
+// cellText writes a value for a table cell: strings and numbers bare,
+// anything else as plain JSON.
+func cellText(v types.AttributeValue) string {
+	switch x := v.(type) {
+	case *types.AttributeValueMemberS:
+		return strings.ReplaceAll(x.Value, "\n", `\n`)
+	case *types.AttributeValueMemberN:
+		return x.Value
+	}
+	b, _ := json.Marshal(plainValue(v))
+	return string(b)
+}
+
+// plainItem and plainValue are an item as plain JSON: numbers keep their
+// digits, sets are arrays, binary is base64.
+func plainItem(it map[string]types.AttributeValue) map[string]any {
+	m := make(map[string]any, len(it))
+	for k, v := range it {
+		m[k] = plainValue(v)
+	}
+	return m
+}
+
+func plainValue(v types.AttributeValue) any {
+	switch x := v.(type) {
+	case *types.AttributeValueMemberS:
+		return x.Value
+	case *types.AttributeValueMemberN:
+		return json.Number(x.Value)
+	case *types.AttributeValueMemberB:
+		return base64.StdEncoding.EncodeToString(x.Value)
+	case *types.AttributeValueMemberBOOL:
+		return x.Value
+	case *types.AttributeValueMemberNULL:
+		return nil
+	case *types.AttributeValueMemberSS:
+		return x.Value
+	case *types.AttributeValueMemberNS:
+		ns := make([]json.Number, len(x.Value))
+		for i, n := range x.Value {
+			ns[i] = json.Number(n)
+		}
+		return ns
+	case *types.AttributeValueMemberBS:
+		bs := make([]string, len(x.Value))
+		for i, b := range x.Value {
+			bs[i] = base64.StdEncoding.EncodeToString(b)
+		}
+		return bs
+	case *types.AttributeValueMemberL:
+		l := make([]any, len(x.Value))
+		for i, e := range x.Value {
+			l[i] = plainValue(e)
+		}
+		return l
+	case *types.AttributeValueMemberM:
+		return plainItem(x.Value)
+	}
+	return nil
+}
+
+// ddbJSONItem and ddbJSONValue are an item in DynamoDB JSON.
+func ddbJSONItem(it map[string]types.AttributeValue) map[string]any {
+	m := make(map[string]any, len(it))
+	for k, v := range it {
+		m[k] = ddbJSONValue(v)
+	}
+	return m
+}
+
+func ddbJSONValue(v types.AttributeValue) any {
+	switch x := v.(type) {
+	case *types.AttributeValueMemberS:
+		return map[string]any{"S": x.Value}
+	case *types.AttributeValueMemberN:
+		return map[string]any{"N": x.Value}
+	case *types.AttributeValueMemberB:
+		return map[string]any{"B": x.Value}
+	case *types.AttributeValueMemberBOOL:
+		return map[string]any{"BOOL": x.Value}
+	case *types.AttributeValueMemberNULL:
+		return map[string]any{"NULL": true}
+	case *types.AttributeValueMemberSS:
+		return map[string]any{"SS": x.Value}
+	case *types.AttributeValueMemberNS:
+		return map[string]any{"NS": x.Value}
+	case *types.AttributeValueMemberBS:
+		return map[string]any{"BS": x.Value}
+	case *types.AttributeValueMemberL:
+		l := make([]any, len(x.Value))
+		for i, e := range x.Value {
+			l[i] = ddbJSONValue(e)
+		}
+		return map[string]any{"L": l}
+	case *types.AttributeValueMemberM:
+		return map[string]any{"M": ddbJSONItem(x.Value)}
+	}
+	return nil
+}
+
+// explain prints how a statement runs, from the table's description.
+func (s *sqlShell) explain(ctx context.Context, stmt string) error {
+	e, err := ExplainSQL(ctx, s.client, stmt, s.consistent)
+	if err != nil {
+		fmt.Fprintln(s.env.Stderr, apiErrorText(err))
+		return errStatement
+	}
+	fmt.Fprint(s.env.Stdout, e.String())
+	return nil
+}
+
+// ExplainSQL explains a statement against the endpoint of client:
+// engine.ExplainStatement on the DescribeTable of the table it names.
+func ExplainSQL(ctx context.Context, client *dynamodb.Client, stmt string, consistent bool) (*engine.Explanation, error) {
+	e, err := engine.ExplainStatement(&engine.ExplainInput{Statement: stmt, ConsistentRead: consistent}, func(table string) (*engine.TableDescription, error) {
+		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		if err != nil {
+			return nil, err
+		}
+		return describedTable(out.Table), nil
+	})
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		return nil, &smithy.GenericAPIError{Code: ee.Code, Message: ee.Message}
+	}
+	return e, err
+}
+
+// describedTable is what explaining needs of an SDK table description.
+func describedTable(t *types.TableDescription) *engine.TableDescription {
+	keys := func(ks []types.KeySchemaElement) []engine.KeySchemaElement {
+		out := make([]engine.KeySchemaElement, len(ks))
+		for i, k := range ks {
+			out[i] = engine.KeySchemaElement{AttributeName: aws.ToString(k.AttributeName), KeyType: string(k.KeyType)}
+		}
+		return out
+	}
+	proj := func(p *types.Projection) engine.Projection {
+		if p == nil {
+			return engine.Projection{ProjectionType: "ALL"}
+		}
+		return engine.Projection{ProjectionType: string(p.ProjectionType), NonKeyAttributes: p.NonKeyAttributes}
+	}
+	d := &engine.TableDescription{TableName: aws.ToString(t.TableName), KeySchema: keys(t.KeySchema)}
+	for _, a := range t.AttributeDefinitions {
+		d.AttributeDefinitions = append(d.AttributeDefinitions, engine.AttributeDefinition{AttributeName: aws.ToString(a.AttributeName), AttributeType: string(a.AttributeType)})
+	}
+	for _, g := range t.GlobalSecondaryIndexes {
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, engine.GlobalSecondaryIndexDescription{IndexName: aws.ToString(g.IndexName), KeySchema: keys(g.KeySchema), Projection: proj(g.Projection)})
+	}
+	for _, l := range t.LocalSecondaryIndexes {
+		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, engine.LocalSecondaryIndexDescription{IndexName: aws.ToString(l.IndexName), KeySchema: keys(l.KeySchema), Projection: proj(l.Projection)})
+	}
+	return d
+}

@@ -1,0 +1,326 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/testserver"
+)
+
+// sqlEnv keeps the SDK's configuration loading to the test's own
+// settings: no profile, config file or instance metadata of the machine.
+func sqlEnv(t *testing.T) {
+	dir := t.TempDir()
+	for k, v := range map[string]string{
+		"AWS_CONFIG_FILE": filepath.Join(dir, "config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(dir, "credentials"),
+		"AWS_EC2_METADATA_DISABLED": "true", "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+		"AWS_PROFILE": "", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_DYNAMODB": "", "AWS_REGION": "us-east-1",
+	} {
+		t.Setenv(k, v)
+	}
+}
+
+// sqlRun runs dynago sql with args and stdin, returning the exit code
+// and what it printed.
+func sqlRun(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(append([]string{"sql", "--history", ""}, args...), strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func sqlServer(t *testing.T) *testserver.Server {
+	sqlEnv(t)
+	s := testserver.Start(t)
+	_, err := s.Client.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName: aws.String("Orders"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("OrderDate"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("Status"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("byDate"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("OrderDate"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byStatus"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("Status"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("OrderDate"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	statuses := []string{"PLACED", "SHIPPED", "DELIVERED"}
+	for u := 1; u <= 3; u++ {
+		for o := 0; o < 10; o++ {
+			_, err := s.Client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: fmt.Sprintf("USER#%d", u)}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("ORDER#%d", o)},
+				"OrderDate": &types.AttributeValueMemberS{Value: fmt.Sprintf("2023-01-%02d", 1+o*3)},
+				"Status":    &types.AttributeValueMemberS{Value: statuses[(u+o)%3]},
+				"Total":     &types.AttributeValueMemberN{Value: fmt.Sprint(10 * (o + u))},
+				"Pad":       &types.AttributeValueMemberS{Value: strings.Repeat("x", 1500)},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return s
+}
+
+func TestSQLHelp(t *testing.T) {
+	code, out, _ := sqlRun(t, "", "--help")
+	if code != 0 || !strings.Contains(out, "Usage: dynago sql") || !strings.Contains(out, "dynago sql --explain") || !strings.Contains(out, "-endpoint-url") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+func TestSQLStatements(t *testing.T) {
+	s := sqlServer(t)
+	// -e: a write, then a read printed as a table, with its bill.
+	code, out, errs := sqlRun(t, "", "--endpoint-url", s.URL, "-e", `INSERT INTO "Orders" VALUE {'PK': 'USER#9', 'SK': 'PROFILE', 'Name': 'Alex'}`)
+	if code != 0 || !strings.Contains(out, "-- 0 item(s), consumed 1 capacity unit(s)") {
+		t.Fatalf("insert: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = sqlRun(t, "", "--endpoint-url", s.URL, "-e", `SELECT PK, SK, Name FROM "Orders" WHERE PK = 'USER#9' AND SK = 'PROFILE'`)
+	want := "Name | PK     | SK\n-----+--------+--------\nAlex | USER#9 | PROFILE\n-- 1 item(s), consumed 0.5 capacity unit(s)\n"
+	if code != 0 || out != want {
+		t.Fatalf("select: exit %d\n%q\nwant\n%q\n%s", code, out, want, errs)
+	}
+	// An error as DynamoDB words it, and exit status 1.
+	code, _, errs = sqlRun(t, "", "--endpoint-url", s.URL, "-e", `INSERT INTO "Orders" VALUE {'PK': 'USER#9', 'SK': 'PROFILE'}`)
+	if code != 1 || !strings.Contains(errs, "DuplicateItemException: Duplicate primary key exists in table") {
+		t.Fatalf("duplicate: exit %d\n%s", code, errs)
+	}
+	// Statements piped on stdin: several lines, ended by ";" or a blank
+	// line; \history lists them; a failed one is reported and the rest
+	// run.
+	stdin := "SELECT Name\nFROM \"Orders\"\nWHERE PK = 'USER#9';\nSELECT * FROM \"Nope\"\n\nUPDATE \"Orders\" SET Name = 'Sam' WHERE PK = 'USER#9' AND SK = 'PROFILE'\n\\history\n"
+	code, out, errs = sqlRun(t, stdin, "--endpoint-url", s.URL)
+	if code != 1 || !strings.Contains(out, "Name\n----\nAlex\n-- 1 item(s), consumed 0.5 capacity unit(s)") ||
+		!strings.Contains(errs, "ResourceNotFoundException: Requested resource not found") ||
+		!strings.Contains(out, `   1  SELECT Name FROM "Orders" WHERE PK = 'USER#9';`) ||
+		!strings.Contains(out, `   3  UPDATE "Orders" SET Name = 'Sam' WHERE PK = 'USER#9' AND SK = 'PROFILE'`) {
+		t.Fatalf("stdin: exit %d\n%s\n%s", code, out, errs)
+	}
+	// JSON, plain and DynamoDB's.
+	code, out, _ = sqlRun(t, "", "--endpoint-url", s.URL, "--output", "json", "-e", `SELECT Name, Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#2'`)
+	if code != 0 || strings.TrimSpace(out) != `{"Total":30}` {
+		t.Fatalf("json: exit %d %q", code, out)
+	}
+	code, out, _ = sqlRun(t, "", "--endpoint-url", s.URL, "--output", "json", "--dynamodb-json", "-e", `SELECT Name FROM "Orders" WHERE PK = 'USER#9' AND SK = 'PROFILE'`)
+	if code != 0 || strings.TrimSpace(out) != `{"Name":{"S":"Sam"}}` {
+		t.Fatalf("dynamodb json: exit %d %q", code, out)
+	}
+}
+
+// TestSQLHistoryFile: the shell appends each statement to its history
+// file, which the next shell lists.
+func TestSQLHistoryFile(t *testing.T) {
+	s := sqlServer(t)
+	hist := filepath.Join(t.TempDir(), "dynago", "sql_history")
+	var out, errb bytes.Buffer
+	Main([]string{"sql", "--endpoint-url", s.URL, "--history", hist}, strings.NewReader("SELECT * FROM \"Orders\" WHERE PK = 'USER#1' AND SK = 'ORDER#1';\n"), &out, &errb)
+	out.Reset()
+	Main([]string{"sql", "--endpoint-url", s.URL, "--history", hist}, strings.NewReader("\\history\n"), &out, &errb)
+	if !strings.Contains(out.String(), `1  SELECT * FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#1';`) {
+		t.Fatalf("history:\n%s%s", out.String(), errb.String())
+	}
+}
+
+// TestSQLPages: a Scan of more than 1 MB has a NextToken: without --all
+// the verb says there are more rows, with it it reads them all.
+func TestSQLPages(t *testing.T) {
+	s := sqlServer(t)
+	big := strings.Repeat("y", 10_000)
+	for i := 0; i < 120; i++ {
+		_, err := s.Client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: fmt.Sprintf("BIG#%d", i)}, "SK": &types.AttributeValueMemberS{Value: "X"},
+			"Pad": &types.AttributeValueMemberS{Value: big}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := sqlRun(t, "", "--endpoint-url", s.URL, "--output", "json", "-e", `SELECT PK FROM "Orders"`)
+	lines := strings.Count(out, "\n")
+	if code != 0 || !strings.Contains(errs, "-- more rows: pass --all") || lines >= 150 {
+		t.Fatalf("first page: exit %d, %d lines\n%s", code, lines, errs)
+	}
+	code, out, errs = sqlRun(t, "", "--endpoint-url", s.URL, "--output", "json", "--all", "-e", `SELECT PK FROM "Orders"`)
+	if lines := strings.Count(out, "\n"); code != 0 || lines != 150 || strings.Contains(errs, "more rows") || !strings.Contains(errs, "-- 150 item(s)") {
+		t.Fatalf("--all: exit %d, %d lines\n%s", code, lines, errs)
+	}
+}
+
+// TestSQLExplainMatchesExecution: for each statement, --explain's plan
+// (operation, table or index, request) is what execution does: running
+// the statement bills exactly what the request explain shows bills when
+// sent as that operation, index by index, and returns the same items.
+func TestSQLExplainMatchesExecution(t *testing.T) {
+	s := sqlServer(t)
+	ctx := context.Background()
+	cases := []struct {
+		stmt, op, index string
+	}{
+		{`SELECT * FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#3'`, "GetItem", ""},
+		{`SELECT * FROM "Orders" WHERE PK = 'USER#1'`, "Query", ""},
+		{`SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND begins_with(SK, 'ORDER#1')`, "Query", ""},
+		{`SELECT * FROM "Orders" WHERE PK IN ['USER#1', 'USER#2'] AND Total > 50`, "Query", ""},
+		{`SELECT * FROM "Orders" WHERE 'USER#3' = PK AND SK > 'ORDER#4' ORDER BY SK DESC`, "Query", ""},
+		{`SELECT * FROM "Orders"."byStatus" WHERE Status = 'SHIPPED' AND OrderDate BETWEEN '2023-01-01' AND '2023-01-15'`, "Query", "byStatus"},
+		{`SELECT * FROM "Orders"."byDate" WHERE PK = 'USER#2' AND OrderDate < '2023-01-10' AND Total <> 30`, "Query", "byDate"},
+		{`SELECT * FROM "Orders" WHERE Total > 50`, "Scan", ""},
+		{`SELECT * FROM "Orders" WHERE SK = 'ORDER#1'`, "Scan", ""},
+		{`SELECT * FROM "Orders"."byStatus" WHERE Total > 50 AND Status <> 'PLACED'`, "Scan", "byStatus"},
+	}
+	for _, c := range cases {
+		e, err := ExplainSQL(ctx, s.Client, c.stmt, false)
+		if err != nil {
+			t.Fatalf("%s: %v", c.stmt, err)
+		}
+		if e.Operation != c.op || e.Index != c.index {
+			t.Errorf("%s: explained %s on %q, want %s on %q\n%s", c.stmt, e.Operation, e.Index, c.op, c.index, e)
+			continue
+		}
+		// The statement, with every index's bill.
+		got, err := s.Client.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(c.stmt), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+		if err != nil || got.NextToken != nil {
+			t.Fatalf("%s: %v", c.stmt, err)
+		}
+		// The explained request, sent as its operation.
+		var items []map[string]types.AttributeValue
+		var cc []*types.ConsumedCapacity
+		r := e.Request
+		names, values := r.ExpressionAttributeNames, sdkItem(r.ExpressionAttributeValues)
+		if len(names) == 0 {
+			names = nil
+		}
+		opt := func(s string) *string {
+			if s == "" {
+				return nil
+			}
+			return aws.String(s)
+		}
+		switch e.Operation {
+		case "GetItem":
+			out, err := s.Client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Orders"), Key: sdkItem(r.Key),
+				ProjectionExpression: opt(r.ProjectionExpression), ExpressionAttributeNames: names, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Item != nil {
+				items = append(items, out.Item)
+			}
+			cc = append(cc, out.ConsumedCapacity)
+		case "Query":
+			if len(e.Partitions) != e.Queries {
+				t.Fatalf("%s: %d partitions, %d queries", c.stmt, len(e.Partitions), e.Queries)
+			}
+			for _, part := range r.PartitionValues {
+				values[r.PartitionPlaceholder] = sdkItem(attr.Item{"v": part})["v"]
+				out, err := s.Client.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Orders"), IndexName: opt(e.Index),
+					KeyConditionExpression: opt(r.KeyConditionExpression), FilterExpression: opt(r.FilterExpression),
+					ProjectionExpression: opt(r.ProjectionExpression), ScanIndexForward: r.ScanIndexForward,
+					ExpressionAttributeNames: names, ExpressionAttributeValues: values, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+				if err != nil {
+					t.Fatalf("%s: %v", c.stmt, err)
+				}
+				items = append(items, out.Items...)
+				cc = append(cc, out.ConsumedCapacity)
+			}
+		case "Scan":
+			if len(values) == 0 {
+				values = nil
+			}
+			out, err := s.Client.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Orders"), IndexName: opt(e.Index),
+				FilterExpression: opt(r.FilterExpression), ProjectionExpression: opt(r.ProjectionExpression),
+				ExpressionAttributeNames: names, ExpressionAttributeValues: values, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+			if err != nil {
+				t.Fatalf("%s: %v", c.stmt, err)
+			}
+			items, cc = out.Items, append(cc, out.ConsumedCapacity)
+		}
+		if g, w := capacityOf(got.ConsumedCapacity), capacityOf(cc...); !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: statement billed %v, explained %s billed %v\n%s", c.stmt, g, e.Operation, w, e)
+		}
+		if g, w := jsonOf(t, got.Items), jsonOf(t, items); g != w {
+			t.Errorf("%s: statement returned\n%s\nexplained request returned\n%s", c.stmt, g, w)
+		}
+		// The verb prints the same explanation.
+		code, out, errs := sqlRun(t, "", "--endpoint-url", s.URL, "--explain", c.stmt)
+		if code != 0 || out != e.String() {
+			t.Errorf("%s: exit %d\n%s%s", c.stmt, code, out, errs)
+		}
+	}
+	// The shell's EXPLAIN, and a statement that cannot be planned.
+	_, out, _ := sqlRun(t, "EXPLAIN SELECT * FROM \"Orders\" WHERE Total > 50;\n", "--endpoint-url", s.URL)
+	if !strings.Contains(out, `Scan on table "Orders"`) || !strings.Contains(out, "reads every item in the table; bills for all of them") {
+		t.Errorf("EXPLAIN:\n%s", out)
+	}
+	code, _, errs := sqlRun(t, "", "--endpoint-url", s.URL, "--explain", `SELECT * FROM "Orders"."nope" WHERE PK = 'a'`)
+	if code != 1 || !strings.Contains(errs, "ValidationException: The table does not have the specified index: nope") {
+		t.Errorf("no index: exit %d %s", code, errs)
+	}
+}
+
+// capacityOf sums bills: total, table and each index.
+func capacityOf(ccs ...*types.ConsumedCapacity) map[string]float64 {
+	m := map[string]float64{}
+	for _, c := range ccs {
+		if c == nil {
+			continue
+		}
+		m["total"] += aws.ToFloat64(c.CapacityUnits)
+		if c.Table != nil {
+			m["table"] += aws.ToFloat64(c.Table.CapacityUnits)
+		}
+		for k, v := range c.GlobalSecondaryIndexes {
+			m["gsi "+k] += aws.ToFloat64(v.CapacityUnits)
+		}
+		for k, v := range c.LocalSecondaryIndexes {
+			m["lsi "+k] += aws.ToFloat64(v.CapacityUnits)
+		}
+	}
+	return m
+}
+
+func jsonOf(t *testing.T, items []map[string]types.AttributeValue) string {
+	var sb strings.Builder
+	for _, it := range items {
+		b, err := json.Marshal(plainItem(it))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb.Write(b)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// sdkItem converts the scalar values explain shows to the SDK's.
+func sdkItem(it attr.Item) map[string]types.AttributeValue {
+	m := map[string]types.AttributeValue{}
+	for k, v := range it {
+		switch v.Type {
+		case attr.TypeS:
+			m[k] = &types.AttributeValueMemberS{Value: v.S}
+		case attr.TypeN:
+			m[k] = &types.AttributeValueMemberN{Value: v.S}
+		case attr.TypeBOOL:
+			m[k] = &types.AttributeValueMemberBOOL{Value: v.Bool}
+		}
+	}
+	return m
+}
