@@ -118,6 +118,19 @@ func (db *DB) startBackfill(name string, tableID uint64, indexID uint32, resumed
 	}()
 }
 
+// indexName names a table's index for the log: its IndexName, or its
+// internal id when the table no longer has it.
+func (db *DB) indexName(table string, indexID uint32) string {
+	if t := (*db.tables.Load())[table]; t != nil {
+		for _, ix := range t.meta.Indexes {
+			if ix.ID == indexID {
+				return ix.Name
+			}
+		}
+	}
+	return fmt.Sprintf("#%d", indexID)
+}
+
 func backfillLeaseName(tableID uint64, indexID uint32) string {
 	return fmt.Sprintf("backfill/%d/%d", tableID, indexID)
 }
@@ -130,7 +143,7 @@ func (db *DB) runBackfill(name string, tableID uint64, indexID uint32, resumed b
 	st.checkAll = resumed || db.shared
 	st.lease = l
 	if err := db.loadBackfillCursor(st, tableID, indexID); err != nil {
-		db.log.Error("backfill cursor", "table", name, "index", indexID, "err", err)
+		db.log.Error("backfill cursor", "table", name, "index", db.indexName(name, indexID), "err", err)
 		return
 	}
 	// Wait out the writes that may not know the index.
@@ -142,7 +155,7 @@ func (db *DB) runBackfill(name string, tableID uint64, indexID uint32, resumed b
 	switch {
 	case errors.Is(err, errLeaseLost):
 	case err != nil:
-		db.log.Error("backfill failed", "table", name, "index", indexID, "err", err)
+		db.log.Error("backfill failed", "table", name, "index", db.indexName(name, indexID), "err", err)
 	case l != nil:
 		db.releaseLease(l)
 	}
@@ -242,7 +255,7 @@ func (db *DB) backfillConflict(name string, tableID uint64, indexID uint32) erro
 			if l != nil {
 				db.releaseLease(l)
 			}
-			db.log.Info("backfill lease lost", "table", name, "index", indexID)
+			db.log.Info("backfill lease lost", "table", name, "index", db.indexName(name, indexID))
 			return errLeaseLost
 		}
 	}
@@ -415,6 +428,6 @@ func (db *DB) finishBackfill(name string, tableID uint64, indexID uint32) error 
 		return err
 	}
 	db.tables.Store(&next)
-	db.log.Info("index active", "table", name, "index", indexID)
+	db.log.Info("index active", "table", name, "index", db.indexName(name, indexID))
 	return nil
 }
