@@ -183,6 +183,10 @@ func TestSDKAgainstServer(t *testing.T) {
 		if res.StatusCode != 400 || string(body) != want {
 			t.Fatalf("HTTP %d %s\nwant 400 %s", res.StatusCode, body, want)
 		}
+		// The checksum DynamoDB sends with this body ([dynalite-conn]).
+		if got := res.Header.Get("X-Amz-Crc32"); got != "2088342776" {
+			t.Fatalf("x-amz-crc32 %s, want DynamoDB's 2088342776", got)
+		}
 	})
 	t.Run("health check needs no signature", func(t *testing.T) {
 		res, err := http.Get(hs.URL + "/")

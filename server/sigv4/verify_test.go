@@ -50,12 +50,13 @@ import (
 //     against DynamoDB too: the time window is checked before the
 //     credential scope, commas alone may separate the parts, and an
 //     unknown key gets UnrecognizedClientException.
-//   - [kinesalite]: kinesalite's index.js, recorded against Kinesis, whose
-//     front end (the same com.amazon.coral.service errors) DynamoDB shares:
-//     "Found both 'X-Amz-Algorithm' as a query-string param and
-//     'Authorization' as HTTP header." and the "AWS query-string parameters
-//     must include '...'. Re-examine the query-string parameters." message
-//     of presigned requests. Not recorded against DynamoDB itself.
+//   - [dynalite-conn2]: the later dynalite test/connection.js (TypeScript),
+//     whose bodies are checked with DynamoDB's x-amz-crc32: "Found both
+//     'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP
+//     header.", the "AWS query-string parameters must include '...'.
+//     Re-examine the query-string parameters." message of presigned
+//     requests, which headers and queries count as no token at all, and
+//     the single missing-part message for "AWS4- Signature=b Credential=a".
 //   - [none]: no public record found; dynago's own wording, in DynamoDB's
 //     style: an X-Amz-Expires out of range, and the expiry of a presigned
 //     request (said like the header's, with its own window).
@@ -220,6 +221,59 @@ func TestVerify(t *testing.T) {
 			"Authorization header requires 'Signature' parameter. " +
 			"Authorization header requires 'SignedHeaders' parameter. " +
 			"Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. Authorization=AWS4-"},
+		// [dynalite-conn2]: a misspelt X-Amz-Algorithm is no query signature,
+		// and a header not beginning "AWS4-" no header signature.
+		{name: "header X, query X-Amz-Algorith", req: func(t *testing.T) *http.Request {
+			r := setAuth(newRequest("DynamoDB_20120810.ListTables"), "X")
+			r.URL.RawQuery = "X-Amz-Algorith"
+			return r
+		}, code: CodeMissingAuthenticationToken, msg: missingToken},
+		// [dynalite-conn2]
+		{name: "every query parameter but X-Amz-Algorithm", req: func(t *testing.T) *http.Request {
+			r := newRequest("DynamoDB_20120810.ListTables")
+			r.URL.RawQuery = "X-Amz-Credential=a&X-Amz-Signature=b&X-Amz-SignedHeaders=c&X-Amz-Date=d"
+			return r
+		}, code: CodeMissingAuthenticationToken, msg: missingToken},
+		// [dynalite-conn2]: an empty X-Amz-Algorithm counts for "both".
+		{name: "header X, empty X-Amz-Algorithm", req: func(t *testing.T) *http.Request {
+			r := setAuth(newRequest("DynamoDB_20120810.ListTables"), "X")
+			r.URL.RawQuery = "X-Amz-Algorithm"
+			return r
+		}, code: CodeInvalidSignature, msg: "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header."},
+		// [dynalite-conn2]: a Date of "a" is enough here; its form is
+		// checked later.
+		{name: "AWS4- Signature=b Credential=a", req: func(t *testing.T) *http.Request {
+			r := setAuth(newRequest("DynamoDB_20120810.ListTables"), "AWS4- Signature=b Credential=a")
+			r.Header.Set("Date", "a")
+			return r
+		}, code: CodeIncompleteSignature, msg: "Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4- Signature=b Credential=a"},
+		{name: "AWS4- Signature=b,Credential=a", req: func(t *testing.T) *http.Request {
+			r := setAuth(newRequest("DynamoDB_20120810.ListTables"), "AWS4- Signature=b,Credential=a")
+			r.Header.Set("Date", "a")
+			return r
+		}, code: CodeIncompleteSignature, msg: "Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4- Signature=b,Credential=a"},
+		{name: "AWS4- Signature=b, Credential=a", req: func(t *testing.T) *http.Request {
+			r := setAuth(newRequest("DynamoDB_20120810.ListTables"), "AWS4- Signature=b, Credential=a")
+			r.Header.Set("Date", "a")
+			return r
+		}, code: CodeIncompleteSignature, msg: "Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4- Signature=b, Credential=a"},
+		// [dynalite-conn2]
+		{name: "empty X-Amz-Algorithm query", req: func(t *testing.T) *http.Request {
+			r := newRequest("DynamoDB_20120810.ListTables")
+			r.URL.RawQuery = "X-Amz-Algorithm"
+			return r
+		}, code: CodeIncompleteSignature, msg: "AWS query-string parameters must include 'X-Amz-Algorithm'. " +
+			"AWS query-string parameters must include 'X-Amz-Credential'. " +
+			"AWS query-string parameters must include 'X-Amz-Signature'. " +
+			"AWS query-string parameters must include 'X-Amz-SignedHeaders'. " +
+			"AWS query-string parameters must include 'X-Amz-Date'. " +
+			"Re-examine the query-string parameters."},
+		// [dynalite-conn2]: presence first, the values later.
+		{name: "query without X-Amz-SignedHeaders", req: func(t *testing.T) *http.Request {
+			r := newRequest("DynamoDB_20120810.ListTables")
+			r.URL.RawQuery = "X-Amz-Algorithm=a&X-Amz-Credential=b&X-Amz-Signature=c&X-Amz-Date=d"
+			return r
+		}, code: CodeIncompleteSignature, msg: "AWS query-string parameters must include 'X-Amz-SignedHeaders'. Re-examine the query-string parameters."},
 		// [dynalite-index]: one sentence per missing part.
 		{name: "no Signature", req: func(t *testing.T) *http.Request {
 			r := signed(t)
@@ -347,7 +401,7 @@ func TestVerify(t *testing.T) {
 			r := signed(t)
 			return setAuth(r, strings.ReplaceAll(r.Header.Get("Authorization"), ", ", ","))
 		}},
-		// [kinesalite]
+		// [dynalite-conn2]
 		{name: "header and query both", req: func(t *testing.T) *http.Request {
 			r := signed(t)
 			r.URL.RawQuery = "X-Amz-Algorithm=AWS4-HMAC-SHA256"
@@ -498,7 +552,7 @@ func TestVerify(t *testing.T) {
 		{name: "presigned body tampered", req: func(t *testing.T) *http.Request {
 			return sdkPresign(t, newRequest("DynamoDB_20120810.ListTables"), defaultSigning())
 		}, body: `{}`, code: CodeInvalidSignature, msg: invalidSig},
-		// [kinesalite]
+		// [dynalite-conn2]
 		{name: "presigned short of parameters", req: func(t *testing.T) *http.Request {
 			r := newRequest("DynamoDB_20120810.ListTables")
 			r.URL.RawQuery = "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261124T120000Z"
