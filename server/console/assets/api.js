@@ -1,7 +1,31 @@
-// Every request the page makes goes through send(): the one place that
-// will sign requests (SigV4 with WebCrypto) once the server checks them.
+// Every request the page makes to the DynamoDB API goes through send(),
+// which signs it (SigV4, with WebCrypto) when credentials are set.
+
+import { sign, canSign } from "./sigv4.js";
 
 const DDB = "DynamoDB_20120810.";
+const CONTENT_TYPE = "application/x-amz-json-1.0";
+const CREDENTIALS = "dynago.console.credentials";
+
+// credentials returns the credentials the page signs with, or null. They
+// live in this tab's session storage only, never in the page's files.
+export function credentials() {
+  try {
+    return JSON.parse(sessionStorage.getItem(CREDENTIALS) || "null");
+  } catch {
+    return null;
+  }
+}
+
+// setCredentials makes the page sign every call with creds
+// ({accessKeyId, secretAccessKey, sessionToken, region}); null forgets them.
+export function setCredentials(creds) {
+  if (creds && !canSign()) {
+    throw new Error("This page cannot sign requests: WebCrypto needs https or a loopback address.");
+  }
+  if (creds) sessionStorage.setItem(CREDENTIALS, JSON.stringify(creds));
+  else sessionStorage.removeItem(CREDENTIALS);
+}
 const STREAMS = "DynamoDBStreams_20120810.";
 
 // ApiError is a failed call, with DynamoDB's __type (its last part after
@@ -33,15 +57,17 @@ function report(op, cc) {
 
 // send posts one operation to the server's API on this origin.
 async function send(target, body) {
-  const headers = {
-    "Content-Type": "application/x-amz-json-1.0",
-    "X-Amz-Target": target,
-  };
-  // Credentials: when the server gets signature checks, sign here.
+  const payload = JSON.stringify(body);
+  let headers = { "Content-Type": CONTENT_TYPE, "X-Amz-Target": target };
+  const creds = credentials();
+  if (creds) {
+    const signed = await sign(creds, { "content-type": CONTENT_TYPE, host: location.host, "x-amz-target": target }, payload);
+    headers = { ...headers, ...signed };
+  }
   const resp = await fetch("/", {
     method: "POST",
     headers,
-    body: JSON.stringify(body),
+    body: payload,
     credentials: "same-origin",
     cache: "no-store",
   });

@@ -1,5 +1,6 @@
 // The console's router: the hash names the screen (#tables, #table/T,
-// #items/T, #query/T, #partiql, #streams/T, #ttl/T, #capacity, #model).
+// #items/T, #query/T, #partiql, #streams/T, #ttl/T, #capacity, #model,
+// #credentials).
 
 import { h, fill, errorBox } from "./dom.js";
 import { tablesView, tableView } from "./tables.js";
@@ -8,6 +9,7 @@ import { queryView, partiqlView } from "./query.js";
 import { streamsView, ttlView } from "./streams.js";
 import { capacityView, startRecording } from "./capacity.js";
 import { modelView } from "./model.js";
+import { credentialsView, showState } from "./auth.js";
 
 const view = document.getElementById("view");
 let leaving = [];
@@ -26,7 +28,7 @@ async function route() {
   leaving = [];
   const [screen, ...rest] = (location.hash.slice(1) || "tables").split("/");
   const arg = decodeURIComponent(rest.join("/"));
-  for (const a of document.querySelectorAll("nav a")) {
+  for (const a of document.querySelectorAll("header a[data-screen]")) {
     a.classList.toggle("active", a.dataset.screen === screen);
   }
   // A fresh container per screen, so a screen still loading cannot draw
@@ -45,6 +47,7 @@ async function route() {
       case "ttl": await ttlView(root, arg); break;
       case "capacity": await capacityView(root, onLeave); break;
       case "model": modelView(root); break;
+      case "credentials": credentialsView(root); break;
       default: fill(root, h("p", {}, `No screen ${screen}.`));
     }
   } catch (e) {
@@ -55,5 +58,6 @@ async function route() {
 }
 
 startRecording();
+showState();
 window.addEventListener("hashchange", route);
 route();
