@@ -2,7 +2,6 @@ package sigv4
 
 import (
 	"net/http"
-	"net/textproto"
 	"net/url"
 	"sort"
 	"strconv"
@@ -139,7 +138,22 @@ func appendCanonicalHeaders(dst []byte, r *http.Request, names []string) []byte 
 
 // headerValues returns the values of a header by its lowercase name.
 func headerValues(h http.Header, lower string) []string {
-	if vs, ok := h[textproto.CanonicalMIMEHeaderKey(lower)]; ok {
+	// net/http keys headers in canonical form: "X-Amz-Date".
+	var stack [64]byte
+	key := stack[:0]
+	if len(lower) > len(stack) {
+		key = make([]byte, 0, len(lower))
+	}
+	upper := true
+	for i := 0; i < len(lower); i++ {
+		c := lower[i]
+		if upper && c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		upper = c == '-'
+		key = append(key, c)
+	}
+	if vs, ok := h[string(key)]; ok {
 		return vs
 	}
 	// A name net/textproto does not canonicalize is kept as sent.

@@ -230,12 +230,8 @@ func (v *Verifier) check(r *http.Request, req *request, query []queryParam, now 
 		return Identity{}, authError(CodeUnrecognizedClient, msgUnknownKey)
 	}
 	want := v.signature(r, req, names, query, cred, sc)
-	got := make([]byte, sha256.Size)
-	if len(req.signature) != 2*sha256.Size || !isLowerHex(req.signature) {
-		return Identity{}, invalid(msgSignatureInvalid)
-	}
-	hex.Decode(got, []byte(req.signature))
-	if !hmac.Equal(got, want[:]) {
+	got, ok := decodeSignature(req.signature)
+	if !ok || !hmac.Equal(got[:], want[:]) {
 		return Identity{}, invalid(msgSignatureInvalid)
 	}
 	if cred.SessionToken != "" && subtle.ConstantTimeCompare([]byte(req.token), []byte(cred.SessionToken)) != 1 {
@@ -244,19 +240,37 @@ func (v *Verifier) check(r *http.Request, req *request, query []queryParam, now 
 	return Identity{AccessKeyID: cred.AccessKeyID, Region: sc.region, AccountID: cred.AccountID, SessionToken: req.token}, nil
 }
 
-func isLowerHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
+// decodeSignature decodes 64 lowercase hex digits, the only form SigV4
+// writes a signature in.
+func decodeSignature(s string) (sig [sha256.Size]byte, ok bool) {
+	if len(s) != 2*sha256.Size {
+		return sig, false
 	}
-	return true
+	for i := range sig {
+		hi, ok1 := lowerHexDigit(s[2*i])
+		lo, ok2 := lowerHexDigit(s[2*i+1])
+		if !ok1 || !ok2 {
+			return sig, false
+		}
+		sig[i] = hi<<4 | lo
+	}
+	return sig, true
+}
+
+func lowerHexDigit(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 // signature computes the signature the request should carry.
 func (v *Verifier) signature(r *http.Request, req *request, names []string, query []queryParam, cred *Credential, sc scope) [sha256.Size]byte {
-	buf := make([]byte, 0, 512)
+	var stack [1024]byte
+	buf := stack[:0]
 	buf = append(buf, r.Method...)
 	buf = append(buf, '\n')
 	buf = appendCanonicalURI(buf, r.URL)
@@ -275,8 +289,10 @@ func (v *Verifier) signature(r *http.Request, req *request, names []string, quer
 	buf = append(buf, req.payloadHash...)
 	canonicalHash := sha256.Sum256(buf)
 
-	// The string to sign reuses the buffer.
-	buf = append(buf[:0], Algorithm...)
+	// The string to sign reuses the buffer, after room for HMAC's inner
+	// pad.
+	buf = append(buf[:0], make([]byte, sha256.BlockSize)...)
+	buf = append(buf, Algorithm...)
 	buf = append(buf, '\n')
 	buf = append(buf, req.amzDate...)
 	buf = append(buf, '\n')
@@ -287,11 +303,30 @@ func (v *Verifier) signature(r *http.Request, req *request, names []string, quer
 	buf = hex.AppendEncode(buf, canonicalHash[:])
 
 	key := v.signingKey(cred.SecretAccessKey, sc.date, sc.region)
-	m := hmac.New(sha256.New, key[:])
-	m.Write(buf)
-	var out [sha256.Size]byte
-	m.Sum(out[:0])
-	return out
+	return hmacInPlace(&key, buf)
+}
+
+// hmacInPlace is HMAC-SHA256 (RFC 2104) with a 32-byte key of msg, whose
+// first 64 bytes are room for the inner pad: H(K^opad || H(K^ipad || m)),
+// without allocating.
+func hmacInPlace(key *[sha256.Size]byte, msg []byte) [sha256.Size]byte {
+	pad := msg[:sha256.BlockSize]
+	for i := range pad {
+		pad[i] = 0x36
+	}
+	for i, b := range key {
+		pad[i] ^= b
+	}
+	inner := sha256.Sum256(msg)
+	var outer [sha256.BlockSize + sha256.Size]byte
+	for i := range sha256.BlockSize {
+		outer[i] = 0x5c
+	}
+	for i, b := range key {
+		outer[i] ^= b
+	}
+	copy(outer[sha256.BlockSize:], inner[:])
+	return sha256.Sum256(outer[:])
 }
 
 // signingKey derives, or takes from the cache, the key of one secret, day

@@ -637,3 +637,33 @@ func TestSigningKeyCache(t *testing.T) {
 		t.Fatalf("%d cached keys, want 2", len(v.keys))
 	}
 }
+
+func TestHMACInPlace(t *testing.T) {
+	for _, n := range []int{0, 1, 55, 56, 64, 200, 2000} {
+		var key [sha256.Size]byte
+		for i := range key {
+			key[i] = byte(i*7 + n)
+		}
+		msg := []byte(strings.Repeat("m", n))
+		m := hmac.New(sha256.New, key[:])
+		m.Write(msg)
+		want := m.Sum(nil)
+		got := hmacInPlace(&key, append(make([]byte, sha256.BlockSize), msg...))
+		if !hmac.Equal(got[:], want) {
+			t.Fatalf("message of %d bytes: %x, want %x", n, got, want)
+		}
+	}
+}
+
+func TestHeaderValuesOfUncanonicalNames(t *testing.T) {
+	h := http.Header{"X-Amz-Date": {"a"}, "x_odd name": {"b"}}
+	if got := headerValues(h, "x-amz-date"); len(got) != 1 || got[0] != "a" {
+		t.Fatalf("x-amz-date: %q", got)
+	}
+	if got := headerValues(h, "x_odd name"); len(got) != 1 || got[0] != "b" {
+		t.Fatalf("x_odd name: %q", got)
+	}
+	if got := headerValues(h, "absent"); got != nil {
+		t.Fatalf("absent: %q", got)
+	}
+}
