@@ -167,7 +167,7 @@ var badShapes = []badShape{
 // the member constraints stop it first.
 func TestBadInputShapes(t *testing.T) {
 	s := testserver.Start(t)
-	createHash(t, s.Client, "bad", "S")
+	createHash(t, s.API, "bad", "S")
 	for _, bs := range badShapes {
 		t.Run(bs.name, func(t *testing.T) {
 			res := s.Raw(t, bs.op, bs.body)
@@ -190,7 +190,7 @@ func TestBadInputShapes(t *testing.T) {
 		})
 	}
 	// Nothing was created on the way.
-	if out := describe(t, s.Client, "bad"); len(out.GlobalSecondaryIndexes) != 0 {
+	if out := describe(t, s.API, "bad"); len(out.GlobalSecondaryIndexes) != 0 {
 		t.Errorf("table has %d GSIs", len(out.GlobalSecondaryIndexes))
 	}
 	if res := s.Raw(t, "DescribeTable", `{"TableName":"new"}`); res.Status != 400 {

@@ -37,6 +37,7 @@ func isolatedEnv(t *testing.T) []string {
 
 // TestAWSCLI drives the server with the AWS CLI and checks its JSON output.
 func TestAWSCLI(t *testing.T) {
+	needsWire(t)
 	if _, err := exec.LookPath("aws"); err != nil {
 		t.Skip("the AWS CLI (aws) is not on PATH; skipping the CLI test")
 	}
@@ -160,6 +161,7 @@ print("boto3 ok")
 
 // TestBoto3 drives the server with Python's boto3.
 func TestBoto3(t *testing.T) {
+	needsWire(t)
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not on PATH; skipping the boto3 test")

@@ -98,6 +98,7 @@ fetch(%q, %s)
 // and read x-amzn-RequestId, which only Access-Control-Expose-Headers
 // lets a script see.
 func TestBrowserCallsAllowedByDefault(t *testing.T) {
+	needsWire(t)
 	p := testserver.StartProcess(t, "--in-memory")
 	res := browserCall(t, p.URL, "ListTables", `{}`)
 	t.Logf("the page saw %+v", res)
@@ -113,6 +114,7 @@ func TestBrowserCallsAllowedByDefault(t *testing.T) {
 // origins only, the browser's preflight is refused, fetch() fails, and
 // the CreateTable it carried never runs.
 func TestBrowserCallsRefusedOutsideCORSList(t *testing.T) {
+	needsWire(t)
 	p := testserver.StartProcess(t, "--in-memory", "--cors", "https://app.example.com")
 	res := browserCall(t, p.URL, "CreateTable", `{"TableName":"fromPage","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
 	t.Logf("the page saw %+v", res)

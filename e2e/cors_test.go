@@ -119,6 +119,7 @@ func checkCORS(t *testing.T, url string, tc corsCase) {
 }
 
 func TestCORSDefaultLoopback(t *testing.T) {
+	needsWire(t)
 	p := testserver.StartProcess(t, "--in-memory")
 	for _, tc := range []corsCase{
 		// dynago's default (no source; see above): pages on localhost and
@@ -153,6 +154,7 @@ func TestCORSDefaultLoopback(t *testing.T) {
 }
 
 func TestCORSFlag(t *testing.T) {
+	needsWire(t)
 	for _, tc := range []struct {
 		flag  string
 		cases []corsCase
@@ -199,6 +201,7 @@ func TestCORSFlag(t *testing.T) {
 // /dynago/'s cross-origin refusal close (dynago's own guards, see
 // docs/OPERATIONS.md; no DynamoDB source).
 func TestCORSKeepsGuards(t *testing.T) {
+	needsWire(t)
 	p := testserver.StartProcess(t, "--in-memory", "--cors", "*")
 	// DNS rebinding: an allowed origin does not make a foreign Host
 	// acceptable.

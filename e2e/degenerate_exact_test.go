@@ -67,7 +67,7 @@ func TestDegenerateInputs(t *testing.T) {
 		})
 	}
 	// Nothing was created or changed on the way.
-	if d := describe(t, s.Client, "bad"); d.StreamSpecification != nil || d.SSEDescription != nil {
+	if d := describe(t, s.API, "bad"); d.StreamSpecification != nil || d.SSEDescription != nil {
 		t.Errorf("the refused updates changed the table: %+v", d)
 	}
 }

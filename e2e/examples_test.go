@@ -30,6 +30,7 @@ func python(t *testing.T) string {
 // the server through boto3, pointed at it by AWS_ENDPOINT_URL only, for
 // each sort key type, and checks it prints every partition key once.
 func TestExampleDistinctPartitions(t *testing.T) {
+	needsWire(t)
 	py := python(t)
 	s, c := start(t)
 	script, err := filepath.Abs("../examples/distinct-partitions/distinct_pks.py")

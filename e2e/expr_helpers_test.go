@@ -6,6 +6,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/local"
 )
 
 // Helpers shared by the expression tests (expressions_test.go,
@@ -37,7 +39,7 @@ func wantCondFailed(t *testing.T, err error) *types.ConditionalCheckFailedExcept
 
 // update runs an UpdateItem with an UpdateExpression and returns its
 // output and error.
-func update(c *dynamodb.Client, table string, key item, expr string, n map[string]string, v item, rv types.ReturnValue) (*dynamodb.UpdateItemOutput, error) {
+func update(c local.API, table string, key item, expr string, n map[string]string, v item, rv types.ReturnValue) (*dynamodb.UpdateItemOutput, error) {
 	return c.UpdateItem(bg(), &dynamodb.UpdateItemInput{
 		TableName: aws.String(table), Key: key, UpdateExpression: aws.String(expr),
 		ExpressionAttributeNames: n, ExpressionAttributeValues: v, ReturnValues: rv,
@@ -45,7 +47,7 @@ func update(c *dynamodb.Client, table string, key item, expr string, n map[strin
 }
 
 // mustUpdate runs update and fails the test on an error.
-func mustUpdate(t *testing.T, c *dynamodb.Client, table string, key item, expr string, n map[string]string, v item, rv types.ReturnValue) item {
+func mustUpdate(t *testing.T, c local.API, table string, key item, expr string, n map[string]string, v item, rv types.ReturnValue) item {
 	t.Helper()
 	out, err := update(c, table, key, expr, n, v, rv)
 	if err != nil {
@@ -55,7 +57,7 @@ func mustUpdate(t *testing.T, c *dynamodb.Client, table string, key item, expr s
 }
 
 // query runs a Query and fails the test on an error.
-func query(t *testing.T, c *dynamodb.Client, in *dynamodb.QueryInput) *dynamodb.QueryOutput {
+func query(t *testing.T, c local.API, in *dynamodb.QueryInput) *dynamodb.QueryOutput {
 	t.Helper()
 	out, err := c.Query(bg(), in)
 	if err != nil {

@@ -47,7 +47,7 @@ func TestExpressionFloodMemoryBounded(t *testing.T) {
 		t.Skip("sends thousands of 4 KB expressions")
 	}
 	s := testserver.Start(t)
-	c := s.Client
+	c := s.API
 	createHash(t, c, "flood", types.ScalarAttributeTypeS)
 	for i := 0; i < 10; i++ {
 		put(t, c, "flood", item{"pk": S(fmt.Sprint("k", i)), "status": S("on")})

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,22 +19,50 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/local"
 )
 
 // fixedNow is the clock of servers started with startFixed.
 var fixedNow = time.Date(2024, 5, 6, 7, 8, 9, 123e6, time.UTC)
 
-func start(t *testing.T) (*testserver.Server, *dynamodb.Client) {
+// start starts a server and returns it with the client the run asked for
+// (DYNAGO_TEST_CLIENT: the SDK over TCP, the SDK on the in-process
+// transport, or the direct client), or the TCP client in a test marked
+// with needsWire.
+func start(t *testing.T) (*testserver.Server, local.API) {
 	t.Helper()
 	s := testserver.Start(t)
-	return s, s.Client
+	return s, client(t, s)
 }
 
 // startFixed starts a server whose clock is stopped at fixedNow.
-func startFixed(t *testing.T) (*testserver.Server, *dynamodb.Client) {
+func startFixed(t *testing.T) (*testserver.Server, local.API) {
 	t.Helper()
 	s := testserver.Start(t, testserver.WithNow(func() time.Time { return fixedNow }))
-	return s, s.Client
+	return s, client(t, s)
+}
+
+// wireTests holds the tests marked with needsWire.
+var wireTests sync.Map // *testing.T -> struct{}
+
+// needsWire marks a test of HTTP itself (the raw protocol, headers, CORS,
+// compression, body limits, abuse of the server, the AWS CLI and boto3,
+// server processes and several nodes): it talks to its servers over TCP
+// whatever DYNAGO_TEST_CLIENT asks, so every run of the suite runs it the
+// same way. start and client give such a test the TCP client.
+func needsWire(t *testing.T) {
+	t.Helper()
+	wireTests.Store(t, struct{}{})
+	t.Cleanup(func() { wireTests.Delete(t) })
+}
+
+// client returns the client t drives s with: s.API, or s.Client (TCP) if
+// t needs the wire.
+func client(t *testing.T, s *testserver.Server) local.API {
+	if _, ok := wireTests.Load(t); ok {
+		return s.Client
+	}
+	return s.API
 }
 
 func bg() context.Context { return context.Background() }
@@ -68,7 +97,7 @@ func M(v map[string]types.AttributeValue) types.AttributeValue {
 type item = map[string]types.AttributeValue
 
 // createHash creates an on-demand table whose partition key pk has type typ.
-func createHash(t *testing.T, c *dynamodb.Client, name string, typ types.ScalarAttributeType) *types.TableDescription {
+func createHash(t *testing.T, c local.API, name string, typ types.ScalarAttributeType) *types.TableDescription {
 	t.Helper()
 	out, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:            aws.String(name),
@@ -84,7 +113,7 @@ func createHash(t *testing.T, c *dynamodb.Client, name string, typ types.ScalarA
 
 // createRange creates an on-demand table with partition key pk (S) and
 // sort key sk of type skType.
-func createRange(t *testing.T, c *dynamodb.Client, name string, skType types.ScalarAttributeType) {
+func createRange(t *testing.T, c local.API, name string, skType types.ScalarAttributeType) {
 	t.Helper()
 	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:   aws.String(name),
@@ -103,14 +132,14 @@ func createRange(t *testing.T, c *dynamodb.Client, name string, skType types.Sca
 	}
 }
 
-func put(t *testing.T, c *dynamodb.Client, table string, it item) {
+func put(t *testing.T, c local.API, table string, it item) {
 	t.Helper()
 	if _, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
 		t.Fatalf("PutItem: %v", err)
 	}
 }
 
-func get(t *testing.T, c *dynamodb.Client, table string, key item) item {
+func get(t *testing.T, c local.API, table string, key item) item {
 	t.Helper()
 	out, err := c.GetItem(bg(), &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true)})
 	if err != nil {
@@ -119,7 +148,7 @@ func get(t *testing.T, c *dynamodb.Client, table string, key item) item {
 	return out.Item
 }
 
-func describe(t *testing.T, c *dynamodb.Client, table string) *types.TableDescription {
+func describe(t *testing.T, c local.API, table string) *types.TableDescription {
 	t.Helper()
 	out, err := c.DescribeTable(bg(), &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 	if err != nil {

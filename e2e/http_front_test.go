@@ -114,6 +114,7 @@ func checkFrontHeaders(t *testing.T, what string, res rawResponse, connection st
 }
 
 func TestFrontHealthAndMethods(t *testing.T) {
+	needsWire(t)
 	p := testserver.StartProcess(t, "--in-memory")
 	host := strings.TrimPrefix(p.URL, "http://")
 	for _, tc := range []struct {
@@ -194,6 +195,7 @@ const pageNotFoundHTML = `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitio
 // errors alike [issue5050] (Server, Date, Connection, request id, CRC32)
 // and their content type, application/x-amz-json-1.0 [dynalite].
 func TestFrontAPIHeaders(t *testing.T) {
+	needsWire(t)
 	p := testserver.StartProcess(t, "--in-memory")
 	for _, tc := range []struct {
 		name, op, body string
@@ -232,6 +234,7 @@ func zlibBytes(s string) []byte {
 }
 
 func TestFrontCompressedRequests(t *testing.T) {
+	needsWire(t)
 	p := testserver.StartProcess(t, "--in-memory")
 	c := p.Client()
 	createHash(t, c, "zreq", types.ScalarAttributeTypeS)
@@ -297,6 +300,7 @@ func TestFrontCompressedRequests(t *testing.T) {
 }
 
 func TestFrontCompressedResponses(t *testing.T) {
+	needsWire(t)
 	p := testserver.StartProcess(t, "--in-memory")
 	c := p.Client()
 	createHash(t, c, "zresp", types.ScalarAttributeTypeS)
@@ -418,6 +422,7 @@ func TestFrontCompressedResponses(t *testing.T) {
 // [issue23438] (net/http by itself says 431), and ones just under it,
 // which are served.
 func TestFrontOversizeHeaders(t *testing.T) {
+	needsWire(t)
 	p := testserver.StartProcess(t, "--in-memory")
 	addr := strings.TrimPrefix(p.URL, "http://")
 	send := func(path string, extra string) (int, http.Header, bool, string) {

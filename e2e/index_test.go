@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/local"
 )
 
 // Secondary indexes end to end: definitions, maintenance, reads, bills.
@@ -33,7 +35,7 @@ func defs(nameType ...string) []types.AttributeDefinition {
 // createIndexed creates table "idx": pk S, sk S; LSI "bylsk" on lsk N
 // (KEYS_ONLY); GSI "byg" on gpk S / gsk N (INCLUDE a); GSI "sparse" on
 // tag S (ALL).
-func createIndexed(t *testing.T, c *dynamodb.Client) *types.TableDescription {
+func createIndexed(t *testing.T, c local.API) *types.TableDescription {
 	t.Helper()
 	out, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:            aws.String("idx"),
@@ -58,7 +60,7 @@ func createIndexed(t *testing.T, c *dynamodb.Client) *types.TableDescription {
 	return out.TableDescription
 }
 
-func queryIndex(t *testing.T, c *dynamodb.Client, in *dynamodb.QueryInput) *dynamodb.QueryOutput {
+func queryIndex(t *testing.T, c local.API, in *dynamodb.QueryInput) *dynamodb.QueryOutput {
 	t.Helper()
 	out, err := c.Query(bg(), in)
 	if err != nil {
@@ -543,7 +545,7 @@ func TestIndexMultiAttributeKey(t *testing.T) {
 
 // waitIndexActive polls DescribeTable until every GSI of the table is
 // ACTIVE.
-func waitIndexActive(t *testing.T, c *dynamodb.Client, table string) *types.TableDescription {
+func waitIndexActive(t *testing.T, c local.API, table string) *types.TableDescription {
 	t.Helper()
 	for range 10000 {
 		d := describe(t, c, table)

@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/local"
 )
 
 // The linearizability test: several clients issue random conditional puts,
@@ -139,7 +141,7 @@ var linModel = porcupine.Model{
 
 // linClient runs operations against one table, recording them.
 type linClient struct {
-	c     *dynamodb.Client
+	c     local.API
 	table string
 	round int
 	clock *atomic.Int64
@@ -265,13 +267,13 @@ func randomLinInput(r *rand.Rand) linInput {
 // linHistory runs clients×ops random operations concurrently and returns
 // the history. Call and Return are taken from one counter, so an
 // operation that returned before another was called is ordered before it.
-func linHistory(t *testing.T, c *dynamodb.Client, table string, round, clients, ops int, seed uint64) []porcupine.Operation {
-	return linHistoryOn(t, []*dynamodb.Client{c}, table, round, clients, ops, seed)
+func linHistory(t *testing.T, c local.API, table string, round, clients, ops int, seed uint64) []porcupine.Operation {
+	return linHistoryOn(t, []local.API{c}, table, round, clients, ops, seed)
 }
 
 // linHistoryOn is linHistory with client i talking to server cs[i mod
 // len(cs)]: several servers on one shared store.
-func linHistoryOn(t *testing.T, cs []*dynamodb.Client, table string, round, clients, ops int, seed uint64) []porcupine.Operation {
+func linHistoryOn(t *testing.T, cs []local.API, table string, round, clients, ops int, seed uint64) []porcupine.Operation {
 	var clock atomic.Int64
 	var mu sync.Mutex
 	var history []porcupine.Operation
@@ -301,12 +303,12 @@ func linHistoryOn(t *testing.T, cs []*dynamodb.Client, table string, round, clie
 
 func TestLinearizable(t *testing.T) {
 	_, c := start(t)
-	checkLinearizable(t, []*dynamodb.Client{c})
+	checkLinearizable(t, []local.API{c})
 }
 
 // checkLinearizable creates table "lin" through cs[0] and checks rounds of
 // random histories whose clients are spread over cs.
-func checkLinearizable(t *testing.T, cs []*dynamodb.Client) {
+func checkLinearizable(t *testing.T, cs []local.API) {
 	createHash(t, cs[0], "lin", types.ScalarAttributeTypeS)
 	rounds, clients, ops := 5, 6, 50
 	if *linLong {

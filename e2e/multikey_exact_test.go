@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/local"
 )
 
 // Multi-attribute GSI keys (up to 4 HASH and 4 RANGE attributes), as
@@ -32,7 +34,7 @@ func mkSchema(hash []string, rng ...string) []types.KeySchemaElement {
 // HASH h1 S, h2 N and RANGE r1 S, r2 N, r3 B, and GSI "withbase" whose key
 // mixes in the table's key attributes: HASH sk, h1 and RANGE pk. It
 // returns CreateTable's answer.
-func createMultiKey(t *testing.T, c *dynamodb.Client) *types.TableDescription {
+func createMultiKey(t *testing.T, c local.API) *types.TableDescription {
 	t.Helper()
 	out, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName: aws.String("multikey"), BillingMode: types.BillingModePayPerRequest,

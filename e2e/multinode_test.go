@@ -19,6 +19,7 @@ import (
 
 	"github.com/dynago/dynago/internal/pgtest"
 	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/local"
 )
 
 // Several dynago servers on one PostgreSQL database act as one DynamoDB
@@ -29,7 +30,7 @@ import (
 // nodes is a set of servers on one shared store.
 type nodes struct {
 	procs   []*testserver.Process
-	clients []*dynamodb.Client
+	clients []local.API
 	args    []string
 	dead    []int
 }
@@ -47,7 +48,7 @@ func startNodes(t *testing.T, n int, extra ...string) *nodes {
 }
 
 // add starts one more server on the same store.
-func (ns *nodes) add(t *testing.T) *dynamodb.Client {
+func (ns *nodes) add(t *testing.T) local.API {
 	t.Helper()
 	p := testserver.StartProcess(t, ns.args...)
 	ns.procs = append(ns.procs, p)
@@ -142,6 +143,7 @@ func (ns *nodes) waitLog(t *testing.T, base []int, parts ...string) int {
 // and transactional reads, spread over three servers, form a
 // linearizable history.
 func TestNodesLinearizable(t *testing.T) {
+	needsWire(t)
 	ns := startNodes(t, 3)
 	checkLinearizable(t, ns.clients)
 }
@@ -149,6 +151,7 @@ func TestNodesLinearizable(t *testing.T) {
 // Transfers through three servers neither create nor destroy money, and
 // transactional reads through another see consistent books.
 func TestNodesConservation(t *testing.T) {
+	needsWire(t)
 	ns := startNodes(t, 3)
 	checkConservation(t, ns.clients)
 }
@@ -157,6 +160,7 @@ func TestNodesConservation(t *testing.T) {
 // an index added through one is queried through another; a table deleted
 // through one is gone for the others' writes at once.
 func TestNodesCatalog(t *testing.T) {
+	needsWire(t)
 	ns := startNodes(t, 3)
 	a, b, c := ns.clients[0], ns.clients[1], ns.clients[2]
 	createHash(t, a, "shared", types.ScalarAttributeTypeS)
@@ -225,6 +229,7 @@ func TestNodesCatalog(t *testing.T) {
 
 // Two servers racing to create the same table: exactly one succeeds.
 func TestNodesCreateRace(t *testing.T) {
+	needsWire(t)
 	ns := startNodes(t, 2)
 	for round := range 5 {
 		name := fmt.Sprint("race", round)
@@ -257,6 +262,7 @@ func TestNodesCreateRace(t *testing.T) {
 // A transaction retried through another server with the same
 // ClientRequestToken is applied once.
 func TestNodesTokenIdempotency(t *testing.T) {
+	needsWire(t)
 	ns := startNodes(t, 3)
 	createHash(t, ns.clients[0], "tok", types.ScalarAttributeTypeS)
 	in := func() *dynamodb.TransactWriteItemsInput {
@@ -285,7 +291,7 @@ func TestNodesTokenIdempotency(t *testing.T) {
 // UpdateItem at a time, from 1 to n for each item, the i-th increment
 // through server i mod len(cs): one item's changes come through every
 // node in turn.
-func nodeCounterWriter(ctx context.Context, cs []*dynamodb.Client, table string, keys []string, n int, offset int) error {
+func nodeCounterWriter(ctx context.Context, cs []local.API, table string, keys []string, n int, offset int) error {
 	for i := 1; i <= n; i++ {
 		for _, k := range keys {
 			c := cs[(i+offset)%len(cs)]
@@ -307,6 +313,7 @@ func nodeCounterWriter(ctx context.Context, cs []*dynamodb.Client, table string,
 // across shard rollovers that any node may make, and a reader that
 // follows the stream live sees what a reader from the start sees later.
 func TestNodesStream(t *testing.T) {
+	needsWire(t)
 	ns := startNodes(t, 3, "--stream-shard-duration", "30ms")
 	c := ns.clients[0]
 	arn := createStreamTable(t, c, "events", types.StreamViewTypeNewAndOldImages)
@@ -368,11 +375,12 @@ func TestNodesStream(t *testing.T) {
 // another, which finishes the backfill: the index then equals its
 // recomputation from the table, while writes through the survivors go on.
 func TestNodesBackfillTakeover(t *testing.T) {
+	needsWire(t)
 	ns := startNodes(t, 3, "--node-lease-timeout", "1s")
 	createHash(t, ns.clients[0], "big", types.ScalarAttributeTypeS)
 	pad := strings.Repeat("p", 1000)
 	loaded := 0
-	load := func(c *dynamodb.Client, upTo int) {
+	load := func(c local.API, upTo int) {
 		for loaded < upTo {
 			var reqs []types.WriteRequest
 			for ; loaded < upTo && len(reqs) < 25; loaded++ {
@@ -428,7 +436,7 @@ func TestNodesBackfillTakeover(t *testing.T) {
 }
 
 // waitIndexActiveLong waits up to a minute for every GSI to be ACTIVE.
-func waitIndexActiveLong(t *testing.T, c *dynamodb.Client, table string) {
+func waitIndexActiveLong(t *testing.T, c local.API, table string) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
@@ -448,7 +456,7 @@ func waitIndexActiveLong(t *testing.T, c *dynamodb.Client, table string) {
 // checkIndexRecomputed scans the table and the index and requires the
 // index to hold exactly one entry per item with g, under that g, and
 // DescribeTable to count them.
-func checkIndexRecomputed(t *testing.T, c *dynamodb.Client, table, index string, items int) {
+func checkIndexRecomputed(t *testing.T, c local.API, table, index string, items int) {
 	t.Helper()
 	want := map[string]string{}
 	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
@@ -502,6 +510,7 @@ func checkIndexRecomputed(t *testing.T, c *dynamodb.Client, table, index string,
 // A server killed in the middle of a Time to Live sweep leaves its lease
 // to another, which deletes the rest of the expired items.
 func TestNodesTTLTakeover(t *testing.T) {
+	needsWire(t)
 	ns := startNodes(t, 3, "--node-lease-timeout", "1s", "--ttl-sweep-interval", "50ms", "--ttl-change-cooldown", "0")
 	holder := ns.waitLog(t, make([]int, len(ns.procs)), "lease acquired", "lease=ttl")
 	other := (holder + 1) % 3
@@ -550,7 +559,7 @@ func TestNodesTTLTakeover(t *testing.T) {
 }
 
 // count counts a table's items with a consistent Scan.
-func count(t *testing.T, c *dynamodb.Client, table string) int {
+func count(t *testing.T, c local.API, table string) int {
 	t.Helper()
 	n := 0
 	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(table), Select: types.SelectCount, ConsistentRead: aws.Bool(true)})
@@ -568,6 +577,7 @@ func count(t *testing.T, c *dynamodb.Client, table string) int {
 // servers take writes: no acknowledged write is lost, no transaction is
 // half visible, and the servers serve again without a restart.
 func TestNodesDatabaseRestart(t *testing.T) {
+	needsWire(t)
 	// A private cluster: restarting the shared one would break the tests
 	// of other packages running meanwhile.
 	cl := pgtest.NewCluster(t)
@@ -690,6 +700,7 @@ func TestNodesDatabaseRestart(t *testing.T) {
 // the table and its index, before and after the store folds the
 // counters' deltas (pgstore folds every second).
 func TestNodesCounters(t *testing.T) {
+	needsWire(t)
 	ns := startNodes(t, 3)
 	c := ns.clients[0]
 	createHash(t, c, "counted", types.ScalarAttributeTypeS)

@@ -17,6 +17,7 @@ import (
 // batch statement").
 
 func TestPartiQLAWSCLI(t *testing.T) {
+	needsWire(t)
 	if _, err := exec.LookPath("aws"); err != nil {
 		t.Skip("the AWS CLI (aws) is not on PATH; skipping the CLI test")
 	}
@@ -100,6 +101,7 @@ print("boto3 ok")
 `
 
 func TestPartiQLBoto3(t *testing.T) {
+	needsWire(t)
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not on PATH; skipping the boto3 test")

@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/local"
 )
 
 // PartiQL through ExecuteStatement, BatchExecuteStatement and
@@ -19,7 +21,7 @@ import (
 // (tests/tier2/partiql/*.test.ts, eu-west-2, October 2026); the exact
 // error texts are in partiql_exact_test.go.
 
-func ql(c *dynamodb.Client, stmt string, params ...types.AttributeValue) (*dynamodb.ExecuteStatementOutput, error) {
+func ql(c local.API, stmt string, params ...types.AttributeValue) (*dynamodb.ExecuteStatementOutput, error) {
 	in := &dynamodb.ExecuteStatementInput{Statement: aws.String(stmt)}
 	if len(params) > 0 {
 		in.Parameters = params
@@ -43,7 +45,7 @@ func plain(items []item, name string) []string {
 	return out
 }
 
-func mustQL(t *testing.T, c *dynamodb.Client, stmt string, params ...types.AttributeValue) []item {
+func mustQL(t *testing.T, c local.API, stmt string, params ...types.AttributeValue) []item {
 	t.Helper()
 	out, err := ql(c, stmt, params...)
 	if err != nil {
@@ -54,7 +56,7 @@ func mustQL(t *testing.T, c *dynamodb.Client, stmt string, params ...types.Attri
 
 // seedOrders creates "orders" (pk S, sk N) with three items in each of
 // partitions a, b and c.
-func seedOrders(t *testing.T, c *dynamodb.Client) {
+func seedOrders(t *testing.T, c local.API) {
 	t.Helper()
 	createRange(t, c, "orders", types.ScalarAttributeTypeN)
 	for _, p := range []string{"a", "b", "c"} {

@@ -25,6 +25,7 @@ const (
 )
 
 func TestHealthCheck(t *testing.T) {
+	needsWire(t)
 	s, _ := start(t)
 	res := s.Do(t, http.MethodGet, nil, nil)
 	if res.Status != http.StatusOK || !strings.HasPrefix(string(res.Body), "healthy") {
@@ -36,6 +37,7 @@ func TestHealthCheck(t *testing.T) {
 }
 
 func TestUnknownOperation(t *testing.T) {
+	needsWire(t)
 	s, _ := start(t)
 	for _, target := range []string{"", "whatever", "DynamoDB_20120810.ListTable", "DynamoDB_20111205.ListTables", "dynamodb_20120810.ListTables"} {
 		h := []string{}
@@ -48,6 +50,7 @@ func TestUnknownOperation(t *testing.T) {
 }
 
 func TestSerializationErrors(t *testing.T) {
+	needsWire(t)
 	s, _ := start(t)
 	for _, tc := range []struct{ op, body, msg string }{
 		{"ListTables", ``, ""},
@@ -79,6 +82,7 @@ func TestSerializationErrors(t *testing.T) {
 }
 
 func TestErrorEnvelopes(t *testing.T) {
+	needsWire(t)
 	s, c := start(t)
 	createHash(t, c, "env", types.ScalarAttributeTypeS)
 	res := s.Raw(t, "DescribeTable", `{"TableName":"nosuch"}`)
@@ -135,6 +139,7 @@ func wantViolations(t *testing.T, body []byte, violations ...string) {
 }
 
 func TestSuccessEnvelopes(t *testing.T) {
+	needsWire(t)
 	s, c := start(t)
 	createHash(t, c, "ok1", types.ScalarAttributeTypeS)
 	res := s.Raw(t, "PutItem", `{"TableName":"ok1","Item":{"pk":{"S":"a"},"n":{"N":"-12.50"}}}`)
@@ -168,6 +173,7 @@ func TestSuccessEnvelopes(t *testing.T) {
 }
 
 func TestGzipRequest(t *testing.T) {
+	needsWire(t)
 	s, c := start(t)
 	createHash(t, c, "gz1", types.ScalarAttributeTypeS)
 	var buf bytes.Buffer
@@ -203,6 +209,7 @@ func TestGzipRequest(t *testing.T) {
 // reading them to the end: the answer arrives while the client is still
 // sending, and the server then drops the connection.
 func TestBodyTooLarge(t *testing.T) {
+	needsWire(t)
 	s, _ := start(t)
 	const total = 96 << 20 // far more than the limit plus the socket buffers
 	for _, chunked := range []bool{false, true} {
@@ -267,6 +274,7 @@ func TestBodyTooLarge(t *testing.T) {
 // TestBadInputNever500 throws malformed and hostile requests at every
 // operation and requires a 4xx answer with DynamoDB's headers for each.
 func TestBadInputNever500(t *testing.T) {
+	needsWire(t)
 	s, c := start(t)
 	createHash(t, c, "bad", types.ScalarAttributeTypeS)
 	ops := []string{"CreateTable", "DescribeTable", "DeleteTable", "ListTables", "UpdateTable", "TagResource", "UntagResource",

@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/local"
 )
 
 // TestQueryKeyConditions runs every sort key operator on S, N and B sort
@@ -243,7 +245,7 @@ func TestQueryKeyConditionErrors(t *testing.T) {
 
 // fillPartition puts n items in partition pk of a table with an N sort
 // key: sk 1..n, each about 1000 bytes, "odd" true for odd sk.
-func fillPartition(t *testing.T, c *dynamodb.Client, table, pk string, n int) {
+func fillPartition(t *testing.T, c local.API, table, pk string, n int) {
 	t.Helper()
 	for i := 1; i <= n; i++ {
 		put(t, c, table, item{"pk": S(pk), "sk": N(fmt.Sprint(i)), "odd": BOOL(i%2 == 1), "n": N(fmt.Sprint(i * 10)), "d": S(strings.Repeat("d", 1000))})

@@ -191,6 +191,7 @@ func retryingClient(url string) *dynamodb.Client {
 // memory back. Before the budget and the bounded pool, 64 bombs left a
 // server at 1.8 GB for good.
 func TestAbuseGzipFlood(t *testing.T) {
+	needsWire(t)
 	p, addr := abuseServer(t, "--max-buffer-memory", "64MiB")
 	var zb bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&zb, gzip.BestCompression)
@@ -251,6 +252,7 @@ func TestAbuseGzipFlood(t *testing.T) {
 // --write-timeout, which frees its answer. Before, 300 such clients held
 // 9 GB.
 func TestAbuseNonReadingClients(t *testing.T) {
+	needsWire(t)
 	p, addr := abuseServer(t, "--max-buffer-memory", "64MiB", "--write-timeout", "2s")
 	c := p.Client()
 	createHash(t, c, "big", types.ScalarAttributeTypeS)
@@ -323,6 +325,7 @@ func TestAbuseNonReadingClients(t *testing.T) {
 // answered 408 (body) or cut (header) after its timeout, and logged with
 // its address, while other clients are served throughout.
 func TestAbuseSlowClients(t *testing.T) {
+	needsWire(t)
 	p, addr := abuseServer(t, "--read-body-timeout", "1s", "--read-header-timeout", "1s")
 	const n = 20
 	var conns []*net.TCPConn
@@ -382,6 +385,7 @@ func TestAbuseSlowClients(t *testing.T) {
 // connections are shed to let it in, and silent ones are cut at the
 // header timeout.
 func TestAbuseConnectionFlood(t *testing.T) {
+	needsWire(t)
 	const maxConns = 40
 	p, addr := abuseServer(t, "--max-connections", strconv.Itoa(maxConns), "--read-header-timeout", "1s")
 	base := openSockets(t, p)
@@ -457,6 +461,7 @@ func TestAbuseConnectionFlood(t *testing.T) {
 // connections, the per-connection term of the memory formula in
 // docs/OPERATIONS.md.
 func TestAbuseConnectionCost(t *testing.T) {
+	needsWire(t)
 	const n = 1000
 	p, addr := abuseServer(t)
 	before, _ := procMem(t, p)
@@ -503,6 +508,7 @@ func hostRequest(t *testing.T, addr, host string) (int, string) {
 // other addresses makes no check). The AWS CLI and
 // boto3, which send Host: localhost:PORT or 127.0.0.1:PORT, still work.
 func TestAbuseHostCheck(t *testing.T) {
+	needsWire(t)
 	p, addr := abuseServer(t)
 	_, port, _ := net.SplitHostPort(addr)
 	for _, host := range []string{"localhost", "localhost:" + port, "LOCALHOST:" + port, "127.0.0.1", "127.0.0.1:" + port, "127.0.0.2:" + port, "[::1]:" + port, "[::1]"} {
@@ -559,6 +565,7 @@ print("boto3 ok")`, url)
 // form cannot send: a form POST in each of the three content types a
 // form can use is refused.
 func TestAbuseCrossSite(t *testing.T) {
+	needsWire(t)
 	p, addr := abuseServer(t)
 	sweep := func(headers ...string) (int, string) {
 		req, _ := http.NewRequest(http.MethodPost, p.URL+"/dynago/ttl/sweep", strings.NewReader("x=1"))

@@ -22,7 +22,7 @@ import (
 func BenchmarkGetRecordsSDK(b *testing.B) {
 	s := testserver.Start(b)
 	ctx := bg()
-	out, err := s.Client.CreateTable(ctx, &dynamodb.CreateTableInput{
+	out, err := s.API.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("bench"),
 		BillingMode:          types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
@@ -40,7 +40,7 @@ func BenchmarkGetRecordsSDK(b *testing.B) {
 			"v":   &types.AttributeValueMemberN{Value: strconv.Itoa(i)},
 			"pad": &types.AttributeValueMemberS{Value: pad},
 		}
-		if _, err := s.Client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("bench"), Item: item}); err != nil {
+		if _, err := s.API.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("bench"), Item: item}); err != nil {
 			b.Fatal(err)
 		}
 	}

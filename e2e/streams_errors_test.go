@@ -53,7 +53,7 @@ func TestStreamsErrorMessages(t *testing.T) {
 	var now atomic.Int64
 	now.Store(time.Now().UnixNano())
 	s := testserver.Start(t, testserver.WithNow(func() time.Time { return time.Unix(0, now.Load()) }))
-	c, sc := s.Client, s.Streams
+	c, sc := s.API, s.Streams
 
 	arn := createStreamTable(t, c, "serrs", types.StreamViewTypeKeysOnly)
 	shard := aws.ToString(describeAll(t, sc, arn).Shards[0].ShardId)
@@ -233,7 +233,7 @@ func TestStreamsErrorMessages(t *testing.T) {
 // ExclusiveStartTableName that names no table the same way.
 func TestListStreamsExclusiveStart(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.Client, s.Streams
+	c, sc := s.API, s.Streams
 	a := createStreamTable(t, c, "lsa", types.StreamViewTypeKeysOnly)
 	cArn := createStreamTable(t, c, "lsc", types.StreamViewTypeKeysOnly)
 	names := func(in *dynamodbstreams.ListStreamsInput) []string {

@@ -24,6 +24,7 @@ import (
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/cli"
 	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/local"
 )
 
 // DynamoDB Streams through the SDK's dynamodbstreams client, pointed at
@@ -31,7 +32,7 @@ import (
 
 // createStreamTable creates an on-demand table with partition key pk (S)
 // and a stream of the given view type, and returns the stream's ARN.
-func createStreamTable(t *testing.T, c *dynamodb.Client, name string, view types.StreamViewType) string {
+func createStreamTable(t *testing.T, c local.API, name string, view types.StreamViewType) string {
 	t.Helper()
 	out, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:            aws.String(name),
@@ -277,7 +278,7 @@ func wantRecords(t *testing.T, what string, recs []st.Record, n int) {
 
 func TestStreamViewTypes(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.Client, s.Streams
+	c, sc := s.API, s.Streams
 	for _, view := range []types.StreamViewType{types.StreamViewTypeKeysOnly, types.StreamViewTypeNewImage, types.StreamViewTypeOldImage, types.StreamViewTypeNewAndOldImages} {
 		t.Run(string(view), func(t *testing.T) {
 			table := "view_" + string(view)
@@ -315,7 +316,7 @@ func TestStreamViewTypes(t *testing.T) {
 // and that a write that changes nothing has none.
 func TestStreamWriteOperations(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.Client, s.Streams
+	c, sc := s.API, s.Streams
 	const table = "ops"
 	const view = st.StreamViewTypeNewAndOldImages
 	arn := createStreamTable(t, c, table, types.StreamViewTypeNewAndOldImages)
@@ -421,7 +422,7 @@ func TestStreamWriteOperations(t *testing.T) {
 
 func TestListStreams(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.Client, s.Streams
+	c, sc := s.API, s.Streams
 	arns := map[string]string{
 		"ls1": createStreamTable(t, c, "ls1", types.StreamViewTypeNewImage),
 		"ls2": createStreamTable(t, c, "ls2", types.StreamViewTypeKeysOnly),
@@ -510,7 +511,7 @@ func TestListStreams(t *testing.T) {
 // has a new ARN and gets the new changes.
 func TestDescribeStreamLifecycle(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.Client, s.Streams
+	c, sc := s.API, s.Streams
 	before := time.Now().Add(-time.Second)
 	arn1 := createStreamTable(t, c, "life", types.StreamViewTypeNewImage)
 	td := describe(t, c, "life")
@@ -612,7 +613,7 @@ func cmpSeq(t *testing.T, a, b string) int {
 
 func TestShardIterators(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.Client, s.Streams
+	c, sc := s.API, s.Streams
 	before := time.Now().Add(-time.Minute)
 	arn := createStreamTable(t, c, "iters", types.StreamViewTypeNewImage)
 	for i := range 5 {
@@ -721,7 +722,7 @@ func TestStreamErrors(t *testing.T) {
 	var now atomic.Int64
 	now.Store(time.Now().UnixNano())
 	s := testserver.Start(t, testserver.WithNow(func() time.Time { return time.Unix(0, now.Load()) }))
-	c, sc := s.Client, s.Streams
+	c, sc := s.API, s.Streams
 
 	missing := "arn:aws:dynamodb:us-east-1:000000000000:table/nosuch/stream/2024-01-01T00:00:00.000"
 	_, err := sc.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(missing)})
@@ -782,6 +783,7 @@ func checkRawType(t *testing.T, res testserver.Response, status int, typ string)
 // TestStreamsRouting checks the Streams target prefix on the shared
 // endpoint: its operations are found there and only there.
 func TestStreamsRouting(t *testing.T) {
+	needsWire(t)
 	s := testserver.Start(t)
 	res := streamsRaw(t, s, "ListStreams", `{}`)
 	checkHeaders(t, res)
@@ -936,7 +938,7 @@ func (f *follower) run(stop <-chan struct{}) (bool, error) {
 
 // counterWriter increments the counter c of its items, one UpdateItem at
 // a time, from `from` to `to` for each item, in round robin.
-func counterWriter(ctx context.Context, c *dynamodb.Client, table string, keys []string, from, to int, pause time.Duration) error {
+func counterWriter(ctx context.Context, c local.API, table string, keys []string, from, to int, pause time.Duration) error {
 	for n := from; n <= to; n++ {
 		for _, k := range keys {
 			out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: item{"pk": S(k)},
@@ -1032,7 +1034,7 @@ func checkLineage(t *testing.T, sc *dynamodbstreams.Client, arn string, read []s
 	t.Logf("%d shards", len(ids))
 }
 
-func disableStream(t *testing.T, c *dynamodb.Client, table string) {
+func disableStream(t *testing.T, c local.API, table string) {
 	t.Helper()
 	_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String(table), StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(false)}})
 	if err != nil {
@@ -1045,7 +1047,7 @@ func disableStream(t *testing.T, c *dynamodb.Client, table string) {
 // every change exactly once, in each item's order.
 func TestStreamLineage(t *testing.T) {
 	s := testserver.Start(t, testserver.WithEngineOptions(func(o *engine.Options) { o.StreamShardDuration = 20 * time.Millisecond }))
-	c := s.Client
+	c := s.API
 	arn := createStreamTable(t, c, "lineage", types.StreamViewTypeNewImage)
 	const writers, perWriter, n = 4, 3, 25
 	var all []string
@@ -1089,6 +1091,7 @@ func TestStreamLineage(t *testing.T) {
 
 // TestAWSCLIStreams lists and describes streams with the AWS CLI.
 func TestAWSCLIStreams(t *testing.T) {
+	needsWire(t)
 	if !haveAWSCLI() {
 		t.Skip("the AWS CLI (aws) is not on PATH; skipping the CLI test")
 	}
@@ -1145,6 +1148,7 @@ print("boto3 streams ok")
 
 // TestBoto3Streams reads a stream with boto3's dynamodbstreams client.
 func TestBoto3Streams(t *testing.T) {
+	needsWire(t)
 	py := boto3Python(t)
 	s := testserver.Start(t)
 	out, err := pythonCommand(t, py, boto3StreamsScript, s.URL).CombinedOutput()
@@ -1213,6 +1217,7 @@ func TestMain(m *testing.M) {
 // writes: the reader keeps its iterator across the restart and still
 // gets every change exactly once, in order.
 func TestStreamLineageAcrossRestart(t *testing.T) {
+	needsWire(t)
 	dir := t.TempDir()
 	args := []string{"--data-dir", dir, "--stream-shard-duration", "20ms", "--ttl-sweep-interval", "0", "--ttl-change-cooldown", "-1s"}
 	p := testserver.StartProcess(t, args...)
@@ -1231,7 +1236,7 @@ func TestStreamLineageAcrossRestart(t *testing.T) {
 	}
 	f := &follower{arn: arn}
 	f.sc.Store(testserver.NewStreamsClient(p.URL))
-	round := func(c *dynamodb.Client, from, to int, untilEnd bool) {
+	round := func(c local.API, from, to int, untilEnd bool) {
 		t.Helper()
 		stop := make(chan struct{})
 		read := f.runAsync(stop)

@@ -10,16 +10,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/local"
 )
 
 // Transaction benchmarks through the SDK and the real server on loopback:
 //
 //	go test ./e2e -run '^$' -bench Transact -benchtime 2s
 
-func benchTable(b *testing.B) *dynamodb.Client {
+func benchTable(b *testing.B) local.API {
 	b.Helper()
 	s := testserver.Start(b)
-	_, err := s.Client.CreateTable(bg(), &dynamodb.CreateTableInput{
+	_, err := s.API.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:            aws.String("bench"),
 		BillingMode:          types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
@@ -28,7 +29,7 @@ func benchTable(b *testing.B) *dynamodb.Client {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return s.Client
+	return s.API
 }
 
 // benchTransactWrite runs transactions of n conditional updates on

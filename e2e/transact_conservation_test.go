@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/local"
 )
 
 // TestTransactConservation runs concurrent transfers between accounts,
@@ -22,13 +24,13 @@ import (
 // balance is its initial one plus the transfers the clients saw succeed.
 func TestTransactConservation(t *testing.T) {
 	_, c := start(t)
-	checkConservation(t, []*dynamodb.Client{c})
+	checkConservation(t, []local.API{c})
 }
 
 // checkConservation runs the transfers with worker i (and the auditor)
 // talking to server cs[i mod len(cs)]: several servers on one shared
 // store conserve money too.
-func checkConservation(t *testing.T, cs []*dynamodb.Client) {
+func checkConservation(t *testing.T, cs []local.API) {
 	c := cs[0]
 	createHash(t, c, "bank", types.ScalarAttributeTypeS)
 	const accounts, initial, workers, transfers = 10, 100, 8, 150

@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/local"
 )
 
 // Transactions to the letter: which item-level problems cancel a
@@ -37,7 +39,7 @@ func deep(n int) types.AttributeValue {
 
 // createTxIndexed creates txi: key pk (S), sk (S), and a GSI gsi1 keyed
 // on lsi1sk (S), as in paritysuite's compositeIndexedTableDef.
-func createTxIndexed(t *testing.T, c *dynamodb.Client) {
+func createTxIndexed(t *testing.T, c local.API) {
 	t.Helper()
 	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:            aws.String("txi"),

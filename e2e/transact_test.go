@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/local"
 )
 
 // Transactions: TransactWriteItems and TransactGetItems through the SDK,
@@ -59,7 +60,7 @@ func txAdd(table string, key item, attrName string, n string) types.TransactWrit
 	}}
 }
 
-func transact(c *dynamodb.Client, items ...types.TransactWriteItem) error {
+func transact(c local.API, items ...types.TransactWriteItem) error {
 	_, err := c.TransactWriteItems(bg(), &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	return err
 }
@@ -207,7 +208,7 @@ func TestTransactIdempotency(t *testing.T) {
 	now := fixedNow
 	clock.Store(&now)
 	s := testserver.Start(t, testserver.WithNow(func() time.Time { return *clock.Load() }))
-	c := s.Client
+	c := s.API
 	createHash(t, c, "txt", types.ScalarAttributeTypeS)
 	key := item{"pk": S("ctr")}
 	in := func(token, n string) *dynamodb.TransactWriteItemsInput {
@@ -280,7 +281,7 @@ func TestTransactIdempotency(t *testing.T) {
 	deepEqual(t, "once", get(t, c, "txt", item{"pk": S("once")}), item{"pk": S("once")})
 }
 
-func transactIn(c *dynamodb.Client, in *dynamodb.TransactWriteItemsInput) error {
+func transactIn(c local.API, in *dynamodb.TransactWriteItemsInput) error {
 	_, err := c.TransactWriteItems(bg(), in)
 	return err
 }

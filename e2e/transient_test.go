@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/local"
 )
 
 // Transient states, when asked for: engine.Options.TransientDelay (dynago
@@ -46,17 +47,17 @@ const transientDelay = 10 * time.Second
 
 // startTransient starts a server with a TransientDelay whose clock the
 // test moves with the returned function.
-func startTransient(t *testing.T) (*dynamodb.Client, func(time.Duration)) {
+func startTransient(t *testing.T) (local.API, func(time.Duration)) {
 	t.Helper()
 	var now atomic.Int64
 	now.Store(fixedNow.UnixNano())
 	s := testserver.Start(t,
 		testserver.WithNow(func() time.Time { return time.Unix(0, now.Load()).UTC() }),
 		testserver.WithEngineOptions(func(o *engine.Options) { o.TransientDelay = transientDelay }))
-	return s.Client, func(d time.Duration) { now.Add(int64(d)) }
+	return s.API, func(d time.Duration) { now.Add(int64(d)) }
 }
 
-func listTables(t *testing.T, c *dynamodb.Client) []string {
+func listTables(t *testing.T, c local.API) []string {
 	t.Helper()
 	out, err := c.ListTables(bg(), &dynamodb.ListTablesInput{})
 	if err != nil {
@@ -65,7 +66,7 @@ func listTables(t *testing.T, c *dynamodb.Client) []string {
 	return out.TableNames
 }
 
-func wantStatus(t *testing.T, c *dynamodb.Client, table string, want types.TableStatus) *types.TableDescription {
+func wantStatus(t *testing.T, c local.API, table string, want types.TableStatus) *types.TableDescription {
 	t.Helper()
 	d := describe(t, c, table)
 	if d.TableStatus != want {
@@ -76,7 +77,7 @@ func wantStatus(t *testing.T, c *dynamodb.Client, table string, want types.Table
 
 // itemOpsNotFound checks that every item operation on table answers as
 // DynamoDB does for a table CREATING or DELETING [dynalite].
-func itemOpsNotFound(t *testing.T, c *dynamodb.Client, table string) {
+func itemOpsNotFound(t *testing.T, c local.API, table string) {
 	t.Helper()
 	const code, msg = "ResourceNotFoundException", "Requested resource not found"
 	key := item{"pk": S("a")}
@@ -311,7 +312,7 @@ func TestTransientIndexCreating(t *testing.T) {
 // clock, with short poll delays and long deadlines.
 func TestTransientWaiters(t *testing.T) {
 	s := testserver.Start(t, testserver.WithEngineOptions(func(o *engine.Options) { o.TransientDelay = 300 * time.Millisecond }))
-	c := s.Client
+	c := s.API
 	out := createHash(t, c, "twx", types.ScalarAttributeTypeS)
 	if out.TableStatus != types.TableStatusCreating {
 		t.Fatalf("CreateTable: TableStatus %s, want CREATING", out.TableStatus)
@@ -354,7 +355,7 @@ func TestTransientZeroDelay(t *testing.T) {
 
 // createWithGSI creates a PROVISIONED table with the GSI "byg" on g and
 // waits out its CREATING.
-func createWithGSI(t *testing.T, c *dynamodb.Client, advance func(time.Duration), name string) {
+func createWithGSI(t *testing.T, c local.API, advance func(time.Duration), name string) {
 	t.Helper()
 	pt := &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
 	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{

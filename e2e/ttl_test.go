@@ -17,17 +17,18 @@ import (
 
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/local"
 )
 
 // Time to Live: UpdateTimeToLive and DescribeTimeToLive through the SDK,
 // and expiry through dynago's POST /dynago/ttl/sweep.
 
-func updateTTL(c *dynamodb.Client, table, name string, enabled bool) (*dynamodb.UpdateTimeToLiveOutput, error) {
+func updateTTL(c local.API, table, name string, enabled bool) (*dynamodb.UpdateTimeToLiveOutput, error) {
 	return c.UpdateTimeToLive(bg(), &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(table),
 		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(name), Enabled: aws.Bool(enabled)}})
 }
 
-func describeTTL(t *testing.T, c *dynamodb.Client, table string) *types.TimeToLiveDescription {
+func describeTTL(t *testing.T, c local.API, table string) *types.TimeToLiveDescription {
 	t.Helper()
 	out, err := c.DescribeTimeToLive(bg(), &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(table)})
 	if err != nil {
@@ -85,7 +86,7 @@ func TestTimeToLiveAPI(t *testing.T) {
 // as tests that toggle TTL run dynago.
 func TestTimeToLiveToggle(t *testing.T) {
 	s := testserver.Start(t, testserver.WithEngineOptions(func(o *engine.Options) { o.TTLChangeCooldown = -1 }))
-	c := s.Client
+	c := s.API
 	createHash(t, c, "toggle", types.ScalarAttributeTypeS)
 	if _, err := updateTTL(c, "toggle", "exp", true); err != nil {
 		t.Fatal(err)
@@ -141,7 +142,7 @@ func sweep(t *testing.T, url string) int {
 // and checks which items, index entries and stream records remain.
 func TestTimeToLiveSweep(t *testing.T) {
 	s := testserver.Start(t, testserver.WithEngineOptions(func(o *engine.Options) { o.TTLSweepInterval = -1 }))
-	c, sc := s.Client, s.Streams
+	c, sc := s.API, s.Streams
 	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:   aws.String("sweep"),
 		BillingMode: types.BillingModePayPerRequest,
@@ -262,7 +263,7 @@ func TestTimeToLiveSweep(t *testing.T) {
 // an expired item without being asked.
 func TestTimeToLiveBackgroundSweeper(t *testing.T) {
 	s := testserver.Start(t, testserver.WithEngineOptions(func(o *engine.Options) { o.TTLSweepInterval = 20 * time.Millisecond }))
-	c := s.Client
+	c := s.API
 	createHash(t, c, "bgsweep", types.ScalarAttributeTypeS)
 	if _, err := updateTTL(c, "bgsweep", "exp", true); err != nil {
 		t.Fatal(err)
