@@ -30,6 +30,7 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"mime"
@@ -54,9 +55,12 @@ const maxAPIBody = 1 << 20
 // planner; the other endpoints answer 501 until their function is set.
 type Options struct {
 	// Explain, if set, returns the plan of a PartiQL statement without
-	// running it: any JSON-encodable value, shown by the page as it is.
-	// An error is shown to the user as its text. Default: nil (501).
-	Explain func(ctx context.Context, statement string) (any, error)
+	// running it (parameters, if any, unbound). The page shows its
+	// String() when it has one, and its JSON. An *Error, or an error with
+	// ErrorCode() and ErrorMessage() methods, is answered with that type
+	// and message; any other as a ValidationException with its text.
+	// Default: nil (501).
+	Explain func(ctx context.Context, statement string, consistentRead bool) (any, error)
 	// Capacity, if set, returns the capacity consumed per table and index
 	// since the server started, as samples in time order. Default: nil
 	// (501); the page then charts the capacity of its own requests only.
@@ -66,6 +70,14 @@ type Options struct {
 	// Default: nil, every host is allowed.
 	HostAllowed func(host string) bool
 }
+
+// Error is a failure answered with a DynamoDB error type and message, as
+// {"__type": Type, "message": Message}.
+type Error struct {
+	Type, Message string
+}
+
+func (e *Error) Error() string { return e.Type + ": " + e.Message }
 
 // CapacitySample is the capacity consumed by one table or index during
 // one interval.
@@ -290,7 +302,8 @@ func (h *Handler) explain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Statement string `json:"statement"`
+		Statement      string `json:"statement"`
+		ConsistentRead bool   `json:"consistentRead"`
 	}
 	if !readBody(w, r, &req) {
 		return
@@ -299,17 +312,31 @@ func (h *Handler) explain(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "ValidationException", "statement is required")
 		return
 	}
-	out, err := h.opts.Explain(r.Context(), req.Statement)
+	out, err := h.opts.Explain(r.Context(), req.Statement, req.ConsistentRead)
 	if err != nil {
-		var typed interface{ ErrorCode() string }
-		if errors.As(err, &typed) {
-			fail(w, http.StatusBadRequest, typed.ErrorCode(), err.Error())
-			return
+		var ce *Error
+		var api interface {
+			ErrorCode() string
+			ErrorMessage() string
 		}
-		fail(w, http.StatusBadRequest, "ValidationException", err.Error())
+		switch {
+		case errors.As(err, &ce):
+			fail(w, http.StatusBadRequest, ce.Type, ce.Message)
+		case errors.As(err, &api):
+			fail(w, http.StatusBadRequest, api.ErrorCode(), api.ErrorMessage())
+		default:
+			fail(w, http.StatusBadRequest, "ValidationException", err.Error())
+		}
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"explain": out})
+	answer := map[string]any{}
+	if s, ok := out.(fmt.Stringer); ok {
+		answer["text"] = s.String()
+	}
+	if b, err := json.Marshal(out); err == nil {
+		answer["explain"] = json.RawMessage(b)
+	}
+	writeJSON(w, http.StatusOK, answer)
 }
 
 func (h *Handler) capacity(w http.ResponseWriter, r *http.Request) {

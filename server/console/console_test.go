@@ -188,11 +188,14 @@ func TestOptionalEndpoints(t *testing.T) {
 
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	full := newSite(t, console.Options{
-		Explain: func(_ context.Context, stmt string) (any, error) {
-			if strings.Contains(stmt, "bad") {
+		Explain: func(_ context.Context, stmt string, consistent bool) (any, error) {
+			switch {
+			case strings.Contains(stmt, "bad"):
 				return nil, errors.New("Statement wasn't well formed")
+			case strings.Contains(stmt, "typed"):
+				return nil, &console.Error{Type: "ResourceNotFoundException", Message: "Requested resource not found"}
 			}
-			return map[string]string{"operation": "Query", "statement": stmt}, nil
+			return explained{Operation: "Query", Statement: stmt, Consistent: consistent}, nil
 		},
 		Capacity: func(context.Context) ([]console.CapacitySample, error) {
 			return []console.CapacitySample{{Time: at, Table: "T", Index: "byX", ReadUnits: 1.5}}, nil
@@ -201,11 +204,14 @@ func TestOptionalEndpoints(t *testing.T) {
 	if _, body := get(t, full.URL+"/console/api/info"); body != "{\"capacity\":true,\"explain\":true,\"plan\":true}\n" {
 		t.Errorf("info: %q", body)
 	}
-	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": "SELECT * FROM t"}`); resp.StatusCode != 200 || body != `{"explain":{"operation":"Query","statement":"SELECT * FROM t"}}`+"\n" {
+	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": "SELECT * FROM t", "consistentRead": true}`); resp.StatusCode != 200 || body != `{"explain":{"operation":"Query","statement":"SELECT * FROM t","consistent":true},"text":"Query: SELECT * FROM t"}`+"\n" {
 		t.Errorf("explain: %d %s", resp.StatusCode, body)
 	}
 	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": "bad"}`); resp.StatusCode != 400 || body != `{"__type":"ValidationException","message":"Statement wasn't well formed"}`+"\n" {
 		t.Errorf("explain error: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": "typed"}`); resp.StatusCode != 400 || body != `{"__type":"ResourceNotFoundException","message":"Requested resource not found"}`+"\n" {
+		t.Errorf("explain's typed error: %d %s", resp.StatusCode, body)
 	}
 	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": " "}`); resp.StatusCode != 400 {
 		t.Errorf("empty statement: %d %s", resp.StatusCode, body)
@@ -214,6 +220,15 @@ func TestOptionalEndpoints(t *testing.T) {
 		t.Errorf("capacity: %s", body)
 	}
 }
+
+// explained is an explanation as the Explain option may return one.
+type explained struct {
+	Operation  string `json:"operation"`
+	Statement  string `json:"statement"`
+	Consistent bool   `json:"consistent"`
+}
+
+func (e explained) String() string { return e.Operation + ": " + e.Statement }
 
 func TestAPIGuards(t *testing.T) {
 	site := newSite(t, console.Options{HostAllowed: func(host string) bool { return strings.HasPrefix(host, "127.0.0.1:") }})

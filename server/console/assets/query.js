@@ -220,7 +220,7 @@ export async function partiqlView(root) {
     if (limit.value) req.Limit = Number(limit.value);
     if (consistent.checked) req.ConsistentRead = true;
     if (more && token) req.NextToken = token;
-    const plan = consoleApi("explain", { statement: stmt.value }).then((x) => x.explain, (e) => ({ error: e }));
+    const plan = consoleApi("explain", { statement: stmt.value, consistentRead: consistent.checked }).then((x) => x, (e) => ({ error: e }));
     fill(result, "Running…");
     let out;
     try {
@@ -238,7 +238,7 @@ export async function partiqlView(root) {
     const p = await plan;
     const lines = ["EXPLAIN"];
     if (p && !p.error) {
-      lines.push(typeof p === "string" ? p : JSON.stringify(p, null, 2));
+      lines.push(p.text ? p.text.trimEnd() : JSON.stringify(p.explain, null, 2));
     } else {
       lines.push(`Plan: not available from this server (${p?.error ? p.error.message : "no plan"}).`);
       const srcs = [acc.table ? `table ${acc.tableName}` : null, ...Object.keys(acc.indexes).map((i) => `index ${i}`)].filter(Boolean);

@@ -1,0 +1,67 @@
+package console_test
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/local"
+	"github.com/dynago/dynago/server/console"
+)
+
+// engineExplain is console.Options.Explain over an engine: the wiring
+// "dynago serve" gives the console.
+func engineExplain(db *engine.DB) func(context.Context, string, bool) (any, error) {
+	return func(_ context.Context, stmt string, consistent bool) (any, error) {
+		e, err := engine.ExplainStatement(&engine.ExplainInput{Statement: stmt, ConsistentRead: consistent},
+			func(table string) (*engine.TableDescription, error) {
+				out, err := db.DescribeTable(&engine.DescribeTableInput{TableName: table})
+				if err != nil {
+					return nil, err
+				}
+				return out.Table, nil
+			})
+		var ee *engine.Error
+		if errors.As(err, &ee) {
+			return nil, &console.Error{Type: ee.Code, Message: ee.Message}
+		}
+		return e, err
+	}
+}
+
+// TestBrowserExplainsPartiQL: with the engine's explanation wired in, the
+// PartiQL screen's EXPLAIN shows the plan: the operation, the index and
+// the key condition.
+func TestBrowserExplainsPartiQL(t *testing.T) {
+	db, err := local.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	site := httptest.NewServer(console.With(db.Handler(), console.Options{Explain: engineExplain(db.Engine())}))
+	t.Cleanup(site.Close)
+	api(t, site.URL, "CreateTable", `{"TableName": "Music", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": [{"AttributeName": "artist", "AttributeType": "S"}, {"AttributeName": "song", "AttributeType": "S"}, {"AttributeName": "year", "AttributeType": "N"}],
+		"KeySchema": [{"AttributeName": "artist", "KeyType": "HASH"}, {"AttributeName": "song", "KeyType": "RANGE"}],
+		"GlobalSecondaryIndexes": [{"IndexName": "byYear", "KeySchema": [{"AttributeName": "year", "KeyType": "HASH"}, {"AttributeName": "song", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "ALL"}}]}`)
+	api(t, site.URL, "PutItem", `{"TableName": "Music", "Item": {"artist": {"S": "Ann"}, "song": {"S": "Blue"}, "year": {"N": "1999"}}}`)
+	p := startBrowser(t, site.URL)
+
+	p.go_("#partiql")
+	p.do("run on the index", chromedp.SetValue(`#pq-statement`, `SELECT * FROM "Music"."byYear" WHERE "year" = 1999 AND begins_with(song, 'B')`), chromedp.Click(`#pq-run`))
+	explain := p.waitText("#pq-explain", "EXPLAIN")
+	for _, want := range []string{`Query on table "Music" index "byYear" (GSI)`, "key condition:", "begins_with", "Items returned: 1", "index byYear: 0.5"} {
+		if !strings.Contains(explain, want) {
+			t.Errorf("EXPLAIN lacks %q:\n%s", want, explain)
+		}
+	}
+	if strings.Contains(explain, "not available") {
+		t.Errorf("EXPLAIN fell back although the server explains:\n%s", explain)
+	}
+	p.screenshot("partiql-explain")
+}
