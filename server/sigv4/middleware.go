@@ -18,8 +18,9 @@ const maxMiddlewareBody = 16 << 20
 // Handler returns next behind signature verification, for a server that
 // does not call Verify itself: it reads the body (at most 16 MB, as
 // received), verifies it with v.Now, answers a failure as DynamoDB does
-// and otherwise hands next the request with its body restored. Requests
-// Exempt names pass unchecked. The server's own ServeHTTP should rather
+// and otherwise hands next the request with its body restored. A body over
+// 16 MB gets 413 and one that cannot be read 500: nothing unverified
+// reaches next. Requests Exempt names pass unchecked. The server's own ServeHTTP should rather
 // call Verify on the body it has read (see docs/AUTH.md).
 func (v *Verifier) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -29,10 +30,16 @@ func (v *Verifier) Handler(next http.Handler) http.Handler {
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxMiddlewareBody+1))
 		r.Body.Close()
-		if err != nil || len(body) > maxMiddlewareBody {
-			// Let the server answer the broken or oversized body.
-			r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
-			next.ServeHTTP(w, r)
+		switch {
+		case err != nil:
+			// A body that cannot be read cannot be verified either; the
+			// server answers a broken body so.
+			WriteError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+			return
+		case len(body) > maxMiddlewareBody:
+			// Never hand on what was not verified; DynamoDB answers an
+			// oversized request 413 with no body.
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
 			return
 		}
 		if _, aerr := v.Verify(r, body, v.Now()); aerr != nil {
@@ -42,15 +49,6 @@ func (v *Verifier) Handler(next http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
-}
-
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) {
-	if e.err == nil {
-		return 0, io.EOF
-	}
-	return 0, e.err
 }
 
 // WriteError answers err as DynamoDB does: its JSON error body, HTTP 400,

@@ -1,7 +1,11 @@
 package sigv4_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"net/http"
@@ -13,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -186,6 +191,31 @@ func TestSDKAgainstServer(t *testing.T) {
 		// The checksum DynamoDB sends with this body ([dynalite-conn]).
 		if got := res.Header.Get("X-Amz-Crc32"); got != "2088342776" {
 			t.Fatalf("x-amz-crc32 %s, want DynamoDB's 2088342776", got)
+		}
+	})
+	t.Run("gzip body signed as sent", func(t *testing.T) {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte("{}"))
+		zw.Close()
+		req, _ := http.NewRequest(http.MethodPost, hs.URL, bytes.NewReader(gz.Bytes()))
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		req.Header.Set("Content-Encoding", "gzip")
+		sum := sha256.Sum256(gz.Bytes())
+		err := v4.NewSigner().SignHTTP(ctx, aws.Credentials{AccessKeyID: goodKey, SecretAccessKey: goodSecret},
+			req, hex.EncodeToString(sum[:]), "dynamodb", "us-east-1", time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || !strings.Contains(string(body), `"TableNames"`) {
+			t.Fatalf("HTTP %d %s", res.StatusCode, body)
 		}
 	})
 	t.Run("health check needs no signature", func(t *testing.T) {
