@@ -274,6 +274,25 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the tables list does not count the item: %q", row)
 	}
 	p.screenshot("tables")
+
+	// Enable the table's stream from its view.
+	p.go_("#streams/Orders")
+	p.do("enable the stream", chromedp.Click(`#enable-stream`))
+	p.waitText("#stream-status", "Live: NEW_AND_OLD_IMAGES")
+
+	// Delete the item from its editor.
+	p.go_("#items/Orders")
+	p.do("pick the item", chromedp.Click(`#view table.items tbody tr`))
+	p.do("delete it", chromedp.Click(`#delete-item`))
+	p.waitText("#item-panel", "Deleted.")
+	p.waitText("#view", "No items on this page.")
+	if out := api(t, site.URL, "GetItem", `{"TableName": "Orders", "Key": {"pk": {"S": "order#1"}, "sk": {"S": "v1"}}}`); out != "{}" {
+		t.Errorf("the deleted item is still there: %s", out)
+	}
+	p.go_("#streams/Orders")
+	p.waitText("#stream-status", "Live:")
+	api(t, site.URL, "PutItem", `{"TableName": "Orders", "Item": {"pk": {"S": "order#2"}, "sk": {"S": "v1"}}}`)
+	p.waitText("#stream-records", "INSERT")
 }
 
 // api sends one DynamoDB operation to the site and fails the test unless
@@ -343,6 +362,12 @@ func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
 		t.Errorf("the nearest expiry is not first:\n%s", next)
 	}
 	p.screenshot("ttl")
+	// A second change within the hour is refused, in DynamoDB's words.
+	wantTTL := apiError(t, site.URL, "UpdateTimeToLive", `{"TableName": "Events", "TimeToLiveSpecification": {"AttributeName": "expires", "Enabled": false}}`)
+	p.do("disable Time to Live", chromedp.Click(`#ttl-toggle`))
+	if got := p.waitText("#ttl-settings .error", "ValidationException"); got != wantTTL {
+		t.Errorf("the page shows %q, the API said %q", got, wantTTL)
+	}
 
 	// PartiQL, with the EXPLAIN this server can give and an error as the
 	// API words it.
