@@ -29,9 +29,11 @@ import (
 //
 // The item operations (GetItem, PutItem, UpdateItem, DeleteItem, Query,
 // Scan, BatchGetItem, BatchWriteItem, TransactGetItems and
-// TransactWriteItems) are converted straight to the engine's requests.
-// The rest (tables, Time to Live, tags, limits, endpoints and PartiQL),
-// and item requests that use what the direct path does not convert (the
+// TransactWriteItems) and PartiQL's (ExecuteStatement,
+// BatchExecuteStatement, ExecuteTransaction) are converted straight to
+// the engine's requests. The rest (tables, Time to Live, tags, limits and
+// endpoints), and item requests that use what the direct path does not
+// convert (the
 // legacy Expected, AttributeUpdates, KeyConditions, QueryFilter and
 // ScanFilter parameters, or an attribute value the SDK would send in a
 // form of its own: nil, an unknown union member, a nil set or blob, one

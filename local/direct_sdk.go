@@ -7,10 +7,9 @@ import (
 )
 
 // The operations the direct client leaves to the SDK's client on the
-// in-process Transport: tables, Time to Live, tags, limits, endpoints and
-// PartiQL. They are the control plane, or (PartiQL) requests whose
-// statement text the engine parses anyway; what the SDK's stack costs
-// them matters little, and their answers are the server's exactly.
+// in-process Transport: tables, Time to Live, tags, limits and endpoints.
+// They are the control plane: what the SDK's stack costs them matters
+// little, and their answers are the server's exactly.
 
 // CreateTable is (*dynamodb.Client).CreateTable.
 func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
@@ -70,19 +69,4 @@ func (c *Direct) DescribeLimits(ctx context.Context, in *dynamodb.DescribeLimits
 // DescribeEndpoints is (*dynamodb.Client).DescribeEndpoints.
 func (c *Direct) DescribeEndpoints(ctx context.Context, in *dynamodb.DescribeEndpointsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeEndpointsOutput, error) {
 	return c.sdk.DescribeEndpoints(ctx, in, optFns...)
-}
-
-// ExecuteStatement is (*dynamodb.Client).ExecuteStatement.
-func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteStatementOutput, error) {
-	return c.sdk.ExecuteStatement(ctx, in, optFns...)
-}
-
-// BatchExecuteStatement is (*dynamodb.Client).BatchExecuteStatement.
-func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
-	return c.sdk.BatchExecuteStatement(ctx, in, optFns...)
-}
-
-// ExecuteTransaction is (*dynamodb.Client).ExecuteTransaction.
-func (c *Direct) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTransactionInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteTransactionOutput, error) {
-	return c.sdk.ExecuteTransaction(ctx, in, optFns...)
 }

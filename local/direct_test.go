@@ -183,6 +183,16 @@ func TestDirectErrors(t *testing.T) {
 			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("n"), Key: dkey("a", "1")})
 			return err
 		},
+		"PartiQL syntax": func(c local.API) error {
+			_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String("SELEC * FROM Tab")})
+			return err
+		},
+		"PartiQL transaction canceled": func(c local.API) error {
+			_, err := c.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+				{Statement: aws.String(`INSERT INTO "Tab" VALUE {'pk': 'a', 'sk': 1}`)},
+			}})
+			return err
+		},
 		"missing required member (the SDK's own validation)": func(c local.API) error {
 			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab")})
 			return err
@@ -308,6 +318,17 @@ func TestDirectResults(t *testing.T) {
 		"BatchGetItem": func(c local.API) (any, error) {
 			return c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
 				"Tab": {Keys: []map[string]types.AttributeValue{dkey("q", "1"), dkey("q", "2"), dkey("x", "1")}, ConsistentRead: aws.Bool(true)}}})
+		},
+		"ExecuteStatement": func(c local.API) (any, error) {
+			return c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "Tab" WHERE pk = ?`),
+				Parameters: []types.AttributeValue{&types.AttributeValueMemberS{Value: "q"}}, Limit: aws.Int32(4)})
+		},
+		"BatchExecuteStatement": func(c local.API) (any, error) {
+			return c.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+				{Statement: aws.String(`SELECT * FROM "Tab" WHERE pk = 'q' AND sk = 5`)},
+				{Statement: aws.String(`SELECT * FROM "Tab" WHERE pk = 'q' AND sk = 500`)},
+				{Statement: aws.String(`SELECT * FROM "Nope" WHERE pk = 'q' AND sk = 5`)},
+			}})
 		},
 		"TransactGetItems": func(c local.API) (any, error) {
 			return c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{

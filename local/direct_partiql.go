@@ -1,0 +1,157 @@
+package local
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
+)
+
+// PartiQL on the direct path: the statements go to the engine as text,
+// as they do from the protocol decoder, with their parameters converted.
+
+// toValues converts a statement's Parameters, keeping nil apart from
+// empty; ok as toValue's.
+func toValues(list []types.AttributeValue) ([]attr.Value, bool) {
+	if list == nil {
+		return nil, true
+	}
+	out := make([]attr.Value, len(list))
+	for i, av := range list {
+		v, ok := toValue(av, 0)
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+// ExecuteStatement is (*dynamodb.Client).ExecuteStatement on the engine.
+func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteStatementOutput, error) {
+	if in == nil {
+		in = &dynamodb.ExecuteStatementInput{}
+	}
+	params, ok := toValues(in.Parameters)
+	if !ok {
+		return c.sdk.ExecuteStatement(ctx, in, optFns...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("ExecuteStatement", err)
+	}
+	req := &engine.ExecuteStatementInput{
+		Parameters:                          params,
+		ConsistentRead:                      boolValue(in.ConsistentRead),
+		Limit:                               in.Limit,
+		ReturnConsumedCapacity:              string(in.ReturnConsumedCapacity),
+		ReturnValuesOnConditionCheckFailure: string(in.ReturnValuesOnConditionCheckFailure),
+	}
+	req.Statement, ok = str(in.Statement)
+	req.NoStatement = !ok
+	req.NextToken, req.NextTokenSet = str(in.NextToken)
+	out, err := c.db.ExecuteStatement(req)
+	if err != nil {
+		return nil, c.fail("ExecuteStatement", err, func(v *dynamodb.Client) error { _, err := v.ExecuteStatement(ctx, in); return err })
+	}
+	items := fromItems(out.Items)
+	if items == nil {
+		items = []map[string]types.AttributeValue{}
+	}
+	return &dynamodb.ExecuteStatementOutput{
+		Items:            items,
+		NextToken:        optString(out.NextToken),
+		LastEvaluatedKey: fromItem(out.LastEvaluatedKey),
+		ConsumedCapacity: fromConsumed(out.ConsumedCapacity),
+	}, nil
+}
+
+// BatchExecuteStatement is (*dynamodb.Client).BatchExecuteStatement on
+// the engine.
+func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
+	if in == nil {
+		in = &dynamodb.BatchExecuteStatementInput{}
+	}
+	req := &engine.BatchExecuteStatementInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+	if in.Statements != nil {
+		req.Statements = make([]engine.BatchStatementRequest, len(in.Statements))
+		for i, s := range in.Statements {
+			params, ok := toValues(s.Parameters)
+			if !ok {
+				return c.sdk.BatchExecuteStatement(ctx, in, optFns...)
+			}
+			r := &req.Statements[i]
+			r.Parameters = params
+			r.ConsistentRead = boolValue(s.ConsistentRead)
+			r.ReturnValuesOnConditionCheckFailure = string(s.ReturnValuesOnConditionCheckFailure)
+			r.Statement, ok = str(s.Statement)
+			r.NoStatement = !ok
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("BatchExecuteStatement", err)
+	}
+	out, err := c.db.BatchExecuteStatement(req)
+	if err != nil {
+		return nil, c.fail("BatchExecuteStatement", err, func(v *dynamodb.Client) error { _, err := v.BatchExecuteStatement(ctx, in); return err })
+	}
+	res := &dynamodb.BatchExecuteStatementOutput{
+		Responses:        make([]types.BatchStatementResponse, len(out.Responses)),
+		ConsumedCapacity: fromConsumedList(out.ConsumedCapacity),
+	}
+	for i, r := range out.Responses {
+		x := &res.Responses[i]
+		x.Item = fromItem(r.Item)
+		x.TableName = optString(r.TableName)
+		if r.Error != nil {
+			x.Error = &types.BatchStatementError{
+				Code:    types.BatchStatementErrorCodeEnum(r.Error.Code),
+				Message: optString(r.Error.Message),
+				Item:    fromItem(r.Error.Item),
+			}
+		}
+	}
+	return res, nil
+}
+
+// ExecuteTransaction is (*dynamodb.Client).ExecuteTransaction on the
+// engine. As TransactWriteItems, it sends no ClientRequestToken of its
+// own.
+func (c *Direct) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTransactionInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteTransactionOutput, error) {
+	if in == nil {
+		in = &dynamodb.ExecuteTransactionInput{}
+	}
+	req := &engine.ExecuteTransactionInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+	req.ClientRequestToken, req.ClientRequestTokenSet = str(in.ClientRequestToken)
+	if in.TransactStatements != nil {
+		req.TransactStatements = make([]engine.ParameterizedStatement, len(in.TransactStatements))
+		for i, s := range in.TransactStatements {
+			params, ok := toValues(s.Parameters)
+			if !ok {
+				return c.sdk.ExecuteTransaction(ctx, in, optFns...)
+			}
+			r := &req.TransactStatements[i]
+			r.Parameters = params
+			r.ReturnValuesOnConditionCheckFailure = string(s.ReturnValuesOnConditionCheckFailure)
+			r.Statement, ok = str(s.Statement)
+			r.NoStatement = !ok
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("ExecuteTransaction", err)
+	}
+	out, err := c.db.ExecuteTransaction(req)
+	if err != nil {
+		return nil, c.fail("ExecuteTransaction", err, func(v *dynamodb.Client) error { _, err := v.ExecuteTransaction(ctx, in); return err })
+	}
+	res := &dynamodb.ExecuteTransactionOutput{
+		Responses:        make([]types.ItemResponse, len(out.Responses)),
+		ConsumedCapacity: fromConsumedList(out.ConsumedCapacity),
+	}
+	for i, r := range out.Responses {
+		res.Responses[i].Item = fromItem(r.Item)
+	}
+	return res, nil
+}
