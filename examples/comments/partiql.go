@@ -140,7 +140,9 @@ func runPartiQL(ctx context.Context, c *dynamodb.Client, w io.Writer, n int) ([]
 			return in("AP3a en rated 2, 3 or 5, partition by partition", "byLangAndRating", "GSI1PK", product+"/en/2", product+"/en/3", product+"/en/5")
 		},
 		func() error { return one("AP3b newest 20 rated 2", "byRating", "GSI3PK", product+"/2") },
-		func() error { return in("AP3c rated 3 or 5, partition by partition", "byRating", "GSI3PK", product+"/3", product+"/5") },
+		func() error {
+			return in("AP3c rated 3 or 5, partition by partition", "byRating", "GSI3PK", product+"/3", product+"/5")
+		},
 		// AP6: every comment of the product, 20 a page, NextToken against
 		// LastEvaluatedKey.
 		func() error {

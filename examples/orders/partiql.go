@@ -21,10 +21,10 @@ import (
 
 // PartiQLCheck is one access pattern run both ways.
 type PartiQLCheck struct {
-	Name, Statement             string
-	Items, ExprItems            []map[string]types.AttributeValue
-	Units, ExprUnits            float64
-	Pages, ExprPages            int
+	Name, Statement  string
+	Items, ExprItems []map[string]types.AttributeValue
+	Units, ExprUnits float64
+	Pages, ExprPages int
 }
 
 // Same reports whether both ways returned the same items, in the same
