@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -43,7 +44,15 @@ func TestBrowserExplainsPartiQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	site := httptest.NewServer(console.With(db.Handler(), console.Options{Explain: engineExplain(db.Engine())}))
+	// Server-wide capacity, from running totals as the engine would keep them.
+	reads := 0.0
+	rec := console.NewRecorder(func() []console.CapacityTotal {
+		return []console.CapacityTotal{{Table: "Music", Index: "byYear", ReadUnits: reads}}
+	}, time.Second, 10)
+	rec.Sample(time.Now())
+	reads = 7
+	rec.Sample(time.Now())
+	site := httptest.NewServer(console.With(db.Handler(), console.Options{Explain: engineExplain(db.Engine()), Capacity: rec.Samples}))
 	t.Cleanup(site.Close)
 	api(t, site.URL, "CreateTable", `{"TableName": "Music", "BillingMode": "PAY_PER_REQUEST",
 		"AttributeDefinitions": [{"AttributeName": "artist", "AttributeType": "S"}, {"AttributeName": "song", "AttributeType": "S"}, {"AttributeName": "year", "AttributeType": "N"}],
@@ -64,4 +73,8 @@ func TestBrowserExplainsPartiQL(t *testing.T) {
 		t.Errorf("EXPLAIN fell back although the server explains:\n%s", explain)
 	}
 	p.screenshot("partiql-explain")
+
+	p.go_("#capacity")
+	p.waitText("#capacity-source", "Server-wide capacity per table and index")
+	p.waitText("#capacity-read .legend", "Music / byYear: 7 units")
 }
