@@ -133,7 +133,10 @@ func sdkPresign(t testing.TB, r *http.Request, s signing) *http.Request {
 	return out
 }
 
-func signed(t *testing.T) *http.Request {
+// signed is a ListTables request signed by the SDK at testNow.
+func signed(t *testing.T) *http.Request { return signedTB(t) }
+
+func signedTB(t testing.TB) *http.Request {
 	return sdkSign(t, newRequest("DynamoDB_20120810.ListTables"), defaultSigning())
 }
 
