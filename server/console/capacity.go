@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"sort"
 	"sync"
 	"time"
 )
@@ -95,6 +96,10 @@ func (r *Recorder) Sample(now time.Time) {
 			round = append(round, CapacitySample{Time: now.UTC(), Table: c.Table, Index: c.Index, ReadUnits: read, WriteUnits: write})
 		}
 	}
+	sort.Slice(round, func(i, j int) bool {
+		a, b := round[i], round[j]
+		return a.Table < b.Table || a.Table == b.Table && a.Index < b.Index
+	})
 	r.mu.last = next
 	if !r.mu.started {
 		r.mu.started = true

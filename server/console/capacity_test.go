@@ -51,7 +51,7 @@ func TestRecorderServesCapacity(t *testing.T) {
 	units = 4
 	rec.Sample(at.Add(time.Second))
 	site := newSite(t, console.Options{Capacity: rec.Samples})
-	if _, body := get(t, site.URL+"/console/api/capacity"); body != `{"samples":[{"time":"2026-01-01T00:00:01Z","table":"T","index":"byX","readUnits":4,"writeUnits":0}]}`+"\n" {
+	if _, body := post(t, site.URL+"/console/api/capacity", "{}"); body != `{"samples":[{"time":"2026-01-01T00:00:01Z","table":"T","index":"byX","readUnits":4,"writeUnits":0}]}`+"\n" {
 		t.Errorf("capacity: %s", body)
 	}
 }

@@ -7,22 +7,26 @@
 // code paths an SDK runs and fails with DynamoDB's own __type and message.
 // The handler adds only what that API cannot answer, under /console/api/:
 //
-//   - GET  /console/api/info      which optional endpoints are configured
-//   - POST /console/api/plan      the toolkit's query planner for a data
-//     model and a request (pure: it reads nothing)
-//   - POST /console/api/explain   the plan of a PartiQL statement, through
+//   - /console/api/info      which optional endpoints are configured
+//   - /console/api/plan      the toolkit's query planner for a data model
+//     and a request (pure: it reads nothing)
+//   - /console/api/explain   the plan of a PartiQL statement, through
 //     Options.Explain
-//   - GET  /console/api/capacity  consumed capacity per table and index over
+//   - /console/api/capacity  consumed capacity per table and index over
 //     time, through Options.Capacity
+//
+// All four are POSTs of JSON, signed by the page like its API calls when
+// it has credentials, so a server that checks signatures can check them
+// too (it lets GETs, the page's files, through unsigned).
 //
 // The package imports neither engine nor storage: what it needs of them
 // comes in through Options, as functions.
 //
 // # Caveats
 //
-// The page sends no credentials. A server that checks signatures needs the
-// page to sign its requests; every request goes through one function
-// (send in api.js) for that reason.
+// The page signs its requests (SigV4, WebCrypto) only once given
+// credentials on its Credentials screen; WebCrypto needs a secure context,
+// https or a loopback address.
 package console
 
 import (
@@ -52,7 +56,7 @@ const Prefix = "/console/"
 const maxAPIBody = 1 << 20
 
 // Options configures the console. The zero value serves the page and the
-// planner; the other endpoints answer 501 until their function is set.
+// planner; explain and capacity answer 501 until their function is set.
 type Options struct {
 	// Explain, if set, returns the plan of a PartiQL statement without
 	// running it (parameters, if any, unbound). The page shows its
@@ -221,14 +225,17 @@ func (h *Handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		fail(w, http.StatusForbidden, "AccessDeniedException", "cross-origin request refused")
 		return
 	}
-	want := map[string]string{"info": http.MethodGet, "capacity": http.MethodGet, "plan": http.MethodPost, "explain": http.MethodPost}[name]
-	if want == "" {
+	switch name {
+	case "info", "capacity", "plan", "explain":
+	default:
 		fail(w, http.StatusNotFound, "UnknownOperationException", "no console endpoint "+name)
 		return
 	}
-	if r.Method != want {
-		w.Header().Set("Allow", want)
-		fail(w, http.StatusMethodNotAllowed, "ValidationException", name+" takes "+want)
+	// Every endpoint is a POST, so that a server checking signatures
+	// checks these as it checks the API's calls (it lets GETs through).
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		fail(w, http.StatusMethodNotAllowed, "ValidationException", name+" takes POST")
 		return
 	}
 	switch name {

@@ -166,23 +166,25 @@ func TestPlan(t *testing.T) {
 	if resp, body := post(t, site.URL+"/console/api/plan", `{"model": `); resp.StatusCode != 400 || decode(t, body)["__type"] != "SerializationException" {
 		t.Errorf("broken JSON: %d %s", resp.StatusCode, body)
 	}
-	if resp, _ := get(t, site.URL+"/console/api/plan"); resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Errorf("GET plan: %d, want 405", resp.StatusCode)
+	for _, name := range []string{"plan", "info", "explain", "capacity"} {
+		if resp, _ := get(t, site.URL+"/console/api/"+name); resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
+			t.Errorf("GET %s: %d, want 405", name, resp.StatusCode)
+		}
 	}
 }
 
 func TestOptionalEndpoints(t *testing.T) {
 	bare := newSite(t, console.Options{})
-	if _, body := get(t, bare.URL+"/console/api/info"); body != "{\"capacity\":false,\"explain\":false,\"plan\":true}\n" {
+	if _, body := post(t, bare.URL+"/console/api/info", "{}"); body != "{\"capacity\":false,\"explain\":false,\"plan\":true}\n" {
 		t.Errorf("info: %q", body)
 	}
 	if resp, body := post(t, bare.URL+"/console/api/explain", `{"statement": "SELECT * FROM t"}`); resp.StatusCode != http.StatusNotImplemented {
 		t.Errorf("explain without a function: %d %s", resp.StatusCode, body)
 	}
-	if resp, body := get(t, bare.URL+"/console/api/capacity"); resp.StatusCode != http.StatusNotImplemented {
+	if resp, body := post(t, bare.URL+"/console/api/capacity", "{}"); resp.StatusCode != http.StatusNotImplemented {
 		t.Errorf("capacity without a function: %d %s", resp.StatusCode, body)
 	}
-	if resp, _ := get(t, bare.URL+"/console/api/nothing"); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := post(t, bare.URL+"/console/api/nothing", "{}"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown endpoint: %d", resp.StatusCode)
 	}
 
@@ -201,7 +203,7 @@ func TestOptionalEndpoints(t *testing.T) {
 			return []console.CapacitySample{{Time: at, Table: "T", Index: "byX", ReadUnits: 1.5}}, nil
 		},
 	})
-	if _, body := get(t, full.URL+"/console/api/info"); body != "{\"capacity\":true,\"explain\":true,\"plan\":true}\n" {
+	if _, body := post(t, full.URL+"/console/api/info", "{}"); body != "{\"capacity\":true,\"explain\":true,\"plan\":true}\n" {
 		t.Errorf("info: %q", body)
 	}
 	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": "SELECT * FROM t", "consistentRead": true}`); resp.StatusCode != 200 || body != `{"explain":{"operation":"Query","statement":"SELECT * FROM t","consistent":true},"text":"Query: SELECT * FROM t"}`+"\n" {
@@ -216,7 +218,7 @@ func TestOptionalEndpoints(t *testing.T) {
 	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": " "}`); resp.StatusCode != 400 {
 		t.Errorf("empty statement: %d %s", resp.StatusCode, body)
 	}
-	if _, body := get(t, full.URL+"/console/api/capacity"); body != `{"samples":[{"time":"2026-01-02T03:04:05Z","table":"T","index":"byX","readUnits":1.5,"writeUnits":0}]}`+"\n" {
+	if _, body := post(t, full.URL+"/console/api/capacity", "{}"); body != `{"samples":[{"time":"2026-01-02T03:04:05Z","table":"T","index":"byX","readUnits":1.5,"writeUnits":0}]}`+"\n" {
 		t.Errorf("capacity: %s", body)
 	}
 }
@@ -241,7 +243,7 @@ func TestAPIGuards(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("same-origin plan: %d %s", resp.StatusCode, body)
 	}
-	req, _ := http.NewRequest(http.MethodGet, site.URL+"/console/api/info", nil)
+	req, _ := http.NewRequest(http.MethodPost, site.URL+"/console/api/info", strings.NewReader("{}"))
 	req.Host = "rebound.example"
 	r, err := http.DefaultClient.Do(req)
 	if err != nil {

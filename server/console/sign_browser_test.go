@@ -21,6 +21,7 @@ import (
 
 	"github.com/dynago/dynago/local"
 	"github.com/dynago/dynago/server/console"
+	"github.com/dynago/dynago/server/sigv4"
 )
 
 // requireSignatures passes to api only the DynamoDB calls signed with
@@ -129,4 +130,42 @@ func TestBrowserSigns(t *testing.T) {
 	p.waitText("#auth-state", "not signing")
 	p.go_("#tables")
 	p.waitText("#table-list .error", "MissingAuthenticationTokenException")
+}
+
+// TestBrowserSignsForTheServer: the whole site behind the server's own
+// signature check (server/sigv4), as "dynago serve" with credentials will
+// run it: the page's files load unsigned, and once given credentials the
+// page's API calls and its /console/api/ calls pass the check.
+func TestBrowserSignsForTheServer(t *testing.T) {
+	db, err := local.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	creds, err := sigv4.NewCredentials(sigv4.Credential{AccessKeyID: "AKIDSERVERCHECK", SecretAccessKey: "s3cr3t/with+signs=", SessionToken: "the-session"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := httptest.NewServer(sigv4.NewVerifier(creds).Handler(console.With(db.Handler(), console.Options{})))
+	t.Cleanup(site.Close)
+	p := startBrowser(t, site.URL)
+
+	p.waitText("#table-list .error", "MissingAuthenticationTokenException")
+	p.go_("#credentials")
+	p.do("sign in",
+		chromedp.SetValue(`#cred-id`, "AKIDSERVERCHECK"),
+		chromedp.SetValue(`#cred-secret`, "s3cr3t/with+signs="),
+		chromedp.SetValue(`#cred-token`, "the-session"),
+		chromedp.Click(`#cred-use`))
+	p.waitText("#cred-result", "Signed calls are accepted.")
+	p.go_("#tables")
+	p.waitText("#table-list", "No tables yet.")
+	p.go_("#model")
+	p.do("plan", chromedp.SetValue(`#model-where`, "product=42"), chromedp.Click(`#plan-run`))
+	p.waitText("#plan-explain", `Query index all where GSI4PK = "PRODUCT#42"`)
+
+	// A wrong session token is refused in DynamoDB's words.
+	p.go_("#credentials")
+	p.do("a wrong token", chromedp.SetValue(`#cred-token`, "another"), chromedp.Click(`#cred-use`))
+	p.waitText("#cred-result .error", "Exception: ")
 }

@@ -61,7 +61,7 @@ async function send(target, body) {
   let headers = { "Content-Type": CONTENT_TYPE, "X-Amz-Target": target };
   const creds = credentials();
   if (creds) {
-    const signed = await sign(creds, { "content-type": CONTENT_TYPE, host: location.host, "x-amz-target": target }, payload);
+    const signed = await sign(creds, "/", { "content-type": CONTENT_TYPE, host: location.host, "x-amz-target": target }, payload);
     headers = { ...headers, ...signed };
   }
   const resp = await fetch("/", {
@@ -104,17 +104,21 @@ export function streams(op, body = {}) {
   return send(STREAMS + op, body);
 }
 
-// consoleApi calls one of the console's own endpoints under /console/api/.
-export async function consoleApi(name, body) {
-  const init = body === undefined ? { method: "GET" } : {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  };
-  const resp = await fetch(`/console/api/${name}`, { ...init, cache: "no-store" });
+// consoleApi calls one of the console's own endpoints under /console/api/,
+// all of them POSTs of JSON, signed like the API's calls.
+export async function consoleApi(name, body = {}) {
+  const path = `/console/api/${name}`;
+  const payload = JSON.stringify(body);
+  let headers = { "Content-Type": "application/json" };
+  const creds = credentials();
+  if (creds) {
+    headers = { ...headers, ...(await sign(creds, path, { "content-type": "application/json", host: location.host }, payload)) };
+  }
+  const resp = await fetch(path, { method: "POST", headers, body: payload, cache: "no-store" });
   const data = await resp.json().catch(() => ({}));
   if (!resp.ok) {
-    throw new ApiError(data.__type || `HTTP ${resp.status}`, data.message || "", resp.status);
+    const type = String(data.__type || `HTTP ${resp.status}`).split("#").pop();
+    throw new ApiError(type, data.message || data.Message || "", resp.status);
   }
   return data;
 }
