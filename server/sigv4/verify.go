@@ -170,7 +170,8 @@ func (v *Verifier) verifyQuery(r *http.Request, query []queryParam, payloadHash 
 	}
 	if e, ok := lookupParam(query, "X-Amz-Expires"); ok {
 		secs, perr := strconv.Atoi(e)
-		if perr != nil || secs < 1 || time.Duration(secs)*time.Second > maxExpires {
+		// Compared in seconds: a huge count would overflow a Duration.
+		if perr != nil || secs < 1 || secs > int(maxExpires/time.Second) {
 			return Identity{}, badExpires(e)
 		}
 		req.window = time.Duration(secs) * time.Second

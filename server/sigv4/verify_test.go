@@ -563,6 +563,12 @@ func TestVerify(t *testing.T) {
 		}, code: CodeIncompleteSignature, msg: "AWS query-string parameters must include 'X-Amz-Credential'. " +
 			"AWS query-string parameters must include 'X-Amz-Signature'. " +
 			"AWS query-string parameters must include 'X-Amz-SignedHeaders'. Re-examine the query-string parameters."},
+		// [none]: a count of seconds whose nanoseconds overflow int64.
+		{name: "presigned expiry overflowing", req: func(t *testing.T) *http.Request {
+			r := newRequest("DynamoDB_20120810.ListTables")
+			r.URL.RawQuery = "X-Amz-Expires=18446744074"
+			return sdkPresign(t, r, defaultSigning())
+		}, code: CodeIncompleteSignature, msg: "X-Amz-Expires must be a whole number of seconds from 1 to 604800, got '18446744074'."},
 		// [none]
 		{name: "presigned expiry too long", req: func(t *testing.T) *http.Request {
 			r := newRequest("DynamoDB_20120810.ListTables")
