@@ -676,3 +676,28 @@ func TestHeaderValuesOfUncanonicalNames(t *testing.T) {
 		t.Fatalf("absent: %q", got)
 	}
 }
+
+// Verifications from many goroutines share the key cache; run with -race.
+func TestVerifyConcurrently(t *testing.T) {
+	v := testVerifier(t)
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func() {
+			s := defaultSigning()
+			s.region = []string{"us-east-1", "eu-west-1"}[g%2]
+			var err error
+			for i := 0; i < 50 && err == nil; i++ {
+				r := sdkSign(t, newRequest("DynamoDB_20120810.ListTables"), s)
+				if _, e := v.Verify(r, []byte(testBody), testNow); e != nil {
+					err = e
+				}
+			}
+			done <- err
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
