@@ -29,6 +29,17 @@ export function parseWhere(text) {
   return where;
 }
 
+// compareKeys orders two key values of one type as DynamoDB does: N by
+// number, S and B by their text (B is base64 here, which keeps the order
+// of equal-length values only; good enough for a preview).
+export function compareKeys(a, b) {
+  if (!a || !b) return a ? 1 : b ? -1 : 0;
+  if (a.N !== undefined && b.N !== undefined) return Number(a.N) - Number(b.N);
+  const x = a.S ?? a.B ?? "";
+  const y = b.S ?? b.B ?? "";
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 export function modelView(root) {
   const model = h("textarea", { id: "model-json", rows: 12, spellcheck: "false" });
   model.value = localStorage.getItem("dynago.console.model") || example;
@@ -75,7 +86,7 @@ export function modelView(root) {
         addCapacity(acc, p.ConsumedCapacity);
       }
       const sk = parsed.sortKey;
-      items.sort((a, b) => (Object.values(b[sk] || {})[0] > Object.values(a[sk] || {})[0] ? 1 : -1));
+      items.sort((a, b) => compareKeys(b[sk], a[sk])); // newest (greatest) first
       const page = items.slice(0, plan.PageSize);
       fill(result, h("p", {}, `${page.length} items; read ${read} in ${pages.length} queries (${units(acc.total)} read units)`),
         h("pre", { class: "explain" }, capacityLines(acc).join("\n")),
