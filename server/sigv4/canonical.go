@@ -31,15 +31,44 @@ func appendURIEncoded(dst []byte, s string, keepSlash bool) []byte {
 	return dst
 }
 
-// appendCanonicalURI appends the path as sent, encoded once more: services
-// other than S3 sign the already-encoded path encoded a second time, so
-// "/a%20b" is signed as "/a%2520b". An empty path is "/".
-func appendCanonicalURI(dst []byte, u *url.URL) []byte {
-	p := u.EscapedPath()
-	if p == "" {
+// appendCanonicalURI appends the path as sent (escaped), encoded once
+// more: services other than S3 sign the already-encoded path encoded a
+// second time, so "/a%20b" is signed as "/a%2520b". An empty path is "/".
+func appendCanonicalURI(dst []byte, escapedPath string) []byte {
+	if escapedPath == "" {
 		return append(dst, '/')
 	}
-	return appendURIEncoded(dst, p, true)
+	return appendURIEncoded(dst, escapedPath, true)
+}
+
+// normalizePath removes the "." and ".." segments of a path (RFC 3986,
+// 5.2.4) and its empty ones ("//"), keeping a leading and a trailing
+// slash. Some SDKs sign the path so normalized while they send it as
+// given; the AWS SDK for Go signs it as given.
+func normalizePath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	var segs []string
+	for _, s := range strings.Split(p, "/") {
+		switch s {
+		case "", ".":
+		case "..":
+			if len(segs) > 0 {
+				segs = segs[:len(segs)-1]
+			}
+		default:
+			segs = append(segs, s)
+		}
+	}
+	out := strings.Join(segs, "/")
+	if p[0] == '/' {
+		out = "/" + out
+	}
+	if p[len(p)-1] == '/' && len(segs) > 0 {
+		out += "/"
+	}
+	return out
 }
 
 // queryParam is one name=value pair of a query string, decoded.

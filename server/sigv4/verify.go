@@ -230,10 +230,22 @@ func (v *Verifier) check(r *http.Request, req *request, query []queryParam, now 
 	if !ok {
 		return Identity{}, authError(CodeUnrecognizedClient, msgUnknownKey)
 	}
-	want := v.signature(r, req, names, query, cred, sc)
 	got, ok := decodeSignature(req.signature)
-	if !ok || !hmac.Equal(got[:], want[:]) {
+	if !ok {
 		return Identity{}, invalid(msgSignatureInvalid)
+	}
+	path := r.URL.EscapedPath()
+	want := v.signature(r, req, path, names, query, cred, sc)
+	if !hmac.Equal(got[:], want[:]) {
+		// A client may have signed the path normalized.
+		norm := normalizePath(path)
+		if norm == path || norm == "/" && path == "" {
+			return Identity{}, invalid(msgSignatureInvalid)
+		}
+		want = v.signature(r, req, norm, names, query, cred, sc)
+		if !hmac.Equal(got[:], want[:]) {
+			return Identity{}, invalid(msgSignatureInvalid)
+		}
 	}
 	if cred.SessionToken != "" && subtle.ConstantTimeCompare([]byte(req.token), []byte(cred.SessionToken)) != 1 {
 		return Identity{}, authError(CodeUnrecognizedClient, msgBadToken)
@@ -269,12 +281,12 @@ func lowerHexDigit(c byte) (byte, bool) {
 }
 
 // signature computes the signature the request should carry.
-func (v *Verifier) signature(r *http.Request, req *request, names []string, query []queryParam, cred *Credential, sc scope) [sha256.Size]byte {
+func (v *Verifier) signature(r *http.Request, req *request, path string, names []string, query []queryParam, cred *Credential, sc scope) [sha256.Size]byte {
 	var stack [1024]byte
 	buf := stack[:0]
 	buf = append(buf, r.Method...)
 	buf = append(buf, '\n')
-	buf = appendCanonicalURI(buf, r.URL)
+	buf = appendCanonicalURI(buf, path)
 	buf = append(buf, '\n')
 	buf = appendCanonicalQuery(buf, query, req.skipParam)
 	buf = append(buf, '\n')

@@ -451,6 +451,23 @@ func TestVerify(t *testing.T) {
 			r.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
 			return sdkSign(t, r, defaultSigning())
 		}},
+		{name: "path with dot segments, signed as sent", req: func(t *testing.T) *http.Request {
+			r := httptest.NewRequest(http.MethodPost, "http://localhost:8000/x/../y//z/./", strings.NewReader(testBody))
+			return sdkSign(t, r, defaultSigning())
+		}},
+		// botocore signs the path normalized and sends it as given.
+		{name: "path with dot segments, signed normalized", req: func(t *testing.T) *http.Request {
+			r := httptest.NewRequest(http.MethodPost, "http://localhost:8000/y/z/", strings.NewReader(testBody))
+			sdkSign(t, r, defaultSigning())
+			r.URL.Path, r.URL.RawPath = "/x/../y//z/./", ""
+			return r
+		}},
+		{name: "path changed", req: func(t *testing.T) *http.Request {
+			r := httptest.NewRequest(http.MethodPost, "http://localhost:8000/y/z", strings.NewReader(testBody))
+			sdkSign(t, r, defaultSigning())
+			r.URL.Path = "/y/w"
+			return r
+		}, code: CodeInvalidSignature, msg: invalidSig},
 		{name: "header whitespace and repeated headers", req: func(t *testing.T) *http.Request {
 			r := newRequest("DynamoDB_20120810.ListTables")
 			r.Header.Set("X-Amz-Meta", "  a   b  c ")
@@ -644,6 +661,17 @@ func TestSigningKeyCache(t *testing.T) {
 	}
 	if len(v.keys) != 2 {
 		t.Fatalf("%d cached keys, want 2", len(v.keys))
+	}
+}
+
+func TestNormalizePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "/", "/": "/", "//": "/", "/a": "/a", "/a/": "/a/", "/a//b": "/a/b", "/./a/./b/.": "/a/b",
+		"/a/b/../c": "/a/c", "/../../a": "/a", "/a/..": "/", "/a/../": "/", "a/b": "a/b", "/a%2Fb/": "/a%2Fb/",
+	} {
+		if got := normalizePath(in); got != want {
+			t.Errorf("normalizePath(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
