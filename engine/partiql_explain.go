@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -91,6 +92,11 @@ func ExplainStatement(in *ExplainInput, describe func(table string) (*TableDescr
 	}
 	d, err := describe(st.Table)
 	if err != nil {
+		// DescribeTable names the table; a statement does not.
+		var e *Error
+		if errors.As(err, &e) && e.Code == CodeResourceNotFound {
+			return nil, NotFound("Requested resource not found")
+		}
 		return nil, err
 	}
 	t := tableFromDescription(d)
