@@ -105,11 +105,15 @@ func TestExplainOperations(t *testing.T) {
 		{stmt: `SELECT p FROM "tbl"."gsi" WHERE gh = 'x'`, op: "Query",
 			check: func(e *Explanation) bool { return e.Index == "gsi" && e.IndexKind == "GSI" && e.PartitionKey == "gh" }},
 		{stmt: `SELECT * FROM "tbl" WHERE sk = 1`, op: "Scan", filter: "sk = 1",
-			check: func(e *Explanation) bool { return strings.Contains(e.Cost, "reads every item in the table; bills for all of them") }},
+			check: func(e *Explanation) bool {
+				return strings.Contains(e.Cost, "reads every item in the table; bills for all of them")
+			}},
 		{stmt: `INSERT INTO "tbl" VALUE {'pk': 'b', 'sk': 2}`, op: "PutItem",
 			check: func(e *Explanation) bool { return e.Request.ConditionExpression == "attribute_not_exists(#k)" }},
 		{stmt: `UPDATE "tbl" SET x = x + 1 WHERE pk = 'a' AND sk = 1 AND p = 'v'`, op: "UpdateItem", keyCond: "pk = 'a' AND sk = 1",
-			check: func(e *Explanation) bool { return e.Request.UpdateExpression != "" && strings.Contains(e.Request.ConditionExpression, "attribute_exists") }},
+			check: func(e *Explanation) bool {
+				return e.Request.UpdateExpression != "" && strings.Contains(e.Request.ConditionExpression, "attribute_exists")
+			}},
 		{stmt: `DELETE FROM "tbl" WHERE pk = 'a' AND sk = 1`, op: "DeleteItem"},
 	} {
 		e, err := ExplainStatement(&ExplainInput{Statement: c.stmt, Parameters: c.params}, describeOn(db))
