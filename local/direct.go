@@ -27,19 +27,15 @@ import (
 // *types.ConditionalCheckFailedException, a ValidationException a
 // *smithy.GenericAPIError, each wrapped in a *smithy.OperationError.
 //
-// The item operations (GetItem, PutItem, UpdateItem, DeleteItem, Query,
-// Scan, BatchGetItem, BatchWriteItem, TransactGetItems and
-// TransactWriteItems) and PartiQL's (ExecuteStatement,
-// BatchExecuteStatement, ExecuteTransaction) are converted straight to
-// the engine's requests. The rest (tables, Time to Live, tags, limits and
-// endpoints), and item requests that use what the direct path does not
-// convert (the
-// legacy Expected, AttributeUpdates, KeyConditions, QueryFilter and
-// ScanFilter parameters, or an attribute value the SDK would send in a
-// form of its own: nil, an unknown union member, a nil set or blob, one
-// nested past the decoder's depth guard), go through the SDK's client on
-// the in-process Transport, so that every request gets exactly the answer
-// it gets over the network.
+// Every operation but DescribeEndpoints (whose answer is the Host the
+// request was sent to) is converted straight to the engine's request.
+// Requests that use what the direct path does not convert go through the
+// SDK's client on the in-process Transport instead, so that every
+// request gets exactly the answer it gets over the network: the legacy
+// Expected, AttributeUpdates, KeyConditions, QueryFilter and ScanFilter
+// parameters, a tag without its key or value, and an attribute value the
+// SDK would send in a form of its own (nil, an unknown union member, a
+// nil set or blob, one nested past the decoder's depth guard).
 //
 // What differs from a *dynamodb.Client: the direct path does not retry
 // (a throttled request fails at once, as with aws.NopRetryer) and ignores
@@ -47,7 +43,9 @@ import (
 // nothing the engine sees). A request the engine refuses is checked with
 // the SDK's own parameter validation first, so a missing required member
 // is reported as the SDK reports it (smithy.InvalidParamsError), not as
-// the server would.
+// the server would. Outputs have no ResultMetadata (it describes an HTTP
+// exchange), and a TransactWriteItems or ExecuteTransaction without a
+// ClientRequestToken is sent without one, where the SDK makes one up.
 //
 // A Direct is safe for concurrent use.
 type Direct struct {

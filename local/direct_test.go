@@ -193,6 +193,25 @@ func TestDirectErrors(t *testing.T) {
 			}})
 			return err
 		},
+		"table exists": func(c local.API) error {
+			_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Tab"),
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+				BillingMode:          types.BillingModePayPerRequest})
+			return err
+		},
+		"tag without a value": func(c local.API) error {
+			_, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/Tab"),
+				Tags: []types.Tag{{Key: aws.String("k")}}})
+			return err
+		},
+		"bad key schema": func(c local.API) error {
+			_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Other"),
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: ""}},
+				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: "SIDEWAYS"}},
+				BillingMode:          types.BillingModePayPerRequest})
+			return err
+		},
 		"missing required member (the SDK's own validation)": func(c local.API) error {
 			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab")})
 			return err
@@ -294,7 +313,57 @@ func TestDirectResults(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	_, err := d.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("Full"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeN},
+			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeB},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("lsi"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("g"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"x"}}}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi"),
+			KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection:            &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(3), WriteCapacityUnits: aws.Int64(4)}}},
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(6)},
+		StreamSpecification:   &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+		SSESpecification:      &types.SSESpecification{Enabled: aws.Bool(true)},
+		Tags:                  []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}},
+		TableClass:            types.TableClassStandardInfrequentAccess,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("Full"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("ttl"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
 	reads := map[string]func(c local.API) (any, error){
+		"DescribeTable": func(c local.API) (any, error) {
+			return c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Full")})
+		},
+		"ListTables": func(c local.API) (any, error) {
+			return c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
+		},
+		"DescribeTimeToLive": func(c local.API) (any, error) {
+			return c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("Full")})
+		},
+		"ListTagsOfResource": func(c local.API) (any, error) {
+			out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Full")})
+			if err != nil {
+				return nil, err
+			}
+			return c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: out.Table.TableArn})
+		},
+		"DescribeLimits": func(c local.API) (any, error) {
+			return c.DescribeLimits(ctx, &dynamodb.DescribeLimitsInput{})
+		},
 		"GetItem": func(c local.API) (any, error) {
 			out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("q", "7"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
 			return out, err

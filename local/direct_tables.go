@@ -1,0 +1,516 @@
+package local
+
+import (
+	"context"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	smithytime "github.com/aws/smithy-go/time"
+
+	"github.com/dynago/dynago/engine"
+)
+
+// The table operations, Time to Live, tags and limits on the direct path,
+// converted as the protocol decoder reads the SDK's JSON for them
+// (internal/protocol/decode_ops.go): an enum the SDK leaves out when
+// empty is absent, a string or structure it sends when set is present
+// even when empty.
+
+func keySchema(ks []types.KeySchemaElement) []engine.KeySchemaElement {
+	if ks == nil {
+		return nil
+	}
+	out := make([]engine.KeySchemaElement, len(ks))
+	for i, k := range ks {
+		out[i] = engine.KeySchemaElement{AttributeName: aws.ToString(k.AttributeName), KeyType: string(k.KeyType)}
+	}
+	return out
+}
+
+func attributeDefinitions(defs []types.AttributeDefinition) []engine.AttributeDefinition {
+	if defs == nil {
+		return nil
+	}
+	out := make([]engine.AttributeDefinition, len(defs))
+	for i, d := range defs {
+		out[i] = engine.AttributeDefinition{AttributeName: aws.ToString(d.AttributeName), AttributeType: string(d.AttributeType)}
+	}
+	return out
+}
+
+func projection(p *types.Projection) (engine.Projection, bool) {
+	if p == nil {
+		return engine.Projection{}, false
+	}
+	return engine.Projection{ProjectionType: string(p.ProjectionType), NonKeyAttributes: copyStrings(p.NonKeyAttributes)}, true
+}
+
+func provisionedThroughput(p *types.ProvisionedThroughput) *engine.ProvisionedThroughput {
+	if p == nil {
+		return nil
+	}
+	return &engine.ProvisionedThroughput{
+		ReadCapacityUnits: aws.ToInt64(p.ReadCapacityUnits), WriteCapacityUnits: aws.ToInt64(p.WriteCapacityUnits),
+		ReadNull: p.ReadCapacityUnits == nil, WriteNull: p.WriteCapacityUnits == nil,
+	}
+}
+
+func onDemandThroughput(p *types.OnDemandThroughput) *engine.OnDemandThroughput {
+	if p == nil {
+		return nil
+	}
+	return &engine.OnDemandThroughput{MaxReadRequestUnits: p.MaxReadRequestUnits, MaxWriteRequestUnits: p.MaxWriteRequestUnits}
+}
+
+func streamSpecification(s *types.StreamSpecification) *engine.StreamSpecification {
+	if s == nil {
+		return nil
+	}
+	return &engine.StreamSpecification{StreamEnabled: aws.ToBool(s.StreamEnabled), NoStreamEnabled: s.StreamEnabled == nil,
+		StreamViewType: string(s.StreamViewType)}
+}
+
+func sseSpecification(s *types.SSESpecification) *engine.SSESpecification {
+	if s == nil {
+		return nil
+	}
+	return &engine.SSESpecification{Enabled: s.Enabled, SSEType: string(s.SSEType),
+		KMSMasterKeyId: aws.ToString(s.KMSMasterKeyId), KeyIDEmpty: s.KMSMasterKeyId != nil && *s.KMSMasterKeyId == ""}
+}
+
+// tags converts Tags; ok is false for a tag without its Key or Value,
+// which the SDK's own validation refuses (its path answers it).
+func tags(list []types.Tag) ([]engine.Tag, bool) {
+	if list == nil {
+		return nil, true
+	}
+	out := make([]engine.Tag, len(list))
+	for i, t := range list {
+		if t.Key == nil || t.Value == nil {
+			return nil, false
+		}
+		out[i] = engine.Tag{Key: *t.Key, Value: *t.Value}
+	}
+	return out, true
+}
+
+func globalSecondaryIndex(g *types.GlobalSecondaryIndex) engine.GlobalSecondaryIndex {
+	x := engine.GlobalSecondaryIndex{
+		KeySchema:             keySchema(g.KeySchema),
+		ProvisionedThroughput: provisionedThroughput(g.ProvisionedThroughput),
+		OnDemandThroughput:    onDemandThroughput(g.OnDemandThroughput),
+	}
+	var named, projected bool
+	x.IndexName, named = str(g.IndexName)
+	x.Projection, projected = projection(g.Projection)
+	x.NoIndexName, x.NoProjection = !named, !projected
+	return x
+}
+
+// CreateTable is (*dynamodb.Client).CreateTable on the engine.
+func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+	if in == nil {
+		in = &dynamodb.CreateTableInput{}
+	}
+	tg, ok := tags(in.Tags)
+	if !ok {
+		return c.sdk.CreateTable(ctx, in, optFns...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("CreateTable", err)
+	}
+	req := &engine.CreateTableInput{
+		AttributeDefinitions:      attributeDefinitions(in.AttributeDefinitions),
+		KeySchema:                 keySchema(in.KeySchema),
+		BillingMode:               string(in.BillingMode),
+		ProvisionedThroughput:     provisionedThroughput(in.ProvisionedThroughput),
+		OnDemandThroughput:        onDemandThroughput(in.OnDemandThroughput),
+		StreamSpecification:       streamSpecification(in.StreamSpecification),
+		SSESpecification:          sseSpecification(in.SSESpecification),
+		Tags:                      tg,
+		TableClass:                string(in.TableClass),
+		DeletionProtectionEnabled: in.DeletionProtectionEnabled,
+	}
+	req.TableName, ok = str(in.TableName)
+	req.NoTableName = !ok
+	if in.LocalSecondaryIndexes != nil {
+		req.LocalSecondaryIndexes = make([]engine.LocalSecondaryIndex, len(in.LocalSecondaryIndexes))
+		for i, l := range in.LocalSecondaryIndexes {
+			x := &req.LocalSecondaryIndexes[i]
+			x.KeySchema = keySchema(l.KeySchema)
+			var named, projected bool
+			x.IndexName, named = str(l.IndexName)
+			x.Projection, projected = projection(l.Projection)
+			x.NoIndexName, x.NoProjection = !named, !projected
+		}
+	}
+	if in.GlobalSecondaryIndexes != nil {
+		req.GlobalSecondaryIndexes = make([]engine.GlobalSecondaryIndex, len(in.GlobalSecondaryIndexes))
+		for i := range in.GlobalSecondaryIndexes {
+			req.GlobalSecondaryIndexes[i] = globalSecondaryIndex(&in.GlobalSecondaryIndexes[i])
+		}
+	}
+	out, err := c.db.CreateTable(req)
+	if err != nil {
+		return nil, c.fail("CreateTable", err, func(v *dynamodb.Client) error { _, err := v.CreateTable(ctx, in); return err })
+	}
+	return &dynamodb.CreateTableOutput{TableDescription: fromTable(out.TableDescription)}, nil
+}
+
+// DescribeTable is (*dynamodb.Client).DescribeTable on the engine.
+func (c *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	if in == nil {
+		in = &dynamodb.DescribeTableInput{}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("DescribeTable", err)
+	}
+	req := new(engine.DescribeTableInput)
+	var ok bool
+	req.TableName, ok = str(in.TableName)
+	req.NoTableName = !ok
+	out, err := c.db.DescribeTable(req)
+	if err != nil {
+		return nil, c.fail("DescribeTable", err, func(v *dynamodb.Client) error { _, err := v.DescribeTable(ctx, in); return err })
+	}
+	return &dynamodb.DescribeTableOutput{Table: fromTable(out.Table)}, nil
+}
+
+// DeleteTable is (*dynamodb.Client).DeleteTable on the engine.
+func (c *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
+	if in == nil {
+		in = &dynamodb.DeleteTableInput{}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("DeleteTable", err)
+	}
+	req := new(engine.DeleteTableInput)
+	var ok bool
+	req.TableName, ok = str(in.TableName)
+	req.NoTableName = !ok
+	out, err := c.db.DeleteTable(req)
+	if err != nil {
+		return nil, c.fail("DeleteTable", err, func(v *dynamodb.Client) error { _, err := v.DeleteTable(ctx, in); return err })
+	}
+	return &dynamodb.DeleteTableOutput{TableDescription: fromTable(out.TableDescription)}, nil
+}
+
+// ListTables is (*dynamodb.Client).ListTables on the engine.
+func (c *Direct) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
+	if in == nil {
+		in = &dynamodb.ListTablesInput{}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("ListTables", err)
+	}
+	req := &engine.ListTablesInput{Limit: in.Limit}
+	req.ExclusiveStartTableName, req.ExclusiveStartTableNameSet = str(in.ExclusiveStartTableName)
+	out, err := c.db.ListTables(req)
+	if err != nil {
+		return nil, c.fail("ListTables", err, func(v *dynamodb.Client) error { _, err := v.ListTables(ctx, in); return err })
+	}
+	names := append([]string{}, out.TableNames...)
+	return &dynamodb.ListTablesOutput{TableNames: names, LastEvaluatedTableName: optString(out.LastEvaluatedTableName)}, nil
+}
+
+// UpdateTable is (*dynamodb.Client).UpdateTable on the engine.
+func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
+	if in == nil {
+		in = &dynamodb.UpdateTableInput{}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("UpdateTable", err)
+	}
+	req := &engine.UpdateTableInput{
+		AttributeDefinitions:      attributeDefinitions(in.AttributeDefinitions),
+		BillingMode:               string(in.BillingMode),
+		ProvisionedThroughput:     provisionedThroughput(in.ProvisionedThroughput),
+		OnDemandThroughput:        onDemandThroughput(in.OnDemandThroughput),
+		StreamSpecification:       streamSpecification(in.StreamSpecification),
+		SSESpecification:          sseSpecification(in.SSESpecification),
+		TableClass:                string(in.TableClass),
+		DeletionProtectionEnabled: in.DeletionProtectionEnabled,
+	}
+	var ok bool
+	req.TableName, ok = str(in.TableName)
+	req.NoTableName = !ok
+	if in.GlobalSecondaryIndexUpdates != nil {
+		req.GlobalSecondaryIndexUpdates = make([]engine.GlobalSecondaryIndexUpdate, len(in.GlobalSecondaryIndexUpdates))
+		for i, u := range in.GlobalSecondaryIndexUpdates {
+			x := &req.GlobalSecondaryIndexUpdates[i]
+			if a := u.Create; a != nil {
+				g := globalSecondaryIndex(&types.GlobalSecondaryIndex{IndexName: a.IndexName, KeySchema: a.KeySchema, Projection: a.Projection,
+					ProvisionedThroughput: a.ProvisionedThroughput, OnDemandThroughput: a.OnDemandThroughput})
+				x.Create = &g
+			}
+			if a := u.Update; a != nil {
+				y := &engine.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: provisionedThroughput(a.ProvisionedThroughput),
+					OnDemandThroughput: onDemandThroughput(a.OnDemandThroughput)}
+				y.IndexName, ok = str(a.IndexName)
+				y.NoIndexName = !ok
+				x.Update = y
+			}
+			if a := u.Delete; a != nil {
+				y := new(engine.DeleteGlobalSecondaryIndexAction)
+				y.IndexName, ok = str(a.IndexName)
+				y.NoIndexName = !ok
+				x.Delete = y
+			}
+		}
+	}
+	out, err := c.db.UpdateTable(req)
+	if err != nil {
+		return nil, c.fail("UpdateTable", err, func(v *dynamodb.Client) error { _, err := v.UpdateTable(ctx, in); return err })
+	}
+	return &dynamodb.UpdateTableOutput{TableDescription: fromTable(out.TableDescription)}, nil
+}
+
+// UpdateTimeToLive is (*dynamodb.Client).UpdateTimeToLive on the engine.
+func (c *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
+	if in == nil {
+		in = &dynamodb.UpdateTimeToLiveInput{}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("UpdateTimeToLive", err)
+	}
+	req := new(engine.UpdateTimeToLiveInput)
+	var ok bool
+	req.TableName, ok = str(in.TableName)
+	req.NoTableName = !ok
+	if s := in.TimeToLiveSpecification; s != nil {
+		spec := &engine.TimeToLiveSpecification{Enabled: aws.ToBool(s.Enabled), NoEnabled: s.Enabled == nil}
+		spec.AttributeName, ok = str(s.AttributeName)
+		spec.NoAttributeName = !ok
+		req.TimeToLiveSpecification = spec
+	}
+	out, err := c.db.UpdateTimeToLive(req)
+	if err != nil {
+		return nil, c.fail("UpdateTimeToLive", err, func(v *dynamodb.Client) error { _, err := v.UpdateTimeToLive(ctx, in); return err })
+	}
+	s := out.TimeToLiveSpecification
+	return &dynamodb.UpdateTimeToLiveOutput{TimeToLiveSpecification: &types.TimeToLiveSpecification{
+		AttributeName: optString(s.AttributeName), Enabled: aws.Bool(s.Enabled)}}, nil
+}
+
+// DescribeTimeToLive is (*dynamodb.Client).DescribeTimeToLive on the
+// engine.
+func (c *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+	if in == nil {
+		in = &dynamodb.DescribeTimeToLiveInput{}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("DescribeTimeToLive", err)
+	}
+	req := new(engine.DescribeTimeToLiveInput)
+	var ok bool
+	req.TableName, ok = str(in.TableName)
+	req.NoTableName = !ok
+	out, err := c.db.DescribeTimeToLive(req)
+	if err != nil {
+		return nil, c.fail("DescribeTimeToLive", err, func(v *dynamodb.Client) error { _, err := v.DescribeTimeToLive(ctx, in); return err })
+	}
+	d := out.TimeToLiveDescription
+	return &dynamodb.DescribeTimeToLiveOutput{TimeToLiveDescription: &types.TimeToLiveDescription{
+		AttributeName: optString(d.AttributeName), TimeToLiveStatus: types.TimeToLiveStatus(d.TimeToLiveStatus)}}, nil
+}
+
+// TagResource is (*dynamodb.Client).TagResource on the engine.
+func (c *Direct) TagResource(ctx context.Context, in *dynamodb.TagResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TagResourceOutput, error) {
+	if in == nil {
+		in = &dynamodb.TagResourceInput{}
+	}
+	tg, ok := tags(in.Tags)
+	if !ok {
+		return c.sdk.TagResource(ctx, in, optFns...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("TagResource", err)
+	}
+	if err := c.db.TagResource(&engine.TagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), Tags: tg}); err != nil {
+		return nil, c.fail("TagResource", err, func(v *dynamodb.Client) error { _, err := v.TagResource(ctx, in); return err })
+	}
+	return &dynamodb.TagResourceOutput{}, nil
+}
+
+// UntagResource is (*dynamodb.Client).UntagResource on the engine.
+func (c *Direct) UntagResource(ctx context.Context, in *dynamodb.UntagResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UntagResourceOutput, error) {
+	if in == nil {
+		in = &dynamodb.UntagResourceInput{}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("UntagResource", err)
+	}
+	if err := c.db.UntagResource(&engine.UntagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), TagKeys: in.TagKeys}); err != nil {
+		return nil, c.fail("UntagResource", err, func(v *dynamodb.Client) error { _, err := v.UntagResource(ctx, in); return err })
+	}
+	return &dynamodb.UntagResourceOutput{}, nil
+}
+
+// ListTagsOfResource is (*dynamodb.Client).ListTagsOfResource on the
+// engine.
+func (c *Direct) ListTagsOfResource(ctx context.Context, in *dynamodb.ListTagsOfResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListTagsOfResourceOutput, error) {
+	if in == nil {
+		in = &dynamodb.ListTagsOfResourceInput{}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("ListTagsOfResource", err)
+	}
+	out, err := c.db.ListTagsOfResource(&engine.ListTagsOfResourceInput{ResourceArn: aws.ToString(in.ResourceArn), NextToken: aws.ToString(in.NextToken)})
+	if err != nil {
+		return nil, c.fail("ListTagsOfResource", err, func(v *dynamodb.Client) error { _, err := v.ListTagsOfResource(ctx, in); return err })
+	}
+	res := &dynamodb.ListTagsOfResourceOutput{Tags: make([]types.Tag, len(out.Tags)), NextToken: optString(out.NextToken)}
+	for i, t := range out.Tags {
+		res.Tags[i] = types.Tag{Key: aws.String(t.Key), Value: aws.String(t.Value)}
+	}
+	return res, nil
+}
+
+// DescribeLimits is (*dynamodb.Client).DescribeLimits on the engine.
+func (c *Direct) DescribeLimits(ctx context.Context, in *dynamodb.DescribeLimitsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeLimitsOutput, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, canceled("DescribeLimits", err)
+	}
+	out, err := c.db.DescribeLimits()
+	if err != nil {
+		return nil, c.fail("DescribeLimits", err, func(v *dynamodb.Client) error { _, err := v.DescribeLimits(ctx, in); return err })
+	}
+	return &dynamodb.DescribeLimitsOutput{
+		AccountMaxReadCapacityUnits:  aws.Int64(out.AccountMaxReadCapacityUnits),
+		AccountMaxWriteCapacityUnits: aws.Int64(out.AccountMaxWriteCapacityUnits),
+		TableMaxReadCapacityUnits:    aws.Int64(out.TableMaxReadCapacityUnits),
+		TableMaxWriteCapacityUnits:   aws.Int64(out.TableMaxWriteCapacityUnits),
+	}, nil
+}
+
+// fromTime is a timestamp as the SDK reads the server's: epoch seconds
+// with millisecond precision, in UTC; nil when zero (left out).
+func fromTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	v := smithytime.ParseEpochSeconds(float64(t.UnixMilli()) / 1000)
+	return &v
+}
+
+func fromKeySchema(ks []engine.KeySchemaElement) []types.KeySchemaElement {
+	if ks == nil {
+		return nil
+	}
+	out := make([]types.KeySchemaElement, len(ks))
+	for i, k := range ks {
+		out[i] = types.KeySchemaElement{AttributeName: optString(k.AttributeName), KeyType: types.KeyType(k.KeyType)}
+	}
+	return out
+}
+
+func fromProjection(p *engine.Projection) *types.Projection {
+	return &types.Projection{ProjectionType: types.ProjectionType(p.ProjectionType), NonKeyAttributes: copyStrings(p.NonKeyAttributes)}
+}
+
+// copyStrings copies a list the engine keeps (or gave out of its
+// catalog), keeping nil apart from empty.
+func copyStrings(list []string) []string {
+	if list == nil {
+		return nil
+	}
+	return append([]string{}, list...)
+}
+
+func fromOnDemand(o *engine.OnDemandThroughput) *types.OnDemandThroughput {
+	if o == nil {
+		return nil
+	}
+	return &types.OnDemandThroughput{MaxReadRequestUnits: o.MaxReadRequestUnits, MaxWriteRequestUnits: o.MaxWriteRequestUnits}
+}
+
+func fromThroughput(p *engine.ProvisionedThroughputDescription) *types.ProvisionedThroughputDescription {
+	if p == nil {
+		return nil
+	}
+	return &types.ProvisionedThroughputDescription{
+		LastDecreaseDateTime:   fromTime(p.LastDecreaseDateTime),
+		LastIncreaseDateTime:   fromTime(p.LastIncreaseDateTime),
+		NumberOfDecreasesToday: aws.Int64(p.NumberOfDecreasesToday),
+		ReadCapacityUnits:      aws.Int64(p.ReadCapacityUnits),
+		WriteCapacityUnits:     aws.Int64(p.WriteCapacityUnits),
+	}
+}
+
+// fromTable converts a table description as the SDK decodes the server's
+// encoding of it (internal/protocol's appendTableDescription).
+func fromTable(t *engine.TableDescription) *types.TableDescription {
+	if t == nil {
+		return nil
+	}
+	d := &types.TableDescription{
+		CreationDateTime:          fromTime(t.CreationDateTime),
+		DeletionProtectionEnabled: t.DeletionProtectionEnabled,
+		ItemCount:                 aws.Int64(t.ItemCount),
+		KeySchema:                 fromKeySchema(t.KeySchema),
+		LatestStreamArn:           optString(t.LatestStreamArn),
+		LatestStreamLabel:         optString(t.LatestStreamLabel),
+		OnDemandThroughput:        fromOnDemand(t.OnDemandThroughput),
+		ProvisionedThroughput:     fromThroughput(t.ProvisionedThroughput),
+		TableArn:                  optString(t.TableArn),
+		TableId:                   optString(t.TableId),
+		TableName:                 optString(t.TableName),
+		TableSizeBytes:            aws.Int64(t.TableSizeBytes),
+		TableStatus:               types.TableStatus(t.TableStatus),
+	}
+	if t.AttributeDefinitions != nil {
+		d.AttributeDefinitions = make([]types.AttributeDefinition, len(t.AttributeDefinitions))
+		for i, a := range t.AttributeDefinitions {
+			d.AttributeDefinitions[i] = types.AttributeDefinition{AttributeName: optString(a.AttributeName), AttributeType: types.ScalarAttributeType(a.AttributeType)}
+		}
+	}
+	if b := t.BillingModeSummary; b != nil {
+		d.BillingModeSummary = &types.BillingModeSummary{BillingMode: types.BillingMode(b.BillingMode),
+			LastUpdateToPayPerRequestDateTime: fromTime(b.LastUpdateToPayPerRequestDateTime)}
+	}
+	if t.GlobalSecondaryIndexes != nil {
+		d.GlobalSecondaryIndexes = make([]types.GlobalSecondaryIndexDescription, len(t.GlobalSecondaryIndexes))
+		for i := range t.GlobalSecondaryIndexes {
+			g := &t.GlobalSecondaryIndexes[i]
+			d.GlobalSecondaryIndexes[i] = types.GlobalSecondaryIndexDescription{
+				Backfilling:           g.Backfilling,
+				IndexArn:              optString(g.IndexArn),
+				IndexName:             optString(g.IndexName),
+				IndexSizeBytes:        aws.Int64(g.IndexSizeBytes),
+				IndexStatus:           types.IndexStatus(g.IndexStatus),
+				ItemCount:             aws.Int64(g.ItemCount),
+				KeySchema:             fromKeySchema(g.KeySchema),
+				OnDemandThroughput:    fromOnDemand(g.OnDemandThroughput),
+				Projection:            fromProjection(&g.Projection),
+				ProvisionedThroughput: fromThroughput(g.ProvisionedThroughput),
+			}
+		}
+	}
+	if t.LocalSecondaryIndexes != nil {
+		d.LocalSecondaryIndexes = make([]types.LocalSecondaryIndexDescription, len(t.LocalSecondaryIndexes))
+		for i := range t.LocalSecondaryIndexes {
+			l := &t.LocalSecondaryIndexes[i]
+			d.LocalSecondaryIndexes[i] = types.LocalSecondaryIndexDescription{
+				IndexArn:       optString(l.IndexArn),
+				IndexName:      optString(l.IndexName),
+				IndexSizeBytes: aws.Int64(l.IndexSizeBytes),
+				ItemCount:      aws.Int64(l.ItemCount),
+				KeySchema:      fromKeySchema(l.KeySchema),
+				Projection:     fromProjection(&l.Projection),
+			}
+		}
+	}
+	if s := t.SSEDescription; s != nil {
+		d.SSEDescription = &types.SSEDescription{KMSMasterKeyArn: optString(s.KMSMasterKeyArn),
+			SSEType: types.SSEType(s.SSEType), Status: types.SSEStatus(s.Status)}
+	}
+	if s := t.StreamSpecification; s != nil {
+		d.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(s.StreamEnabled), StreamViewType: types.StreamViewType(s.StreamViewType)}
+	}
+	if s := t.TableClassSummary; s != nil {
+		d.TableClassSummary = &types.TableClassSummary{LastUpdateDateTime: fromTime(s.LastUpdateDateTime), TableClass: types.TableClass(s.TableClass)}
+	}
+	return d
+}
