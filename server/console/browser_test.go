@@ -13,15 +13,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/local"
 	"github.com/dynago/dynago/server/console"
 )
 
@@ -451,5 +455,39 @@ func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
 	p.waitJS("the list without Events", `!!document.querySelector("#tables") && !document.querySelector("#tables tr[data-table=Events]")`)
 	if out := api(t, site.URL, "ListTables", `{}`); out != `{"TableNames":["Comments"]}` {
 		t.Errorf("after deletion ListTables says %s", out)
+	}
+}
+
+// TestBrowserStreamIteratorExpiry: the stream view left open past an
+// iterator's 15 minutes takes a new one after the last record it showed,
+// so it neither stops nor shows a record twice.
+func TestBrowserStreamIteratorExpiry(t *testing.T) {
+	var offset atomic.Int64 // added to the engine's clock
+	db, err := local.Open(local.WithEngineOptions(func(o *engine.Options) {
+		o.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	site := httptest.NewServer(console.With(db.Handler(), console.Options{}))
+	t.Cleanup(site.Close)
+	api(t, site.URL, "CreateTable", `{"TableName": "Log", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+		"KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+		"StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}`)
+	p := startBrowser(t, site.URL)
+	p.go_("#streams/Log")
+	p.waitText("#stream-status", "Live: KEYS_ONLY")
+	api(t, site.URL, "PutItem", `{"TableName": "Log", "Item": {"id": {"S": "before"}}}`)
+	p.waitText("#stream-records", "id=before")
+	offset.Store(int64(16 * time.Minute))
+	api(t, site.URL, "PutItem", `{"TableName": "Log", "Item": {"id": {"S": "after"}}}`)
+	records := p.waitText("#stream-records", "id=after")
+	if n := strings.Count(records, "INSERT"); n != 2 {
+		t.Errorf("%d records shown, want 2:\n%s", n, records)
+	}
+	if status := p.text("#stream-status"); !strings.HasPrefix(status, "Live:") {
+		t.Errorf("the view stopped: %s", status)
 	}
 }

@@ -36,33 +36,52 @@ export async function streamsView(root, name, onLeave) {
   }
   const arn = t.LatestStreamArn;
   const records = [];
-  const iterators = new Map(); // shard id -> iterator, or null when done
+  const iterators = new Map(); // shard id -> iterator, or null when read to its end
+  const lastSeq = new Map(); // shard id -> sequence number of the last record shown
   let stopped = false;
   let timer;
   onLeave(() => { stopped = true; clearTimeout(timer); });
   let first = true;
+
+  // iterator starts reading a shard: after the last record shown (an
+  // iterator expires after 15 minutes and is then taken again), else now
+  // for shards open when the view opened, else from the shard's start.
+  const iterator = async (shard) => {
+    const req = { StreamArn: arn, ShardId: shard, ShardIteratorType: first ? "LATEST" : "TRIM_HORIZON" };
+    if (lastSeq.has(shard)) {
+      req.ShardIteratorType = "AFTER_SEQUENCE_NUMBER";
+      req.SequenceNumber = lastSeq.get(shard);
+    }
+    return (await streams("GetShardIterator", req)).ShardIterator;
+  };
 
   const poll = async () => {
     try {
       const d = (await streams("DescribeStream", { StreamArn: arn })).StreamDescription;
       for (const s of d.Shards || []) {
         if (iterators.has(s.ShardId)) continue;
-        // Shards open when the view opened are read from now on; shards
-        // that appear later from their start.
-        const type = first ? "LATEST" : "TRIM_HORIZON";
         if (first && s.SequenceNumberRange?.EndingSequenceNumber) {
-          iterators.set(s.ShardId, null);
+          iterators.set(s.ShardId, null); // closed before the view opened
           continue;
         }
-        const it = await streams("GetShardIterator", { StreamArn: arn, ShardId: s.ShardId, ShardIteratorType: type });
-        iterators.set(s.ShardId, it.ShardIterator);
+        iterators.set(s.ShardId, await iterator(s.ShardId));
       }
       first = false;
       for (const [shard, it] of iterators) {
         if (!it) continue;
-        const out = await streams("GetRecords", { ShardIterator: it, Limit: 1000 });
+        let out;
+        try {
+          out = await streams("GetRecords", { ShardIterator: it, Limit: 1000 });
+        } catch (e) {
+          if (e.type !== "ExpiredIteratorException") throw e;
+          iterators.set(shard, await iterator(shard));
+          continue;
+        }
         iterators.set(shard, out.NextShardIterator || null);
-        for (const r of out.Records || []) records.unshift(r);
+        for (const r of out.Records || []) {
+          records.unshift(r);
+          lastSeq.set(shard, r.dynamodb.SequenceNumber);
+        }
       }
       records.splice(maxRecords);
       fill(status, h("p", {}, `Live: ${d.StreamViewType}, ${(d.Shards || []).length} shards, polled every second. `, h("span", { class: "mono small" }, arn)));
