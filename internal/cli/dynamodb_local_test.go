@@ -181,11 +181,27 @@ func TestDynamoDBLocalSharedDb(t *testing.T) {
 // flags and no -sharedDb, as "dynago serve -inMemory
 // -delayTransientStatuses -port N": as DynamoDB Local keeps a database per
 // access key and region then, each key and region sees its own tables,
-// whose ARNs name the signing region and an account of the key's; and a
-// new table is CREATING at first.
+// whose ARNs name the signing region and an account of the key's; a new
+// table is CREATING at first; and -cors lists the origins browsers may
+// call from.
 func TestDynamoDBLocalPerKeyAndRegion(t *testing.T) {
 	needAWSCLI(t)
-	p := startLocal(t, t.TempDir(), "serve", "-inMemory", "-delayTransientStatuses", "-port", freePort(t))
+	p := startLocal(t, t.TempDir(), "serve", "-inMemory", "-delayTransientStatuses", "-cors", "http://app.example.com", "-port", freePort(t))
+	// -cors LIST: a browser page of a listed origin may call the API.
+	for origin, want := range map[string]int{"http://app.example.com": 200, "http://other.example.com": 403} {
+		req, _ := http.NewRequest("OPTIONS", p.url, nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "x-amz-target,content-type,authorization")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want || (want == 200) != (resp.Header.Get("Access-Control-Allow-Origin") == origin) {
+			t.Errorf("-cors: preflight from %s: %d, Allow-Origin %q; want %d", origin, resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), want)
+		}
+	}
 	created := awsCLI(t, p.url, "AKIDONE", "eu-west-1", musicTable...)
 	desc, _ := created["TableDescription"].(map[string]any)
 	if status := desc["TableStatus"]; status != "CREATING" {
@@ -244,6 +260,15 @@ func TestNamespacesOnDisk(t *testing.T) {
 	p.Stop(t)
 
 	p = testserver.StartProcess(t, "--data-dir", dir, "--namespace", "account-region")
+	// A second server on the same directory is refused at once, in either
+	// mode, not when it first opens a namespace.
+	for _, mode := range []string{"account-region", "shared"} {
+		var out, errb strings.Builder
+		code := Main([]string{"serve", "--port", "0", "--data-dir", dir, "--namespace", mode}, nil, &out, &errb)
+		if code == 0 || !strings.Contains(errb.String(), "in use by another dynago process") {
+			t.Errorf("a second server (%s) on the directory: exit %d, %q", mode, code, errb.String())
+		}
+	}
 	out, err := sdkAs(p.URL, "keyA", "us-east-1").ListTables(ctx, &dynamodb.ListTablesInput{})
 	if err != nil || strings.Join(out.TableNames, ",") != "tableA" {
 		t.Errorf("keyA after a restart lists %v, %v; want [tableA]", out.TableNames, err)

@@ -6,8 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/dynago/dynago/engine"
 )
@@ -20,6 +24,9 @@ import (
 type namespaces struct {
 	base engine.Options // the options of every namespace but Dir, Region and AccountID
 	max  int
+	// lock holds the data directory against other servers, whichever
+	// namespace they mean to open; nil in memory.
+	lock io.Closer
 
 	mu struct {
 		sync.Mutex
@@ -30,10 +37,19 @@ type namespaces struct {
 
 type nsKey struct{ accessKey, region string }
 
-func newNamespaces(base engine.Options, max int) *namespaces {
+// openNamespaces returns the namespaces of base's data directory (none
+// open yet), locking the directory as a whole on disk.
+func openNamespaces(base engine.Options, max int) (*namespaces, error) {
 	n := &namespaces{base: base, max: max}
 	n.mu.dbs = map[nsKey]*engine.DB{}
-	return n
+	if !base.InMemory {
+		lock, err := pebble.LockDirectory(base.Dir, vfs.Default)
+		if err != nil {
+			return nil, fmt.Errorf("data directory %s is in use by another dynago process: %w", base.Dir, err)
+		}
+		n.lock = lock
+	}
+	return n, nil
 }
 
 // DB returns the database of accessKey and region, opening it if need be.
@@ -91,6 +107,10 @@ func (n *namespaces) Close() error {
 		}
 	}
 	clear(n.mu.dbs)
+	if n.lock != nil {
+		errs = append(errs, n.lock.Close())
+		n.lock = nil
+	}
 	return errors.Join(errs...)
 }
 

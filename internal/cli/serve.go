@@ -482,7 +482,8 @@ func openData(env *Env, c serveConfig, log *slog.Logger) (*engine.DB, *namespace
 		}
 	}
 	if c.namespace == namespaceAccountRegion {
-		return nil, newNamespaces(eo, c.maxNamespaces), nil
+		ns, err := openNamespaces(eo, c.maxNamespaces)
+		return nil, ns, err
 	}
 	if c.store != "" {
 		var err error
