@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -489,5 +490,68 @@ func TestBrowserStreamIteratorExpiry(t *testing.T) {
 	}
 	if status := p.text("#stream-status"); !strings.HasPrefix(status, "Live:") {
 		t.Errorf("the view stopped: %s", status)
+	}
+}
+
+// TestBrowserCreatesEverything: the create form's every part, checked in
+// the table's description as DynamoDB gives it.
+func TestBrowserCreatesEverything(t *testing.T) {
+	site := newSite(t, console.Options{})
+	p := startBrowser(t, site.URL)
+	p.waitJS("the create form", `!!document.querySelector("#create-table")`)
+	p.do("fill in the table",
+		chromedp.SetValue(`#create-table [name=table]`, "Prov"),
+		chromedp.SetValue(`#create-table [name=pk]`, "user"),
+		chromedp.SetValue(`#create-table [name=sk]`, "at"),
+		chromedp.SetValue(`#create-table [name=skType]`, "N"),
+		chromedp.SetValue(`#create-table [name=billing]`, "PROVISIONED"),
+		chromedp.SetValue(`#create-table [name=rcu]`, "7"),
+		chromedp.SetValue(`#create-table [name=wcu]`, "3"),
+		chromedp.SetValue(`#create-table [name=stream]`, "OLD_IMAGE"),
+		chromedp.SetValue(`#create-table [name=ttl]`, "expires"),
+		chromedp.Click(`#add-gsi`),
+		chromedp.SetValue(`.index-row.gsi [name=name]`, "byKind"),
+		chromedp.SetValue(`.index-row.gsi [name=hash]`, "kind, tenant:B"),
+		chromedp.SetValue(`.index-row.gsi [name=projection]`, "KEYS_ONLY"),
+		chromedp.SetValue(`.index-row.gsi [name=throughput]`, "2/1"),
+		chromedp.Click(`#add-lsi`),
+		chromedp.SetValue(`.index-row.lsi [name=name]`, "byScore"),
+		chromedp.SetValue(`.index-row.lsi [name=range]`, "score:N"),
+		chromedp.Click(`#create-submit`))
+	p.waitText("#table-summary", "Time to Live\tENABLED on expires")
+
+	var d struct {
+		Table struct {
+			ProvisionedThroughput  struct{ ReadCapacityUnits, WriteCapacityUnits int }
+			StreamSpecification    struct{ StreamViewType string }
+			AttributeDefinitions   []struct{ AttributeName, AttributeType string }
+			GlobalSecondaryIndexes []struct {
+				IndexName             string
+				KeySchema             []struct{ AttributeName, KeyType string }
+				Projection            struct{ ProjectionType string }
+				ProvisionedThroughput struct{ ReadCapacityUnits, WriteCapacityUnits int }
+			}
+			LocalSecondaryIndexes []struct {
+				IndexName string
+				KeySchema []struct{ AttributeName, KeyType string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(api(t, site.URL, "DescribeTable", `{"TableName": "Prov"}`)), &d); err != nil {
+		t.Fatal(err)
+	}
+	tb := d.Table
+	// In the order of their names: the order of definitions is not the
+	// page's to promise.
+	sort.Slice(tb.AttributeDefinitions, func(i, j int) bool {
+		return tb.AttributeDefinitions[i].AttributeName < tb.AttributeDefinitions[j].AttributeName
+	})
+	got := fmt.Sprintf("%+v %+v %+v %+v %+v", tb.ProvisionedThroughput, tb.StreamSpecification, tb.AttributeDefinitions, tb.GlobalSecondaryIndexes, tb.LocalSecondaryIndexes)
+	want := "{ReadCapacityUnits:7 WriteCapacityUnits:3} {StreamViewType:OLD_IMAGE} " +
+		"[{AttributeName:at AttributeType:N} {AttributeName:kind AttributeType:S} {AttributeName:score AttributeType:N} {AttributeName:tenant AttributeType:B} {AttributeName:user AttributeType:S}] " +
+		"[{IndexName:byKind KeySchema:[{AttributeName:kind KeyType:HASH} {AttributeName:tenant KeyType:HASH}] Projection:{ProjectionType:KEYS_ONLY} ProvisionedThroughput:{ReadCapacityUnits:2 WriteCapacityUnits:1}}] " +
+		"[{IndexName:byScore KeySchema:[{AttributeName:user KeyType:HASH} {AttributeName:score KeyType:RANGE}]}]"
+	if got != want {
+		t.Errorf("the table created:\n got %s\nwant %s", got, want)
 	}
 }
