@@ -38,8 +38,11 @@ package server
 import (
 	"compress/zlib"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"log/slog"
@@ -55,6 +58,7 @@ import (
 
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/protocol"
+	"github.com/dynago/dynago/server/sigv4"
 )
 
 // DefaultMaxBodyBytes is DynamoDB's request size limit: 16 MB.
@@ -112,6 +116,11 @@ type Config struct {
 	// serve them with Metrics.Handler. With Logger at debug level, every
 	// API request is also logged, one line each (requestlog.go).
 	Metrics *Metrics
+	// Auth, when set, requires every API request (and every request
+	// under /dynago/) to carry a valid AWS Signature Version 4 by one of
+	// its credentials, answering DynamoDB's errors otherwise
+	// (server/sigv4). nil: any signature, or none, is accepted.
+	Auth *sigv4.Verifier
 }
 
 // Server is an http.Handler answering DynamoDB API requests.
@@ -133,6 +142,7 @@ type Server struct {
 	corsPolicy   *CORS
 	namespaces   Namespaces
 	metrics      *Metrics
+	auth         *sigv4.Verifier
 	// debug is set when the logger takes debug lines: one per request.
 	debug bool
 	// lastThrottleLog is when a throttled request was last logged, in
@@ -155,6 +165,9 @@ type inflight struct {
 	body []byte
 	// db is the database the request reads and writes.
 	db *engine.DB
+	// rawHash, with Auth on and a compressed body, hashes the body as it
+	// arrives: what the signature covers (readBody).
+	rawHash hash.Hash
 	// note, when requests are observed (requestlog.go), is what the
 	// operation tells the log: table, index, units. It points to noted,
 	// and the request's answer is then observed through answer: kept
@@ -193,6 +206,7 @@ func New(db *engine.DB, cfg Config) *Server {
 		corsPolicy:   cfg.CORS,
 		namespaces:   cfg.Namespaces,
 		metrics:      cfg.Metrics,
+		auth:         cfg.Auth,
 		debug:        cfg.Logger.Enabled(context.Background(), slog.LevelDebug),
 	}
 	if s.corsPolicy == nil {
@@ -327,6 +341,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if r.URL.Path == ttlSweepPath {
+		if s.auth != nil {
+			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+			if _, aerr := s.auth.Verify(r, body, s.auth.Now()); aerr != nil {
+				s.writeError(w, r, aerr)
+				return
+			}
+		}
 		s.sweepTTL(w, r, reqID)
 		return
 	}
@@ -341,7 +362,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, &engine.Error{Code: engine.CodeUnknownOperation})
 		return
 	}
-	if s.namespaces != nil {
+	if s.namespaces != nil && s.auth == nil {
 		db, err := s.namespaceDB(r)
 		if err != nil {
 			s.writeFailure(w, r, err, "request_id", reqID, "target", target)
@@ -350,11 +371,37 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.db = db
 	}
 
+	if s.auth != nil && c.needsRawHash() {
+		c.rawHash = sha256.New()
+	}
 	if err := s.readBody(c); err != nil {
 		s.bodyFailed(w, c, err, reqID)
 		return
 	}
 	defer func() { putBuf(c.body) }()
+	if s.auth != nil {
+		// After the target is routed (DynamoDB answers an unknown one
+		// before looking at the signature) and the body read; a namespace
+		// is opened only for a verified caller.
+		var aerr *engine.Error
+		if c.rawHash != nil {
+			_, aerr = s.auth.VerifyPayloadHash(r, hex.EncodeToString(c.rawHash.Sum(nil)), s.auth.Now())
+		} else {
+			_, aerr = s.auth.Verify(r, c.body, s.auth.Now())
+		}
+		if aerr != nil {
+			s.writeError(w, r, aerr)
+			return
+		}
+		if s.namespaces != nil {
+			db, err := s.namespaceDB(r)
+			if err != nil {
+				s.writeFailure(w, r, err, "request_id", reqID, "target", target)
+				return
+			}
+			c.db = db
+		}
+	}
 
 	out, err := op(s, c, c.body, getBuf())
 	s.releaseBody(c)
@@ -587,6 +634,10 @@ func (s *Server) readBody(c *inflight) error {
 		rc.SetReadDeadline(time.Now().Add(s.bodyTimeout))
 	}
 	var src io.Reader = http.MaxBytesReader(nil, r.Body, limit)
+	if c.rawHash != nil {
+		// The signature covers the body as sent, compressed.
+		src = io.TeeReader(src, c.rawHash)
+	}
 	if gz {
 		zr, err := newDecoder(coding, src)
 		if err != nil {
@@ -643,6 +694,14 @@ func (s *Server) readBody(c *inflight) error {
 		rc.SetReadDeadline(time.Time{})
 	}
 	return nil
+}
+
+// needsRawHash reports whether the request's body arrives compressed, so
+// that its signature must be checked against the bytes as sent rather
+// than the body decoded.
+func (c *inflight) needsRawHash() bool {
+	coding, ok := requestCoding(c.r.Header.Get("Content-Encoding"))
+	return ok && coding != ""
 }
 
 // errTooLarge reports a request body over the size limit.

@@ -63,7 +63,9 @@ func startAuthServer(t *testing.T) (*httptest.Server, *atomic.Pointer[time.Time]
 		}
 		return time.Now()
 	}
-	hs := httptest.NewServer(v.Handler(server.New(db, server.Config{})))
+	// The server checks signatures itself (server.Config.Auth): what
+	// dynago serve --auth runs.
+	hs := httptest.NewServer(server.New(db, server.Config{Auth: v}))
 	t.Cleanup(func() {
 		hs.Close()
 		if err := db.Close(); err != nil {
