@@ -94,22 +94,29 @@ func (c *Direct) fail(op string, err error, validate func(*dynamodb.Client) erro
 	if verr := validate(c.check); verr != nil && !errors.Is(verr, errChecked) {
 		return verr
 	}
-	return operationError(op, responseError(err))
+	return operationError(op, responseError(err, apiError))
 }
 
 // canceled is the error of a call whose context is done before it starts.
 func canceled(op string, err error) error {
-	return operationError(op, &smithy.CanceledError{Err: err})
+	return operationError(op, canceledError(err))
 }
+
+func canceledError(err error) error { return &smithy.CanceledError{Err: err} }
 
 func operationError(op string, err error) error {
 	return &smithy.OperationError{ServiceID: dynamodb.ServiceID, OperationName: op, Err: err}
 }
 
+// operationErrorOf is operationError for another service's client.
+func operationErrorOf(service, op string, err error) error {
+	return &smithy.OperationError{ServiceID: service, OperationName: op, Err: err}
+}
+
 // responseError wraps the API error for err as the SDK wraps what it
 // decodes from a response: in an *awshttp.ResponseError with the HTTP
 // status (500 for InternalServerError, 400 otherwise) and a request id.
-func responseError(err error) error {
+func responseError(err error, apiError func(*engine.Error) error) error {
 	var e *engine.Error
 	if !errors.As(err, &e) {
 		e = &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"}
@@ -163,10 +170,17 @@ func apiError(e *engine.Error) error {
 	case engine.CodeInternalServerError:
 		return &types.InternalServerError{Message: msg}
 	}
-	if entry, ok := dynamodb.TypeRegistry.Entries["com.amazonaws.dynamodb#"+e.Code]; ok {
+	return registryError(dynamodb.TypeRegistry, "com.amazonaws.dynamodb#", e)
+}
+
+// registryError is the error type the SDK's registry reg names for e's
+// code (its shape names start with namespace), with e's message, or a
+// smithy.GenericAPIError when it names none.
+func registryError(reg *smithy.TypeRegistry, namespace string, e *engine.Error) error {
+	if entry, ok := reg.Entries[namespace+e.Code]; ok {
 		v := entry.New()
 		if f := reflect.ValueOf(v).Elem().FieldByName("Message"); f.IsValid() && f.Type() == reflect.TypeFor[*string]() {
-			f.Set(reflect.ValueOf(msg))
+			f.Set(reflect.ValueOf(optString(e.Message)))
 			if err, ok := v.(error); ok {
 				return err
 			}

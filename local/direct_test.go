@@ -3,6 +3,7 @@ package local_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 
@@ -480,5 +483,132 @@ func TestDirectCanceled(t *testing.T) {
 	out, err := d.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("z", "1")})
 	if err != nil || out.Item != nil {
 		t.Fatalf("the canceled put wrote: %v %v", out, err)
+	}
+}
+
+// TestDirectStreams compares the direct Streams client's answers and
+// errors with the SDK's.
+func TestDirectStreams(t *testing.T) {
+	db, err := local.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	d := db.Direct()
+	sdk := db.StreamsClient(func(o *dynamodbstreams.Options) { o.Retryer = aws.NopRetryer{} })
+	ds := db.DirectStreams()
+	out, err := d.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("Str"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := out.TableDescription.LatestStreamArn
+	for i, v := range []string{"a", "b"} {
+		if _, err := d.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Str"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "k"}, "v": &types.AttributeValueMemberS{Value: v},
+			"l": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberN{Value: fmt.Sprint(i)}}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	desc, err := ds.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shard := desc.StreamDescription.Shards[0].ShardId
+	it, err := ds.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := map[string]func(c local.StreamsAPI) (any, error){
+		"ListStreams": func(c local.StreamsAPI) (any, error) {
+			return c.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{})
+		},
+		"DescribeStream": func(c local.StreamsAPI) (any, error) {
+			return c.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+		},
+		"GetRecords": func(c local.StreamsAPI) (any, error) {
+			out, err := c.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+			if err == nil && len(out.Records) != 2 {
+				t.Errorf("%d records, want 2", len(out.Records))
+			}
+			return out, err
+		},
+	}
+	for name, read := range reads {
+		got, err := read(ds)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := read(sdk)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		clearMetadata(got)
+		clearMetadata(want)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: direct:\n%#v\nSDK:\n%#v", name, got, want)
+		}
+	}
+	errs := map[string]func(c local.StreamsAPI) error{
+		"bad iterator": func(c local.StreamsAPI) error {
+			_, err := c.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String("nonsense")})
+			return err
+		},
+		"unknown stream": func(c local.StreamsAPI) error {
+			_, err := c.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(*arn + "x")})
+			return err
+		},
+		"missing required member": func(c local.StreamsAPI) error {
+			_, err := c.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn})
+			return err
+		},
+		"iterator at an unknown sequence number": func(c local.StreamsAPI) error {
+			_, err := c.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: shard,
+				ShardIteratorType: streamtypes.ShardIteratorTypeAtSequenceNumber, SequenceNumber: aws.String("1")})
+			return err
+		},
+	}
+	for name, call := range errs {
+		sameError(t, name, call(ds), call(sdk))
+	}
+}
+
+// TestDirectStreamsMethodSet checks that *local.DirectStreams has every
+// operation of *dynamodbstreams.Client (dynago serves all four) with its
+// exact signature.
+func TestDirectStreamsMethodSet(t *testing.T) {
+	ct := reflect.TypeFor[*dynamodbstreams.Client]()
+	dt := reflect.TypeFor[*local.DirectStreams]()
+	n := 0
+	for i := range ct.NumMethod() {
+		m := ct.Method(i)
+		if m.Type.NumIn() != 4 || m.Type.In(1) != reflect.TypeFor[context.Context]() {
+			continue
+		}
+		n++
+		dm, ok := dt.MethodByName(m.Name)
+		if !ok || dm.Type.NumIn() != m.Type.NumIn() {
+			t.Errorf("*local.DirectStreams lacks %s", m.Name)
+			continue
+		}
+		for j := 1; j < m.Type.NumIn(); j++ {
+			if dm.Type.In(j) != m.Type.In(j) {
+				t.Errorf("%s: parameter %d is %v, want %v", m.Name, j, dm.Type.In(j), m.Type.In(j))
+			}
+		}
+		for j := range m.Type.NumOut() {
+			if dm.Type.Out(j) != m.Type.Out(j) {
+				t.Errorf("%s: result %d is %v, want %v", m.Name, j, dm.Type.Out(j), m.Type.Out(j))
+			}
+		}
+	}
+	if n != 4 {
+		t.Errorf("*dynamodbstreams.Client has %d operations, want 4", n)
 	}
 }
