@@ -34,6 +34,16 @@ CLI can use dynago by changing only the endpoint URL:
 Any access key and region are accepted. SIGINT or SIGTERM shut the server
 down cleanly: requests in flight finish, then the data is flushed and closed.
 
+DynamoDB Local's command line works as it is, with or without "serve":
+
+  dynago -sharedDb -dbPath ./data -port 8000
+
+(-port, -inMemory, -dbPath, -sharedDb, -cors, -delayTransientStatuses,
+-optimizeDbBeforeStartup, -disableTelemetry, -help). As in DynamoDB Local,
+each access key and region then has its own tables unless -sharedDb is
+given (--namespace account-region); dynago's own default is one set of
+tables for every client (--namespace shared).
+
 The same endpoint serves DynamoDB Streams (ListStreams, DescribeStream,
 GetShardIterator, GetRecords):
 

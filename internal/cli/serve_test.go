@@ -94,7 +94,9 @@ func TestServeHelpTeaches(t *testing.T) {
 	}
 	for _, want := range []string{"-data-dir", "-in-memory", "-sync", "Off by default", "-port", "-log-level",
 		// DynamoDB Local's -cors, and dynago's safer default.
-		"-cors", "DynamoDB Local", "loopback"} {
+		"-cors", "DynamoDB Local", "loopback",
+		// DynamoDB Local's command line.
+		"-sharedDb -dbPath ./data -port 8000", "-inMemory", "-delayTransientStatuses", "-namespace"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("serve --help does not mention %q:\n%s", want, out.String())
 		}
