@@ -458,9 +458,6 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 			return nil, err
 		}
 	}
-	if false {
-		return nil, err
-	}
 	tok, err := decodeQLToken(in)
 	if err != nil {
 		return nil, err
@@ -659,25 +656,41 @@ type qlToken struct {
 // in the binary item format (nothing when the next page starts a
 // partition).
 func requestDigest(in *ExecuteStatementInput) [8]byte {
-	var stack [512]byte
-	buf := binary.AppendUvarint(stack[:0], uint64(len(in.Statement)))
+	bp := tokenBufs.Get().(*[]byte)
+	buf := binary.AppendUvarint((*bp)[:0], uint64(len(in.Statement)))
 	buf = append(buf, in.Statement...)
 	for _, v := range in.Parameters {
 		buf = attr.AppendValue(buf, v)
 	}
 	sum := sha256.Sum256(buf)
+	putTokenBuf(bp, buf)
 	return [8]byte(sum[:8])
 }
 
+// tokenBufs keeps the buffers a NextToken is made in.
+var tokenBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+func putTokenBuf(bp *[]byte, b []byte) {
+	if cap(b) <= 64<<10 {
+		*bp = b[:0]
+		tokenBufs.Put(bp)
+	}
+}
+
 func encodeQLToken(in *ExecuteStatementInput, part int, lek attr.Item) string {
-	var stack [256]byte
 	d := requestDigest(in)
-	b := append(append(stack[:0], 'Q'), d[:]...)
+	bp := tokenBufs.Get().(*[]byte)
+	b := append(append((*bp)[:0], 'Q'), d[:]...)
 	b = binary.AppendUvarint(b, uint64(part))
 	if lek != nil {
 		b = attr.AppendItem(b, lek)
 	}
-	return base64.StdEncoding.EncodeToString(b)
+	ep := tokenBufs.Get().(*[]byte)
+	enc := base64.StdEncoding.AppendEncode((*ep)[:0], b)
+	tok := string(enc)
+	putTokenBuf(bp, b)
+	putTokenBuf(ep, enc)
+	return tok
 }
 
 func decodeQLToken(in *ExecuteStatementInput) (qlToken, error) {
