@@ -48,8 +48,13 @@ type Server struct {
 	// local's direct client on the engine. All three reach the same
 	// database, without retries.
 	API local.API
-	// Streams is a DynamoDB Streams client for the server, retry-free too.
+	// Streams is a DynamoDB Streams client for the server over TCP,
+	// retry-free too.
 	Streams *dynamodbstreams.Client
+	// StreamsAPI is the Streams client DYNAGO_TEST_CLIENT asks for, as
+	// API is: Streams, the SDK's client on the in-process transport, or
+	// local's direct Streams client.
+	StreamsAPI local.StreamsAPI
 	// DB is the engine behind the server.
 	DB *engine.DB
 
@@ -95,6 +100,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	s.Client = NewClient(hs.URL)
 	s.API = newAPI(t, s.Client, db, h, hs.URL)
 	s.Streams = NewStreamsClient(hs.URL)
+	s.StreamsAPI = newStreamsAPI(t, s.Streams, db, h, hs.URL)
 	t.Cleanup(func() {
 		hs.Close()
 		if err := db.Close(); err != nil {
@@ -152,6 +158,32 @@ func newAPI(t testing.TB, c *dynamodb.Client, db *engine.DB, h http.Handler, url
 		return local.NewDirect(db, NewInProcessClient(h, url))
 	}
 	return c
+}
+
+// newStreamsAPI is newAPI for DynamoDB Streams.
+func newStreamsAPI(t testing.TB, c *dynamodbstreams.Client, db *engine.DB, h http.Handler, url string) local.StreamsAPI {
+	kind, err := ClientKind()
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch kind {
+	case ClientInProcess:
+		return NewInProcessStreamsClient(h, url)
+	case ClientDirect:
+		return local.NewDirectStreams(db, NewInProcessStreamsClient(h, url))
+	}
+	return c
+}
+
+// NewInProcessStreamsClient is NewInProcessClient for DynamoDB Streams.
+func NewInProcessStreamsClient(h http.Handler, url string) *dynamodbstreams.Client {
+	return dynamodbstreams.New(dynamodbstreams.Options{
+		Region:       Region,
+		BaseEndpoint: aws.String(url),
+		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "SECRETTEST", ""),
+		Retryer:      aws.NopRetryer{},
+		HTTPClient:   local.NewTransport(h),
+	})
 }
 
 // NewInProcessClient returns an SDK client configured as NewClient whose
