@@ -388,11 +388,34 @@ func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
 		t.Errorf("the statement's result:\n%s", res)
 	}
 	p.screenshot("partiql")
+	// Paging with NextToken, one item a page.
+	p.do("a page of one", chromedp.SetValue(`#pq-statement`, `SELECT id FROM "Events"`), chromedp.SetValue(`#pq-limit`, "1"), chromedp.Click(`#pq-run`))
+	p.waitText("#pq-explain", "more remain: NextToken set")
+	first := p.text("#pq-result table")
+	p.do("the next page", chromedp.Click(`#pq-more`))
+	p.waitJS("the second page", fmt.Sprintf(`(document.querySelector("#pq-result table")?.innerText || %q) !== %q`, first, first))
+	second := p.text("#pq-result table")
+	if !(strings.Contains(first+second, "soon") && strings.Contains(first+second, "late")) {
+		t.Errorf("two pages of one item: %q then %q", first, second)
+	}
+	p.do("no limit", chromedp.SetValue(`#pq-limit`, ""))
+
 	bad := `SELECT * FROM "Events" WHERE`
 	wantErr := apiError(t, site.URL, "ExecuteStatement", fmt.Sprintf(`{"Statement": %q}`, bad))
 	p.do("run a bad statement", chromedp.SetValue(`#pq-statement`, bad), chromedp.Click(`#pq-run`))
 	if got := p.waitText("#pq-result .error", ":"); got != wantErr {
 		t.Errorf("the page shows %q, the API said %q", got, wantErr)
+	}
+
+	// The builder fetches several pages of a Scan and adds them up.
+	p.go_("#query/Events")
+	p.waitJS("the query form", `!!document.querySelector("#q-source")`)
+	p.do("scan one item a page", chromedp.SetValue(`#q-limit`, "1"), chromedp.SetValue(`#q-pages`, "5"), chromedp.Click(`#run-scan`))
+	explain = p.waitText("#explain", "EXPLAIN")
+	for _, want := range []string{"Scan on table Events", "Pages fetched: 3\n", "Items read (ScannedCount): 2", "Items returned (Count): 2", "Read units consumed: 1.5"} {
+		if !strings.Contains(explain, want) {
+			t.Errorf("the paged Scan's EXPLAIN lacks %q:\n%s", want, explain)
+		}
 	}
 
 	// The planner.
