@@ -418,6 +418,21 @@ func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
 		}
 	}
 
+	// A parallel Scan's segments read disjoint parts that add up to all.
+	total := 0
+	for seg := range 2 {
+		p.do("scan a segment", chromedp.SetValue(`#q-limit`, ""), chromedp.SetValue(`#q-segment`, fmt.Sprint(seg)), chromedp.SetValue(`#q-segments`, "2"), chromedp.Click(`#run-scan`))
+		explain = p.waitText("#explain", fmt.Sprintf("segment %d of 2", seg))
+		var n int
+		if _, err := fmt.Sscanf(explain[strings.Index(explain, "Items returned (Count): "):], "Items returned (Count): %d", &n); err != nil {
+			t.Fatalf("segment %d: %v in\n%s", seg, err, explain)
+		}
+		total += n
+	}
+	if total != 2 {
+		t.Errorf("the two segments returned %d items, want 2", total)
+	}
+
 	// The planner.
 	p.go_("#model")
 	p.do("plan an access pattern", chromedp.SetValue(`#model-where`, "product=42\nrating=4,5"), chromedp.Click(`#plan-run`))

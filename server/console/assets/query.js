@@ -75,6 +75,8 @@ export async function queryView(root, name, nav) {
   const pages = h("input", { id: "q-pages", type: "number", min: 1, value: "1" });
   const backward = h("input", { id: "q-backward", type: "checkbox" });
   const consistent = h("input", { id: "q-consistent", type: "checkbox" });
+  const segment = h("input", { id: "q-segment", type: "number", min: 0, placeholder: "0" });
+  const segments = h("input", { id: "q-segments", type: "number", min: 1, placeholder: "none" });
   const result = h("div", { id: "q-result" });
   const explain = h("pre", { id: "explain", class: "explain" });
   let keyInputs = [];
@@ -123,6 +125,10 @@ export async function queryView(root, name, nav) {
       });
       req.KeyConditionExpression = conds.join(" AND ");
       req.ScanIndexForward = !backward.checked;
+    }
+    if (op === "Scan" && segments.value) {
+      req.Segment = Number(segment.value || 0);
+      req.TotalSegments = Number(segments.value);
     }
     if (filter.value.trim()) req.FilterExpression = filter.value.trim();
     if (projection.value.trim()) req.ProjectionExpression = projection.value.trim();
@@ -174,6 +180,7 @@ export async function queryView(root, name, nav) {
       `EXPLAIN`,
       `${op} on ${src.name ? `index ${src.name} (${src.kind}) of table ${name}` : `table ${name}`}`,
       op === "Query" ? `Key range read: ${range.join(" AND ") || "(none)"}${req.ScanIndexForward === false ? ", descending" : ", ascending"}`
+        : req.TotalSegments ? `Key range read: segment ${req.Segment} of ${req.TotalSegments} (that share of the ${src.name ? "index" : "table"}'s hash range), in hash order`
         : `Key range read: the whole ${src.name ? "index" : "table"}, in hash order`,
       req.FilterExpression ? `Filter (after the read, billed before it): ${req.FilterExpression}` : `Filter: none`,
       `Pages fetched: ${fetched}${next ? " (more remain: LastEvaluatedKey set)" : ""}${more ? " continuing a previous run" : ""}`,
@@ -194,6 +201,7 @@ export async function queryView(root, name, nav) {
       h("div", { class: "row" }, field("Limit", limit), field("Pages to fetch", pages),
         h("label", { class: "check" }, backward, " descending (ScanIndexForward false)"),
         h("label", { class: "check" }, consistent, " consistent read")),
+      h("div", { class: "row" }, field("Scan segment", segment), field("Total segments", segments, "parallel Scan; Scan only")),
       h("div", { class: "row" },
         h("button", { class: "primary", id: "run-query", onclick: () => run("Query") }, "Query"),
         h("button", { id: "run-scan", onclick: () => run("Scan") }, "Scan"))),
@@ -251,10 +259,16 @@ export async function partiqlView(root) {
     fill(explain, lines.join("\n"));
   };
 
+  stmt.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      run(false);
+    }
+  });
   fill(root, h("h2", {}, "PartiQL"),
     h("div", { class: "card" }, stmt,
       h("div", { class: "row" }, field("Parameters (DynamoDB JSON list)", params), field("Limit", limit),
         h("label", { class: "check" }, consistent, " consistent read")),
-      h("div", { class: "row" }, h("button", { class: "primary", id: "pq-run", onclick: () => run(false) }, "Run"))),
+      h("div", { class: "row" }, h("button", { class: "primary", id: "pq-run", onclick: () => run(false) }, "Run"), h("small", { class: "hint" }, "or Ctrl+Enter"))),
     h("div", { class: "split" }, result, explain));
 }
