@@ -280,7 +280,7 @@ func TestNamespacesOnDisk(t *testing.T) {
 // whose namespace is unknown, gets DynamoDB's answer to an unsigned
 // request under account-region, while GET / still answers.
 func TestNamespaceUnsignedRefused(t *testing.T) {
-	p := testserver.StartProcess(t, "--in-memory", "--namespace", "account-region")
+	p := testserver.StartProcess(t, "--data-dir", t.TempDir(), "--namespace", "account-region") // a directory: a PostgreSQL --store refuses account-region
 	req, _ := http.NewRequest("POST", p.URL, strings.NewReader("{}"))
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
