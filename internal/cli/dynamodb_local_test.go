@@ -21,6 +21,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/smithy-go"
 
 	"github.com/dynago/dynago/internal/testserver"
@@ -377,4 +379,58 @@ func TestAccountIDStable(t *testing.T) {
 			t.Errorf("namespaceDir(%q, %q) = %q", tc[0], tc[1], got)
 		}
 	}
+}
+
+// TestNamespacesKeepStreamsAndTagsApart checks that what hangs off a
+// table (its stream, its tags, its Time to Live) is another key's only
+// under account-region, and everyone's under shared.
+func TestNamespacesKeepStreamsAndTagsApart(t *testing.T) {
+	ctx := context.Background()
+	for _, mode := range []string{"account-region", "shared"} {
+		t.Run(mode, func(t *testing.T) {
+			p := testserver.StartProcess(t, "--data-dir", t.TempDir(), "--namespace", mode)
+			a := sdkAs(p.URL, "keyA", "us-east-1")
+			out, err := a.CreateTable(ctx, &dynamodb.CreateTableInput{
+				TableName:            aws.String("streamed"),
+				BillingMode:          types.BillingModePayPerRequest,
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+				StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+				Tags:                 []types.Tag{{Key: aws.String("team"), Value: aws.String("a")}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("streamed"),
+				TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
+				t.Fatal(err)
+			}
+			shared := mode == "shared"
+			b := streamsAs(p.URL, "keyB", "us-east-1")
+			streams, err := b.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(streams.Streams); got != map[bool]int{true: 1, false: 0}[shared] {
+				t.Errorf("another key lists %d streams", got)
+			}
+			other := sdkAs(p.URL, "keyB", "us-east-1")
+			tags, err := other.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: out.TableDescription.TableArn})
+			if shared != (err == nil && len(tags.Tags) == 1) {
+				t.Errorf("another key lists the tags of %s: %v, %v", aws.ToString(out.TableDescription.TableArn), tags, err)
+			}
+			ttl, err := other.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("streamed")})
+			if shared != (err == nil && ttl.TimeToLiveDescription.TimeToLiveStatus == types.TimeToLiveStatusEnabled) {
+				t.Errorf("another key describes the table's Time to Live: %v, %v", ttl, err)
+			}
+		})
+	}
+}
+
+// streamsAs returns a Streams client for url signing with key in region.
+func streamsAs(url, key, region string) *dynamodbstreams.Client {
+	return dynamodbstreams.New(dynamodbstreams.Options{
+		Region: region, BaseEndpoint: aws.String(url),
+		Credentials: credentials.NewStaticCredentialsProvider(key, "secret", ""),
+	})
 }
