@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"net/http"
 	"sort"
 	"sync"
 	"time"
@@ -112,8 +113,8 @@ func (r *Recorder) Sample(now time.Time) {
 }
 
 // Samples returns the recorded samples, oldest first. Its signature is
-// Options.Capacity's.
-func (r *Recorder) Samples(context.Context) ([]CapacitySample, error) {
+// Options.Capacity's; it does not look at the request.
+func (r *Recorder) Samples(*http.Request) ([]CapacitySample, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []CapacitySample

@@ -1,7 +1,6 @@
 package console_test
 
 import (
-	"context"
 	"reflect"
 	"testing"
 	"time"
@@ -21,7 +20,7 @@ func TestRecorder(t *testing.T) {
 	rec.Sample(at(1))
 	totals = []console.CapacityTotal{{Table: "T", ReadUnits: 12.5, WriteUnits: 1}, {Table: "T", Index: "byX", ReadUnits: 3}}
 	rec.Sample(at(2)) // nothing consumed
-	got, _ := rec.Samples(context.Background())
+	got, _ := rec.Samples(nil)
 	want := []console.CapacitySample{
 		{Time: at(1), Table: "T", ReadUnits: 2.5, WriteUnits: 1},
 		{Time: at(1), Table: "T", Index: "byX", ReadUnits: 3},
@@ -34,7 +33,7 @@ func TestRecorder(t *testing.T) {
 	// last two intervals are kept.
 	totals = []console.CapacityTotal{{Table: "T", ReadUnits: 0.5}}
 	rec.Sample(at(3))
-	got, _ = rec.Samples(context.Background())
+	got, _ = rec.Samples(nil)
 	want = []console.CapacitySample{{Time: at(3), Table: "T", ReadUnits: 0.5}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("after a reset\n got %+v\nwant %+v", got, want)

@@ -30,7 +30,6 @@
 package console
 
 import (
-	"context"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -64,11 +63,17 @@ type Options struct {
 	// ErrorCode() and ErrorMessage() methods, is answered with that type
 	// and message; any other as a ValidationException with its text.
 	// Default: nil (501).
-	Explain func(ctx context.Context, statement string, consistentRead bool) (any, error)
+	//
+	// The functions get the console's request: its context, and, when the
+	// page has credentials, its SigV4 Authorization, whose credential
+	// scope names the database of a server with a namespace per access
+	// key and region.
+	Explain func(r *http.Request, statement string, consistentRead bool) (any, error)
 	// Capacity, if set, returns the capacity consumed per table and index
-	// since the server started, as samples in time order. Default: nil
-	// (501); the page then charts the capacity of its own requests only.
-	Capacity func(ctx context.Context) ([]CapacitySample, error)
+	// since the server started, as samples in time order (Recorder.Samples
+	// makes them). Default: nil (501); the page then charts the capacity
+	// of its own requests only.
+	Capacity func(r *http.Request) ([]CapacitySample, error)
 	// HostAllowed, if set, refuses (403) /console/api/ requests whose Host
 	// header it rejects: give it the server's own DNS-rebinding check.
 	// Default: nil, every host is allowed.
@@ -319,7 +324,7 @@ func (h *Handler) explain(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "ValidationException", "statement is required")
 		return
 	}
-	out, err := h.opts.Explain(r.Context(), req.Statement, req.ConsistentRead)
+	out, err := h.opts.Explain(r, req.Statement, req.ConsistentRead)
 	if err != nil {
 		var ce *Error
 		var api interface {
@@ -351,7 +356,7 @@ func (h *Handler) capacity(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotImplemented, "UnsupportedOperationException", "this server keeps no capacity counters")
 		return
 	}
-	s, err := h.opts.Capacity(r.Context())
+	s, err := h.opts.Capacity(r)
 	if err != nil {
 		fail(w, http.StatusInternalServerError, "InternalServerError", err.Error())
 		return

@@ -1,7 +1,6 @@
 package console_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -190,7 +189,7 @@ func TestOptionalEndpoints(t *testing.T) {
 
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	full := newSite(t, console.Options{
-		Explain: func(_ context.Context, stmt string, consistent bool) (any, error) {
+		Explain: func(_ *http.Request, stmt string, consistent bool) (any, error) {
 			switch {
 			case strings.Contains(stmt, "bad"):
 				return nil, errors.New("Statement wasn't well formed")
@@ -199,7 +198,7 @@ func TestOptionalEndpoints(t *testing.T) {
 			}
 			return explained{Operation: "Query", Statement: stmt, Consistent: consistent}, nil
 		},
-		Capacity: func(context.Context) ([]console.CapacitySample, error) {
+		Capacity: func(*http.Request) ([]console.CapacitySample, error) {
 			return []console.CapacitySample{{Time: at, Table: "T", Index: "byX", ReadUnits: 1.5}}, nil
 		},
 	})

@@ -1,8 +1,8 @@
 package console_test
 
 import (
-	"context"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -17,8 +17,8 @@ import (
 
 // engineExplain is console.Options.Explain over an engine: the wiring
 // "dynago serve" gives the console.
-func engineExplain(db *engine.DB) func(context.Context, string, bool) (any, error) {
-	return func(_ context.Context, stmt string, consistent bool) (any, error) {
+func engineExplain(db *engine.DB) func(*http.Request, string, bool) (any, error) {
+	return func(_ *http.Request, stmt string, consistent bool) (any, error) {
 		e, err := engine.ExplainStatement(&engine.ExplainInput{Statement: stmt, ConsistentRead: consistent},
 			func(table string) (*engine.TableDescription, error) {
 				out, err := db.DescribeTable(&engine.DescribeTableInput{TableName: table})
