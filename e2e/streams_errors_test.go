@@ -12,6 +12,8 @@ import (
 	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/dynago/dynago/internal/testserver"
+
+	"github.com/dynago/dynago/local"
 )
 
 // The errors of the DynamoDB Streams API: malformed ARNs, shard ids,
@@ -25,12 +27,12 @@ import (
 // order.
 type streamCase struct {
 	name string
-	call func(sc *dynamodbstreams.Client) error
+	call func(sc local.StreamsAPI) error
 	code string
 	msg  string
 }
 
-func runStreamCases(t *testing.T, sc *dynamodbstreams.Client, cases []streamCase) {
+func runStreamCases(t *testing.T, sc local.StreamsAPI, cases []streamCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,7 +55,7 @@ func TestStreamsErrorMessages(t *testing.T) {
 	var now atomic.Int64
 	now.Store(time.Now().UnixNano())
 	s := testserver.Start(t, testserver.WithNow(func() time.Time { return time.Unix(0, now.Load()) }))
-	c, sc := s.API, s.Streams
+	c, sc := s.API, s.StreamsAPI
 
 	arn := createStreamTable(t, c, "serrs", types.StreamViewTypeKeysOnly)
 	shard := aws.ToString(describeAll(t, sc, arn).Shards[0].ShardId)
@@ -63,17 +65,17 @@ func TestStreamsErrorMessages(t *testing.T) {
 
 	missingArn := "arn:aws:dynamodb:us-east-1:000000000000:table/nosuch/stream/2024-01-01T00:00:00.000"
 	missingShard := "shardId-00000000000000000000-00000000"
-	describe := func(in dynamodbstreams.DescribeStreamInput) func(*dynamodbstreams.Client) error {
-		return func(sc *dynamodbstreams.Client) error { _, err := sc.DescribeStream(bg(), &in); return err }
+	describe := func(in dynamodbstreams.DescribeStreamInput) func(local.StreamsAPI) error {
+		return func(sc local.StreamsAPI) error { _, err := sc.DescribeStream(bg(), &in); return err }
 	}
-	iterator := func(in dynamodbstreams.GetShardIteratorInput) func(*dynamodbstreams.Client) error {
-		return func(sc *dynamodbstreams.Client) error { _, err := sc.GetShardIterator(bg(), &in); return err }
+	iterator := func(in dynamodbstreams.GetShardIteratorInput) func(local.StreamsAPI) error {
+		return func(sc local.StreamsAPI) error { _, err := sc.GetShardIterator(bg(), &in); return err }
 	}
-	list := func(in dynamodbstreams.ListStreamsInput) func(*dynamodbstreams.Client) error {
-		return func(sc *dynamodbstreams.Client) error { _, err := sc.ListStreams(bg(), &in); return err }
+	list := func(in dynamodbstreams.ListStreamsInput) func(local.StreamsAPI) error {
+		return func(sc local.StreamsAPI) error { _, err := sc.ListStreams(bg(), &in); return err }
 	}
-	records := func(in dynamodbstreams.GetRecordsInput) func(*dynamodbstreams.Client) error {
-		return func(sc *dynamodbstreams.Client) error { _, err := sc.GetRecords(bg(), &in); return err }
+	records := func(in dynamodbstreams.GetRecordsInput) func(local.StreamsAPI) error {
+		return func(sc local.StreamsAPI) error { _, err := sc.GetRecords(bg(), &in); return err }
 	}
 	sequenceUse := func(typ, what string) string {
 		return "Must either specify (1) AT_SEQUENCE_NUMBER or AFTER_SEQUENCE_NUMBER and SequenceNumber or (2) TRIM_HORIZON or LATEST and no SequenceNumber. Request specified " + typ + " and " + what + "."
@@ -233,7 +235,7 @@ func TestStreamsErrorMessages(t *testing.T) {
 // ExclusiveStartTableName that names no table the same way.
 func TestListStreamsExclusiveStart(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.API, s.Streams
+	c, sc := s.API, s.StreamsAPI
 	a := createStreamTable(t, c, "lsa", types.StreamViewTypeKeysOnly)
 	cArn := createStreamTable(t, c, "lsc", types.StreamViewTypeKeysOnly)
 	names := func(in *dynamodbstreams.ListStreamsInput) []string {

@@ -97,7 +97,7 @@ func streamItem(m map[string]st.AttributeValue) item {
 
 // describeAll describes a stream with all its shards, following
 // DescribeStream's pages.
-func describeAll(t *testing.T, sc *dynamodbstreams.Client, arn string) *st.StreamDescription {
+func describeAll(t *testing.T, sc local.StreamsAPI, arn string) *st.StreamDescription {
 	t.Helper()
 	var d *st.StreamDescription
 	var start *string
@@ -120,7 +120,7 @@ func describeAll(t *testing.T, sc *dynamodbstreams.Client, arn string) *st.Strea
 	return nil
 }
 
-func shardIterator(t *testing.T, sc *dynamodbstreams.Client, arn, shard string, typ st.ShardIteratorType, seq string) string {
+func shardIterator(t *testing.T, sc local.StreamsAPI, arn, shard string, typ st.ShardIteratorType, seq string) string {
 	t.Helper()
 	in := &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: aws.String(shard), ShardIteratorType: typ}
 	if seq != "" {
@@ -140,7 +140,7 @@ func shardIterator(t *testing.T, sc *dynamodbstreams.Client, arn, shard string, 
 // read to its current end) or no NextShardIterator (a closed shard read
 // to its end), and returns the records and the iterator to go on with
 // ("" once the shard is closed and read).
-func drain(t *testing.T, sc *dynamodbstreams.Client, iter string) ([]st.Record, string) {
+func drain(t *testing.T, sc local.StreamsAPI, iter string) ([]st.Record, string) {
 	t.Helper()
 	var recs []st.Record
 	for range 10000 {
@@ -167,12 +167,12 @@ func drain(t *testing.T, sc *dynamodbstreams.Client, iter string) ([]st.Record, 
 // tail reads a stream that has one open shard, call by call.
 type tail struct {
 	t    *testing.T
-	sc   *dynamodbstreams.Client
+	sc   local.StreamsAPI
 	iter string
 	last *big.Int // the last sequence number seen
 }
 
-func newTail(t *testing.T, sc *dynamodbstreams.Client, arn string) *tail {
+func newTail(t *testing.T, sc local.StreamsAPI, arn string) *tail {
 	t.Helper()
 	d := describeAll(t, sc, arn)
 	if len(d.Shards) != 1 {
@@ -278,7 +278,7 @@ func wantRecords(t *testing.T, what string, recs []st.Record, n int) {
 
 func TestStreamViewTypes(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.API, s.Streams
+	c, sc := s.API, s.StreamsAPI
 	for _, view := range []types.StreamViewType{types.StreamViewTypeKeysOnly, types.StreamViewTypeNewImage, types.StreamViewTypeOldImage, types.StreamViewTypeNewAndOldImages} {
 		t.Run(string(view), func(t *testing.T) {
 			table := "view_" + string(view)
@@ -316,7 +316,7 @@ func TestStreamViewTypes(t *testing.T) {
 // and that a write that changes nothing has none.
 func TestStreamWriteOperations(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.API, s.Streams
+	c, sc := s.API, s.StreamsAPI
 	const table = "ops"
 	const view = st.StreamViewTypeNewAndOldImages
 	arn := createStreamTable(t, c, table, types.StreamViewTypeNewAndOldImages)
@@ -422,7 +422,7 @@ func TestStreamWriteOperations(t *testing.T) {
 
 func TestListStreams(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.API, s.Streams
+	c, sc := s.API, s.StreamsAPI
 	arns := map[string]string{
 		"ls1": createStreamTable(t, c, "ls1", types.StreamViewTypeNewImage),
 		"ls2": createStreamTable(t, c, "ls2", types.StreamViewTypeKeysOnly),
@@ -511,7 +511,7 @@ func TestListStreams(t *testing.T) {
 // has a new ARN and gets the new changes.
 func TestDescribeStreamLifecycle(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.API, s.Streams
+	c, sc := s.API, s.StreamsAPI
 	before := time.Now().Add(-time.Second)
 	arn1 := createStreamTable(t, c, "life", types.StreamViewTypeNewImage)
 	td := describe(t, c, "life")
@@ -613,7 +613,7 @@ func cmpSeq(t *testing.T, a, b string) int {
 
 func TestShardIterators(t *testing.T) {
 	s := testserver.Start(t)
-	c, sc := s.API, s.Streams
+	c, sc := s.API, s.StreamsAPI
 	before := time.Now().Add(-time.Minute)
 	arn := createStreamTable(t, c, "iters", types.StreamViewTypeNewImage)
 	for i := range 5 {
@@ -722,7 +722,7 @@ func TestStreamErrors(t *testing.T) {
 	var now atomic.Int64
 	now.Store(time.Now().UnixNano())
 	s := testserver.Start(t, testserver.WithNow(func() time.Time { return time.Unix(0, now.Load()) }))
-	c, sc := s.API, s.Streams
+	c, sc := s.API, s.StreamsAPI
 
 	missing := "arn:aws:dynamodb:us-east-1:000000000000:table/nosuch/stream/2024-01-01T00:00:00.000"
 	_, err := sc.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(missing)})
@@ -810,7 +810,7 @@ func TestStreamsRouting(t *testing.T) {
 // the stream is disabled and its last shard read.
 type follower struct {
 	arn    string
-	sc     atomic.Pointer[dynamodbstreams.Client]
+	sc     streamsRef
 	shard  string // the shard being read; "" before the first
 	iter   string // its iterator; "" when one is needed
 	shards []string
@@ -881,7 +881,7 @@ func (f *follower) step() (bool, error) {
 }
 
 // awaitChild waits for the child of the current (finished) shard.
-func (f *follower) awaitChild(sc *dynamodbstreams.Client) error {
+func (f *follower) awaitChild(sc local.StreamsAPI) error {
 	for range 2000 {
 		time.Sleep(time.Millisecond)
 		ch, err := sc.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(f.arn),
@@ -998,7 +998,7 @@ func checkCounters(t *testing.T, recs []st.Record, keys []string, n int) {
 // checkLineage asserts a disabled stream's shards form one chain, each
 // closed, each the parent of the next, with increasing ranges, and that
 // the follower read them all in that order.
-func checkLineage(t *testing.T, sc *dynamodbstreams.Client, arn string, read []string) {
+func checkLineage(t *testing.T, sc local.StreamsAPI, arn string, read []string) {
 	t.Helper()
 	d := describeAll(t, sc, arn)
 	if d.StreamStatus != st.StreamStatusDisabled {
@@ -1052,7 +1052,7 @@ func TestStreamLineage(t *testing.T) {
 	const writers, perWriter, n = 4, 3, 25
 	var all []string
 	f := &follower{arn: arn}
-	f.sc.Store(s.Streams)
+	f.sc.Store(s.StreamsAPI)
 	readDone := make(chan error, 1)
 	var finished bool
 	go func() {
@@ -1086,7 +1086,7 @@ func TestStreamLineage(t *testing.T) {
 		t.Fatalf("reader: finished %v, %v", finished, err)
 	}
 	checkCounters(t, f.recs, all, n)
-	checkLineage(t, s.Streams, arn, f.shards)
+	checkLineage(t, s.StreamsAPI, arn, f.shards)
 }
 
 // TestAWSCLIStreams lists and describes streams with the AWS CLI.
@@ -1283,4 +1283,19 @@ func TestStreamLineageAcrossRestart(t *testing.T) {
 	t.Logf("read %d records before the restart, %d in all", readBefore, len(f.recs))
 	checkCounters(t, f.recs, all, n)
 	checkLineage(t, f.sc.Load(), arn, f.shards)
+}
+
+// streamsRef holds a Streams client that one goroutine may swap while
+// another reads it.
+type streamsRef struct {
+	p atomic.Pointer[local.StreamsAPI]
+}
+
+func (r *streamsRef) Store(c local.StreamsAPI) { r.p.Store(&c) }
+
+func (r *streamsRef) Load() local.StreamsAPI {
+	if p := r.p.Load(); p != nil {
+		return *p
+	}
+	return nil
 }

@@ -142,7 +142,7 @@ func sweep(t *testing.T, url string) int {
 // and checks which items, index entries and stream records remain.
 func TestTimeToLiveSweep(t *testing.T) {
 	s := testserver.Start(t, testserver.WithEngineOptions(func(o *engine.Options) { o.TTLSweepInterval = -1 }))
-	c, sc := s.API, s.Streams
+	c, sc := s.API, s.StreamsAPI
 	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName:   aws.String("sweep"),
 		BillingMode: types.BillingModePayPerRequest,

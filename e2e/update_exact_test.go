@@ -109,7 +109,7 @@ func TestUpdateExpressionExact(t *testing.T) {
 func TestUpdateLeavingOnlyKey(t *testing.T) {
 	s, c := start(t)
 	arn := createStreamTable(t, c, "onlykey", types.StreamViewTypeNewAndOldImages)
-	tl := newTail(t, s.Streams, arn)
+	tl := newTail(t, s.StreamsAPI, arn)
 	for _, tc := range []struct {
 		name, expr string
 		vals       item
