@@ -612,3 +612,38 @@ func TestDirectStreamsMethodSet(t *testing.T) {
 		t.Errorf("*dynamodbstreams.Client has %d operations, want 4", n)
 	}
 }
+
+// TestDirectLeavesInputsAlone checks that the engine's canonical forms
+// (numbers, sets) never reach back into the caller's input, and that
+// changing an output leaves the database's state alone.
+func TestDirectLeavesInputsAlone(t *testing.T) {
+	d, _ := directFixture(t)
+	ctx := context.Background()
+	ns := []string{"1.50", "01"}
+	item := dkey("a", "007")
+	item["ns"] = &types.AttributeValueMemberNS{Value: ns}
+	if _, err := d.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	if ns[0] != "1.50" || ns[1] != "01" || item["sk"].(*types.AttributeValueMemberN).Value != "007" {
+		t.Errorf("the input changed: %v, %v", ns, item["sk"])
+	}
+	out, err := d.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("a", "7")})
+	if err != nil || out.Item == nil {
+		t.Fatalf("GetItem: %v %v", out, err)
+	}
+	if got := out.Item["sk"].(*types.AttributeValueMemberN).Value; got != "7" {
+		t.Errorf("sk %q, want the canonical 7", got)
+	}
+	got := out.Item["ns"].(*types.AttributeValueMemberNS).Value
+	got[0] = "999"
+	again, err := d.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("a", "7")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range again.Item["ns"].(*types.AttributeValueMemberNS).Value {
+		if n == "999" {
+			t.Errorf("changing an output changed the stored item: %v", again.Item["ns"])
+		}
+	}
+}
