@@ -557,8 +557,12 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 			out.NextToken = encodeQLToken(in, i, res.LastEvaluatedKey)
 			break
 		}
-		for _, it := range res.Items {
-			size += attr.ItemSize(it)
+		if i+1 < len(hashes) {
+			// Only a page that could go on to the next partition needs
+			// its size.
+			for _, it := range res.Items {
+				size += attr.ItemSize(it)
+			}
 		}
 		if remaining > 0 {
 			remaining -= res.ScannedCount
