@@ -271,6 +271,9 @@ func (c *Direct) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 					if k.Keys[i], ok = toItem(key); !ok {
 						return c.sdk.BatchGetItem(ctx, in, optFns...)
 					}
+					if k.Keys[i] == nil {
+						k.Keys[i] = attr.Item{} // the SDK sends a nil key as {}
+					}
 				}
 			}
 			req.RequestItems[table] = k
@@ -329,10 +332,7 @@ func (c *Direct) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 	if in.RequestItems != nil {
 		req.RequestItems = make(map[string][]engine.WriteRequest, len(in.RequestItems))
 		for table, list := range in.RequestItems {
-			var reqs []engine.WriteRequest
-			if list != nil {
-				reqs = make([]engine.WriteRequest, len(list))
-			}
+			reqs := make([]engine.WriteRequest, len(list)) // the SDK sends a nil list as []
 			for i, w := range list {
 				if w.PutRequest != nil {
 					it, ok := toItem(w.PutRequest.Item)

@@ -196,6 +196,15 @@ func TestDirectErrors(t *testing.T) {
 			}})
 			return err
 		},
+		"batch write of a nil list": func(c local.API) error {
+			_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Tab": nil}})
+			return err
+		},
+		"batch get of a nil key": func(c local.API) error {
+			_, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+				"Tab": {Keys: []map[string]types.AttributeValue{nil}}}})
+			return err
+		},
 		"table exists": func(c local.API) error {
 			_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Tab"),
 				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
