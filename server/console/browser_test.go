@@ -593,3 +593,37 @@ func TestBrowserCreatesEverything(t *testing.T) {
 		t.Errorf("the table created:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestBrowserBackfillProgress: the table view follows a new GSI from
+// CREATING (Backfilling) to ACTIVE by itself. The engine keeps the index
+// CREATING for an hour of its clock, which the test then moves on.
+func TestBrowserBackfillProgress(t *testing.T) {
+	var offset atomic.Int64
+	db, err := local.Open(local.WithEngineOptions(func(o *engine.Options) {
+		o.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+		o.TransientDelay = time.Hour
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	site := httptest.NewServer(console.With(db.Handler(), console.Options{}))
+	t.Cleanup(site.Close)
+	api(t, site.URL, "CreateTable", `{"TableName": "Big", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+		"KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}`)
+	offset.Store(int64(2 * time.Hour)) // the table is ACTIVE
+	for _, id := range []string{"a", "b", "c"} {
+		api(t, site.URL, "PutItem", `{"TableName": "Big", "Item": {"id": {"S": "`+id+`"}, "colour": {"S": "red"}}}`)
+	}
+	p := startBrowser(t, site.URL)
+	p.go_("#table/Big")
+	p.do("add an index",
+		chromedp.SetValue(`#add-index [name=name]`, "byColour"),
+		chromedp.SetValue(`#add-index [name=hash]`, "colour"),
+		chromedp.Click(`#add-index-submit`))
+	p.waitJS("the index backfilling", `[...document.querySelectorAll("#indexes tr")].some(r => /^byColour\tGSI\t.*\tCREATING\tyes\t\d+ so far, of at most 3\t/.test(r.innerText))`)
+	p.screenshot("backfill")
+	offset.Store(int64(4 * time.Hour))
+	p.waitJS("the index active", `[...document.querySelectorAll("#indexes tr")].some(r => /^byColour\tGSI\t.*\tACTIVE\tno\t3\t/.test(r.innerText))`)
+}

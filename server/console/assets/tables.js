@@ -282,7 +282,8 @@ function indexTable(t) {
       h("td", {}, keyText(ix.KeySchema, t.AttributeDefinitions)),
       h("td", {}, ix.Projection?.ProjectionType + (ix.Projection?.NonKeyAttributes ? ` (${ix.Projection.NonKeyAttributes.join(", ")})` : "")),
       h("td", {}, ix.IndexStatus || ""), h("td", {}, ix.Backfilling ? "yes" : "no"),
-      h("td", { class: "num" }, String(ix.ItemCount ?? "")), h("td", { class: "num" }, bytes(ix.IndexSizeBytes))))));
+      h("td", { class: "num" }, ix.Backfilling ? `${ix.ItemCount ?? 0} so far, of at most ${t.ItemCount}` : String(ix.ItemCount ?? "")),
+      h("td", { class: "num" }, bytes(ix.IndexSizeBytes))))));
 }
 
 function deleteBox(name, nav) {
