@@ -1,6 +1,9 @@
 package local
 
 import (
+	"reflect"
+	"unicode/utf8"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/attr"
@@ -24,7 +27,7 @@ func toItem(m map[string]types.AttributeValue) (attr.Item, bool) {
 	out := make(attr.Item, len(m))
 	for k, av := range m {
 		v, ok := toValue(av, 0)
-		if !ok {
+		if !ok || !utf8.ValidString(k) {
 			return nil, false
 		}
 		out[k] = v
@@ -43,9 +46,9 @@ func toValue(av types.AttributeValue, depth int) (attr.Value, bool) {
 	}
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
-		return attr.Value{Type: attr.TypeS, S: v.Value}, true
+		return attr.Value{Type: attr.TypeS, S: v.Value}, utf8.ValidString(v.Value)
 	case *types.AttributeValueMemberN:
-		return attr.Value{Type: attr.TypeN, S: v.Value}, true
+		return attr.Value{Type: attr.TypeN, S: v.Value}, utf8.ValidString(v.Value)
 	case *types.AttributeValueMemberB:
 		if v.Value == nil {
 			return attr.Value{}, false
@@ -56,12 +59,12 @@ func toValue(av types.AttributeValue, depth int) (attr.Value, bool) {
 	case *types.AttributeValueMemberNULL:
 		return attr.Value{Type: attr.TypeNULL, Bool: v.Value}, true
 	case *types.AttributeValueMemberSS:
-		if v.Value == nil {
+		if v.Value == nil || !validList(v.Value) {
 			return attr.Value{}, false
 		}
 		return attr.Value{Type: attr.TypeSS, SS: append([]string{}, v.Value...)}, true
 	case *types.AttributeValueMemberNS:
-		if v.Value == nil {
+		if v.Value == nil || !validList(v.Value) {
 			return attr.Value{}, false
 		}
 		return attr.Value{Type: attr.TypeNS, SS: append([]string{}, v.Value...)}, true
@@ -96,7 +99,7 @@ func toValue(av types.AttributeValue, depth int) (attr.Value, bool) {
 		m := make(map[string]attr.Value, len(v.Value))
 		for k, e := range v.Value {
 			x, ok := toValue(e, depth+1)
-			if !ok {
+			if !ok || !utf8.ValidString(k) {
 				return attr.Value{}, false
 			}
 			m[k] = x
@@ -104,6 +107,53 @@ func toValue(av types.AttributeValue, depth int) (attr.Value, bool) {
 		return attr.Value{Type: attr.TypeM, M: m}, true
 	}
 	return attr.Value{}, false
+}
+
+// The SDK's JSON writes a string that is not valid UTF-8 with each bad
+// byte replaced by U+FFFD, so the server never sees such a string; the
+// direct path hands a request holding one to the SDK's path instead
+// (toValue, validStrings).
+
+// validList reports whether every string of list is valid UTF-8.
+func validList(list []string) bool {
+	for _, s := range list {
+		if !utf8.ValidString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// validStrings reports whether the optional strings ps are valid UTF-8.
+func validStrings(ps ...*string) bool {
+	for _, p := range ps {
+		if p != nil && !utf8.ValidString(*p) {
+			return false
+		}
+	}
+	return true
+}
+
+// validText reports whether the strings ss (enum members, mostly) are
+// valid UTF-8.
+func validText(ss ...string) bool {
+	for _, s := range ss {
+		if !utf8.ValidString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// validNames reports whether an ExpressionAttributeNames map's keys and
+// values are valid UTF-8.
+func validNames(m map[string]string) bool {
+	for k, v := range m {
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // fromItem converts an item of the engine's to the SDK's: nil stays nil
@@ -251,4 +301,44 @@ func fromMetricsMap(m map[string][]engine.ItemCollectionMetrics) map[string][]ty
 		out[table] = l
 	}
 	return out
+}
+
+// validInput reports whether every string in the SDK input v (a pointer
+// to an input struct) is valid UTF-8, attribute values aside (toValue
+// checks those). It walks v by reflection, which is fine for all but the
+// single-item operations, whose members are checked by name.
+func validInput(v any) bool { return validReflect(reflect.ValueOf(v)) }
+
+var attributeValueType = reflect.TypeFor[types.AttributeValue]()
+
+func validReflect(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return utf8.ValidString(v.String())
+	case reflect.Pointer:
+		return v.IsNil() || validReflect(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() && !validReflect(v.Field(i)) {
+				return false
+			}
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return true // a blob
+		}
+		for i := range v.Len() {
+			if !validReflect(v.Index(i)) {
+				return false
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			if !validReflect(it.Key()) || (v.Type().Elem() != attributeValueType && !validReflect(it.Value())) {
+				return false
+			}
+		}
+	}
+	return true // numbers, booleans, attribute values, nil interfaces
 }

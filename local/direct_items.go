@@ -21,7 +21,8 @@ func (c *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns 
 		in = &dynamodb.GetItemInput{}
 	}
 	key, ok := toItem(in.Key)
-	if !ok {
+	if !ok || !validStrings(in.TableName, in.ProjectionExpression) || !validNames(in.ExpressionAttributeNames) ||
+		!validList(in.AttributesToGet) || !validText(string(in.ReturnConsumedCapacity)) {
 		return c.sdk.GetItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -51,7 +52,9 @@ func (c *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns 
 	}
 	item, ok1 := toItem(in.Item)
 	values, ok2 := toItem(in.ExpressionAttributeValues)
-	if !ok1 || !ok2 || in.Expected != nil {
+	if !ok1 || !ok2 || in.Expected != nil || !validStrings(in.TableName, in.ConditionExpression) ||
+		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
+		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) {
 		return c.sdk.PutItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -89,7 +92,9 @@ func (c *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 	}
 	key, ok1 := toItem(in.Key)
 	values, ok2 := toItem(in.ExpressionAttributeValues)
-	if !ok1 || !ok2 || in.Expected != nil {
+	if !ok1 || !ok2 || in.Expected != nil || !validStrings(in.TableName, in.ConditionExpression) ||
+		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
+		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) {
 		return c.sdk.DeleteItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -127,7 +132,10 @@ func (c *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 	}
 	key, ok1 := toItem(in.Key)
 	values, ok2 := toItem(in.ExpressionAttributeValues)
-	if !ok1 || !ok2 || in.Expected != nil || in.AttributeUpdates != nil {
+	if !ok1 || !ok2 || in.Expected != nil || in.AttributeUpdates != nil ||
+		!validStrings(in.TableName, in.UpdateExpression, in.ConditionExpression) ||
+		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
+		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) {
 		return c.sdk.UpdateItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -166,7 +174,10 @@ func (c *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...f
 	}
 	start, ok1 := toItem(in.ExclusiveStartKey)
 	values, ok2 := toItem(in.ExpressionAttributeValues)
-	if !ok1 || !ok2 || in.KeyConditions != nil || in.QueryFilter != nil {
+	if !ok1 || !ok2 || in.KeyConditions != nil || in.QueryFilter != nil ||
+		!validStrings(in.TableName, in.IndexName, in.ProjectionExpression, in.FilterExpression, in.KeyConditionExpression) ||
+		!validNames(in.ExpressionAttributeNames) || !validList(in.AttributesToGet) ||
+		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) {
 		return c.sdk.Query(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -211,7 +222,10 @@ func (c *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...fun
 	}
 	start, ok1 := toItem(in.ExclusiveStartKey)
 	values, ok2 := toItem(in.ExpressionAttributeValues)
-	if !ok1 || !ok2 || in.ScanFilter != nil {
+	if !ok1 || !ok2 || in.ScanFilter != nil ||
+		!validStrings(in.TableName, in.IndexName, in.ProjectionExpression, in.FilterExpression) ||
+		!validNames(in.ExpressionAttributeNames) || !validList(in.AttributesToGet) ||
+		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) {
 		return c.sdk.Scan(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -253,6 +267,9 @@ func (c *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...fun
 func (c *Direct) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	if in == nil {
 		in = &dynamodb.BatchGetItemInput{}
+	}
+	if !validInput(in) {
+		return c.sdk.BatchGetItem(ctx, in, optFns...)
 	}
 	req := &engine.BatchGetItemInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 	if in.RequestItems != nil {
@@ -325,6 +342,9 @@ func (c *Direct) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 	if in == nil {
 		in = &dynamodb.BatchWriteItemInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.BatchWriteItem(ctx, in, optFns...)
+	}
 	req := &engine.BatchWriteItemInput{
 		ReturnConsumedCapacity:      string(in.ReturnConsumedCapacity),
 		ReturnItemCollectionMetrics: string(in.ReturnItemCollectionMetrics),
@@ -391,6 +411,9 @@ func (c *Direct) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 	if in == nil {
 		in = &dynamodb.TransactGetItemsInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.TransactGetItems(ctx, in, optFns...)
+	}
 	req := &engine.TransactGetItemsInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 	if in.TransactItems != nil {
 		req.TransactItems = make([]engine.TransactGetItem, len(in.TransactItems))
@@ -432,6 +455,9 @@ func (c *Direct) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 func (c *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	if in == nil {
 		in = &dynamodb.TransactWriteItemsInput{}
+	}
+	if !validInput(in) {
+		return c.sdk.TransactWriteItems(ctx, in, optFns...)
 	}
 	req := &engine.TransactWriteItemsInput{
 		ReturnConsumedCapacity:      string(in.ReturnConsumedCapacity),

@@ -35,6 +35,9 @@ func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteState
 	if in == nil {
 		in = &dynamodb.ExecuteStatementInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.ExecuteStatement(ctx, in, optFns...)
+	}
 	params, ok := toValues(in.Parameters)
 	if !ok {
 		return c.sdk.ExecuteStatement(ctx, in, optFns...)
@@ -73,6 +76,9 @@ func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteState
 func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
 	if in == nil {
 		in = &dynamodb.BatchExecuteStatementInput{}
+	}
+	if !validInput(in) {
+		return c.sdk.BatchExecuteStatement(ctx, in, optFns...)
 	}
 	req := &engine.BatchExecuteStatementInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 	if in.Statements != nil {
@@ -122,6 +128,9 @@ func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchEx
 func (c *Direct) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTransactionInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteTransactionOutput, error) {
 	if in == nil {
 		in = &dynamodb.ExecuteTransactionInput{}
+	}
+	if !validInput(in) {
+		return c.sdk.ExecuteTransaction(ctx, in, optFns...)
 	}
 	req := &engine.ExecuteTransactionInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 	req.ClientRequestToken, req.ClientRequestTokenSet = str(in.ClientRequestToken)

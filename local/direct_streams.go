@@ -78,6 +78,9 @@ func (c *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.Lis
 	if in == nil {
 		in = &dynamodbstreams.ListStreamsInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.ListStreams(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, c.canceled("ListStreams", err)
 	}
@@ -99,6 +102,9 @@ func (c *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.Lis
 func (c *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.DescribeStreamInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error) {
 	if in == nil {
 		in = &dynamodbstreams.DescribeStreamInput{}
+	}
+	if !validInput(in) {
+		return c.sdk.DescribeStream(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, c.canceled("DescribeStream", err)
@@ -147,6 +153,9 @@ func (c *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstream
 	if in == nil {
 		in = &dynamodbstreams.GetShardIteratorInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.GetShardIterator(ctx, in, optFns...)
+	}
 	req := &engine.GetShardIteratorInput{StreamArn: aws.ToString(in.StreamArn), ShardId: aws.ToString(in.ShardId),
 		ShardIteratorType: string(in.ShardIteratorType), SequenceNumber: aws.ToString(in.SequenceNumber)}
 	if in.Timestamp != nil {
@@ -175,6 +184,9 @@ func (c *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstream
 func (c *DirectStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetRecordsInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error) {
 	if in == nil {
 		in = &dynamodbstreams.GetRecordsInput{}
+	}
+	if !validInput(in) {
+		return c.sdk.GetRecords(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, c.canceled("GetRecords", err)

@@ -114,6 +114,9 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 	if in == nil {
 		in = &dynamodb.CreateTableInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.CreateTable(ctx, in, optFns...)
+	}
 	tg, ok := tags(in.Tags)
 	if !ok {
 		return c.sdk.CreateTable(ctx, in, optFns...)
@@ -164,6 +167,9 @@ func (c *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableIn
 	if in == nil {
 		in = &dynamodb.DescribeTableInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.DescribeTable(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("DescribeTable", err)
 	}
@@ -182,6 +188,9 @@ func (c *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableIn
 func (c *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
 	if in == nil {
 		in = &dynamodb.DeleteTableInput{}
+	}
+	if !validInput(in) {
+		return c.sdk.DeleteTable(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("DeleteTable", err)
@@ -202,6 +211,9 @@ func (c *Direct) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o
 	if in == nil {
 		in = &dynamodb.ListTablesInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.ListTables(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("ListTables", err)
 	}
@@ -219,6 +231,9 @@ func (c *Direct) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o
 func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
 	if in == nil {
 		in = &dynamodb.UpdateTableInput{}
+	}
+	if !validInput(in) {
+		return c.sdk.UpdateTable(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("UpdateTable", err)
@@ -272,6 +287,9 @@ func (c *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeTo
 	if in == nil {
 		in = &dynamodb.UpdateTimeToLiveInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.UpdateTimeToLive(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("UpdateTimeToLive", err)
 	}
@@ -300,6 +318,9 @@ func (c *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTi
 	if in == nil {
 		in = &dynamodb.DescribeTimeToLiveInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.DescribeTimeToLive(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("DescribeTimeToLive", err)
 	}
@@ -321,6 +342,9 @@ func (c *Direct) TagResource(ctx context.Context, in *dynamodb.TagResourceInput,
 	if in == nil {
 		in = &dynamodb.TagResourceInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.TagResource(ctx, in, optFns...)
+	}
 	tg, ok := tags(in.Tags)
 	if !ok {
 		return c.sdk.TagResource(ctx, in, optFns...)
@@ -339,6 +363,9 @@ func (c *Direct) UntagResource(ctx context.Context, in *dynamodb.UntagResourceIn
 	if in == nil {
 		in = &dynamodb.UntagResourceInput{}
 	}
+	if !validInput(in) {
+		return c.sdk.UntagResource(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("UntagResource", err)
 	}
@@ -353,6 +380,9 @@ func (c *Direct) UntagResource(ctx context.Context, in *dynamodb.UntagResourceIn
 func (c *Direct) ListTagsOfResource(ctx context.Context, in *dynamodb.ListTagsOfResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListTagsOfResourceOutput, error) {
 	if in == nil {
 		in = &dynamodb.ListTagsOfResourceInput{}
+	}
+	if !validInput(in) {
+		return c.sdk.ListTagsOfResource(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("ListTagsOfResource", err)

@@ -656,3 +656,43 @@ func TestDirectLeavesInputsAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectInvalidUTF8 checks that a string that is not UTF-8 reaches
+// the database as the SDK's JSON sends it, each bad byte as U+FFFD.
+func TestDirectInvalidUTF8(t *testing.T) {
+	d, sdk := directFixture(t)
+	ctx := context.Background()
+	item := dkey("u", "1")
+	item["s"] = &types.AttributeValueMemberS{Value: "a\xffb"}
+	item["m"] = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k\xfe": &types.AttributeValueMemberSS{Value: []string{"x\xfd"}}}}
+	if _, err := d.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := d.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("u", "1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Item["s"].(*types.AttributeValueMemberS).Value; got != "a\uFFFDb" {
+		t.Errorf("s is %q, want %q", got, "a\uFFFDb")
+	}
+	if m := out.Item["m"].(*types.AttributeValueMemberM).Value; m["k\uFFFD"] == nil {
+		t.Errorf("m is %v, want the key k\\uFFFD", m)
+	}
+	for name, call := range map[string]func(c local.API) error{
+		"table name": func(c local.API) error {
+			_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Ta\xffb"), Key: dkey("u", "1")})
+			return err
+		},
+		"expression": func(c local.API) error {
+			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("Tab"), KeyConditionExpression: aws.String("pk = :p\xff")})
+			return err
+		},
+		"batch table name": func(c local.API) error {
+			_, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+				"T\xffab": {Keys: []map[string]types.AttributeValue{dkey("u", "1")}}}})
+			return err
+		},
+	} {
+		sameError(t, name, call(d), call(sdk))
+	}
+}
