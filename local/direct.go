@@ -44,8 +44,9 @@ import (
 // the SDK's own parameter validation first, so a missing required member
 // is reported as the SDK reports it (smithy.InvalidParamsError), not as
 // the server would. Outputs have no ResultMetadata (it describes an HTTP
-// exchange), and a TransactWriteItems or ExecuteTransaction without a
-// ClientRequestToken is sent without one, where the SDK makes one up.
+// exchange). As the SDK's client does, a TransactWriteItems or
+// ExecuteTransaction without a ClientRequestToken gets one made up and
+// set in its input, so that sending the same input again is idempotent.
 //
 // A Direct is safe for concurrent use.
 type Direct struct {
@@ -56,6 +57,9 @@ type Direct struct {
 	// check is an SDK client whose operations stop after the SDK's
 	// parameter validation (errChecked).
 	check *dynamodb.Client
+	// tokens makes up the ClientRequestToken of a transaction that has
+	// none, as the SDK's client does (its provider).
+	tokens dynamodb.IdempotencyTokenProvider
 }
 
 // Direct returns a direct client for the database. The operations it
@@ -79,7 +83,7 @@ func NewDirect(db *engine.DB, sdk *dynamodb.Client) *Direct {
 				return middleware.InitializeOutput{}, middleware.Metadata{}, errChecked
 			}), middleware.After)
 	})
-	return &Direct{db: db, sdk: sdk, check: dynamodb.New(opts)}
+	return &Direct{db: db, sdk: sdk, check: dynamodb.New(opts), tokens: sdk.Options().IdempotencyTokenProvider}
 }
 
 // errChecked ends a call of Direct.check once the SDK's validation has
@@ -95,6 +99,20 @@ func (c *Direct) fail(op string, err error, validate func(*dynamodb.Client) erro
 		return verr
 	}
 	return operationError(op, responseError(err, apiError))
+}
+
+// token sets *dst to a new idempotency token when it is nil, as the
+// SDK's client does before it validates a transaction's input.
+func (c *Direct) token(op string, dst **string) error {
+	if *dst != nil || c.tokens == nil {
+		return nil
+	}
+	t, err := c.tokens.GetIdempotencyToken()
+	if err != nil {
+		return operationError(op, err)
+	}
+	*dst = &t
+	return nil
 }
 
 // canceled is the error of a call whose context is done before it starts.

@@ -450,11 +450,13 @@ func (c *Direct) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 }
 
 // TransactWriteItems is (*dynamodb.Client).TransactWriteItems on the
-// engine. Unlike the SDK's client it sends no ClientRequestToken of its
-// own when the input has none; the engine then has no token to compare.
+// engine.
 func (c *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	if in == nil {
 		in = &dynamodb.TransactWriteItemsInput{}
+	}
+	if err := c.token("TransactWriteItems", &in.ClientRequestToken); err != nil {
+		return nil, err
 	}
 	if !validInput(in) {
 		return c.sdk.TransactWriteItems(ctx, in, optFns...)

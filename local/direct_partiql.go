@@ -123,11 +123,13 @@ func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchEx
 }
 
 // ExecuteTransaction is (*dynamodb.Client).ExecuteTransaction on the
-// engine. As TransactWriteItems, it sends no ClientRequestToken of its
-// own.
+// engine.
 func (c *Direct) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTransactionInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteTransactionOutput, error) {
 	if in == nil {
 		in = &dynamodb.ExecuteTransactionInput{}
+	}
+	if err := c.token("ExecuteTransaction", &in.ClientRequestToken); err != nil {
+		return nil, err
 	}
 	if !validInput(in) {
 		return c.sdk.ExecuteTransaction(ctx, in, optFns...)

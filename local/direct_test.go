@@ -696,3 +696,24 @@ func TestDirectInvalidUTF8(t *testing.T) {
 		sameError(t, name, call(d), call(sdk))
 	}
 }
+
+// TestDirectIdempotentRetry sends the same TransactWriteItems input twice
+// through each client: the SDK's sets a made-up ClientRequestToken in the
+// input, so the second call repeats the first instead of failing its
+// condition, and the direct client must do the same.
+func TestDirectIdempotentRetry(t *testing.T) {
+	d, sdk := directFixture(t)
+	ctx := context.Background()
+	for name, c := range map[string]local.API{"direct": d, "sdk": sdk} {
+		in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{
+			TableName: aws.String("Tab"), Item: dkey("idem-"+name, "1"), ConditionExpression: aws.String("attribute_not_exists(pk)")}}}}
+		for i := range 2 {
+			if _, err := c.TransactWriteItems(ctx, in); err != nil {
+				t.Errorf("%s: call %d: %v", name, i+1, err)
+			}
+		}
+		if in.ClientRequestToken == nil {
+			t.Errorf("%s: no ClientRequestToken set in the input", name)
+		}
+	}
+}
