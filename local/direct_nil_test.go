@@ -1,0 +1,221 @@
+package local_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/local"
+)
+
+// TestDirectMissingMembers takes a valid request of each kind that
+// changes the database and, one at a time, leaves out each of its
+// members at any depth (a nil pointer, slice, map or attribute value):
+// the direct client must answer every such request as the SDK's client
+// does, the SDK's own validation of required members included, and
+// change the database only when the SDK's does.
+func TestDirectMissingMembers(t *testing.T) {
+	ctx := context.Background()
+	str := func(s string) *string { return aws.String(s) }
+	key := func(pk string) map[string]types.AttributeValue { return dkey(pk, "1") }
+	values := map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "x"}}
+	requests := map[string]func() (any, func(local.API, any) error){
+		"PutItem": func() (any, func(local.API, any) error) {
+			return &dynamodb.PutItemInput{TableName: str("Tab"), Item: key("n"), ConditionExpression: str("attribute_not_exists(v) OR v <> :v"),
+					ExpressionAttributeValues: values, ExpressionAttributeNames: map[string]string{"#v": "v"}},
+				func(c local.API, in any) error { _, err := c.PutItem(ctx, in.(*dynamodb.PutItemInput)); return err }
+		},
+		"UpdateItem": func() (any, func(local.API, any) error) {
+			return &dynamodb.UpdateItemInput{TableName: str("Tab"), Key: key("a"), UpdateExpression: str("SET v = :v"), ExpressionAttributeValues: values},
+				func(c local.API, in any) error { _, err := c.UpdateItem(ctx, in.(*dynamodb.UpdateItemInput)); return err }
+		},
+		"DeleteItem": func() (any, func(local.API, any) error) {
+			return &dynamodb.DeleteItemInput{TableName: str("Tab"), Key: key("a"), ConditionExpression: str("attribute_exists(pk)")},
+				func(c local.API, in any) error { _, err := c.DeleteItem(ctx, in.(*dynamodb.DeleteItemInput)); return err }
+		},
+		"TransactWriteItems": func() (any, func(local.API, any) error) {
+			return &dynamodb.TransactWriteItemsInput{ClientRequestToken: str("token"), TransactItems: []types.TransactWriteItem{
+					{Put: &types.Put{TableName: str("Tab"), Item: key("p"), ConditionExpression: str("attribute_not_exists(pk)")}},
+					{Update: &types.Update{TableName: str("Tab"), Key: key("u"), UpdateExpression: str("SET v = :v"), ExpressionAttributeValues: values}},
+					{Delete: &types.Delete{TableName: str("Tab"), Key: key("d")}},
+					{ConditionCheck: &types.ConditionCheck{TableName: str("Tab"), Key: key("a"), ConditionExpression: str("attribute_exists(pk)")}},
+				}},
+				func(c local.API, in any) error {
+					_, err := c.TransactWriteItems(ctx, in.(*dynamodb.TransactWriteItemsInput))
+					return err
+				}
+		},
+		"TransactGetItems": func() (any, func(local.API, any) error) {
+			return &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{{Get: &types.Get{TableName: str("Tab"), Key: key("a"), ProjectionExpression: str("pk")}}}},
+				func(c local.API, in any) error {
+					_, err := c.TransactGetItems(ctx, in.(*dynamodb.TransactGetItemsInput))
+					return err
+				}
+		},
+		"CreateTable": func() (any, func(local.API, any) error) {
+			return &dynamodb.CreateTableInput{TableName: str("New"),
+					AttributeDefinitions: []types.AttributeDefinition{{AttributeName: str("pk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: str("g"), AttributeType: types.ScalarAttributeTypeS}},
+					KeySchema:            []types.KeySchemaElement{{AttributeName: str("pk"), KeyType: types.KeyTypeHash}},
+					GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: str("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: str("g"), KeyType: types.KeyTypeHash}},
+						Projection:            &types.Projection{ProjectionType: types.ProjectionTypeAll},
+						ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}}},
+					ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
+					StreamSpecification:   &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly},
+					SSESpecification:      &types.SSESpecification{Enabled: aws.Bool(true), KMSMasterKeyId: str("key")},
+					Tags:                  []types.Tag{{Key: str("k"), Value: str("v")}}},
+				func(c local.API, in any) error { _, err := c.CreateTable(ctx, in.(*dynamodb.CreateTableInput)); return err }
+		},
+		"UpdateTable": func() (any, func(local.API, any) error) {
+			return &dynamodb.UpdateTableInput{TableName: str("Tab"),
+					AttributeDefinitions: []types.AttributeDefinition{{AttributeName: str("g"), AttributeType: types.ScalarAttributeTypeS}},
+					GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{IndexName: str("gsi"),
+						KeySchema:  []types.KeySchemaElement{{AttributeName: str("g"), KeyType: types.KeyTypeHash}},
+						Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}},
+				func(c local.API, in any) error { _, err := c.UpdateTable(ctx, in.(*dynamodb.UpdateTableInput)); return err }
+		},
+		"UpdateTimeToLive": func() (any, func(local.API, any) error) {
+			return &dynamodb.UpdateTimeToLiveInput{TableName: str("Tab"), TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: str("ttl"), Enabled: aws.Bool(true)}},
+				func(c local.API, in any) error {
+					_, err := c.UpdateTimeToLive(ctx, in.(*dynamodb.UpdateTimeToLiveInput))
+					return err
+				}
+		},
+		"UntagResource": func() (any, func(local.API, any) error) {
+			return &dynamodb.UntagResourceInput{ResourceArn: str("arn:aws:dynamodb:us-east-1:000000000000:table/Tab"), TagKeys: []string{"k"}},
+				func(c local.API, in any) error { _, err := c.UntagResource(ctx, in.(*dynamodb.UntagResourceInput)); return err }
+		},
+		"ExecuteTransaction": func() (any, func(local.API, any) error) {
+			return &dynamodb.ExecuteTransactionInput{ClientRequestToken: str("token"), TransactStatements: []types.ParameterizedStatement{
+					{Statement: str(`UPDATE "Tab" SET v = ? WHERE pk = 'a' AND sk = 1`), Parameters: []types.AttributeValue{&types.AttributeValueMemberS{Value: "y"}}}}},
+				func(c local.API, in any) error {
+					_, err := c.ExecuteTransaction(ctx, in.(*dynamodb.ExecuteTransactionInput))
+					return err
+				}
+		},
+		"BatchExecuteStatement": func() (any, func(local.API, any) error) {
+			return &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+					{Statement: str(`INSERT INTO "Tab" VALUE {'pk': ?, 'sk': 2}`), Parameters: []types.AttributeValue{&types.AttributeValueMemberS{Value: "b"}}}}},
+				func(c local.API, in any) error {
+					_, err := c.BatchExecuteStatement(ctx, in.(*dynamodb.BatchExecuteStatementInput))
+					return err
+				}
+		},
+	}
+	names := make([]string, 0, len(requests))
+	for name := range requests {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		mk := requests[name]
+		in, _ := mk()
+		n := len(nilable(reflect.ValueOf(in), ""))
+		for i := range n {
+			inD, call := mk()
+			inS, _ := mk()
+			path := nilable(reflect.ValueOf(inD), "")[i]
+			path.set()
+			nilable(reflect.ValueOf(inS), "")[i].set()
+			t.Run(name+path.name, func(t *testing.T) {
+				d, _ := directFixture(t)
+				_, s := directFixture(t)
+				for _, c := range []local.API{d, s} {
+					if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: dkey("a", "1")}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				errD, errS := call(d, inD), call(s, inS)
+				if errD == nil && errS == nil {
+					stateD, stateS := scanAll(t, d), scanAll(t, s)
+					if !reflect.DeepEqual(stateD, stateS) {
+						t.Errorf("the databases differ afterwards:\ndirect %v\nSDK    %v", stateD, stateS)
+					}
+					return
+				}
+				sameError(t, name+path.name, errD, errS)
+			})
+		}
+	}
+}
+
+// scanAll returns the database's tables and items, as text.
+func scanAll(t *testing.T, c local.API) []string {
+	ctx := context.Background()
+	tables, err := c.ListTables(ctx, &dynamodb.ListTablesInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, name := range tables.TableNames {
+		desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("table %s %d gsi %d", name, len(desc.Table.KeySchema), len(desc.Table.GlobalSecondaryIndexes)))
+		scan, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range scan.Items {
+			var attrs []string
+			for k, v := range it {
+				attrs = append(attrs, fmt.Sprintf("%s=%T%+v", k, v, reflect.ValueOf(v).Elem().Interface()))
+			}
+			sort.Strings(attrs)
+			out = append(out, fmt.Sprintf("%s %v", name, attrs))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// location is a member of an input that can be left out.
+type location struct {
+	name string
+	set  func()
+}
+
+// nilable lists the members of v (structs' exported fields, slices'
+// elements, at any depth) that a nil can be stored in.
+func nilable(v reflect.Value, name string) []location {
+	var out []location
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			out = append(out, nilable(v.Elem(), name)...)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			if !f.IsExported() || f.Name == "ResultMetadata" {
+				continue
+			}
+			fv := v.Field(i)
+			switch fv.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+				if !fv.IsNil() {
+					out = append(out, location{name + "/" + f.Name, func() { fv.Set(reflect.Zero(fv.Type())) }})
+				}
+			}
+			out = append(out, nilable(fv, name+"/"+f.Name)...)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			e := v.Index(i)
+			switch e.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+				if !e.IsNil() {
+					out = append(out, location{fmt.Sprintf("%s[%d]", name, i), func() { e.Set(reflect.Zero(e.Type())) }})
+				}
+			}
+			out = append(out, nilable(e, fmt.Sprintf("%s[%d]", name, i))...)
+		}
+	}
+	return out
+}
