@@ -33,11 +33,17 @@ func TestDirectMissingMembers(t *testing.T) {
 		},
 		"UpdateItem": func() (any, func(local.API, any) error) {
 			return &dynamodb.UpdateItemInput{TableName: str("Tab"), Key: key("a"), UpdateExpression: str("SET v = :v"), ExpressionAttributeValues: values},
-				func(c local.API, in any) error { _, err := c.UpdateItem(ctx, in.(*dynamodb.UpdateItemInput)); return err }
+				func(c local.API, in any) error {
+					_, err := c.UpdateItem(ctx, in.(*dynamodb.UpdateItemInput))
+					return err
+				}
 		},
 		"DeleteItem": func() (any, func(local.API, any) error) {
 			return &dynamodb.DeleteItemInput{TableName: str("Tab"), Key: key("a"), ConditionExpression: str("attribute_exists(pk)")},
-				func(c local.API, in any) error { _, err := c.DeleteItem(ctx, in.(*dynamodb.DeleteItemInput)); return err }
+				func(c local.API, in any) error {
+					_, err := c.DeleteItem(ctx, in.(*dynamodb.DeleteItemInput))
+					return err
+				}
 		},
 		"TransactWriteItems": func() (any, func(local.API, any) error) {
 			return &dynamodb.TransactWriteItemsInput{ClientRequestToken: str("token"), TransactItems: []types.TransactWriteItem{
@@ -69,7 +75,10 @@ func TestDirectMissingMembers(t *testing.T) {
 					StreamSpecification:   &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly},
 					SSESpecification:      &types.SSESpecification{Enabled: aws.Bool(true), KMSMasterKeyId: str("key")},
 					Tags:                  []types.Tag{{Key: str("k"), Value: str("v")}}},
-				func(c local.API, in any) error { _, err := c.CreateTable(ctx, in.(*dynamodb.CreateTableInput)); return err }
+				func(c local.API, in any) error {
+					_, err := c.CreateTable(ctx, in.(*dynamodb.CreateTableInput))
+					return err
+				}
 		},
 		"UpdateTable": func() (any, func(local.API, any) error) {
 			return &dynamodb.UpdateTableInput{TableName: str("Tab"),
@@ -77,7 +86,10 @@ func TestDirectMissingMembers(t *testing.T) {
 					GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{IndexName: str("gsi"),
 						KeySchema:  []types.KeySchemaElement{{AttributeName: str("g"), KeyType: types.KeyTypeHash}},
 						Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}},
-				func(c local.API, in any) error { _, err := c.UpdateTable(ctx, in.(*dynamodb.UpdateTableInput)); return err }
+				func(c local.API, in any) error {
+					_, err := c.UpdateTable(ctx, in.(*dynamodb.UpdateTableInput))
+					return err
+				}
 		},
 		"UpdateTimeToLive": func() (any, func(local.API, any) error) {
 			return &dynamodb.UpdateTimeToLiveInput{TableName: str("Tab"), TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: str("ttl"), Enabled: aws.Bool(true)}},
@@ -88,7 +100,10 @@ func TestDirectMissingMembers(t *testing.T) {
 		},
 		"UntagResource": func() (any, func(local.API, any) error) {
 			return &dynamodb.UntagResourceInput{ResourceArn: str("arn:aws:dynamodb:us-east-1:000000000000:table/Tab"), TagKeys: []string{"k"}},
-				func(c local.API, in any) error { _, err := c.UntagResource(ctx, in.(*dynamodb.UntagResourceInput)); return err }
+				func(c local.API, in any) error {
+					_, err := c.UntagResource(ctx, in.(*dynamodb.UntagResourceInput))
+					return err
+				}
 		},
 		"ExecuteTransaction": func() (any, func(local.API, any) error) {
 			return &dynamodb.ExecuteTransactionInput{ClientRequestToken: str("token"), TransactStatements: []types.ParameterizedStatement{
