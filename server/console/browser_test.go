@@ -255,6 +255,12 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("EXPLAIN lacks %q:\n%s", want, explain)
 		}
 	}
+	sent := eval[string](p, `document.querySelector("#q-request pre").textContent`)
+	for _, want := range []string{`"IndexName": "byCustomer"`, `"KeyConditionExpression": "#k0 = :k0 AND #k1 = :k1 AND begins_with(#k2, :k2)"`, `"ReturnConsumedCapacity": "INDEXES"`} {
+		if !strings.Contains(sent, want) {
+			t.Errorf("the request shown lacks %s:\n%s", want, sent)
+		}
+	}
 	if res := p.text("#q-result"); !strings.Contains(res, "order#1") || !strings.Contains(res, "12.5") {
 		t.Errorf("the query's result lacks the item:\n%s", res)
 	}

@@ -79,6 +79,7 @@ export async function queryView(root, name, nav) {
   const segments = h("input", { id: "q-segments", type: "number", min: 1, placeholder: "none" });
   const result = h("div", { id: "q-result" });
   const explain = h("pre", { id: "explain", class: "explain" });
+  const request = h("details", { id: "q-request", class: "raw" });
   let keyInputs = [];
   let next = null; // LastEvaluatedKey of the last run, for "more"
 
@@ -149,6 +150,7 @@ export async function queryView(root, name, nav) {
     }
     const { req, src, range } = b;
     if (more) req.ExclusiveStartKey = next;
+    const sent = JSON.stringify(req, null, 2);
     const acc = newCapacity();
     const items = [];
     let scanned = 0;
@@ -157,6 +159,7 @@ export async function queryView(root, name, nav) {
     const max = Math.max(1, Number(pages.value) || 1);
     fill(result, "Running…");
     fill(explain);
+    fill(request);
     try {
       do {
         const out = await ddb(op, req);
@@ -190,6 +193,7 @@ export async function queryView(root, name, nav) {
       `Consistent read: ${req.ConsistentRead ? "yes (full units)" : "no (half units)"}`,
     ];
     fill(explain, lines.join("\n"));
+    fill(request, h("summary", {}, `The ${op} request (first page)`), h("pre", {}, sent));
   };
 
   fill(body,
@@ -205,7 +209,7 @@ export async function queryView(root, name, nav) {
       h("div", { class: "row" },
         h("button", { class: "primary", id: "run-query", onclick: () => run("Query") }, "Query"),
         h("button", { id: "run-scan", onclick: () => run("Scan") }, "Scan"))),
-    h("div", { class: "split" }, result, explain));
+    h("div", { class: "split" }, result, h("div", {}, explain, request)));
 }
 
 export async function partiqlView(root) {
@@ -215,6 +219,7 @@ export async function partiqlView(root) {
   const consistent = h("input", { id: "pq-consistent", type: "checkbox" });
   const result = h("div", { id: "pq-result" });
   const explain = h("pre", { id: "pq-explain", class: "explain" });
+  const request = h("details", { id: "pq-request", class: "raw" });
   let token = null;
 
   const run = async (more) => {
@@ -236,6 +241,7 @@ export async function partiqlView(root) {
     } catch (e) {
       fill(result, errorBox(e));
       fill(explain);
+      fill(request, h("summary", {}, "The ExecuteStatement request"), h("pre", {}, JSON.stringify(req, null, 2)));
       return;
     }
     token = out.NextToken || null;
@@ -257,6 +263,7 @@ export async function partiqlView(root) {
     lines.push(`Items read: not reported by ExecuteStatement; the units below bound it`);
     lines.push(...capacityLines(acc, "Capacity units"));
     fill(explain, lines.join("\n"));
+    fill(request, h("summary", {}, "The ExecuteStatement request"), h("pre", {}, JSON.stringify(req, null, 2)));
   };
 
   stmt.addEventListener("keydown", (ev) => {
@@ -270,5 +277,5 @@ export async function partiqlView(root) {
       h("div", { class: "row" }, field("Parameters (DynamoDB JSON list)", params), field("Limit", limit),
         h("label", { class: "check" }, consistent, " consistent read")),
       h("div", { class: "row" }, h("button", { class: "primary", id: "pq-run", onclick: () => run(false) }, "Run"), h("small", { class: "hint" }, "or Ctrl+Enter"))),
-    h("div", { class: "split" }, result, explain));
+    h("div", { class: "split" }, result, h("div", {}, explain, request)));
 }
