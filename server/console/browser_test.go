@@ -446,7 +446,6 @@ func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
 	if !strings.Contains(plan, `2 parallel Queries on index byRating where GSI3PK in {"PRODUCT#42/4", "PRODUCT#42/5"}`) {
 		t.Errorf("the plan:\n%s", plan)
 	}
-	p.screenshot("model")
 	// Run it: one Query per rating, merged newest first.
 	api(t, site.URL, "CreateTable", `{"TableName": "Comments", "BillingMode": "PAY_PER_REQUEST",
 		"AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
@@ -462,6 +461,19 @@ func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
 	if i, j, k := strings.Index(ran, "c2"), strings.Index(ran, "c3"), strings.Index(ran, "c1"); i < 0 || !(i < j && j < k) || strings.Contains(ran, "c4") {
 		t.Errorf("the plan's page is not c2, c3, c1 newest first:\n%s", ran)
 	}
+	p.do("plan every access pattern", chromedp.Click(`#plan-all-run`))
+	all := p.waitText("#plan-all", "good ones in English")
+	for _, want := range []string{
+		"newest comments\tall\t1\t",
+		"in English\tbyLang\t1\t",
+		"good ones\tbyRating\t2\t",
+		"good ones in English\tbyLangAndRating\t2\t",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the access patterns' plans lack %q:\n%s", want, all)
+		}
+	}
+	p.screenshot("model")
 	p.do("plan for an unknown dimension", chromedp.SetValue(`#model-where`, "colour=red"), chromedp.Click(`#plan-run`))
 	p.waitText("#plan-result .error", `ValidationException: planner: unknown dimension "colour"`)
 

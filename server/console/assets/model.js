@@ -96,11 +96,49 @@ export function modelView(root) {
     }
   };
 
+  // The model's access patterns, one a line ("name: dim=v1,v2; dim=v"),
+  // planned together: which index serves each, and why.
+  const patterns = h("textarea", { id: "model-patterns", rows: 5, spellcheck: "false" });
+  patterns.value = localStorage.getItem("dynago.console.patterns") ||
+    "newest comments: product=42\nin English: product=42; language=en\ngood ones: product=42; rating=4,5\ngood ones in English: product=42; language=en; rating=4,5";
+  const all = h("div", { id: "plan-all" });
+  const planAll = async () => {
+    let m;
+    try {
+      m = JSON.parse(model.value);
+    } catch (e) {
+      fill(all, errorBox(e));
+      return;
+    }
+    localStorage.setItem("dynago.console.patterns", patterns.value);
+    const rows = [];
+    for (const line of patterns.value.split("\n").map((l) => l.trim()).filter(Boolean)) {
+      const colon = line.indexOf(":");
+      const name = colon > 0 ? line.slice(0, colon).trim() : line;
+      const spec = colon > 0 ? line.slice(colon + 1) : line;
+      try {
+        const a = await consoleApi("plan", { model: m, where: parseWhere(spec.split(";").join("\n")), pageSize: Number(size.value) || 20 });
+        const p = a.plan;
+        rows.push(h("tr", {}, h("td", {}, name), h("td", {}, p.Index || "(table)"), h("td", { class: "num" }, String(p.Keys.length)),
+          h("td", { class: "num" }, String(p.ExpectedReads)), h("td", {}, a.explain)));
+      } catch (e) {
+        rows.push(h("tr", {}, h("td", {}, name), h("td", { colspan: 4 }, errorBox(e))));
+      }
+    }
+    fill(all, h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, ["Access pattern", "Index", "Queries", "Reads per page", "Plan"].map((c) => h("th", {}, c)))),
+      h("tbody", {}, rows)));
+  };
+
   fill(root, h("h2", {}, "Modeling: access patterns and the planner"),
     h("p", {}, "Declare the table's request dimensions and its indexes (the model \"dynago plan --model\" reads), then an access pattern: the planner picks the index needing no filter and the fewest queries."),
     h("div", { class: "card" }, field("Data model (JSON)", model),
       h("div", { class: "row" }, field("Access pattern, one dimension a line", where), field("Page size", size)),
       h("div", { class: "row" }, h("button", { class: "primary", id: "plan-run", onclick: doPlan }, "Plan"),
         h("button", { id: "plan-exec", onclick: doRun }, "Run the plan"))),
-    h("div", { class: "split" }, out, result));
+    h("div", { class: "split" }, out, result),
+    h("div", { class: "card" },
+      field("Access patterns, one a line: name: dimension=value[,value]; dimension=value", patterns),
+      h("div", { class: "row" }, h("button", { id: "plan-all-run", onclick: planAll }, "Plan them all"))),
+    all);
 }
