@@ -231,6 +231,15 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(`#add-index-submit`))
 	p.waitJS("the new index, backfilled", `[...document.querySelectorAll("#indexes tr")].some(r => /^byRegion\tGSI\tregion \(HASH S\), total \(RANGE N\)\tKEYS_ONLY\tACTIVE\tno\t1\t/.test(r.innerText))`)
 
+	// Drop it again, with a second click.
+	p.do("drop the index", chromedp.Click(`.drop-index[data-index=byRegion]`))
+	p.waitText(`.drop-index[data-index=byRegion]`, "click again")
+	p.do("confirm", chromedp.Click(`.drop-index[data-index=byRegion]`))
+	p.waitJS("the index gone", `!!document.querySelector("#indexes") && !/byRegion/.test(document.querySelector("#indexes").innerText)`)
+	if out := api(t, site.URL, "DescribeTable", `{"TableName": "Orders"}`); strings.Contains(out, "byRegion") {
+		t.Errorf("the dropped index is still described: %s", out)
+	}
+
 	// Query the GSI and read the EXPLAIN.
 	p.go_("#query/Orders")
 	p.waitJS("the query form", `!!document.querySelector("#q-source")`)

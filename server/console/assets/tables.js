@@ -236,7 +236,7 @@ export async function tableView(root, name, nav, onLeave) {
     try {
       const t = await describe(name);
       const ttl = await ddb("DescribeTimeToLive", { TableName: name }).catch((e) => ({ error: e }));
-      fill(top, summary(t, ttl), indexTable(t));
+      fill(top, summary(t, ttl), indexTable(t, load));
       fill(raw, JSON.stringify(t, null, 2));
       if (!drawn) {
         drawn = true;
@@ -269,21 +269,43 @@ function summary(t, ttl) {
   return h("table", { class: "kv", id: "table-summary" }, rows.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, v))));
 }
 
-function indexTable(t) {
+// dropButton deletes a GSI (UpdateTable), after a second click.
+function dropButton(t, ix, reload, out) {
+  const b = h("button", {
+    class: "link drop-index", "data-index": ix.IndexName, onclick: async () => {
+      if (!b.dataset.armed) {
+        b.dataset.armed = "1";
+        b.textContent = `drop ${ix.IndexName}? click again`;
+        return;
+      }
+      try {
+        await ddb("UpdateTable", { TableName: t.TableName, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: ix.IndexName } }] });
+        reload();
+      } catch (e) {
+        fill(out, errorBox(e));
+      }
+    },
+  }, "drop");
+  return b;
+}
+
+function indexTable(t, reload) {
+  const out = h("div", {});
   const ixs = [
     ...(t.GlobalSecondaryIndexes || []).map((g) => ({ ...g, kind: "GSI" })),
     ...(t.LocalSecondaryIndexes || []).map((l) => ({ ...l, kind: "LSI", IndexStatus: "ACTIVE" })),
   ];
   if (ixs.length === 0) return h("p", {}, "No secondary indexes.");
-  return h("table", { class: "grid", id: "indexes" },
-    h("thead", {}, h("tr", {}, ["Index", "Kind", "Key", "Projection", "Status", "Backfilling", "Items", "Size"].map((c) => h("th", {}, c)))),
+  return [h("table", { class: "grid", id: "indexes" },
+    h("thead", {}, h("tr", {}, ["Index", "Kind", "Key", "Projection", "Status", "Backfilling", "Items", "Size", ""].map((c) => h("th", {}, c)))),
     h("tbody", {}, ixs.map((ix) => h("tr", {},
       h("td", {}, ix.IndexName), h("td", {}, ix.kind),
       h("td", {}, keyText(ix.KeySchema, t.AttributeDefinitions)),
       h("td", {}, ix.Projection?.ProjectionType + (ix.Projection?.NonKeyAttributes ? ` (${ix.Projection.NonKeyAttributes.join(", ")})` : "")),
       h("td", {}, ix.IndexStatus || ""), h("td", {}, ix.Backfilling ? "yes" : "no"),
       h("td", { class: "num" }, ix.Backfilling ? `${ix.ItemCount ?? 0} so far, of at most ${t.ItemCount}` : String(ix.ItemCount ?? "")),
-      h("td", { class: "num" }, bytes(ix.IndexSizeBytes))))));
+      h("td", { class: "num" }, bytes(ix.IndexSizeBytes)),
+      h("td", {}, ix.kind === "GSI" && ix.IndexStatus === "ACTIVE" ? dropButton(t, ix, reload, out) : null))))), out];
 }
 
 function deleteBox(name, nav) {
