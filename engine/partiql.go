@@ -292,6 +292,8 @@ type qlCompiled struct {
 	names map[string]string
 	// tmpl: the Query or Scan texts, made on first use.
 	tmpl atomic.Pointer[qlTemplate]
+	// keys: key maps of the GetItem, for the next request.
+	keys sync.Pool
 }
 
 // qlTemplate is the request text of a Query (the partition key value is
@@ -471,14 +473,21 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 				return nil, err
 			}
 		}
-		key := getItemMap()
+		// The plan's own pool of key maps: they always hold the same
+		// names, so a map is overwritten, not cleared, for the next.
+		key, _ := c.keys.Get().(attr.Item)
+		if key == nil {
+			key = make(attr.Item, 2)
+		}
 		key[p.Hash] = hashes[0]
 		if p.SortKey != nil {
 			key[p.Range] = sk
 		}
 		got, err := db.GetItem(&GetItemInput{TableName: st.Table, Key: key, ConsistentRead: in.ConsistentRead,
 			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ProjectionExpression: c.proj, ExpressionAttributeNames: c.names})
-		putItemMap(key)
+		if len(key) <= 2 {
+			c.keys.Put(key)
+		}
 		if err != nil {
 			return nil, err
 		}

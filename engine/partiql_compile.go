@@ -43,6 +43,9 @@ func bindParams(params []attr.Value, want int) (*binder, error) {
 // bind is bindParams into b.
 func (b *binder) bind(params []attr.Value, want int) error {
 	for i := range params {
+		if params[i].Type == attr.TypeN && canonicalInteger(params[i].S) {
+			continue // fits, and Canonicalize would leave it as it is
+		}
 		if text, ok := unconvertible(params[i]); ok {
 			return Validation(attr.MsgNumberSyntax + ": " + text)
 		}
@@ -55,6 +58,28 @@ func (b *binder) bind(params []attr.Value, want int) error {
 	}
 	b.params = params
 	return nil
+}
+
+// canonicalInteger reports a number written as Canonicalize writes it,
+// an integer of at most 38 digits without leading zeros ("0", "507",
+// "-12"): the common parameter, which needs no work.
+func canonicalInteger(s string) bool {
+	d := s
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+		if d == "0" {
+			return false
+		}
+	}
+	if len(d) == 0 || len(d) > 38 || d[0] == '0' && len(d) > 1 {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // unconvertible finds a number in v that DynamoDB cannot read as a
