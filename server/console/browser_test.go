@@ -62,6 +62,20 @@ func startBrowser(t *testing.T, url string) *page {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(url+"/console/")); err != nil {
 		t.Fatalf("browser: %v", err)
 	}
+	// Whatever the test does, the page must raise no uncaught error and
+	// break no rule of its Content-Security-Policy.
+	eval[bool](p, `(() => {
+		window.pageProblems = [];
+		window.addEventListener("error", (e) => pageProblems.push("error: " + e.message));
+		window.addEventListener("unhandledrejection", (e) => pageProblems.push("unhandled rejection: " + e.reason));
+		document.addEventListener("securitypolicyviolation", (e) => pageProblems.push("CSP: " + e.violatedDirective + " " + e.blockedURI));
+		return true;
+	})()`)
+	t.Cleanup(func() {
+		if problems := eval[[]string](p, `window.pageProblems || ["the page was reloaded"]`); len(problems) > 0 {
+			t.Errorf("the page had problems:\n%s", strings.Join(problems, "\n"))
+		}
+	})
 	return p
 }
 
