@@ -151,7 +151,8 @@ func TestBrowserSignsForTheServer(t *testing.T) {
 	p := startBrowser(t, site.URL)
 
 	p.waitText("#table-list .error", "MissingAuthenticationTokenException")
-	p.go_("#credentials")
+	p.do("follow the hint", chromedp.Click(`#table-list a.credentials-hint`))
+	p.waitJS("the credentials screen", `!!document.querySelector("#cred-form")`)
 	p.do("sign in",
 		chromedp.SetValue(`#cred-id`, "AKIDSERVERCHECK"),
 		chromedp.SetValue(`#cred-secret`, "s3cr3t/with+signs="),

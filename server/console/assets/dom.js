@@ -28,10 +28,17 @@ export function fill(el, ...children) {
   return el;
 }
 
+// authErrors are the answers to a request without valid credentials.
+const authErrors = new Set(["MissingAuthenticationTokenException", "UnrecognizedClientException", "InvalidSignatureException", "IncompleteSignatureException"]);
+
 // errorBox shows a failed call: DynamoDB's __type and message, verbatim.
 export function errorBox(err) {
   if (err && err.type) {
-    return h("div", { class: "error", role: "alert" }, h("b", { class: "error-type" }, err.type), ": ", h("span", { class: "error-message" }, err.message));
+    const box = h("div", { class: "error", role: "alert" }, h("b", { class: "error-type" }, err.type), ": ", h("span", { class: "error-message" }, err.message));
+    if (authErrors.has(err.type)) {
+      return h("div", {}, box, h("p", { class: "hint" }, "This server checks signatures: ", h("a", { href: "#credentials", class: "credentials-hint" }, "give the console credentials"), "."));
+    }
+    return box;
   }
   return h("div", { class: "error", role: "alert" }, String(err && err.message ? err.message : err));
 }
