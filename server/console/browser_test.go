@@ -524,6 +524,15 @@ func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
 	p.waitText("#page-no", "page 1")
 	p.waitJS("ten rows again", rows+` === 10`)
 
+	// One partition, by Query.
+	p.do("query a partition", chromedp.SetValue(`#items-partition`, "e07"), chromedp.Click(`#items-query`))
+	p.waitText("#items-summary", "Query: 1 items, 1 read")
+	if got := p.text("#view table.items tbody"); got != "e07" {
+		t.Errorf("the partition shows %q", got)
+	}
+	p.do("back to all", chromedp.Click(`#items-scan`))
+	p.waitText("#items-summary", "Scan: 10 items")
+
 	// Deleting asks for the table's name.
 	p.go_("#table/Events")
 	p.do("delete with the wrong name", chromedp.SetValue(`#delete-confirm`, "Event"), chromedp.Click(`#delete-table`))

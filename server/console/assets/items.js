@@ -1,5 +1,5 @@
-// The Items screen: browse a table a page at a time, and view, edit, put
-// and delete an item as DynamoDB JSON or plain JSON.
+// The Items screen: browse a table (or one partition) a page at a time,
+// and view, edit, put and delete an item as DynamoDB JSON or plain JSON.
 
 import { ddb } from "./api.js";
 import { h, fill, errorBox, select } from "./dom.js";
@@ -61,9 +61,10 @@ export function editor(item) {
 export async function itemsView(root, name) {
   const grid = h("div", {});
   const pager = h("div", { class: "row pager" });
+  const filterRow = h("div", {});
   const side = h("div", { class: "card", id: "item-panel" });
   fill(root, h("h2", {}, "Items of ", h("a", { class: "mono", href: `#table/${encodeURIComponent(name)}` }, name)),
-    h("div", { class: "split" }, h("div", {}, pager, grid), side));
+    h("div", { class: "split" }, h("div", {}, filterRow, pager, grid), side));
   let t;
   try {
     t = await describe(name);
@@ -109,11 +110,28 @@ export async function itemsView(root, name) {
         }, "Delete item")), out);
   };
 
+  // A partition key value narrows the browsing to a Query of that
+  // partition; empty, it is a Scan of the table.
+  const hashKey = t.KeySchema.find((k) => k.KeyType === "HASH").AttributeName;
+  const partition = h("input", { id: "items-partition", placeholder: `${hashKey} (${typeOf(t, hashKey)})` });
+  let pinned = "";
+  const restart = () => { page = 0; starts.length = 1; load(); };
+  filterRow.append(h("form", {
+    class: "row", onsubmit: (ev) => { ev.preventDefault(); pinned = partition.value; restart(); },
+  }, h("span", {}, `partition ${hashKey} =`), partition, h("button", { id: "items-query" }, "Query the partition"),
+  h("button", { type: "button", id: "items-scan", onclick: () => { partition.value = ""; pinned = ""; restart(); } }, "Scan all")));
+
   const load = async () => {
     const req = { TableName: name, Limit: Number(limitSel.value), ReturnConsumedCapacity: "INDEXES" };
     if (starts[page]) req.ExclusiveStartKey = starts[page];
+    const op = pinned ? "Query" : "Scan";
+    if (pinned) {
+      req.KeyConditionExpression = "#p = :p";
+      req.ExpressionAttributeNames = { "#p": hashKey };
+      req.ExpressionAttributeValues = { ":p": { [typeOf(t, hashKey)]: pinned } };
+    }
     try {
-      const out = await ddb("Scan", req);
+      const out = await ddb(op, req);
       last = out.LastEvaluatedKey;
       starts[page + 1] = last;
       fill(grid, out.Items.length ? itemGrid(out.Items, keyNames, (it) => showItem(it, false)) : h("p", {}, "No items on this page."));
@@ -123,12 +141,12 @@ export async function itemsView(root, name) {
         h("button", { id: "next-page", disabled: !last, onclick: () => { page++; load(); } }, "next ›"),
         h("span", {}, " page size "), limitSel,
         h("button", { id: "new-item", onclick: () => showItem(Object.fromEntries(t.KeySchema.map((k) => [k.AttributeName, { [typeOf(t, k.AttributeName)]: "" }])), true) }, "New item"),
-        h("small", {}, `${out.Count} items, ${out.ScannedCount} read, ${out.ConsumedCapacity?.CapacityUnits ?? 0} read units`));
+        h("small", { id: "items-summary" }, `${op}: ${out.Count} items, ${out.ScannedCount} read, ${out.ConsumedCapacity?.CapacityUnits ?? 0} read units`));
     } catch (e) {
       fill(grid, errorBox(e));
     }
   };
-  limitSel.addEventListener("change", () => { page = 0; starts.length = 1; load(); });
+  limitSel.addEventListener("change", restart);
   fill(side, h("p", {}, "Pick an item to view or edit it, or make a new one."));
   await load();
 }
