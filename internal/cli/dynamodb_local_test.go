@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -47,7 +48,39 @@ var servingRE = regexp.MustCompile(`addr=http://([0-9.:]+)`)
 // startLocal runs dynago with args in dir and waits until it listens.
 func startLocal(t *testing.T, dir string, args ...string) *localProcess {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
+	return startBinary(t, os.Args[0], dir, args...)
+}
+
+// dynagoBinary builds cmd/dynago once per test run, for the tests that
+// start the real binary as users do.
+var dynagoBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "dynago-bin-")
+	if err != nil {
+		return "", err
+	}
+	builtBinaryDir = dir
+	bin := filepath.Join(dir, "dynago")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/dynago/dynago/cmd/dynago").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// builtBinaryDir is the directory dynagoBinary built into, if it ran.
+var builtBinaryDir string
+
+// removeDynagoBinary deletes what dynagoBinary built.
+func removeDynagoBinary() {
+	if builtBinaryDir != "" {
+		os.RemoveAll(builtBinaryDir)
+	}
+}
+
+// startBinary runs bin with args in dir and waits until it listens.
+func startBinary(t *testing.T, bin, dir string, args ...string) *localProcess {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), testserver.ChildMainEnv+"=1")
 	pipe, err := cmd.StderrPipe()
@@ -154,16 +187,23 @@ func tableNames(v map[string]any) []string {
 	return names
 }
 
-// TestDynamoDBLocalSharedDb starts dynago as DynamoDB Local's usage notes
-// start DynamoDB Local, "java -Djava.library.path=./DynamoDBLocal_lib -jar
+// TestDynamoDBLocalSharedDb starts the dynago binary, built from
+// cmd/dynago, as DynamoDB Local's usage notes start DynamoDB Local, "java -Djava.library.path=./DynamoDBLocal_lib -jar
 // DynamoDBLocal.jar -sharedDb -dbPath ./data -port 8000", with the java
 // part replaced by "dynago", and talks to it with the AWS CLI: with
 // -sharedDb every access key and region sees the same tables, and the
 // data lives in ./data.
 func TestDynamoDBLocalSharedDb(t *testing.T) {
 	needAWSCLI(t)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH to build cmd/dynago; skipping the drop-in test of the real binary")
+	}
+	bin, err := dynagoBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	p := startLocal(t, dir, "-sharedDb", "-dbPath", "./data", "-port", freePort(t))
+	p := startBinary(t, bin, dir, "-sharedDb", "-dbPath", "./data", "-port", freePort(t))
 	awsCLI(t, p.url, "AKIDONE", "us-east-1", musicTable...)
 	awsCLI(t, p.url, "AKIDONE", "us-east-1", "put-item", "--table-name", "Music", "--item", `{"Artist":{"S":"No One You Know"}}`)
 	for _, who := range [][2]string{{"AKIDTWO", "us-east-1"}, {"AKIDONE", "eu-west-1"}} {

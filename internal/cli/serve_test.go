@@ -22,7 +22,9 @@ import (
 // testserver.StartProcess with no separate build.
 func TestMain(m *testing.M) {
 	testserver.ChildMain(Main)
-	os.Exit(m.Run())
+	code := m.Run()
+	removeDynagoBinary()
+	os.Exit(code)
 }
 
 func createTable(t *testing.T, c *dynamodb.Client, name string) {
