@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/netip"
 	"strings"
+
+	"github.com/dynago/dynago/server/sigv4"
 )
 
 // hostAllowed reports whether a request with this Host header may be
@@ -39,3 +41,12 @@ func normalizeHost(host string) string {
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	return strings.ToLower(strings.TrimSuffix(host, "."))
 }
+
+// HostAllowed reports whether the server answers requests for host (the
+// DNS-rebinding check of Config.CheckHost), for handlers mounted beside
+// it such as the console's.
+func (s *Server) HostAllowed(host string) bool { return s.hostAllowed(host) }
+
+// Auth returns the signature verifier of Config.Auth, nil when any
+// signature is accepted.
+func (s *Server) Auth() *sigv4.Verifier { return s.auth }

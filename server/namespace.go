@@ -85,3 +85,23 @@ func (s *Server) sweepExpired() (int, error) {
 	}
 	return total, nil
 }
+
+// DBFor returns the database a request reaches: the server's own, or,
+// with Namespaces, that of the access key and region the request is
+// signed for. The console's endpoints use it to answer for the caller's
+// tables.
+func (s *Server) DBFor(r *http.Request) (*engine.DB, error) {
+	if s.namespaces == nil {
+		return s.db, nil
+	}
+	return s.namespaceDB(r)
+}
+
+// DBs returns every database the server serves now: its own, or every
+// namespace open.
+func (s *Server) DBs() []*engine.DB {
+	if s.namespaces == nil {
+		return []*engine.DB{s.db}
+	}
+	return s.namespaces.All()
+}

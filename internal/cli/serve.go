@@ -130,6 +130,9 @@ type serveConfig struct {
 	maxNamespaces int
 	// local holds DynamoDB Local's own flags (dynamodb_local.go).
 	local localConfig
+	// obs holds metrics, log format, profiling, console, signatures and
+	// TLS (serve_observe.go).
+	obs observeConfig
 }
 
 // Defaults of serve's limits on clients.
@@ -236,6 +239,7 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 		"for any origin (DynamoDB Local's -cors default), or \"none\". Default: loopback\n"+
 		"(pages on localhost and loopback IPs, any port); a list replaces it")
 	localFlags(fs, c)
+	observeFlags(fs, &c.obs)
 	return fs
 }
 
@@ -251,6 +255,9 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 		TTLSweepInterval:    c.ttlSweepInterval,
 		TransientDelay:      c.transientDelay,
 		NodeLeaseTimeout:    c.nodeLeaseTimeout,
+		// Metrics show index write units even for requests that did not
+		// ask for their capacity.
+		MeterIndexWrites: c.obs.metrics != "off",
 	}
 	// The engine reads 0 as its default and a negative value as off; the
 	// flag documents 0 as off too.
@@ -284,7 +291,18 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", c.logLevel)
 	}
-	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+	if err := c.obs.check(); err != nil {
+		return err
+	}
+	log := newLogger(env.Stderr, c.obs.logFormat, level)
+	auth, err := loadAuth(c.obs.auth)
+	if err != nil {
+		return err
+	}
+	tlsConfig, err := loadTLS(c.obs)
+	if err != nil {
+		return err
+	}
 
 	if c.cpuProf != "" {
 		f, err := os.Create(c.cpuProf)
@@ -346,17 +364,48 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		}
 	}
 	checkHost, allowed := hostPolicy(c.host, c.allowedHosts)
+	var api *server.Server
+	var metrics *server.Metrics
+	if c.obs.metrics != "off" {
+		metrics = server.NewMetrics(func() []*engine.DB { return api.DBs() })
+	}
+	api = server.New(db, server.Config{
+		Logger:          log,
+		MaxBufferBytes:  int64(c.maxBufferMemory),
+		BodyReadTimeout: c.readBodyTimeout,
+		WriteTimeout:    c.writeTimeout,
+		CheckHost:       checkHost,
+		AllowedHosts:    allowed,
+		CORS:            cors,
+		Namespaces:      serverNamespaces(ns),
+		Metrics:         metrics,
+		Auth:            auth,
+	})
+	handler, stopFront := frontHandler(env.Ctx, api, metrics, c.obs)
+	defer stopFront()
+	if metrics != nil && c.obs.metrics != "on" {
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", metrics.Handler())
+		stop, err := sideListener(c.obs.metrics, "metrics", mux, log)
+		if err != nil {
+			tcp.Close()
+			closeData()
+			return err
+		}
+		defer stop()
+	}
+	if c.obs.pprof != "" {
+		stop, err := sideListener(c.obs.pprof, "pprof", pprofHandler(), log)
+		if err != nil {
+			tcp.Close()
+			closeData()
+			return err
+		}
+		defer stop()
+	}
 	srv := &http.Server{
-		Handler: server.New(db, server.Config{
-			Logger:          log,
-			MaxBufferBytes:  int64(c.maxBufferMemory),
-			BodyReadTimeout: c.readBodyTimeout,
-			WriteTimeout:    c.writeTimeout,
-			CheckHost:       checkHost,
-			AllowedHosts:    allowed,
-			CORS:            cors,
-			Namespaces:      serverNamespaces(ns),
-		}),
+		TLSConfig:         tlsConfig,
+		Handler:           handler,
 		ReadHeaderTimeout: c.readHeaderTimeout,
 		IdleTimeout:       c.idleTimeout,
 		MaxHeaderBytes:    server.MaxHeaderBytes,
@@ -367,8 +416,13 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	if !c.inMemory {
 		storageDesc = c.dataDir
 	}
-	log.Info("dynago serving", "addr", "http://"+ln.Addr().String(), "data", storageDesc, "namespace", c.namespace,
-		"sync", c.sync && !c.inMemory, "startup", time.Since(start).Round(time.Microsecond))
+	scheme := "http://"
+	if c.obs.tlsCert != "" {
+		scheme = "https://"
+	}
+	log.Info("dynago serving", "addr", scheme+ln.Addr().String(), "data", storageDesc, "namespace", c.namespace,
+		"sync", c.sync && !c.inMemory, "auth", auth != nil, "metrics", c.obs.metrics, "console", c.obs.console,
+		"startup", time.Since(start).Round(time.Microsecond))
 	log.Debug("client limits", "max_connections", maxConns, "max_buffer_memory", int64(c.maxBufferMemory),
 		"read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
 		"write_timeout", c.writeTimeout, "idle_timeout", c.idleTimeout, "host_check", checkHost, "allowed_hosts", allowed, "cors", c.cors)
@@ -377,7 +431,13 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	}
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if tlsConfig != nil {
+			errc <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	select {
 	case err = <-errc:
 	case <-env.Ctx.Done():

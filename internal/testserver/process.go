@@ -45,7 +45,8 @@ func ChildMain(main func(args []string, stdin io.Reader, stdout, stderr io.Write
 type Process struct {
 	// Cmd is the running command; tests signal it through Cmd.Process.
 	Cmd *exec.Cmd
-	// URL is the server's base URL, http://127.0.0.1:PORT.
+	// URL is the server's base URL, http://127.0.0.1:PORT (https:// with
+	// --tls-cert).
 	URL string
 
 	mu   sync.Mutex
@@ -53,7 +54,9 @@ type Process struct {
 	done chan error // holds the exit result once the process has ended
 }
 
-var addrRE = regexp.MustCompile(`addr=http://([0-9.:]+)`)
+// addrRE finds the address in serve's "dynago serving" line, in the text
+// or the JSON log format, over HTTP or HTTPS.
+var addrRE = regexp.MustCompile(`dynago serving.*?addr"?[=:]"?(https?://[0-9.:]+)`)
 
 // StartProcess starts "dynago serve --port 0 args..." as a subprocess of
 // the test binary, which must call ChildMain in its TestMain, and waits
@@ -97,7 +100,7 @@ func StartProcess(t testing.TB, args ...string) *Process {
 	})
 	select {
 	case a := <-addr:
-		p.URL = "http://" + a
+		p.URL = a
 	case err := <-p.done:
 		p.done <- err
 		t.Fatalf("server exited early: %v\n%s", err, p.Log())
