@@ -484,6 +484,19 @@ func TestBrowserStreamsTTLPartiQLModel(t *testing.T) {
 	if i, j, k := strings.Index(ran, "c2"), strings.Index(ran, "c3"), strings.Index(ran, "c1"); i < 0 || !(i < j && j < k) || strings.Contains(ran, "c4") {
 		t.Errorf("the plan's page is not c2, c3, c1 newest first:\n%s", ran)
 	}
+	// Page by page, one item a page: every item once, newest first.
+	p.do("pages of one", chromedp.SetValue(`#model-size`, "1"), chromedp.Click(`#plan-exec`))
+	for i, want := range []string{"c2", "c3", "c1"} {
+		p.waitText("#plan-page", fmt.Sprintf("page %d: 1 items", i+1))
+		if got := p.text("#plan-result table.items tbody"); !strings.Contains(got, want) {
+			t.Errorf("page %d shows %q, want %s", i+1, got, want)
+		}
+		if i < 2 {
+			p.do("next page", chromedp.Click(`#plan-next`))
+		}
+	}
+	p.waitText("#plan-result", "No more pages.")
+	p.do("pages of twenty", chromedp.SetValue(`#model-size`, "20"))
 	p.do("plan every access pattern", chromedp.Click(`#plan-all-run`))
 	all := p.waitText("#plan-all", "good ones in English")
 	for _, want := range []string{

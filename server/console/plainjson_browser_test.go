@@ -96,3 +96,37 @@ func sameJSON(t *testing.T, a, b string) bool {
 	ya, _ := json.Marshal(y)
 	return string(xa) == string(ya)
 }
+
+// TestBrowserKeyOrder pins the page's order of key values (assets/merge.js),
+// which merges a plan's queries: DynamoDB's, not JavaScript's.
+func TestBrowserKeyOrder(t *testing.T) {
+	site := newSite(t, console.Options{})
+	p := startBrowser(t, site.URL)
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{`{"N":"10"}`, `{"N":"9"}`, 1},
+		{`{"N":"-10"}`, `{"N":"-9"}`, -1},
+		{`{"N":"-1"}`, `{"N":"0"}`, -1},
+		{`{"N":"1E+2"}`, `{"N":"100"}`, 0},
+		{`{"N":"0.001"}`, `{"N":"1e-3"}`, 0},
+		{`{"N":"1.5"}`, `{"N":"1.50001"}`, -1},
+		{`{"N":"12345678901234567890123456789012345678"}`, `{"N":"12345678901234567890123456789012345679"}`, -1},
+		{`{"N":"9.9999999999999999999999999999999999999E+125"}`, `{"N":"1E+125"}`, 1},
+		{`{"S":"\ud800\udc00"}`, `{"S":"\uffff"}`, 1}, // UTF-8 order, not UTF-16's
+		{`{"S":"a"}`, `{"S":"ab"}`, -1},
+		{`{"B":"AAE="}`, `{"B":"AQI="}`, -1},
+		{`{"B":"/w=="}`, `{"B":"AAAA"}`, 1},
+	}
+	var pairs []string
+	for _, c := range cases {
+		pairs = append(pairs, "["+c.a+","+c.b+"]")
+	}
+	got := eval[[]int](p, `import("/console/merge.js").then(m => [`+strings.Join(pairs, ",")+`].map(([a, b]) => Math.sign(m.compareKeys(a, b))))`)
+	for i, c := range cases {
+		if got[i] != c.want {
+			t.Errorf("compare %s with %s: %d, want %d", c.a, c.b, got[i], c.want)
+		}
+	}
+}

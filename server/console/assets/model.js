@@ -1,9 +1,10 @@
 // The modeling toolkit: declare a data model and an access pattern, see
 // the plan the toolkit's planner chooses and why, and run it.
 
-import { ddb, consoleApi } from "./api.js";
+import { consoleApi } from "./api.js";
 import { h, fill, errorBox, field, units } from "./dom.js";
 import { itemGrid } from "./items.js";
+import { runPlan } from "./merge.js";
 import { addCapacity, newCapacity, capacityLines } from "./query.js";
 
 const example = `{
@@ -27,17 +28,6 @@ export function parseWhere(text) {
     where[name] = [...(where[name] || []), ...line.slice(i + 1).split(",").map((s) => s.trim()).filter(Boolean)];
   }
   return where;
-}
-
-// compareKeys orders two key values of one type as DynamoDB does: N by
-// number, S and B by their text (B is base64 here, which keeps the order
-// of equal-length values only; good enough for a preview).
-export function compareKeys(a, b) {
-  if (!a || !b) return a ? 1 : b ? -1 : 0;
-  if (a.N !== undefined && b.N !== undefined) return Number(a.N) - Number(b.N);
-  const x = a.S ?? a.B ?? "";
-  const y = b.S ?? b.B ?? "";
-  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 export function modelView(root) {
@@ -65,32 +55,27 @@ export function modelView(root) {
     }
   };
 
-  // run queries each branch of the plan for one page, newest first, and
-  // merges them by the model's sort key. The exact cursor across pages is
-  // the toolkit's (toolkit/planner); this shows the first page.
-  const doRun = async () => {
-    if (!plan) await doPlan();
+  // run runs the plan a page at a time, as the toolkit's Planner.Run
+  // does: parallel Queries merged newest first, and a cursor that resumes
+  // each branch exactly where the page left it.
+  let cursor = "";
+  let pageNo = 0;
+  const doRun = async (next) => {
+    if (!next || !plan) {
+      await doPlan();
+      cursor = "";
+      pageNo = 0;
+    }
     if (!plan) return;
     const acc = newCapacity();
-    let read = 0;
     try {
-      const pages = await Promise.all(plan.Keys.map((k) => ddb("Query", {
-        TableName: parsed.table, IndexName: plan.Index || undefined, Limit: plan.PageSize,
-        KeyConditionExpression: "#p = :p", ExpressionAttributeNames: { "#p": plan.PartitionKey },
-        ExpressionAttributeValues: { ":p": { S: k } }, ScanIndexForward: false, ReturnConsumedCapacity: "INDEXES",
-      })));
-      const items = [];
-      for (const p of pages) {
-        items.push(...p.Items);
-        read += p.ScannedCount;
-        addCapacity(acc, p.ConsumedCapacity);
-      }
-      const sk = parsed.sortKey;
-      items.sort((a, b) => compareKeys(b[sk], a[sk])); // newest (greatest) first
-      const page = items.slice(0, plan.PageSize);
-      fill(result, h("p", {}, `${page.length} items; read ${read} in ${pages.length} queries (${units(acc.total)} read units)`),
+      const page = await runPlan(parsed, plan, next ? cursor : "", (cc) => addCapacity(acc, cc));
+      cursor = page.cursor;
+      pageNo++;
+      fill(result, h("p", { id: "plan-page" }, `page ${pageNo}: ${page.items.length} items; read ${page.read} in ${page.queries} queries (${units(acc.total)} read units)`),
         h("pre", { class: "explain" }, capacityLines(acc).join("\n")),
-        page.length ? itemGrid(page, [...(parsed.tableKeys || []), sk], null, 10) : null);
+        page.items.length ? itemGrid(page.items, [...(parsed.tableKeys || []), parsed.sortKey], null, 10) : null,
+        cursor ? h("button", { id: "plan-next", onclick: () => doRun(true) }, "Next page ›") : h("p", {}, "No more pages."));
     } catch (e) {
       fill(result, errorBox(e));
     }
@@ -135,7 +120,7 @@ export function modelView(root) {
     h("div", { class: "card" }, field("Data model (JSON)", model),
       h("div", { class: "row" }, field("Access pattern, one dimension a line", where), field("Page size", size)),
       h("div", { class: "row" }, h("button", { class: "primary", id: "plan-run", onclick: doPlan }, "Plan"),
-        h("button", { id: "plan-exec", onclick: doRun }, "Run the plan"))),
+        h("button", { id: "plan-exec", onclick: () => doRun(false) }, "Run the plan"))),
     h("div", { class: "split" }, out, result),
     h("div", { class: "card" },
       field("Access patterns, one a line: name: dimension=value[,value]; dimension=value", patterns),
