@@ -216,8 +216,8 @@ export function short(av) {
   const v = av[t];
   switch (t) {
     case "S":
+      return v.length > 200 ? v.slice(0, 199) + "…" : v;
     case "N":
-      return String(v);
     case "BOOL":
       return String(v);
     case "NULL":
