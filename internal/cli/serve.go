@@ -422,7 +422,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	}
 	log.Info("dynago serving", "addr", scheme+ln.Addr().String(), "data", storageDesc, "namespace", c.namespace,
 		"sync", c.sync && !c.inMemory, "auth", auth != nil, "metrics", c.obs.metrics, "console", c.obs.console,
-		"startup", time.Since(start).Round(time.Microsecond))
+		"startup", time.Since(start).Round(time.Microsecond), "version", versionText())
 	log.Debug("client limits", "max_connections", maxConns, "max_buffer_memory", int64(c.maxBufferMemory),
 		"read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
 		"write_timeout", c.writeTimeout, "idle_timeout", c.idleTimeout, "host_check", checkHost, "allowed_hosts", allowed, "cors", c.cors)

@@ -63,6 +63,9 @@ func TestSIGTERMFinishesAndCloses(t *testing.T) {
 	if !strings.Contains(p.Log(), "dynago stopped") {
 		t.Fatalf("no clean-stop log line:\n%s", p.Log())
 	}
+	if !strings.Contains(p.Log(), "version=(devel)") && !strings.Contains(p.Log(), "version=v") {
+		t.Errorf("the serving log line does not say which version serves:\n%s", p.Log())
+	}
 	p2 := testserver.StartProcess(t, "--data-dir", dir)
 	out, err := p2.Client().DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("term")})
 	if err != nil {

@@ -43,6 +43,19 @@ func printVersion(w io.Writer) {
 	fmt.Fprintf(w, "dynago %s (%s)\n", version, strings.Join(extra, ", "))
 }
 
+// versionText is the version and, when known, the commit, for the log:
+// "v1.2.3" or "v1.2.3+0123abcd".
+func versionText() string {
+	version, commit, modified := buildVersion()
+	if commit != "" {
+		version += "+" + commit[:min(len(commit), 12)]
+		if modified {
+			version += "-modified"
+		}
+	}
+	return version
+}
+
 // buildVersion reads the version and commit from the binary's build
 // information: the module version "go install ...@vX.Y.Z" records, and
 // the vcs.revision a build from a Git checkout records. Release builds

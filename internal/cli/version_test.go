@@ -31,11 +31,14 @@ func TestVersion(t *testing.T) {
 		t.Errorf("printed %q without the version %q", first, v)
 	}
 
-	releaseVersion, releaseCommit = "v1.2.3", "0123abcd"
+	releaseVersion, releaseCommit = "v1.2.3", "0123abcd89abcdef"
 	defer func() { releaseVersion, releaseCommit = "", "" }()
+	if got := versionText(); got != "v1.2.3+0123abcd89ab" {
+		t.Errorf("versionText() = %q", got)
+	}
 	var out strings.Builder
 	printVersion(&out)
-	if want := "dynago v1.2.3 (commit 0123abcd, " + runtime.Version() + ", " + runtime.GOOS + "/" + runtime.GOARCH + ")\n"; out.String() != want {
+	if want := "dynago v1.2.3 (commit 0123abcd89abcdef, " + runtime.Version() + ", " + runtime.GOOS + "/" + runtime.GOARCH + ")\n"; out.String() != want {
 		t.Errorf("release build printed %q", out.String())
 	}
 }
