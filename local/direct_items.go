@@ -2,6 +2,8 @@ package local
 
 import (
 	"context"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -15,12 +17,43 @@ import (
 // for it (internal/protocol: member presence, empty expressions, nil
 // against empty), or reports that it leaves the input to the SDK's path.
 
+// keyPool holds GetItem's keys for reuse: a key is a map of the engine's
+// 128-byte values, the largest allocation of a direct GetItem, and the
+// engine keeps nothing of it once GetItem returns.
+var keyPool = sync.Pool{New: func() any { return make(attr.Item, 2) }}
+
+// pooledKey is toItem into a map from keyPool; releaseKey returns it.
+func pooledKey(m map[string]types.AttributeValue) (attr.Item, bool) {
+	if m == nil || len(m) > 8 {
+		return toItem(m)
+	}
+	key := keyPool.Get().(attr.Item)
+	for k, av := range m {
+		v, ok := toValue(av, 0)
+		if !ok || !utf8.ValidString(k) {
+			releaseKey(key)
+			return nil, false
+		}
+		key[k] = v
+	}
+	return key, true
+}
+
+func releaseKey(key attr.Item) {
+	if key == nil || len(key) > 8 {
+		return
+	}
+	clear(key)
+	keyPool.Put(key)
+}
+
 // GetItem is (*dynamodb.Client).GetItem on the engine.
 func (c *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	if in == nil {
 		in = &dynamodb.GetItemInput{}
 	}
-	key, ok := toItem(in.Key)
+	key, ok := pooledKey(in.Key)
+	defer releaseKey(key)
 	if !ok || !validStrings(in.TableName, in.ProjectionExpression) || !validNames(in.ExpressionAttributeNames) ||
 		!validList(in.AttributesToGet) || !validText(string(in.ReturnConsumedCapacity)) {
 		return c.sdk.GetItem(ctx, in, optFns...)
