@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dynago/dynago/engine"
@@ -118,12 +119,10 @@ func frontHandler(ctx context.Context, api *server.Server, metrics *server.Metri
 	stop := func() {}
 	if c.console == "on" {
 		rctx, cancel := context.WithCancel(ctx)
-		rec := console.NewRecorder(capacityTotals(api), 5*time.Second, 720)
-		go rec.Run(rctx)
 		stop = cancel
 		h = console.With(api, console.Options{
 			Explain:     explainFor(api),
-			Capacity:    rec.Samples,
+			Capacity:    capacityFor(rctx, api),
 			HostAllowed: api.HostAllowed,
 		})
 		if auth := api.Auth(); auth != nil {
@@ -155,30 +154,51 @@ func frontHandler(ctx context.Context, api *server.Server, metrics *server.Metri
 	return h, stop
 }
 
-// capacityTotals are the console's capacity totals: every table's and
-// index's meters, over every database the server serves.
-func capacityTotals(api *server.Server) func() []console.CapacityTotal {
-	return func() []console.CapacityTotal {
-		type key struct{ table, index string }
-		sum := map[key]console.CapacityTotal{}
-		add := func(k key, u engine.UnitCounts) {
-			t := sum[k]
-			t.Table, t.Index = k.table, k.index
-			t.ReadUnits += u.ReadUnits
-			t.WriteUnits += u.WriteUnits
-			sum[k] = t
-		}
-		for _, db := range api.DBs() {
-			for _, t := range db.Meters().Tables {
-				add(key{t.Table, ""}, t.Units)
-				for name, u := range t.Indexes {
-					add(key{t.Table, name}, u)
-				}
+// capacityFor is the console's capacity over time: a Recorder of the
+// meters of the caller's database (with --namespace account-region, each
+// access key and region sees its own tables' only), started the first
+// time that database's capacity is asked for and run until ctx ends.
+func capacityFor(ctx context.Context, api *server.Server) func(*http.Request) ([]console.CapacitySample, error) {
+	var mu sync.Mutex
+	recs := map[*engine.DB]*console.Recorder{}
+	// The server's own database (no namespaces) is charted from the
+	// start, not from the first look at the chart.
+	for _, db := range api.DBs() {
+		rec := console.NewRecorder(capacityTotals(db), 5*time.Second, 720)
+		recs[db] = rec
+		go rec.Run(ctx)
+	}
+	return func(r *http.Request) ([]console.CapacitySample, error) {
+		db, err := api.DBFor(r)
+		if err != nil {
+			var ee *engine.Error
+			if errors.As(err, &ee) {
+				return nil, &console.Error{Type: ee.Code, Message: ee.Message}
 			}
+			return nil, err
 		}
-		out := make([]console.CapacityTotal, 0, len(sum))
-		for _, t := range sum {
-			out = append(out, t)
+		mu.Lock()
+		rec := recs[db]
+		if rec == nil {
+			rec = console.NewRecorder(capacityTotals(db), 5*time.Second, 720)
+			recs[db] = rec
+			go rec.Run(ctx)
+		}
+		mu.Unlock()
+		return rec.Samples(r)
+	}
+}
+
+// capacityTotals are a database's capacity totals for a Recorder: each
+// table's and each index's meters.
+func capacityTotals(db *engine.DB) func() []console.CapacityTotal {
+	return func() []console.CapacityTotal {
+		var out []console.CapacityTotal
+		for _, t := range db.Meters().Tables {
+			out = append(out, console.CapacityTotal{Table: t.Table, ReadUnits: t.Units.ReadUnits, WriteUnits: t.Units.WriteUnits})
+			for name, u := range t.Indexes {
+				out = append(out, console.CapacityTotal{Table: t.Table, Index: name, ReadUnits: u.ReadUnits, WriteUnits: u.WriteUnits})
+			}
 		}
 		return out
 	}

@@ -327,3 +327,54 @@ print(",".join(c.list_tables()["TableNames"]))
 		t.Log("python3 with boto3 is not available; its part of the test did not run")
 	}
 }
+
+// consoleCapacity asks the console's capacity endpoint as the holder of
+// access key key would: the namespace comes from the Credential of the
+// Authorization header (not checked without --auth).
+func consoleCapacity(t *testing.T, url, key string) string {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url+"/console/api/capacity", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+key+"/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("capacity as %s: %d %s", key, resp.StatusCode, b)
+	}
+	return string(b)
+}
+
+// TestServeConsoleCapacityPerNamespace checks that with a database per
+// access key the console's capacity chart of one key never shows another
+// key's tables.
+func TestServeConsoleCapacityPerNamespace(t *testing.T) {
+	p := testserver.StartProcess(t, "--in-memory", "--namespace", "account-region")
+	ctx := context.Background()
+	a := signedClient(p.URL, "AKIDAAAA", "x", nil)
+	consoleCapacity(t, p.URL, "AKIDAAAA") // starts A's recorder
+	consoleCapacity(t, p.URL, "AKIDBBBB") // and B's
+	createTable(t, a, "only-a")
+	// The recorder samples every 5 seconds; wait (up to a minute) for the
+	// interval holding A's writes.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := a.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("only-a"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "k"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(consoleCapacity(t, p.URL, "AKIDAAAA"), `"only-a"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("A's capacity never showed its table")
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if b := consoleCapacity(t, p.URL, "AKIDBBBB"); strings.Contains(b, "only-a") {
+		t.Errorf("B's capacity shows A's table: %s", b)
+	}
+}
