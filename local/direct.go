@@ -27,15 +27,17 @@ import (
 // *types.ConditionalCheckFailedException, a ValidationException a
 // *smithy.GenericAPIError, each wrapped in a *smithy.OperationError.
 //
-// Every operation but DescribeEndpoints (whose answer is the Host the
-// request was sent to) is converted straight to the engine's request.
+// Every operation is converted straight to the engine's request.
 // Requests that use what the direct path does not convert go through the
 // SDK's client on the in-process Transport instead, so that every
 // request gets exactly the answer it gets over the network: the legacy
 // Expected, AttributeUpdates, KeyConditions, QueryFilter and ScanFilter
-// parameters, a tag without its key or value, and an attribute value the
-// SDK would send in a form of its own (nil, an unknown union member, a
-// nil set or blob, one nested past the decoder's depth guard).
+// parameters, a tag without its key or value, a string that is not UTF-8
+// (the SDK's JSON replaces its bad bytes), an attribute value the SDK
+// would send in a form of its own (nil, an unknown union member, a nil
+// set or blob, one nested past the decoder's depth guard), and
+// DescribeEndpoints when the SDK client has no base endpoint to answer
+// with.
 //
 // What differs from a *dynamodb.Client: the direct path does not retry
 // (a throttled request fails at once, as with aws.NopRetryer) and ignores
@@ -60,6 +62,8 @@ type Direct struct {
 	// tokens makes up the ClientRequestToken of a transaction that has
 	// none, as the SDK's client does (its provider).
 	tokens dynamodb.IdempotencyTokenProvider
+	// host is the Host header of sdk's requests (endpointHost).
+	host string
 }
 
 // Direct returns a direct client for the database. The operations it
@@ -83,7 +87,7 @@ func NewDirect(db *engine.DB, sdk *dynamodb.Client) *Direct {
 				return middleware.InitializeOutput{}, middleware.Metadata{}, errChecked
 			}), middleware.After)
 	})
-	return &Direct{db: db, sdk: sdk, check: dynamodb.New(opts), tokens: sdk.Options().IdempotencyTokenProvider}
+	return &Direct{db: db, sdk: sdk, check: dynamodb.New(opts), tokens: sdk.Options().IdempotencyTokenProvider, host: endpointHost(sdk)}
 }
 
 // errChecked ends a call of Direct.check once the SDK's validation has

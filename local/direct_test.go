@@ -373,6 +373,9 @@ func TestDirectResults(t *testing.T) {
 			}
 			return c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: out.Table.TableArn})
 		},
+		"DescribeEndpoints": func(c local.API) (any, error) {
+			return c.DescribeEndpoints(ctx, &dynamodb.DescribeEndpointsInput{})
+		},
 		"DescribeLimits": func(c local.API) (any, error) {
 			return c.DescribeLimits(ctx, &dynamodb.DescribeLimitsInput{})
 		},
