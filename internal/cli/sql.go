@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/internal/partiql"
 )
 
 func init() {
@@ -169,9 +171,12 @@ type sqlShell struct {
 	json, ddbJSON, all      bool
 	consistent, interactive bool
 	histFile                string
-	history                 []string
-	in                      *bufio.Reader
-	failed                  int
+	// keyNames caches the key attributes of each table read, which a
+	// table of results shows first.
+	keyNames map[string][]string
+	history  []string
+	in       *bufio.Reader
+	failed   int
 }
 
 // errStatement reports that a statement failed; the shell has printed why.
@@ -341,7 +346,7 @@ func (s *sqlShell) execute(ctx context.Context, stmt string) error {
 		if cc := out.ConsumedCapacity; cc != nil && cc.CapacityUnits != nil {
 			units += *cc.CapacityUnits
 		}
-		if err := s.printItems(out.Items); err != nil {
+		if err := s.printItems(out.Items, s.keysOf(ctx, stmt)); err != nil {
 			return err
 		}
 		if out.NextToken == nil {
@@ -365,6 +370,50 @@ func (s *sqlShell) execute(ctx context.Context, stmt string) error {
 	return nil
 }
 
+// keysOf returns the key attributes of the table (and index) a SELECT
+// reads, from a DescribeTable made once per table; nil when the
+// statement is not a SELECT or the description cannot be had (the table
+// then lists its columns in name order).
+func (s *sqlShell) keysOf(ctx context.Context, stmt string) []string {
+	if s.json {
+		return nil
+	}
+	st, err := partiql.Parse(stmt)
+	if err != nil || st.Kind != partiql.Select {
+		return nil
+	}
+	id := st.Table + "\x00" + st.Index
+	if keys, ok := s.keyNames[id]; ok {
+		return keys
+	}
+	var keys []string
+	if out, err := s.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(st.Table)}); err == nil {
+		add := func(ks []types.KeySchemaElement) {
+			for _, k := range ks {
+				if n := aws.ToString(k.AttributeName); !slices.Contains(keys, n) {
+					keys = append(keys, n)
+				}
+			}
+		}
+		for _, g := range out.Table.GlobalSecondaryIndexes {
+			if aws.ToString(g.IndexName) == st.Index {
+				add(g.KeySchema)
+			}
+		}
+		for _, l := range out.Table.LocalSecondaryIndexes {
+			if aws.ToString(l.IndexName) == st.Index {
+				add(l.KeySchema)
+			}
+		}
+		add(out.Table.KeySchema)
+	}
+	if s.keyNames == nil {
+		s.keyNames = map[string][]string{}
+	}
+	s.keyNames[id] = keys
+	return keys
+}
+
 // apiErrorText words an error as DynamoDB does: "Code: message".
 func apiErrorText(err error) string {
 	var ae smithy.APIError
@@ -375,7 +424,7 @@ func apiErrorText(err error) string {
 }
 
 // printItems prints a page of items.
-func (s *sqlShell) printItems(items []map[string]types.AttributeValue) error {
+func (s *sqlShell) printItems(items []map[string]types.AttributeValue, keys []string) error {
 	w := s.env.Stdout
 	if s.json {
 		enc := json.NewEncoder(w)
@@ -406,7 +455,16 @@ func (s *sqlShell) printItems(items []map[string]types.AttributeValue) error {
 			}
 		}
 	}
-	sort.Strings(cols)
+	sort.SliceStable(cols, func(i, j int) bool {
+		ki, kj := slices.Index(keys, cols[i]), slices.Index(keys, cols[j])
+		switch {
+		case ki >= 0 && kj >= 0:
+			return ki < kj
+		case ki >= 0 || kj >= 0:
+			return ki >= 0
+		}
+		return cols[i] < cols[j]
+	})
 	rows := make([][]string, len(items))
 	width := make([]int, len(cols))
 	for i, c := range cols {

@@ -95,7 +95,7 @@ func TestSQLStatements(t *testing.T) {
 		t.Fatalf("insert: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = sqlRun(t, "", "--endpoint-url", s.URL, "-e", `SELECT PK, SK, Name FROM "Orders" WHERE PK = 'USER#9' AND SK = 'PROFILE'`)
-	want := "Name | PK     | SK\n-----+--------+--------\nAlex | USER#9 | PROFILE\n-- 1 item(s), consumed 0.5 capacity unit(s)\n"
+	want := "PK     | SK      | Name\n-------+---------+-----\nUSER#9 | PROFILE | Alex\n-- 1 item(s), consumed 0.5 capacity unit(s)\n"
 	if code != 0 || out != want {
 		t.Fatalf("select: exit %d\n%q\nwant\n%q\n%s", code, out, want, errs)
 	}
