@@ -70,8 +70,8 @@ type ExplainRequest struct {
 // rendering of expressions as execution, applied to the table's
 // description. describe returns the description of the table the
 // statement names, from this engine (DB.DescribeTable) or from any
-// endpoint's DescribeTable, AWS's included; `dynago sql --explain` and the
-// console call it. Errors are those ExecuteStatement would answer before
+// endpoint's DescribeTable, AWS's included: `dynago sql --explain` calls
+// it, and the web console is to. Errors are those ExecuteStatement would answer before
 // reading anything.
 func ExplainStatement(in *ExplainInput, describe func(table string) (*TableDescription, error)) (*Explanation, error) {
 	st, err := partiql.Parse(in.Statement)
@@ -178,7 +178,7 @@ func explainSelect(e *Explanation, st *partiql.Statement, t *table, b *binder, b
 		x := newExprText(nil)
 		e.Request = ExplainRequest{Key: shownValues(key, bound), ProjectionExpression: x.projection(st), ExpressionAttributeNames: x.names}
 		e.KeyCondition = keyText(t, key, bound)
-		e.Cost = "reads one item by its whole primary key: 0.5 read unit per 4 KB of it (1 if ConsistentRead), 0.5 if there is none"
+		e.Cost = "reads one item by its whole primary key: 0.5 read unit per 4 KB of it, rounded up (1 per 4 KB if ConsistentRead); a missing item bills as one of 4 KB"
 		return nil
 	case p.Op == partiql.OpScan:
 		e.Operation = "Scan"
