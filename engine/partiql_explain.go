@@ -71,8 +71,8 @@ type ExplainRequest struct {
 // description. describe returns the description of the table the
 // statement names, from this engine (DB.DescribeTable) or from any
 // endpoint's DescribeTable, AWS's included: `dynago sql --explain` calls
-// it, and the web console is to. Errors are those ExecuteStatement would answer before
-// reading anything.
+// it, and the web console is to. Errors are those ExecuteStatement would
+// answer before reading anything.
 func ExplainStatement(in *ExplainInput, describe func(table string) (*TableDescription, error)) (*Explanation, error) {
 	st, err := partiql.Parse(in.Statement)
 	if err != nil {
