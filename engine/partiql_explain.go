@@ -80,6 +80,9 @@ func ExplainStatement(in *ExplainInput, describe func(table string) (*TableDescr
 	}
 	params := in.Parameters
 	bound := len(params) == st.Params
+	if len(params) > 0 && !bound {
+		return nil, Validation(msgQLParamCount)
+	}
 	if !bound {
 		params = make([]attr.Value, st.Params)
 		for i := range params {
