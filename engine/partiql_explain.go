@@ -81,7 +81,8 @@ func ExplainStatement(in *ExplainInput, describe func(table string) (*TableDescr
 	params := in.Parameters
 	bound := len(params) == st.Params
 	if len(params) > 0 && !bound {
-		return nil, Validation(msgQLParamCount)
+		_, err := bindParams(params, st.Params) // the errors of execution, in its order
+		return nil, err
 	}
 	if !bound {
 		params = make([]attr.Value, st.Params)
