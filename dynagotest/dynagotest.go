@@ -11,8 +11,10 @@
 //
 // A database costs well under a millisecond and a few hundred KiB to
 // open, so every test and subtest can have its own, and tests that run in
-// parallel never see each other's tables. Server starts a real server on
-// a loopback port instead, for the AWS CLI or code in other languages.
+// parallel never see each other's tables. Direct gives package local's
+// direct client instead of the SDK's (the same methods, without HTTP),
+// for code that takes a local.API. Server starts a real server on a
+// loopback port instead, for the AWS CLI or code in other languages.
 package dynagotest
 
 import (
