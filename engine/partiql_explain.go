@@ -308,6 +308,40 @@ func showValue(v attr.Value, bound bool) string {
 		return "'" + strings.ReplaceAll(v.S, "'", "''") + "'"
 	case attr.TypeN:
 		return v.S
+	case attr.TypeBOOL:
+		return strings.ToUpper(fmt.Sprint(v.Bool))
+	case attr.TypeNULL:
+		return "NULL"
+	case attr.TypeB:
+		return "<binary " + fmt.Sprint(len(v.B)) + " bytes>"
+	case attr.TypeSS, attr.TypeNS:
+		parts := make([]string, len(v.SS))
+		for i, e := range v.SS {
+			if v.Type == attr.TypeSS {
+				e = showValue(attr.S(e), true)
+			}
+			parts[i] = e
+		}
+		return "<<" + strings.Join(parts, ", ") + ">>"
+	case attr.TypeBS:
+		return "<<" + fmt.Sprint(len(v.BS)) + " binary values>>"
+	case attr.TypeL:
+		parts := make([]string, len(v.L))
+		for i, e := range v.L {
+			parts[i] = showValue(e, bound)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case attr.TypeM:
+		names := make([]string, 0, len(v.M))
+		for k := range v.M {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		parts := make([]string, len(names))
+		for i, k := range names {
+			parts[i] = showValue(attr.S(k), true) + ": " + showValue(v.M[k], bound)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return fmt.Sprint(v)
 }

@@ -115,6 +115,11 @@ func TestExplainOperations(t *testing.T) {
 				return e.Request.UpdateExpression != "" && strings.Contains(e.Request.ConditionExpression, "attribute_exists")
 			}},
 		{stmt: `DELETE FROM "tbl" WHERE pk = 'a' AND sk = 1`, op: "DeleteItem"},
+		{stmt: `SELECT * FROM "tbl" WHERE pk = 'a' AND f = TRUE AND tags = <<'y', 'x'>> AND m = {'k': [1, NULL]}`, op: "Query",
+			filter: "f = TRUE AND tags = <<'y', 'x'>> AND m = {'k': [1, NULL]}",
+			check: func(e *Explanation) bool {
+				return strings.Contains(e.String(), ":v1: TRUE, :v2: <<'y', 'x'>>, :v3: {'k': [1, NULL]}")
+			}},
 	} {
 		e, err := ExplainStatement(&ExplainInput{Statement: c.stmt, Parameters: c.params}, describeOn(db))
 		if err != nil {
