@@ -35,9 +35,10 @@ import (
 // parameters, a tag without its key or value, a string that is not UTF-8
 // (the SDK's JSON replaces its bad bytes), an attribute value the SDK
 // would send in a form of its own (nil, an unknown union member, a nil
-// set or blob, one nested past the decoder's depth guard), and
-// DescribeEndpoints when the SDK client has no base endpoint to answer
-// with.
+// set or blob, one nested past the decoder's depth guard), a request
+// whose JSON could exceed 12 MB (the server refuses bodies over 16 MB),
+// and DescribeEndpoints when the SDK client has no base endpoint to
+// answer with.
 //
 // What differs from a *dynamodb.Client: the direct path does not retry
 // (a throttled request fails at once, as with aws.NopRetryer) and ignores

@@ -114,9 +114,71 @@ func toValue(av types.AttributeValue, depth int) (attr.Value, bool) {
 // direct path hands a request holding one to the SDK's path instead
 // (toValue, validStrings).
 
-// validList reports whether every string of list is valid UTF-8.
+// bodyLimit bounds the JSON the direct path takes a request for: one
+// whose JSON could be larger (by jsonBound) goes through the SDK's path,
+// where the server's limit on request bodies (DynamoDB's 16 MB,
+// server.DefaultMaxBodyBytes) answers it as it answers over the network.
+// Plain members are capped so that they add little to the bound: a
+// string over maxPlain bytes, or a list or map of names over maxPlainList
+// entries, takes the SDK's path too.
+const (
+	bodyLimit    = 12 << 20
+	maxPlain     = 64 << 10
+	maxPlainList = 1 << 10
+)
+
+// jsonBound is at most what the SDK's JSON for the attribute values of
+// m can take: 6 bytes a string byte (\u00XX), 4/3 a blob byte, and 40 a
+// value for its braces, type and key quoting.
+func jsonBound(m map[string]types.AttributeValue) int {
+	n := 0
+	for k, av := range m {
+		n += 6*len(k) + valueBound(av)
+	}
+	return n
+}
+
+func valueBound(av types.AttributeValue) int {
+	n := 40
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		n += 6 * len(v.Value)
+	case *types.AttributeValueMemberN:
+		n += 6 * len(v.Value)
+	case *types.AttributeValueMemberB:
+		n += len(v.Value)*4/3 + 4
+	case *types.AttributeValueMemberSS:
+		for _, s := range v.Value {
+			n += 6*len(s) + 3
+		}
+	case *types.AttributeValueMemberNS:
+		for _, s := range v.Value {
+			n += 6*len(s) + 3
+		}
+	case *types.AttributeValueMemberBS:
+		for _, b := range v.Value {
+			n += len(b)*4/3 + 7
+		}
+	case *types.AttributeValueMemberL:
+		for _, e := range v.Value {
+			n += valueBound(e)
+		}
+	case *types.AttributeValueMemberM:
+		n += jsonBound(v.Value)
+	}
+	return n
+}
+
+// validList reports whether every string of list is valid UTF-8 (and the
+// list within the caps above).
 func validList(list []string) bool {
+	if len(list) > maxPlainList {
+		return false
+	}
 	for _, s := range list {
+		if len(s) > maxPlain {
+			return false
+		}
 		if !utf8.ValidString(s) {
 			return false
 		}
@@ -127,7 +189,7 @@ func validList(list []string) bool {
 // validStrings reports whether the optional strings ps are valid UTF-8.
 func validStrings(ps ...*string) bool {
 	for _, p := range ps {
-		if p != nil && !utf8.ValidString(*p) {
+		if p != nil && (len(*p) > maxPlain || !utf8.ValidString(*p)) {
 			return false
 		}
 	}
@@ -138,7 +200,7 @@ func validStrings(ps ...*string) bool {
 // valid UTF-8.
 func validText(ss ...string) bool {
 	for _, s := range ss {
-		if !utf8.ValidString(s) {
+		if len(s) > maxPlain || !utf8.ValidString(s) {
 			return false
 		}
 	}
@@ -148,7 +210,13 @@ func validText(ss ...string) bool {
 // validNames reports whether an ExpressionAttributeNames map's keys and
 // values are valid UTF-8.
 func validNames(m map[string]string) bool {
+	if len(m) > maxPlainList {
+		return false
+	}
 	for k, v := range m {
+		if len(k) > maxPlain || len(v) > maxPlain {
+			return false
+		}
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
 			return false
 		}
@@ -305,40 +373,61 @@ func fromMetricsMap(m map[string][]engine.ItemCollectionMetrics) map[string][]ty
 
 // validInput reports whether every string in the SDK input v (a pointer
 // to an input struct) is valid UTF-8, attribute values aside (toValue
-// checks those). It walks v by reflection, which is fine for all but the
-// single-item operations, whose members are checked by name.
-func validInput(v any) bool { return validReflect(reflect.ValueOf(v)) }
+// checks those), and whether its JSON is certainly within bodyLimit. It
+// walks v by reflection, which is fine for all but the single-item
+// operations, whose members are checked by name.
+func validInput(v any) bool {
+	n := 0
+	return validReflect(reflect.ValueOf(v), &n) && n <= bodyLimit
+}
 
 var attributeValueType = reflect.TypeFor[types.AttributeValue]()
 
-func validReflect(v reflect.Value) bool {
+func validReflect(v reflect.Value, n *int) bool {
 	switch v.Kind() {
 	case reflect.String:
+		*n += 6*v.Len() + 8
 		return utf8.ValidString(v.String())
 	case reflect.Pointer:
-		return v.IsNil() || validReflect(v.Elem())
+		return v.IsNil() || validReflect(v.Elem(), n)
+	case reflect.Interface:
+		if av, ok := v.Interface().(types.AttributeValue); ok {
+			*n += valueBound(av)
+		}
 	case reflect.Struct:
+		*n += 2
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() && !validReflect(v.Field(i)) {
+			if v.Type().Field(i).IsExported() && !validReflect(v.Field(i), n) {
 				return false
 			}
 		}
 	case reflect.Slice:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return true // a blob
+			*n += v.Len()*4/3 + 4 // a blob
+			return true
 		}
 		for i := range v.Len() {
-			if !validReflect(v.Index(i)) {
+			if !validReflect(v.Index(i), n) {
 				return false
 			}
 		}
 	case reflect.Map:
 		it := v.MapRange()
 		for it.Next() {
-			if !validReflect(it.Key()) || (v.Type().Elem() != attributeValueType && !validReflect(it.Value())) {
+			if !validReflect(it.Key(), n) {
+				return false
+			}
+			if v.Type().Elem() == attributeValueType {
+				if it.Value().IsNil() {
+					continue
+				}
+				*n += valueBound(it.Value().Interface().(types.AttributeValue))
+			} else if !validReflect(it.Value(), n) {
 				return false
 			}
 		}
+	default:
+		*n += 24 // a number or a boolean
 	}
-	return true // numbers, booleans, attribute values, nil interfaces
+	return true // attribute values are checked by toValue
 }

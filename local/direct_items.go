@@ -55,7 +55,7 @@ func (c *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns 
 	key, ok := pooledKey(in.Key)
 	defer releaseKey(key)
 	if !ok || !validStrings(in.TableName, in.ProjectionExpression) || !validNames(in.ExpressionAttributeNames) ||
-		!validList(in.AttributesToGet) || !validText(string(in.ReturnConsumedCapacity)) {
+		!validList(in.AttributesToGet) || !validText(string(in.ReturnConsumedCapacity)) || jsonBound(in.Key) > bodyLimit {
 		return c.sdk.GetItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -87,7 +87,8 @@ func (c *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns 
 	values, ok2 := toItem(in.ExpressionAttributeValues)
 	if !ok1 || !ok2 || in.Expected != nil || !validStrings(in.TableName, in.ConditionExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
-		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) {
+		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) ||
+		jsonBound(in.Item)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
 		return c.sdk.PutItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -127,7 +128,8 @@ func (c *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 	values, ok2 := toItem(in.ExpressionAttributeValues)
 	if !ok1 || !ok2 || in.Expected != nil || !validStrings(in.TableName, in.ConditionExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
-		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) {
+		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) ||
+		jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
 		return c.sdk.DeleteItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -168,7 +170,8 @@ func (c *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 	if !ok1 || !ok2 || in.Expected != nil || in.AttributeUpdates != nil ||
 		!validStrings(in.TableName, in.UpdateExpression, in.ConditionExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
-		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) {
+		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) ||
+		jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
 		return c.sdk.UpdateItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -210,7 +213,8 @@ func (c *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...f
 	if !ok1 || !ok2 || in.KeyConditions != nil || in.QueryFilter != nil ||
 		!validStrings(in.TableName, in.IndexName, in.ProjectionExpression, in.FilterExpression, in.KeyConditionExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validList(in.AttributesToGet) ||
-		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) {
+		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) ||
+		jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
 		return c.sdk.Query(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -258,7 +262,8 @@ func (c *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...fun
 	if !ok1 || !ok2 || in.ScanFilter != nil ||
 		!validStrings(in.TableName, in.IndexName, in.ProjectionExpression, in.FilterExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validList(in.AttributesToGet) ||
-		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) {
+		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) ||
+		jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
 		return c.sdk.Scan(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {

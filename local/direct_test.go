@@ -206,6 +206,22 @@ func TestDirectErrors(t *testing.T) {
 				"Tab": {Keys: []map[string]types.AttributeValue{nil}}}})
 			return err
 		},
+		"PutItem whose JSON is over the request size limit": func(c local.API) error {
+			it := dkey("big", "1")
+			it["s"] = &types.AttributeValueMemberS{Value: strings.Repeat("\x01", 3<<20)} // 18 MB as JSON
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: it})
+			return err
+		},
+		"BatchWriteItem whose JSON is over the request size limit": func(c local.API) error {
+			var reqs []types.WriteRequest
+			for i := range 25 {
+				it := dkey("big", fmt.Sprint(i))
+				it["s"] = &types.AttributeValueMemberS{Value: strings.Repeat("\x01", 120<<10)}
+				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+			}
+			_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Tab": reqs}})
+			return err
+		},
 		"table exists": func(c local.API) error {
 			_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Tab"),
 				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
