@@ -232,6 +232,9 @@ func explainSelect(e *Explanation, st *partiql.Statement, t *table, b *binder, b
 	} else {
 		e.Cost += ", and returns every item it reads"
 	}
+	if p.KeyOnly && len(hashes) > 1 {
+		e.Cost += "; each Query names a whole key and reads at most one item: a batch of reads by key, billed as GetItems are"
+	}
 	return nil
 }
 
