@@ -116,7 +116,9 @@ func TestExplainOperations(t *testing.T) {
 			}},
 		{stmt: `DELETE FROM "tbl" WHERE pk = 'a' AND sk = 1`, op: "DeleteItem"},
 		{stmt: `SELECT * FROM "tbl" WHERE pk IN ['a', 'b'] AND sk = 1`, op: "Query",
-			check: func(e *Explanation) bool { return e.Queries == 2 && strings.Contains(e.Cost, "a batch of reads by key") }},
+			check: func(e *Explanation) bool {
+				return e.Queries == 2 && strings.Contains(e.Cost, "a batch of reads by key")
+			}},
 		{stmt: `SELECT * FROM "tbl" WHERE pk = 'a' AND f = TRUE AND tags = <<'y', 'x'>> AND m = {'k': [1, NULL]}`, op: "Query",
 			filter: "f = TRUE AND tags = <<'y', 'x'>> AND m = {'k': [1, NULL]}",
 			check: func(e *Explanation) bool {
