@@ -16,6 +16,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/server"
 )
 
 // Direct is a DynamoDB client with the method set of *dynamodb.Client
@@ -65,13 +66,28 @@ type Direct struct {
 	tokens dynamodb.IdempotencyTokenProvider
 	// host is the Host header of sdk's requests (endpointHost).
 	host string
+	// limit bounds the JSON of the requests the direct path takes
+	// (bodyLimit).
+	limit int
 }
 
 // Direct returns a direct client for the database. The operations it
 // leaves to the SDK go to a client of the database's (Client) with
 // retries off.
 func (db *DB) Direct() *Direct {
-	return NewDirect(db.engine, db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }))
+	d := NewDirect(db.engine, db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }))
+	d.limit = db.jsonLimit()
+	return d
+}
+
+// jsonLimit is the bodyLimit of the database's direct clients: three
+// quarters of its server's request size limit when that is below
+// DynamoDB's.
+func (db *DB) jsonLimit() int {
+	if db.maxBody > 0 && db.maxBody < server.DefaultMaxBodyBytes {
+		return int(db.maxBody * 3 / 4)
+	}
+	return bodyLimit
 }
 
 // NewDirect returns a direct client for the engine db. sdk is an SDK
@@ -88,7 +104,7 @@ func NewDirect(db *engine.DB, sdk *dynamodb.Client) *Direct {
 				return middleware.InitializeOutput{}, middleware.Metadata{}, errChecked
 			}), middleware.After)
 	})
-	return &Direct{db: db, sdk: sdk, check: dynamodb.New(opts), tokens: sdk.Options().IdempotencyTokenProvider, host: endpointHost(sdk)}
+	return &Direct{db: db, sdk: sdk, check: dynamodb.New(opts), tokens: sdk.Options().IdempotencyTokenProvider, host: endpointHost(sdk), limit: bodyLimit}
 }
 
 // errChecked ends a call of Direct.check once the SDK's validation has

@@ -118,6 +118,8 @@ func toValue(av types.AttributeValue, depth int) (attr.Value, bool) {
 // whose JSON could be larger (by jsonBound) goes through the SDK's path,
 // where the server's limit on request bodies (DynamoDB's 16 MB,
 // server.DefaultMaxBodyBytes) answers it as it answers over the network.
+// A database whose server has a smaller limit gets three quarters of it
+// (DB.Direct).
 // Plain members are capped so that they add little to the bound: a
 // string over maxPlain bytes, or a list or map of names over maxPlainList
 // entries, takes the SDK's path too.
@@ -373,12 +375,12 @@ func fromMetricsMap(m map[string][]engine.ItemCollectionMetrics) map[string][]ty
 
 // validInput reports whether every string in the SDK input v (a pointer
 // to an input struct) is valid UTF-8, attribute values aside (toValue
-// checks those), and whether its JSON is certainly within bodyLimit. It
+// checks those), and whether its JSON is certainly within limit. It
 // walks v by reflection, which is fine for all but the single-item
 // operations, whose members are checked by name.
-func validInput(v any) bool {
+func validInput(v any, limit int) bool {
 	n := 0
-	return validReflect(reflect.ValueOf(v), &n) && n <= bodyLimit
+	return validReflect(reflect.ValueOf(v), &n) && n <= limit
 }
 
 var attributeValueType = reflect.TypeFor[types.AttributeValue]()

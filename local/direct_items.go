@@ -55,7 +55,7 @@ func (c *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns 
 	key, ok := pooledKey(in.Key)
 	defer releaseKey(key)
 	if !ok || !validStrings(in.TableName, in.ProjectionExpression) || !validNames(in.ExpressionAttributeNames) ||
-		!validList(in.AttributesToGet) || !validText(string(in.ReturnConsumedCapacity)) || jsonBound(in.Key) > bodyLimit {
+		!validList(in.AttributesToGet) || !validText(string(in.ReturnConsumedCapacity)) || jsonBound(in.Key) > c.limit {
 		return c.sdk.GetItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -88,7 +88,7 @@ func (c *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns 
 	if !ok1 || !ok2 || in.Expected != nil || !validStrings(in.TableName, in.ConditionExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
 		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) ||
-		jsonBound(in.Item)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
+		jsonBound(in.Item)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 		return c.sdk.PutItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -129,7 +129,7 @@ func (c *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 	if !ok1 || !ok2 || in.Expected != nil || !validStrings(in.TableName, in.ConditionExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
 		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) ||
-		jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
+		jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 		return c.sdk.DeleteItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -171,7 +171,7 @@ func (c *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 		!validStrings(in.TableName, in.UpdateExpression, in.ConditionExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
 		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) ||
-		jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
+		jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 		return c.sdk.UpdateItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -214,7 +214,7 @@ func (c *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...f
 		!validStrings(in.TableName, in.IndexName, in.ProjectionExpression, in.FilterExpression, in.KeyConditionExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validList(in.AttributesToGet) ||
 		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) ||
-		jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
+		jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 		return c.sdk.Query(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -263,7 +263,7 @@ func (c *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...fun
 		!validStrings(in.TableName, in.IndexName, in.ProjectionExpression, in.FilterExpression) ||
 		!validNames(in.ExpressionAttributeNames) || !validList(in.AttributesToGet) ||
 		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) ||
-		jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > bodyLimit {
+		jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 		return c.sdk.Scan(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -306,7 +306,7 @@ func (c *Direct) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 	if in == nil {
 		in = &dynamodb.BatchGetItemInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.BatchGetItem(ctx, in, optFns...)
 	}
 	req := &engine.BatchGetItemInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
@@ -380,7 +380,7 @@ func (c *Direct) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 	if in == nil {
 		in = &dynamodb.BatchWriteItemInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.BatchWriteItem(ctx, in, optFns...)
 	}
 	req := &engine.BatchWriteItemInput{
@@ -449,7 +449,7 @@ func (c *Direct) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 	if in == nil {
 		in = &dynamodb.TransactGetItemsInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.TransactGetItems(ctx, in, optFns...)
 	}
 	req := &engine.TransactGetItemsInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
@@ -496,7 +496,7 @@ func (c *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 	if err := c.token("TransactWriteItems", &in.ClientRequestToken); err != nil {
 		return nil, err
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.TransactWriteItems(ctx, in, optFns...)
 	}
 	req := &engine.TransactWriteItemsInput{

@@ -35,7 +35,7 @@ func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteState
 	if in == nil {
 		in = &dynamodb.ExecuteStatementInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.ExecuteStatement(ctx, in, optFns...)
 	}
 	params, ok := toValues(in.Parameters)
@@ -77,7 +77,7 @@ func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchEx
 	if in == nil {
 		in = &dynamodb.BatchExecuteStatementInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.BatchExecuteStatement(ctx, in, optFns...)
 	}
 	req := &engine.BatchExecuteStatementInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
@@ -131,7 +131,7 @@ func (c *Direct) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTra
 	if err := c.token("ExecuteTransaction", &in.ClientRequestToken); err != nil {
 		return nil, err
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.ExecuteTransaction(ctx, in, optFns...)
 	}
 	req := &engine.ExecuteTransactionInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}

@@ -38,12 +38,15 @@ type DirectStreams struct {
 	db    *engine.DB
 	sdk   *dynamodbstreams.Client
 	check *dynamodbstreams.Client
+	limit int // as Direct's
 }
 
 // DirectStreams returns a direct DynamoDB Streams client for the
 // database.
 func (db *DB) DirectStreams() *DirectStreams {
-	return NewDirectStreams(db.engine, db.StreamsClient(func(o *dynamodbstreams.Options) { o.Retryer = aws.NopRetryer{} }))
+	d := NewDirectStreams(db.engine, db.StreamsClient(func(o *dynamodbstreams.Options) { o.Retryer = aws.NopRetryer{} }))
+	d.limit = db.jsonLimit()
+	return d
 }
 
 // NewDirectStreams returns a direct DynamoDB Streams client for the
@@ -57,7 +60,7 @@ func NewDirectStreams(db *engine.DB, sdk *dynamodbstreams.Client) *DirectStreams
 				return middleware.InitializeOutput{}, middleware.Metadata{}, errChecked
 			}), middleware.After)
 	})
-	return &DirectStreams{db: db, sdk: sdk, check: dynamodbstreams.New(opts)}
+	return &DirectStreams{db: db, sdk: sdk, check: dynamodbstreams.New(opts), limit: bodyLimit}
 }
 
 func (c *DirectStreams) fail(op string, err error, validate func(*dynamodbstreams.Client) error) error {
@@ -78,7 +81,7 @@ func (c *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.Lis
 	if in == nil {
 		in = &dynamodbstreams.ListStreamsInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.ListStreams(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -103,7 +106,7 @@ func (c *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.
 	if in == nil {
 		in = &dynamodbstreams.DescribeStreamInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.DescribeStream(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -153,7 +156,7 @@ func (c *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstream
 	if in == nil {
 		in = &dynamodbstreams.GetShardIteratorInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.GetShardIterator(ctx, in, optFns...)
 	}
 	req := &engine.GetShardIteratorInput{StreamArn: aws.ToString(in.StreamArn), ShardId: aws.ToString(in.ShardId),
@@ -185,7 +188,7 @@ func (c *DirectStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetR
 	if in == nil {
 		in = &dynamodbstreams.GetRecordsInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.GetRecords(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {

@@ -114,7 +114,7 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 	if in == nil {
 		in = &dynamodb.CreateTableInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.CreateTable(ctx, in, optFns...)
 	}
 	tg, ok := tags(in.Tags)
@@ -167,7 +167,7 @@ func (c *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableIn
 	if in == nil {
 		in = &dynamodb.DescribeTableInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.DescribeTable(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -189,7 +189,7 @@ func (c *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput,
 	if in == nil {
 		in = &dynamodb.DeleteTableInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.DeleteTable(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -211,7 +211,7 @@ func (c *Direct) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o
 	if in == nil {
 		in = &dynamodb.ListTablesInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.ListTables(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -232,7 +232,7 @@ func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 	if in == nil {
 		in = &dynamodb.UpdateTableInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.UpdateTable(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -287,7 +287,7 @@ func (c *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeTo
 	if in == nil {
 		in = &dynamodb.UpdateTimeToLiveInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.UpdateTimeToLive(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -318,7 +318,7 @@ func (c *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTi
 	if in == nil {
 		in = &dynamodb.DescribeTimeToLiveInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.DescribeTimeToLive(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -342,7 +342,7 @@ func (c *Direct) TagResource(ctx context.Context, in *dynamodb.TagResourceInput,
 	if in == nil {
 		in = &dynamodb.TagResourceInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.TagResource(ctx, in, optFns...)
 	}
 	tg, ok := tags(in.Tags)
@@ -363,7 +363,7 @@ func (c *Direct) UntagResource(ctx context.Context, in *dynamodb.UntagResourceIn
 	if in == nil {
 		in = &dynamodb.UntagResourceInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.UntagResource(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -381,7 +381,7 @@ func (c *Direct) ListTagsOfResource(ctx context.Context, in *dynamodb.ListTagsOf
 	if in == nil {
 		in = &dynamodb.ListTagsOfResourceInput{}
 	}
-	if !validInput(in) {
+	if !validInput(in, c.limit) {
 		return c.sdk.ListTagsOfResource(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {

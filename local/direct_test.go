@@ -19,6 +19,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/dynago/dynago/local"
+	"github.com/dynago/dynago/server"
 )
 
 // The SDK's interfaces for paginators and waiters that dynago's
@@ -742,5 +743,33 @@ func TestDirectIdempotentRetry(t *testing.T) {
 		if in.ClientRequestToken == nil {
 			t.Errorf("%s: no ClientRequestToken set in the input", name)
 		}
+	}
+}
+
+// TestDirectServerBodyLimit opens a database whose server takes bodies of
+// 4 KB at most: the direct client refuses a larger request as the SDK's
+// client is refused, and takes a smaller one.
+func TestDirectServerBodyLimit(t *testing.T) {
+	db, err := local.Open(local.WithServerConfig(func(c *server.Config) { c.MaxBodyBytes = 4 << 10 }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	d, sdk := db.Direct(), db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} })
+	if _, err := d.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Tab"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest}); err != nil {
+		t.Fatal(err)
+	}
+	put := func(c local.API, n int) error {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "k"}, "s": &types.AttributeValueMemberS{Value: strings.Repeat("x", n)}}})
+		return err
+	}
+	sameError(t, "5 KB item", put(d, 5<<10), put(sdk, 5<<10))
+	if err := put(d, 3<<10); err != nil {
+		t.Errorf("a 3 KB item: %v", err)
 	}
 }

@@ -94,6 +94,7 @@ type DB struct {
 	handler   *server.Server
 	transport *Transport
 	region    string
+	maxBody   int64 // the handler's request size limit, 0 for its default
 }
 
 // Open opens a database: by default a fresh, empty one in memory.
@@ -117,7 +118,7 @@ func Open(opts ...Option) (*DB, error) {
 	if region == "" {
 		region = Region
 	}
-	return &DB{engine: e, handler: h, transport: NewTransport(h), region: region}, nil
+	return &DB{engine: e, handler: h, transport: NewTransport(h), region: region, maxBody: s.server.MaxBodyBytes}, nil
 }
 
 // Close closes the database. Requests sent after it fail with ErrClosed.
