@@ -16,6 +16,11 @@
 // network: Transport hands each request to the handler in the caller's
 // goroutine.
 //
+// DB.Direct gives a faster client still: Direct has the method set of
+// *dynamodb.Client (API is the interface both satisfy) but calls the
+// engine without HTTP or JSON, answering and failing exactly as the SDK's
+// client does (DirectStreams is the same for DynamoDB Streams).
+//
 // A database opened by Open lives in memory and is small (MemTableSize,
 // CacheSize): opening one costs well under a millisecond and a few
 // hundred KiB, so every test can have its own (package dynagotest).
