@@ -323,19 +323,10 @@ func TestNamespacesOnDisk(t *testing.T) {
 // request under account-region, while GET / still answers.
 func TestNamespaceUnsignedRefused(t *testing.T) {
 	p := testserver.StartProcess(t, "--data-dir", t.TempDir(), "--namespace", "account-region") // a directory: a PostgreSQL --store refuses account-region
-	req, _ := http.NewRequest("POST", p.URL, strings.NewReader("{}"))
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	if code, body := unsignedListTables(t, p.URL); code != 400 || !strings.Contains(body, "MissingAuthenticationTokenException") {
+		t.Errorf("unsigned request: %d %s; want 400 MissingAuthenticationTokenException", code, body)
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 400 || !strings.Contains(string(body), "MissingAuthenticationTokenException") {
-		t.Errorf("unsigned request: %d %s; want 400 MissingAuthenticationTokenException", resp.StatusCode, body)
-	}
-	resp, err = http.Get(p.URL)
+	resp, err := http.Get(p.URL)
 	if err != nil || resp.StatusCode != 200 {
 		t.Errorf("GET / under account-region: %v %v", resp, err)
 	}

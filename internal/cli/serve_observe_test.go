@@ -152,6 +152,22 @@ func TestServeMetricsConsoleAndPprofPlaces(t *testing.T) {
 	}
 }
 
+// unsignedListTables sends a ListTables with no signature at all and
+// returns the status and body of the answer.
+func unsignedListTables(t *testing.T, url string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader("{}"))
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
 // signedClient is an SDK client for url with the given credentials.
 func signedClient(url, key, secret string, hc *http.Client) *dynamodb.Client {
 	o := dynamodb.Options{
@@ -189,17 +205,8 @@ func TestServeAuth(t *testing.T) {
 			t.Errorf("key %s secret %s: %v, want %s", c.key, c.secret, err, c.code)
 		}
 	}
-	req, _ := http.NewRequest("POST", p.URL, strings.NewReader("{}"))
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 400 || !strings.Contains(string(body), "MissingAuthenticationTokenException") {
-		t.Errorf("unsigned POST: %d %s", resp.StatusCode, body)
+	if code, body := unsignedListTables(t, p.URL); code != 400 || !strings.Contains(body, "MissingAuthenticationTokenException") {
+		t.Errorf("unsigned POST: %d %s", code, body)
 	}
 
 	if _, err := exec.LookPath("aws"); err == nil {
