@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -69,7 +70,13 @@ type Direct struct {
 	// limit bounds the JSON of the requests the direct path takes
 	// (bodyLimit).
 	limit int
+	// closed, when set, is the closed flag of the database's transport:
+	// once the database is closed, calls go through the SDK's path and
+	// fail with ErrClosed as they do there.
+	closed *atomic.Bool
 }
+
+func (c *Direct) isClosed() bool { return c.closed != nil && c.closed.Load() }
 
 // Direct returns a direct client for the database. The operations it
 // leaves to the SDK go to a client of the database's (Client) with
@@ -77,6 +84,7 @@ type Direct struct {
 func (db *DB) Direct() *Direct {
 	d := NewDirect(db.engine, db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }))
 	d.limit = db.jsonLimit()
+	d.closed = &db.transport.closed
 	return d
 }
 

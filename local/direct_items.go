@@ -58,6 +58,9 @@ func (c *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns 
 		!validList(in.AttributesToGet) || !validText(string(in.ReturnConsumedCapacity)) || jsonBound(in.Key) > c.limit {
 		return c.sdk.GetItem(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.GetItem(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("GetItem", err)
 	}
@@ -89,6 +92,9 @@ func (c *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns 
 		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
 		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) ||
 		jsonBound(in.Item)+jsonBound(in.ExpressionAttributeValues) > c.limit {
+		return c.sdk.PutItem(ctx, in, optFns...)
+	}
+	if c.isClosed() {
 		return c.sdk.PutItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -130,6 +136,9 @@ func (c *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 		!validNames(in.ExpressionAttributeNames) || !validText(string(in.ConditionalOperator), string(in.ReturnValues),
 		string(in.ReturnConsumedCapacity), string(in.ReturnItemCollectionMetrics), string(in.ReturnValuesOnConditionCheckFailure)) ||
 		jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > c.limit {
+		return c.sdk.DeleteItem(ctx, in, optFns...)
+	}
+	if c.isClosed() {
 		return c.sdk.DeleteItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -174,6 +183,9 @@ func (c *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 		jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 		return c.sdk.UpdateItem(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.UpdateItem(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("UpdateItem", err)
 	}
@@ -215,6 +227,9 @@ func (c *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...f
 		!validNames(in.ExpressionAttributeNames) || !validList(in.AttributesToGet) ||
 		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) ||
 		jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > c.limit {
+		return c.sdk.Query(ctx, in, optFns...)
+	}
+	if c.isClosed() {
 		return c.sdk.Query(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -264,6 +279,9 @@ func (c *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...fun
 		!validNames(in.ExpressionAttributeNames) || !validList(in.AttributesToGet) ||
 		!validText(string(in.Select), string(in.ConditionalOperator), string(in.ReturnConsumedCapacity)) ||
 		jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > c.limit {
+		return c.sdk.Scan(ctx, in, optFns...)
+	}
+	if c.isClosed() {
 		return c.sdk.Scan(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -333,6 +351,9 @@ func (c *Direct) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 			}
 			req.RequestItems[table] = k
 		}
+	}
+	if c.isClosed() {
+		return c.sdk.BatchGetItem(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("BatchGetItem", err)
@@ -410,6 +431,9 @@ func (c *Direct) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 			req.RequestItems[table] = reqs
 		}
 	}
+	if c.isClosed() {
+		return c.sdk.BatchWriteItem(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("BatchWriteItem", err)
 	}
@@ -470,6 +494,9 @@ func (c *Direct) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 			req.TransactItems[i].Get = x
 		}
 	}
+	if c.isClosed() {
+		return c.sdk.TransactGetItems(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("TransactGetItems", err)
 	}
@@ -511,6 +538,9 @@ func (c *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 				return c.sdk.TransactWriteItems(ctx, in, optFns...)
 			}
 		}
+	}
+	if c.isClosed() {
+		return c.sdk.TransactWriteItems(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("TransactWriteItems", err)

@@ -42,6 +42,9 @@ func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteState
 	if !ok {
 		return c.sdk.ExecuteStatement(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.ExecuteStatement(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("ExecuteStatement", err)
 	}
@@ -96,6 +99,9 @@ func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchEx
 			r.NoStatement = !ok
 		}
 	}
+	if c.isClosed() {
+		return c.sdk.BatchExecuteStatement(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("BatchExecuteStatement", err)
 	}
@@ -149,6 +155,9 @@ func (c *Direct) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTra
 			r.Statement, ok = str(s.Statement)
 			r.NoStatement = !ok
 		}
+	}
+	if c.isClosed() {
+		return c.sdk.ExecuteTransaction(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("ExecuteTransaction", err)

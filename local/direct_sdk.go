@@ -32,6 +32,9 @@ func (c *Direct) DescribeEndpoints(ctx context.Context, in *dynamodb.DescribeEnd
 	if c.host == "" {
 		return c.sdk.DescribeEndpoints(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.DescribeEndpoints(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("DescribeEndpoints", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -35,10 +36,11 @@ var (
 // same conventions (no retries, optFns ignored, the SDK's own parameter
 // validation for a request the engine refuses, the SDK's error types).
 type DirectStreams struct {
-	db    *engine.DB
-	sdk   *dynamodbstreams.Client
-	check *dynamodbstreams.Client
-	limit int // as Direct's
+	db     *engine.DB
+	sdk    *dynamodbstreams.Client
+	check  *dynamodbstreams.Client
+	limit  int          // as Direct's
+	closed *atomic.Bool // as Direct's
 }
 
 // DirectStreams returns a direct DynamoDB Streams client for the
@@ -46,6 +48,7 @@ type DirectStreams struct {
 func (db *DB) DirectStreams() *DirectStreams {
 	d := NewDirectStreams(db.engine, db.StreamsClient(func(o *dynamodbstreams.Options) { o.Retryer = aws.NopRetryer{} }))
 	d.limit = db.jsonLimit()
+	d.closed = &db.transport.closed
 	return d
 }
 
@@ -84,6 +87,9 @@ func (c *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.Lis
 	if !validInput(in, c.limit) {
 		return c.sdk.ListStreams(ctx, in, optFns...)
 	}
+	if c.closed != nil && c.closed.Load() {
+		return c.sdk.ListStreams(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, c.canceled("ListStreams", err)
 	}
@@ -107,6 +113,9 @@ func (c *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.
 		in = &dynamodbstreams.DescribeStreamInput{}
 	}
 	if !validInput(in, c.limit) {
+		return c.sdk.DescribeStream(ctx, in, optFns...)
+	}
+	if c.closed != nil && c.closed.Load() {
 		return c.sdk.DescribeStream(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -173,6 +182,9 @@ func (c *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstream
 		t := time.Unix(int64(sec), int64(math.Round(frac*1e3))*1e6).UTC()
 		req.Timestamp = &t
 	}
+	if c.closed != nil && c.closed.Load() {
+		return c.sdk.GetShardIterator(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, c.canceled("GetShardIterator", err)
 	}
@@ -189,6 +201,9 @@ func (c *DirectStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetR
 		in = &dynamodbstreams.GetRecordsInput{}
 	}
 	if !validInput(in, c.limit) {
+		return c.sdk.GetRecords(ctx, in, optFns...)
+	}
+	if c.closed != nil && c.closed.Load() {
 		return c.sdk.GetRecords(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {

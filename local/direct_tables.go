@@ -121,6 +121,9 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 	if !ok {
 		return c.sdk.CreateTable(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.CreateTable(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("CreateTable", err)
 	}
@@ -170,6 +173,9 @@ func (c *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableIn
 	if !validInput(in, c.limit) {
 		return c.sdk.DescribeTable(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.DescribeTable(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("DescribeTable", err)
 	}
@@ -190,6 +196,9 @@ func (c *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput,
 		in = &dynamodb.DeleteTableInput{}
 	}
 	if !validInput(in, c.limit) {
+		return c.sdk.DeleteTable(ctx, in, optFns...)
+	}
+	if c.isClosed() {
 		return c.sdk.DeleteTable(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -214,6 +223,9 @@ func (c *Direct) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o
 	if !validInput(in, c.limit) {
 		return c.sdk.ListTables(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.ListTables(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("ListTables", err)
 	}
@@ -233,6 +245,9 @@ func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 		in = &dynamodb.UpdateTableInput{}
 	}
 	if !validInput(in, c.limit) {
+		return c.sdk.UpdateTable(ctx, in, optFns...)
+	}
+	if c.isClosed() {
 		return c.sdk.UpdateTable(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -290,6 +305,9 @@ func (c *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeTo
 	if !validInput(in, c.limit) {
 		return c.sdk.UpdateTimeToLive(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.UpdateTimeToLive(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("UpdateTimeToLive", err)
 	}
@@ -321,6 +339,9 @@ func (c *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTi
 	if !validInput(in, c.limit) {
 		return c.sdk.DescribeTimeToLive(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.DescribeTimeToLive(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("DescribeTimeToLive", err)
 	}
@@ -349,6 +370,9 @@ func (c *Direct) TagResource(ctx context.Context, in *dynamodb.TagResourceInput,
 	if !ok {
 		return c.sdk.TagResource(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.TagResource(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("TagResource", err)
 	}
@@ -364,6 +388,9 @@ func (c *Direct) UntagResource(ctx context.Context, in *dynamodb.UntagResourceIn
 		in = &dynamodb.UntagResourceInput{}
 	}
 	if !validInput(in, c.limit) {
+		return c.sdk.UntagResource(ctx, in, optFns...)
+	}
+	if c.isClosed() {
 		return c.sdk.UntagResource(ctx, in, optFns...)
 	}
 	if err := ctx.Err(); err != nil {
@@ -384,6 +411,9 @@ func (c *Direct) ListTagsOfResource(ctx context.Context, in *dynamodb.ListTagsOf
 	if !validInput(in, c.limit) {
 		return c.sdk.ListTagsOfResource(ctx, in, optFns...)
 	}
+	if c.isClosed() {
+		return c.sdk.ListTagsOfResource(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("ListTagsOfResource", err)
 	}
@@ -400,6 +430,9 @@ func (c *Direct) ListTagsOfResource(ctx context.Context, in *dynamodb.ListTagsOf
 
 // DescribeLimits is (*dynamodb.Client).DescribeLimits on the engine.
 func (c *Direct) DescribeLimits(ctx context.Context, in *dynamodb.DescribeLimitsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeLimitsOutput, error) {
+	if c.isClosed() {
+		return c.sdk.DescribeLimits(ctx, in, optFns...)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, canceled("DescribeLimits", err)
 	}

@@ -773,3 +773,33 @@ func TestDirectServerBodyLimit(t *testing.T) {
 		t.Errorf("a 3 KB item: %v", err)
 	}
 }
+
+// TestDirectAfterClose checks that the direct clients of a closed
+// database fail as the SDK's do, with ErrClosed.
+func TestDirectAfterClose(t *testing.T) {
+	db, err := local.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ds := db.Direct(), db.DirectStreams()
+	sdk := db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} })
+	db.Close()
+	ctx := context.Background()
+	errD := func() error {
+		_, err := d.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("a", "1")})
+		return err
+	}()
+	errS := func() error {
+		_, err := sdk.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Tab"), Key: dkey("a", "1")})
+		return err
+	}()
+	if !errors.Is(errD, local.ErrClosed) || !errors.Is(errS, local.ErrClosed) {
+		t.Errorf("GetItem after Close: direct %v, SDK %v; want ErrClosed", errD, errS)
+	}
+	if _, err := d.DescribeLimits(ctx, &dynamodb.DescribeLimitsInput{}); !errors.Is(err, local.ErrClosed) {
+		t.Errorf("DescribeLimits after Close: %v, want ErrClosed", err)
+	}
+	if _, err := ds.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{}); !errors.Is(err, local.ErrClosed) {
+		t.Errorf("ListStreams after Close: %v, want ErrClosed", err)
+	}
+}
