@@ -66,6 +66,30 @@ func CanonicalizeItem(it Item) error {
 	return nil
 }
 
+// CheckNames checks the names of it as CanonicalizeItem does (none empty,
+// none too long), in the same order, without looking at the values.
+func CheckNames(it Item) error {
+	bad := false
+	for k := range it {
+		if k == "" || len(k) > MaxAttributeNameSize {
+			bad = true
+			break
+		}
+	}
+	if !bad {
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(it)) {
+		if k == "" {
+			return newError(MsgEmptyAttributeName)
+		}
+		if len(k) > MaxAttributeNameSize {
+			return newError(MsgAttributeNameTooLarge)
+		}
+	}
+	return nil
+}
+
 // canonicalizeMap canonicalizes the values of m, which sit at level. Item
 // attribute names (level 1) must not be empty.
 func canonicalizeMap(m map[string]Value, level int, sorted bool) *Error {

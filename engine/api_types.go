@@ -565,6 +565,9 @@ type KeysAndAttributes struct {
 	ProjectionExpression     string
 	ExpressionAttributeNames map[string]string
 	EmptyExpressions         Exprs // expressions present but empty
+	// ValueError is the first malformed attribute value the protocol
+	// decoder met in Keys (see placedValue in validation_order.go).
+	ValueError error
 }
 
 // BatchGetItemInput is BatchGetItem's request.
@@ -585,6 +588,10 @@ type BatchGetItemOutput struct {
 type WriteRequest struct {
 	PutRequest    *PutRequest
 	DeleteRequest *DeleteRequest
+	// ValueError is the first malformed attribute value the protocol
+	// decoder met in the item or key (see placedValue in
+	// validation_order.go).
+	ValueError error
 }
 
 // PutRequest is a batch put.

@@ -68,6 +68,15 @@ func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 			return nil, err
 		}
 		projections[name] = proj
+		if ka.ValueError != nil {
+			// The keys' names first (placedValue).
+			for _, key := range ka.Keys {
+				if err := attr.CheckNames(key); err != nil {
+					return nil, attrError(err)
+				}
+			}
+			return nil, ka.ValueError
+		}
 		for _, key := range ka.Keys {
 			if err := canonicalize(key); err != nil {
 				return nil, err

@@ -75,14 +75,22 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 				return nil, Validation(msgWriteRequestNotOneAction)
 			}
 			if wr.PutRequest != nil {
+				if err := placedValue(wr.ValueError, wr.PutRequest.Item); err != nil {
+					return nil, err
+				}
 				if err := canonicalize(wr.PutRequest.Item); err != nil {
 					return nil, err
 				}
 				if attr.ItemSize(wr.PutRequest.Item) > attr.MaxItemSize {
 					return nil, errItemTooLarge
 				}
-			} else if err := canonicalize(wr.DeleteRequest.Key); err != nil {
-				return nil, err
+			} else {
+				if err := placedValue(wr.ValueError, wr.DeleteRequest.Key); err != nil {
+					return nil, err
+				}
+				if err := canonicalize(wr.DeleteRequest.Key); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}

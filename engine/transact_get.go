@@ -52,6 +52,9 @@ func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 		if err != nil {
 			return nil, err
 		}
+		if err := placedValue(g.ValueError, g.Key); err != nil {
+			return nil, err
+		}
 		if err := canonicalize(g.Key); err != nil {
 			return nil, err
 		}

@@ -22,6 +22,11 @@ type TransactWriteItem struct {
 	Put            *TransactPut
 	Update         *TransactUpdate
 	Delete         *TransactDelete
+	// ValueError and ExprValueError are the first malformed attribute
+	// values the protocol decoder met in the action's Key or Item and in
+	// its ExpressionAttributeValues (see placedValue in
+	// validation_order.go).
+	ValueError, ExprValueError error
 }
 
 // TransactConditionCheck checks a condition on an item without writing it.
@@ -93,6 +98,9 @@ type TransactGet struct {
 	ProjectionExpression     string
 	ExpressionAttributeNames map[string]string
 	EmptyExpressions         Exprs
+	// ValueError is the first malformed attribute value the protocol
+	// decoder met in Key (see placedValue in validation_order.go).
+	ValueError error
 }
 
 // TransactGetItemsOutput is TransactGetItems' response: one ItemResponse

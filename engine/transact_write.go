@@ -185,6 +185,10 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 		if n != 1 {
 			return nil, errTransactOneAction
 		}
+		// The decoder's findings in this action (placedValue).
+		if err := placedValue(ti.ExprValueError, nil); err != nil {
+			return nil, err
+		}
 		a := &txAction{}
 		var err error
 		switch {
@@ -210,6 +214,13 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
 		}
 		if err != nil {
+			return nil, err
+		}
+		it := a.key
+		if a.kind == txPut {
+			it = a.item
+		}
+		if err := placedValue(ti.ValueError, it); err != nil {
 			return nil, err
 		}
 		if a.kind == txPut {

@@ -164,3 +164,41 @@ func startKeyValues(esk attr.Item) error {
 	}
 	return err
 }
+
+// placedValue reports the malformed attribute value the protocol decoder
+// found in one place of a batch or transaction request (found, nil if
+// none) where the operation's own checks of that place's values run: after
+// the member constraints and after every problem of the places before it.
+// The names of it, the item or key the value sits in, come first: a
+// TransactWriteItems Put whose item has an attribute named "" and one
+// nested past the decoder's depth guard is refused for the name, whichever
+// the item lists first (paritysuite/dynamodb-conformance,
+// tests/tier3/validation-ordering/deepRequests.test.ts, ten regions,
+// 2026-10-09).
+//
+// Where each operation reports it:
+//
+//   - TransactWriteItems checks its actions one at a time, in request
+//     order, and an earlier action's problem always wins (the same
+//     file). Within an action a malformed value of its
+//     ExpressionAttributeValues comes before its expressions (no
+//     recording; as the single-item operations do), and one of its Key or
+//     Item after them: a condition that does not parse, or is too long,
+//     beats a key nested 100 levels (the same file).
+//   - TransactGetItems: each Get's key after its projection, Get by Get
+//     (no recording; as TransactWriteItems).
+//   - BatchWriteItem: each request's item or key after the request-count
+//     checks, request by request, with the other value checks (no
+//     recording of the pair; member constraints first, as paritysuite's
+//     batchOperations.test.ts records for every other problem).
+//   - BatchGetItem: a table's keys after its projection, table by table
+//     (no recording; as BatchWriteItem).
+func placedValue(found error, it attr.Item) error {
+	if found == nil {
+		return nil
+	}
+	if err := attr.CheckNames(it); err != nil {
+		return attrError(err)
+	}
+	return found
+}

@@ -317,3 +317,22 @@ func (d *decoder) handOver(err error, dst *error) error {
 	*dst = err
 	return nil
 }
+
+// placed decodes one place of a request with fn (a batch request's item
+// or key, a transaction action's key or item, or its
+// ExpressionAttributeValues) and keeps the first malformed attribute
+// value found there in *dst rather than in the request's deferred error:
+// the engine reports it when its checks reach that place, after the
+// member constraints and after any problem it finds in an earlier place
+// (placedValue in engine/validation_order.go). A malformed body is still
+// a SerializationException, as the engine sees no input then.
+func (d *decoder) placed(dst *error, fn func() *engine.Error) *engine.Error {
+	outer := d.deferred
+	d.deferred = nil
+	err := fn()
+	if d.deferred != nil && *dst == nil {
+		*dst = d.deferred
+	}
+	d.deferred = outer
+	return err
+}

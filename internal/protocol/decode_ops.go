@@ -686,7 +686,9 @@ func keysAndAttributesElem(d *decoder, k *engine.KeysAndAttributes) *engine.Erro
 	_, err := d.object("KeysAndAttributes", atElement, func(key []byte) *engine.Error {
 		switch string(key) {
 		case "Keys":
-			return decodeList(d, &k.Keys, atField, itemElem)
+			return d.placed(&k.ValueError, func() *engine.Error {
+				return decodeList(d, &k.Keys, atField, itemElem)
+			})
 		case "AttributesToGet":
 			return d.strList(&k.AttributesToGet)
 		case "ConsistentRead":
@@ -728,7 +730,7 @@ func writeRequestElem(d *decoder, w *engine.WriteRequest) *engine.Error {
 			var it attr.Item
 			ok, err := d.object("PutRequest", atField, func(key []byte) *engine.Error {
 				if string(key) == "Item" {
-					return d.item(&it, atField)
+					return d.placed(&w.ValueError, func() *engine.Error { return d.item(&it, atField) })
 				}
 				return d.skipValue()
 			})
@@ -740,7 +742,7 @@ func writeRequestElem(d *decoder, w *engine.WriteRequest) *engine.Error {
 			var it attr.Item
 			ok, err := d.object("DeleteRequest", atField, func(key []byte) *engine.Error {
 				if string(key) == "Key" {
-					return d.item(&it, atField)
+					return d.placed(&w.ValueError, func() *engine.Error { return d.item(&it, atField) })
 				}
 				return d.skipValue()
 			})

@@ -47,8 +47,49 @@ func wrap[T any](f func([]byte) (*T, error)) func([]byte) (any, error) {
 		if f := reflect.ValueOf(v).Elem().FieldByName("ValueError"); f.IsValid() && !f.IsNil() {
 			return nil, f.Interface().(error)
 		}
+		// The batch operations keep it with the place it was found in.
+		if err := placedError(v); err != nil {
+			return nil, err
+		}
 		return v, nil
 	}
+}
+
+// placedError returns a malformed value the decoder kept with its place
+// in a batch or transaction request (internal/protocol.placed).
+func placedError(v any) error {
+	switch in := v.(type) {
+	case *engine.BatchGetItemInput:
+		for _, ka := range in.RequestItems {
+			if ka.ValueError != nil {
+				return ka.ValueError
+			}
+		}
+	case *engine.BatchWriteItemInput:
+		for _, reqs := range in.RequestItems {
+			for _, w := range reqs {
+				if w.ValueError != nil {
+					return w.ValueError
+				}
+			}
+		}
+	case *engine.TransactWriteItemsInput:
+		for _, ti := range in.TransactItems {
+			if ti.ExprValueError != nil {
+				return ti.ExprValueError
+			}
+			if ti.ValueError != nil {
+				return ti.ValueError
+			}
+		}
+	case *engine.TransactGetItemsInput:
+		for _, ti := range in.TransactItems {
+			if ti.Get != nil && ti.Get.ValueError != nil {
+				return ti.Get.ValueError
+			}
+		}
+	}
+	return nil
 }
 
 func ptr[T any](v T) *T { return &v }

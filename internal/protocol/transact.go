@@ -30,6 +30,7 @@ type txCommon struct {
 	names               *map[string]string
 	values              *attr.Item
 	empty               *engine.Exprs
+	valuesErr           *error // where a malformed value of values goes
 }
 
 // member decodes one of the shared members; ok is false for others.
@@ -42,7 +43,7 @@ func (c txCommon) member(d *decoder, key []byte) (bool, *engine.Error) {
 	case "ExpressionAttributeNames":
 		return true, d.strMap(c.names)
 	case "ExpressionAttributeValues":
-		return true, d.exprValues(c.values)
+		return true, d.placed(c.valuesErr, func() *engine.Error { return d.exprValues(c.values) })
 	case "ReturnValuesOnConditionCheckFailure":
 		return true, d.str(c.onFail)
 	}
@@ -54,13 +55,13 @@ func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Err
 		switch string(key) {
 		case "ConditionCheck":
 			x := new(engine.TransactConditionCheck)
-			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions}
+			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions, &ti.ExprValueError}
 			ok, err := d.object("ConditionCheck", atField, func(key []byte) *engine.Error {
 				if ok, err := c.member(d, key); ok {
 					return err
 				}
 				if string(key) == "Key" {
-					return d.item(&x.Key, atField)
+					return d.placed(&ti.ValueError, func() *engine.Error { return d.item(&x.Key, atField) })
 				}
 				return d.skipValue()
 			})
@@ -70,13 +71,13 @@ func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Err
 			return err
 		case "Put":
 			x := new(engine.TransactPut)
-			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions}
+			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions, &ti.ExprValueError}
 			ok, err := d.object("Put", atField, func(key []byte) *engine.Error {
 				if ok, err := c.member(d, key); ok {
 					return err
 				}
 				if string(key) == "Item" {
-					return d.item(&x.Item, atField)
+					return d.placed(&ti.ValueError, func() *engine.Error { return d.item(&x.Item, atField) })
 				}
 				return d.skipValue()
 			})
@@ -86,14 +87,14 @@ func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Err
 			return err
 		case "Update":
 			x := new(engine.TransactUpdate)
-			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions}
+			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions, &ti.ExprValueError}
 			ok, err := d.object("Update", atField, func(key []byte) *engine.Error {
 				if ok, err := c.member(d, key); ok {
 					return err
 				}
 				switch string(key) {
 				case "Key":
-					return d.item(&x.Key, atField)
+					return d.placed(&ti.ValueError, func() *engine.Error { return d.item(&x.Key, atField) })
 				case "UpdateExpression":
 					return d.expression(&x.UpdateExpression, &x.EmptyExpressions, engine.ExprUpdate)
 				}
@@ -105,13 +106,13 @@ func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Err
 			return err
 		case "Delete":
 			x := new(engine.TransactDelete)
-			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions}
+			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions, &ti.ExprValueError}
 			ok, err := d.object("Delete", atField, func(key []byte) *engine.Error {
 				if ok, err := c.member(d, key); ok {
 					return err
 				}
 				if string(key) == "Key" {
-					return d.item(&x.Key, atField)
+					return d.placed(&ti.ValueError, func() *engine.Error { return d.item(&x.Key, atField) })
 				}
 				return d.skipValue()
 			})
@@ -159,7 +160,7 @@ func transactGetItemElem(d *decoder, ti *engine.TransactGetItem) *engine.Error {
 			case "TableName":
 				return d.str(&g.TableName)
 			case "Key":
-				return d.item(&g.Key, atField)
+				return d.placed(&g.ValueError, func() *engine.Error { return d.item(&g.Key, atField) })
 			case "ProjectionExpression":
 				return d.expression(&g.ProjectionExpression, &g.EmptyExpressions, engine.ExprProjection)
 			case "ExpressionAttributeNames":

@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestValueOrderExact pins where DynamoDB reports a malformed attribute
+// value the protocol decoder finds (an empty value, one nested past the
+// decoder's depth guard) relative to the request's other problems, place
+// by place: after the member constraints in the batch and transaction
+// operations too, and in TransactWriteItems action by action, after the
+// expressions and the item's names of its own action
+// (engine/validation_order.go, placedValue). Every table is absent: each
+// answer comes before the table is looked up.
+func TestValueOrderExact(t *testing.T) {
+	s, _ := start(t)
+	const (
+		val    = nsValidation + "ValidationException"
+		nest   = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+		noName = "One or more parameter values were invalid: An attribute name may not be empty"
+		syntax = `Invalid ConditionExpression: Syntax error; token: "=", near: "= = b"`
+		empty  = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+		one    = "1 validation error detected: "
+		rcc    = "Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
+		absent = `"TableName":"vo_absent"`
+	)
+	deep := nestedValue
+	key := func(pk string) string { return `{"pk":` + pk + `,"sk":{"S":"1"}}` }
+	put := func(item string) string { return `{"Put":{` + absent + `,"Item":` + item + `}}` }
+	tx := func(actions ...string) string { return `{"TransactItems":[` + strings.Join(actions, ",") + `]}` }
+	for _, tc := range []struct{ name, op, body, msg string }{
+		// TransactWriteItems checks its actions one at a time, in request
+		// order; a later action's problem never beats an earlier one's,
+		// and within an action the expressions and the item's names come
+		// before a key or item nested past the decoder's guard.
+		// paritysuite/dynamodb-conformance,
+		// tests/tier3/validation-ordering/deepRequests.test.ts ("Deep
+		// requests - TransactWriteItems action order", 10 of 10 regions,
+		// 2026-10-09).
+		{"empty name before a later Put nested 100 levels", "TransactWriteItems",
+			tx(put(`{"pk":{"S":"a"},"sk":{"S":"1"},"":{"S":"x"}}`), put(`{"pk":{"S":"b"},"sk":{"S":"1"},"d":`+deep(100)+`}`)), noName},
+		{"empty name before a value nested 100 levels in the same item, name first", "TransactWriteItems",
+			tx(put(`{"pk":{"S":"a"},"sk":{"S":"1"},"":{"S":"x"},"d":` + deep(100) + `}`)), noName},
+		{"empty name before a value nested 100 levels in the same item, value first", "TransactWriteItems",
+			tx(put(`{"pk":{"S":"a"},"sk":{"S":"1"},"d":` + deep(100) + `,"":{"S":"x"}}`)), noName},
+		{"empty name before a later ConditionCheck value nested 100 levels", "TransactWriteItems",
+			tx(put(`{"pk":{"S":"a"},"sk":{"S":"1"},"":{"S":"x"}}`),
+				`{"ConditionCheck":{`+absent+`,"Key":`+key(`{"S":"b"}`)+`,"ConditionExpression":"d = :deep","ExpressionAttributeValues":{":deep":`+deep(100)+`}}}`), noName},
+		{"syntax error before a later Delete key nested 100 levels", "TransactWriteItems",
+			tx(`{"Put":{`+absent+`,"Item":`+key(`{"S":"a"}`)+`,"ConditionExpression":"a = = b"}}`,
+				`{"Delete":{`+absent+`,"Key":`+key(deep(100))+`}}`), syntax},
+		{"syntax error before the same Delete key nested 100 levels", "TransactWriteItems",
+			tx(`{"Delete":{` + absent + `,"Key":` + key(deep(100)) + `,"ConditionExpression":"a = = b"}}`), syntax},
+		{"oversized condition before the same Delete key nested 100 levels", "TransactWriteItems",
+			tx(`{"Delete":{` + absent + `,"Key":` + key(deep(100)) + `,"ConditionExpression":"a = :v` + strings.Repeat(" AND a = :v", 373) + `","ExpressionAttributeValues":{":v":{"S":"x"}}}}`),
+			"Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4109"},
+		{"unused value before a later ConditionCheck key nested 100 levels", "TransactWriteItems",
+			tx(`{"Update":{`+absent+`,"Key":`+key(`{"S":"a"}`)+`,"UpdateExpression":"SET a = :v","ExpressionAttributeValues":{":v":{"S":"x"},":u":{"S":"y"}}}}`,
+				`{"ConditionCheck":{`+absent+`,"Key":`+key(deep(100))+`,"ConditionExpression":"attribute_exists(a)"}}`),
+			"Value provided in ExpressionAttributeValues unused in expressions: keys: {:u}"},
+		// The same file, values the engine finds too deep (40 levels):
+		// still action by action.
+		{"Put nested 40 levels before a later empty name", "TransactWriteItems",
+			tx(put(`{"pk":{"S":"b"},"sk":{"S":"1"},"d":`+deep(40)+`}`), put(`{"pk":{"S":"a"},"sk":{"S":"1"},"":{"S":"x"}}`)), nest},
+		{"nested 40 levels before an empty map key in the same item", "TransactWriteItems",
+			tx(put(`{"pk":{"S":"a"},"sk":{"S":"1"},"m":{"M":{"":{"S":"x"}}},"d":` + deep(40) + `}`)), nest},
+		{"Delete key nested 40 levels before a later syntax error", "TransactWriteItems",
+			tx(`{"Delete":{`+absent+`,"Key":`+key(deep(40))+`}}`, `{"Put":{`+absent+`,"Item":`+key(`{"S":"a"}`)+`,"ConditionExpression":"a = = b"}}`), nest},
+		// Eight of the ten regions name the value's key; eu-west-2 and
+		// eu-north-1 answer bare. This pins the majority's answer.
+		{"ConditionCheck value nested 40 levels before a later empty name", "TransactWriteItems",
+			tx(`{"ConditionCheck":{`+absent+`,"Key":`+key(`{"S":"b"}`)+`,"ConditionExpression":"d = :deep","ExpressionAttributeValues":{":deep":`+deep(40)+`}}}`,
+				put(`{"pk":{"S":"a"},"sk":{"S":"1"},"":{"S":"x"}}`)),
+			"ExpressionAttributeValues contains invalid value: " + nest + " for key :deep"},
+
+		// Member constraints come before anything else of a transaction
+		// or a batch is read: paritysuite's
+		// tests/tier3/validation-ordering/transactions.test.ts ("checked
+		// before the request is read any further", us-east-1 and
+		// eu-west-2, 2026-10-09) and batchOperations.test.ts ("Member
+		// constraints are checked first"), with deepRequests.test.ts
+		// above, where a value past the guard loses even to an earlier
+		// action's empty name. No recording pairs an enum with an empty
+		// value itself.
+		{"transact write, enum before an empty item value", "TransactWriteItems",
+			`{"TransactItems":[` + put(`{"pk":{"S":"a"},"x":{}}`) + `],"ReturnConsumedCapacity":"BOGUS"}`, one + rcc},
+		{"transact get, enum before an empty key value", "TransactGetItems",
+			`{"TransactItems":[{"Get":{` + absent + `,"Key":{"pk":{}}}}],"ReturnConsumedCapacity":"BOGUS"}`, one + rcc},
+		{"batch write, enum before an empty item value", "BatchWriteItem",
+			`{"RequestItems":{"vo_absent":[{"PutRequest":{"Item":{"pk":{"S":"a"},"x":{}}}}]},"ReturnConsumedCapacity":"BOGUS"}`, one + rcc},
+		{"batch get, enum before an empty key value", "BatchGetItem",
+			`{"RequestItems":{"vo_absent":{"Keys":[{"pk":{}}]}},"ReturnConsumedCapacity":"BOGUS"}`, one + rcc},
+		// Alone, the value is still refused before the table is looked
+		// up (dynalite's test/batchWriteItem.js and test/batchGetItem.js
+		// against DynamoDB, "empty key type").
+		{"batch write, empty item value alone", "BatchWriteItem",
+			`{"RequestItems":{"vo_absent":[{"PutRequest":{"Item":{"a":{}}}}]}}`, empty},
+		{"batch get, empty key value alone", "BatchGetItem",
+			`{"RequestItems":{"vo_absent":{"Keys":[{"a":{}}]}}}`, empty},
+
+		// Query's KeyConditions: an empty value in a condition before
+		// the count of the conditions. dynalite's test/query.js against
+		// DynamoDB ("bad key type", three conditions).
+		{"query, KeyConditions value before the condition count", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{}]},"b":{"ComparisonOperator":"NULL"},"c":{"ComparisonOperator":"NULL"}}}`, empty},
+		// Scan: a ScanFilter value nested 40 levels against
+		// ConditionalOperator with one condition. deepRequests.test.ts:
+		// seven of ten regions report the depth (pinned here); eu-west-2,
+		// eu-central-1 and ap-southeast-2 the operator.
+		{"scan, ScanFilter value nested 40 levels before ConditionalOperator", "Scan",
+			`{` + absent + `,"ScanFilter":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[` + deep(40) + `]}},"ConditionalOperator":"AND"}`, nest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, val, tc.msg)
+		})
+	}
+}
