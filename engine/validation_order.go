@@ -26,7 +26,9 @@ import (
 // value, one nested past its depth guard) while it reads the body; for the
 // single-item operations, Query and Scan it hands the first of them over
 // in the input's ValueError instead of answering it, and the operation
-// reports it with its own layer 3 (valueLayer).
+// reports it with its own layer 3 (valueLayer). The batch and transaction
+// operations get it with the place it was found in, and report it when
+// their checks reach that place (placedValue).
 
 // valueLayer returns the attribute-value problem the decoder found, if
 // any, or the mix of legacy and expression parameters in in (layer 2),
