@@ -1,11 +1,18 @@
 // Command coldstart measures a dynago binary's start: the time from
 // starting the process to the first answered ListTables, and the
-// resident memory of the idle server after it. It runs the binary's
+// resident memory of the idle server after it (in all, and its
+// file-backed and anonymous parts). It runs the binary's
 // "serve --in-memory" on a free loopback port, n times, and prints the
 // median and range:
 //
 //	go build -o /tmp/dynago ./cmd/dynago
 //	go run ./scripts/coldstart -n 20 /tmp/dynago
+//
+// Given several binaries it runs them in turn (a, b, a, b, ...), so that
+// a loaded machine's changing load falls on all of them alike, and
+// reports each:
+//
+//	go run ./scripts/coldstart -n 20 /tmp/dynago-before /tmp/dynago-after
 //
 // Linux only for the memory (it reads /proc).
 package main
@@ -23,46 +30,70 @@ import (
 	"time"
 )
 
+// rss is a process's resident memory in kB: all of it, the pages of
+// files (its binary, mostly) and anonymous memory (heap, stacks).
+type rss struct{ total, file, anon int }
+
 func main() {
-	n := flag.Int("n", 10, "runs")
+	n := flag.Int("n", 10, "runs of each binary")
 	idle := flag.Duration("idle", 2*time.Second, "how long the server idles before its memory is read")
 	extra := flag.String("args", "", "further serve flags, space-separated")
 	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: coldstart [-n runs] [-idle 2s] [-args '...'] path/to/dynago")
+	if flag.NArg() < 1 {
+		fmt.Fprintln(os.Stderr, "usage: coldstart [-n runs] [-idle 2s] [-args '...'] path/to/dynago [path/to/another...]")
 		os.Exit(2)
 	}
-	var starts []time.Duration
-	var rss []int
+	bins := flag.Args()
+	starts := make([][]time.Duration, len(bins))
+	mems := make([][]rss, len(bins))
 	for range *n {
-		d, kb, err := once(flag.Arg(0), *idle, strings.Fields(*extra))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "coldstart:", err)
-			os.Exit(1)
+		for i, bin := range bins {
+			d, m, err := once(bin, *idle, strings.Fields(*extra))
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "coldstart:", err)
+				os.Exit(1)
+			}
+			starts[i], mems[i] = append(starts[i], d), append(mems[i], m)
 		}
-		starts, rss = append(starts, d), append(rss, kb)
 	}
-	slices.Sort(starts)
-	slices.Sort(rss)
-	fmt.Printf("start to first answered ListTables: median %v (%v to %v) over %d runs\n",
-		starts[len(starts)/2].Round(10*time.Microsecond), starts[0].Round(10*time.Microsecond), starts[len(starts)-1].Round(10*time.Microsecond), *n)
-	fmt.Printf("idle RSS after %v: median %.1f MB (%.1f to %.1f)\n", *idle, mb(rss[len(rss)/2]), mb(rss[0]), mb(rss[len(rss)-1]))
+	for i, bin := range bins {
+		if len(bins) > 1 {
+			fmt.Printf("%s:\n", bin)
+		}
+		st := starts[i]
+		slices.Sort(st)
+		fmt.Printf("start to first answered ListTables: median %v (%v to %v) over %d runs\n",
+			st[len(st)/2].Round(10*time.Microsecond), st[0].Round(10*time.Microsecond), st[len(st)-1].Round(10*time.Microsecond), *n)
+		total, file, anon := median(mems[i], func(m rss) int { return m.total }), median(mems[i], func(m rss) int { return m.file }), median(mems[i], func(m rss) int { return m.anon })
+		fmt.Printf("idle RSS after %v: median %.1f MB (%.1f to %.1f), of it file-backed %.1f MB and anonymous %.1f MB (medians)\n",
+			*idle, mb(total[1]), mb(total[0]), mb(total[2]), mb(file[1]), mb(anon[1]))
+	}
+}
+
+// median returns the least, median and greatest of f over ms.
+func median(ms []rss, f func(rss) int) [3]int {
+	v := make([]int, len(ms))
+	for i, m := range ms {
+		v[i] = f(m)
+	}
+	slices.Sort(v)
+	return [3]int{v[0], v[len(v)/2], v[len(v)-1]}
 }
 
 func mb(kb int) float64 { return float64(kb) / 1024 }
 
 // once starts the server, polls until ListTables answers, then idles and
-// reads VmRSS, and stops the server.
-func once(bin string, idle time.Duration, extra []string) (time.Duration, int, error) {
+// reads its resident memory, and stops the server.
+func once(bin string, idle time.Duration, extra []string) (time.Duration, rss, error) {
 	port, err := freePort()
 	if err != nil {
-		return 0, 0, err
+		return 0, rss{}, err
 	}
 	url := "http://127.0.0.1:" + port
 	cmd := exec.Command(bin, append([]string{"serve", "--in-memory", "--port", port, "--log-level", "warn"}, extra...)...)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, 0, err
+		return 0, rss{}, err
 	}
 	defer func() {
 		cmd.Process.Kill()
@@ -76,13 +107,13 @@ func once(bin string, idle time.Duration, extra []string) (time.Duration, int, e
 			break
 		}
 		if time.Since(start) > 10*time.Second {
-			return 0, 0, fmt.Errorf("%s did not answer within 10s", bin)
+			return 0, rss{}, fmt.Errorf("%s did not answer within 10s", bin)
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
 	time.Sleep(idle)
-	kb, err := vmRSS(cmd.Process.Pid)
-	return took, kb, err
+	m, err := residentMemory(cmd.Process.Pid)
+	return took, m, err
 }
 
 func listTables(c *http.Client, url string) bool {
@@ -98,17 +129,28 @@ func listTables(c *http.Client, url string) bool {
 	return resp.StatusCode == http.StatusOK
 }
 
-func vmRSS(pid int) (int, error) {
+// residentMemory reads VmRSS, RssFile and RssAnon of /proc/pid/status.
+func residentMemory(pid int) (rss, error) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
-		return 0, err
+		return rss{}, err
 	}
+	var m rss
+	fields := map[string]*int{"VmRSS:": &m.total, "RssFile:": &m.file, "RssAnon:": &m.anon}
+	seen := 0
 	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		name, v, ok := strings.Cut(line, "\t")
+		if p := fields[name]; ok && p != nil {
+			if *p, err = strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB")); err != nil {
+				return rss{}, fmt.Errorf("/proc/%d/status: %s: %v", pid, name, err)
+			}
+			seen++
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+	if seen != len(fields) {
+		return rss{}, fmt.Errorf("no VmRSS, RssFile or RssAnon in /proc/%d/status", pid)
+	}
+	return m, nil
 }
 
 func freePort() (string, error) {
