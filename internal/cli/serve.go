@@ -429,6 +429,9 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
+	// Start-up is over: the binary's pages it touched need not stay mapped
+	// (serve_pages_linux.go).
+	go releaseImagePages()
 
 	errc := make(chan error, 1)
 	go func() {
