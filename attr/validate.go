@@ -66,6 +66,13 @@ func CanonicalizeItem(it Item) error {
 	return nil
 }
 
+// Malformed returns a marker for a value the protocol decoder found
+// malformed (empty, of several types, nested past its depth guard), msg
+// being DynamoDB's message for it: a Value of TypeInvalid whose S is msg.
+// Validation reports msg where it meets the marker, so a malformed value
+// is reported at its own place among the request's other values.
+func Malformed(msg string) Value { return Value{S: msg} }
+
 // CheckNames checks the names of it as CanonicalizeItem does (none empty,
 // none too long), in the same order, without looking at the values.
 func CheckNames(it Item) error {
@@ -190,6 +197,9 @@ func (v *Value) canonicalize(level int, sorted bool) *Error {
 			return binarySetDuplicatesError(v.BS)
 		}
 		return nil
+	}
+	if v.Type == TypeInvalid && v.S != "" {
+		return newError(v.S) // a Malformed marker
 	}
 	return newError(MsgEmptyValue)
 }

@@ -116,3 +116,52 @@ func TestValueOrderExact(t *testing.T) {
 		})
 	}
 }
+
+// TestValueOrderQueryExact pins the order in which Query reports the
+// values of its places, each malformed value at its own place: the
+// QueryFilter's values and argument counts, then a name listed twice in
+// AttributesToGet, then ExclusiveStartKey's values, then KeyConditions'
+// values, in list order (engine/validation_order.go, queryFilterFirst).
+// dynalite's test/query.js, newer version, against DynamoDB; each case
+// is named after its test there.
+func TestValueOrderQueryExact(t *testing.T) {
+	s, _ := start(t)
+	const (
+		val      = nsValidation + "ValidationException"
+		empty    = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+		multi    = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+		invalid  = "One or more parameter values were invalid: "
+		startKey = "The provided starting key is invalid: "
+		kc1      = `"KeyConditions":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{}]}}`
+		kc2      = `"KeyConditions":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{},{}]}}`
+		// An empty start key value, a name listed twice and an empty
+		// KeyConditions value, all of which the QueryFilter beats.
+		rest = `"TableName":"abc","ExclusiveStartKey":{"a":{}},"AttributesToGet":["a","a"],` + kc1
+	)
+	qf := func(list string) string {
+		return `"QueryFilter":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[` + list + `]}}`
+	}
+	for _, tc := range []struct{ name, body, msg string }{
+		{"bad attribute values in QueryFilter", `{` + rest + `,` + qf(`{},{"S":""}`) + `}`, empty},
+		{"invalid values in QueryFilter", `{` + rest + `,` + qf(`{"N":"1"},{"SS":[]},{}`) + `}`, invalid + "An string set  may not be empty"},
+		{"multiple datatypes in QueryFilter", `{` + rest + `,` + qf(`{"N":"1"},{"S":"a","N":"1"}`) + `}`, multi},
+		{"incorrect number of QueryFilter arguments", `{` + rest + `,"QueryFilter":{"a":{"ComparisonOperator":"EQ"}}}`,
+			invalid + "Invalid number of argument(s) for the EQ ComparisonOperator"},
+		{"incorrect number of QueryFilter arguments, three conditions", `{` + rest + `,"QueryFilter":{"a":{"ComparisonOperator":"EQ"},"b":{"ComparisonOperator":"NULL"},"c":{"ComparisonOperator":"NULL"}}}`,
+			invalid + "Invalid number of argument(s) for the EQ ComparisonOperator"},
+		{"duplicate values in AttributesToGet", `{"TableName":"abc","QueryFilter":{},"ExclusiveStartKey":{"a":{}},"AttributesToGet":["a","a"]}`,
+			invalid + "Duplicate value in attribute name: a"},
+		{"invalid values in ExclusiveStartKey, KeyConditions", `{"TableName":"abc",` + kc2 + `,"ExclusiveStartKey":{"a":{"SS":[]}}}`,
+			startKey + invalid + "An string set  may not be empty"},
+		{"invalid values in ExclusiveStartKey, KeyConditionExpression", `{"TableName":"abc","KeyConditionExpression":"","ExpressionAttributeNames":{},"ExpressionAttributeValues":{},"ExclusiveStartKey":{"a":{"SS":[]}}}`,
+			startKey + invalid + "An string set  may not be empty"},
+		{"multiple datatypes in ExclusiveStartKey", `{"TableName":"abc",` + kc1 + `,"ExclusiveStartKey":{"a":{"S":"a","N":"1"}}}`, startKey + multi},
+		{"invalid values in KeyConditions", `{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"},{"SS":[]},{}]}}}`,
+			invalid + "An string set  may not be empty"},
+		{"bad attribute values in KeyConditions", `{"TableName":"abc","QueryFilter":{},"KeyConditions":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{},{"S":""}]}}}`, empty},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRaw(t, s.Raw(t, "Query", tc.body), 400, val, tc.msg)
+		})
+	}
+}

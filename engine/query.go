@@ -48,11 +48,28 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	if err := valueLayer(in.ValueError, in); err != nil {
+	// Query reports a malformed value at its place (queryPlaces in
+	// validation_order.go), not the decoder's first finding up front.
+	if err := MixedParamsError(in); err != nil {
 		return nil, err
 	}
-	// The start key's values as the decoder's: before the key
-	// conditions (dynalite's query test against DynamoDB).
+	rr := readRequest{
+		op: expr.OpQuery, keyCondition: in.KeyConditionExpression, filter: in.FilterExpression,
+		projection: in.ProjectionExpression,
+		names:      in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
+		attributesToGet: in.AttributesToGet, filterParam: "QueryFilter", legacyFilter: in.QueryFilter,
+		conditionalOperator: in.ConditionalOperator, keyConditions: in.KeyConditions,
+	}
+	var x readExprs
+	var err error
+	early := queryFilterFirst(in)
+	if early {
+		if x, err = compileRead(rr); err != nil {
+			return nil, err
+		}
+	}
+	// The start key's values before the key conditions (dynalite's query
+	// test against DynamoDB).
 	if err := startKeyValues(in.ExclusiveStartKey); err != nil {
 		return nil, err
 	}
@@ -62,15 +79,10 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression, true); err != nil {
 		return nil, err
 	}
-	x, err := compileRead(readRequest{
-		op: expr.OpQuery, keyCondition: in.KeyConditionExpression, filter: in.FilterExpression,
-		projection: in.ProjectionExpression,
-		names:      in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
-		attributesToGet: in.AttributesToGet, filterParam: "QueryFilter", legacyFilter: in.QueryFilter,
-		conditionalOperator: in.ConditionalOperator, keyConditions: in.KeyConditions,
-	})
-	if err != nil {
-		return nil, err
+	if !early {
+		if x, err = compileRead(rr); err != nil {
+			return nil, err
+		}
 	}
 	for _, cond := range in.KeyConditions {
 		if err := canonicalizeValues(cond.AttributeValueList); err != nil {

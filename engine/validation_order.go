@@ -204,3 +204,28 @@ func placedValue(found error, it attr.Item) error {
 	}
 	return found
 }
+
+// Query validates its places in this order, and the protocol decoder
+// leaves a malformed value in its place as an attr.Malformed marker, so
+// each is reported where the engine's own checks of that place meet it
+// (dynalite's test/query.js, newer version, against DynamoDB):
+//
+//  1. the mix of legacy and expression parameters;
+//  2. with a QueryFilter or AttributesToGet (so no expression but
+//     possibly ExpressionAttributeNames or ExpressionAttributeValues
+//     without one): those two refusals, then QueryFilter's conditions,
+//     each's values in list order before its argument count ("bad",
+//     "invalid" values and "incorrect number of QueryFilter arguments",
+//     all sent with an empty ExclusiveStartKey value and an empty
+//     KeyConditions value), then a name listed twice in AttributesToGet
+//     ("duplicate values in AttributesToGet", with an empty start key
+//     value) (queryFilterFirst);
+//  3. ExclusiveStartKey's values ("invalid values in ExclusiveStartKey",
+//     with empty KeyConditions values);
+//  4. the expressions, when step 2 did not run them;
+//  5. KeyConditions' values in list order ("invalid values in
+//     KeyConditions": a set that may not be empty before a later empty
+//     value).
+func queryFilterFirst(in *QueryInput) bool {
+	return in.QueryFilter != nil || in.AttributesToGet != nil
+}

@@ -53,7 +53,7 @@ func (d *decoder) attrValue(v *attr.Value, at position) (bool, *engine.Error) {
 	}
 	if !ok {
 		if at == atElement {
-			d.deferAttr(msgAttrEmpty)
+			d.malformed(v, msgAttrEmpty)
 		}
 		return false, nil
 	}
@@ -61,13 +61,24 @@ func (d *decoder) attrValue(v *attr.Value, at position) (bool, *engine.Error) {
 		if err := d.skipValue(); err != nil {
 			return false, err
 		}
-		d.deferAttr(msgAttrNesting)
+		d.malformed(v, msgAttrNesting)
 		return true, nil
 	}
 	d.avDepth++
 	err = d.attrMembers(v)
 	d.avDepth--
 	return true, err
+}
+
+// malformed records that v is malformed for the reason msg: the request's
+// first such problem is deferred (deferAttr), and v itself becomes the
+// marker attr.Malformed(msg), which the engine's validation of the values
+// reports where it meets it. An operation that validates its places in
+// DynamoDB's order, rather than reporting the decoder's first finding
+// up front, thus reports each malformed value at its own place.
+func (d *decoder) malformed(v *attr.Value, msg string) {
+	d.deferAttr(msg)
+	*v = attr.Malformed(msg)
 }
 
 // attrMembers reads the members of an AttributeValue whose '{' is at d.pos.
@@ -77,7 +88,7 @@ func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
 	c := d.peek()
 	if c == '}' {
 		d.pos++
-		d.deferAttr(msgAttrEmpty)
+		d.malformed(v, msgAttrEmpty)
 		return nil
 	}
 	for {
@@ -117,9 +128,9 @@ func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
 			d.pos++
 			switch {
 			case v.Type == attr.TypeInvalid:
-				d.deferAttr(msgAttrEmpty)
+				d.malformed(v, msgAttrEmpty)
 			case multi:
-				d.deferAttr(msgAttrMulti)
+				d.malformed(v, msgAttrMulti)
 			}
 			return nil
 		default:
