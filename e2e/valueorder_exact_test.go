@@ -155,6 +155,18 @@ func TestValueOrderQueryExact(t *testing.T) {
 			startKey + invalid + "An string set  may not be empty"},
 		{"invalid values in ExclusiveStartKey, KeyConditionExpression", `{"TableName":"abc","KeyConditionExpression":"","ExpressionAttributeNames":{},"ExpressionAttributeValues":{},"ExclusiveStartKey":{"a":{"SS":[]}}}`,
 			startKey + invalid + "An string set  may not be empty"},
+		// The start key's prefix goes with a value's shape only: "invalid
+		// values in ExclusiveStartKey without provided message" and
+		// "empty/invalid numbers in ExclusiveStartKey" are bare (so is a
+		// duplicate, also in paritysuite's
+		// tests/tier3/error-messages/valueLayers.test.ts, 2026-10-09,
+		// whose wording of it is another matter).
+		{"invalid values in ExclusiveStartKey without provided message", `{"TableName":"abc",` + kc2 + `,"ExclusiveStartKey":{"a":{"NS":[]}}}`,
+			invalid + "An number set  may not be empty"},
+		{"empty/invalid numbers in ExclusiveStartKey", `{"TableName":"abc",` + kc1 + `,"ExclusiveStartKey":{"a":{"N":"1e126"}}}`,
+			"Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"empty/invalid numbers in ExclusiveStartKey, KeyConditionExpression", `{"TableName":"abc","KeyConditionExpression":"","ExpressionAttributeNames":{},"ExpressionAttributeValues":{},"ExclusiveStartKey":{"a":{"N":"-1e-131"}}}`,
+			"Number underflow. Attempting to store a number with magnitude smaller than supported range"},
 		{"multiple datatypes in ExclusiveStartKey", `{"TableName":"abc",` + kc1 + `,"ExclusiveStartKey":{"a":{"S":"a","N":"1"}}}`, startKey + multi},
 		{"invalid values in KeyConditions", `{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"},{"SS":[]},{}]}}}`,
 			invalid + "An string set  may not be empty"},

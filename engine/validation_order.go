@@ -229,3 +229,36 @@ func placedValue(found error, it attr.Item) error {
 func queryFilterFirst(in *QueryInput) bool {
 	return in.QueryFilter != nil || in.AttributesToGet != nil
 }
+
+// queryStartKeyValues checks a Query's ExclusiveStartKey as
+// startKeyValues does, but prefixes only the problems with a value's
+// shape (empty, of several types, nested too deep, NULL not true, an
+// empty string or binary set): an empty number set, a duplicate in a set
+// and a number out of range or not a number are reported bare (dynalite's
+// test/query.js, newer version, against DynamoDB: "invalid values in
+// ExclusiveStartKey without provided message", "empty/invalid numbers in
+// ExclusiveStartKey"; paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/valueLayers.test.ts, 2026-10-09: a duplicate
+// in Query's start key is refused "bare, with no wrapper"). Scan keeps
+// the prefix on every problem: no recording of these for Scan.
+func queryStartKeyValues(esk attr.Item) error {
+	if esk == nil {
+		return nil
+	}
+	err := canonicalize(esk)
+	var e *Error
+	if errors.As(err, &e) && e.Code == CodeValidation && startKeyShape(e.Message) {
+		return Validation(MsgStartKeyInvalidPrefix + e.Message)
+	}
+	return err
+}
+
+// startKeyShape reports whether msg is a problem with a value's shape,
+// which DynamoDB reports in a start key with MsgStartKeyInvalidPrefix.
+func startKeyShape(msg string) bool {
+	switch msg {
+	case attr.MsgNullNotTrue, attr.MsgEmptyStringSet, attr.MsgEmptyBinarySet, attr.MsgNestingTooDeep:
+		return true
+	}
+	return strings.HasPrefix(msg, "Supplied AttributeValue ")
+}
