@@ -430,8 +430,10 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		ready <- ln.Addr().String()
 	}
 	// Start-up is over: the binary's pages it touched need not stay mapped
-	// (serve_pages_linux.go).
-	go releaseImagePages()
+	// (serve_pages_linux.go). A second later, so that the first requests,
+	// often sent as soon as the port answers, do not wait for it.
+	release := time.AfterFunc(time.Second, releaseImagePages)
+	defer release.Stop()
 
 	errc := make(chan error, 1)
 	go func() {
