@@ -73,6 +73,15 @@ func CanonicalizeItem(it Item) error {
 // is reported at its own place among the request's other values.
 func Malformed(msg string) Value { return Value{S: msg} }
 
+// NumberProblem returns DynamoDB's message for s as the text of an N
+// value, or "" if s is a valid number.
+func NumberProblem(s string) string {
+	if _, err := normalizeNumber(s); err != nil {
+		return err.Message
+	}
+	return ""
+}
+
 // CheckNames checks the names of it as CanonicalizeItem does (none empty,
 // none too long), in the same order, without looking at the values.
 func CheckNames(it Item) error {

@@ -144,6 +144,12 @@ func TestValueOrderQueryExact(t *testing.T) {
 	for _, tc := range []struct{ name, body, msg string }{
 		{"bad attribute values in QueryFilter", `{` + rest + `,` + qf(`{},{"S":""}`) + `}`, empty},
 		{"invalid values in QueryFilter", `{` + rest + `,` + qf(`{"N":"1"},{"SS":[]},{}`) + `}`, invalid + "An string set  may not be empty"},
+		// A value's N member before its count of types ("empty/invalid
+		// numbers in QueryFilter", "... in ExclusiveStartKey", "... in
+		// KeyConditions"; the empty number's wording is another matter).
+		{"empty/invalid numbers in QueryFilter", `{` + rest + `,` + qf(`{"N":"1"},{"S":"a","N":"b"}`) + `}`, "The parameter cannot be converted to a numeric value: b"},
+		{"empty/invalid numbers in ExclusiveStartKey, two types", `{"TableName":"abc",` + kc1 + `,"ExclusiveStartKey":{"a":{"S":"a","N":"b"}}}`, "The parameter cannot be converted to a numeric value: b"},
+		{"empty/invalid numbers in KeyConditions", `{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"},{"S":"a","N":"b"}]}}}`, "The parameter cannot be converted to a numeric value: b"},
 		{"multiple datatypes in QueryFilter", `{` + rest + `,` + qf(`{"N":"1"},{"S":"a","N":"1"}`) + `}`, multi},
 		{"incorrect number of QueryFilter arguments", `{` + rest + `,"QueryFilter":{"a":{"ComparisonOperator":"EQ"}}}`,
 			invalid + "Invalid number of argument(s) for the EQ ComparisonOperator"},

@@ -85,6 +85,7 @@ func (d *decoder) malformed(v *attr.Value, msg string) {
 func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
 	d.pos++
 	multi := false
+	var n *string // the text of the N member, if set
 	c := d.peek()
 	if c == '}' {
 		d.pos++
@@ -110,6 +111,10 @@ func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
 			var set bool
 			set, err = d.attrMember(v, t)
 			if set {
+				if t == attr.TypeN {
+					text := v.S
+					n = &text
+				}
 				if v.Type == attr.TypeInvalid {
 					v.Type = t
 				} else if v.Type != t {
@@ -129,6 +134,13 @@ func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
 			switch {
 			case v.Type == attr.TypeInvalid:
 				d.malformed(v, msgAttrEmpty)
+			case multi && n != nil && attr.NumberProblem(*n) != "":
+				// The N member is checked before the count of types
+				// (dynalite's test/query.js, newer version, against
+				// DynamoDB: "empty/invalid numbers in QueryFilter",
+				// "... in ExclusiveStartKey", "... in KeyConditions",
+				// {"S":"a","N":"b"} among them).
+				d.malformed(v, attr.NumberProblem(*n))
 			case multi:
 				d.malformed(v, msgAttrMulti)
 			}
