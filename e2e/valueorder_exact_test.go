@@ -176,6 +176,15 @@ func TestValueOrderQueryExact(t *testing.T) {
 		{"multiple datatypes in ExclusiveStartKey", `{"TableName":"abc",` + kc1 + `,"ExclusiveStartKey":{"a":{"S":"a","N":"1"}}}`, startKey + multi},
 		{"invalid values in KeyConditions", `{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"},{"SS":[]},{}]}}}`,
 			invalid + "An string set  may not be empty"},
+		// KeyConditions' argument counts, then their number, before the
+		// table (absent here) is looked up.
+		{"incorrect number of KeyConditions arguments", `{"TableName":"abc","QueryFilter":{},"KeyConditions":{"a":{"ComparisonOperator":"EQ"}}}`,
+			invalid + "Invalid number of argument(s) for the EQ ComparisonOperator"},
+		{"incorrect number of KeyConditions arguments, three conditions", `{"TableName":"abc","QueryFilter":{},"KeyConditions":{"a":{"ComparisonOperator":"EQ"},"b":{"ComparisonOperator":"NULL"},"c":{"ComparisonOperator":"NULL"}}}`,
+			invalid + "Invalid number of argument(s) for the EQ ComparisonOperator"},
+		{"incorrect number of KeyConditions, none", `{"TableName":"abc","QueryFilter":{},"KeyConditions":{}}`, "Conditions can be of length 1 or 2 only"},
+		{"incorrect number of KeyConditions, three", `{"TableName":"abc","QueryFilter":{},"KeyConditions":{"a":{"ComparisonOperator":"NULL"},"b":{"ComparisonOperator":"NULL"},"c":{"ComparisonOperator":"NULL"}}}`,
+			"Conditions can be of length 1 or 2 only"},
 		{"bad attribute values in KeyConditions", `{"TableName":"abc","QueryFilter":{},"KeyConditions":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{},{"S":""}]}}}`, empty},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -89,6 +89,9 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 			return nil, err
 		}
 	}
+	if err := keyConditionsShape(in); err != nil {
+		return nil, err
+	}
 	// The shape of a key condition is checked before the table is looked
 	// up, its key schema after.
 	var parts []keyPart

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 )
 
 // DynamoDB reports the problems of a request in layers, and only the first
@@ -261,4 +262,30 @@ func startKeyShape(msg string) bool {
 		return true
 	}
 	return strings.HasPrefix(msg, "Supplied AttributeValue ")
+}
+
+// keyConditionsShape checks what can be told of a Query's KeyConditions
+// without its table, after their values and before the table is looked
+// up: each condition's argument count, then their number, which on a
+// table (no IndexName) is one or two (dynalite's test/query.js, newer
+// version, against DynamoDB, the table absent: "incorrect number of
+// KeyConditions arguments", three conditions among them, and "incorrect
+// number of KeyConditions"). Whether the operators can be used on a key
+// is known only with the table ("unsupported comparison", checked after
+// the table is found), and an index's number of key attributes with the
+// index.
+func keyConditionsShape(in *QueryInput) error {
+	if in.KeyConditions == nil {
+		return nil
+	}
+	for _, name := range sortedConditionNames(in.KeyConditions) {
+		cond := in.KeyConditions[name]
+		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
+			return attrError(err)
+		}
+	}
+	if n := len(in.KeyConditions); n == 0 || (n > 2 && in.IndexName == "") {
+		return Validation(msgKeyConditionsLength)
+	}
+	return nil
 }
