@@ -137,11 +137,20 @@ func TestValueOrderQueryExact(t *testing.T) {
 		// An empty start key value, a name listed twice and an empty
 		// KeyConditions value, all of which the QueryFilter beats.
 		rest = `"TableName":"abc","ExclusiveStartKey":{"a":{}},"AttributesToGet":["a","a"],` + kc1
+		// Every legacy parameter, each with a problem, and an OR over one
+		// condition.
+		legacy = `"TableName":"abc","QueryFilter":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{}]}},"AttributesToGet":["a","a"],"ExclusiveStartKey":{"a":{}},"ConditionalOperator":"OR","Select":"SPECIFIC_ATTRIBUTES"`
 	)
 	qf := func(list string) string {
 		return `"QueryFilter":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[` + list + `]}}`
 	}
 	for _, tc := range []struct{ name, body, msg string }{
+		// Names and values no expression can use come first, before an
+		// OR over one condition and every value.
+		{"ExpressionAttributeNames but no expressions", `{` + legacy + `,"ExpressionAttributeNames":{},"ExpressionAttributeValues":{}}`,
+			"ExpressionAttributeNames can only be specified when using expressions"},
+		{"ExpressionAttributeValues but no expressions", `{` + legacy + `,"ExpressionAttributeValues":{}}`,
+			"ExpressionAttributeValues can only be specified when using expressions: FilterExpression and KeyConditionExpression are null"},
 		{"bad attribute values in QueryFilter", `{` + rest + `,` + qf(`{},{"S":""}`) + `}`, empty},
 		{"invalid values in QueryFilter", `{` + rest + `,` + qf(`{"N":"1"},{"SS":[]},{}`) + `}`, invalid + "An string set  may not be empty"},
 		// A value's N member before its count of types ("empty/invalid

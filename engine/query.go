@@ -64,6 +64,9 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	var err error
 	early := queryFilterFirst(in)
 	if early {
+		if err := unusableNamesAndValues(in); err != nil {
+			return nil, err
+		}
 		if x, err = compileRead(rr); err != nil {
 			return nil, err
 		}

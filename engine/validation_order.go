@@ -227,6 +227,12 @@ func placedValue(found error, it attr.Item) error {
 //  5. KeyConditions' values in list order ("invalid values in
 //     KeyConditions": a set that may not be empty before a later empty
 //     value).
+//
+// In step 2, ExpressionAttributeNames or ExpressionAttributeValues that no
+// expression can use come before a ConditionalOperator that a QueryFilter
+// of one condition cannot use ("ExpressionAttributeNames but no
+// expressions", "ExpressionAttributeValues but no expressions": with an
+// OR over one condition; unusableNamesAndValues).
 func queryFilterFirst(in *QueryInput) bool {
 	return in.QueryFilter != nil || in.AttributesToGet != nil
 }
@@ -288,4 +294,17 @@ func keyConditionsShape(in *QueryInput) error {
 		return Validation(msgKeyConditionsLength)
 	}
 	return nil
+}
+
+// unusableNamesAndValues refuses a Query's ExpressionAttributeNames or
+// ExpressionAttributeValues when it has no expression to use them, as
+// compiling its expressions does (queryFilterFirst).
+func unusableNamesAndValues(in *QueryInput) error {
+	_, err := expr.Compile(expr.Input{
+		Operation: expr.OpQuery,
+		Present:   present(in.EmptyExpressions),
+		Names:     in.ExpressionAttributeNames,
+		Values:    in.ExpressionAttributeValues,
+	})
+	return attrError(err)
 }
