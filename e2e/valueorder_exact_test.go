@@ -201,3 +201,48 @@ func TestValueOrderQueryExact(t *testing.T) {
 		})
 	}
 }
+
+// TestValueOrderScanExact pins the order in which Scan reports the values
+// of its places: ScanFilter's values, then its conditions' argument counts
+// and operand types, all before the start key's values and before Segment
+// without TotalSegments (engine/validation_order.go, scanFilterFirst); and
+// a start key's prefix on a value's shape only (bareStartKeyValues).
+// dynalite's test/scan.js, newer version, against DynamoDB; each case is
+// named after its test there.
+func TestValueOrderScanExact(t *testing.T) {
+	s, _ := start(t)
+	const (
+		val     = nsValidation + "ValidationException"
+		invalid = "One or more parameter values were invalid: "
+		// An empty start key value and a Segment without TotalSegments,
+		// which the ScanFilter beats.
+		rest = `"TableName":"abc","Segment":1,"ExclusiveStartKey":{"a":{}}`
+		// Expressions that do not fail before the start key.
+		exprs = `"TableName":"abc","Segment":1,"FilterExpression":"","ExpressionAttributeNames":{},"ExpressionAttributeValues":{}`
+	)
+	sf := func(list string) string {
+		return `"ScanFilter":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[` + list + `]}}`
+	}
+	for _, tc := range []struct{ name, body, msg string }{
+		{"empty/invalid numbers in ScanFilter", `{` + rest + `,` + sf(`{"N":"1"},{"N":"1e126"}`) + `}`,
+			"Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"empty/invalid numbers in ScanFilter, two types", `{` + rest + `,` + sf(`{"N":"1"},{"S":"a","N":"b"}`) + `}`,
+			"The parameter cannot be converted to a numeric value: b"},
+		{"multiple datatypes in ScanFilter", `{` + rest + `,` + sf(`{"N":"1"},{"S":"a","N":"1"}`) + `}`,
+			"Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"},
+		{"incorrect number of ScanFilter arguments", `{` + rest + `,"ScanFilter":{"a":{"ComparisonOperator":"EQ"}}}`,
+			invalid + "Invalid number of argument(s) for the EQ ComparisonOperator"},
+		{"invalid ComparisonOperator types", `{` + rest + `,"ScanFilter":{"a":{"ComparisonOperator":"LT","AttributeValueList":[{"BOOL":true}]}}}`,
+			invalid + "ComparisonOperator LT is not valid for BOOL AttributeValue type"},
+		{"ExclusiveStartKey if ScanFilter ok with EQ on type SS when table does not exist", `{` + rest + `,` + sf(`{"SS":["a"]}`) + `}`,
+			"The provided starting key is invalid: Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"},
+		{"invalid values in ExclusiveStartKey with no provided message", `{` + exprs + `,"ExclusiveStartKey":{"a":{"NS":[]}}}`,
+			invalid + "An number set  may not be empty"},
+		{"empty/invalid numbers in ExclusiveStartKey", `{` + exprs + `,"ExclusiveStartKey":{"a":{"S":"a","N":"b"}}}`,
+			"The parameter cannot be converted to a numeric value: b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRaw(t, s.Raw(t, "Scan", tc.body), 400, val, tc.msg)
+		})
+	}
+}

@@ -73,7 +73,7 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	}
 	// The start key's values before the key conditions (dynalite's query
 	// test against DynamoDB).
-	if err := queryStartKeyValues(in.ExclusiveStartKey); err != nil {
+	if err := bareStartKeyValues(in.ExclusiveStartKey); err != nil {
 		return nil, err
 	}
 	if in.KeyConditions == nil && in.KeyConditionExpression == "" && !in.EmptyExpressions.Has(ExprKeyCondition) {

@@ -40,15 +40,12 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	if err := checkAttributesToGet(in.AttributesToGet); err != nil {
 		return nil, err
 	}
-	if err := valueLayer(in.ValueError, in); err != nil {
+	// Each malformed value at its place (scanFilterFirst in
+	// validation_order.go).
+	if err := scanFilterFirst(in); err != nil {
 		return nil, err
 	}
-	for _, name := range sortedConditionNames(in.ScanFilter) {
-		if err := canonicalizeValues(in.ScanFilter[name].AttributeValueList); err != nil {
-			return nil, err
-		}
-	}
-	if err := startKeyValues(in.ExclusiveStartKey); err != nil {
+	if err := bareStartKeyValues(in.ExclusiveStartKey); err != nil {
 		return nil, err
 	}
 	switch {

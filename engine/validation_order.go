@@ -149,25 +149,6 @@ func (c *constraints) attributeDefinitions(defs []AttributeDefinition) {
 	}
 }
 
-// startKeyValues checks the values of a Query's or Scan's
-// ExclusiveStartKey (layer 3) and reports a malformed one with the
-// start-key prefix, as the decoder's findings are (MsgStartKeyInvalidPrefix):
-// "The provided starting key is invalid: One or more parameter values were
-// invalid: An string set  may not be empty" (dynalite's query and scan
-// tests against DynamoDB, "invalid values in ExclusiveStartKey": NULL not
-// true, an empty SS, an empty BS).
-func startKeyValues(esk attr.Item) error {
-	if esk == nil {
-		return nil
-	}
-	err := canonicalize(esk)
-	var e *Error
-	if errors.As(err, &e) && e.Code == CodeValidation {
-		return Validation(MsgStartKeyInvalidPrefix + e.Message)
-	}
-	return err
-}
-
 // placedValue reports the malformed attribute value the protocol decoder
 // found in one place of a batch or transaction request (found, nil if
 // none) where the operation's own checks of that place's values run: after
@@ -237,18 +218,21 @@ func queryFilterFirst(in *QueryInput) bool {
 	return in.QueryFilter != nil || in.AttributesToGet != nil
 }
 
-// queryStartKeyValues checks a Query's ExclusiveStartKey as
-// startKeyValues does, but prefixes only the problems with a value's
+// bareStartKeyValues checks the values of a Query's or Scan's
+// ExclusiveStartKey and reports a problem with the start-key prefix
+// (MsgStartKeyInvalidPrefix: "The provided starting key is invalid:
+// One or more parameter values were invalid: An string set  may not be
+// empty"), but only the problems with a value's
 // shape (empty, of several types, nested too deep, NULL not true, an
 // empty string or binary set): an empty number set, a duplicate in a set
 // and a number out of range or not a number are reported bare (dynalite's
-// test/query.js, newer version, against DynamoDB: "invalid values in
-// ExclusiveStartKey without provided message", "empty/invalid numbers in
-// ExclusiveStartKey"; paritysuite/dynamodb-conformance,
+// test/query.js and test/scan.js, newer versions, against DynamoDB:
+// "invalid values in ExclusiveStartKey without provided message" (with
+// no provided message), "empty/invalid numbers in ExclusiveStartKey";
+// paritysuite/dynamodb-conformance,
 // tests/tier3/error-messages/valueLayers.test.ts, 2026-10-09: a duplicate
-// in Query's start key is refused "bare, with no wrapper"). Scan keeps
-// the prefix on every problem: no recording of these for Scan.
-func queryStartKeyValues(esk attr.Item) error {
+// in Query's start key is refused "bare, with no wrapper").
+func bareStartKeyValues(esk attr.Item) error {
 	if esk == nil {
 		return nil
 	}
@@ -306,5 +290,34 @@ func unusableNamesAndValues(in *QueryInput) error {
 		Names:     in.ExpressionAttributeNames,
 		Values:    in.ExpressionAttributeValues,
 	})
+	return attrError(err)
+}
+
+// scanFilterFirst checks, after a name listed twice in AttributesToGet,
+// ScanFilter's values (each malformed value where the check meets it, the
+// decoder leaving attr.Malformed markers in place) and then each of its
+// conditions' argument count and operand types, all before the start
+// key's values and before the Segment rules (dynalite's test/scan.js,
+// newer version, against DynamoDB: "empty/invalid numbers in ScanFilter",
+// "multiple datatypes in ScanFilter", "incorrect number of ScanFilter
+// arguments" and "invalid ComparisonOperator types", each sent with an
+// empty ExclusiveStartKey value and a Segment without TotalSegments).
+// ConditionalOperator's own rule stays with the expressions.
+func scanFilterFirst(in *ScanInput) error {
+	if in.ScanFilter == nil {
+		return nil
+	}
+	names := sortedConditionNames(in.ScanFilter)
+	for _, name := range names {
+		if err := canonicalizeValues(in.ScanFilter[name].AttributeValueList); err != nil {
+			return err
+		}
+	}
+	conds := make(map[string]expr.Expected, len(names))
+	for _, name := range names {
+		cond := in.ScanFilter[name]
+		conds[name] = expr.Expected{ComparisonOperator: cond.ComparisonOperator, AttributeValueList: cond.AttributeValueList}
+	}
+	_, err := expr.ConditionFromExpected("ScanFilter", conds, "")
 	return attrError(err)
 }
