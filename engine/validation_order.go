@@ -24,12 +24,15 @@ import (
 //
 // Every operation runs its checks in that order. The protocol decoder
 // finds some malformed attribute values itself (an empty or many-typed
-// value, one nested past its depth guard) while it reads the body; for the
-// single-item operations, Query and Scan it hands the first of them over
-// in the input's ValueError instead of answering it, and the operation
-// reports it with its own layer 3 (valueLayer). The batch and transaction
-// operations get it with the place it was found in, and report it when
-// their checks reach that place (placedValue).
+// value, one nested past its depth guard) while it reads the body, and
+// leaves each in place as an attr.Malformed marker, which the engine's
+// value checks report where they meet it: Query and Scan check their
+// places in DynamoDB's order (queryFilterFirst, scanFilterFirst). For the
+// single-item operations it also hands the first of them over in the
+// input's ValueError, which the operation reports with its own layer 3
+// (valueLayer). The batch and transaction operations get it with the
+// place it was found in, and report it when their checks reach that place
+// (placedValue).
 
 // valueLayer returns the attribute-value problem the decoder found, if
 // any, or the mix of legacy and expression parameters in in (layer 2),
