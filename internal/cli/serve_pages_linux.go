@@ -24,8 +24,9 @@ import (
 //
 // Only mappings of the executable that are not writable and hold no
 // private copy of any page (smaps' Anonymous 0, as it would not be after
-// relocations of a dynamically linked build) are dropped, so every page
-// that comes back is byte for byte the one dropped.
+// relocations of a dynamically linked build, or with a breakpoint a
+// debugger or a uprobe wrote) are dropped, so every page that comes back
+// is byte for byte the one dropped.
 func releaseImagePages() {
 	for _, s := range imageSpans() {
 		syscall.Syscall(syscall.SYS_MADVISE, s.lo, s.hi-s.lo, syscall.MADV_DONTNEED)
