@@ -3,6 +3,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // TestValueOrderExact pins where DynamoDB reports a malformed attribute
@@ -245,4 +247,44 @@ func TestValueOrderScanExact(t *testing.T) {
 			checkRaw(t, s.Raw(t, "Scan", tc.body), 400, val, tc.msg)
 		})
 	}
+}
+
+// TestValueOrderPartiQLExact pins that a PartiQL parameter nested past the
+// decoder's depth guard is reported in document order among the
+// parameters' problems, and in BatchExecuteStatement as its statement's
+// error (engine/validation_order.go, qlValueError).
+// paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/partiqlParameterNumbers.test.ts ("Too deep
+// and unconvertible: the first problem in document order", nested 100
+// levels; eu-west-2 and us-east-1, October 2026).
+func TestValueOrderPartiQLExact(t *testing.T) {
+	s, c := start(t)
+	createRange(t, c, "voql", types.ScalarAttributeTypeS)
+	const (
+		val   = nsValidation + "ValidationException"
+		nest  = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+		bad   = "The parameter cannot be converted to a numeric value: abc"
+		pair  = `"Statement":"SELECT * FROM \"voql\" WHERE pk = 'pq-pn' AND x = ? AND y = ?"`
+		abc   = `{"N":"abc"}`
+		upd   = `"Statement":"UPDATE \"voql\" SET x = ? SET y = ? WHERE pk = 'pq-pn' AND sk = '1'"`
+		deep  = 100
+		stmts = "BatchExecuteStatement"
+	)
+	d := nestedValue(deep)
+	t.Run("a deep parameter before an unconvertible one", func(t *testing.T) {
+		checkRaw(t, s.Raw(t, "ExecuteStatement", `{`+pair+`,"Parameters":[`+d+`,`+abc+`]}`), 400, val, nest)
+	})
+	t.Run("an unconvertible parameter before a deep one", func(t *testing.T) {
+		checkRaw(t, s.Raw(t, "ExecuteStatement", `{`+pair+`,"Parameters":[`+abc+`,`+d+`]}`), 400, val, bad)
+	})
+	t.Run("a deep parameter before an unconvertible one, in ExecuteTransaction", func(t *testing.T) {
+		checkRaw(t, s.Raw(t, "ExecuteTransaction", `{"TransactStatements":[{`+upd+`,"Parameters":[`+d+`,`+abc+`]}]}`), 400, val, nest)
+	})
+	t.Run("a deep parameter before an unconvertible one, in BatchExecuteStatement", func(t *testing.T) {
+		res := s.Raw(t, stmts, `{"Statements":[{`+pair+`,"Parameters":[`+d+`,`+abc+`]}]}`)
+		if res.Status != 200 {
+			t.Fatalf("status %d: %s", res.Status, res.Body)
+		}
+		jsonEqual(t, res.Body, `{"Responses":[{"Error":{"Code":"ValidationError","Message":"`+nest+`"}}]}`)
+	})
 }

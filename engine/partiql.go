@@ -74,8 +74,8 @@ func (db *DB) executeStatement(in *ExecuteStatementInput) (*ExecuteStatementOutp
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	if in.ValueError != nil {
-		return nil, in.ValueError
+	if err := qlValueError(in.ValueError, in.Parameters); err != nil {
+		return nil, err
 	}
 	st, err := partiql.ParseCached(in.Statement)
 	if err != nil {

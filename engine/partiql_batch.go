@@ -72,9 +72,8 @@ func (db *DB) BatchExecuteStatement(in *BatchExecuteStatementInput) (*BatchExecu
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	if in.ValueError != nil {
-		return nil, in.ValueError
-	}
+	// A malformed parameter value is its statement's error, met where
+	// its parameters are bound (qlValueError in validation_order.go).
 	type parsed struct {
 		st  *partiql.Statement
 		b   *binder
@@ -236,6 +235,11 @@ func (db *DB) executeTransaction(in *ExecuteTransactionInput) (*ExecuteTransacti
 		return nil, err
 	}
 	if in.ValueError != nil {
+		for _, s := range in.TransactStatements {
+			if err := qlValueError(in.ValueError, s.Parameters); err != in.ValueError {
+				return nil, err
+			}
+		}
 		return nil, in.ValueError
 	}
 	sts := make([]*partiql.Statement, len(in.TransactStatements))
