@@ -288,3 +288,43 @@ func TestValueOrderPartiQLExact(t *testing.T) {
 		jsonEqual(t, res.Body, `{"Responses":[{"Error":{"Code":"ValidationError","Message":"`+nest+`"}}]}`)
 	})
 }
+
+// TestValueOrderItemsExact pins where the single-item operations report a
+// malformed value among their other problems: after names or values that
+// no expression can use, before the expressions even when they are sent
+// empty, and, in UpdateItem, a key's value before the legacy Expected and
+// AttributeUpdates (engine/validation_order.go, valueLayer and
+// keyValuesFirst). dynalite's test/getItem.js, test/putItem.js and
+// test/updateItem.js, newer versions, against DynamoDB; each case is named
+// after its test there.
+func TestValueOrderItemsExact(t *testing.T) {
+	s, _ := start(t)
+	const (
+		val    = nsValidation + "ValidationException"
+		empty  = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+		names  = "ExpressionAttributeNames can only be specified when using expressions"
+		values = "ExpressionAttributeValues can only be specified when using expressions: "
+	)
+	for _, tc := range []struct{ name, op, body, msg string }{
+		{"get item, ExpressionAttributeNames but no ProjectionExpression", "GetItem",
+			`{"TableName":"abc","Key":{"a":{}},"AttributesToGet":["a"],"ExpressionAttributeNames":{}}`, names},
+		{"get item, unsupported datatype in Key", "GetItem",
+			`{"TableName":"abc","Key":{"a":{}},"ProjectionExpression":"","ExpressionAttributeNames":{}}`, empty},
+		{"get item, invalid values in Key", "GetItem",
+			`{"TableName":"abc","Key":{"a":{"SS":[]}},"AttributesToGet":["a","a"]}`, "One or more parameter values were invalid: An string set  may not be empty"},
+		{"put item, ExpressionAttributeNames but no ConditionExpression", "PutItem",
+			`{"TableName":"abc","Item":{"a":{}},"Expected":{"a":{}},"ExpressionAttributeNames":{},"ExpressionAttributeValues":{}}`, names},
+		{"update item, ExpressionAttributeNames but no ConditionExpression", "UpdateItem",
+			`{"TableName":"abc","Key":{"a":{}},"Expected":{"a":{}},"ExpressionAttributeNames":{},"ExpressionAttributeValues":{}}`, names},
+		{"update item, ExpressionAttributeValues but no ConditionExpression", "UpdateItem",
+			`{"TableName":"abc","Key":{"a":{}},"Expected":{"a":{}},"ExpressionAttributeValues":{}}`, values + "UpdateExpression and ConditionExpression are null"},
+		{"update item, unsupported datatype in Key", "UpdateItem",
+			`{"TableName":"abc","Key":{"a":{}},"ConditionExpression":"","UpdateExpression":"","ExpressionAttributeNames":{},"ExpressionAttributeValues":{}}`, empty},
+		{"update item, invalid values in Key", "UpdateItem",
+			`{"TableName":"abc","Key":{"a":{"SS":[]}},"Expected":{"a":{}},"AttributeUpdates":{"a":{"x":"whatever"}}}`, "One or more parameter values were invalid: An string set  may not be empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, val, tc.msg)
+		})
+	}
+}

@@ -39,6 +39,9 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := valueLayer(in.ValueError, in); err != nil {
 		return nil, err
 	}
+	if err := keyValuesFirst(in, in.Key); err != nil {
+		return nil, err
+	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
@@ -46,9 +49,6 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		attributeUpdates: in.AttributeUpdates,
 	})
 	if err != nil {
-		return nil, err
-	}
-	if err := canonicalize(in.Key); err != nil {
 		return nil, err
 	}
 	t, err := db.tableOrNotFound(in.TableName)

@@ -39,6 +39,16 @@ import (
 // which DynamoDB reports before it. Each operation calls it after its
 // member constraints and before it reads any attribute value, so a
 // malformed value never reaches the rest of the engine.
+//
+// Between the two, ExpressionAttributeNames or ExpressionAttributeValues
+// sent with no expression to use them are refused first too (dynalite's
+// tests, newer versions, against DynamoDB: "ExpressionAttributeNames but
+// no ConditionExpression" and "... ExpressionAttributeValues ..." in
+// test/putItem.js and test/updateItem.js, with an empty Item or Key value,
+// and "ExpressionAttributeNames but no ProjectionExpression" in
+// test/getItem.js, likewise; unusableWithoutExpressions). An expression
+// sent, even empty, comes after the value ("unsupported datatype in Key"
+// in the same files, with empty expressions).
 func valueLayer(found error, in any) error {
 	if found == nil {
 		return nil
@@ -46,7 +56,44 @@ func valueLayer(found error, in any) error {
 	if m := MixedParamsError(in); m != nil {
 		return m
 	}
+	if err := unusableWithoutExpressions(in); err != nil {
+		return err
+	}
 	return found
+}
+
+// unusableWithoutExpressions refuses the ExpressionAttributeNames or
+// ExpressionAttributeValues of a single-item request that sends none of
+// the expressions that could use them, as compiling its expressions
+// would (valueLayer).
+func unusableWithoutExpressions(in any) error {
+	var x expr.Input
+	switch in := in.(type) {
+	case *PutItemInput:
+		if in.ConditionExpression != "" || in.EmptyExpressions != 0 {
+			return nil
+		}
+		x = expr.Input{Operation: expr.OpPutItem, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}
+	case *DeleteItemInput:
+		if in.ConditionExpression != "" || in.EmptyExpressions != 0 {
+			return nil
+		}
+		x = expr.Input{Operation: expr.OpDeleteItem, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}
+	case *UpdateItemInput:
+		if in.ConditionExpression != "" || in.UpdateExpression != "" || in.EmptyExpressions != 0 {
+			return nil
+		}
+		x = expr.Input{Operation: expr.OpUpdateItem, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}
+	case *GetItemInput:
+		if in.ProjectionExpression != "" || in.EmptyExpressions != 0 {
+			return nil
+		}
+		x = expr.Input{Operation: expr.OpGetItem, Names: in.ExpressionAttributeNames}
+	default:
+		return nil
+	}
+	_, err := expr.Compile(x)
+	return attrError(err)
 }
 
 // The order of the members within layer 1 is DynamoDB's, which is neither
@@ -346,4 +393,21 @@ func qlValueError(found error, params []attr.Value) error {
 		return err
 	}
 	return found
+}
+
+// keyValuesFirst checks UpdateItem's Key values before its expressions
+// and its legacy Expected and AttributeUpdates, after the mix of legacy
+// and expression parameters and after names or values no expression can
+// use: a key value that is an empty set, a duplicate or a bad number is
+// refused before an Expected entry with neither Value nor Exists and an
+// AttributeUpdates entry with no Action (dynalite's test/updateItem.js,
+// newer version, against DynamoDB: "invalid values in Key").
+func keyValuesFirst(in any, key attr.Item) error {
+	if err := MixedParamsError(in); err != nil {
+		return err
+	}
+	if err := unusableWithoutExpressions(in); err != nil {
+		return err
+	}
+	return canonicalize(key)
 }
