@@ -35,6 +35,15 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 	if err := valueLayer(in.ValueError, in); err != nil {
 		return nil, err
 	}
+	if err := itemValuesFirst(in, in.Item); err != nil {
+		return nil, err
+	}
+	// The size is checked before the table is looked up: DynamoDB refuses
+	// an oversized item even for a table that does not exist, and before
+	// the legacy Expected (itemValuesFirst).
+	if attr.ItemSize(in.Item) > attr.MaxItemSize {
+		return nil, errItemTooLarge
+	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpPutItem, condition: in.ConditionExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
@@ -42,14 +51,6 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 	})
 	if err != nil {
 		return nil, err
-	}
-	if err := canonicalize(in.Item); err != nil {
-		return nil, err
-	}
-	// The size is checked before the table is looked up: DynamoDB refuses
-	// an oversized item even for a table that does not exist.
-	if attr.ItemSize(in.Item) > attr.MaxItemSize {
-		return nil, errItemTooLarge
 	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {

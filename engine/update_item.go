@@ -39,7 +39,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := valueLayer(in.ValueError, in); err != nil {
 		return nil, err
 	}
-	if err := keyValuesFirst(in, in.Key); err != nil {
+	if err := itemValuesFirst(in, in.Key); err != nil {
 		return nil, err
 	}
 	w, err := compileWrite(writeRequest{

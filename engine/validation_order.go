@@ -395,14 +395,20 @@ func qlValueError(found error, params []attr.Value) error {
 	return found
 }
 
-// keyValuesFirst checks UpdateItem's Key values before its expressions
-// and its legacy Expected and AttributeUpdates, after the mix of legacy
-// and expression parameters and after names or values no expression can
-// use: a key value that is an empty set, a duplicate or a bad number is
-// refused before an Expected entry with neither Value nor Exists and an
-// AttributeUpdates entry with no Action (dynalite's test/updateItem.js,
-// newer version, against DynamoDB: "invalid values in Key").
-func keyValuesFirst(in any, key attr.Item) error {
+// itemValuesFirst checks the values of UpdateItem's Key and PutItem's
+// Item before the expressions and the legacy Expected and
+// AttributeUpdates, after the mix of legacy and expression parameters and
+// after names or values no expression can use. DynamoDB refuses a key
+// value that is an empty set, a duplicate or a bad number before an
+// Expected entry with neither Value nor Exists and an AttributeUpdates
+// entry with no Action, and such an item value before an empty
+// ExpressionAttributeNames and an empty ConditionExpression; PutItem's
+// item size comes next, also before Expected (dynalite's
+// test/updateItem.js and test/putItem.js, newer versions, against
+// DynamoDB: "invalid values in Key", "invalid values in Item", "item is
+// too big with small attribute"). DeleteItem and GetItem: no recording of
+// these pairs.
+func itemValuesFirst(in any, key attr.Item) error {
 	if err := MixedParamsError(in); err != nil {
 		return err
 	}
