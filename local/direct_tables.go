@@ -14,7 +14,7 @@ import (
 
 // The table operations, Time to Live, tags and limits on the direct path,
 // converted as the protocol decoder reads the SDK's JSON for them
-// (internal/protocol/decode_ops.go): an enum the SDK leaves out when
+// (server/protocol/decode_ops.go): an enum the SDK leaves out when
 // empty is absent, a string or structure it sends when set is present
 // even when empty.
 
@@ -503,7 +503,7 @@ func fromThroughput(p *engine.ProvisionedThroughputDescription) *types.Provision
 }
 
 // fromTable converts a table description as the SDK decodes the server's
-// encoding of it (internal/protocol's appendTableDescription).
+// encoding of it (server/protocol's appendTableDescription).
 func fromTable(t *engine.TableDescription) *types.TableDescription {
 	if t == nil {
 		return nil

@@ -2,7 +2,7 @@ package server
 
 import (
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/internal/protocol"
+	"github.com/dynago/dynago/server/protocol"
 )
 
 // operations maps each X-Amz-Target operation name to its handler.

@@ -10,7 +10,7 @@ import (
 
 // The error codes of DynamoDB's authentication. Each is answered with HTTP
 // 400 and the __type prefix com.amazon.coral.service# (the wire table of
-// internal/protocol already lists them).
+// server/protocol already lists them).
 const (
 	CodeMissingAuthenticationToken = engine.CodeMissingAuthenticationToken
 	CodeIncompleteSignature        = "IncompleteSignatureException"

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/internal/protocol"
+	"github.com/dynago/dynago/server/protocol"
 )
 
 // maxMiddlewareBody is the largest body Handler reads: DynamoDB's 16 MB
