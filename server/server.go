@@ -32,7 +32,7 @@
 // connection is cut; and with CheckHost a Host header that is not a
 // loopback name is refused (DNS rebinding). Connection counts and header
 // timeouts belong to the http.Server and listener in front (dynago serve
-// uses internal/netlimit).
+// uses server/netlimit).
 package server
 
 import (

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/internal/netlimit"
 	"github.com/dynago/dynago/server"
+	"github.com/dynago/dynago/server/netlimit"
 )
 
 func init() {
