@@ -504,7 +504,7 @@ func hostRequest(t *testing.T, addr, host string) (int, string) {
 
 // TestAbuseHostCheck checks the defence against DNS rebinding: on
 // loopback, the server answers only to loopback names, plus
-// --allowed-hosts (internal/cli's TestHostPolicy checks that a server on
+// --allowed-hosts (cmd/dynago/cli's TestHostPolicy checks that a server on
 // other addresses makes no check). The AWS CLI and
 // boto3, which send Host: localhost:PORT or 127.0.0.1:PORT, still work.
 func TestAbuseHostCheck(t *testing.T) {

@@ -21,8 +21,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
+	"github.com/dynago/dynago/cmd/dynago/cli"
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/internal/cli"
 	"github.com/dynago/dynago/internal/testserver"
 	"github.com/dynago/dynago/local"
 )
@@ -1204,7 +1204,7 @@ func pythonCommand(t *testing.T, py, script string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// The test binary doubles as the dynago binary, as in internal/cli's
+// The test binary doubles as the dynago binary, as in cmd/dynago/cli's
 // tests, so a test can run a real "dynago serve" on a data directory
 // through testserver.StartProcess and restart it.
 func TestMain(m *testing.M) {

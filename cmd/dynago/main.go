@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/dynago/dynago/internal/cli"
+	"github.com/dynago/dynago/cmd/dynago/cli"
 )
 
 func main() {

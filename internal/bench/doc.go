@@ -44,5 +44,5 @@
 // the end of each workload.
 //
 // The package does no flag parsing and reads no environment; the "dynago
-// bench" verb in internal/cli wires flags to Config.
+// bench" verb in cmd/dynago/cli wires flags to Config.
 package bench

@@ -32,7 +32,7 @@ const ChildMainEnv = "DYNAGO_TEST_MAIN"
 //		os.Exit(m.Run())
 //	}
 //
-// main is a parameter rather than an import because internal/cli's own
+// main is a parameter rather than an import because cmd/dynago/cli's own
 // tests use this package.
 func ChildMain(main func(args []string, stdin io.Reader, stdout, stderr io.Writer) int) {
 	if os.Getenv(ChildMainEnv) == "1" {

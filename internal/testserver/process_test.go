@@ -8,7 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/dynago/dynago/internal/cli"
+	"github.com/dynago/dynago/cmd/dynago/cli"
 	"github.com/dynago/dynago/internal/testserver"
 )
 

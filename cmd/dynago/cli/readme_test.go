@@ -18,7 +18,7 @@ var readmeFlagRow = regexp.MustCompile("(?m)^\\| `--?([A-Za-z][A-Za-z0-9-]*)[^`]
 // serve's flags (dynago's own and DynamoDB Local's) against the flags
 // serve declares, both ways, so that neither can change without the other.
 func TestREADMEListsEveryServeFlag(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

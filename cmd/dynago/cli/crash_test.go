@@ -26,7 +26,7 @@ import (
 // the server in each durability mode. The default keeps the suite short;
 // a long run is
 //
-//	go test ./internal/cli -run TestCrashKeeps -crash.trials 40 -v
+//	go test ./cmd/dynago/cli -run TestCrashKeeps -crash.trials 40 -v
 var crashTrials = flag.Int("crash.trials", 3, "SIGKILLs per durability mode in TestCrashKeepsEverythingAcknowledged")
 
 // durabilityModes are the serve flags of each durability mode: the default
