@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/dynago/dynago/internal/bench"
+	"github.com/dynago/dynago/cmd/dynago/internal/bench"
 )
 
 func init() {
