@@ -33,7 +33,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/testserver"
 )
 
 // sdkJSHeaders are the headers the AWS SDK for JavaScript v3 asks a

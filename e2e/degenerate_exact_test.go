@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/testserver"
 )
 
 // TestDegenerateInputs sends the empty strings, empty structures and

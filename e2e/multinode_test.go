@@ -18,8 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/internal/pgtest"
-	"github.com/dynago/dynago/internal/testserver"
 	"github.com/dynago/dynago/local"
+	"github.com/dynago/dynago/testserver"
 )
 
 // Several dynago servers on one PostgreSQL database act as one DynamoDB

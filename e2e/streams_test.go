@@ -23,8 +23,8 @@ import (
 
 	"github.com/dynago/dynago/cmd/dynago/cli"
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/internal/testserver"
 	"github.com/dynago/dynago/local"
+	"github.com/dynago/dynago/testserver"
 )
 
 // DynamoDB Streams through the SDK's dynamodbstreams client, pointed at

@@ -16,8 +16,8 @@ import (
 	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/internal/testserver"
 	"github.com/dynago/dynago/local"
+	"github.com/dynago/dynago/testserver"
 )
 
 // Time to Live: UpdateTimeToLive and DescribeTimeToLive through the SDK,

@@ -12,14 +12,14 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/internal/testserver"
 	"github.com/dynago/dynago/local"
+	"github.com/dynago/dynago/testserver"
 )
 
 // The per-operation benchmarks run the same SDK calls on three paths: the
 // direct client of package local (no HTTP stack), the SDK's client on the
 // in-process transport, and the SDK's client over TCP to a loopback
-// server (internal/testserver). The SDK's clients have retries off, as
+// server (testserver). The SDK's clients have retries off, as
 // the direct client has. Items are about 1 KB.
 
 // benchPaths returns a client for each path, on a table "Bench" (pk S,

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/testserver"
 )
 
 // TestCommentsPartiQL checks that each access pattern of S3 written in

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/testserver"
 )
 
 // TestDistinctPartitions runs both methods against the real server: each

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/testserver"
 )
 
 // TestOrdersIndexes checks the index-based forms of S2: the GSI on the

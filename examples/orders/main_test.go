@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/testserver"
 )
 
 // TestOrders runs the example against the real server and checks what

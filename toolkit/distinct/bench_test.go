@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/testserver"
 )
 
 var benchShape = flag.String("distinct.shape", "1000x1000", "partitions x items per partition of the distinct-keys benchmark table")

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/testserver"
 )
 
 func benchEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/internal/testserver"
+	"github.com/dynago/dynago/testserver"
 )
 
 func ceilingConfig(mode string, workloads ...string) Config {

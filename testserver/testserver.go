@@ -4,6 +4,11 @@
 // it to drive dynago exactly as applications do. For restart and crash
 // tests, StartProcess runs a real "dynago serve" as a subprocess of the
 // test binary instead.
+//
+// It is the helper of dynago's own suites (end to end, the commands, the
+// toolkit, the examples), kept at the top of the tree with the other test
+// helpers because it stands on the server and package local. Programs
+// testing their own code want package dynagotest instead.
 package testserver
 
 import (
