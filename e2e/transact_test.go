@@ -171,10 +171,15 @@ func TestTransactWriteCancellationReasons(t *testing.T) {
 		unchanged()
 	})
 	t.Run("update grows the item past 400 KB", func(t *testing.T) {
-		big := strings.Repeat("x", 300<<10)
+		// The item already holds 300 KB, so the update's own statement
+		// (200 KB) is under the limit and only the finished item is over
+		// it: that cancels. A statement over the limit is refused before
+		// the transaction runs (update_size_transact_exact_test.go).
+		g := item{"pk": S("g"), "b1": S(strings.Repeat("x", 300<<10))}
+		put(t, c, "txt", g)
 		err := transact(c,
-			types.TransactWriteItem{Update: &types.Update{TableName: aws.String("txt"), Key: item{"pk": S("a")},
-				UpdateExpression: aws.String("SET b1 = :v, b2 = :v"), ExpressionAttributeValues: item{":v": S(big)}}},
+			types.TransactWriteItem{Update: &types.Update{TableName: aws.String("txt"), Key: item{"pk": S("g")},
+				UpdateExpression: aws.String("SET b2 = :v"), ExpressionAttributeValues: item{":v": S(strings.Repeat("x", 200<<10))}}},
 			txPut("txt", item{"pk": S("z")}),
 		)
 		rs := wantCanceled(t, err, "ValidationError", "None")
@@ -182,6 +187,7 @@ func TestTransactWriteCancellationReasons(t *testing.T) {
 			t.Fatalf("message %q", got)
 		}
 		unchanged()
+		deepEqual(t, "g", get(t, c, "txt", item{"pk": S("g")}), g)
 	})
 }
 

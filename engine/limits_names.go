@@ -51,7 +51,9 @@ func (c *constraints) nonKeyAttributeNames(field string, p Projection) {
 //     if_not_exists 39, each plus both operands.
 //
 // Names are counted after ExpressionAttributeNames substitution. The
-// legacy AttributeUpdates have no such charge (the same tests).
+// legacy AttributeUpdates have no such charge (the same tests). An Update
+// of TransactWriteItems is charged the same, refusing the whole request
+// (eu-west-2 since 2026-10-08; prepareTransactWrite).
 func updateCharge(actions []expr.Action, names map[string]string, values map[string]attr.Value) int {
 	n := 3
 	for _, a := range actions {

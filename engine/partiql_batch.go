@@ -287,7 +287,7 @@ func (db *DB) executeTransaction(in *ExecuteTransactionInput) (*ExecuteTransacti
 		return &ExecuteTransactionOutput{Responses: res.Responses, ConsumedCapacity: res.ConsumedCapacity}, nil
 	}
 	tw := &TransactWriteItemsInput{ReturnConsumedCapacity: in.ReturnConsumedCapacity,
-		ClientRequestToken: in.ClientRequestToken, ClientRequestTokenSet: in.ClientRequestTokenSet}
+		ClientRequestToken: in.ClientRequestToken, ClientRequestTokenSet: in.ClientRequestTokenSet, fromStatements: true}
 	for i, st := range sts {
 		w, err := db.planWrite(st, bs[i], qlTransaction)
 		if err != nil {

@@ -14,6 +14,9 @@ type TransactWriteItemsInput struct {
 	// ClientRequestTokenSet is true when the request carried the member,
 	// even as "" (which DynamoDB refuses as too short).
 	ClientRequestTokenSet bool
+	// fromStatements is set by ExecuteTransaction, whose UPDATE
+	// statements are not charged updateCharge (see prepareTransactWrite).
+	fromStatements bool
 }
 
 // TransactWriteItem is one action: exactly one member is set.

@@ -288,7 +288,7 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 		}
 	}
 	seen := make(map[string]bool, len(acts))
-	for _, a := range acts {
+	for i, a := range acts {
 		t := a.t
 		if a.kind == txUpdate && a.w.update != nil {
 			keyNames := []string{t.hashName}
@@ -297,6 +297,20 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 			}
 			if err := a.w.update.CheckKeys(keyNames...); err != nil {
 				return nil, attrError(err)
+			}
+			// An Update is charged its statement as UpdateItem is
+			// (updateCharge), after the same checks as there, and an
+			// Update over the limit refuses the whole request before
+			// the transaction runs; a finished item over the limit
+			// still cancels it (decide). eu-west-2 since 2026-10-08:
+			// paritysuite's captures/2026-10-08-transact-write-rollout.json
+			// and tests/tier3/limits/itemSizeBySurface.test.ts. What an
+			// ExecuteTransaction UPDATE is charged is not recorded; it
+			// keeps the finished item's size alone, as a PartiQL UPDATE
+			// outside a transaction has.
+			if x := in.TransactItems[i].Update; !in.fromStatements && x.UpdateExpression != "" &&
+				updateCharge(a.w.update.Actions(), x.ExpressionAttributeNames, x.ExpressionAttributeValues) > attr.MaxItemSize {
+				return nil, Validation(msgUpdatedItemTooLarge)
 			}
 		}
 		if seen[string(a.k.row)] {
