@@ -542,6 +542,9 @@ type UpdateItemInput struct {
 	// ValueError is the first malformed attribute value the protocol
 	// decoder met (see ValueError in validation_order.go).
 	ValueError error
+	// fromStatement is set for a PartiQL UPDATE, which is not charged
+	// updateCharge (see updateItem).
+	fromStatement bool
 }
 
 // AttributeValueUpdate is one legacy AttributeUpdates entry.

@@ -53,7 +53,8 @@ func (c *constraints) nonKeyAttributeNames(field string, p Projection) {
 // Names are counted after ExpressionAttributeNames substitution. The
 // legacy AttributeUpdates have no such charge (the same tests). An Update
 // of TransactWriteItems is charged the same, refusing the whole request
-// (eu-west-2 since 2026-10-08; prepareTransactWrite).
+// (eu-west-2 since 2026-10-08; prepareTransactWrite); a PartiQL UPDATE is
+// not charged (the same tests).
 func updateCharge(actions []expr.Action, names map[string]string, values map[string]attr.Value) int {
 	n := 3
 	for _, a := range actions {

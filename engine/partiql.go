@@ -247,7 +247,8 @@ func (db *DB) runWrite(w *qlWrite, rcc string) (attr.Item, *ConsumedCapacity, er
 	case partiql.Update:
 		out, err := db.UpdateItem(&UpdateItemInput{TableName: w.t.meta.Name, Key: w.key, UpdateExpression: w.update,
 			ConditionExpression: w.cond, ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values,
-			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail})
+			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail,
+			fromStatement: true})
 		if err != nil {
 			return nil, nil, err
 		}
