@@ -116,3 +116,96 @@ func TestUpdateItemClauseChargesExact(t *testing.T) {
 		})
 	}
 }
+
+// What the key and the attributes an update leaves alone do to UpdateItem's
+// ceiling: they are outside the statement's charge, so they buy back their
+// own bytes until the finished item's 409,600 binds. Every case is one of
+// paritysuite's tests/tier3/limits/itemSizeBySurface.test.ts ("UpdateItem
+// does not charge for the key" and "AttributeUpdates sizes the finished
+// item", eu-west-2), its keys' sizes as there: at the largest finished
+// item it gives, SET b = :pad (or the legacy PUT of b) is stored and one
+// byte more refused.
+func TestUpdateItemKeyChargeExact(t *testing.T) {
+	_, c := start(t)
+	createHash(t, c, "ukz", types.ScalarAttributeTypeS)
+	createRange(t, c, "ukc", types.ScalarAttributeTypeS)
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("ukn"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("partitionKeyName", "S"), KeySchema: ks("partitionKeyName")}); err != nil {
+		t.Fatal(err)
+	}
+	const msg = "Item size to update has exceeded the maximum allowed size"
+	for _, tc := range []struct {
+		name     string
+		table    string
+		keys     [2]item // the accepted item's key, the refused one's
+		untouch  item    // stored beforehand, left alone by the update
+		legacy   bool    // AttributeUpdates instead of an UpdateExpression
+		finished int     // the largest finished item stored
+	}{
+		// "caps at exactly 409,600 with a 1024-byte key value".
+		{name: "1024-byte key", table: "ukz", keys: [2]item{{"pk": S(strings.Repeat("k", 1024))}, {"pk": S(strings.Repeat("l", 1024))}},
+			finished: maxItem},
+		// "buys back the same headroom from the key name as from the key
+		// value": a 16-byte key name with a 1-byte value, and a 2-byte
+		// name with a 15-byte value, both 17 bytes, both under 409,600.
+		{name: "key value", table: "ukz", keys: [2]item{{"pk": S(strings.Repeat("v", 15))}, {"pk": S(strings.Repeat("w", 15))}},
+			finished: maxItem - 22 + 17},
+		{name: "key name", table: "ukn", keys: [2]item{{"partitionKeyName": S("v")}, {"partitionKeyName": S("w")}},
+			finished: maxItem - 22 + 17},
+		// "buys back a sort key's own bytes as well": sk 'a' lifts the
+		// ceiling by its 3 bytes over the hash key alone.
+		{name: "hash key alone", table: "ukz", keys: [2]item{{"pk": S("S")}, {"pk": S("T")}}, finished: maxItem - 22 + 3},
+		{name: "with a sort key", table: "ukc", keys: [2]item{{"pk": S("S"), "sk": S("a")}, {"pk": S("T"), "sk": S("a")}},
+			finished: maxItem - 22 + 3 + 3},
+		// "caps the finished item at exactly 409,600 beside an untouched
+		// attribute": the legacy parameter has no statement charge.
+		{name: "AttributeUpdates beside an untouched attribute", table: "ukz", keys: [2]item{{"pk": S("au-at")}, {"pk": S("au-over")}},
+			untouch: item{"u": S(strings.Repeat("y", 10))}, legacy: true, finished: maxItem},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for j, key := range tc.keys {
+				it := item{}
+				for k, v := range key {
+					it[k] = v
+				}
+				for k, v := range tc.untouch {
+					it[k] = v
+				}
+				if tc.untouch != nil {
+					put(t, c, tc.table, it)
+				}
+				// it holds the key and the untouched attributes; b is
+				// 1 and the padding.
+				n := tc.finished + j - itemBytes(it) - 1
+				in := &dynamodb.UpdateItemInput{TableName: aws.String(tc.table), Key: key}
+				if tc.legacy {
+					in.AttributeUpdates = map[string]types.AttributeValueUpdate{"b": {Action: types.AttributeActionPut, Value: S(strings.Repeat("x", n))}}
+				} else {
+					in.UpdateExpression = aws.String("SET b = :pad")
+					in.ExpressionAttributeValues = item{":pad": S(strings.Repeat("x", n))}
+				}
+				_, err := c.UpdateItem(bg(), in)
+				if j == 1 {
+					wantValidation(t, err, msg)
+					break
+				}
+				if err != nil {
+					t.Fatalf("%d bytes of padding refused: %v", n, err)
+				}
+				if b, ok := get(t, c, tc.table, key)["b"].(*types.AttributeValueMemberS); !ok || len(b.Value) != n {
+					t.Fatalf("b not stored at %d bytes", n)
+				}
+			}
+		})
+	}
+}
+
+// itemBytes is the size of an item of string attributes: each name's
+// bytes and its value's.
+func itemBytes(it item) int {
+	n := 0
+	for k, v := range it {
+		n += len(k) + len(v.(*types.AttributeValueMemberS).Value)
+	}
+	return n
+}
