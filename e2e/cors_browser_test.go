@@ -62,20 +62,7 @@ fetch(%q, %s)
 	}))
 	defer site.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.NoSandbox, // the tests may run as root
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	// The first call starts the browser: no timeout on its context, which
-	// would stop the browser with it; the wait for the script has one.
+	ctx := startBrowser(t, chromium)
 	if err := chromedp.Do(ctx, chromedp.Navigate(site.URL)); err != nil {
 		t.Fatalf("browser: %v", err)
 	}
@@ -91,6 +78,41 @@ fetch(%q, %s)
 		t.Fatalf("window.result %q: %v", raw, err)
 	}
 	return res
+}
+
+// startBrowser starts headless Chromium for the test, stopped when it
+// ends. A browser that exits before it is up (as happens now and then
+// when the machine is loaded with other tests' browsers) is started again,
+// up to three times; what the test then checks is unchanged.
+func startBrowser(t *testing.T, chromium string) context.Context {
+	t.Helper()
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(chromium),
+			chromedp.NoSandbox, // the tests may run as root
+			chromedp.DisableGPU,
+			chromedp.UserDataDir(t.TempDir()),
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-component-update", true),
+		)
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelCtx := chromedp.NewContext(actx)
+		// The first call starts the browser: no timeout on its context,
+		// which would stop the browser with it.
+		if err = chromedp.Do(ctx); err == nil {
+			t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+			return ctx
+		}
+		cancelCtx()
+		cancelAlloc()
+		if !strings.Contains(err.Error(), "failed to start") {
+			break
+		}
+		t.Logf("chromium did not start (attempt %d): %v", attempt, err)
+	}
+	t.Fatalf("browser: %v", err)
+	return nil
 }
 
 // TestBrowserCallsAllowedByDefault: a page on a loopback origin may call

@@ -44,21 +44,8 @@ func startBrowser(t *testing.T, url string) *page {
 	if err != nil {
 		t.Skip("chromium is not installed (.ci/run installs Debian's chromium package)")
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.NoSandbox, // the tests may run as root
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	ctx := launchChromium(t, chromium)
 	p := &page{t: t, ctx: ctx, url: url, dir: os.Getenv("DYNAGO_CONSOLE_SCREENSHOTS")}
-	// The first call starts the browser: no timeout on its context, which
-	// would stop the browser with it.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(url+"/console/")); err != nil {
 		t.Fatalf("browser: %v", err)
 	}
@@ -77,6 +64,42 @@ func startBrowser(t *testing.T, url string) *page {
 		}
 	})
 	return p
+}
+
+// launchChromium starts headless Chromium for the test, stopped when it
+// ends. A browser that exits before it is up (as happens now and then
+// when the machine is loaded with other tests' browsers) is started again,
+// up to three times; what the test then checks is unchanged.
+func launchChromium(t *testing.T, chromium string) context.Context {
+	t.Helper()
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(chromium),
+			chromedp.NoSandbox, // the tests may run as root
+			chromedp.DisableGPU,
+			chromedp.UserDataDir(t.TempDir()),
+			chromedp.WindowSize(1280, 900),
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-component-update", true),
+		)
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelCtx := chromedp.NewContext(actx)
+		// The first call starts the browser: no timeout on its context,
+		// which would stop the browser with it.
+		if err = chromedp.Do(ctx); err == nil {
+			t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+			return ctx
+		}
+		cancelCtx()
+		cancelAlloc()
+		if !strings.Contains(err.Error(), "failed to start") {
+			break
+		}
+		t.Logf("chromium did not start (attempt %d): %v", attempt, err)
+	}
+	t.Fatalf("browser: %v", err)
+	return nil
 }
 
 // do runs steps with a generous timeout, failing the test with what the
