@@ -342,3 +342,56 @@ func TestSharedLSIFetchPoolDeadlock(t *testing.T) {
 		t.Errorf("%d of 4 concurrent LSI queries failed on a pool of 2", n)
 	}
 }
+
+// Two nodes whose clocks read the same instant hand out the same stream
+// number. Both records must be read: a record that lands on another's
+// number must not replace it (it did: the record was written with an
+// upsert, and the first node's acknowledged change vanished from the
+// stream), nor be replaced by it.
+func TestSharedSameStreamNumberOnTwoNodes(t *testing.T) {
+	a, b, ha, hb, _, _ := twoNodes(t)
+	arn := createStreamTable(t, a, "samenum", ViewNewImage)
+	if b.lookup("samenum") == nil {
+		t.Fatal("b does not see the table")
+	}
+	same := clockSeq() + 1<<36
+	isPos := func(k []byte) bool { return len(k) > 1 && k[0] == keys.NSMeta && k[1] == metaTagStreamPos }
+	at := func(db *DB) func() {
+		return func() { db.node.mu.Lock(); db.node.last = same; db.node.mu.Unlock() }
+	}
+	ha.setGet(once(isPos, at(a)))
+	hb.setGet(once(isPos, at(b)))
+	for i, db := range []*DB{a, b} {
+		if _, err := db.PutItem(&PutItemInput{TableName: "samenum", Item: attr.Item{"pk": s(fmt.Sprint("k", i))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ha.setGet(nil)
+	hb.setGet(nil)
+	if _, err := a.UpdateTable(&UpdateTableInput{TableName: "samenum", StreamSpecification: &StreamSpecification{StreamEnabled: false}}); err != nil {
+		t.Fatal(err)
+	}
+	f := newFollower(arn)
+	var recs []Record
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		recs = append(recs, f.poll(t, a)...)
+		d, err := a.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sh := d.StreamDescription.Shards; f.done[sh[len(sh)-1].ShardId] {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the stream was not read to its end in 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	got := map[string]string{}
+	for _, r := range recs {
+		got[r.Dynamodb.Keys["pk"].S] = r.Dynamodb.SequenceNumber
+	}
+	if len(recs) != 2 || len(got) != 2 {
+		t.Errorf("two items written, one through each node: records %v, want one for each of k0 and k1", got)
+	}
+}

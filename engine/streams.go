@@ -373,7 +373,11 @@ func (db *DB) stageStreamRecord(b *writeBatch, t *table, k itemKey, old *storedI
 			size += newSize
 		}
 	}
-	return b.Set(streamRecordKey(s.meta.ID, seq), encodeRecord(event, w, now, size, oldBody, nb, t, k))
+	// Insert, not Set: on a shared store two nodes whose clocks read the
+	// same instant can take the same number; the second commit then
+	// conflicts and runs again with a later number, where a Set would
+	// replace the first node's record, acknowledged already.
+	return b.Insert(streamRecordKey(s.meta.ID, seq), encodeRecord(event, w, now, size, oldBody, nb, t, k))
 }
 
 // Record kinds, as stored.

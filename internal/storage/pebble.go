@@ -343,6 +343,10 @@ func (d *DB) NewBatch() Batch { return &pebbleBatch{b: d.p.NewBatch(), db: d} }
 
 func (b *pebbleBatch) Set(key, value []byte) error { return b.b.Set(key, value, nil) }
 
+// Insert is Set: this process is the directory's only writer, and the
+// engine never inserts a key it has written already.
+func (b *pebbleBatch) Insert(key, value []byte) error { return b.b.Set(key, value, nil) }
+
 func (b *pebbleBatch) Delete(key []byte) error { return b.b.Delete(key, nil) }
 
 // Expect records nothing: this process is the directory's only writer.

@@ -133,6 +133,12 @@ type Statter interface {
 type Batch interface {
 	// Set writes key=value.
 	Set(key, value []byte) error
+	// Insert writes key=value where key must not exist when the batch
+	// commits: if another writer has created it, Commit fails with
+	// ErrConflict and applies nothing. It never overwrites, so two
+	// writers that chose the same new key cannot lose one's value to the
+	// other's. On a store only this process writes it is Set.
+	Insert(key, value []byte) error
 	// Delete removes key.
 	Delete(key []byte) error
 	// DeleteRange removes every key in [start, end).

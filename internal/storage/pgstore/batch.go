@@ -38,6 +38,7 @@ type opKind uint8
 
 const (
 	opSet opKind = iota
+	opInsert
 	opDelete
 	opDeleteRange
 	opAdd
@@ -72,6 +73,17 @@ func (b *batch) Set(key, value []byte) error {
 		return errBatchDone
 	}
 	b.ops = append(b.ops, op{kind: opSet, key: bytes.Clone(nonNil(key)), val: bytes.Clone(nonNil(value))})
+	b.writes = true
+	return nil
+}
+
+// Insert queues a plain INSERT: a row another transaction committed at
+// key fails it with a unique violation, reported as storage.ErrConflict.
+func (b *batch) Insert(key, value []byte) error {
+	if b.done {
+		return errBatchDone
+	}
+	b.ops = append(b.ops, op{kind: opInsert, key: bytes.Clone(nonNil(key)), val: bytes.Clone(nonNil(value))})
 	b.writes = true
 	return nil
 }
@@ -142,6 +154,7 @@ func (b *batch) Commit() error {
 type pending struct {
 	del    bool // delete the value and counters first
 	set    bool
+	insert bool // set by an Insert: the key must not exist before
 	val    []byte
 	add    bool
 	deltas [maxCounters]int64
@@ -180,6 +193,11 @@ func (b *batch) plan() plan {
 		}
 		switch o.kind {
 		case opSet:
+			pd.set, pd.val, pd.insert = true, o.val, false
+		case opInsert:
+			// An Insert after a delete or set of the same key in this
+			// batch is a set: the key's earlier state is the batch's own.
+			pd.insert = !pd.set && !pd.del
 			pd.set, pd.val = true, o.val
 		case opDelete:
 			*pd = pending{del: true}
@@ -231,7 +249,9 @@ func (s *Store) statements(p plan, exps []expectation) (*pgx.Batch, error) {
 			pb.Queue(q.delCounterBase, k)
 			pb.Queue(q.delCounterKey, k)
 		}
-		if pd.set {
+		if pd.set && pd.insert {
+			pb.Queue(q.insert, k, pd.val)
+		} else if pd.set {
 			pb.Queue(q.set, k, pd.val)
 		}
 		if pd.add && pd.deltas != [maxCounters]int64{} {
@@ -340,6 +360,10 @@ func (s *Store) commitOnce(ctx context.Context, conn *pgxpool.Conn, pb *pgx.Batc
 		}
 	}
 	if failed >= 1 && failed <= nexp && sqlState(err) == "22012" {
+		return fmt.Errorf("pgstore: commit: %w", storage.ErrConflict)
+	}
+	if failed > nexp && sqlState(err) == "23505" {
+		// An Insert met a key another transaction committed.
 		return fmt.Errorf("pgstore: commit: %w", storage.ErrConflict)
 	}
 	return err

@@ -79,7 +79,7 @@ type queries struct {
 
 	expectValue, expectDigest, expectAbsent string
 
-	set, del                                        string
+	set, insert, del                                string
 	delCounterDeltas, delCounterBase, delCounterKey string
 	delRange                                        []string
 	addDelta, addCounterKey                         string
@@ -129,8 +129,9 @@ func makeQueries(schema string) queries {
 		expectDigest: r(`SELECT 1 / count(*) FROM {kv} WHERE k = $1 AND length(v) = $2 AND md5(v) = $3`),
 		expectAbsent: r(`SELECT 1 / (1 - count(*)) FROM {kv} WHERE k = $1`),
 
-		set: r(`INSERT INTO {kv} (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v`),
-		del: r(`DELETE FROM {kv} WHERE k = $1`),
+		set:    r(`INSERT INTO {kv} (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v`),
+		insert: r(`INSERT INTO {kv} (k, v) VALUES ($1, $2)`),
+		del:    r(`DELETE FROM {kv} WHERE k = $1`),
 		// The EXISTS does not depend on the deleted rows, so it is
 		// evaluated once, first, and the counter tables are not read at
 		// all for a key without counters.

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/dynago/dynago/internal/storage"
@@ -49,5 +50,41 @@ func TestStatsCountStatementsAndPool(t *testing.T) {
 	}
 	if statValue(t, after, "pg_pool_acquires_total") <= statValue(t, before, "pg_pool_acquires_total") {
 		t.Error("acquires did not grow")
+	}
+}
+
+// TestInsertNeverOverwrites checks Batch.Insert: a new key is written; a
+// key that exists fails the commit with storage.ErrConflict and nothing of
+// the batch is applied, where Set would have replaced the value.
+func TestInsertNeverOverwrites(t *testing.T) {
+	s := openTest(t, Options{})
+	b := s.NewBatch()
+	if err := b.Insert([]byte("rec1"), []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatalf("insert of a new key: %v", err)
+	}
+	b = s.NewBatch()
+	b.Set([]byte("other"), []byte("x"))
+	b.Insert([]byte("rec1"), []byte("second"))
+	if err := b.Commit(); !errors.Is(err, storage.ErrConflict) {
+		t.Fatalf("insert of an existing key: %v, want ErrConflict", err)
+	}
+	if v, _ := get(t, s, "rec1"); v != "first" {
+		t.Errorf("rec1 = %q after a conflicting insert, want the first value", v)
+	}
+	if _, ok := get(t, s, "other"); ok {
+		t.Error("the conflicting batch's other write was applied")
+	}
+	// Within one batch, an Insert after a Delete of the same key is a set.
+	b = s.NewBatch()
+	b.Delete([]byte("rec1"))
+	b.Insert([]byte("rec1"), []byte("third"))
+	if err := b.Commit(); err != nil {
+		t.Fatalf("delete then insert in one batch: %v", err)
+	}
+	if v, _ := get(t, s, "rec1"); v != "third" {
+		t.Errorf("rec1 = %q, want third", v)
 	}
 }
