@@ -1,9 +1,9 @@
 package attr
 
 import (
+	"math/big"
+	"strconv"
 	"strings"
-
-	"github.com/cockroachdb/apd/v3"
 )
 
 // DynamoDB numbers are decimals of at most MaxNumberDigits significant
@@ -251,28 +251,101 @@ func normalizeNumber(s string) (string, *Error) {
 	return string(out), nil
 }
 
-// ParseNumber validates s as NormalizeNumber does and returns its value.
-func ParseNumber(s string) (*apd.Decimal, error) {
-	n, err := parseNumber(s)
+// AddNumbers returns a+b, or a-b when sub, as canonical number text. a
+// and b must be valid numbers (NormalizeNumber accepts them); the error,
+// an *Error with DynamoDB's message, says why either is not or why the
+// result is not a number DynamoDB can store.
+//
+// The sum is exact (two valid numbers span at most 126+130+38 decimal
+// places, so no rounding is ever needed), and then DynamoDB's number rules
+// are applied to it: a magnitude above 9.9999999999999999999999999999999999999E+125
+// is MsgNumberOverflow (ExtendDB issue 94 quotes DynamoDB's answer to
+// 9.99...E+125 + 1E+125), one below 1E-130 MsgNumberUnderflow, and more
+// than 38 significant digits MsgNumberPrecision (the input rule applied
+// to the result; range first, as the overflowing sum above has 39
+// digits too).
+func AddNumbers(a, b string, sub bool) (string, error) {
+	x, err := parseNumber(a)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	d := new(apd.Decimal)
-	if n.isZero() {
-		return d, nil
+	y, err := parseNumber(b)
+	if err != nil {
+		return "", err
 	}
+	if sub {
+		y.neg = !y.neg
+	}
+	switch {
+	case y.isZero():
+		return canonical(&x), nil
+	case x.isZero():
+		return canonical(&y), nil
+	}
+	// value = coefficient × 10^exp for each; align on the smaller exponent.
+	cx, ex := x.coefficient(), x.adj-int64(x.digits()-1)
+	cy, ey := y.coefficient(), y.adj-int64(y.digits()-1)
+	e := min(ex, ey)
+	var scale big.Int
+	if ex > e {
+		cx.Mul(cx, scale.Exp(big.NewInt(10), big.NewInt(ex-e), nil))
+	}
+	if ey > e {
+		cy.Mul(cy, scale.Exp(big.NewInt(10), big.NewInt(ey-e), nil))
+	}
+	if x.neg {
+		cx.Neg(cx)
+	}
+	if y.neg {
+		cy.Neg(cy)
+	}
+	sum := cx.Add(cx, cy)
+	if sum.Sign() == 0 {
+		return "0", nil
+	}
+	digits := sum.Text(10) // a leading '-' when negative
+	neg := digits[0] == '-'
+	if neg {
+		digits = digits[1:]
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	e += int64(len(digits) - len(trimmed))
+	adj := e + int64(len(trimmed)) - 1
+	switch {
+	case adj > maxAdjExponent:
+		return "", newError(MsgNumberOverflow)
+	case adj < minAdjExponent:
+		return "", newError(MsgNumberUnderflow)
+	case len(trimmed) > MaxNumberDigits:
+		return "", newError(MsgNumberPrecision)
+	}
+	text := trimmed + "E" + strconv.FormatInt(e, 10)
+	if neg {
+		text = "-" + text
+	}
+	out, nerr := normalizeNumber(text)
+	if nerr != nil {
+		return "", nerr // unreachable: checked above
+	}
+	return out, nil
+}
+
+// coefficient returns the significant digits of a non-zero number as an
+// integer (the sign apart).
+func (n *number) coefficient() *big.Int {
 	var buf [MaxNumberDigits]byte
 	nd := n.digits()
 	for k := 0; k < nd; k++ {
 		buf[k] = n.digit(n.first + k)
 	}
-	if _, ok := d.Coeff.SetString(string(buf[:nd]), 10); !ok {
-		// Unreachable: buf holds ASCII digits only.
-		return nil, numberSyntaxError(s)
-	}
-	d.Negative = n.neg
-	d.Exponent = int32(n.adj) - int32(nd-1)
-	return d, nil
+	c, _ := new(big.Int).SetString(string(buf[:nd]), 10) // ASCII digits only
+	return c
+}
+
+// canonical returns the canonical text of a checked number.
+func canonical(n *number) string {
+	var buf [maxCanonicalLen]byte
+	return string(n.appendCanonical(buf[:0]))
 }
 
 // CompareNumbers compares a and b by decimal value, canonical or not: -1 if

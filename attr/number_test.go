@@ -208,35 +208,142 @@ func TestNormalizeNumberErrors(t *testing.T) {
 			if ae.Message != tc.want {
 				t.Fatalf("NormalizeNumber(%q) message\n got %q\nwant %q", tc.in, ae.Message, tc.want)
 			}
-			if _, err := ParseNumber(tc.in); err == nil || err.Error() != tc.want {
-				t.Fatalf("ParseNumber(%q) error = %v, want %q", tc.in, err, tc.want)
+			if got, err := AddNumbers(tc.in, "0", false); err == nil || err.Error() != tc.want {
+				t.Fatalf("AddNumbers(%q, 0) = %q, %v; want error %q", tc.in, got, err, tc.want)
 			}
 		})
 	}
 }
 
-func TestParseNumber(t *testing.T) {
+// TestAddNumbersIdentities: adding zero gives the canonical text, and a
+// number less itself is zero.
+func TestAddNumbersIdentities(t *testing.T) {
 	for _, tc := range normalizeCases {
 		t.Run(tc.in, func(t *testing.T) {
-			d, err := ParseNumber(tc.in)
-			if err != nil {
-				t.Fatal(err)
+			for _, c := range []struct{ a, b string }{{tc.in, "0"}, {"0", tc.in}, {tc.in, "-0.000"}} {
+				if got, err := AddNumbers(c.a, c.b, false); err != nil || got != tc.want {
+					t.Fatalf("AddNumbers(%q, %q) = %q, %v; want %q", c.a, c.b, got, err, tc.want)
+				}
 			}
-			want, _, err := apd.NewFromString(tc.want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Cmp(want) != 0 {
-				t.Fatalf("ParseNumber(%q) = %s, want %s", tc.in, d, want)
-			}
-			if d.Form != apd.Finite {
-				t.Fatalf("form %v", d.Form)
-			}
-			if d.IsZero() && d.Negative {
-				t.Fatalf("negative zero")
+			if got, err := AddNumbers(tc.in, tc.in, true); err != nil || got != "0" {
+				t.Fatalf("AddNumbers(%q, %q, sub) = %q, %v; want 0", tc.in, tc.in, got, err)
 			}
 		})
 	}
+}
+
+// addCases are sums at the edges of DynamoDB's number rules.
+var addCases = []struct {
+	a, b string
+	sub  bool
+	want string // the sum, or the error message
+}{
+	{"1", "2", false, "3"},
+	{"0.1", "0.2", false, "0.3"},
+	{"1", "0.001", true, "0.999"},
+	{"-5", "3", false, "-2"},
+	{"1E+2", "1E-2", false, "100.01"},
+	{"123456789012345678901234567890", "1", false, "123456789012345678901234567891"},
+	// The largest magnitude plus one in its last place, and plus 1E+125:
+	// DynamoDB answers the second with the overflow message (ExtendDB
+	// issue 94), though the result has 39 digits too.
+	{"9.9999999999999999999999999999999999999E+125", "1E+88", false, MsgNumberOverflow},
+	{"9.9999999999999999999999999999999999999E+125", "1E+125", false, MsgNumberOverflow},
+	{"-9.9999999999999999999999999999999999999E+125", "1E+125", true, MsgNumberOverflow},
+	{"9.9999999999999999999999999999999999999E+125", "1E+88", true, "9.9999999999999999999999999999999999998E+125"},
+	// Below the smallest magnitude.
+	{"2E-130", "1.5E-130", true, MsgNumberUnderflow},
+	{"1E-130", "1E-130", false, "2E-130"},
+	// 39 significant digits in the sum.
+	{"12345678901234567890123456789012345678", "0.1", false, MsgNumberPrecision},
+	{"1E+10", "1E-30", false, MsgNumberPrecision},
+	{"1E+10", "1E-27", false, "10000000000.000000000000000000000000001"},
+	// Cancellation leaves few digits.
+	{"1.0000000000000000000000000000000000001", "1", true, "1E-37"},
+	{"99999999999999999999999999999999999999", "99999999999999999999999999999999999998", true, "1"},
+}
+
+func TestAddNumbers(t *testing.T) {
+	for _, tc := range addCases {
+		want := tc.want
+		if !strings.Contains(want, " ") { // a number, not a message
+			var err error
+			if want, err = NormalizeNumber(want); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := AddNumbers(tc.a, tc.b, tc.sub)
+		if err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("AddNumbers(%q, %q, sub=%v) = %q, want %q", tc.a, tc.b, tc.sub, got, want)
+		}
+	}
+}
+
+// FuzzAddNumbers checks AddNumbers against apd, an arbitrary-precision
+// decimal library, computing with enough digits to be exact for any two
+// valid numbers, and DynamoDB's rules applied to apd's result.
+func FuzzAddNumbers(f *testing.F) {
+	for _, tc := range addCases {
+		f.Add(tc.a, tc.b, tc.sub)
+	}
+	f.Add("0.5", "-1e-130", false)
+	f.Add("-3.3", "1234.5678e-3", true)
+	exact := apd.Context{Precision: 400, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent, Traps: apd.DefaultTraps}
+	f.Fuzz(func(t *testing.T, a, b string, sub bool) {
+		if _, err := NormalizeNumber(a); err != nil {
+			return
+		}
+		if _, err := NormalizeNumber(b); err != nil {
+			return
+		}
+		got, err := AddNumbers(a, b, sub)
+		if hugeExponent(a) || hugeExponent(b) {
+			return // beyond apd's exponents (±100000); only zero can be valid there
+		}
+		x, _, err1 := apd.NewFromString(a)
+		y, _, err2 := apd.NewFromString(b)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("apd cannot read %q or %q: %v, %v", a, b, err1, err2)
+		}
+		var r apd.Decimal
+		if sub {
+			_, err1 = exact.Sub(&r, x, y)
+		} else {
+			_, err1 = exact.Add(&r, x, y)
+		}
+		if err1 != nil {
+			t.Fatalf("apd: %v", err1)
+		}
+		want := ""
+		if r.IsZero() {
+			want = "0"
+		} else {
+			r.Reduce(&r)
+			digits := r.NumDigits()
+			adj := int64(r.Exponent) + digits - 1
+			switch {
+			case adj > maxAdjExponent:
+				want = MsgNumberOverflow
+			case adj < minAdjExponent:
+				want = MsgNumberUnderflow
+			case digits > MaxNumberDigits:
+				want = MsgNumberPrecision
+			default:
+				if want, err1 = NormalizeNumber(r.Text('E')); err1 != nil {
+					t.Fatalf("NormalizeNumber(%s): %v", r.Text('E'), err1)
+				}
+			}
+		}
+		if err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Fatalf("AddNumbers(%q, %q, sub=%v) = %q, want %q", a, b, sub, got, want)
+		}
+	})
 }
 
 func TestCompareNumbers(t *testing.T) {
@@ -331,9 +438,9 @@ func FuzzNormalizeNumber(f *testing.F) {
 		if !hugeExponent(s) {
 			want, _, err := apd.NewFromString(s)
 			if err == nil {
-				d, err := ParseNumber(s)
-				if err != nil || d.Cmp(want) != 0 {
-					t.Fatalf("ParseNumber(%q) = %v, %v; apd says %s", s, d, err, want)
+				have, _, err := apd.NewFromString(got)
+				if err != nil || have.Cmp(want) != 0 {
+					t.Fatalf("NormalizeNumber(%q) = %q; apd reads %q as %s", s, got, s, want)
 				}
 			}
 		}
@@ -361,4 +468,35 @@ func BenchmarkNormalizeNumber(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkAddNumbers adds two fractions the int64 fast path of UpdateItem's
+// arithmetic does not take; "apd" does the same sum with the decimal
+// library the engine used before, for comparison.
+func BenchmarkAddNumbers(b *testing.B) {
+	const x, y = "12345.678901234567890123", "-0.000000000000000000000000000045"
+	b.Run("attr", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := AddNumbers(x, y, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("apd", func(b *testing.B) {
+		b.ReportAllocs()
+		ctx := apd.Context{Precision: 400, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent, Traps: apd.DefaultTraps}
+		for b.Loop() {
+			p, _, _ := apd.NewFromString(x)
+			q, _, _ := apd.NewFromString(y)
+			var r apd.Decimal
+			if _, err := ctx.Add(&r, p, q); err != nil {
+				b.Fatal(err)
+			}
+			r.Reduce(&r)
+			if _, err := NormalizeNumber(r.Text('f')); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
