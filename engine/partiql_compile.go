@@ -2,6 +2,8 @@ package engine
 
 import (
 	"errors"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,6 +50,9 @@ func (b *binder) bind(params []attr.Value, want int) error {
 		}
 		if text, ok := unconvertible(params[i]); ok {
 			return Validation(attr.MsgNumberSyntax + ": " + text)
+		}
+		if magnitudeWraps(params[i]) {
+			return Validation(attr.MsgNumberUnderflow)
 		}
 		if err := params[i].Canonicalize(); err != nil {
 			return attrError(err)
@@ -108,6 +113,51 @@ func unconvertible(v attr.Value) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// magnitudeWraps finds a number in v that DynamoDB calls an underflow
+// although it is far too large: it checks a parameter's magnitude as
+// precision less scale in 32-bit arithmetic, and for an exponent near
+// 2^31 that sum wraps negative, so 1e2147483647 is an underflow where
+// 1e2147483646 is an overflow (recorded: partiqlParameterNumbers.test.ts,
+// "the parameter 1e2147483647 in %s underflows"). v holds only numbers
+// that unconvertible passed, whose exponent and scale fit 32 bits.
+func magnitudeWraps(v attr.Value) bool {
+	switch v.Type {
+	case attr.TypeN:
+		return numberWraps(v.S)
+	case attr.TypeNS:
+		return slices.ContainsFunc(v.SS, numberWraps)
+	case attr.TypeL:
+		return slices.ContainsFunc(v.L, magnitudeWraps)
+	case attr.TypeM:
+		for _, e := range v.M {
+			if magnitudeWraps(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// numberWraps reports a number whose precision (the digits of its
+// unscaled value) less its scale (the digits after the point less the
+// exponent) is above the largest 32-bit integer.
+func numberWraps(s string) bool {
+	mant, exp, ok := strings.Cut(strings.ToLower(s), "e")
+	if !ok {
+		return false
+	}
+	e, err := strconv.ParseInt(strings.TrimPrefix(exp, "+"), 10, 64)
+	if err != nil {
+		return false
+	}
+	whole, frac, _ := strings.Cut(strings.TrimLeft(mant, "+-"), ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return false // zero has no magnitude to check
+	}
+	return int64(len(digits))-(int64(len(frac))-e) > math.MaxInt32
 }
 
 // value converts e, found under at ("root", "root.k", "root[1]"), to an

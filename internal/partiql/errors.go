@@ -47,6 +47,10 @@ const (
 	MsgReturningSyntax = "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause"
 	// MsgInsertMany answers INSERT ... VALUES and INSERT of a bag.
 	MsgInsertMany = `Unsupported operation: Inserting multiple items in a single statement is not supported, use "INSERT INTO tableName VALUE item" instead`
+	// MsgIsTypeStatement answers a statement that is an IS type test and
+	// nothing else (recorded: partiqlGrammar.test.ts, "IS %s parses as a
+	// type test").
+	MsgIsTypeStatement = "Unsupported operation: IsType"
 	// MsgStarAndOthers answers SELECT *, a.
 	MsgStarAndOthers = "Other attributes should not be present in the projection when '*' is used."
 )

@@ -123,6 +123,9 @@ func (p *parser) statement() *Statement {
 	case p.tok.kind == tEOF || p.tok.punct(";"):
 		p.fail(detailTerm)
 	default:
+		if isTypeTest(p.lx.src) {
+			p.failMsg(MsgIsTypeStatement, p.tok.pos)
+		}
 		p.fail(detailDML)
 	}
 	if p.tok.punct(";") {
@@ -132,6 +135,28 @@ func (p *parser) statement() *Statement {
 		p.fail(detailLeftover)
 	}
 	return st
+}
+
+// isTypeTest reports a statement that is, whole, an IS type test
+// ("x IS INT4"): DynamoDB reads an expression where a statement should
+// start, and refuses that one by its kind. Other expressions keep the
+// answer for a statement that is not one.
+func isTypeTest(src string) (ok bool) {
+	p := &parser{lx: lexer{src: src, line: 1, col: 1}}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isErr := r.(*Error); !isErr {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	p.advance()
+	_, is := p.expr().(*Is)
+	if p.tok.punct(";") {
+		p.advance()
+	}
+	return is && p.tok.kind == tEOF
 }
 
 // selectStmt := SELECT projection FROM source [WHERE expr] [ORDER BY orderTerm {',' orderTerm}]
