@@ -10,9 +10,11 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -274,6 +276,8 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 // the listening address once the server accepts connections.
 func serve(env *Env, c serveConfig, ready chan<- string) error {
 	start := time.Now()
+	restoreGC := postponeGC()
+	defer restoreGC()
 	if err := checkLimits(c); err != nil {
 		return err
 	}
@@ -432,7 +436,10 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	// Start-up is over: the binary's pages it touched need not stay mapped
 	// (serve_pages_linux.go). A second later, so that the first requests,
 	// often sent as soon as the port answers, do not wait for it.
-	release := time.AfterFunc(time.Second, releaseImagePages)
+	release := time.AfterFunc(time.Second, func() {
+		restoreGC()
+		releaseImagePages()
+	})
 	defer release.Stop()
 
 	errc := make(chan error, 1)
@@ -605,4 +612,28 @@ func checkWritable(dir string) error {
 	name := f.Name()
 	f.Close()
 	return os.Remove(name)
+}
+
+// startupGCPercent is the garbage collector's target while the server
+// starts: with the default (100) the heap's first goal, 4 MB, is crossed
+// while the engine opens, just after the packages' init has filled 2 to 3
+// MB with tables that all stay live, so a first collection ran in every
+// start-up and found next to nothing to free. On a busy machine its
+// workers compete with everything else for the CPU: start to the first
+// answered request took 11.6 ms against 9.3 ms without it (medians of 30,
+// builds alternated, load average 6). 400 puts the first goal at 16 MB.
+const startupGCPercent = 400
+
+// postponeGC raises the garbage collector's target to startupGCPercent
+// for start-up, unless GOGC already asks for more (or for no collection
+// at all), and returns the function that puts the previous target back;
+// it may be called more than once.
+func postponeGC() (restore func()) {
+	prev := debug.SetGCPercent(startupGCPercent)
+	if prev < 0 || prev >= startupGCPercent {
+		debug.SetGCPercent(prev)
+		return func() {}
+	}
+	var once sync.Once
+	return func() { once.Do(func() { debug.SetGCPercent(prev) }) }
 }
