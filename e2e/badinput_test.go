@@ -124,7 +124,10 @@ var badShapes = []badShape{
 	{"batch write table null", "BatchWriteItem", `{"RequestItems":{"bad":null}}`, "ValidationException", "1 validation error detected: Value '{bad=[]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"},
 	{"batch write no items", "BatchWriteItem", `{}`, "ValidationException", "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null"},
 	{"batch get table empty", "BatchGetItem", `{"RequestItems":{"bad":{}}}`, "ValidationException", "1 validation error detected: Value null at 'requestItems.bad.member.keys' failed to satisfy constraint: Member must not be null"},
-	{"batch get keys empty", "BatchGetItem", `{"RequestItems":{"bad":{"Keys":[]}}}`, "ValidationException", "1 validation error detected: Value '[]' at 'requestItems.bad.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+	// The validation framework's words (paritysuite/dynamodb-conformance,
+	// tests/tier3/error-messages/batchGetItem.test.ts, "empty Keys list",
+	// which supersedes the older per-value form).
+	{"batch get keys empty", "BatchGetItem", `{"RequestItems":{"bad":{"Keys":[]}}}`, "ValidationException", "1 validation error detected: Value at 'RequestItems.bad.member.Keys' failed to satisfy constraint: Member must have length greater than or equal to 1"},
 	{"batch get key empty", "BatchGetItem", `{"RequestItems":{"bad":{"Keys":[{}]}}}`, "ValidationException", "The provided key element does not match the schema"},
 	{"batch get key null", "BatchGetItem", `{"RequestItems":{"bad":{"Keys":[null]}}}`, "ValidationException", "The provided key element does not match the schema"},
 	{"batch get table null", "BatchGetItem", `{"RequestItems":{"bad":null}}`, "ValidationException", "1 validation error detected: Value null at 'requestItems.bad.member.keys' failed to satisfy constraint: Member must not be null"},

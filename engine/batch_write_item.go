@@ -21,11 +21,12 @@ func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 }
 
 func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+	if in.RequestItems != nil && len(in.RequestItems) == 0 {
+		return nil, Validation(msgBatchWriteRequestItemsRequired)
+	}
 	var c constraints
 	if in.RequestItems == nil {
 		c.add("Value null at 'requestItems' failed to satisfy constraint: Member must not be null")
-	} else if len(in.RequestItems) == 0 {
-		c.add("Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dynago/dynago/attr"
 )
 
 // The texts of DynamoDB's errors, in one place: clients match some of
@@ -589,6 +591,65 @@ const (
 	// DynamoDB's words, even for one with neither (dynalite's tests).
 	msgWriteRequestNotOneAction = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
 )
+
+// The validation framework DynamoDB has been rolling out region by region
+// since 2026-06 answers some members in its own words: one problem only,
+// the member named as in the API ("RequestItems", "TableName") and its
+// value not echoed. paritysuite/dynamodb-conformance,
+// captures/2026-10-07-sweep-follow-up.json (three runs against all 33
+// regions, 2026-10-07) has every region but eu-south-2 and me-central-1
+// answer the texts below, us-east-1 and eu-west-2 among them; the
+// members it does not name keep the older forms (fmtConstraint*).
+const (
+	// msgFrameworkRequestItemsEmpty: BatchGetItem's RequestItems sent
+	// as {} (registry row batch-get-item-empty-request-items-message).
+	msgFrameworkRequestItemsEmpty = "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1"
+	// msgFrameworkTableNameEmpty: the empty TableName of a PutItem that
+	// sends its Item, alone whatever else fails
+	// (put-item-validation-error-aggregation: with an unknown
+	// ReturnValues too); and of an UpdateItem that sends its Key, which
+	// tests/tier3/validation-ordering/updateItem.test.ts records as one
+	// error naming 'TableName' in eu-west-2 ("empty TableName reports
+	// only tableName constraint"). Without the Item or Key the older,
+	// joined form stays (msgItemTableNameEmpty).
+	msgFrameworkTableNameEmpty = "1 validation error detected: Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
+	// msgFrameworkUpdateReturnValues: an UpdateItem ReturnValues outside
+	// its enum, alone, ahead of an unknown ReturnConsumedCapacity
+	// (update-item-validation-error-aggregation). The enum's order and
+	// its "UPDATE_NEW" are DynamoDB's.
+	msgFrameworkUpdateReturnValues = "1 validation error detected: Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"
+	// msgFrameworkValueTooDeep: an UpdateItem ExpressionAttributeValues
+	// value nested past attr.MaxDepth, without the "ExpressionAttributeValues
+	// contains invalid value: ... for key" wrapping of the other value
+	// problems (update-item-nesting-depth-expression-value; the request
+	// of tests/tier3/limits/nestingDepth.test.ts, "rejects a 32-level
+	// ExpressionAttributeValue"). Only UpdateItem is recorded so;
+	// TransactWriteItems keeps the wrapped form.
+	msgFrameworkValueTooDeep = "1 validation error detected: " + attr.MsgNestingTooDeep
+)
+
+// msgFrameworkBatchGetKeys answers a BatchGetItem Keys list of table that
+// is empty (tooMany false) or longer than 100, in the framework's words:
+// paritysuite's tests/tier3/error-messages/batchGetItem.test.ts ("> 100
+// keys across all tables" and "empty Keys list").
+func msgFrameworkBatchGetKeys(table string, tooMany bool) string {
+	bound := "greater than or equal to 1"
+	if tooMany {
+		bound = "less than or equal to 100"
+	}
+	return "1 validation error detected: Value at 'RequestItems." + table + ".member.Keys' failed to satisfy constraint: Member must have length " + bound
+}
+
+// msgBatchWriteRequestItemsRequired answers a BatchWriteItem whose
+// RequestItems is {}, bare. The regions disagree here: us-east-1 and most
+// others answer this sentence, a few (eu-west-2 among them) the
+// framework's "Value at 'RequestItems'" text
+// (captures/2026-10-07-batch-empty-request-items.json, two runs, and the
+// sweep follow-up of the same day; tests/tier3/error-messages/
+// batchWriteItem.test.ts accepts either). dynago answers as us-east-1,
+// its own region. None of them answers the per-value constraint dynago
+// gave before.
+const msgBatchWriteRequestItemsRequired = "The requestItems parameter is required for BatchWriteItem"
 
 // msgDuplicateAttributeToGet answers a name listed twice in
 // AttributesToGet (dynalite's tests against DynamoDB).

@@ -16,6 +16,11 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 }
 
 func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
+	if in.Item != nil {
+		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, false); err != nil {
+			return nil, err
+		}
+	}
 	var c constraints
 	c.itemTableName(in.TableName, in.NoTableName)
 	if in.Item == nil {

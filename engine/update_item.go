@@ -19,6 +19,11 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 }
 
 func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
+	if in.Key != nil {
+		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, true); err != nil {
+			return nil, err
+		}
+	}
 	// DynamoDB's order of the members (engine/validation_order.go).
 	var c constraints
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
@@ -49,7 +54,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		attributeUpdates: in.AttributeUpdates,
 	})
 	if err != nil {
-		return nil, err
+		return nil, updateValueTooDeep(err)
 	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {

@@ -139,6 +139,41 @@ func conditionalOperatorFirst(op string, conditions int) error {
 	return Validation(msgConditionalOperatorApplied)
 }
 
+// frameworkFirst is checked ahead of layer 1 by PutItem and UpdateItem
+// once the request sends its Item (PutItem) or Key (UpdateItem): DynamoDB's
+// newer validation framework (engine/messages.go, msgFramework*) reads an
+// empty TableName, then UpdateItem's ReturnValues, before anything else,
+// and answers the first it finds alone, in its own words
+// (paritysuite/dynamodb-conformance, captures/2026-10-07-sweep-follow-up.json:
+// put-item- and update-item-validation-error-aggregation, us-east-1 and
+// eu-west-2 alike). A request without its Item or Key is still answered
+// by layer 1, every member joined in the older form (the same suite's
+// tests/tier3/validation-ordering/updateItem.test.ts, 2026-10-09).
+func frameworkFirst(tableName string, noTableName bool, returnValues string, update bool) error {
+	if !noTableName && tableName == "" {
+		return Validation(msgFrameworkTableNameEmpty)
+	}
+	if !update || returnValues == "" {
+		return nil
+	}
+	switch returnValues {
+	case ReturnValuesAllNew, ReturnValuesUpdatedOld, ReturnValuesAllOld, ReturnValuesNone, ReturnValuesUpdatedNew:
+		return nil
+	}
+	return Validation(msgFrameworkUpdateReturnValues)
+}
+
+// updateValueTooDeep gives UpdateItem's answer to an
+// ExpressionAttributeValues value nested too deep, which compiling the
+// expressions words as for any bad value (msgFrameworkValueTooDeep).
+func updateValueTooDeep(err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.Code == CodeValidation && strings.HasPrefix(e.Message, MsgInvalidExpressionValue(attr.MsgNestingTooDeep, "")) {
+		return Validation(msgFrameworkValueTooDeep)
+	}
+	return err
+}
+
 // More of DynamoDB's member order within layer 1:
 //
 //   - Query: an unknown ConditionalOperator that a QueryFilter of two or

@@ -1,0 +1,125 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The answers of DynamoDB's newer validation framework, which has been
+// taking over request validation region by region since 2026-06: one
+// problem only, the member named as in the API and its value not echoed.
+// "paritysuite" below is paritysuite/dynamodb-conformance; "the sweep" is
+// its captures/2026-10-07-sweep-follow-up.json, three runs against all 33
+// regions on 2026-10-07, in which us-east-1 and eu-west-2 give the answers
+// pinned here unless a case says otherwise.
+func TestFrameworkExact(t *testing.T) {
+	s, c := start(t)
+	createHash(t, c, "fwh", types.ScalarAttributeTypeS)
+	createRange(t, c, "fwc", types.ScalarAttributeTypeS)
+	const (
+		val = nsValidation + "ValidationException"
+		ccf = nsService + "ConditionalCheckFailedException"
+		one = "1 validation error detected: "
+	)
+	var keys []string
+	for i := range 101 {
+		keys = append(keys, fmt.Sprintf(`{"pk":{"S":"fw-%d"}}`, i))
+	}
+	many := "[" + strings.Join(keys, ",") + "]"
+	update := `"UpdateExpression":"SET a = :a","ExpressionAttributeValues":{":a":{"S":"x"}}`
+
+	for _, tc := range []struct {
+		name, op, body string
+		typ, msg       string
+	}{
+		// BatchWriteItem, RequestItems {}: the regions disagree, and
+		// us-east-1 answers the bespoke sentence (paritysuite's
+		// captures/2026-10-07-batch-empty-request-items.json, two runs;
+		// tests/tier3/error-messages/batchWriteItem.test.ts "empty
+		// RequestItems" accepts it or the framework's text).
+		{"batch write, empty RequestItems", "BatchWriteItem", `{"RequestItems":{}}`, val,
+			"The requestItems parameter is required for BatchWriteItem"},
+		// ... ahead of the member constraints (dynalite's
+		// test/batchGetItem.js answers the same sentence ahead of bad
+		// enums; the pairing is not recorded for BatchWriteItem).
+		{"batch write, empty RequestItems before an enum", "BatchWriteItem", `{"RequestItems":{},"ReturnConsumedCapacity":"BOGUS"}`, val,
+			"The requestItems parameter is required for BatchWriteItem"},
+
+		// BatchGetItem: the framework's text everywhere but me-central-1
+		// (the sweep, batch-get-item-empty-request-items-message;
+		// tests/tier3/error-messages/batchGetItem.test.ts "empty
+		// RequestItems: full required-parameter error").
+		{"batch get, empty RequestItems", "BatchGetItem", `{"RequestItems":{}}`, val,
+			one + "Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		// The framework answers its first problem alone (not recorded
+		// with a second problem; the rule of the sweep's other rows).
+		{"batch get, empty RequestItems alone", "BatchGetItem", `{"RequestItems":{},"ReturnConsumedCapacity":"BOGUS"}`, val,
+			one + "Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		// batchGetItem.test.ts "> 100 keys across all tables" and "empty
+		// Keys list".
+		{"batch get, 101 keys", "BatchGetItem", `{"RequestItems":{"fwh":{"Keys":` + many + `}}}`, val,
+			one + "Value at 'RequestItems.fwh.member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100"},
+		{"batch get, empty Keys", "BatchGetItem", `{"RequestItems":{"fwh":{"Keys":[]}}}`, val,
+			one + "Value at 'RequestItems.fwh.member.Keys' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		// batchGetItem.test.ts "malformed table name: full map-keys
+		// constraint message" (us-east-1 and eu-west-2, 2026-10-09): the
+		// map is echoed as JSON.
+		{"batch get, malformed table name", "BatchGetItem", `{"RequestItems":{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}}`, val,
+			one + `Value '{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}' at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]`},
+		// batchGetItem.test.ts "mixing ProjectionExpression on one table
+		// and AttributesToGet on another is rejected" (a
+		// ValidationException; its text is not recorded, and dynago
+		// answers the words of the same mix within one table).
+		{"batch get, projection mixed across tables", "BatchGetItem",
+			`{"RequestItems":{"fwh":{"Keys":[{"pk":{"S":"a"}}],"ProjectionExpression":"pk"},"fwc":{"Keys":[{"pk":{"S":"b"},"sk":{"S":"z"}}],"AttributesToGet":["pk"]}}}`, val,
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"},
+
+		// PutItem with its Item: an empty TableName is answered alone,
+		// the unknown ReturnValues left out (the sweep,
+		// put-item-validation-error-aggregation).
+		{"put item, empty name before ReturnValues", "PutItem", `{"TableName":"","Item":{"pk":{"S":"x"}},"ReturnValues":"INVALID"}`, val,
+			one + "Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		// UpdateItem with its Key: the unknown ReturnValues alone, ahead
+		// of the unknown ReturnConsumedCapacity the older form lists
+		// first (the sweep, update-item-validation-error-aggregation;
+		// tests/tier3/validation-ordering/updateItem.test.ts "rejects
+		// invalid ReturnValues"). The enum is DynamoDB's, "UPDATE_NEW"
+		// included.
+		{"update item, ReturnValues before ReturnConsumedCapacity", "UpdateItem",
+			`{"TableName":"fw_absent","Key":{"pk":{"S":"test"}},"ReturnValues":"INVALID","ReturnConsumedCapacity":"INVALID"}`, val,
+			one + "Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"},
+		// updateItem.test.ts "empty TableName reports only tableName
+		// constraint": one error, 'TableName' in eu-west-2; PutItem's
+		// text.
+		{"update item, empty name with a Key", "UpdateItem", `{"TableName":"","Key":{}}`, val,
+			one + "Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		// Without the Key, the older form, every member joined (the same
+		// file, "joins an empty table name with the missing key",
+		// eu-west-2 and us-east-1, 2026-10-09).
+		{"update item, empty name without a Key", "UpdateItem", `{"TableName":"",` + update + `,"ReturnValues":"INVALID"}`, val,
+			"3 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1; " +
+				"Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]; " +
+				"Value null at 'key' failed to satisfy constraint: Member must not be null"},
+
+		// UpdateItem, an ExpressionAttributeValues value nested 32
+		// levels (leaf at level 33): enveloped, with no "for key"
+		// (the sweep, update-item-nesting-depth-expression-value; the
+		// request of tests/tier3/limits/nestingDepth.test.ts "rejects a
+		// 32-level ExpressionAttributeValue with ValidationException").
+		{"update item, condition value nested 32 levels", "UpdateItem",
+			`{"TableName":"fwh","Key":{"pk":{"S":"fw-nest"}},"UpdateExpression":"SET touched = :t","ConditionExpression":"#d = :deep","ExpressionAttributeNames":{"#d":"data"},"ExpressionAttributeValues":{":t":{"S":"y"},":deep":` + nestedValue(32) + `}}`, val,
+			one + "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"},
+		// 31 levels is accepted, and the condition fails (the same file,
+		// "accepts a 31-level ExpressionAttributeValue").
+		{"update item, condition value nested 31 levels", "UpdateItem",
+			`{"TableName":"fwh","Key":{"pk":{"S":"fw-nest"}},"UpdateExpression":"SET touched = :t","ConditionExpression":"#d = :deep","ExpressionAttributeNames":{"#d":"data"},"ExpressionAttributeValues":{":t":{"S":"y"},":deep":` + nestedValue(31) + `}}`, ccf,
+			"The conditional request failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)
+		})
+	}
+}
