@@ -162,6 +162,11 @@ func TestPartiQLExactMultiAttributeIndexMessages(t *testing.T) {
 		{"the refusal is reported ahead of a key type mismatch", `SELECT * FROM "pqMultiHhR"."gsi" WHERE h1 = 5`, refused},
 		{"the refusal is reported ahead of a non-key WHERE", `SELECT * FROM "pqMultiHhR"."gsi" WHERE id = 'i1'`, refused},
 		{"the refusal is reported ahead of a missing WHERE", `SELECT * FROM "pqMultiHhR"."gsi"`, refused},
+		{"the refusal is reported ahead of COUNT(*)", `SELECT COUNT(*) FROM "pqMultiHhR"."gsi"`, refused},
+		// COUNT(*) elsewhere: no recording of the text; dynago answers as
+		// for another projection item that is not a path.
+		{"COUNT(*) on a table", `SELECT COUNT(*) FROM "pqMultiHhR" WHERE id = 'i1'`, "Unexpected path component at 1:8:5"},
+		{"COUNT(*) on a GSI of one HASH and one RANGE attribute", `SELECT COUNT(*) FROM "pqMultiCtrl"."gsi" WHERE h1 = 'a'`, "Unexpected path component at 1:8:5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ql(c, tc.stmt)
@@ -191,6 +196,16 @@ func TestPartiQLExactMultiAttributeIndexMessages(t *testing.T) {
 	}
 	if r[2].Error != nil || render(r[2].Item["id"]) != render(S("i1")) {
 		t.Errorf("base table: %+v", r[2])
+	}
+	// COUNT(*) by key in a batch: refused, not read as SELECT * (no
+	// recording of the text).
+	out, err = c.BatchExecuteStatement(bg(), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+		{Statement: aws.String(`SELECT COUNT(*) FROM "pqMultiHhR" WHERE id = 'i1'`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := out.Responses[0].Error; e == nil || aws.ToString(e.Message) != "Unexpected path component at 1:8:5" || out.Responses[0].Item != nil {
+		t.Errorf("COUNT(*) in a batch: %+v", out.Responses[0])
 	}
 }
 

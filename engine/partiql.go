@@ -196,6 +196,9 @@ func planWriteOn(st *partiql.Statement, b *binder, ctx qlContext, lookup func() 
 	if st.Kind == partiql.Exists && st.Index != "" {
 		return nil, Validation(msgQLTxConditionIndex)
 	}
+	if st.Aggregate != nil {
+		return nil, planError(&partiql.PlanError{Code: partiql.PlanAggregate, Expr: st.Aggregate})
+	}
 	x := newExprText(b)
 	key, rest, err := x.whereKey(t, st.Where)
 	if err != nil {

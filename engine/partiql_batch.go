@@ -160,6 +160,9 @@ func (db *DB) keyRead(st *partiql.Statement, b *binder, notKey, onIndex string) 
 		}
 		return nil, Validation(onIndex)
 	}
+	if st.Aggregate != nil {
+		return nil, planError(&partiql.PlanError{Code: partiql.PlanAggregate, Expr: st.Aggregate})
+	}
 	if len(st.OrderBy) > 0 {
 		return nil, Validation(notKey)
 	}

@@ -51,6 +51,8 @@ func planError(err error) error {
 		return Validation(msgQLOrderByMultiHash)
 	case partiql.PlanTooManyReads:
 		return Validation(msgQLTooManyReads)
+	case partiql.PlanAggregate:
+		return Validation(partiql.MsgPathComponent + partiql.At(pe.Expr.Position()))
 	}
 	return err
 }

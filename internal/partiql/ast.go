@@ -84,6 +84,10 @@ type Statement struct {
 	Star       bool
 	Projection []*Path
 	OrderBy    []OrderTerm
+	// Aggregate is a COUNT(*) in the projection. It is not a path, but
+	// DynamoDB refuses it only once it knows the source: after a GSI
+	// with a multi-attribute key (PlanAggregate).
+	Aggregate *Call
 
 	// Where is the WHERE condition, or nil.
 	Where Expr
@@ -233,7 +237,8 @@ type Is struct {
 type Call struct {
 	Name string
 	Args []Expr
-	Pos  Pos // the name's
+	Star bool // COUNT(*): no Args
+	Pos  Pos  // the name's
 }
 
 // Position methods.

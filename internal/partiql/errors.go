@@ -51,6 +51,10 @@ const (
 	// nothing else (recorded: partiqlGrammar.test.ts, "IS %s parses as a
 	// type test").
 	MsgIsTypeStatement = "Unsupported operation: IsType"
+	// MsgPathComponent, with the place of the item, answers a projection
+	// item that is not a path (recorded for attribute_exists(ss):
+	// partiqlFunctions.test.ts; for COUNT(*) no recording shows the text).
+	MsgPathComponent = "Unexpected path component"
 	// MsgStarAndOthers answers SELECT *, a.
 	MsgStarAndOthers = "Other attributes should not be present in the projection when '*' is used."
 )

@@ -191,20 +191,28 @@ func (p *parser) projection(st *Statement) {
 		if p.tok.punct("*") {
 			pos := p.tok.pos
 			p.advance()
-			if st.Projection != nil {
+			if st.Projection != nil || st.Aggregate != nil {
 				p.failMsg(MsgStarAndOthers, pos)
 			}
 			st.Star = true
 		} else {
 			e := p.expr()
-			path, ok := e.(*Path)
-			if !ok {
-				p.failMsg("Unexpected path component"+At(e.Position()), e.Position())
-			}
 			if st.Star {
-				p.failMsg(MsgStarAndOthers, path.Pos)
+				p.failMsg(MsgStarAndOthers, e.Position())
 			}
-			st.Projection = append(st.Projection, path)
+			switch x := e.(type) {
+			case *Path:
+				st.Projection = append(st.Projection, x)
+			case *Call:
+				if !x.Star {
+					p.failMsg(MsgPathComponent+At(e.Position()), e.Position())
+				}
+				if st.Aggregate == nil {
+					st.Aggregate = x
+				}
+			default:
+				p.failMsg(MsgPathComponent+At(e.Position()), e.Position())
+			}
 		}
 		if !p.tok.punct(",") {
 			return
@@ -755,6 +763,12 @@ func (p *parser) call() Expr {
 	c := &Call{Name: strings.ToLower(p.tok.text), Pos: p.tok.pos}
 	p.advance()
 	p.symbol("(")
+	if c.Name == "count" && p.tok.punct("*") && p.peek().punct(")") {
+		p.advance()
+		p.advance()
+		c.Star, c.Args = true, []Expr{}
+		return c
+	}
 	c.Args = p.elements(")")
 	return c
 }

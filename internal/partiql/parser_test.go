@@ -52,6 +52,14 @@ func TestParseErrors(t *testing.T) {
 		{`FROM "t" SET c = 1 WHERE pk = 'x'`, wf + "Unexpected token after expression"},
 		{`SELECT * FROM "t" WHERE pk = 'x' AND attribute_exists(m.inner)`, wf + "Invalid path dot component"},
 		{`SELECT attribute_exists(ss) FROM "t" WHERE pk = 'x'`, "Unexpected path component at 1:8:16"},
+		{`x IS INT4`, "Unsupported operation: IsType"},
+		{`x IS DOUBLE PRECISION;`, "Unsupported operation: IsType"},
+		{`x IS CHARACTER VARYING`, "Unsupported operation: IsType"},
+		{`x = 1`, wf + "Expected data manipulation"},
+		{`x IS INT4 foo`, wf + "Expected data manipulation"},
+		{`SELECT *, COUNT(*) FROM "t"`, MsgStarAndOthers},
+		{`SELECT COUNT(*), * FROM "t"`, MsgStarAndOthers},
+		{`SELECT COUNT(a) FROM "t"`, "Unexpected path component at 1:8:5"},
 	} {
 		_, err := Parse(c.stmt)
 		if err == nil {
@@ -118,5 +126,21 @@ func TestParseDepth(t *testing.T) {
 	s := `SELECT * FROM "t" WHERE ` + strings.Repeat("(", 10000) + "a = 1" + strings.Repeat(")", 10000)
 	if _, err := Parse(s); err == nil {
 		t.Fatal("deep nesting parsed")
+	}
+}
+
+// COUNT(*) parses, to be refused once the source is known (PlanAggregate).
+func TestParseCountStar(t *testing.T) {
+	st, err := Parse(`SELECT COUNT(*) FROM "t" WHERE pk = 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Aggregate == nil || !st.Aggregate.Star || st.Aggregate.Pos != (Pos{Line: 1, Col: 8, Len: 5}) || st.Projection != nil {
+		t.Fatalf("%+v", st)
+	}
+	if _, err := PlanSelect(st, &Schema{Hash: "pk"}, false); err == nil {
+		t.Fatal("planned")
+	} else if pe, ok := err.(*PlanError); !ok || pe.Code != PlanAggregate {
+		t.Fatalf("%v", err)
 	}
 }
