@@ -289,3 +289,21 @@ func TestPartiQLExactParameterNumberMessages(t *testing.T) {
 		}
 	}
 }
+
+// partiqlParameterNumbers.test.ts, "an unconvertible member of a map
+// before a deep one": sent as JSON, since a Go map has no order.
+func TestPartiQLExactParameterMapOrder(t *testing.T) {
+	s, c := start(t)
+	createRange(t, c, "cmp", types.ScalarAttributeTypeS)
+	const (
+		val    = nsValidation + "ValidationException"
+		bad    = "The parameter cannot be converted to a numeric value: abc"
+		single = `"Statement":"SELECT * FROM \"cmp\" WHERE pk = 'pq-pn' AND x = ?"`
+	)
+	for _, depth := range []int{40, 100} {
+		d := nestedValue(depth)
+		t.Run("an unconvertible member of a map before a deep one "+strconv.Itoa(depth), func(t *testing.T) {
+			checkRaw(t, s.Raw(t, "ExecuteStatement", `{`+single+`,"Parameters":[{"M":{"bad":{"N":"abc"},"d":`+d+`}}]}`), 400, val, bad)
+		})
+	}
+}
