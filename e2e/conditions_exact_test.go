@@ -126,15 +126,19 @@ func TestLegacyConditionsExact(t *testing.T) {
 		{"exists true value", map[string]types.ExpectedAttributeValue{"n": {Exists: aws.Bool(true), Value: N("2")}}, "", ""},
 		{"exists true stale value", map[string]types.ExpectedAttributeValue{"n": {Exists: aws.Bool(true), Value: N("3")}}, "", "!"},
 		{"value with operator", map[string]types.ExpectedAttributeValue{"n": {Value: N("2"), ComparisonOperator: types.ComparisonOperatorEq}}, "", ""},
-		// dynalite / alt-expected test_update_expected_1_*: argument counts.
+		// dynalite / alt-expected test_update_expected_1_*: argument
+		// counts, inside the envelope as the newer paritysuite
+		// tests/tier3/error-messages/deleteItem.test.ts ("every malformed
+		// Expected condition", eu-west-2 and us-east-1, 2026-10-09)
+		// records them in the single-item writes.
 		{"eq two values", map[string]types.ExpectedAttributeValue{"n": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{N("2"), N("3")}}}, "",
-			inv + "Invalid number of argument(s) for the EQ ComparisonOperator"},
+			"1 validation error detected: " + inv + "Invalid number of argument(s) for the EQ ComparisonOperator"},
 		{"null with value", map[string]types.ExpectedAttributeValue{"n": {ComparisonOperator: types.ComparisonOperatorNull, AttributeValueList: []types.AttributeValue{N("2")}}}, "",
-			inv + "Invalid number of argument(s) for the NULL ComparisonOperator"},
+			"1 validation error detected: " + inv + "Invalid number of argument(s) for the NULL ComparisonOperator"},
 		{"between one", map[string]types.ExpectedAttributeValue{"n": {ComparisonOperator: types.ComparisonOperatorBetween, AttributeValueList: []types.AttributeValue{N("1")}}}, "",
-			inv + "Invalid number of argument(s) for the BETWEEN ComparisonOperator"},
+			"1 validation error detected: " + inv + "Invalid number of argument(s) for the BETWEEN ComparisonOperator"},
 		{"in empty", map[string]types.ExpectedAttributeValue{"n": {ComparisonOperator: types.ComparisonOperatorIn, AttributeValueList: []types.AttributeValue{}}}, "",
-			inv + "Invalid number of argument(s) for the IN ComparisonOperator"},
+			"1 validation error detected: " + inv + "Invalid number of argument(s) for the IN ComparisonOperator"},
 		// dynalite; alt-expected test_update_expected_1_in and _between:
 		// mixed types and reversed bounds.
 		{"in mixed", map[string]types.ExpectedAttributeValue{"n": {ComparisonOperator: types.ComparisonOperatorIn, AttributeValueList: []types.AttributeValue{N("3"), S("dog")}}}, "",

@@ -408,6 +408,14 @@ func TestConditionExpressionErrors(t *testing.T) {
 	createHash(t, c, "cerr", types.ScalarAttributeTypeS)
 	it := item{"pk": S("k"), "n": N("1")}
 	put(t, c, "cerr", it)
+	// The request-validation problems of PutItem and DeleteItem come
+	// inside the envelope, ExpressionAttributeValues without an
+	// expression with no ": ConditionExpression is null" after it:
+	// paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+	// putItem.test.ts and deleteItem.test.ts ("request validation
+	// envelope", eu-west-2 and us-east-1, 2026-10-09), newer than the
+	// bare texts pinned here before.
+	const env = "1 validation error detected: "
 	for _, tc := range []struct {
 		cond   *string
 		names  map[string]string
@@ -425,13 +433,13 @@ func TestConditionExpressionErrors(t *testing.T) {
 		{aws.String("n = :a"), names("#x", "x"), item{":a": N("1")},
 			"Value provided in ExpressionAttributeNames unused in expressions: keys: {#x}"},
 		{nil, names("#x", "x"), nil,
-			"ExpressionAttributeNames can only be specified when using expressions"},
+			env + "ExpressionAttributeNames can only be specified when using expressions"},
 		{nil, nil, item{":a": N("1")},
-			"ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null"},
+			env + "ExpressionAttributeValues can only be specified when using expressions"},
 		{aws.String("n = :a"), nil, item{},
-			"ExpressionAttributeValues must not be empty"},
+			env + "ExpressionAttributeValues must not be empty"},
 		{aws.String("n = :a"), map[string]string{}, item{":a": N("1")},
-			"ExpressionAttributeNames must not be empty"},
+			env + "ExpressionAttributeNames must not be empty"},
 		{aws.String("n = :a"), names("x", "n"), item{":a": N("1")},
 			"ExpressionAttributeNames contains invalid key: Syntax error; key: \"x\""},
 		{aws.String("#n = :a"), names("#n", ""), item{":a": N("1")},
@@ -461,9 +469,9 @@ func TestConditionExpressionErrors(t *testing.T) {
 		{aws.String("n == :a"), nil, item{":a": N("1")},
 			"Invalid ConditionExpression: Syntax error; token: \"=\", near: \"== :a\""},
 		{aws.String("   "), nil, nil,
-			"Invalid ConditionExpression: The expression can not be empty;"},
+			env + "Invalid ConditionExpression: The expression can not be empty;"},
 		{aws.String(""), nil, item{":a": N("1")},
-			"Invalid ConditionExpression: The expression can not be empty;"},
+			env + "Invalid ConditionExpression: The expression can not be empty;"},
 		{aws.String("if_not_exists(n, :a) = :a"), nil, item{":a": N("1")},
 			"Invalid ConditionExpression: The function is not allowed in a condition expression; function: if_not_exists"},
 		{aws.String("n = :a OR " + strings.Repeat("n = :a OR ", 410) + "n = :a"), nil, item{":a": N("1")},
@@ -555,7 +563,10 @@ func TestLegacyExpected(t *testing.T) {
 	wantValidation(t, err, "1 validation error detected: One or more parameter values were invalid: Value cannot be used when Exists is false for Attribute: n")
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("legacy"), Item: base,
 		Expected: map[string]types.ExpectedAttributeValue{"n": {ComparisonOperator: types.ComparisonOperatorBetween, AttributeValueList: []types.AttributeValue{N("1")}}}})
-	wantValidation(t, err, "One or more parameter values were invalid: Invalid number of argument(s) for the BETWEEN ComparisonOperator")
+	// Enveloped: paritysuite's tests/tier3/error-messages/
+	// deleteItem.test.ts ("every malformed Expected condition",
+	// 2026-10-09), the writes alike.
+	wantValidation(t, err, "1 validation error detected: One or more parameter values were invalid: Invalid number of argument(s) for the BETWEEN ComparisonOperator")
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("legacy"), Item: base,
 		Expected: map[string]types.ExpectedAttributeValue{"n": {ComparisonOperator: types.ComparisonOperatorLt, AttributeValueList: []types.AttributeValue{BOOL(true)}}}})
 	wantValidation(t, err, "One or more parameter values were invalid: ComparisonOperator LT is not valid for BOOL AttributeValue type")

@@ -123,3 +123,77 @@ func TestFrameworkExact(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteEnvelopeExact: the request-validation problems PutItem,
+// DeleteItem and UpdateItem report inside the "1 validation error
+// detected: " envelope, where dynalite's older recordings have them bare.
+// paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+// deleteItem.test.ts and putItem.test.ts ("request validation envelope",
+// eu-west-2 and us-east-1, 2026-10-09), whose note says UpdateItem
+// envelopes them as DeleteItem does; updateItem.test.ts for its
+// condition's undefined value.
+func TestWriteEnvelopeExact(t *testing.T) {
+	s, c := start(t)
+	createHash(t, c, "fwe", types.ScalarAttributeTypeS)
+	const (
+		val     = nsValidation + "ValidationException"
+		one     = "1 validation error detected: "
+		invalid = one + "One or more parameter values were invalid: "
+	)
+	key := `"TableName":"fwe","Key":{"pk":{"S":"fw-env"}}`
+	putItem := `"TableName":"fwe","Item":{"pk":{"S":"fw-env"}}`
+	bodies := map[string]string{"DeleteItem": key, "PutItem": putItem, "UpdateItem": key}
+	for _, tc := range []struct {
+		name, extra, msg string
+		ops              []string // all three when empty
+	}{
+		// deleteItem.test.ts and putItem.test.ts, "ExpressionAttributeValues
+		// or ExpressionAttributeNames without an expression": no
+		// ": ConditionExpression is null" after the first.
+		{name: "values without an expression", extra: `"ExpressionAttributeValues":{":v":{"S":"x"}}`,
+			msg: one + "ExpressionAttributeValues can only be specified when using expressions"},
+		{name: "names without an expression", extra: `"ExpressionAttributeNames":{"#a":"a"}`,
+			msg: one + "ExpressionAttributeNames can only be specified when using expressions"},
+		{name: "names beside Expected", extra: `"Expected":{"a":{"Exists":false}},"ExpressionAttributeNames":{"#a":"a"}`,
+			msg: one + "ExpressionAttributeNames can only be specified when using expressions", ops: []string{"DeleteItem", "PutItem"}},
+		// "an empty ExpressionAttributeValues or ExpressionAttributeNames
+		// map".
+		{name: "empty values map", extra: `"ConditionExpression":"attribute_exists(a)","ExpressionAttributeValues":{}`,
+			msg: one + "ExpressionAttributeValues must not be empty"},
+		{name: "empty names map", extra: `"ConditionExpression":"attribute_exists(a)","ExpressionAttributeNames":{}`,
+			msg: one + "ExpressionAttributeNames must not be empty"},
+		// "an empty ConditionExpression".
+		{name: "empty condition", extra: `"ConditionExpression":""`,
+			msg: one + "Invalid ConditionExpression: The expression can not be empty;"},
+		// "every malformed Expected condition" (DeleteItem) and "a
+		// malformed Expected condition" (PutItem).
+		{name: "Exists true without a value", extra: `"Expected":{"a":{"Exists":true}}`,
+			msg: invalid + "Value must be provided when Exists is true for Attribute: a", ops: []string{"DeleteItem", "PutItem"}},
+		{name: "Exists false with a value", extra: `"Expected":{"a":{"Exists":false,"Value":{"S":"x"}}}`,
+			msg: invalid + "Value cannot be used when Exists is false for Attribute: a", ops: []string{"DeleteItem", "PutItem"}},
+		{name: "Value and AttributeValueList", extra: `"Expected":{"a":{"Value":{"S":"x"},"ComparisonOperator":"EQ","AttributeValueList":[{"S":"x"}]}}`,
+			msg: invalid + "Value and AttributeValueList cannot be used together for Attribute: a", ops: []string{"DeleteItem", "PutItem"}},
+		{name: "operator without a value", extra: `"Expected":{"a":{"ComparisonOperator":"EQ"}}`,
+			msg: invalid + "Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: a", ops: []string{"DeleteItem", "PutItem"}},
+		{name: "BETWEEN with one argument", extra: `"Expected":{"a":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"S":"x"}]}}`,
+			msg: invalid + "Invalid number of argument(s) for the BETWEEN ComparisonOperator", ops: []string{"DeleteItem", "PutItem"}},
+		// updateItem.test.ts "undefined value in the ConditionExpression
+		// beside a defined one: full error string".
+		{name: "condition value undefined beside a defined one", extra: `"UpdateExpression":"SET b = :w","ConditionExpression":"a = :v","ExpressionAttributeValues":{":w":{"S":"x"}}`,
+			msg: one + "Invalid ConditionExpression: An expression attribute value used in expression is not defined; attribute value: :v", ops: []string{"UpdateItem"}},
+	} {
+		ops := tc.ops
+		if ops == nil {
+			ops = []string{"DeleteItem", "PutItem", "UpdateItem"}
+		}
+		for _, op := range ops {
+			t.Run(tc.name+", "+op, func(t *testing.T) {
+				checkRaw(t, s.Raw(t, op, "{"+bodies[op]+","+tc.extra+"}"), 400, val, tc.msg)
+			})
+		}
+	}
+	// The same problems in a read stay bare (items_test.go,
+	// expressions_test.go): GetItem, here.
+	checkRaw(t, s.Raw(t, "GetItem", `{`+key+`,"ExpressionAttributeNames":{"#a":"a"}}`), 400, val,
+		"ExpressionAttributeNames can only be specified when using expressions")
+}

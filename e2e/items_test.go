@@ -335,17 +335,21 @@ func TestItemRequestValidation(t *testing.T) {
 	_, err = c.GetItem(bg(), &dynamodb.GetItemInput{TableName: tn, Key: it, AttributesToGet: []string{"a", "b", "a"}})
 	wantValidation(t, err, "One or more parameter values were invalid: Duplicate value in attribute name: a")
 
-	// Expression parameters without an expression.
+	// Expression parameters without an expression: enveloped in the
+	// writes, ExpressionAttributeValues' with no suffix
+	// (paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+	// putItem.test.ts and deleteItem.test.ts, "request validation
+	// envelope", eu-west-2 and us-east-1, 2026-10-09); bare in the reads.
 	names := map[string]string{"#a": "a"}
 	values := item{":v": S("x")}
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: tn, Item: it, ExpressionAttributeNames: names})
-	wantValidation(t, err, "ExpressionAttributeNames can only be specified when using expressions")
+	wantValidation(t, err, "1 validation error detected: ExpressionAttributeNames can only be specified when using expressions")
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: tn, Item: it, ExpressionAttributeValues: values})
-	wantValidation(t, err, "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null")
+	wantValidation(t, err, "1 validation error detected: ExpressionAttributeValues can only be specified when using expressions")
 	_, err = c.DeleteItem(bg(), &dynamodb.DeleteItemInput{TableName: tn, Key: it, ExpressionAttributeNames: names})
-	wantValidation(t, err, "ExpressionAttributeNames can only be specified when using expressions")
+	wantValidation(t, err, "1 validation error detected: ExpressionAttributeNames can only be specified when using expressions")
 	_, err = c.DeleteItem(bg(), &dynamodb.DeleteItemInput{TableName: tn, Key: it, ExpressionAttributeValues: values})
-	wantValidation(t, err, "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null")
+	wantValidation(t, err, "1 validation error detected: ExpressionAttributeValues can only be specified when using expressions")
 	_, err = c.GetItem(bg(), &dynamodb.GetItemInput{TableName: tn, Key: it, ExpressionAttributeNames: names})
 	wantValidation(t, err, "ExpressionAttributeNames can only be specified when using expressions")
 	_, err = c.BatchGetItem(bg(), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
@@ -353,5 +357,5 @@ func TestItemRequestValidation(t *testing.T) {
 	wantValidation(t, err, "ExpressionAttributeNames can only be specified when using expressions")
 	// These come before the table is looked up.
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("nosuch"), Item: it, ExpressionAttributeNames: names})
-	wantValidation(t, err, "ExpressionAttributeNames can only be specified when using expressions")
+	wantValidation(t, err, "1 validation error detected: ExpressionAttributeNames can only be specified when using expressions")
 }

@@ -34,7 +34,7 @@ func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 		return nil, Validation(msgReturnValuesOldOnly)
 	}
 	if err := valueLayer(in.ValueError, in); err != nil {
-		return nil, err
+		return nil, writeEnvelope(err, false)
 	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpDeleteItem, condition: in.ConditionExpression,
@@ -42,7 +42,7 @@ func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
 	})
 	if err != nil {
-		return nil, err
+		return nil, writeEnvelope(err, false)
 	}
 	if err := canonicalize(in.Key); err != nil {
 		return nil, err

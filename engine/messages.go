@@ -640,6 +640,32 @@ func msgFrameworkBatchGetKeys(table string, tooMany bool) string {
 	return "1 validation error detected: Value at 'RequestItems." + table + ".member.Keys' failed to satisfy constraint: Member must have length " + bound
 }
 
+// The request-validation problems PutItem, UpdateItem and DeleteItem
+// report inside the "1 validation error detected: " envelope, where the
+// other operations answer the same texts bare: paritysuite's
+// tests/tier3/error-messages/deleteItem.test.ts and putItem.test.ts
+// ("request validation envelope", eu-west-2 and us-east-1 alike,
+// 2026-10-09), whose note says PutItem and UpdateItem envelope them as
+// DeleteItem does. ExpressionAttributeValues without an expression loses
+// the ": ConditionExpression is null" that the older recordings
+// (dynalite's) have after it. The malformed Expected conditions are the
+// last five (msgEnvelopedExpectedPrefixes, after "One or more parameter
+// values were invalid: "); the first two of those were enveloped
+// already (internal/expr/messages.go).
+const (
+	msgEnvelope                   = "1 validation error detected: "
+	msgNamesWithoutExpressions    = "ExpressionAttributeNames can only be specified when using expressions"
+	msgValuesWithoutExpressions   = "ExpressionAttributeValues can only be specified when using expressions"
+	msgNamesEmpty                 = "ExpressionAttributeNames must not be empty"
+	msgValuesEmpty                = "ExpressionAttributeValues must not be empty"
+	msgConditionExpressionEmpty   = "Invalid ConditionExpression: The expression can not be empty;"
+	msgConditionValueNotDefined   = "Invalid ConditionExpression: An expression attribute value used in expression is not defined;"
+	msgInvalidParametersPrefix    = "One or more parameter values were invalid: "
+	msgExpectedBothValueAndList   = msgInvalidParametersPrefix + "Value and AttributeValueList cannot be used together"
+	msgExpectedOperatorNeedsValue = msgInvalidParametersPrefix + "Value or AttributeValueList must be used with ComparisonOperator: "
+	msgExpectedArgumentCount      = msgInvalidParametersPrefix + "Invalid number of argument(s) for the "
+)
+
 // msgBatchWriteRequestItemsRequired answers a BatchWriteItem whose
 // RequestItems is {}, bare. The regions disagree here: us-east-1 and most
 // others answer this sentence, a few (eu-west-2 among them) the

@@ -38,10 +38,10 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 		return nil, Validation(msgReturnValuesOldOnly)
 	}
 	if err := valueLayer(in.ValueError, in); err != nil {
-		return nil, err
+		return nil, writeEnvelope(err, false)
 	}
 	if err := itemValuesFirst(in, in.Item); err != nil {
-		return nil, err
+		return nil, writeEnvelope(err, false)
 	}
 	// The size is checked before the table is looked up: DynamoDB refuses
 	// an oversized item even for a table that does not exist, and before
@@ -55,7 +55,7 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
 	})
 	if err != nil {
-		return nil, err
+		return nil, writeEnvelope(err, false)
 	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {

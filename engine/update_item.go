@@ -42,10 +42,10 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return nil, err
 	}
 	if err := valueLayer(in.ValueError, in); err != nil {
-		return nil, err
+		return nil, writeEnvelope(err, true)
 	}
 	if err := itemValuesFirst(in, in.Key); err != nil {
-		return nil, err
+		return nil, writeEnvelope(err, true)
 	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
@@ -54,7 +54,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		attributeUpdates: in.AttributeUpdates,
 	})
 	if err != nil {
-		return nil, updateValueTooDeep(err)
+		return nil, writeEnvelope(updateValueTooDeep(err), true)
 	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {

@@ -174,6 +174,34 @@ func updateValueTooDeep(err error) error {
 	return err
 }
 
+// writeEnvelope puts the request-validation problems of PutItem,
+// UpdateItem and DeleteItem in the envelope those operations report them
+// in (engine/messages.go, msgEnvelope). update is UpdateItem, which also
+// envelopes a ConditionExpression's undefined value beside a defined
+// one used by its UpdateExpression (paritysuite's
+// tests/tier3/error-messages/updateItem.test.ts, "undefined value in
+// the ConditionExpression beside a defined one", eu-west-2 and us-east-1,
+// 2026-10-09); PutItem's and DeleteItem's are not recorded and stay
+// bare.
+func writeEnvelope(err error, update bool) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeValidation || strings.HasPrefix(e.Message, msgEnvelope) {
+		return err
+	}
+	m := e.Message
+	switch {
+	case strings.HasPrefix(m, msgValuesWithoutExpressions):
+		m = msgValuesWithoutExpressions
+	case m == msgNamesWithoutExpressions, m == msgNamesEmpty, m == msgValuesEmpty, m == msgConditionExpressionEmpty,
+		strings.HasPrefix(m, msgExpectedBothValueAndList), strings.HasPrefix(m, msgExpectedOperatorNeedsValue),
+		strings.HasPrefix(m, msgExpectedArgumentCount),
+		update && strings.HasPrefix(m, msgConditionValueNotDefined):
+	default:
+		return err
+	}
+	return Validation(msgEnvelope + m)
+}
+
 // More of DynamoDB's member order within layer 1:
 //
 //   - Query: an unknown ConditionalOperator that a QueryFilter of two or
