@@ -1,7 +1,10 @@
 package attr
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -13,11 +16,39 @@ import (
 // that pins it names its source.
 type Error struct {
 	Message string
+	// Current is set on the problems of a value's own (a number, a set,
+	// NULL, nesting) that the value checks find: the text of the same
+	// problem in DynamoDB's current validation layer, which PutItem,
+	// UpdateItem, DeleteItem, GetItem, BatchGetItem and Query run, where
+	// Message is the older layer's, which BatchWriteItem, the transactions
+	// and Scan still run (paritysuite/dynamodb-conformance,
+	// tests/tier3/error-messages/valueLayers.test.ts, eu-west-2, us-east-1,
+	// eu-west-1 and us-west-2, 2026-10-09). The two differ for a number
+	// that is empty text (": " follows the current one) and for duplicate
+	// set members (see setDuplicatesError); otherwise Current is Message.
+	// The current layer also reports them with no
+	// "ExpressionAttributeValues contains invalid value" wrapping, which
+	// internal/expr keeps out of Current.
+	Current string
 }
 
 func (e *Error) Error() string { return e.Message }
 
 func newError(msg string) *Error { return &Error{Message: msg} }
+
+// valueError marks err, a problem found in a value by the value checks,
+// with its current layer's text (Error.Current).
+func valueError(err *Error) *Error {
+	if err == nil || err.Current != "" {
+		return err
+	}
+	cur := err.Message
+	if cur == MsgNumberSyntax {
+		// Empty text: the current layer keeps the colon and a space.
+		cur = MsgNumberSyntax + ": "
+	}
+	return &Error{Message: err.Message, Current: cur}
+}
 
 // DynamoDB's ValidationException messages for attribute values.
 //
@@ -85,34 +116,87 @@ func numberSyntaxError(s string) *Error {
 	return newError(MsgNumberSyntax + ": " + s)
 }
 
-// stringSetDuplicatesError lists the whole collection the way DynamoDB does:
-// "[a, b, a]".
+// stringSetDuplicatesError lists the whole collection the way DynamoDB
+// does: the older layer as sent, unquoted, "[b, a, b]"; the current layer
+// quoted and in setDuplicatesOrder, "[\"a\", \"b\", \"b\"]"
+// (valueLayers.test.ts, Error.Current).
 func stringSetDuplicatesError(ss []string) *Error {
-	var b strings.Builder
-	b.WriteString("One or more parameter values were invalid: Input collection [")
+	var older, cur strings.Builder
+	older.WriteString(msgDuplicatesPrefix + "[")
+	cur.WriteString(msgDuplicatesPrefix + "[")
 	for i, s := range ss {
 		if i > 0 {
-			b.WriteString(", ")
+			older.WriteString(", ")
 		}
-		b.WriteString(s)
+		older.WriteString(s)
 	}
-	b.WriteString("] contains duplicates.")
-	return newError(b.String())
+	for i, s := range setDuplicatesOrder(ss, func(a, b string) int { return strings.Compare(a, b) }) {
+		if i > 0 {
+			cur.WriteString(", ")
+		}
+		writeQuoted(&cur, s)
+	}
+	older.WriteString("] contains duplicates.")
+	cur.WriteString("] contains duplicates.")
+	return &Error{Message: older.String(), Current: cur.String()}
 }
 
 // binarySetDuplicatesError lists the collection base64-encoded, with
-// DynamoDB's missing space before "of".
+// DynamoDB's missing space before "of"; the current layer quotes the
+// members, in setDuplicatesOrder, with no space after the commas
+// ("[\"AA==\",\"/w==\",\"AA==\"]of type BS", valueLayers.test.ts).
 func binarySetDuplicatesError(bs [][]byte) *Error {
-	var b strings.Builder
-	b.WriteString("One or more parameter values were invalid: Input collection [")
+	var older, cur strings.Builder
+	older.WriteString(msgDuplicatesPrefix + "[")
+	cur.WriteString(msgDuplicatesPrefix + "[")
 	for i, v := range bs {
 		if i > 0 {
-			b.WriteString(", ")
+			older.WriteString(", ")
 		}
-		b.WriteString(base64.StdEncoding.EncodeToString(v))
+		older.WriteString(base64.StdEncoding.EncodeToString(v))
 	}
-	b.WriteString("]of type BS contains duplicates.")
-	return newError(b.String())
+	for i, v := range setDuplicatesOrder(bs, bytes.Compare) {
+		if i > 0 {
+			cur.WriteByte(',')
+		}
+		writeQuoted(&cur, base64.StdEncoding.EncodeToString(v))
+	}
+	older.WriteString("]of type BS contains duplicates.")
+	cur.WriteString("]of type BS contains duplicates.")
+	return &Error{Message: older.String(), Current: cur.String()}
+}
+
+const msgDuplicatesPrefix = "One or more parameter values were invalid: Input collection "
+
+// msgNumberSetDuplicatesCurrent is the current layer's text for
+// MsgNumberSetDuplicates: the prefix and a full stop, still no members
+// (valueLayers.test.ts).
+const msgNumberSetDuplicatesCurrent = "One or more parameter values were invalid: Input collection contains duplicates."
+
+// setDuplicatesOrder is the order the current layer lists a set with a
+// repeated member in: the members before the first repeat in byte order,
+// then the repeat, then the rest as sent (valueLayers.test.ts: SS b, a, b
+// is listed a, b, b; BS /w==, AA==, AA== is listed AA==, /w==, AA==).
+func setDuplicatesOrder[T any](members []T, cmp func(a, b T) int) []T {
+	var seen []T
+	for i, m := range members {
+		at, found := slices.BinarySearchFunc(seen, m, cmp)
+		if found {
+			out := append(seen, m)
+			return append(out, members[i+1:]...)
+		}
+		seen = slices.Insert(seen, at, m)
+	}
+	return seen
+}
+
+// writeQuoted writes s in double quotes, escaped as JSON.
+func writeQuoted(b *strings.Builder, s string) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
 // KeyTypeMismatchError is PutItem's error (also BatchWriteItem's and

@@ -144,9 +144,12 @@ func canonicalizeMap(m map[string]Value, level int, sorted bool) *Error {
 	return nil
 }
 
+// canonicalize marks the problems of a value's own with their current
+// layer's text (valueError); a Malformed marker and an empty value, which
+// the protocol decoder finds, are not marked.
 func (v *Value) canonicalize(level int, sorted bool) *Error {
 	if level > MaxDepth {
-		return newError(MsgNestingTooDeep)
+		return valueError(newError(MsgNestingTooDeep))
 	}
 	switch v.Type {
 	case TypeS, TypeB, TypeBOOL:
@@ -154,13 +157,13 @@ func (v *Value) canonicalize(level int, sorted bool) *Error {
 	case TypeN:
 		c, err := normalizeNumber(v.S)
 		if err != nil {
-			return err
+			return valueError(err)
 		}
 		v.S = c
 		return nil
 	case TypeNULL:
 		if !v.Bool {
-			return newError(MsgNullNotTrue)
+			return valueError(newError(MsgNullNotTrue))
 		}
 		return nil
 	case TypeM:
@@ -174,7 +177,7 @@ func (v *Value) canonicalize(level int, sorted bool) *Error {
 		return nil
 	case TypeSS:
 		if len(v.SS) == 0 {
-			return newError(MsgEmptyStringSet)
+			return valueError(newError(MsgEmptyStringSet))
 		}
 		if hasDuplicateStrings(v.SS) {
 			return stringSetDuplicatesError(v.SS)
@@ -182,12 +185,12 @@ func (v *Value) canonicalize(level int, sorted bool) *Error {
 		return nil
 	case TypeNS:
 		if len(v.SS) == 0 {
-			return newError(MsgEmptyNumberSet)
+			return valueError(newError(MsgEmptyNumberSet))
 		}
 		for i, s := range v.SS {
 			c, err := normalizeNumber(s)
 			if err != nil {
-				return err
+				return valueError(err)
 			}
 			if c != s {
 				v.SS[i] = c
@@ -195,12 +198,12 @@ func (v *Value) canonicalize(level int, sorted bool) *Error {
 		}
 		// Canonical texts are equal exactly when the values are.
 		if hasDuplicateStrings(v.SS) {
-			return newError(MsgNumberSetDuplicates)
+			return &Error{Message: MsgNumberSetDuplicates, Current: msgNumberSetDuplicatesCurrent}
 		}
 		return nil
 	case TypeBS:
 		if len(v.BS) == 0 {
-			return newError(MsgEmptyBinarySet)
+			return valueError(newError(MsgEmptyBinarySet))
 		}
 		if hasDuplicateBytes(v.BS) {
 			return binarySetDuplicatesError(v.BS)

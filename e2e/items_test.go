@@ -258,38 +258,55 @@ func TestKeyLookupErrors(t *testing.T) {
 }
 
 // TestAttributeValueErrors checks the validation of attribute values, the
-// same in items and keys.
+// same in items and keys, in the two layers DynamoDB words them in:
+// paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+// valueLayers.test.ts (eu-west-2, us-east-1, eu-west-1 and us-west-2,
+// 2026-10-09), newer than the texts pinned here before. PutItem runs the
+// current layer inside the "1 validation error detected: " envelope,
+// GetItem the same bare, BatchWriteItem the older layer (older, when it
+// differs).
 func TestAttributeValueErrors(t *testing.T) {
 	_, c := start(t)
 	createHash(t, c, "vals", types.ScalarAttributeTypeS)
+	const env = "1 validation error detected: "
 	for _, tc := range []struct {
-		v   types.AttributeValue
-		msg string
+		v          types.AttributeValue
+		msg, older string
 	}{
-		{N("123456789012345678901234567890123456789"), "Attempting to store more than 38 significant digits in a Number"},
-		{N("-1.23456789012345678901234567890123456789"), "Attempting to store more than 38 significant digits in a Number"},
-		{N("1e126"), "Number overflow. Attempting to store a number with magnitude larger than supported range"},
-		{N("-1e126"), "Number overflow. Attempting to store a number with magnitude larger than supported range"},
-		{N("1e-131"), "Number underflow. Attempting to store a number with magnitude smaller than supported range"},
-		{N("b"), "The parameter cannot be converted to a numeric value: b"},
-		{N(""), "The parameter cannot be converted to a numeric value"},
-		{NS("1", "b"), "The parameter cannot be converted to a numeric value: b"},
-		{NS("1", "1.0"), "Input collection contains duplicates"},
-		{SS(), "One or more parameter values were invalid: An string set  may not be empty"},
-		{NS(), "One or more parameter values were invalid: An number set  may not be empty"},
-		{BS(), "One or more parameter values were invalid: Binary sets should not be empty"},
-		{SS("a", "a"), "One or more parameter values were invalid: Input collection [a, a] contains duplicates."},
-		{BS([]byte("b"), []byte("b")), "One or more parameter values were invalid: Input collection [Yg==, Yg==]of type BS contains duplicates."},
-		{&types.AttributeValueMemberNULL{Value: false}, "One or more parameter values were invalid: Null attribute value types must have the value of true"},
-		{L(M(item{"x": SS()})), "One or more parameter values were invalid: An string set  may not be empty"},
+		{v: N("123456789012345678901234567890123456789"), msg: "Attempting to store more than 38 significant digits in a Number"},
+		{v: N("-1.23456789012345678901234567890123456789"), msg: "Attempting to store more than 38 significant digits in a Number"},
+		{v: N("1e126"), msg: "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{v: N("-1e126"), msg: "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{v: N("1e-131"), msg: "Number underflow. Attempting to store a number with magnitude smaller than supported range"},
+		{v: N("b"), msg: "The parameter cannot be converted to a numeric value: b"},
+		// Empty text: the current layer keeps ": ".
+		{v: N(""), msg: "The parameter cannot be converted to a numeric value: ", older: "The parameter cannot be converted to a numeric value"},
+		{v: NS("1", "b"), msg: "The parameter cannot be converted to a numeric value: b"},
+		{v: NS("1", "1.0"), msg: "One or more parameter values were invalid: Input collection contains duplicates.", older: "Input collection contains duplicates"},
+		{v: SS(), msg: "One or more parameter values were invalid: An string set  may not be empty"},
+		{v: NS(), msg: "One or more parameter values were invalid: An number set  may not be empty"},
+		{v: BS(), msg: "One or more parameter values were invalid: Binary sets should not be empty"},
+		{v: SS("a", "a"), msg: `One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates.`,
+			older: "One or more parameter values were invalid: Input collection [a, a] contains duplicates."},
+		{v: BS([]byte("b"), []byte("b")), msg: `One or more parameter values were invalid: Input collection ["Yg==","Yg=="]of type BS contains duplicates.`,
+			older: "One or more parameter values were invalid: Input collection [Yg==, Yg==]of type BS contains duplicates."},
+		{v: &types.AttributeValueMemberNULL{Value: false}, msg: "One or more parameter values were invalid: Null attribute value types must have the value of true"},
+		{v: L(M(item{"x": SS()})), msg: "One or more parameter values were invalid: An string set  may not be empty"},
 	} {
 		_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("vals"), Item: item{"pk": S("a"), "v": tc.v}})
-		wantValidation(t, err, tc.msg)
+		wantValidation(t, err, env+tc.msg)
 		// Values are validated before the table is looked up.
 		_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("nosuch"), Item: item{"pk": S("a"), "v": tc.v}})
-		wantValidation(t, err, tc.msg)
+		wantValidation(t, err, env+tc.msg)
 		_, err = c.GetItem(bg(), &dynamodb.GetItemInput{TableName: aws.String("vals"), Key: item{"pk": tc.v}})
 		wantValidation(t, err, tc.msg)
+		older := tc.older
+		if older == "" {
+			older = tc.msg
+		}
+		_, err = c.BatchWriteItem(bg(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+			"vals": {{PutRequest: &types.PutRequest{Item: item{"pk": S("a"), "v": tc.v}}}}}})
+		wantValidation(t, err, older)
 	}
 	// 32 levels of nesting are allowed, 33 are not.
 	nest := func(levels int) types.AttributeValue {
@@ -301,7 +318,7 @@ func TestAttributeValueErrors(t *testing.T) {
 	}
 	put(t, c, "vals", item{"pk": S("deep"), "v": nest(32)})
 	_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("vals"), Item: item{"pk": S("a"), "v": nest(33)}})
-	wantValidation(t, err, "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
+	wantValidation(t, err, "1 validation error detected: Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
 }
 
 func TestItemRequestValidation(t *testing.T) {

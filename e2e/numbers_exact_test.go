@@ -82,10 +82,13 @@ func TestNumberRangeErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			// PutItem inside the envelope, GetItem bare
+			// (paritysuite/dynamodb-conformance, tests/tier3/
+			// error-messages/valueLayers.test.ts, 2026-10-09).
 			_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("nrange"), Item: item{"pk": S("k"), "n": N(tc.n)}})
-			wantValidation(t, err, tc.msg)
+			wantValidation(t, err, "1 validation error detected: "+tc.msg)
 			_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("nkey"), Item: item{"pk": N(tc.n)}})
-			wantValidation(t, err, tc.msg)
+			wantValidation(t, err, "1 validation error detected: "+tc.msg)
 			_, err = c.GetItem(bg(), &dynamodb.GetItemInput{TableName: aws.String("nkey"), Key: item{"pk": N(tc.n)}})
 			wantValidation(t, err, tc.msg)
 		})

@@ -24,6 +24,11 @@ const (
 // returned in no particular order; keys whose items would push the response
 // past 16 MB come back in UnprocessedKeys.
 func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	out, err := db.batchGetItem(in)
+	return out, currentLayer(err, false)
+}
+
+func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	// The lengths of RequestItems and of each Keys list are read first,
 	// and the first that fails is answered alone, in the validation
 	// framework's words (msgFrameworkRequestItemsEmpty,

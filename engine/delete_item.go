@@ -13,7 +13,8 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	// On a shared store, a table another node has deleted and created
 	// again under the same name since this node read it makes the
 	// request run again on the new table (engine/shared.go).
-	return retryConflicts(db, func() (*DeleteItemOutput, error) { return db.deleteItem(in) })
+	out, err := retryConflicts(db, func() (*DeleteItemOutput, error) { return db.deleteItem(in) })
+	return out, currentLayer(err, true)
 }
 
 func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {

@@ -35,6 +35,11 @@ type Error struct {
 	// CancellationReasons is set on TransactionCanceledException, one per
 	// action in request order.
 	CancellationReasons []CancellationReason
+
+	// current is the text of a value's own problem in DynamoDB's
+	// current validation layer (attr.Error.Current), which the
+	// operations that run that layer answer instead (currentLayer).
+	current string
 }
 
 // CancellationReason explains why one action of a transaction failed.

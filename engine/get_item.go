@@ -13,6 +13,11 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
 func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
+	out, err := db.getItem(in)
+	return out, currentLayer(err, false)
+}
+
+func (db *DB) getItem(in *GetItemInput) (*GetItemOutput, error) {
 	// DynamoDB's order of the members (engine/validation_order.go).
 	var c constraints
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)

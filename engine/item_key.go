@@ -187,7 +187,7 @@ func canonicalizeValue(v *attr.Value) error {
 func attrError(err error) error {
 	var ae *attr.Error
 	if errors.As(err, &ae) {
-		return Validation(ae.Message)
+		return &Error{Code: CodeValidation, Message: ae.Message, current: ae.Current}
 	}
 	return err
 }

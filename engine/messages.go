@@ -3,8 +3,6 @@ package engine
 import (
 	"fmt"
 	"strings"
-
-	"github.com/dynago/dynago/attr"
 )
 
 // The texts of DynamoDB's errors, in one place: clients match some of
@@ -618,14 +616,6 @@ const (
 	// (update-item-validation-error-aggregation). The enum's order and
 	// its "UPDATE_NEW" are DynamoDB's.
 	msgFrameworkUpdateReturnValues = "1 validation error detected: Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"
-	// msgFrameworkValueTooDeep: an UpdateItem ExpressionAttributeValues
-	// value nested past attr.MaxDepth, without the "ExpressionAttributeValues
-	// contains invalid value: ... for key" wrapping of the other value
-	// problems (update-item-nesting-depth-expression-value; the request
-	// of tests/tier3/limits/nestingDepth.test.ts, "rejects a 32-level
-	// ExpressionAttributeValue"). Only UpdateItem is recorded so;
-	// TransactWriteItems keeps the wrapped form.
-	msgFrameworkValueTooDeep = "1 validation error detected: " + attr.MsgNestingTooDeep
 )
 
 // msgFrameworkBatchGetKeys answers a BatchGetItem Keys list of table that

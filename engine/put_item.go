@@ -12,7 +12,8 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 	// On a shared store, a table another node has deleted and created
 	// again under the same name since this node read it makes the
 	// request run again on the new table (engine/shared.go).
-	return retryConflicts(db, func() (*PutItemOutput, error) { return db.putItem(in) })
+	out, err := retryConflicts(db, func() (*PutItemOutput, error) { return db.putItem(in) })
+	return out, currentLayer(err, true)
 }
 
 func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {

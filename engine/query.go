@@ -24,7 +24,8 @@ type keyCondition struct {
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
-	return db.query(in, false)
+	out, err := db.query(in, false)
+	return out, currentLayer(err, false)
 }
 
 // query is Query; keyFilter lets the filter name key attributes, which

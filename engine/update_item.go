@@ -15,7 +15,8 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	// On a shared store, a table another node has deleted and created
 	// again under the same name since this node read it makes the
 	// request run again on the new table (engine/shared.go).
-	return retryConflicts(db, func() (*UpdateItemOutput, error) { return db.updateItem(in) })
+	out, err := retryConflicts(db, func() (*UpdateItemOutput, error) { return db.updateItem(in) })
+	return out, currentLayer(err, true)
 }
 
 func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
@@ -54,7 +55,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		attributeUpdates: in.AttributeUpdates,
 	})
 	if err != nil {
-		return nil, writeEnvelope(updateValueTooDeep(err), true)
+		return nil, writeEnvelope(err, true)
 	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -337,7 +338,14 @@ func checkValues(values attr.Item) *attr.Error {
 	for _, k := range keys {
 		v := values[k]
 		if err := v.Canonicalize(); err != nil {
-			return newErr("ExpressionAttributeValues contains invalid value: " + err.Error() + " for key " + k)
+			// The current validation layer reports a value's own problem
+			// without the wrapping (attr.Error.Current).
+			e := newErr("ExpressionAttributeValues contains invalid value: " + err.Error() + " for key " + k)
+			var ae *attr.Error
+			if errors.As(err, &ae) {
+				e.Current = ae.Current
+			}
+			return e
 		}
 	}
 	return nil
