@@ -117,6 +117,49 @@ func TestFrameworkExact(t *testing.T) {
 		{"update item, condition value nested 31 levels", "UpdateItem",
 			`{"TableName":"fwh","Key":{"pk":{"S":"fw-nest"}},"UpdateExpression":"SET touched = :t","ConditionExpression":"#d = :deep","ExpressionAttributeNames":{"#d":"data"},"ExpressionAttributeValues":{":t":{"S":"y"},":deep":` + nestedValue(31) + `}}`, ccf,
 			"The conditional request failed"},
+		// batchOperations.test.ts (validation-ordering), "BatchGetItem
+		// reports a malformed table name and an unknown
+		// ReturnConsumedCapacity together" (us-east-1 and eu-west-2,
+		// 2026-10-09).
+		{"batch get, malformed table name and an enum", "BatchGetItem", `{"RequestItems":{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}},"ReturnConsumedCapacity":"BOGUS"}`, val,
+			`2 validation errors detected: Value '{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}' at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]; ` +
+				"Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"},
+
+		// tests/tier3/validation-ordering/deepRequests.test.ts
+		// (eu-west-2 and us-east-1, 2026-10-09): below the second limit
+		// (a value nested 40 levels) DeleteItem's unknown ReturnValues
+		// keeps "the newer generic form", PutItem's alike; past it (63
+		// levels) the older per-value form, pinned in
+		// validation_order_exact_test.go.
+		{"delete item, unknown ReturnValues beside a value nested 40 levels", "DeleteItem",
+			`{"TableName":"fw_absent","Key":{"pk":{"S":"a"}},"ConditionExpression":"#d = :deep","ExpressionAttributeNames":{"#d":"d"},"ExpressionAttributeValues":{":deep":` + nestedValue(40) + `},"ReturnValues":"BOGUS"}`, val,
+			one + "Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"},
+		{"put item, unknown ReturnValues", "PutItem", `{"TableName":"fw_absent","Item":{"pk":{"S":"a"}},"ReturnValues":"BOGUS"}`, val,
+			one + "Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"},
+		// "refuses UPDATED_NEW with the bare ReturnValues message ahead
+		// of a condition value nested 100 levels"; at 40 levels it keeps
+		// the envelope.
+		{"delete item, UPDATED_NEW beside a value nested 100 levels", "DeleteItem",
+			`{"TableName":"fw_absent","Key":{"pk":{"S":"a"}},"ConditionExpression":"#d = :deep","ExpressionAttributeNames":{"#d":"d"},"ExpressionAttributeValues":{":deep":` + nestedValue(100) + `},"ReturnValues":"UPDATED_NEW"}`, val,
+			"ReturnValues can only be ALL_OLD or NONE"},
+		{"delete item, UPDATED_NEW beside a value nested 40 levels", "DeleteItem",
+			`{"TableName":"fw_absent","Key":{"pk":{"S":"a"}},"ConditionExpression":"#d = :deep","ExpressionAttributeNames":{"#d":"d"},"ExpressionAttributeValues":{":deep":` + nestedValue(40) + `},"ReturnValues":"UPDATED_NEW"}`, val,
+			one + "ReturnValues can only be ALL_OLD or NONE"},
+		// "At 33 and 40 levels the newer [ALL, OR] form is reported
+		// instead" of the older per-value form that an Expected value
+		// nested 100 levels gets: an unknown ConditionalOperator two
+		// Expected conditions would apply, alone, bare.
+		{"put item, XOR with two Expected conditions, one nested 40 levels", "PutItem",
+			`{"TableName":"fw_absent","Item":{"pk":{"S":"a"}},"Expected":{"a":{"Value":` + nestedValue(40) + `},"b":{"Exists":false}},"ConditionalOperator":"XOR"}`, val,
+			"Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"},
+		{"update item, XOR with two Expected conditions, one nested 33 levels", "UpdateItem",
+			`{"TableName":"fw_absent","Key":{"pk":{"S":"a"}},"AttributeUpdates":{"x":{"Action":"PUT","Value":{"S":"1"}}},"Expected":{"a":{"Value":` + nestedValue(33) + `},"b":{"Exists":false}},"ConditionalOperator":"XOR"}`, val,
+			"Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"},
+		// "Scan with one ScanFilter condition nested 40 levels and
+		// ConditionalOperator AND": us-east-1 reports the depth first.
+		{"scan, one filter condition nested 40 levels and AND", "Scan",
+			`{"TableName":"fw_absent","ScanFilter":{"a":{"ComparisonOperator":"EQ","AttributeValueList":[` + nestedValue(40) + `]}},"ConditionalOperator":"AND"}`, val,
+			"Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)

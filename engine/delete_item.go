@@ -18,6 +18,15 @@ func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 }
 
 func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
+	deep := func() bool { return deepRequest(in.Key, in.ExpressionAttributeValues, in.Expected, nil) }
+	if in.Key != nil {
+		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, false, deep); err != nil {
+			return nil, err
+		}
+		if err := expectedOperatorFirst(in.ConditionalOperator, len(in.Expected), deep); err != nil {
+			return nil, err
+		}
+	}
 	var c constraints
 	c.itemTableName(in.TableName, in.NoTableName)
 	if in.Key == nil {
@@ -32,7 +41,7 @@ func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 		return nil, err
 	}
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
-		return nil, Validation(msgReturnValuesOldOnly)
+		return nil, returnValuesOldOnly(deep)
 	}
 	if err := valueLayer(in.ValueError, in); err != nil {
 		return nil, writeEnvelope(err, false)

@@ -578,6 +578,11 @@ const (
 // recordings (dynalite) have it bare.
 const msgReturnValuesOldOnly = "1 validation error detected: ReturnValues can only be ALL_OLD or NONE"
 
+// msgReturnValuesOldOnlyBare is msgReturnValuesOldOnly without the
+// envelope, as DynamoDB answers it in a request with a value nested past
+// the depth guard (deepRequest).
+const msgReturnValuesOldOnlyBare = "ReturnValues can only be ALL_OLD or NONE"
+
 // Batch texts, unchanged by the rewording (paritysuite's batchGetItem and
 // batchWriteItem .test.ts, 2026, for the duplicate keys; dynalite's tests
 // against DynamoDB for the rest).
@@ -611,11 +616,13 @@ const (
 	// only tableName constraint"). Without the Item or Key the older,
 	// joined form stays (msgItemTableNameEmpty).
 	msgFrameworkTableNameEmpty = "1 validation error detected: Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
-	// msgFrameworkUpdateReturnValues: an UpdateItem ReturnValues outside
-	// its enum, alone, ahead of an unknown ReturnConsumedCapacity
-	// (update-item-validation-error-aggregation). The enum's order and
-	// its "UPDATE_NEW" are DynamoDB's.
-	msgFrameworkUpdateReturnValues = "1 validation error detected: Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"
+	// msgFrameworkReturnValues: a ReturnValues outside its enum, alone,
+	// ahead of an unknown ReturnConsumedCapacity: UpdateItem's in the
+	// sweep (update-item-validation-error-aggregation), and DeleteItem's,
+	// "the newer generic form", in tests/tier3/validation-ordering/
+	// deepRequests.test.ts (2026-10-09), whose note has PutItem read it
+	// alike. The enum's order and its "UPDATE_NEW" are DynamoDB's.
+	msgFrameworkReturnValues = "1 validation error detected: Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"
 )
 
 // msgFrameworkBatchGetKeys answers a BatchGetItem Keys list of table that

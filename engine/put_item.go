@@ -17,8 +17,12 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 }
 
 func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
+	deep := func() bool { return deepRequest(in.Item, in.ExpressionAttributeValues, in.Expected, nil) }
 	if in.Item != nil {
-		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, false); err != nil {
+		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, true, deep); err != nil {
+			return nil, err
+		}
+		if err := expectedOperatorFirst(in.ConditionalOperator, len(in.Expected), deep); err != nil {
 			return nil, err
 		}
 	}
@@ -36,7 +40,7 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	if in.ReturnValues != "" && in.ReturnValues != ReturnValuesNone && in.ReturnValues != ReturnValuesAllOld {
-		return nil, Validation(msgReturnValuesOldOnly)
+		return nil, returnValuesOldOnly(deep)
 	}
 	if err := valueLayer(in.ValueError, in); err != nil {
 		return nil, writeEnvelope(err, false)

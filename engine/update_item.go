@@ -20,8 +20,14 @@ func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 }
 
 func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
+	deep := func() bool {
+		return deepRequest(in.Key, in.ExpressionAttributeValues, in.Expected, in.AttributeUpdates)
+	}
 	if in.Key != nil {
-		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, true); err != nil {
+		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, true, deep); err != nil {
+			return nil, err
+		}
+		if err := expectedOperatorFirst(in.ConditionalOperator, len(in.Expected), deep); err != nil {
 			return nil, err
 		}
 	}

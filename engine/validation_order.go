@@ -139,28 +139,139 @@ func conditionalOperatorFirst(op string, conditions int) error {
 	return Validation(msgConditionalOperatorApplied)
 }
 
-// frameworkFirst is checked ahead of layer 1 by PutItem and UpdateItem
-// once the request sends its Item (PutItem) or Key (UpdateItem): DynamoDB's
+// frameworkFirst is checked ahead of layer 1 by PutItem, UpdateItem and
+// DeleteItem once the request sends its Item (PutItem) or Key: DynamoDB's
 // newer validation framework (engine/messages.go, msgFramework*) reads an
-// empty TableName, then UpdateItem's ReturnValues, before anything else,
-// and answers the first it finds alone, in its own words
-// (paritysuite/dynamodb-conformance, captures/2026-10-07-sweep-follow-up.json:
-// put-item- and update-item-validation-error-aggregation, us-east-1 and
-// eu-west-2 alike). A request without its Item or Key is still answered
-// by layer 1, every member joined in the older form (the same suite's
-// tests/tier3/validation-ordering/updateItem.test.ts, 2026-10-09).
-func frameworkFirst(tableName string, noTableName bool, returnValues string, update bool) error {
-	if !noTableName && tableName == "" {
+// empty TableName (PutItem and UpdateItem: emptyName), then an unknown
+// ReturnValues, before anything else, and answers the first it finds
+// alone, in its own words (paritysuite/dynamodb-conformance,
+// captures/2026-10-07-sweep-follow-up.json: put-item- and
+// update-item-validation-error-aggregation, us-east-1 and eu-west-2
+// alike). A request without its Item or Key is still answered by layer
+// 1, every member joined in the older form (the same suite's
+// tests/tier3/validation-ordering/updateItem.test.ts, 2026-10-09), and so
+// is the ReturnValues of a request the decoder read past its depth guard
+// (deep; deepRequests.test.ts: "past the second limit DeleteItem reads
+// ReturnValues in its older form, as PutItem and UpdateItem do ... At 40
+// levels the newer generic form stays"), or beside a table name failing
+// another of its constraints (not recorded; the older form kept).
+func frameworkFirst(tableName string, noTableName bool, returnValues string, emptyName bool, deep func() bool) error {
+	if emptyName && !noTableName && tableName == "" {
 		return Validation(msgFrameworkTableNameEmpty)
 	}
-	if !update || returnValues == "" {
+	if returnValues == "" {
 		return nil
 	}
 	switch returnValues {
 	case ReturnValuesAllNew, ReturnValuesUpdatedOld, ReturnValuesAllOld, ReturnValuesNone, ReturnValuesUpdatedNew:
 		return nil
 	}
-	return Validation(msgFrameworkUpdateReturnValues)
+	var c constraints
+	c.itemTableName(tableName, noTableName)
+	if c.err() != nil || deep() {
+		return nil
+	}
+	return Validation(msgFrameworkReturnValues)
+}
+
+// deepRequest reports (when called: the walk is needed only on the
+// paths that answer differently) whether a single-item write carries a value nested
+// past the second limit, about 62 levels: DynamoDB reads such a request
+// in an older way, which answers ReturnValues and ConditionalOperator in
+// their older forms (deepRequests.test.ts, eu-west-2 and us-east-1,
+// 2026-10-09: values nested 63 and 100 levels are read so, 33 and 40
+// levels are not). The line is drawn past 63 levels (a value wrapped in
+// 63 maps, its leaf at level 64, is deep); the values looked at are the
+// item or key, the ExpressionAttributeValues, the Expected values and
+// the AttributeUpdates values. A value the protocol decoder cut off past
+// its own guard is deep too.
+func deepRequest(item attr.Item, values attr.Item, expected map[string]ExpectedAttributeValue, updates map[string]AttributeValueUpdate) bool {
+	deep := func(v attr.Value) bool { return valueLevels(v, 1) > maxShallowLevels }
+	for _, v := range item {
+		if deep(v) {
+			return true
+		}
+	}
+	for _, v := range values {
+		if deep(v) {
+			return true
+		}
+	}
+	for _, e := range expected {
+		if e.Value != nil && deep(*e.Value) {
+			return true
+		}
+		for _, v := range e.AttributeValueList {
+			if deep(v) {
+				return true
+			}
+		}
+	}
+	for _, u := range updates {
+		if u.Value != nil && deep(*u.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxShallowLevels is the deepest nesting, in levels (the value itself
+// is level 1), that DynamoDB reads a single-item write's members in its
+// newer way beside (deepRequest).
+const maxShallowLevels = 63
+
+// valueLevels returns the levels of v, at level, stopping once past
+// maxShallowLevels.
+func valueLevels(v attr.Value, level int) int {
+	if level > maxShallowLevels {
+		return level
+	}
+	if v.Type == attr.TypeInvalid && v.S == attr.MsgNestingTooDeep {
+		return maxShallowLevels + 1 // the decoder's marker past its guard
+	}
+	deepest := level
+	switch v.Type {
+	case attr.TypeM:
+		for _, e := range v.M {
+			if d := valueLevels(e, level+1); d > deepest {
+				deepest = d
+			}
+		}
+	case attr.TypeL:
+		for _, e := range v.L {
+			if d := valueLevels(e, level+1); d > deepest {
+				deepest = d
+			}
+		}
+	}
+	return deepest
+}
+
+// returnValuesOldOnly answers a PutItem or DeleteItem ReturnValues other
+// than ALL_OLD and NONE: inside the envelope, but bare in a request read
+// past the depth guard (deepRequests.test.ts, "refuses UPDATED_NEW with
+// the bare ReturnValues message ahead of a condition value nested 100
+// levels").
+func returnValuesOldOnly(deep func() bool) error {
+	if deep() {
+		return Validation(msgReturnValuesOldOnlyBare)
+	}
+	return Validation(msgReturnValuesOldOnly)
+}
+
+// expectedOperatorFirst is conditionalOperatorFirst for the Expected of
+// the single-item writes: an unknown ConditionalOperator that two or more
+// Expected conditions would apply is answered alone, in the newer [ALL,
+// OR] form, ahead of layer 1 (deepRequests.test.ts: "At 33 and 40 levels
+// the newer [ALL, OR] form is reported instead", PutItem and UpdateItem;
+// DeleteItem taken to be alike). Past the depth guard the older form
+// stays, joined with the other members (layer 1).
+func expectedOperatorFirst(op string, conditions int, deep func() bool) error {
+	err := conditionalOperatorFirst(op, conditions)
+	if err == nil || deep() {
+		return nil
+	}
+	return err
 }
 
 // currentLayer answers a value's own problem (a number, a set, NULL,
