@@ -41,16 +41,24 @@ func (db *DB) deleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}
-	switch db.tableStatus(t) {
-	case TableStatusCreating, TableStatusUpdating:
-		return nil, db.inUse(t)
-	case TableStatusDeleting:
+	if db.tableStatus(t) == TableStatusDeleting {
 		// Already being deleted: no error (AWS's API reference).
 		desc, err := db.describeDeleting(t)
 		if err != nil {
 			return nil, err
 		}
 		return &DeleteTableOutput{TableDescription: desc}, nil
+	}
+	// A CREATING or UPDATING table is refused, and so is an ACTIVE one
+	// while a global secondary index is CREATING (backfilling), UPDATING
+	// or DELETING (the ack-api-quirks catalogue, DDB-TABLE-150, -376).
+	if err := db.inUse(t); err != nil {
+		return nil, err
+	}
+	for _, ix := range t.indexes {
+		if ix.meta.Backfilling {
+			return nil, InUse(msgIndexesInFlight)
+		}
 	}
 	if t.meta.DeletionProtection {
 		return nil, Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")

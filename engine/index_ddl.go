@@ -507,12 +507,20 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			}
 			x := &m.Indexes[i]
 			if p := u.Update.ProvisionedThroughput; p != nil {
+				// The ack-api-quirks catalogue, DDB-TABLE-152 (an index
+				// of an on-demand table) and -164 (the same throughput
+				// again; the recording cuts the text after the read
+				// units, the rest follows the table's text).
 				if m.BillingMode == BillingModePayPerRequest {
-					return 0, invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST", x.Name)
+					return 0, invalid("The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput", x.Name)
 				}
 				old := ProvisionedThroughputDescription{}
 				if x.Throughput != nil {
 					old = *x.Throughput
+				}
+				if x.Throughput != nil && p.ReadCapacityUnits == old.ReadCapacityUnits && p.WriteCapacityUnits == old.WriteCapacityUnits {
+					return 0, Validation(fmt.Sprintf("The provisioned throughput for the index %[1]s will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index %[1]s: %[2]d. Requested ReadCapacityUnits: %[3]d. Current WriteCapacityUnits provisioned for index %[1]s: %[4]d. Requested WriteCapacityUnits: %[5]d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+						x.Name, old.ReadCapacityUnits, p.ReadCapacityUnits, old.WriteCapacityUnits, p.WriteCapacityUnits))
 				}
 				nt := old
 				nt.ReadCapacityUnits, nt.WriteCapacityUnits = p.ReadCapacityUnits, p.WriteCapacityUnits

@@ -178,6 +178,12 @@ func (db *DB) DescribeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLi
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}
+	// A table CREATING or DELETING has no setting to show (the
+	// ack-api-quirks catalogue, DDB-TABLE-442, answered live in us-east-1
+	// and us-west-2 on 2026-10-09).
+	if s := db.tableStatus(t); s == TableStatusCreating || s == TableStatusDeleting {
+		return nil, Validation("Cannot describe time to live while table is in " + s + " state: Current table state is " + s)
+	}
 	d := TimeToLiveDescription{TimeToLiveStatus: ttlStatusDisabled}
 	if t.meta.TTLEnabled {
 		d.TimeToLiveStatus, d.AttributeName = ttlStatusEnabled, t.meta.TTLAttribute

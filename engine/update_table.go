@@ -57,6 +57,9 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		in.OnDemandThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return nil, Validation(msgUpdateTableNothing)
 	}
+	if err := updateCombination(in); err != nil {
+		return nil, err
+	}
 	m := t.meta // copy; the old *table stays valid for readers holding it
 	m.Tags = append([]Tag(nil), t.meta.Tags...)
 	now := db.now()
@@ -78,7 +81,9 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		m.BillingModeSet = true
 	case BillingModeProvisioned:
 		p := in.ProvisionedThroughput
-		if m.BillingMode == BillingModePayPerRequest && p == nil {
+		// BillingMode PROVISIONED needs the throughput, whatever the
+		// table's mode (the ack-api-quirks catalogue, DDB-TABLE-152, -164).
+		if in.BillingMode == BillingModeProvisioned && p == nil {
 			return nil, Validation("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
 		}
 		if p != nil {
@@ -183,6 +188,63 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	return &UpdateTableOutput{TableDescription: desc}, nil
+}
+
+// UpdateTable changes one concern a call (the ack-api-quirks catalogue,
+// DDB-TABLE-382 and -433, pairs of members sent to idle tables, and -174,
+// a GSI Create with another member, recorded 2026-10-08/09): encryption,
+// the table class and deletion protection each refuse any other change,
+// named in that order when several are sent; OnDemandThroughput does not
+// go with a stream change; a stream change does not go with a throughput
+// change or BillingMode PROVISIONED; and a GSI Create or Delete goes with
+// neither a throughput nor a stream change. BillingMode PAY_PER_REQUEST
+// goes with a stream or OnDemandThroughput change, and GSI Updates with
+// a Create or BillingMode. AttributeDefinitions is no change of its own
+// (DDB-TABLE-162). An empty GlobalSecondaryIndexUpdates beside a change
+// is refused first (DDB-TABLE-359).
+func updateCombination(in *UpdateTableInput) error {
+	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
+		return invalid("List of GlobalSecondaryIndexUpdates is empty")
+	}
+	changes := 0
+	for _, present := range []bool{
+		in.BillingMode != "", in.ProvisionedThroughput != nil, in.OnDemandThroughput != nil,
+		in.StreamSpecification != nil, in.SSESpecification != nil, in.TableClass != "",
+		in.DeletionProtectionEnabled != nil, len(in.GlobalSecondaryIndexUpdates) > 0,
+	} {
+		if present {
+			changes++
+		}
+	}
+	onlyOne := func(what string) error {
+		return invalid("%s must be the only operation in the request", what)
+	}
+	switch {
+	case changes < 2:
+		return nil
+	case in.SSESpecification != nil:
+		return onlyOne("Server-Side Encryption modification")
+	case in.TableClass != "":
+		return onlyOne("TableClass modification")
+	case in.DeletionProtectionEnabled != nil:
+		return onlyOne("DeletionProtection modification")
+	case in.OnDemandThroughput != nil && in.StreamSpecification != nil:
+		return invalid("OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")
+	case in.StreamSpecification != nil && (in.ProvisionedThroughput != nil || in.BillingMode == BillingModeProvisioned):
+		return invalid("You cannot modify stream status while updating table IOPS")
+	}
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Create == nil && u.Delete == nil {
+			continue
+		}
+		if in.ProvisionedThroughput != nil {
+			return invalid("You cannot create or delete index while updating table IOPS")
+		}
+		if in.StreamSpecification != nil {
+			return invalid("You cannot create or delete index while changing stream status")
+		}
+	}
+	return nil
 }
 
 // streamSpecification checks a StreamSpecification's declared
