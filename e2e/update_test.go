@@ -364,8 +364,12 @@ func TestUpdateErrors(t *testing.T) {
 			"Invalid UpdateExpression: The function is not allowed in an update expression; function: size"},
 		{aws.String(""), nil, nil,
 			"Invalid UpdateExpression: The expression can not be empty;"},
+		// No size named: paritysuite/dynamodb-conformance,
+		// tests/tier3/validation-ordering/deepRequests.test.ts (an
+		// oversized UpdateExpression, 2026-10-09), newer than the tail
+		// pinned here before.
 		{aws.String("SET a = :v" + strings.Repeat(" ", 4096)), nil, item{":v": N("1")},
-			"Invalid UpdateExpression: Expression size has exceeded the maximum allowed size; expression size: 4106"},
+			"Invalid UpdateExpression: Expression size has exceeded the maximum allowed size;"},
 	} {
 		_, err := c.UpdateItem(bg(), &dynamodb.UpdateItemInput{
 			TableName: aws.String("uerr"), Key: key, UpdateExpression: tc.update,

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,6 +58,11 @@ func TestValueOrderExact(t *testing.T) {
 		{"oversized condition before the same Delete key nested 100 levels", "TransactWriteItems",
 			tx(`{"Delete":{` + absent + `,"Key":` + key(deep(100)) + `,"ConditionExpression":"a = :v` + strings.Repeat(" AND a = :v", 373) + `","ExpressionAttributeValues":{":v":{"S":"x"}}}}`),
 			"Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4109"},
+		// An UpdateExpression's size problem names no size.
+		{"oversized UpdateExpression before a later ConditionCheck key nested 100 levels", "TransactWriteItems",
+			tx(`{"Update":{`+absent+`,"Key":`+key(`{"S":"a"}`)+`,"UpdateExpression":"SET `+updateClauses(500)+`","ExpressionAttributeValues":{":v":{"S":"x"}}}}`,
+				`{"ConditionCheck":{`+absent+`,"Key":`+key(deep(100))+`,"ConditionExpression":"attribute_exists(a)"}}`),
+			"Invalid UpdateExpression: Expression size has exceeded the maximum allowed size;"},
 		{"unused value before a later ConditionCheck key nested 100 levels", "TransactWriteItems",
 			tx(`{"Update":{`+absent+`,"Key":`+key(`{"S":"a"}`)+`,"UpdateExpression":"SET a = :v","ExpressionAttributeValues":{":v":{"S":"x"},":u":{"S":"y"}}}}`,
 				`{"ConditionCheck":{`+absent+`,"Key":`+key(deep(100))+`,"ConditionExpression":"attribute_exists(a)"}}`),
@@ -344,4 +350,13 @@ func TestValueOrderItemsExact(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, val, tc.msg)
 		})
 	}
+}
+
+// updateClauses is n SET clauses "a0 = :v, a1 = :v, ...".
+func updateClauses(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("a%d = :v", i)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -152,7 +152,16 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 		if len(text) > MaxExpressionSize {
 			// "Invalid FilterExpression: Expression size has exceeded the
 			// maximum allowed size; expression size: 5872" (reported
-			// against DynamoDB in a user's code comment).
+			// against DynamoDB in a user's code comment). An
+			// UpdateExpression's names no size:
+			// paritysuite/dynamodb-conformance,
+			// tests/tier3/validation-ordering/deepRequests.test.ts
+			// ("reports an oversized UpdateExpression before a later
+			// ConditionCheck key nested 100 levels", eu-west-2 and
+			// us-east-1, 2026-10-09), where a ConditionExpression's does.
+			if k == KindUpdate {
+				return nil, exprErr(k, "Expression size has exceeded the maximum allowed size;")
+			}
 			return nil, exprErr(k, "Expression size has exceeded the maximum allowed size; expression size: "+strconv.Itoa(len(text)))
 		}
 		if isBlank(text) {
