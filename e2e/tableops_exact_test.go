@@ -341,3 +341,145 @@ func TestTableOpsTimeToLiveExact(t *testing.T) {
 	_, err = tc.DescribeTimeToLive(bg(), &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("young")})
 	wantErr(t, err, "ResourceNotFoundException", "Requested resource not found: Table: young not found")
 }
+
+// TestTableOpsIndexUpdatesExact: GlobalSecondaryIndexUpdates against an
+// on-demand and a provisioned table. The lab: DDB-TABLE-169 (the 21st
+// GSI is a quota through UpdateTable), -152 (a Create without throughput
+// on a PROVISIONED table), -456 and -375 (an Update with nothing to
+// change, and one of an index the table does not have), -162
+// (AttributeDefinitions beside another change is ignored).
+func TestTableOpsIndexUpdatesExact(t *testing.T) {
+	_, c := start(t)
+	pt := func(r, w int64) *types.ProvisionedThroughput {
+		return &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(r), WriteCapacityUnits: aws.Int64(w)}
+	}
+	var gsis []types.GlobalSecondaryIndex
+	for i := range 20 {
+		gsis = append(gsis, types.GlobalSecondaryIndex{IndexName: aws.String(fmt.Sprintf("g%02d", i)), KeySchema: ks("g"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}})
+	}
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("twenty"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S", "g", "S"), KeySchema: ks("pk"), GlobalSecondaryIndexes: gsis}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("prov"), ProvisionedThroughput: pt(1, 1),
+		AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk")}); err != nil {
+		t.Fatal(err)
+	}
+	newGSI := func(name string, p *types.ProvisionedThroughput) []types.GlobalSecondaryIndexUpdate {
+		return []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{IndexName: aws.String(name), KeySchema: ks("h"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}, ProvisionedThroughput: p}}}
+	}
+	update := func(table string, u types.UpdateGlobalSecondaryIndexAction) error {
+		_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String(table),
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &u}}})
+		return err
+	}
+
+	_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("twenty"), AttributeDefinitions: defs("h", "S"),
+		GlobalSecondaryIndexUpdates: newGSI("g20", nil)})
+	wantErr(t, err, "LimitExceededException", "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of 20")
+	_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("prov"), AttributeDefinitions: defs("h", "S"),
+		GlobalSecondaryIndexUpdates: newGSI("nopt", nil)})
+	wantValidation(t, err, "One or more parameter values were invalid: Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: nopt")
+
+	const onlyODT = "One or more parameter values were invalid: The only Updates for index: g00 when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput"
+	wantValidation(t, update("twenty", types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("g00")}), onlyODT)
+	wantValidation(t, update("twenty", types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("g00"),
+		OnDemandThroughput: &types.OnDemandThroughput{}}), onlyODT)
+	wantErr(t, update("twenty", types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("ghost"),
+		OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(50)}}),
+		"ResourceNotFoundException", "Requested resource not found: Index ghost for table twenty")
+	if err := update("twenty", types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("g00"),
+		OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(50)}}); err != nil {
+		t.Fatalf("an OnDemandThroughput Update: %v", err)
+	}
+
+	// DDB-TABLE-162: a stale or type-changing definition beside another
+	// change is taken and ignored.
+	if _, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("prov"),
+		AttributeDefinitions: defs("pk", "N", "stale", "S"), DeletionProtectionEnabled: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	d := describe(t, c, "prov")
+	deepEqual(t, "AttributeDefinitions", d.AttributeDefinitions, defs("pk", "S"))
+	if !aws.ToBool(d.DeletionProtectionEnabled) {
+		t.Fatal("DeletionProtectionEnabled not applied")
+	}
+}
+
+// TestTableOpsCreateIndexesExact: CreateTable's index rules not pinned
+// elsewhere. The lab: DDB-TABLE-043 (empty index lists refused, an empty
+// Tags list taken), -129 (six LSIs; a GSI named like the table, one
+// keyed like the table, an LSI on the table's sort key are taken), -126
+// (a repeated NonKeyAttribute; one naming the table key is taken), -128
+// (a GSI throughput on an on-demand table).
+func TestTableOpsCreateIndexesExact(t *testing.T) {
+	_, c := start(t)
+	base := func(name string) *dynamodb.CreateTableInput {
+		return &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: defs("pk", "S", "sk", "S", "a", "S"), KeySchema: ks("pk", "sk")}
+	}
+	lsi := func(name, rangeKey string) types.LocalSecondaryIndex {
+		return types.LocalSecondaryIndex{IndexName: aws.String(name), KeySchema: ks("pk", rangeKey),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}
+	}
+	gsi := func(name string, k []types.KeySchemaElement, p *types.Projection) types.GlobalSecondaryIndex {
+		return types.GlobalSecondaryIndex{IndexName: aws.String(name), KeySchema: k, Projection: p}
+	}
+	all := &types.Projection{ProjectionType: types.ProjectionTypeAll}
+	const prefix = "One or more parameter values were invalid: "
+	for _, tc := range []struct {
+		name string
+		edit func(in *dynamodb.CreateTableInput)
+		msg  string // "" when taken
+	}{
+		{"empty GSI list", func(in *dynamodb.CreateTableInput) {
+			in.AttributeDefinitions = defs("pk", "S", "sk", "S")
+			in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{}
+		}, prefix + "List of GlobalSecondaryIndexes is empty"},
+		{"empty LSI list", func(in *dynamodb.CreateTableInput) {
+			in.AttributeDefinitions = defs("pk", "S", "sk", "S")
+			in.LocalSecondaryIndexes = []types.LocalSecondaryIndex{}
+		}, prefix + "List of LocalSecondaryIndexes is empty"},
+		{"six LSIs", func(in *dynamodb.CreateTableInput) {
+			for i := range 6 {
+				in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, lsi(fmt.Sprint("lsi", i), "a"))
+			}
+		}, prefix + "Number of LocalSecondaryIndexes exceeds per-table limit of 5"},
+		{"repeated NonKeyAttribute", func(in *dynamodb.CreateTableInput) {
+			in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{gsi("gsi", ks("a"),
+				&types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"x", "y", "x"}})}
+		}, prefix + "Duplicate element in NonKeyAttributes: x"},
+		{"GSI throughput on demand", func(in *dynamodb.CreateTableInput) {
+			g := gsi("g-a", ks("a"), all)
+			g.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+			in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{g}
+		}, prefix + "ProvisionedThroughput should not be specified for index: g-a when BillingMode is PAY_PER_REQUEST"},
+		{"GSI and LSI shapes taken", func(in *dynamodb.CreateTableInput) {
+			in.LocalSecondaryIndexes = []types.LocalSecondaryIndex{lsi("onsk", "sk"), lsi("ona", "a")}
+			in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{
+				gsi("taken", ks("pk", "sk"), all),
+				gsi("tablekey", ks("a"), &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"pk", "a", "z"}}),
+			}
+			in.Tags = []types.Tag{}
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := base("taken")
+			tc.edit(in)
+			_, err := c.CreateTable(bg(), in)
+			if tc.msg != "" {
+				wantValidation(t, err, tc.msg)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := describe(t, c, "taken")
+			if len(d.GlobalSecondaryIndexes) != 2 || len(d.LocalSecondaryIndexes) != 2 {
+				t.Fatalf("indexes: %d GSIs, %d LSIs", len(d.GlobalSecondaryIndexes), len(d.LocalSecondaryIndexes))
+			}
+		})
+	}
+}

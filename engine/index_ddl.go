@@ -458,14 +458,18 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 					gsis++
 				}
 			}
+			// The ack-api-quirks catalogue: the 21st GSI is a quota here,
+			// unlike CreateTable's ValidationException (DDB-TABLE-169), and
+			// a Create on a PROVISIONED table needs its throughput
+			// (DDB-TABLE-152).
 			if gsis >= maxGlobalIndexes {
-				return 0, invalid("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGlobalIndexes)
+				return 0, &Error{Code: CodeLimitExceeded, Message: fmt.Sprintf("Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of %d", maxGlobalIndexes)}
 			}
 			if m.BillingMode == BillingModePayPerRequest && g.ProvisionedThroughput != nil {
 				return 0, invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST", g.IndexName)
 			}
 			if m.BillingMode != BillingModePayPerRequest && g.ProvisionedThroughput == nil {
-				return 0, invalid("ProvisionedThroughput must be specified for index: %s", g.IndexName)
+				return 0, invalid("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: %s", g.IndexName)
 			}
 			m.LastIndexID++
 			im := gsiMeta(g, m.LastIndexID, m.BillingMode)
@@ -500,20 +504,26 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 		case u.Update != nil:
 			i := find(u.Update.IndexName)
 			if i < 0 {
-				return 0, indexNotFound(u.Update.IndexName)
+				// The ack-api-quirks catalogue, DDB-TABLE-375 and -456:
+				// an Update of an index the table does not have.
+				return 0, NotFound("Requested resource not found: Index " + u.Update.IndexName + " for table " + m.Name)
 			}
 			if !m.Indexes[i].Global {
 				return 0, Validation("Cannot update an index that is not a GlobalSecondaryIndex: " + u.Update.IndexName)
 			}
 			x := &m.Indexes[i]
+			// An index of an on-demand table takes only an
+			// OnDemandThroughput with a member: the ack-api-quirks
+			// catalogue, DDB-TABLE-152 (a throughput Update) and -456
+			// (the name alone, or an empty OnDemandThroughput).
+			if o := u.Update.OnDemandThroughput; m.BillingMode == BillingModePayPerRequest &&
+				(u.Update.ProvisionedThroughput != nil || o == nil || o.MaxReadRequestUnits == nil && o.MaxWriteRequestUnits == nil) {
+				return 0, invalid("The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput", x.Name)
+			}
 			if p := u.Update.ProvisionedThroughput; p != nil {
-				// The ack-api-quirks catalogue, DDB-TABLE-152 (an index
-				// of an on-demand table) and -164 (the same throughput
-				// again; the recording cuts the text after the read
-				// units, the rest follows the table's text).
-				if m.BillingMode == BillingModePayPerRequest {
-					return 0, invalid("The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput", x.Name)
-				}
+				// The same throughput again: the ack-api-quirks
+				// catalogue, DDB-TABLE-164; the recording cuts the text
+				// after the read units, the rest follows the table's.
 				old := ProvisionedThroughputDescription{}
 				if x.Throughput != nil {
 					old = *x.Throughput
