@@ -69,7 +69,7 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	if s := in.StreamSpecification; s != nil && s.StreamEnabled {
 		m.Stream = &StreamSpecification{StreamEnabled: true, StreamViewType: s.StreamViewType}
 	}
-	if s := in.SSESpecification; s != nil && s.Enabled != nil && *s.Enabled {
+	if s := in.SSESpecification; s != nil && sseWanted(s) {
 		m.SSE = db.sseDescription(s)
 	}
 
@@ -165,6 +165,7 @@ func validateCreateTable(in *CreateTableInput) error {
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	c.streamSpecification(in.StreamSpecification)
+	c.sseType(in.SSESpecification)
 	c.sseKeyID(in.SSESpecification)
 	if err := c.err(); err != nil {
 		return err
@@ -192,6 +193,9 @@ func validateCreateTable(in *CreateTableInput) error {
 		if !s.StreamEnabled && s.StreamViewType != "" {
 			return Validation("One or more parameter values were invalid: Stream View Type cannot be specified when streams are disabled")
 		}
+	}
+	if err := sseRules(in.SSESpecification); err != nil {
+		return err
 	}
 	// The tag rules of TagResource; an empty list is accepted here
 	// (DDB-TABLE-110 of the ack-api-quirks lab).
@@ -399,4 +403,47 @@ func validateBilling(mode string, p *ProvisionedThroughput) error {
 		return Validation("One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
 	}
 	return nil
+}
+
+// sseType checks SSESpecification.SSEType's enum, listed as DynamoDB
+// lists it (a CreateTable answer quoted in a public project's notes:
+// "Value 'AES-256' at 'sSESpecification.sSEType' failed to satisfy
+// constraint: Member must satisfy enum value set: [AES256, KMS]").
+func (c *constraints) sseType(s *SSESpecification) {
+	if s != nil {
+		c.enum("sSESpecification.sSEType", s.SSEType, "AES256", "KMS")
+	}
+}
+
+// sseRules checks an SSESpecification's members together, in CreateTable
+// and UpdateTable (the ack-api-quirks catalogue, DDB-TABLE-442 and the
+// findings it lists, 2026-10-09): with Enabled false neither SSEType nor
+// KMSMasterKeyId may be given, and AES256 is not supported.
+func sseRules(s *SSESpecification) error {
+	if s == nil {
+		return nil
+	}
+	if s.Enabled != nil && !*s.Enabled {
+		if s.SSEType != "" {
+			return invalid("SSEType can not be specified if Enabled is false")
+		}
+		if s.KMSMasterKeyId != "" {
+			return invalid("KMSMasterKeyId can not be specified if Enabled is false")
+		}
+		return nil
+	}
+	if s.SSEType == "AES256" {
+		return invalid("SSEType AES256 is not supported")
+	}
+	return nil
+}
+
+// sseWanted reports whether s asks for encryption with a KMS key:
+// Enabled true, or no Enabled with SSEType KMS (the ack-api-quirks lab,
+// DDB-TABLE-044: {SSEType: KMS} alone enables it, {} does not).
+func sseWanted(s *SSESpecification) bool {
+	if s.Enabled != nil {
+		return *s.Enabled
+	}
+	return s.SSEType == "KMS"
 }

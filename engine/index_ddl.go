@@ -504,9 +504,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 		case u.Update != nil:
 			i := find(u.Update.IndexName)
 			if i < 0 {
-				// The ack-api-quirks catalogue, DDB-TABLE-375 and -456:
-				// an Update of an index the table does not have.
-				return 0, NotFound("Requested resource not found: Index " + u.Update.IndexName + " for table " + m.Name)
+				return 0, indexNotFound(u.Update.IndexName)
 			}
 			if !m.Indexes[i].Global {
 				return 0, Validation("Cannot update an index that is not a GlobalSecondaryIndex: " + u.Update.IndexName)

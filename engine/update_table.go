@@ -37,6 +37,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	c.streamSpecification(in.StreamSpecification)
+	c.sseType(in.SSESpecification)
 	c.sseKeyID(in.SSESpecification)
 	c.gsiUpdateMembers(in.GlobalSecondaryIndexUpdates)
 	if err := c.err(); err != nil {
@@ -58,6 +59,9 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, Validation(msgUpdateTableNothing)
 	}
 	if err := updateCombination(in); err != nil {
+		return nil, err
+	}
+	if err := sseRules(in.SSESpecification); err != nil {
 		return nil, err
 	}
 	m := t.meta // copy; the old *table stays valid for readers holding it
@@ -123,9 +127,18 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		m.DeletionProtection = *in.DeletionProtectionEnabled
 	}
 	if s := in.SSESpecification; s != nil {
-		if s.Enabled != nil && !*s.Enabled {
+		// What changes nothing is refused (the ack-api-quirks catalogue,
+		// DDB-TABLE-442, -078, -141): asking for the default encryption
+		// ({} or Enabled false) of a table that has it, and naming the
+		// KMS key ARN the table already uses.
+		switch {
+		case !sseWanted(s) && m.SSE == nil:
+			return nil, invalid("Table is already encrypted by default")
+		case m.SSE != nil && s.KMSMasterKeyId != "" && s.KMSMasterKeyId == m.SSE.KMSMasterKeyArn:
+			return nil, invalid("Table is already encrypted with given KMSMasterKeyId. Use KMSMasterKeyId parameter if you want to change Master Key")
+		case !sseWanted(s):
 			m.SSE = nil
-		} else {
+		default:
 			m.SSE = db.sseDescription(s)
 		}
 	}
