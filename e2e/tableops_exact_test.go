@@ -556,3 +556,25 @@ func TestTableOpsEncryptionExact(t *testing.T) {
 		t.Fatalf("after disabling: %+v", d.SSEDescription)
 	}
 }
+
+// TestTableOpsTableClassExact: an unknown TableClass is refused with
+// DynamoDB's own text, not the enum constraint (the lab, DDB-TABLE-442's
+// catalogue, for CreateTable and UpdateTable; a CloudFormation lint rule
+// quotes the same CreateTable answer).
+func TestTableOpsTableClassExact(t *testing.T) {
+	_, c := start(t)
+	const msg = "Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS]."
+	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("cls"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk"), TableClass: "GLACIER"})
+	wantValidation(t, err, msg)
+	createHash(t, c, "cls", types.ScalarAttributeTypeS)
+	_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("cls"), TableClass: "standard_infrequent_access"})
+	wantValidation(t, err, msg)
+	out, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("cls"), TableClass: types.TableClassStandardInfrequentAccess})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := out.TableDescription.TableClassSummary; s == nil || s.TableClass != types.TableClassStandardInfrequentAccess {
+		t.Fatalf("TableClassSummary %+v", s)
+	}
+}

@@ -163,11 +163,14 @@ func validateCreateTable(in *CreateTableInput) error {
 	}
 	c.enumOrEmpty("billingMode", in.BillingMode, in.BillingModeEmpty, BillingModeProvisioned, BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
-	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	c.streamSpecification(in.StreamSpecification)
 	c.sseType(in.SSESpecification)
 	c.sseKeyID(in.SSESpecification)
 	if err := c.err(); err != nil {
+		return err
+	}
+
+	if err := checkTableClass(in.TableClass); err != nil {
 		return err
 	}
 
@@ -446,4 +449,15 @@ func sseWanted(s *SSESpecification) bool {
 		return *s.Enabled
 	}
 	return s.SSEType == "KMS"
+}
+
+// checkTableClass refuses a TableClass outside its two values, with the
+// text DynamoDB answers in CreateTable and UpdateTable rather than the
+// enum constraint (the ack-api-quirks catalogue, DDB-TABLE-442).
+func checkTableClass(class string) error {
+	switch class {
+	case "", "STANDARD", "STANDARD_INFREQUENT_ACCESS":
+		return nil
+	}
+	return Validation("Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
 }

@@ -35,12 +35,14 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	c.attributeDefinitions(in.AttributeDefinitions)
 	c.enumOrEmpty("billingMode", in.BillingMode, in.BillingModeEmpty, BillingModeProvisioned, BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
-	c.enum("tableClass", in.TableClass, "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	c.streamSpecification(in.StreamSpecification)
 	c.sseType(in.SSESpecification)
 	c.sseKeyID(in.SSESpecification)
 	c.gsiUpdateMembers(in.GlobalSecondaryIndexUpdates)
 	if err := c.err(); err != nil {
+		return nil, err
+	}
+	if err := checkTableClass(in.TableClass); err != nil {
 		return nil, err
 	}
 
