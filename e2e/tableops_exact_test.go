@@ -578,3 +578,37 @@ func TestTableOpsTableClassExact(t *testing.T) {
 		t.Fatalf("TableClassSummary %+v", s)
 	}
 }
+
+// TestTableOpsStreamSpecificationExact: a stream enabled without a view
+// type, or disabled with one, in DynamoDB's words, which call the member
+// UpdateViewType (the lab: DDB-TABLE-050 and -437 for UpdateTable,
+// -442's catalogue for both operations); a view type cannot change in
+// place (DDB-TABLE-050).
+func TestTableOpsStreamSpecificationExact(t *testing.T) {
+	_, c := start(t)
+	const prefix = "One or more parameter values were invalid: "
+	create := func(s *types.StreamSpecification) error {
+		_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("stx"), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk"), StreamSpecification: s})
+		return err
+	}
+	wantValidation(t, create(&types.StreamSpecification{StreamEnabled: aws.Bool(true)}),
+		prefix+"Table is being created with a stream enabled, UpdateViewType is required")
+	wantValidation(t, create(&types.StreamSpecification{StreamEnabled: aws.Bool(false), StreamViewType: types.StreamViewTypeKeysOnly}),
+		prefix+"Table is being created with a stream disabled, UpdateViewType should not be specified")
+
+	createHash(t, c, "stx", types.ScalarAttributeTypeS)
+	update := func(s *types.StreamSpecification) error {
+		_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("stx"), StreamSpecification: s})
+		return err
+	}
+	wantValidation(t, update(&types.StreamSpecification{StreamEnabled: aws.Bool(true)}),
+		prefix+"If stream is being enabled then UpdateViewType is required")
+	if err := update(&types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}); err != nil {
+		t.Fatal(err)
+	}
+	wantValidation(t, update(&types.StreamSpecification{StreamEnabled: aws.Bool(false), StreamViewType: types.StreamViewTypeKeysOnly}),
+		prefix+"If stream is being disabled, then UpdateViewType must not be specified")
+	wantValidation(t, update(&types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}),
+		"Table already has an enabled stream: TableName: stx")
+}

@@ -190,11 +190,13 @@ func validateCreateTable(in *CreateTableInput) error {
 		return err
 	}
 	if s := in.StreamSpecification; s != nil {
+		// The ack-api-quirks catalogue, DDB-TABLE-442 (DynamoDB's own
+		// name for the member, UpdateViewType, is in the text).
 		if s.StreamEnabled && s.StreamViewType == "" {
-			return Validation("One or more parameter values were invalid: StreamViewType is required when StreamEnabled is true")
+			return invalid("Table is being created with a stream enabled, UpdateViewType is required")
 		}
 		if !s.StreamEnabled && s.StreamViewType != "" {
-			return Validation("One or more parameter values were invalid: Stream View Type cannot be specified when streams are disabled")
+			return invalid("Table is being created with a stream disabled, UpdateViewType should not be specified")
 		}
 	}
 	if err := sseRules(in.SSESpecification); err != nil {

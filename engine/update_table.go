@@ -284,10 +284,12 @@ func (c *constraints) streamSpecification(s *StreamSpecification) {
 func updateStream(m *tableMeta, s *StreamSpecification, now time.Time) error {
 	enabled := m.Stream != nil && m.Stream.StreamEnabled
 	switch {
+	// The ack-api-quirks lab, DDB-TABLE-050 and -437, and -442's
+	// catalogue.
 	case s.StreamEnabled && s.StreamViewType == "":
-		return Validation("One or more parameter values were invalid: StreamViewType is required when StreamEnabled is true")
+		return invalid("If stream is being enabled then UpdateViewType is required")
 	case !s.StreamEnabled && s.StreamViewType != "":
-		return Validation("One or more parameter values were invalid: Stream View Type cannot be specified when streams are disabled")
+		return invalid("If stream is being disabled, then UpdateViewType must not be specified")
 	case s.StreamEnabled && enabled:
 		return Validation(msgStreamAlreadyEnabled(m.Name))
 	case !s.StreamEnabled && !enabled:
