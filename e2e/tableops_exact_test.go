@@ -612,3 +612,96 @@ func TestTableOpsStreamSpecificationExact(t *testing.T) {
 	wantValidation(t, update(&types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}),
 		"Table already has an enabled stream: TableName: stx")
 }
+
+// TestTableOpsOnDemandThroughputExact: OnDemandThroughput's rules. The
+// lab: DDB-TABLE-039 (CreateTable: 0, -1 and -2 out of range, one member
+// or none taken), -128 (CreateTable on a PROVISIONED table; a GSI's
+// range), -051 (UpdateTable: members merged, -1 taken, 0 and -2 out of
+// range), -059 and -153 (UpdateTable on a PROVISIONED table; a switch to
+// PROVISIONED drops it).
+func TestTableOpsOnDemandThroughputExact(t *testing.T) {
+	_, c := start(t)
+	const prefix = "One or more parameter values were invalid: "
+	odt := func(r, w *int64) *types.OnDemandThroughput {
+		return &types.OnDemandThroughput{MaxReadRequestUnits: r, MaxWriteRequestUnits: w}
+	}
+	create := func(name string, mode types.BillingMode, o *types.OnDemandThroughput, gsiODT *types.OnDemandThroughput) (*types.TableDescription, error) {
+		in := &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: mode,
+			AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk"), OnDemandThroughput: o}
+		if mode == types.BillingModeProvisioned {
+			in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+		}
+		if gsiODT != nil {
+			in.AttributeDefinitions = defs("pk", "S", "g", "S")
+			in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{IndexName: aws.String("g-a"), KeySchema: ks("g"),
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}, OnDemandThroughput: gsiODT}}
+		}
+		out, err := c.CreateTable(bg(), in)
+		if err != nil {
+			return nil, err
+		}
+		return out.TableDescription, nil
+	}
+	ppr := types.BillingModePayPerRequest
+	for _, tc := range []struct {
+		name string
+		o    *types.OnDemandThroughput
+		msg  string
+	}{
+		{"zero", odt(aws.Int64(0), aws.Int64(0)), prefix + "Requested MaxReadRequestUnits for OnDemandThroughput for table is outside of valid range"},
+		{"minus one", odt(aws.Int64(-1), aws.Int64(-1)), prefix + "Requested MaxReadRequestUnits for OnDemandThroughput for table is outside of valid range"},
+		{"write zero", odt(nil, aws.Int64(0)), prefix + "Requested MaxWriteRequestUnits for OnDemandThroughput for table is outside of valid range"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := create("odt", ppr, tc.o, nil)
+			wantValidation(t, err, tc.msg)
+		})
+	}
+	_, err := create("odt", types.BillingModeProvisioned, odt(aws.Int64(10), aws.Int64(10)), nil)
+	wantValidation(t, err, prefix+"MaxReadRequestUnits for OnDemandThroughput cannot be specified when table BillingMode is PROVISIONED.")
+	_, err = create("odt", ppr, nil, odt(aws.Int64(0), nil))
+	wantValidation(t, err, prefix+"Requested MaxReadRequestUnits for OnDemandThroughput for index : g-a is outside of valid range")
+	d, err := create("odt", ppr, odt(aws.Int64(100), nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := d.OnDemandThroughput; o == nil || aws.ToInt64(o.MaxReadRequestUnits) != 100 || o.MaxWriteRequestUnits != nil {
+		t.Fatalf("read-only OnDemandThroughput: %+v", o)
+	}
+
+	update := func(in dynamodb.UpdateTableInput) (*types.TableDescription, error) {
+		in.TableName = aws.String("odt")
+		out, err := c.UpdateTable(bg(), &in)
+		if err != nil {
+			return nil, err
+		}
+		return out.TableDescription, nil
+	}
+	if d, err = update(dynamodb.UpdateTableInput{OnDemandThroughput: odt(nil, aws.Int64(500))}); err != nil {
+		t.Fatal(err)
+	}
+	if o := d.OnDemandThroughput; aws.ToInt64(o.MaxReadRequestUnits) != 100 || aws.ToInt64(o.MaxWriteRequestUnits) != 500 {
+		t.Fatalf("after merging the write member: %+v", o)
+	}
+	_, err = update(dynamodb.UpdateTableInput{OnDemandThroughput: odt(nil, aws.Int64(0))})
+	wantValidation(t, err, prefix+"Requested MaxWriteRequestUnits for OnDemandThroughput for table is outside of valid range")
+	_, err = update(dynamodb.UpdateTableInput{OnDemandThroughput: odt(aws.Int64(-2), nil)})
+	wantValidation(t, err, prefix+"Requested MaxReadRequestUnits for OnDemandThroughput for table is outside of valid range")
+	if d, err = update(dynamodb.UpdateTableInput{OnDemandThroughput: odt(nil, aws.Int64(-1))}); err != nil {
+		t.Fatal(err)
+	}
+	if o := d.OnDemandThroughput; aws.ToInt64(o.MaxReadRequestUnits) != 100 || aws.ToInt64(o.MaxWriteRequestUnits) != -1 {
+		t.Fatalf("after -1: %+v", o)
+	}
+	_, err = update(dynamodb.UpdateTableInput{BillingMode: types.BillingModeProvisioned,
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
+		OnDemandThroughput:    odt(aws.Int64(10), nil)})
+	wantValidation(t, err, prefix+"MaxReadRequestUnits for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED")
+	if d, err = update(dynamodb.UpdateTableInput{BillingMode: types.BillingModeProvisioned,
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}}); err != nil {
+		t.Fatal(err)
+	}
+	if d.OnDemandThroughput != nil || describe(t, c, "odt").OnDemandThroughput != nil {
+		t.Fatalf("OnDemandThroughput kept after the switch to PROVISIONED: %+v", d.OnDemandThroughput)
+	}
+}

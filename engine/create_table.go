@@ -189,6 +189,9 @@ func validateCreateTable(in *CreateTableInput) error {
 	if err := validateBilling(in.BillingMode, in.ProvisionedThroughput); err != nil {
 		return err
 	}
+	if err := createOnDemand(in); err != nil {
+		return err
+	}
 	if s := in.StreamSpecification; s != nil {
 		// The ack-api-quirks catalogue, DDB-TABLE-442 (DynamoDB's own
 		// name for the member, UpdateViewType, is in the text).
@@ -462,4 +465,54 @@ func checkTableClass(class string) error {
 		return nil
 	}
 	return Validation("Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
+}
+
+// createOnDemand checks CreateTable's OnDemandThroughput (the
+// ack-api-quirks lab, DDB-TABLE-039 and -128, 2026-10-08): refused on a
+// PROVISIONED table, and each member sent must be at least 1; a GSI's
+// members likewise. An empty one, or one member, is taken.
+func createOnDemand(in *CreateTableInput) error {
+	if o := in.OnDemandThroughput; o != nil {
+		if in.BillingMode != BillingModePayPerRequest {
+			if name := onDemandMember(o); name != "" {
+				return invalid("%s for OnDemandThroughput cannot be specified when table BillingMode is PROVISIONED.", name)
+			}
+		}
+		if name := onDemandOutOfRange(o, false); name != "" {
+			return invalid("Requested %s for OnDemandThroughput for table is outside of valid range", name)
+		}
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		if o := g.OnDemandThroughput; o != nil {
+			if name := onDemandOutOfRange(o, false); name != "" {
+				return invalid("Requested %s for OnDemandThroughput for index : %s is outside of valid range", name, g.IndexName)
+			}
+		}
+	}
+	return nil
+}
+
+// onDemandMember names the first member o sets, read before write, or "".
+func onDemandMember(o *OnDemandThroughput) string {
+	switch {
+	case o.MaxReadRequestUnits != nil:
+		return "MaxReadRequestUnits"
+	case o.MaxWriteRequestUnits != nil:
+		return "MaxWriteRequestUnits"
+	}
+	return ""
+}
+
+// onDemandOutOfRange names the first member of o below 1, read before
+// write, or "". UpdateTable also takes -1, which removes the limit
+// (DDB-TABLE-051).
+func onDemandOutOfRange(o *OnDemandThroughput, minusOne bool) string {
+	bad := func(v *int64) bool { return v != nil && *v < 1 && !(minusOne && *v == -1) }
+	switch {
+	case bad(o.MaxReadRequestUnits):
+		return "MaxReadRequestUnits"
+	case bad(o.MaxWriteRequestUnits):
+		return "MaxWriteRequestUnits"
+	}
+	return ""
 }

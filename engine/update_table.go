@@ -118,8 +118,31 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 		m.BillingMode = BillingModeProvisioned
 	}
-	if in.OnDemandThroughput != nil {
-		m.OnDemand = in.OnDemandThroughput
+	// OnDemandThroughput (the ack-api-quirks lab, DDB-TABLE-051, -059 and
+	// -153): refused once the table is PROVISIONED, each member at least
+	// 1 or -1, and merged member by member into what the table has. A
+	// switch to PROVISIONED drops it.
+	if o := in.OnDemandThroughput; o != nil && onDemandMember(o) != "" {
+		if m.BillingMode == BillingModeProvisioned {
+			return nil, invalid("%s for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED", onDemandMember(o))
+		}
+		if name := onDemandOutOfRange(o, true); name != "" {
+			return nil, invalid("Requested %s for OnDemandThroughput for table is outside of valid range", name)
+		}
+		merged := OnDemandThroughput{}
+		if m.OnDemand != nil {
+			merged = *m.OnDemand
+		}
+		if o.MaxReadRequestUnits != nil {
+			merged.MaxReadRequestUnits = o.MaxReadRequestUnits
+		}
+		if o.MaxWriteRequestUnits != nil {
+			merged.MaxWriteRequestUnits = o.MaxWriteRequestUnits
+		}
+		m.OnDemand = &merged
+	}
+	if m.BillingMode == BillingModeProvisioned {
+		m.OnDemand = nil
 	}
 	if in.TableClass != "" && in.TableClass != m.TableClass {
 		m.TableClass = in.TableClass
@@ -314,6 +337,9 @@ func switchGSIBilling(m *tableMeta, was string) error {
 		}
 	case m.BillingMode == BillingModeProvisioned && was == BillingModePayPerRequest:
 		var missing []string
+		for i := range m.Indexes {
+			m.Indexes[i].OnDemand = nil // DDB-TABLE-153
+		}
 		for _, x := range m.Indexes {
 			if x.Global && x.Throughput == nil {
 				missing = append(missing, x.Name)
