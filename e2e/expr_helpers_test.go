@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -73,4 +74,23 @@ func keysOf(items []item, name string) []string {
 		out[i] = render(it[name])
 	}
 	return out
+}
+
+// writeWording is msg as PutItem, UpdateItem and DeleteItem word a problem
+// of their expression parameters: inside the "1 validation error
+// detected: " envelope (paritysuite/dynamodb-conformance,
+// captures/cross-region-latest.json, eu-west-2 and us-east-1, 2026-09-20:
+// syntax errors, undefined and unused names and values, empty
+// expressions, redundant parentheses, the expression/legacy mix; the
+// reads answer the same texts bare). The problems found applying the
+// update to the item keep their bare texts.
+func writeWording(msg string) string {
+	const env = "1 validation error detected: "
+	for _, p := range []string{"Invalid UpdateExpression: ", "Invalid ConditionExpression: ", "Value provided in ExpressionAttribute",
+		"ExpressionAttributeNames contains invalid ", "ExpressionAttributeValues contains invalid key", "Can not use both expression"} {
+		if strings.HasPrefix(msg, p) {
+			return env + msg
+		}
+	}
+	return msg
 }

@@ -20,7 +20,8 @@ import (
 // eu-west-2 and us-east-1, 2026-09-12), whose test names the cases
 // follow. The texts around the phrase are dynago's recorded ones
 // (deepRequests.test.ts: an UpdateExpression's has no size tail, a
-// ConditionExpression's has).
+// ConditionExpression's has; the single-item writes envelope them,
+// writeWording).
 func TestExpressionSizeLimitExact(t *testing.T) {
 	_, c := start(t)
 	createHash(t, c, "xsz", types.ScalarAttributeTypeS)
@@ -96,7 +97,7 @@ func TestExpressionSizeLimitExact(t *testing.T) {
 		}
 		expr, vals = update(over)
 		_, err := c.UpdateItem(bg(), &dynamodb.UpdateItemInput{TableName: tn, Key: key("upd-over"), UpdateExpression: &expr, ExpressionAttributeValues: vals})
-		wantValidation(t, err, "Invalid UpdateExpression: Expression size has exceeded the maximum allowed size;")
+		wantValidation(t, err, writeWording("Invalid UpdateExpression: Expression size has exceeded the maximum allowed size;"))
 	})
 	t.Run("ConditionExpression", func(t *testing.T) {
 		cond := condition(limit)
@@ -105,7 +106,7 @@ func TestExpressionSizeLimitExact(t *testing.T) {
 		}
 		cond = condition(over)
 		_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: tn, Item: key("cond-over"), ConditionExpression: &cond})
-		wantValidation(t, err, "Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097")
+		wantValidation(t, err, writeWording("Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097"))
 	})
 	t.Run("Query FilterExpression", func(t *testing.T) {
 		k := key("qfilter-at")

@@ -326,7 +326,9 @@ func TestConditionalPutAndDelete(t *testing.T) {
 	if err == nil {
 		t.Fatal("undefined #d accepted")
 	}
-	wantValidation(t, err, "Invalid ConditionExpression: An expression attribute name used in the document path is not defined; attribute name: #d")
+	// Enveloped (captures/cross-region-latest.json, 2026-09-20; see
+	// TestConditionExpressionErrors).
+	wantValidation(t, err, "1 validation error detected: Invalid ConditionExpression: An expression attribute name used in the document path is not defined; attribute name: #d")
 	out, err = c.DeleteItem(bg(), &dynamodb.DeleteItemInput{
 		TableName: aws.String("cpd"), Key: key, ConditionExpression: aws.String("v = :two AND begins_with(#d, :t)"),
 		ExpressionAttributeNames: names("#d", "data"), ExpressionAttributeValues: item{":two": N("2"), ":t": S("tw")},
@@ -409,12 +411,14 @@ func TestConditionExpressionErrors(t *testing.T) {
 	it := item{"pk": S("k"), "n": N("1")}
 	put(t, c, "cerr", it)
 	// The request-validation problems of PutItem and DeleteItem come
-	// inside the envelope, ExpressionAttributeValues without an
-	// expression with no ": ConditionExpression is null" after it:
-	// paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+	// inside the envelope, every one of these, ExpressionAttributeValues
+	// without an expression with no ": ConditionExpression is null" after
+	// it: paritysuite/dynamodb-conformance, tests/tier3/error-messages/
 	// putItem.test.ts and deleteItem.test.ts ("request validation
-	// envelope", eu-west-2 and us-east-1, 2026-10-09), newer than the
-	// bare texts pinned here before.
+	// envelope", eu-west-2 and us-east-1, 2026-10-09) and
+	// captures/cross-region-latest.json (redundant parentheses, a
+	// repeated contains operand, unused names and values, the same two
+	// regions, 2026-09-20), newer than the bare texts pinned here before.
 	const env = "1 validation error detected: "
 	for _, tc := range []struct {
 		cond   *string
@@ -485,12 +489,13 @@ func TestConditionExpressionErrors(t *testing.T) {
 			TableName: aws.String("cerr"), Item: item{"pk": S("k"), "changed": BOOL(true)}, ConditionExpression: tc.cond,
 			ExpressionAttributeNames: tc.names, ExpressionAttributeValues: tc.values,
 		})
-		wantValidation(t, err, tc.msg)
+		want := env + strings.TrimPrefix(tc.msg, env)
+		wantValidation(t, err, want)
 		_, err = c.DeleteItem(bg(), &dynamodb.DeleteItemInput{
 			TableName: aws.String("cerr"), Key: item{"pk": S("k")}, ConditionExpression: tc.cond,
 			ExpressionAttributeNames: tc.names, ExpressionAttributeValues: tc.values,
 		})
-		wantValidation(t, err, tc.msg)
+		wantValidation(t, err, want)
 	}
 	itemEqual(t, "item after refused writes", get(t, c, "cerr", item{"pk": S("k")}), it)
 }
@@ -575,12 +580,15 @@ func TestLegacyExpected(t *testing.T) {
 	_, err = c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("legacy"), Item: base,
 		Expected:            map[string]types.ExpectedAttributeValue{"n": {Value: N("5")}},
 		ConditionExpression: aws.String("attribute_exists(pk)")})
-	wantValidation(t, err, "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}")
+	// Enveloped in the writes (paritysuite/dynamodb-conformance,
+	// captures/cross-region-latest.json, b_put_mix_expr and u_upd_mix,
+	// eu-west-2 and us-east-1, 2026-09-20).
+	wantValidation(t, err, "1 validation error detected: Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}")
 	_, err = c.DeleteItem(bg(), &dynamodb.DeleteItemInput{TableName: aws.String("legacy"), Key: item{"pk": S("k")},
 		Expected:            map[string]types.ExpectedAttributeValue{"n": {Value: N("5")}},
 		ConditionalOperator: types.ConditionalOperatorOr,
 		ConditionExpression: aws.String("attribute_exists(pk)")})
-	wantValidation(t, err, "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {Expected, ConditionalOperator} Expression parameters: {ConditionExpression}")
+	wantValidation(t, err, "1 validation error detected: Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {Expected, ConditionalOperator} Expression parameters: {ConditionExpression}")
 	itemEqual(t, "item after the legacy conditions", get(t, c, "legacy", item{"pk": S("k")}), base)
 }
 

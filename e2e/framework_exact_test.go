@@ -240,3 +240,83 @@ func TestWriteEnvelopeExact(t *testing.T) {
 	checkRaw(t, s.Raw(t, "GetItem", `{`+key+`,"ExpressionAttributeNames":{"#a":"a"}}`), 400, val,
 		"ExpressionAttributeNames can only be specified when using expressions")
 }
+
+// TestCrossRegionCaptureExact: the probes of paritysuite/dynamodb-conformance,
+// captures/cross-region-latest.json (2026-09-20), whose answers are the
+// same in eu-west-2 and us-east-1; each case is named by its probe id.
+func TestCrossRegionCaptureExact(t *testing.T) {
+	s, c := start(t)
+	createHash(t, c, "xrh", types.ScalarAttributeTypeS)
+	createRange(t, c, "xrc", types.ScalarAttributeTypeS)
+	const (
+		val       = nsValidation + "ValidationException"
+		one       = "1 validation error detected: "
+		rv        = "Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"
+		rcc       = "Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
+		emptyName = one + "Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
+		overlap   = "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a]"
+	)
+	put(t, c, "xrh", item{"pk": S("em-upd-key-mod"), "data": S("d")})
+	for _, tc := range []struct{ name, op, body, msg string }{
+		{"o_put_empty_table_empty_item", "PutItem", `{"TableName":"","Item":{}}`, emptyName},
+		{"o_put_empty_table_bad_rv", "PutItem", `{"TableName":"","Item":{},"ReturnValues":"INVALID"}`, emptyName},
+		{"o_del_empty_table", "DeleteItem", `{"TableName":"","Key":{}}`, emptyName},
+		{"o_upd_empty_table", "UpdateItem", `{"TableName":"","Key":{}}`, emptyName},
+		// The unknown ReturnValues in its generic form: among the other
+		// members in PutItem and DeleteItem, alone in UpdateItem.
+		{"o_put_three_bad_enums", "PutItem",
+			`{"TableName":"_conformance_valid_table_name","Item":{"pk":{"S":"test"}},"ReturnConsumedCapacity":"INVALID","ReturnItemCollectionMetrics":"INVALID","ReturnValues":"INVALID"}`,
+			"3 validation errors detected: " + rcc + "; " + rv + "; Value 'INVALID' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]"},
+		{"o_del_two_bad_enums", "DeleteItem",
+			`{"TableName":"_conformance_valid_table_name","Key":{"pk":{"S":"test"}},"ReturnValues":"INVALID","ReturnConsumedCapacity":"INVALID"}`,
+			"2 validation errors detected: " + rcc + "; " + rv},
+		{"o_upd_two_bad_enums", "UpdateItem",
+			`{"TableName":"_conformance_valid_table_name","Key":{"pk":{"S":"test"}},"ReturnValues":"INVALID","ReturnConsumedCapacity":"INVALID"}`,
+			one + rv},
+		{"o_bg_empty_requestitems", "BatchGetItem", `{"RequestItems":{}}`,
+			one + "Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{"o_bw_empty_requestitems", "BatchWriteItem", `{"RequestItems":{}}`, "The requestItems parameter is required for BatchWriteItem"},
+		// The single-item writes' expression problems, enveloped.
+		{"b_put_mix_expr", "PutItem", `{"TableName":"xrh","Item":{"pk":{"S":"test"}},"Expected":{"pk":{"Exists":false}},"ConditionExpression":"attribute_not_exists(pk)"}`,
+			one + "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}"},
+		{"b_put_eav_no_expr", "PutItem", `{"TableName":"xrh","Item":{"pk":{"S":"test"}},"ExpressionAttributeValues":{":v":{"S":"unused"}}}`,
+			one + "ExpressionAttributeValues can only be specified when using expressions"},
+		{"b_put_redundant_parens", "PutItem", `{"TableName":"xrh","Item":{"pk":{"S":"em-put-redundant"}},"ConditionExpression":"((attribute_not_exists(pk)))"}`,
+			one + "Invalid ConditionExpression: The expression has redundant parentheses;"},
+		{"b_put_contains_dup", "PutItem", `{"TableName":"xrh","Item":{"pk":{"S":"em-put-contains-dup"}},"ConditionExpression":"contains(#a, #a)","ExpressionAttributeNames":{"#a":"data"}}`,
+			one + "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator or function; operator: contains, first operand: [data]"},
+		{"u_upd_syntax", "UpdateItem", `{"TableName":"xrh","Key":{"pk":{"S":"em-upd-key-mod"}},"UpdateExpression":"INVALID SYNTAX HERE","ExpressionAttributeValues":{":v":{"S":"val"}}}`,
+			one + `Invalid UpdateExpression: Syntax error; token: "INVALID", near: "INVALID SYNTAX"`},
+		{"u_upd_unused_ean", "UpdateItem", `{"TableName":"xrh","Key":{"pk":{"S":"em-upd-key-mod"}},"UpdateExpression":"SET attr1 = :v","ExpressionAttributeValues":{":v":{"S":"val"}},"ExpressionAttributeNames":{"#unused":"someattr"}}`,
+			one + "Value provided in ExpressionAttributeNames unused in expressions: keys: {#unused}"},
+		{"u_upd_unused_eav", "UpdateItem", `{"TableName":"xrh","Key":{"pk":{"S":"em-upd-key-mod"}},"UpdateExpression":"SET attr1 = :v","ExpressionAttributeValues":{":v":{"S":"val"},":unused":{"S":"extra"}}}`,
+			one + "Value provided in ExpressionAttributeValues unused in expressions: keys: {:unused}"},
+		{"u_upd_missing_eav", "UpdateItem", `{"TableName":"xrh","Key":{"pk":{"S":"em-upd-key-mod"}},"UpdateExpression":"SET attr1 = :v"}`,
+			one + "Invalid UpdateExpression: An expression attribute value used in expression is not defined; attribute value: :v"},
+		{"u_upd_mix", "UpdateItem", `{"TableName":"xrh","Key":{"pk":{"S":"em-upd-key-mod"}},"UpdateExpression":"SET attr1 = :v","ExpressionAttributeValues":{":v":{"S":"val"}},"AttributeUpdates":{"attr1":{"Value":{"S":"val"},"Action":"PUT"}}}`,
+			one + "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributeUpdates} Expression parameters: {UpdateExpression}"},
+		{"u_upd_empty", "UpdateItem", `{"TableName":"xrh","Key":{"pk":{"S":"em-upd-key-mod"}},"UpdateExpression":""}`,
+			one + "Invalid UpdateExpression: The expression can not be empty;"},
+		{"o_upd_nested_32_eav", "UpdateItem", `{"TableName":"xrh","Key":{"pk":{"S":"em-upd-key-mod"}},"UpdateExpression":"SET touched = :t","ConditionExpression":"#d = :deep","ExpressionAttributeNames":{"#d":"data"},"ExpressionAttributeValues":{":t":{"S":"y"},":deep":` + nestedValue(32) + `}}`,
+			one + "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"},
+		{"b_put_dup_ss", "PutItem", `{"TableName":"xrh","Item":{"pk":{"S":"test"},"bad":{"SS":["a","a"]}}}`,
+			one + `One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates.`},
+		// Checks against the table stay bare.
+		{"u_upd_hashkey", "UpdateItem", `{"TableName":"xrh","Key":{"pk":{"S":"em-upd-key-mod"}},"UpdateExpression":"SET pk = :v","ExpressionAttributeValues":{":v":{"S":"new-val"}}}`,
+			"One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"},
+		{"u_upd_rangekey", "UpdateItem", `{"TableName":"xrc","Key":{"pk":{"S":"em-upd-range-mod"},"sk":{"S":"sk1"}},"UpdateExpression":"SET sk = :v","ExpressionAttributeValues":{":v":{"S":"new-sk"}}}`,
+			"One or more parameter values were invalid: Cannot update attribute sk. This attribute is part of the key"},
+		{"del_key_empty", "DeleteItem", `{"TableName":"xrh","Key":{"pk":{"S":""}}}`,
+			"One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk"},
+		{"del_key_wrongtype", "DeleteItem", `{"TableName":"xrh","Key":{"pk":{"N":"1"}}}`, "The provided key element does not match the schema"},
+		// The reads answer their expression problems bare.
+		{"proj_get_d1", "GetItem", `{"TableName":"xrh","Key":{"pk":{"S":"a"}},"ProjectionExpression":"a, a"}`, overlap},
+		{"proj_get_d2", "GetItem", `{"TableName":"xrh","Key":{"pk":{"S":"a"}},"ProjectionExpression":"#a, #a","ExpressionAttributeNames":{"#a":"a"}}`, overlap},
+		{"proj_scan_d1", "Scan", `{"TableName":"xrh","ProjectionExpression":"a, a"}`, overlap},
+		{"proj_bg_d1", "BatchGetItem", `{"RequestItems":{"xrh":{"Keys":[{"pk":{"S":"a"}}],"ProjectionExpression":"a, a"}}}`, overlap},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, val, tc.msg)
+		})
+	}
+}

@@ -91,7 +91,7 @@ func TestUpdateExpressionExact(t *testing.T) {
 			_, err := c.UpdateItem(bg(), &dynamodb.UpdateItemInput{TableName: aws.String("upx"), Key: key,
 				UpdateExpression: aws.String(tc.expr), ExpressionAttributeValues: tc.vals})
 			if tc.msg != "" {
-				wantValidation(t, err, tc.msg)
+				wantValidation(t, err, writeWording(tc.msg))
 				return
 			}
 			if err != nil {

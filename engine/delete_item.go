@@ -32,9 +32,8 @@ func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if in.Key == nil {
 		c.add(fmtConstraintNull, "key")
 	}
-	c.returnValues(in.ReturnValues)
-	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
-	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	c.writeReturnValues(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+		in.Key != nil && genericReturnValues(in.ReturnValues, in.TableName, in.NoTableName, deep))
 	c.returnValuesOnConditionCheckFailure(in.ReturnValuesOnConditionCheckFailure)
 	c.conditionalOperator(in.ConditionalOperator)
 	if err := c.err(); err != nil {
@@ -44,7 +43,7 @@ func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 		return nil, returnValuesOldOnly(deep)
 	}
 	if err := valueLayer(in.ValueError, in); err != nil {
-		return nil, writeEnvelope(err, false)
+		return nil, writeEnvelope(err, deep)
 	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpDeleteItem, condition: in.ConditionExpression,
@@ -52,7 +51,7 @@ func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
 	})
 	if err != nil {
-		return nil, writeEnvelope(err, false)
+		return nil, writeEnvelope(err, deep)
 	}
 	if err := canonicalize(in.Key); err != nil {
 		return nil, err

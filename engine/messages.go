@@ -610,19 +610,24 @@ const (
 	// msgFrameworkTableNameEmpty: the empty TableName of a PutItem that
 	// sends its Item, alone whatever else fails
 	// (put-item-validation-error-aggregation: with an unknown
-	// ReturnValues too); and of an UpdateItem that sends its Key, which
-	// tests/tier3/validation-ordering/updateItem.test.ts records as one
-	// error naming 'TableName' in eu-west-2 ("empty TableName reports
-	// only tableName constraint"). Without the Item or Key the older,
-	// joined form stays (msgItemTableNameEmpty).
+	// ReturnValues too); and of an UpdateItem or DeleteItem that sends
+	// its Key (captures/cross-region-latest.json, o_upd_empty_table and
+	// o_del_empty_table, Key {}, eu-west-2 and us-east-1, 2026-09-20).
+	// Without the Item or Key the older, joined form stays
+	// (msgItemTableNameEmpty).
 	msgFrameworkTableNameEmpty = "1 validation error detected: Value at 'TableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
-	// msgFrameworkReturnValues: a ReturnValues outside its enum, alone,
-	// ahead of an unknown ReturnConsumedCapacity: UpdateItem's in the
-	// sweep (update-item-validation-error-aggregation), and DeleteItem's,
-	// "the newer generic form", in tests/tier3/validation-ordering/
-	// deepRequests.test.ts (2026-10-09), whose note has PutItem read it
-	// alike. The enum's order and its "UPDATE_NEW" are DynamoDB's.
-	msgFrameworkReturnValues = "1 validation error detected: Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"
+	// msgFrameworkReturnValuesMember: a ReturnValues outside its enum, in
+	// the framework's generic form. UpdateItem answers it alone, ahead of
+	// an unknown ReturnConsumedCapacity (msgFrameworkReturnValues; the
+	// sweep, update-item-validation-error-aggregation); PutItem and
+	// DeleteItem list it among their member constraints, after
+	// ReturnConsumedCapacity and before ReturnItemCollectionMetrics
+	// (captures/cross-region-latest.json, o_put_three_bad_enums and
+	// o_del_two_bad_enums, eu-west-2 and us-east-1, 2026-09-20;
+	// deepRequests.test.ts, 2026-10-09, "the newer generic form" of
+	// DeleteItem). The enum's order and its "UPDATE_NEW" are DynamoDB's.
+	msgFrameworkReturnValuesMember = "Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"
+	msgFrameworkReturnValues       = "1 validation error detected: " + msgFrameworkReturnValuesMember
 )
 
 // msgFrameworkBatchGetKeys answers a BatchGetItem Keys list of table that
@@ -643,20 +648,20 @@ func msgFrameworkBatchGetKeys(table string, tooMany bool) string {
 // tests/tier3/error-messages/deleteItem.test.ts and putItem.test.ts
 // ("request validation envelope", eu-west-2 and us-east-1 alike,
 // 2026-10-09), whose note says PutItem and UpdateItem envelope them as
-// DeleteItem does. ExpressionAttributeValues without an expression loses
-// the ": ConditionExpression is null" that the older recordings
-// (dynalite's) have after it. The malformed Expected conditions are the
-// last five (msgEnvelopedExpectedPrefixes, after "One or more parameter
-// values were invalid: "); the first two of those were enveloped
-// already (internal/expr/messages.go).
+// DeleteItem does, and captures/cross-region-latest.json (2026-09-20)
+// for the expressions' own problems; which ones are listed by
+// writeEnvelope (engine/validation_order.go). ExpressionAttributeValues
+// without an expression loses the ": ConditionExpression is null" that
+// the older recordings (dynalite's) have after it. The malformed Expected
+// conditions are the last three below (after "One or more parameter
+// values were invalid: "); the others of them were enveloped already
+// (internal/expr/messages.go).
 const (
 	msgEnvelope                   = "1 validation error detected: "
 	msgNamesWithoutExpressions    = "ExpressionAttributeNames can only be specified when using expressions"
 	msgValuesWithoutExpressions   = "ExpressionAttributeValues can only be specified when using expressions"
 	msgNamesEmpty                 = "ExpressionAttributeNames must not be empty"
 	msgValuesEmpty                = "ExpressionAttributeValues must not be empty"
-	msgConditionExpressionEmpty   = "Invalid ConditionExpression: The expression can not be empty;"
-	msgConditionValueNotDefined   = "Invalid ConditionExpression: An expression attribute value used in expression is not defined;"
 	msgInvalidParametersPrefix    = "One or more parameter values were invalid: "
 	msgExpectedBothValueAndList   = msgInvalidParametersPrefix + "Value and AttributeValueList cannot be used together"
 	msgExpectedOperatorNeedsValue = msgInvalidParametersPrefix + "Value or AttributeValueList must be used with ComparisonOperator: "

@@ -19,7 +19,7 @@ func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
 func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 	deep := func() bool { return deepRequest(in.Item, in.ExpressionAttributeValues, in.Expected, nil) }
 	if in.Item != nil {
-		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, true, deep); err != nil {
+		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, false, deep); err != nil {
 			return nil, err
 		}
 		if err := expectedOperatorFirst(in.ConditionalOperator, len(in.Expected), deep); err != nil {
@@ -31,9 +31,8 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 	if in.Item == nil {
 		c.add(fmtConstraintNull, "item")
 	}
-	c.returnValues(in.ReturnValues)
-	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
-	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
+	c.writeReturnValues(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+		in.Item != nil && genericReturnValues(in.ReturnValues, in.TableName, in.NoTableName, deep))
 	c.returnValuesOnConditionCheckFailure(in.ReturnValuesOnConditionCheckFailure)
 	c.conditionalOperator(in.ConditionalOperator)
 	if err := c.err(); err != nil {
@@ -43,10 +42,10 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 		return nil, returnValuesOldOnly(deep)
 	}
 	if err := valueLayer(in.ValueError, in); err != nil {
-		return nil, writeEnvelope(err, false)
+		return nil, writeEnvelope(err, deep)
 	}
 	if err := itemValuesFirst(in, in.Item); err != nil {
-		return nil, writeEnvelope(err, false)
+		return nil, writeEnvelope(err, deep)
 	}
 	// The size is checked before the table is looked up: DynamoDB refuses
 	// an oversized item even for a table that does not exist, and before
@@ -60,7 +59,7 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
 	})
 	if err != nil {
-		return nil, writeEnvelope(err, false)
+		return nil, writeEnvelope(err, deep)
 	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {

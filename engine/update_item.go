@@ -49,10 +49,10 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return nil, err
 	}
 	if err := valueLayer(in.ValueError, in); err != nil {
-		return nil, writeEnvelope(err, true)
+		return nil, writeEnvelope(err, deep)
 	}
 	if err := itemValuesFirst(in, in.Key); err != nil {
-		return nil, writeEnvelope(err, true)
+		return nil, writeEnvelope(err, deep)
 	}
 	w, err := compileWrite(writeRequest{
 		op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
@@ -61,7 +61,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		attributeUpdates: in.AttributeUpdates,
 	})
 	if err != nil {
-		return nil, writeEnvelope(err, true)
+		return nil, writeEnvelope(err, deep)
 	}
 	t, err := db.tableOrNotFound(in.TableName)
 	if err != nil {

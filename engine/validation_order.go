@@ -142,36 +142,71 @@ func conditionalOperatorFirst(op string, conditions int) error {
 // frameworkFirst is checked ahead of layer 1 by PutItem, UpdateItem and
 // DeleteItem once the request sends its Item (PutItem) or Key: DynamoDB's
 // newer validation framework (engine/messages.go, msgFramework*) reads an
-// empty TableName (PutItem and UpdateItem: emptyName), then an unknown
+// empty TableName, then (UpdateItem only: rvAlone) an unknown
 // ReturnValues, before anything else, and answers the first it finds
 // alone, in its own words (paritysuite/dynamodb-conformance,
 // captures/2026-10-07-sweep-follow-up.json: put-item- and
 // update-item-validation-error-aggregation, us-east-1 and eu-west-2
-// alike). A request without its Item or Key is still answered by layer
-// 1, every member joined in the older form (the same suite's
-// tests/tier3/validation-ordering/updateItem.test.ts, 2026-10-09), and so
-// is the ReturnValues of a request the decoder read past its depth guard
-// (deep; deepRequests.test.ts: "past the second limit DeleteItem reads
-// ReturnValues in its older form, as PutItem and UpdateItem do ... At 40
-// levels the newer generic form stays"), or beside a table name failing
-// another of its constraints (not recorded; the older form kept).
-func frameworkFirst(tableName string, noTableName bool, returnValues string, emptyName bool, deep func() bool) error {
-	if emptyName && !noTableName && tableName == "" {
+// alike; captures/cross-region-latest.json, 2026-09-20). PutItem and
+// DeleteItem list the unknown ReturnValues among their member
+// constraints instead (writeReturnValues). A request without its Item or
+// Key is still answered by layer 1, every member joined in the older form
+// (the same suite's tests/tier3/validation-ordering/updateItem.test.ts,
+// 2026-10-09), and so is the ReturnValues of a request with a value
+// nested past the second limit (deep; deepRequests.test.ts: "past the
+// second limit DeleteItem reads ReturnValues in its older form, as PutItem
+// and UpdateItem do ... At 40 levels the newer generic form stays"), or
+// beside a table name failing another of its constraints (not recorded;
+// the older form kept).
+func frameworkFirst(tableName string, noTableName bool, returnValues string, rvAlone bool, deep func() bool) error {
+	if !noTableName && tableName == "" {
 		return Validation(msgFrameworkTableNameEmpty)
 	}
-	if returnValues == "" {
-		return nil
-	}
-	switch returnValues {
-	case ReturnValuesAllNew, ReturnValuesUpdatedOld, ReturnValuesAllOld, ReturnValuesNone, ReturnValuesUpdatedNew:
-		return nil
-	}
-	var c constraints
-	c.itemTableName(tableName, noTableName)
-	if c.err() != nil || deep() {
+	if !rvAlone || !genericReturnValues(returnValues, tableName, noTableName, deep) {
 		return nil
 	}
 	return Validation(msgFrameworkReturnValues)
+}
+
+// genericReturnValues reports whether an unknown ReturnValues rv of a
+// request sending its Item or Key is read in the framework's generic form:
+// beside a valid table name, in a request not read past the second limit.
+func genericReturnValues(rv, tableName string, noTableName bool, deep func() bool) bool {
+	if rv == "" || knownReturnValues(rv) {
+		return false
+	}
+	var c constraints
+	c.itemTableName(tableName, noTableName)
+	return c.err() == nil && !deep()
+}
+
+func knownReturnValues(v string) bool {
+	switch v {
+	case ReturnValuesAllNew, ReturnValuesUpdatedOld, ReturnValuesAllOld, ReturnValuesNone, ReturnValuesUpdatedNew:
+		return true
+	}
+	return false
+}
+
+// writeReturnValues adds the member constraints of PutItem's and
+// DeleteItem's ReturnValues, ReturnConsumedCapacity and
+// ReturnItemCollectionMetrics. With generic (the Item or Key sent, no
+// value nested past the second limit), an unknown ReturnValues is listed
+// in the framework's generic form, after ReturnConsumedCapacity
+// (msgFrameworkReturnValuesMember); otherwise in the older per-value
+// form, first.
+func (c *constraints) writeReturnValues(rv, rcc, ricm string, generic bool) {
+	if !generic {
+		c.returnValues(rv)
+		c.returnConsumedCapacity(rcc)
+		c.returnItemCollectionMetrics(ricm)
+		return
+	}
+	c.returnConsumedCapacity(rcc)
+	if rv != "" && !knownReturnValues(rv) {
+		c.add(msgFrameworkReturnValuesMember)
+	}
+	c.returnItemCollectionMetrics(ricm)
 }
 
 // deepRequest reports (when called: the walk is needed only on the
@@ -301,30 +336,57 @@ func currentLayer(err error, envelope bool) error {
 
 // writeEnvelope puts the request-validation problems of PutItem,
 // UpdateItem and DeleteItem in the envelope those operations report them
-// in (engine/messages.go, msgEnvelope). update is UpdateItem, which also
-// envelopes a ConditionExpression's undefined value beside a defined
-// one used by its UpdateExpression (paritysuite's
-// tests/tier3/error-messages/updateItem.test.ts, "undefined value in
-// the ConditionExpression beside a defined one", eu-west-2 and us-east-1,
-// 2026-10-09); PutItem's and DeleteItem's are not recorded and stay
-// bare.
-func writeEnvelope(err error, update bool) error {
+// in (engine/messages.go, msgEnvelope): the mix of legacy and expression
+// parameters, names or values no expression uses or none could, and
+// every problem of the expressions and of the legacy conditions, all
+// found before the table is read (captures/cross-region-latest.json,
+// eu-west-2 and us-east-1, 2026-09-20: the mix, redundant parentheses,
+// contains with a repeated operand, an UpdateExpression's syntax error,
+// unused names and values, an undefined value, an empty UpdateExpression;
+// putItem.test.ts and deleteItem.test.ts, 2026-10-09, for the rest). Not
+// enveloped: a value's own problem (currentLayer does it), what the
+// protocol decoder found in a value (not recorded in this layer), and a
+// request read past the depth guard (deep: deepRequests.test.ts has it
+// answer bare).
+func writeEnvelope(err error, deep func() bool) error {
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeValidation || strings.HasPrefix(e.Message, msgEnvelope) {
+	if !errors.As(err, &e) || e.Code != CodeValidation || e.current != "" || strings.HasPrefix(e.Message, msgEnvelope) {
 		return err
 	}
 	m := e.Message
-	switch {
-	case strings.HasPrefix(m, msgValuesWithoutExpressions):
-		m = msgValuesWithoutExpressions
-	case m == msgNamesWithoutExpressions, m == msgNamesEmpty, m == msgValuesEmpty, m == msgConditionExpressionEmpty,
-		strings.HasPrefix(m, msgExpectedBothValueAndList), strings.HasPrefix(m, msgExpectedOperatorNeedsValue),
-		strings.HasPrefix(m, msgExpectedArgumentCount),
-		update && strings.HasPrefix(m, msgConditionValueNotDefined):
-	default:
+	if !envelopedInWrites(m) || deep() {
 		return err
 	}
+	if strings.HasPrefix(m, msgValuesWithoutExpressions) {
+		m = msgValuesWithoutExpressions
+	}
 	return Validation(msgEnvelope + m)
+}
+
+// envelopedInWrites reports whether m is one of the problems writeEnvelope
+// envelopes: those of the expression parameters (the expressions
+// themselves, their names and values, their mix with the legacy
+// parameters) and the malformed Expected conditions recorded so. The
+// other legacy checks (AttributeValueList types, ConditionalOperator's
+// use, AttributeUpdates' actions) are not recorded in the envelope and
+// stay bare.
+func envelopedInWrites(m string) bool {
+	if strings.HasPrefix(m, "ExpressionAttributeValues contains invalid value: ") {
+		return false // a value's problem, not the expression's
+	}
+	for _, p := range []string{
+		"Invalid ConditionExpression: ", "Invalid UpdateExpression: ",
+		"Value provided in ExpressionAttributeNames unused", "Value provided in ExpressionAttributeValues unused",
+		"ExpressionAttributeNames contains invalid ", "ExpressionAttributeValues contains invalid key",
+		msgValuesWithoutExpressions, msgNamesWithoutExpressions, msgNamesEmpty, msgValuesEmpty,
+		"Can not use both expression and non-expression parameters",
+		msgExpectedBothValueAndList, msgExpectedOperatorNeedsValue, msgExpectedArgumentCount,
+	} {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // More of DynamoDB's member order within layer 1:
