@@ -705,3 +705,40 @@ func TestTableOpsOnDemandThroughputExact(t *testing.T) {
 		t.Fatalf("OnDemandThroughput kept after the switch to PROVISIONED: %+v", d.OnDemandThroughput)
 	}
 }
+
+// TestTableOpsProjectedAttributesExact: at most 100 NonKeyAttributes
+// summed over a table's secondary indexes, an attribute projected into
+// two indexes counting twice (AWS's developer guide, service quotas);
+// the text is CreateTable's failure as a public project's CloudFormation
+// lint rule quotes it. UpdateTable counts the existing indexes too.
+func TestTableOpsProjectedAttributesExact(t *testing.T) {
+	_, c := start(t)
+	include := func(n int) *types.Projection {
+		attrs := make([]string, n)
+		for i := range attrs {
+			attrs[i] = fmt.Sprint("a", i) // the same names in every index
+		}
+		return &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: attrs}
+	}
+	gsis := func(count, each int) []types.GlobalSecondaryIndex {
+		var out []types.GlobalSecondaryIndex
+		for i := range count {
+			out = append(out, types.GlobalSecondaryIndex{IndexName: aws.String(fmt.Sprint("gsi", i)), KeySchema: ks("g"), Projection: include(each)})
+		}
+		return out
+	}
+	create := func(name string, g []types.GlobalSecondaryIndex) error {
+		_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: defs("pk", "S", "g", "S"), KeySchema: ks("pk"), GlobalSecondaryIndexes: g})
+		return err
+	}
+	const msg = "One or more parameter values were invalid: Number of projected attributes in all indexes exceeds limit of 100"
+	wantValidation(t, create("proj", gsis(6, 17)), msg)
+	if err := create("proj", gsis(5, 20)); err != nil {
+		t.Fatalf("100 projected attributes: %v", err)
+	}
+	_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("proj"), AttributeDefinitions: defs("g", "S"),
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName: aws.String("one-more"), KeySchema: ks("g"), Projection: include(1)}}}})
+	wantValidation(t, err, msg)
+}
