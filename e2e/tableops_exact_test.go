@@ -742,3 +742,42 @@ func TestTableOpsProjectedAttributesExact(t *testing.T) {
 			IndexName: aws.String("one-more"), KeySchema: ks("g"), Projection: include(1)}}}})
 	wantValidation(t, err, msg)
 }
+
+// TestTableOpsTagShapesExact: tag lengths are counted in characters, not
+// bytes (Alternator test_tag.py: test_tag_key_length_128_allowed and
+// test_tag_value_length_256_allowed, whose non-ASCII cases DynamoDB
+// passes); whitespace alone is a valid key or value and removing a key
+// the table lacks is no error (test_tag_resource_basic); '!' is refused
+// in a key and in a value (test_tag_forbidden_chars); ResourceArns that
+// are not ARNs are refused whatever they hold (test_tag_resource_incorrect,
+// with the text the lab, DDB-TABLE-071, recorded for a plain name).
+func TestTableOpsTagShapesExact(t *testing.T) {
+	_, c := start(t)
+	createHash(t, c, "tagshape", types.ScalarAttributeTypeS)
+	arn := tableARN("tagshape")
+	tag := func(k, v string) error {
+		_, err := c.TagResource(bg(), &dynamodb.TagResourceInput{ResourceArn: aws.String(arn),
+			Tags: []types.Tag{{Key: aws.String(k), Value: aws.String(v)}}})
+		return err
+	}
+	for _, ok := range [][2]string{{strings.Repeat("א", 128), "dog"}, {"long", strings.Repeat("א", 256)}, {" ", "9"}, {"7", " "}} {
+		if err := tag(ok[0], ok[1]); err != nil {
+			t.Fatalf("tag %q=%q: %v", ok[0], ok[1], err)
+		}
+	}
+	wantValidation(t, tag(strings.Repeat("א", 129), "dog"), "The Tag Key provided is invalid, Key: "+strings.Repeat("א", 129))
+	wantValidation(t, tag("dog", strings.Repeat("א", 257)), "The Tag Value provided is invalid, Value: "+strings.Repeat("א", 257))
+	wantValidation(t, tag("hi!", "dog"), "The Tag Key provided is invalid, Key: hi!")
+	wantValidation(t, tag("dog", "hi!"), "The Tag Value provided is invalid, Value: hi!")
+	if _, err := c.UntagResource(bg(), &dynamodb.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: []string{"7", "non-existent"}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.ListTagsOfResource(bg(), &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(arn)})
+	if err != nil || len(out.Tags) != 3 {
+		t.Fatalf("%d tags, %v", len(out.Tags), err)
+	}
+	for _, bad := range []string{strings.Repeat("x", 125), " ", "незаконные буквы"} {
+		_, err := c.TagResource(bg(), &dynamodb.TagResourceInput{ResourceArn: aws.String(bad), Tags: []types.Tag{{Key: aws.String("x"), Value: aws.String("y")}}})
+		wantValidation(t, err, "One or more parameter values were invalid: ARNs must start with 'arn:': "+bad)
+	}
+}
