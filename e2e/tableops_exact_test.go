@@ -391,6 +391,20 @@ func TestTableOpsIndexUpdatesExact(t *testing.T) {
 		t.Fatalf("an OnDemandThroughput Update: %v", err)
 	}
 
+	// -442's catalogue: a Create without AttributeDefinitions; an Update
+	// naming an LSI.
+	_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("prov"), GlobalSecondaryIndexUpdates: newGSI("nodefs", pt(1, 1))})
+	wantValidation(t, err, "One or more parameter values were invalid: AttributeDefinitions is not specified for index: nodefs")
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("withlsi"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S", "sk", "S", "l", "S"), KeySchema: ks("pk", "sk"),
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("bylsi"), KeySchema: ks("pk", "l"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}); err != nil {
+		t.Fatal(err)
+	}
+	wantValidation(t, update("withlsi", types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("bylsi"),
+		OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(50)}}),
+		"Cannot update an index that is not a GlobalSecondaryIndex: bylsi")
+
 	// DDB-TABLE-162: a stale or type-changing definition beside another
 	// change is taken and ignored.
 	if _, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("prov"),
