@@ -234,7 +234,7 @@ func explainFor(api *server.Server) func(*http.Request, string, bool) (any, erro
 // sideListener serves h on addr apart from the API (metrics, pprof) until
 // the returned function is called.
 func sideListener(addr, what string, h http.Handler, log *slog.Logger) (func(), error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listenTCP(context.Background(), addr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: listen on %s: %w", what, addr, err)
 	}
