@@ -66,11 +66,34 @@ func NewMetrics(dbs func() []*engine.DB) *Metrics {
 			Help: "Requests answered ThrottlingException because the server's buffers were full.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.throttled,
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		&engineCollector{dbs: dbs})
+	m.reg.MustRegister(m.requests, m.duration, m.throttled, &runtimeCollector{}, &engineCollector{dbs: dbs})
 	return m
+}
+
+// runtimeCollector is Go's and the process's collectors, made at the
+// first scrape instead of at start-up: making the Go collector matches
+// every runtime metric the Go runtime describes against its rules, which
+// took 0.1 ms, a tenth of the server's start, for figures that are only
+// read when scraped anyway. It describes nothing (an unchecked
+// collector), as it cannot know the Go collector's series before making
+// it; the registry still refuses a scrape that yields one series twice.
+type runtimeCollector struct {
+	once sync.Once
+	cs   []prometheus.Collector
+}
+
+func (*runtimeCollector) Describe(chan<- *prometheus.Desc) {}
+
+func (r *runtimeCollector) Collect(ch chan<- prometheus.Metric) {
+	r.once.Do(func() {
+		r.cs = []prometheus.Collector{
+			collectors.NewGoCollector(),
+			collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		}
+	})
+	for _, c := range r.cs {
+		c.Collect(ch)
+	}
 }
 
 // Handler serves the metrics in Prometheus' text format.

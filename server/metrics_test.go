@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,8 +90,14 @@ func TestMetricsCountRequestsAndEngineFigures(t *testing.T) {
 	if v := scrape(t, m, `dynago_store_pebble_memtable_bytes`); v <= 0 {
 		t.Errorf("store memtable bytes = %v, want > 0", v)
 	}
+	// Go's and the process's collectors, made at the first scrape.
 	if v := scrape(t, m, `go_goroutines`); v <= 0 {
 		t.Errorf("go_goroutines = %v, want > 0", v)
+	}
+	if runtime.GOOS == "linux" {
+		if v := scrape(t, m, `process_start_time_seconds`); v < float64(time.Now().Add(-24*time.Hour).Unix()) {
+			t.Errorf("process_start_time_seconds = %v, want this process's start", v)
+		}
 	}
 }
 
