@@ -215,8 +215,13 @@ func TestTableOpsUpdateOneChangeExact(t *testing.T) {
 
 	// The pairs DynamoDB takes (DDB-TABLE-433, -382): BillingMode
 	// PAY_PER_REQUEST with a stream change, and with OnDemandThroughput;
-	// DDB-TABLE-174: a GSI Create with a GSI Update.
+	// DDB-TABLE-174: a GSI Create with a GSI Update; DDB-TABLE-456: an
+	// empty OnDemandThroughput counts as absent.
 	t.Run("accepted pairs", func(t *testing.T) {
+		if _, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("ppr"),
+			DeletionProtectionEnabled: aws.Bool(false), OnDemandThroughput: &types.OnDemandThroughput{}}); err != nil {
+			t.Fatalf("an empty OnDemandThroughput beside DeletionProtectionEnabled: %v", err)
+		}
 		out, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("ppr"),
 			BillingMode: types.BillingModePayPerRequest, OnDemandThroughput: odtv})
 		if err != nil {

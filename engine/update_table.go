@@ -244,9 +244,12 @@ func updateCombination(in *UpdateTableInput) error {
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return invalid("List of GlobalSecondaryIndexUpdates is empty")
 	}
+	// An OnDemandThroughput without a member counts as absent
+	// (DDB-TABLE-456).
+	odt := in.OnDemandThroughput != nil && onDemandMember(in.OnDemandThroughput) != ""
 	changes := 0
 	for _, present := range []bool{
-		in.BillingMode != "", in.ProvisionedThroughput != nil, in.OnDemandThroughput != nil,
+		in.BillingMode != "", in.ProvisionedThroughput != nil, odt,
 		in.StreamSpecification != nil, in.SSESpecification != nil, in.TableClass != "",
 		in.DeletionProtectionEnabled != nil, len(in.GlobalSecondaryIndexUpdates) > 0,
 	} {
@@ -266,7 +269,7 @@ func updateCombination(in *UpdateTableInput) error {
 		return onlyOne("TableClass modification")
 	case in.DeletionProtectionEnabled != nil:
 		return onlyOne("DeletionProtection modification")
-	case in.OnDemandThroughput != nil && in.StreamSpecification != nil:
+	case odt && in.StreamSpecification != nil:
 		return invalid("OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")
 	case in.StreamSpecification != nil && (in.ProvisionedThroughput != nil || in.BillingMode == BillingModeProvisioned):
 		return invalid("You cannot modify stream status while updating table IOPS")
