@@ -1,6 +1,9 @@
 package expr
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // reservedWords is DynamoDB's list of reserved words, from the AWS page
 // "Reserved words in DynamoDB"
@@ -8,7 +11,10 @@ import "strings"
 // An attribute name written literally in an expression (not through a
 // #placeholder) that matches one of them, in any case, is refused with
 // "Attribute name is a reserved keyword; reserved keyword: <name as written>".
-var reservedWords = buildReserved(`
+// The set is built at its first use, not in every process's start-up.
+var reservedWords = sync.OnceValue(func() map[string]struct{} { return buildReserved(reservedList) })
+
+const reservedList = `
 ABORT ABSOLUTE ACTION ADD AFTER AGENT AGGREGATE ALL ALLOCATE ALTER ANALYZE AND
 ANY ARCHIVE ARE ARRAY AS ASC ASCII ASENSITIVE ASSERTION ASYMMETRIC AT ATOMIC
 ATTACH ATTRIBUTE AUTH AUTHORIZATION AUTHORIZE AUTO AVG BACK BACKUP BASE BATCH
@@ -64,7 +70,7 @@ UNNEST UNPROCESSED UNSIGNED UNTIL UPDATE UPPER URL USAGE USE USER USERS USING
 UUID VACUUM VALUE VALUED VALUES VARCHAR VARIABLE VARIANCE VARINT VARYING VIEW
 VIEWS VIRTUAL VOID WAIT WHEN WHENEVER WHERE WHILE WINDOW WITH WITHIN WITHOUT
 WORK WRAPPED WRITE YEAR ZONE
-`)
+`
 
 func buildReserved(list string) map[string]struct{} {
 	words := strings.Fields(list)
@@ -91,6 +97,6 @@ func isReserved(name string) bool {
 		}
 		buf[i] = c
 	}
-	_, ok := reservedWords[string(buf[:len(name)])]
+	_, ok := reservedWords()[string(buf[:len(name)])]
 	return ok
 }

@@ -1,11 +1,15 @@
 package partiql
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // reserved holds PartiQL's reserved words (SQL-92's and PartiQL's own),
 // which a name can use only in double quotes: DynamoDB refuses
-// `WHERE pad = 'none'` and runs `WHERE "pad" = 'none'`.
-var reserved = func() map[string]bool {
+// `WHERE pad = 'none'` and runs `WHERE "pad" = 'none'`. The set is built
+// at its first use, not in every process's start-up.
+var reserved = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`
 ABSOLUTE ACTION ADD ALL ALLOCATE ALTER AND ANY ARE AS ASC ASSERTION AT AUTHORIZATION AVG
@@ -31,14 +35,14 @@ REPLACE`) {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // isReserved reports whether a bare word is reserved, in any case.
 func isReserved(w string) bool {
 	if len(w) > 20 {
 		return false
 	}
-	return reserved[strings.ToUpper(w)]
+	return reserved()[strings.ToUpper(w)]
 }
 
 // isOperatorWord reports whether w is an infix operator written as a word.
