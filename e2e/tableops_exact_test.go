@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/local"
+	"github.com/dynago/dynago/testserver"
 )
 
 // Table operations to the letter, second part: DeleteTable while an
@@ -798,5 +799,34 @@ func TestTableOpsTagShapesExact(t *testing.T) {
 	for _, bad := range []string{strings.Repeat("x", 125), " ", "незаконные буквы"} {
 		_, err := c.TagResource(bg(), &dynamodb.TagResourceInput{ResourceArn: aws.String(bad), Tags: []types.Tag{{Key: aws.String("x"), Value: aws.String("y")}}})
 		wantValidation(t, err, "One or more parameter values were invalid: ARNs must start with 'arn:': "+bad)
+	}
+}
+
+// TestTableOpsManagedKeyExact: the AWS managed key is one key per account
+// and region: {SSEType: KMS} alone, {Enabled: true} and KMSMasterKeyId
+// alias/aws/dynamodb name the same KMSMasterKeyArn, on every table and
+// again on a re-send (the lab, DDB-TABLE-044 and -437).
+func TestTableOpsManagedKeyExact(t *testing.T) {
+	_, c := start(t)
+	keyOf := func(name string, s *types.SSESpecification) string {
+		out, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk"), SSESpecification: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return aws.ToString(out.TableDescription.SSEDescription.KMSMasterKeyArn)
+	}
+	a := keyOf("mk1", &types.SSESpecification{SSEType: types.SSETypeKms})
+	b := keyOf("mk2", &types.SSESpecification{Enabled: aws.Bool(true)})
+	d := keyOf("mk3", &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeKms, KMSMasterKeyId: aws.String("alias/aws/dynamodb")})
+	if !strings.HasPrefix(a, "arn:aws:kms:"+testserver.Region+":"+testserver.AccountID+":key/") || a != b || a != d {
+		t.Fatalf("managed key ARNs differ: %s, %s, %s", a, b, d)
+	}
+	out, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("mk1"), SSESpecification: &types.SSESpecification{Enabled: aws.Bool(true)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := aws.ToString(out.TableDescription.SSEDescription.KMSMasterKeyArn); got != a {
+		t.Fatalf("after a re-send: %s, want %s", got, a)
 	}
 }
