@@ -207,6 +207,16 @@ func TestTableOpsUpdateOneChangeExact(t *testing.T) {
 		})
 	}
 
+	// The lab, DDB-TABLE-015 and -070: a request that changes nothing is
+	// refused before the table is looked up; one that changes something
+	// is ResourceNotFoundException on a missing table.
+	t.Run("missing table", func(t *testing.T) {
+		_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("nosuch")})
+		wantValidation(t, err, "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
+		_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("nosuch"), DeletionProtectionEnabled: aws.Bool(true)})
+		wantErr(t, err, "ResourceNotFoundException", "Requested resource not found: Table: nosuch not found")
+	})
+
 	// Nothing of a refused call was applied.
 	d := describe(t, c, "prov")
 	if aws.ToBool(d.DeletionProtectionEnabled) || d.StreamSpecification != nil || d.SSEDescription != nil || d.TableClassSummary != nil ||

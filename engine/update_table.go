@@ -45,6 +45,14 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := checkTableClass(in.TableClass); err != nil {
 		return nil, err
 	}
+	// A request that changes nothing is refused before the table is
+	// looked up: a missing table answers it so too (the ack-api-quirks
+	// lab, DDB-TABLE-015 and -070, 2026-10-08).
+	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
+		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
+		in.OnDemandThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
+		return nil, Validation(msgUpdateTableNothing)
+	}
 
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
@@ -54,11 +62,6 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	if err := db.updateInUse(t, in); err != nil {
 		return nil, err
-	}
-	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
-		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
-		in.OnDemandThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
-		return nil, Validation(msgUpdateTableNothing)
 	}
 	if err := updateCombination(in); err != nil {
 		return nil, err
