@@ -3,7 +3,9 @@ package e2e
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -838,5 +840,100 @@ func TestTableOpsManagedKeyExact(t *testing.T) {
 	}
 	if got := aws.ToString(out.TableDescription.SSEDescription.KMSMasterKeyArn); got != a {
 		t.Fatalf("after a re-send: %s, want %s", got, a)
+	}
+}
+
+// TestTableOpsDecreaseBudgetExact: provisioned throughput decreases, four
+// a UTC day and then one each 3600 seconds after the last, per table and
+// per GSI, with the quota's text; the count starts again at midnight UTC
+// (the lab: DDB-TABLE-326 and -184 for the texts, -185 for midnight,
+// -157 for separate table and GSI budgets; a call lowering one unit and
+// raising the other is a decrease).
+func TestTableOpsDecreaseBudgetExact(t *testing.T) {
+	var clock atomic.Int64
+	clock.Store(time.Date(2026, 10, 9, 0, 21, 34, 0, time.UTC).UnixNano())
+	s := testserver.Start(t, testserver.WithNow(func() time.Time { return time.Unix(0, clock.Load()).UTC() }))
+	c := client(t, s)
+	advance := func(d time.Duration) { clock.Add(int64(d)) }
+	pt := func(r, w int64) *types.ProvisionedThroughput {
+		return &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(r), WriteCapacityUnits: aws.Int64(w)}
+	}
+	create := func(name string) {
+		if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String(name), ProvisionedThroughput: pt(10, 10),
+			AttributeDefinitions: defs("pk", "S", "g", "S"), KeySchema: ks("pk"),
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi1"), KeySchema: ks("g"),
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}, ProvisionedThroughput: pt(10, 10)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	table := func(name string, p *types.ProvisionedThroughput) error {
+		_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String(name), ProvisionedThroughput: p})
+		return err
+	}
+	index := func(name string, p *types.ProvisionedThroughput) error {
+		_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String(name),
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &types.UpdateGlobalSecondaryIndexAction{
+				IndexName: aws.String("gsi1"), ProvisionedThroughput: p}}}})
+		return err
+	}
+	decreases := func(name string) int64 {
+		return aws.ToInt64(describe(t, c, name).ProvisionedThroughput.NumberOfDecreasesToday)
+	}
+	const head = "Subscriber limit exceeded: Provisioned throughput decreases are limited within a given UTC day. " +
+		"After the first 4 decreases, each subsequent decrease in the same UTC day can be performed at most once every 3600 seconds. "
+
+	create("budget")
+	for i, p := range []*types.ProvisionedThroughput{pt(9, 9), pt(9, 8), pt(8, 8), pt(7, 8)} {
+		if err := table("budget", p); err != nil {
+			t.Fatalf("decrease %d: %v", i+1, err)
+		}
+	}
+	if n := decreases("budget"); n != 4 {
+		t.Fatalf("NumberOfDecreasesToday %d, want 4", n)
+	}
+	fifth := head + "Number of decreases today: 4. Last decrease at Friday, October 9, 2026 at 12:21:34 AM Coordinated Universal Time. " +
+		"Next decrease can be made at Friday, October 9, 2026 at 1:21:34 AM Coordinated Universal Time"
+	wantErr(t, table("budget", pt(6, 8)), "LimitExceededException", fifth)
+	wantErr(t, table("budget", pt(6, 20)), "LimitExceededException", fifth)
+	if err := table("budget", pt(20, 20)); err != nil {
+		t.Fatalf("an increase with the budget spent: %v", err)
+	}
+	// The GSI has a budget of its own.
+	if err := index("budget", pt(9, 9)); err != nil {
+		t.Fatalf("a GSI decrease: %v", err)
+	}
+	advance(3599 * time.Second)
+	wantErr(t, table("budget", pt(6, 8)), "LimitExceededException", fifth)
+	advance(time.Second)
+	if err := table("budget", pt(6, 8)); err != nil {
+		t.Fatalf("the decrease an hour later: %v", err)
+	}
+	wantErr(t, table("budget", pt(5, 8)), "LimitExceededException", head+
+		"Number of decreases today: 5. Last decrease at Friday, October 9, 2026 at 1:21:34 AM Coordinated Universal Time. "+
+		"Next decrease can be made at Friday, October 9, 2026 at 2:21:34 AM Coordinated Universal Time")
+
+	// Late in the day the next one is at midnight, when the count starts
+	// again.
+	clock.Store(time.Date(2026, 10, 9, 23, 20, 48, 0, time.UTC).UnixNano())
+	create("late")
+	for i := range 4 {
+		if err := table("late", pt(int64(9-i), 10)); err != nil {
+			t.Fatalf("decrease %d: %v", i+1, err)
+		}
+	}
+	wantErr(t, table("late", pt(5, 10)), "LimitExceededException", head+
+		"Number of decreases today: 4. Last decrease at Friday, October 9, 2026 at 11:20:48 PM Coordinated Universal Time. "+
+		"Next decrease can be made at Saturday, October 10, 2026 at 12:00:00 AM Coordinated Universal Time")
+	advance(39*time.Minute + 12*time.Second)
+	if n := decreases("late"); n != 0 {
+		t.Fatalf("NumberOfDecreasesToday after midnight: %d", n)
+	}
+	for i := range 3 {
+		if err := table("late", pt(int64(5-i), 10)); err != nil {
+			t.Fatalf("decrease %d after midnight: %v", i+1, err)
+		}
+	}
+	if n := decreases("late"); n != 3 {
+		t.Fatalf("NumberOfDecreasesToday %d, want 3", n)
 	}
 }

@@ -73,9 +73,11 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 		SSEDescription:            m.SSE,
 	}
 	tp := m.Throughput
+	// The count of decreases starts again at midnight UTC (DDB-TABLE-185).
+	tp.NumberOfDecreasesToday = decreasesToday(tp, db.now())
 	d.ProvisionedThroughput = &tp
 	if m.BillingMode == BillingModePayPerRequest {
-		d.ProvisionedThroughput = &ProvisionedThroughputDescription{NumberOfDecreasesToday: m.Throughput.NumberOfDecreasesToday}
+		d.ProvisionedThroughput = &ProvisionedThroughputDescription{NumberOfDecreasesToday: tp.NumberOfDecreasesToday}
 		d.BillingModeSummary = &BillingModeSummary{BillingMode: BillingModePayPerRequest, LastUpdateToPayPerRequestDateTime: m.PayPerRequestSince}
 	} else if m.BillingModeSet {
 		d.BillingModeSummary = &BillingModeSummary{BillingMode: BillingModeProvisioned}

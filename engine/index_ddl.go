@@ -325,6 +325,7 @@ func (db *DB) describeIndexes(t *table, d *TableDescription) error {
 		}
 		if ix.meta.Throughput != nil {
 			tp := *ix.meta.Throughput
+			tp.NumberOfDecreasesToday = decreasesToday(tp, db.now())
 			g.ProvisionedThroughput = &tp
 		} else {
 			g.ProvisionedThroughput = &ProvisionedThroughputDescription{}
@@ -540,8 +541,11 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 					nt.LastIncreaseDateTime = now
 				}
 				if p.ReadCapacityUnits < old.ReadCapacityUnits || p.WriteCapacityUnits < old.WriteCapacityUnits {
+					if err := decreaseBudget(old, now); err != nil {
+						return 0, err
+					}
+					nt.NumberOfDecreasesToday = decreasesToday(old, now) + 1
 					nt.LastDecreaseDateTime = now
-					nt.NumberOfDecreasesToday++
 				}
 				x.Throughput = &nt
 			}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -110,8 +111,11 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 					m.Throughput.LastIncreaseDateTime = now
 				}
 				if p.ReadCapacityUnits < old.ReadCapacityUnits || p.WriteCapacityUnits < old.WriteCapacityUnits {
+					if err := decreaseBudget(old, now); err != nil {
+						return nil, err
+					}
+					m.Throughput.NumberOfDecreasesToday = decreasesToday(old, now) + 1
 					m.Throughput.LastDecreaseDateTime = now
-					m.Throughput.NumberOfDecreasesToday++
 				}
 			}
 			m.Throughput.ReadCapacityUnits, m.Throughput.WriteCapacityUnits = p.ReadCapacityUnits, p.WriteCapacityUnits
@@ -356,4 +360,54 @@ func switchGSIBilling(m *tableMeta, was string) error {
 		}
 	}
 	return nil
+}
+
+// Provisioned throughput decreases (the ack-api-quirks lab, DDB-TABLE-184,
+// -185, -326 and -157, 2026-10-08/09): four a UTC day, then one each
+// 3600 seconds after the last, counted per table and per GSI; a call
+// lowering either unit is one decrease; the count starts again at
+// midnight UTC and a refused call changes nothing.
+const freeDecreasesPerDay = 4
+
+// decreasesToday is tp's count of decreases on now's UTC day.
+func decreasesToday(tp ProvisionedThroughputDescription, now time.Time) int64 {
+	last := tp.LastDecreaseDateTime
+	if last.IsZero() || !sameUTCDay(last, now) {
+		return 0
+	}
+	return tp.NumberOfDecreasesToday
+}
+
+func sameUTCDay(a, b time.Time) bool {
+	ay, am, ad := a.UTC().Date()
+	by, bm, bd := b.UTC().Date()
+	return ay == by && am == bm && ad == bd
+}
+
+// decreaseBudget refuses a decrease of tp at now once the day's free
+// decreases are spent and the hour since the last has not passed (nor
+// the day ended), with DynamoDB's text.
+func decreaseBudget(tp ProvisionedThroughputDescription, now time.Time) error {
+	n := decreasesToday(tp, now)
+	if n < freeDecreasesPerDay {
+		return nil
+	}
+	last := tp.LastDecreaseDateTime.UTC()
+	next := last.Add(time.Hour)
+	if midnight := time.Date(last.Year(), last.Month(), last.Day()+1, 0, 0, 0, 0, time.UTC); midnight.Before(next) {
+		next = midnight
+	}
+	if !now.Before(next) {
+		return nil
+	}
+	return &Error{Code: CodeLimitExceeded, Message: fmt.Sprintf("Subscriber limit exceeded: Provisioned throughput decreases are limited within a given UTC day. "+
+		"After the first 4 decreases, each subsequent decrease in the same UTC day can be performed at most once every 3600 seconds. "+
+		"Number of decreases today: %d. Last decrease at %s. Next decrease can be made at %s", n, javaFullDate(last), javaFullDate(next))}
+}
+
+// javaFullDate writes t as DynamoDB's quota messages do (Java's full date
+// and time style in UTC): "Friday, October 9, 2026 at 12:21:34 AM
+// Coordinated Universal Time".
+func javaFullDate(t time.Time) string {
+	return t.UTC().Format("Monday, January 2, 2006 at 3:04:05 PM") + " Coordinated Universal Time"
 }
