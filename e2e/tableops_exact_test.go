@@ -602,6 +602,15 @@ func TestTableOpsTableClassExact(t *testing.T) {
 	createHash(t, c, "cls", types.ScalarAttributeTypeS)
 	_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("cls"), TableClass: "standard_infrequent_access"})
 	wantValidation(t, err, msg)
+	// STANDARD on a table never given a class changes nothing: no
+	// TableClassSummary (the lab's table-streams-encryption-class
+	// summary, DDB-TABLE-283/-365).
+	if _, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("cls"), TableClass: types.TableClassStandard}); err != nil {
+		t.Fatal(err)
+	}
+	if s := describe(t, c, "cls").TableClassSummary; s != nil {
+		t.Fatalf("TableClassSummary after STANDARD on a table without a class: %+v", s)
+	}
 	out, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("cls"), TableClass: types.TableClassStandardInfrequentAccess})
 	if err != nil {
 		t.Fatal(err)

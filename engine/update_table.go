@@ -151,7 +151,10 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if m.BillingMode == BillingModeProvisioned {
 		m.OnDemand = nil
 	}
-	if in.TableClass != "" && in.TableClass != m.TableClass {
+	// A table never given a class is STANDARD: STANDARD again changes
+	// nothing and leaves TableClassSummary out (the ack-api-quirks lab,
+	// DDB-TABLE-283 and -365's summary, 2026-10-09).
+	if current := m.TableClass; in.TableClass != "" && in.TableClass != current && !(current == "" && in.TableClass == "STANDARD") {
 		m.TableClass = in.TableClass
 		m.TableClassUpdated = now
 	}
