@@ -817,6 +817,12 @@ func TestTableOpsTagShapesExact(t *testing.T) {
 	if err != nil || len(out.Tags) != 3 {
 		t.Fatalf("%d tags, %v", len(out.Tags), err)
 	}
+	// An unknown NextToken is ignored: the first page again (the lab,
+	// DDB-TABLE-073 in its table summary).
+	out, err = c.ListTagsOfResource(bg(), &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(arn), NextToken: aws.String("bogus")})
+	if err != nil || len(out.Tags) != 3 || out.NextToken != nil {
+		t.Fatalf("with a bogus NextToken: %d tags, NextToken %v, %v", len(out.Tags), out.NextToken, err)
+	}
 	for _, bad := range []string{strings.Repeat("x", 125), " ", "незаконные буквы"} {
 		_, err := c.TagResource(bg(), &dynamodb.TagResourceInput{ResourceArn: aws.String(bad), Tags: []types.Tag{{Key: aws.String("x"), Value: aws.String("y")}}})
 		wantValidation(t, err, "One or more parameter values were invalid: ARNs must start with 'arn:': "+bad)
