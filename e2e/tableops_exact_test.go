@@ -440,7 +440,8 @@ func TestTableOpsIndexUpdatesExact(t *testing.T) {
 // elsewhere. The lab: DDB-TABLE-043 (empty index lists refused, an empty
 // Tags list taken), -129 (six LSIs; a GSI named like the table, one
 // keyed like the table, an LSI on the table's sort key are taken), -126
-// (a repeated NonKeyAttribute; one naming the table key is taken), -128
+// (a repeated NonKeyAttribute; one naming the table key is taken), -129
+// (a GSI named like an LSI), -128
 // (a GSI throughput on an on-demand table).
 func TestTableOpsCreateIndexesExact(t *testing.T) {
 	_, c := start(t)
@@ -479,6 +480,10 @@ func TestTableOpsCreateIndexesExact(t *testing.T) {
 			in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{gsi("gsi", ks("a"),
 				&types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"x", "y", "x"}})}
 		}, prefix + "Duplicate element in NonKeyAttributes: x"},
+		{"GSI named like an LSI", func(in *dynamodb.CreateTableInput) {
+			in.LocalSecondaryIndexes = []types.LocalSecondaryIndex{lsi("dup", "a")}
+			in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{gsi("dup", ks("a"), all)}
+		}, prefix + "Duplicate index name: dup"},
 		{"GSI throughput on demand", func(in *dynamodb.CreateTableInput) {
 			g := gsi("g-a", ks("a"), all)
 			g.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
