@@ -51,6 +51,34 @@ func (t *table) readIndex(name, sel string, consistent bool) (*index, error) {
 	return ix, nil
 }
 
+// checkProjected refuses a read through a global secondary index that
+// asks, by ProjectionExpression (proj) or AttributesToGet (atg), for
+// top-level attributes the index does not project, listed in the order
+// first asked for: paritysuite/dynamodb-conformance,
+// captures/cross-region-latest.json (proj_gsi_query_nonprojected and
+// proj_gsi_scan_nonprojected, a KEYS_ONLY index asked for "a", eu-west-2
+// and us-east-1, 2026-09-20), ExecuteStatement's text
+// (msgQLNotProjected). A local index fetches from the table instead.
+func (t *table) checkProjected(ix *index, proj *expr.Projection, atg []string) error {
+	if ix == nil || !ix.meta.Global || ix.projType == ProjectionAll {
+		return nil
+	}
+	names := atg
+	if proj != nil {
+		names = proj.TopLevel()
+	}
+	var missing []string
+	for _, n := range names {
+		if !t.projects(ix, n) && !slices.Contains(missing, n) {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return Validation(msgQLNotProjected(ix.meta.Name, missing))
+}
+
 // view returns a table whose key schema is the single-attribute key of
 // ix, so that the key-condition checks of the base table apply unchanged.
 func (t *table) view(ix *index) *table {

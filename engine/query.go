@@ -119,6 +119,11 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !keyFilter {
+		if err := t.checkProjected(ix, x.proj, in.AttributesToGet); err != nil {
+			return nil, err
+		}
+	}
 	var r rangeRead
 	var ic indexCondition
 	var kc keyCondition

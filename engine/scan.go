@@ -83,6 +83,9 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := t.checkProjected(ix, x.proj, in.AttributesToGet); err != nil {
+		return nil, err
+	}
 	var indexID uint32
 	if ix != nil {
 		indexID = ix.meta.ID
