@@ -424,6 +424,11 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	if c.obs.tlsCert != "" {
 		scheme = "https://"
 	}
+	// The collector's own target again before the first request: a burst
+	// of large requests right after start-up must find the heap bounded as
+	// GOGC says (TestAbuseGzipFlood's peak went from 260 to 560 MiB while
+	// this waited a second).
+	restoreGC()
 	log.Info("dynago serving", "addr", scheme+ln.Addr().String(), "data", storageDesc, "namespace", c.namespace,
 		"sync", c.sync && !c.inMemory, "auth", auth != nil, "metrics", c.obs.metrics, "console", c.obs.console,
 		"startup", time.Since(start).Round(time.Microsecond), "version", versionText())
@@ -436,10 +441,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	// Start-up is over: the binary's pages it touched need not stay mapped
 	// (serve_pages_linux.go). A second later, so that the first requests,
 	// often sent as soon as the port answers, do not wait for it.
-	release := time.AfterFunc(time.Second, func() {
-		restoreGC()
-		releaseImagePages()
-	})
+	release := time.AfterFunc(time.Second, releaseImagePages)
 	defer release.Stop()
 
 	errc := make(chan error, 1)
@@ -615,10 +617,10 @@ func checkWritable(dir string) error {
 }
 
 // startupGCPercent is the garbage collector's target while the server
-// starts: with the default (100) the heap's first goal, 4 MB, is crossed
-// while the engine opens, just after the packages' init has filled 2 to 3
-// MB with tables that all stay live, so a first collection ran in every
-// start-up and found next to nothing to free. On a busy machine its
+// starts, until it listens: with the default (100) the heap's first goal,
+// 4 MB, is crossed while the engine opens, just after the packages' init
+// has filled 2 to 3 MB with tables that all stay live, so a first
+// collection ran in every start-up and found next to nothing to free. On a busy machine its
 // workers compete with everything else for the CPU: start to the first
 // answered request took 11.6 ms against 9.3 ms without it (medians of 30,
 // builds alternated, load average 6). 400 puts the first goal at 16 MB.

@@ -47,8 +47,8 @@ func TestPostponeGC(t *testing.T) {
 	}
 }
 
-// TestServeRestoresGC: a server stopped before its start-up timer fires
-// leaves the collector's target as it found it.
+// TestServeRestoresGC: a server has the collector's target back as it
+// found it once it serves (before its first request), and after it stops.
 func TestServeRestoresGC(t *testing.T) {
 	orig := gcPercent()
 	defer debug.SetGCPercent(orig)
@@ -64,6 +64,9 @@ func TestServeRestoresGC(t *testing.T) {
 	}()
 	sc := bufio.NewScanner(pr)
 	for sc.Scan() && !strings.Contains(sc.Text(), "dynago serving") {
+	}
+	if got := gcPercent(); got != 100 {
+		t.Errorf("while serving: GOGC %d, want 100", got)
 	}
 	cancel()
 	go io.Copy(io.Discard, pr)
