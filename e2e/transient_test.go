@@ -20,9 +20,10 @@ import (
 //
 // Sources:
 //   - [api] AWS's API reference (DeleteTable, TableDescription.TableStatus):
-//     DeleteTable of a CREATING or UPDATING table is ResourceInUseException,
-//     of a DELETING one no error; an UPDATING table "remains available for
-//     data operations".
+//     DeleteTable of a CREATING or UPDATING table is ResourceInUseException;
+//     an UPDATING table "remains available for data operations". (It says
+//     DeleteTable of a DELETING table is no error; [lab] recorded the
+//     opposite, and is newer.)
 //   - [dynalite] dynalite (createTableMs, updateTableMs, deleteTableMs),
 //     whose tests are recorded against DynamoDB: item operations on a
 //     CREATING or DELETING table answer ResourceNotFoundException "Requested
@@ -39,6 +40,13 @@ import (
 //     2026: DDB-TABLE-101 (TagResource during CREATING: "Table is being
 //     created: X"), DDB-TABLE-236 (a change during DELETING: "Table is being
 //     deleted: X").
+//   - [lab] the ack-api-quirks DynamoDB lab, recorded in us-east-1 and
+//     us-west-2 on 2026-10-08/09: a duplicate CreateTable while CREATING
+//     "Table is being created: X" (DDB-TABLE-005); DeleteTable while
+//     DELETING "Table is being deleted: X" (DDB-TABLE-006, -008), while
+//     UPDATING "Table: X is in the process of being updated."
+//     (DDB-TABLE-369); DeletionProtectionEnabled admitted while UPDATING
+//     (DDB-TABLE-119, -369).
 //   - [cfn] aws-cloudformation/cloudformation-coverage-roadmap issue 1075
 //     (2022) quotes boto3 against DynamoDB: ValidationException "Cannot read
 //     from backfilling global secondary index" (no index name).
@@ -133,12 +141,15 @@ func TestTransientCreating(t *testing.T) {
 	// No recording of UpdateTable during CREATING; chose DeleteTable's answer.
 	_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("tcx"), DeletionProtectionEnabled: aws.Bool(true)})
 	wantErr(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Table is being created: tcx")
+	// A duplicate CreateTable while CREATING names the state [lab]
+	// DDB-TABLE-005 (was "Table already exists: tcx", which the lab
+	// recorded only for ACTIVE and DELETING tables).
 	_, err = c.CreateTable(bg(), &dynamodb.CreateTableInput{
 		TableName: aws.String("tcx"), BillingMode: types.BillingModePayPerRequest,
 		AttributeDefinitions: defs("pk", "S"),
 		KeySchema:            ks("pk"),
 	})
-	wantErr(t, err, "ResourceInUseException", "Table already exists: tcx")
+	wantErr(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Table is being created: tcx")
 	if got := listTables(t, c); len(got) != 1 || got[0] != "tcx" {
 		t.Fatalf("ListTables while CREATING: %v", got)
 	}
@@ -175,15 +186,29 @@ func TestTransientUpdating(t *testing.T) {
 	if got := get(t, c, "tux", item{"pk": S("a")}); got == nil {
 		t.Fatal("item of an UPDATING table not found")
 	}
-	// [tf]; DeleteTable of an UPDATING table is ResourceInUseException [api].
-	_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("tux"), DeletionProtectionEnabled: aws.Bool(false)})
+	// [tf]: a change deletion protection does not admit.
+	_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("tux"), TableClass: types.TableClassStandardInfrequentAccess})
 	wantErr(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Table is being updated: tux")
+	// DeleteTable of an UPDATING table [lab] DDB-TABLE-369 (was [tf]'s
+	// "Table is being updated: tux").
 	_, err = c.DeleteTable(bg(), &dynamodb.DeleteTableInput{TableName: aws.String("tux")})
-	wantErr(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Table is being updated: tux")
-
-	advance(transientDelay)
+	wantErr(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Table: tux is in the process of being updated.")
+	// Deletion protection is admitted while UPDATING [lab] DDB-TABLE-119,
+	// -369 (was refused "Table is being updated: tux"), and joins the
+	// running change: the table is ACTIVE when that ends.
+	again, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("tux"), DeletionProtectionEnabled: aws.Bool(false)})
+	if err != nil {
+		t.Fatalf("DeletionProtectionEnabled while UPDATING: %v", err)
+	}
+	if s := again.TableDescription.TableStatus; s != types.TableStatusUpdating || aws.ToBool(again.TableDescription.DeletionProtectionEnabled) {
+		t.Fatalf("DeletionProtectionEnabled while UPDATING: %s, protected %v; want UPDATING, false", s, aws.ToBool(again.TableDescription.DeletionProtectionEnabled))
+	}
+	advance(transientDelay - time.Millisecond)
+	wantStatus(t, c, "tux", types.TableStatusUpdating)
+	advance(time.Millisecond)
 	wantStatus(t, c, "tux", types.TableStatusActive)
-	if _, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("tux"), DeletionProtectionEnabled: aws.Bool(false)}); err != nil {
+
+	if _, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("tux"), TableClass: types.TableClassStandardInfrequentAccess}); err != nil {
 		t.Fatalf("UpdateTable once ACTIVE: %v", err)
 	}
 }
@@ -212,14 +237,11 @@ func TestTransientDeleting(t *testing.T) {
 	// accept" item operations during DELETING; dynago's rows are gone
 	// already, so it answers as dynalite does.
 	itemOpsNotFound(t, c, "tdx")
-	// Already DELETING: no error [api: DeleteTable].
-	again, err := c.DeleteTable(bg(), &dynamodb.DeleteTableInput{TableName: aws.String("tdx")})
-	if err != nil {
-		t.Fatalf("DeleteTable of a DELETING table: %v", err)
-	}
-	if s := again.TableDescription.TableStatus; s != types.TableStatusDeleting {
-		t.Fatalf("DeleteTable again: TableStatus %s, want DELETING", s)
-	}
+	// Already DELETING: ResourceInUseException [lab] DDB-TABLE-006, -008
+	// (was no error, as [api] says); the table stays DELETING.
+	_, err = c.DeleteTable(bg(), &dynamodb.DeleteTableInput{TableName: aws.String("tdx")})
+	wantErr(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Table is being deleted: tdx")
+	wantStatus(t, c, "tdx", types.TableStatusDeleting)
 	// [tf], [ack] DDB-TABLE-236.
 	_, err = c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("tdx"), DeletionProtectionEnabled: aws.Bool(true)})
 	wantErr(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Table is being deleted: tdx")

@@ -36,7 +36,12 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	name := tableNameFromARN(in.TableName)
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
-	if db.lookup(name) != nil {
+	if t := db.lookup(name); t != nil {
+		// While the table is CREATING, DynamoDB names that instead (the
+		// ack-api-quirks lab, DDB-TABLE-005, recorded 2026-10-09).
+		if db.tableStatus(t) == TableStatusCreating {
+			return nil, InUse(msgTableBeingCreated(name))
+		}
 		return nil, InUse("Table already exists: " + name)
 	}
 	now := db.now()

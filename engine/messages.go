@@ -514,6 +514,45 @@ func msgIndexBeingUpdated(table, index string) string {
 	return "Attempt to change a resource which is still in use: Index is being updated. Table: " + table + " Index: " + index
 }
 
+// Changes refused while another runs (the ack-api-quirks lab, recorded
+// 2026-10-08/09): DeleteTable of an UPDATING table (DDB-TABLE-369) or of
+// one whose stream is being switched (DDB-TABLE-119); UpdateTable while
+// the throughput or billing mode changes (DDB-TABLE-369, -175), while the
+// stream or table class changes (DDB-TABLE-175), while a GSI is created
+// (DDB-TABLE-458) or deleted (DDB-TABLE-375). Where the lab quotes only the
+// tail of a text, the head is the one every ResourceInUseException of a
+// table change carries.
+const msgInUsePrefix = "Attempt to change a resource which is still in use: "
+
+func msgTableInProcessOfUpdate(name string) string {
+	return msgInUsePrefix + "Table: " + name + " is in the process of being updated."
+}
+
+const msgDeleteWhileStream = msgInUsePrefix + "Cannot delete table while stream is being enabled/disabled."
+
+func msgIOPSBeingUpdated(name string) string {
+	return msgInUsePrefix + "Table IOPS are currently being updated. Table: " + name
+}
+
+func msgStreamWhileIOPS(name string) string {
+	return msgInUsePrefix + "Can't enable or disable stream while table IOPS are being updated. Table: " + name
+}
+
+func msgIndexWhileIOPS(name string) string {
+	return msgInUsePrefix + "Can't create or delete indexes while table IOPS are being updated. Table: " + name
+}
+
+const (
+	msgIndexWhileStream     = msgInUsePrefix + "Can't create or delete an index when stream status is being updated."
+	msgIndexWhileClass      = msgInUsePrefix + "Can't create or delete an index when a table class update is in progress."
+	msgStreamWhileIndex     = msgInUsePrefix + "Can't change stream status when an index is being created"
+	msgOnDemandWhileBilling = msgInUsePrefix + "OnDemandThroughput cannot be updated while BillingMode update is in progress"
+)
+
+func msgOnDemandWhileIndex(what string, indexes []string) string {
+	return msgInUsePrefix + "OnDemandThroughput cannot be updated while index " + what + " is in progress for indexes: [" + strings.Join(indexes, ", ") + "]"
+}
+
 // msgTooManyTransitions: LimitExceededException when maxTablesInTransition
 // tables are CREATING, UPDATING or DELETING. The recorded text names the
 // old limit of 10 (trek10inc/dynamodb-autoscaling issue 8, 2017;

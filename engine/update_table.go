@@ -204,8 +204,11 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := switchGSIBilling(&m, t.meta.BillingMode); err != nil {
 		return nil, err
 	}
-	if !gsiThroughputOnly(in) {
+	// A change admitted while the table is UPDATING (engine/transient.go's
+	// updatingRefusal) joins the running one, unless it creates an index.
+	if !gsiThroughputOnly(in) && (db.tableStatus(t) != TableStatusUpdating || updateCause(in, t.meta.BillingMode) == causeIndex) {
 		db.startTransition(&m, TableStatusUpdating, now)
+		setCause(&m, updateCause(in, t.meta.BillingMode))
 	}
 	m.IndexesActiveAt = db.indexesActiveAt(&m, created, now)
 	nt := newTable(m)
