@@ -177,7 +177,7 @@ func TestTableOpsGSICreateBeside(t *testing.T) {
 // change and OnDemandThroughput are refused naming the index creation,
 // encryption and deletion protection admitted (the lab, DDB-TABLE-458);
 // while one is DELETING, OnDemandThroughput is refused naming the
-// deletion (-375).
+// deletion, and once it is gone an Update of it is not found (-375).
 func TestTableOpsWhileGSIInFlight(t *testing.T) {
 	c, advance := startTransient(t)
 	createHash(t, c, "gcr", types.ScalarAttributeTypeS)
@@ -202,6 +202,11 @@ func TestTableOpsWhileGSIInFlight(t *testing.T) {
 	}
 	wantErr(t, updateTable(c, onDemand("gcr")), "ResourceInUseException", inUsePrefix+"OnDemandThroughput cannot be updated while index deletion is in progress for indexes: [gsi1]")
 	advance(transientDelay)
+	// An Update of the vanished index (-375).
+	err := updateTable(c, &dynamodb.UpdateTableInput{TableName: aws.String("gcr"),
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &types.UpdateGlobalSecondaryIndexAction{
+			IndexName: aws.String("gsi1"), OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(5)}}}}})
+	wantErr(t, err, "ResourceNotFoundException", "Requested resource not found: Index gsi1 for table gcr")
 	if err := updateTable(c, onDemand("gcr")); err != nil {
 		t.Fatalf("OnDemandThroughput once the index is gone: %v", err)
 	}

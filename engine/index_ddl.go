@@ -345,6 +345,13 @@ func indexNotFound(name string) error {
 	return NotFound("Requested resource not found: Index: " + name + " not found")
 }
 
+// updateIndexNotFound answers a GSI Update naming an index the table does
+// not have (the ack-api-quirks lab, recorded 2026-10-09: DDB-TABLE-375,
+// an index deleted meanwhile, and -456, a name it never had).
+func updateIndexNotFound(name, table string) error {
+	return NotFound("Requested resource not found: Index " + name + " for table " + table)
+}
+
 // gsiUpdateMembers checks the declared constraints of
 // GlobalSecondaryIndexUpdates.
 func (c *constraints) gsiUpdateMembers(us []GlobalSecondaryIndexUpdate) {
@@ -509,7 +516,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 		case u.Update != nil:
 			i := find(u.Update.IndexName)
 			if i < 0 {
-				return 0, indexNotFound(u.Update.IndexName)
+				return 0, updateIndexNotFound(u.Update.IndexName, m.Name)
 			}
 			if !m.Indexes[i].Global {
 				return 0, Validation("Cannot update an index that is not a GlobalSecondaryIndex: " + u.Update.IndexName)
