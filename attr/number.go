@@ -1,6 +1,7 @@
 package attr
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -20,23 +21,45 @@ const (
 //	[+|-] ( digits [. [digits]] | . digits ) [ (e|E) [+|-] digits ]
 //
 // ASCII digits only, no spaces anywhere, no "NaN" or "Infinity", no hex.
-// DynamoDB has been seen to accept "+3", ".123", "0001.23", "1e+5" and
-// "0e1000" and to reject "NaN", "Infinity", " 1", "1 ", "+e2", "1+2" and
-// "1.2.3" (ScyllaDB's Alternator tests, dynoxide PR #113). A trailing point
-// as in "5." is inferred from Java's BigDecimal, whose grammar DynamoDB's
+// DynamoDB has been seen to accept "+3", ".123", "0001.23" and "1e+5" and
+// to reject "NaN", "Infinity", " 1", "1 ", "+e2", "1+2" and "1.2.3"
+// (ScyllaDB's Alternator tests, dynoxide PR #113). A trailing point as in
+// "5." is inferred from Java's BigDecimal, whose grammar DynamoDB's
 // matches.
 //
-// An exponent of any length is syntax; one whose magnitude exceeds
-// maxExponent (the signed 32-bit range) is out of range, not a syntax
-// error: "1E+9999999999" is MsgNumberOverflow and "1E-9999999999"
-// MsgNumberUnderflow, like any number beyond DynamoDB's range. Zero is
-// accepted with any exponent within that range ("0e1000", recorded by
-// Alternator's test_invalid_numbers), but zero with an exponent beyond it
-// ("0E-999999999999") is refused the same way as a non-zero number with
-// that exponent: no recording of DynamoDB's answer was found; chosen so
-// that no exponent wider than 32 bits is ever accepted, which is where
-// BigDecimal, DynamoDB's parser, gives up.
-const maxExponent = 1<<31 - 1
+// The exponent is read in full as a 64-bit integer before the range is
+// checked (paritysuite/dynamodb-conformance, tests/tier3/limits/
+// numberExponent.test.ts, eu-west-2, October 2026): one that does not fit
+// ("1e9223372036854775808") cannot be converted, MsgNumberSyntax and the
+// text, like text that is not a number, on zero too (not recorded for
+// zero: the exponent is read first); one that fits is range-checked with
+// the rest of the number, however wide: "1e99999999999" and
+// "1e2147483648" are MsgNumberOverflow, "1e-99999999999"
+// MsgNumberUnderflow.
+//
+// Zero is accepted with any exponent within 32 bits ("0e1000", recorded
+// by Alternator's test_invalid_numbers) and refused by the exponent's
+// sign beyond it (zeroExpLimit). The newer recording above range-checks
+// zero by its written exponent instead ("0e125" is stored as 0, "0e126"
+// is MsgNumberOverflow, "0e-131" MsgNumberUnderflow); dynago does not
+// follow it yet because internal/keys, whose number parser must accept
+// exactly the numbers this one does, still accepts such zeros.
+//
+// The older validation layer (BatchWriteItem, the transactions; see
+// Error.Current) reads a number as Java's BigDecimal does and checks its
+// magnitude as precision less scale in 32-bit arithmetic, which wraps
+// negative for a magnitude near 10^(2^31): there "1e2147483647" is
+// MsgNumberUnderflow where the current layer says MsgNumberOverflow
+// (tests/tier3/error-messages/valueLayers.test.ts, 2026-10-09). See
+// olderLayerWraps.
+const (
+	// expClamp bounds the exponent used to compute adj, far beyond the
+	// range and far from overflowing int64 once the mantissa's offset is
+	// added.
+	expClamp = 1 << 50
+	// zeroExpLimit is the largest exponent magnitude accepted on zero.
+	zeroExpLimit = 1<<31 - 1
+)
 
 // number is a parsed number that still points into its text: the mantissa's
 // digits are the integer digits s[intStart:intEnd] followed by the fraction
@@ -49,9 +72,13 @@ type number struct {
 	fracStart, fracEnd int
 	first, last        int   // significant digits; first > last for zero
 	adj                int64 // adjusted exponent: value = d.ddd × 10^adj
-	// wideExp is +1 or -1 when the written exponent's magnitude exceeds
-	// maxExponent (its sign), else 0. adj is then saturated.
-	wideExp int8
+	// exp is the written exponent (0 if none), clamped to ±expClamp.
+	exp int64
+	// unconvertible: the written exponent does not fit 64 bits.
+	unconvertible bool
+	// scaleFits: the scale (fraction digits less the exponent) and the
+	// exponent fit 32 bits, so BigDecimal can read the number.
+	scaleFits bool
 }
 
 // digit returns the i-th digit of the mantissa.
@@ -94,6 +121,7 @@ func scanNumber(s string) (n number, ok bool) {
 		return n, false
 	}
 	var exp int64
+	n.scaleFits = true
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		eneg := false
@@ -102,28 +130,36 @@ func scanNumber(s string) (n number, ok bool) {
 			i++
 		}
 		start := i
+		var mag uint64 // the exponent's magnitude, saturated above 2^63
 		for i < len(s) && isDigit(s[i]) {
-			if exp <= maxExponent {
-				exp = exp*10 + int64(s[i]-'0')
+			switch {
+			case mag > (math.MaxUint64-9)/10:
+				mag = math.MaxUint64 // beyond 2^63 already
+			default:
+				mag = mag*10 + uint64(s[i]-'0')
 			}
 			i++
 		}
 		if i == start {
 			return n, false
 		}
-		if exp > maxExponent {
-			// Saturate: far beyond DynamoDB's range either way, and
-			// small enough that adj cannot overflow below.
-			exp = maxExponent + 1
-			n.wideExp = 1
-			if eneg {
-				n.wideExp = -1
-			}
+		switch {
+		case mag > 1<<63 || mag == 1<<63 && !eneg:
+			n.unconvertible = true
+			exp = expClamp
+		case mag > expClamp:
+			exp = expClamp
+		default:
+			exp = int64(mag)
 		}
 		if eneg {
 			exp = -exp
 		}
+		scale := int64(fracLen) - exp
+		n.scaleFits = mag <= math.MaxInt32+1 && (mag <= math.MaxInt32 || eneg) &&
+			scale >= math.MinInt32 && scale <= math.MaxInt32
 	}
+	n.exp = exp
 	if i != len(s) {
 		return n, false
 	}
@@ -145,16 +181,21 @@ func scanNumber(s string) (n number, ok bool) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// check applies DynamoDB's precision and range rules. Precision is checked
-// first; which error DynamoDB reports for text breaking both rules has not
-// been captured. Zero is in range unless its exponent is wider than 32 bits
-// (see maxExponent).
+// check applies DynamoDB's rules: an exponent that cannot be converted
+// first, then precision, then range. Which error DynamoDB reports for
+// text breaking both precision and range has not been captured. Zero is
+// in range unless its exponent is wider than 32 bits (see zeroExpLimit).
+// The error's Message is the older layer's answer and Current the
+// current layer's where they differ (olderLayerWraps).
 func (n *number) check() *Error {
+	if n.unconvertible {
+		return numberSyntaxError(n.s)
+	}
 	if n.isZero() {
-		switch n.wideExp {
-		case 1:
+		switch {
+		case n.exp > zeroExpLimit:
 			return newError(MsgNumberOverflow)
-		case -1:
+		case n.exp < -zeroExpLimit:
 			return newError(MsgNumberUnderflow)
 		}
 		return nil
@@ -163,11 +204,23 @@ func (n *number) check() *Error {
 	case n.digits() > MaxNumberDigits:
 		return newError(MsgNumberPrecision)
 	case n.adj > maxAdjExponent:
+		if n.olderLayerWraps() {
+			return &Error{Message: MsgNumberUnderflow, Current: MsgNumberOverflow}
+		}
 		return newError(MsgNumberOverflow)
 	case n.adj < minAdjExponent:
 		return newError(MsgNumberUnderflow)
 	}
 	return nil
+}
+
+// olderLayerWraps reports a non-zero number that the older validation
+// layer calls an underflow although it is far too large: BigDecimal can
+// read it (its exponent and scale fit 32 bits), and its precision less
+// its scale, which is adj+1, does not fit a 32-bit integer, so the
+// layer's 32-bit sum wraps negative.
+func (n *number) olderLayerWraps() bool {
+	return n.scaleFits && n.adj+1 > math.MaxInt32
 }
 
 // maxCanonicalLen bounds the canonical text of a valid number:
