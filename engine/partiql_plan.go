@@ -22,6 +22,13 @@ func schemaOf(t *table) *partiql.Schema {
 	return s
 }
 
+// msgQLNoIndex: ExecuteStatement on a table's index that does not exist.
+// Unlike Query and Scan (msgNoIndex), PartiQL does not name the index;
+// and the missing index is reported before a ConsistentRead on a GSI
+// would be (paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+// indexReads.test.ts, eu-west-1, 2026-09-02).
+const msgQLNoIndex = "The table does not have the specified index"
+
 // planError words a planning error as DynamoDB does.
 func planError(err error) error {
 	var pe *partiql.PlanError
@@ -30,7 +37,7 @@ func planError(err error) error {
 	}
 	switch pe.Code {
 	case partiql.PlanNoIndex:
-		return Validation(msgNoIndex(pe.Name))
+		return Validation(msgQLNoIndex)
 	case partiql.PlanMultiKeyIndex:
 		return Validation(msgQLMultiKeyIndex)
 	case partiql.PlanConsistentGSI:
