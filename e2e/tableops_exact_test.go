@@ -545,6 +545,8 @@ func TestTableOpsEncryptionExact(t *testing.T) {
 		{"AES256", &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeAes256}, prefix + "SSEType AES256 is not supported"},
 		{"type while disabled", &types.SSESpecification{Enabled: aws.Bool(false), SSEType: types.SSETypeKms}, prefix + "SSEType can not be specified if Enabled is false"},
 		{"key while disabled", &types.SSESpecification{Enabled: aws.Bool(false), KMSMasterKeyId: aws.String("k")}, prefix + "KMSMasterKeyId can not be specified if Enabled is false"},
+		// The lab's message catalogue, DDB-TABLE-442.
+		{"key without type", &types.SSESpecification{Enabled: aws.Bool(true), KMSMasterKeyId: aws.String("k")}, prefix + "SSEType KMS is required if KMSMasterKeyId is specified"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := create("sse", tc.sse)

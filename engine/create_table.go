@@ -465,6 +465,11 @@ func sseRules(s *SSESpecification) error {
 	if s.SSEType == "AES256" {
 		return invalid("SSEType AES256 is not supported")
 	}
+	// A key names KMS encryption, which must be asked for by name (the
+	// ack-api-quirks lab's message catalogue, DDB-TABLE-442, 2026-10-09).
+	if s.KMSMasterKeyId != "" && s.SSEType == "" {
+		return invalid("SSEType KMS is required if KMSMasterKeyId is specified")
+	}
 	return nil
 }
 
