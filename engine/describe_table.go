@@ -80,7 +80,9 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 		d.ProvisionedThroughput = &ProvisionedThroughputDescription{NumberOfDecreasesToday: tp.NumberOfDecreasesToday}
 		d.BillingModeSummary = &BillingModeSummary{BillingMode: BillingModePayPerRequest, LastUpdateToPayPerRequestDateTime: m.PayPerRequestSince}
 	} else if m.BillingModeSet {
-		d.BillingModeSummary = &BillingModeSummary{BillingMode: BillingModeProvisioned}
+		// A table that was on demand keeps the time it last became so
+		// (the ack-api-quirks lab, DDB-TABLE-058, 2026-10-08).
+		d.BillingModeSummary = &BillingModeSummary{BillingMode: BillingModeProvisioned, LastUpdateToPayPerRequestDateTime: m.PayPerRequestSince}
 	}
 	if m.TableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass, LastUpdateDateTime: m.TableClassUpdated}
