@@ -44,6 +44,16 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 		}
 		return nil, InUse("Table already exists: " + name)
 	}
+	if err := db.capacityCap("", in.ProvisionedThroughput); err != nil {
+		return nil, err
+	}
+	if in.BillingMode != BillingModePayPerRequest {
+		for _, g := range in.GlobalSecondaryIndexes {
+			if err := db.capacityCap(g.IndexName, g.ProvisionedThroughput); err != nil {
+				return nil, err
+			}
+		}
+	}
 	now := db.now()
 	m := tableMeta{
 		Name:                 name,

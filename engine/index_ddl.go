@@ -483,6 +483,11 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			if m.BillingMode != BillingModePayPerRequest && g.ProvisionedThroughput == nil {
 				return 0, invalid("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: %s", g.IndexName)
 			}
+			if m.BillingMode != BillingModePayPerRequest {
+				if err := db.capacityCap(g.IndexName, g.ProvisionedThroughput); err != nil {
+					return 0, err
+				}
+			}
 			m.LastIndexID++
 			im := gsiMeta(g, m.LastIndexID, m.BillingMode)
 			im.Backfilling = true
@@ -541,6 +546,9 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 				if x.Throughput != nil && p.ReadCapacityUnits == old.ReadCapacityUnits && p.WriteCapacityUnits == old.WriteCapacityUnits {
 					return 0, Validation(fmt.Sprintf("The provisioned throughput for the index %[1]s will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index %[1]s: %[2]d. Requested ReadCapacityUnits: %[3]d. Current WriteCapacityUnits provisioned for index %[1]s: %[4]d. Requested WriteCapacityUnits: %[5]d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 						x.Name, old.ReadCapacityUnits, p.ReadCapacityUnits, old.WriteCapacityUnits, p.WriteCapacityUnits))
+				}
+				if err := db.capacityCap(x.Name, p); err != nil {
+					return 0, err
 				}
 				nt := old
 				nt.ReadCapacityUnits, nt.WriteCapacityUnits = p.ReadCapacityUnits, p.WriteCapacityUnits

@@ -106,6 +106,9 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 				in.StreamSpecification == nil && in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil {
 				return nil, Validation(msgThroughputUnchanged(old.ReadCapacityUnits, p.ReadCapacityUnits, old.WriteCapacityUnits, p.WriteCapacityUnits))
 			}
+			if err := db.capacityCap("", p); err != nil {
+				return nil, err
+			}
 			if m.BillingMode == BillingModeProvisioned {
 				if p.ReadCapacityUnits > old.ReadCapacityUnits || p.WriteCapacityUnits > old.WriteCapacityUnits {
 					m.Throughput.LastIncreaseDateTime = now
