@@ -133,6 +133,8 @@ func TestTableOpsWhileStreamSwitch(t *testing.T) {
 	if err := updateTable(c, protect("ssw", false)); err != nil {
 		t.Fatalf("deletion protection while the stream switches: %v", err)
 	}
+	// The admitted changes leave the stream switch running.
+	wantErr(t, deleteTableErr(c, "ssw"), "ResourceInUseException", inUsePrefix+"Cannot delete table while stream is being enabled/disabled.")
 	advance(transientDelay)
 	d := wantStatus(t, c, "ssw", types.TableStatusActive)
 	if d.SSEDescription == nil || d.SSEDescription.SSEType != types.SSETypeKms {

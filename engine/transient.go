@@ -137,6 +137,21 @@ func setCause(m *tableMeta, cause string) {
 	m.IndexTransitions = next
 }
 
+// keepCause returns next with old's cause entry, if old has one: index
+// transitions are rebuilt by every UpdateTable, and a change admitted
+// while the table is UPDATING leaves its cause as it was.
+func keepCause(next, old map[string]indexTransition) map[string]indexTransition {
+	x, ok := old[causeKey]
+	if !ok {
+		return next
+	}
+	if next == nil {
+		next = map[string]indexTransition{}
+	}
+	next[causeKey] = x
+	return next
+}
+
 // updatingCause returns the cause of t's UPDATING, or "" when t is not
 // UPDATING or its cause is unknown.
 func (db *DB) updatingCause(t *table) string {
