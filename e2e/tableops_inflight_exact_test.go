@@ -72,6 +72,9 @@ func TestTableOpsWhileIOPSChange(t *testing.T) {
 	}
 	wantStatus(t, c, "iops", types.TableStatusUpdating)
 	wantErr(t, updateTable(c, pt(3)), "ResourceInUseException", inUsePrefix+"Table IOPS are currently being updated. Table: iops")
+	// A billing switch likewise (-370).
+	wantErr(t, updateTable(c, &dynamodb.UpdateTableInput{TableName: aws.String("iops"), BillingMode: types.BillingModePayPerRequest}),
+		"ResourceInUseException", inUsePrefix+"Table IOPS are currently being updated. Table: iops")
 	wantErr(t, updateTable(c, streamOn("iops")), "ResourceInUseException", inUsePrefix+"Can't enable or disable stream while table IOPS are being updated. Table: iops")
 	wantErr(t, updateTable(c, gsiCreate("iops", "gsi2")), "ResourceInUseException", inUsePrefix+"Can't create or delete indexes while table IOPS are being updated. Table: iops")
 	wantErr(t, deleteTableErr(c, "iops"), "ResourceInUseException", inUsePrefix+"Table: iops is in the process of being updated.")
