@@ -37,13 +37,15 @@ const (
 // "1e2147483648" are MsgNumberOverflow, "1e-99999999999"
 // MsgNumberUnderflow.
 //
-// Zero is accepted with any exponent within 32 bits ("0e1000", recorded
-// by Alternator's test_invalid_numbers) and refused by the exponent's
-// sign beyond it (zeroExpLimit). The newer recording above range-checks
-// zero by its written exponent instead ("0e125" is stored as 0, "0e126"
-// is MsgNumberOverflow, "0e-131" MsgNumberUnderflow); dynago does not
-// follow it yet because internal/keys, whose number parser must accept
-// exactly the numbers this one does, still accepts such zeros.
+// Zero is range-checked by the exponent it is written with, like any
+// other number (the same recording: "0e125" is stored as 0, "0e126" is
+// MsgNumberOverflow, "0e-131" MsgNumberUnderflow; it supersedes
+// Alternator's older test_invalid_numbers, where DynamoDB accepted
+// "0e1000"). Its exponent is BigDecimal's for a zero: the written
+// exponent less the digits written after the point ("0.0e126" is
+// 0E+125 and accepted), inferred from the Java parser DynamoDB's grammar
+// matches; only whole zeros are recorded. internal/keys' number parser
+// applies the same rule.
 //
 // The older validation layer (BatchWriteItem, the transactions; see
 // Error.Current) reads a number as Java's BigDecimal does and checks its
@@ -57,8 +59,6 @@ const (
 	// range and far from overflowing int64 once the mantissa's offset is
 	// added.
 	expClamp = 1 << 50
-	// zeroExpLimit is the largest exponent magnitude accepted on zero.
-	zeroExpLimit = 1<<31 - 1
 )
 
 // number is a parsed number that still points into its text: the mantissa's
@@ -71,7 +71,7 @@ type number struct {
 	intStart, intEnd   int
 	fracStart, fracEnd int
 	first, last        int   // significant digits; first > last for zero
-	adj                int64 // adjusted exponent: value = d.ddd × 10^adj
+	adj                int64 // adjusted exponent: value = d.ddd × 10^adj; for zero, BigDecimal's exponent
 	// exp is the written exponent (0 if none), clamped to ±expClamp.
 	exp int64
 	// unconvertible: the written exponent does not fit 64 bits.
@@ -170,6 +170,7 @@ func scanNumber(s string) (n number, ok bool) {
 	}
 	if n.first == total { // zero
 		n.first, n.last = 1, 0
+		n.adj = exp - int64(fracLen) // BigDecimal's exponent for a zero
 		return n, true
 	}
 	for n.digit(n.last) == '0' {
@@ -184,7 +185,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // check applies DynamoDB's rules: an exponent that cannot be converted
 // first, then precision, then range. Which error DynamoDB reports for
 // text breaking both precision and range has not been captured. Zero is
-// in range unless its exponent is wider than 32 bits (see zeroExpLimit).
+// range-checked by its exponent, adj.
 // The error's Message is the older layer's answer and Current the
 // current layer's where they differ (olderLayerWraps).
 func (n *number) check() *Error {
@@ -193,9 +194,9 @@ func (n *number) check() *Error {
 	}
 	if n.isZero() {
 		switch {
-		case n.exp > zeroExpLimit:
+		case n.adj > maxAdjExponent:
 			return newError(MsgNumberOverflow)
-		case n.exp < -zeroExpLimit:
+		case n.adj < minAdjExponent:
 			return newError(MsgNumberUnderflow)
 		}
 		return nil

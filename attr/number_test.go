@@ -62,9 +62,16 @@ var normalizeCases = []struct{ in, want string }{
 	{"0e5", "0"},
 	{"0.0e3", "0"},
 	{"0e-5", "0"},
-	{"0e1000", "0"},
-	{"-0e-1000", "0"},
-	{"0." + strings.Repeat("0", 200), "0"},
+	// Zero is range-checked by its exponent: paritysuite/
+	// dynamodb-conformance, tests/tier3/limits/numberExponent.test.ts
+	// ("zero with an exponent inside the range is stored as 0",
+	// eu-west-2, October 2026); digits after the point lower it, as in
+	// Java's BigDecimal (inferred).
+	{"0e125", "0"},
+	{"-0e-130", "0"},
+	{"0.0e126", "0"},
+	{"00.000e-127", "0"},
+	{"0." + strings.Repeat("0", 130), "0"},
 	{".5", "0.5"},
 	{".123", "0.123"},
 	{"-.5", "-0.5"},
@@ -189,8 +196,16 @@ var numberErrorCases = []struct{ name, in, want string }{
 	{"exponent of 2^63 with leading zeros", "1e09223372036854775808", "The parameter cannot be converted to a numeric value: 1e09223372036854775808"},
 	{"smallest int64 exponent", "1e-9223372036854775808", MsgNumberUnderflow},
 	{"39 digits exponent beyond int64", "123456789012345678901234567890123456789e9223372036854775808", "The parameter cannot be converted to a numeric value: 123456789012345678901234567890123456789e9223372036854775808"},
-	// Zero with an exponent wider than 32 bits: no recording found;
-	// chosen by the exponent's sign (see zeroExpLimit).
+	// Zero outside the range by its exponent: numberExponent.test.ts
+	// ("zero with an exponent above the range overflows", "... below the
+	// range underflows", eu-west-2, October 2026), which supersedes
+	// Alternator's test_invalid_numbers where "0e1000" was accepted.
+	{"zero exponent above the range", "0e126", MsgNumberOverflow},
+	{"zero exponent below the range", "0e-131", MsgNumberUnderflow},
+	{"zero with fraction digits below the range", "0.00e-129", MsgNumberUnderflow},
+	{"zero with 131 fraction digits", "0." + strings.Repeat("0", 131), MsgNumberUnderflow},
+	{"zero exponent within 32 bits", "0e1000", MsgNumberOverflow},
+	{"negative zero exponent within 32 bits", "-0e-1000", MsgNumberUnderflow},
 	{"zero exponent beyond int32", "0E+999999999999", MsgNumberOverflow},
 	{"zero negative exponent beyond int32", "0E-999999999999", MsgNumberUnderflow},
 	{"negative zero negative exponent beyond int32", "-0.0E-999999999999", MsgNumberUnderflow},
@@ -497,8 +512,8 @@ func FuzzNormalizeNumber(f *testing.F) {
 		if n.digits() > MaxNumberDigits {
 			t.Fatalf("accepted %d digits", n.digits())
 		}
-		if n.isZero() && (n.exp > zeroExpLimit || n.exp < -zeroExpLimit) {
-			t.Fatalf("accepted zero %q with exponent %d", s, n.exp)
+		if n.isZero() && (n.adj > maxAdjExponent || n.adj < minAdjExponent) {
+			t.Fatalf("accepted zero %q with exponent %d", s, n.adj)
 		}
 		// apd agrees on the value (apd limits exponents to ±100000).
 		if !hugeExponent(s) {

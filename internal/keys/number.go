@@ -12,9 +12,8 @@ type decimal struct {
 	digits [MaxNumberDigits]byte
 }
 
-// maxExpMagnitude is the largest exponent magnitude accepted in number
-// text, even on zero (as for DynamoDB, whose grammar follows Java's
-// BigDecimal: a 32-bit signed exponent).
+// maxExpMagnitude is the largest exponent magnitude this parser reads in
+// number text; anything wider is out of range whatever the digits.
 const maxExpMagnitude = 1<<31 - 1
 
 // parseNumber parses decimal text: an optional sign, digits with an optional
@@ -106,6 +105,16 @@ func parseNumber(s string, d *decimal) error {
 		exp += e
 	}
 	if d.n == 0 {
+		// Zero is range-checked by its exponent, BigDecimal's (the
+		// written one less the digits after the point, which is what exp
+		// holds here), as attr's parser does: "0e126" overflows,
+		// "0e-131" underflows.
+		if exp > MaxNumberExp-1 {
+			return numberError(s, "zero's exponent is larger than 125")
+		}
+		if exp < MinNumberExp-1 {
+			return numberError(s, "zero's exponent is smaller than -130")
+		}
 		*d = decimal{}
 		return nil
 	}
