@@ -94,8 +94,8 @@ func TestValueLayersExact(t *testing.T) {
 			return `{"TableName":"vlx","KeyConditionExpression":"pk = :p","FilterExpression":"n = :v","ExpressionAttributeValues":{":p":{"S":"vl-n"},":v":` + n(v) + `}}`
 		}, current},
 		// "BatchWriteItem refuses a malformed number bare, in the older
-		// wording" (its 1e2147483647, an underflow there, is left out:
-		// dynago answers the overflow of the current layer).
+		// wording" (its 1e2147483647, an underflow there, is pinned with
+		// the transactions' in numberexp_exponent_test.go).
 		{"batch write item", "BatchWriteItem", func(v string) string {
 			return `{"RequestItems":{"vlx":[{"PutRequest":{"Item":{"pk":{"S":"vl-n"},"n":` + n(v) + `}}}]}}`
 		}, older},
