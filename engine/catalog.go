@@ -86,6 +86,10 @@ type tableMeta struct {
 	// entry stays until TransitionEnds (engine/transient.go).
 	Transition     string    `json:"transition,omitempty"`
 	TransitionEnds time.Time `json:"transitionEnds,omitzero"`
+	// TransitionCause is what an UPDATING Transition is for (one of the
+	// cause constants of engine/transient.go), so that a request meeting
+	// it is refused in the words DynamoDB uses for that change.
+	TransitionCause string `json:"transitionCause,omitempty"`
 	// IndexesActiveAt holds, for each global secondary index UpdateTable
 	// created under a TransientDelay, when it stops being CREATING at the
 	// earliest (its backfill must have ended too).

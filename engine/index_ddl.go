@@ -431,7 +431,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 		x.Ends = now.Add(db.opts.TransientDelay)
 		trans[name] = x
 	}
-	defer func() { m.IndexTransitions = keepCause(trans, m.IndexTransitions) }()
+	defer func() { m.IndexTransitions = trans }()
 	find := func(name string) int {
 		return slices.IndexFunc(m.Indexes, func(x indexMeta) bool { return x.Name == name })
 	}

@@ -54,6 +54,7 @@ func (db *DB) gone(t *table) bool {
 // startTransition puts m in status for the TransientDelay from now, or
 // clears its transition when there is no delay.
 func (db *DB) startTransition(m *tableMeta, status string, now time.Time) {
+	m.TransitionCause = ""
 	if db.opts.TransientDelay <= 0 {
 		m.Transition, m.TransitionEnds = "", time.Time{}
 		return
@@ -79,14 +80,7 @@ type indexTransition struct {
 	Status  string     `json:"status"`
 	Ends    time.Time  `json:"ends"`
 	Deleted *indexMeta `json:"deleted,omitempty"`
-	// Cause, only under causeKey, is what the table's UPDATING is for.
-	Cause string `json:"cause,omitempty"`
 }
-
-// causeKey is the IndexTransitions entry that records what UpdateTable
-// change keeps the table UPDATING: no index has this name (index names
-// are 3 to 255 characters).
-const causeKey = ""
 
 // Causes of an UPDATING table.
 const (
@@ -125,31 +119,12 @@ func updateCause(in *UpdateTableInput, oldMode string) string {
 	return causeProtect
 }
 
-// setCause records cause for m's UPDATING transition, in a new map (the
-// old one is shared with readers).
+// setCause records cause as what m's UPDATING transition is for.
 func setCause(m *tableMeta, cause string) {
 	if m.Transition != TableStatusUpdating {
 		return
 	}
-	next := make(map[string]indexTransition, len(m.IndexTransitions)+1)
-	maps.Copy(next, m.IndexTransitions)
-	next[causeKey] = indexTransition{Status: TableStatusUpdating, Ends: m.TransitionEnds, Cause: cause}
-	m.IndexTransitions = next
-}
-
-// keepCause returns next with old's cause entry, if old has one: index
-// transitions are rebuilt by every UpdateTable, and a change admitted
-// while the table is UPDATING leaves its cause as it was.
-func keepCause(next, old map[string]indexTransition) map[string]indexTransition {
-	x, ok := old[causeKey]
-	if !ok {
-		return next
-	}
-	if next == nil {
-		next = map[string]indexTransition{}
-	}
-	next[causeKey] = x
-	return next
+	m.TransitionCause = cause
 }
 
 // updatingCause returns the cause of t's UPDATING, or "" when t is not
@@ -158,11 +133,7 @@ func (db *DB) updatingCause(t *table) string {
 	if db.tableStatus(t) != TableStatusUpdating {
 		return ""
 	}
-	x := t.meta.IndexTransitions[causeKey]
-	if !x.Ends.Equal(t.meta.TransitionEnds) {
-		return ""
-	}
-	return x.Cause
+	return t.meta.TransitionCause
 }
 
 // indexTransitions returns m's index transitions that have not ended at
@@ -170,9 +141,6 @@ func (db *DB) updatingCause(t *table) string {
 func indexTransitions(m *tableMeta, now time.Time) map[string]indexTransition {
 	var out map[string]indexTransition
 	for name, x := range m.IndexTransitions {
-		if name == causeKey {
-			continue
-		}
 		if now.Before(x.Ends) {
 			if out == nil {
 				out = map[string]indexTransition{}
