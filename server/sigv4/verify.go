@@ -58,6 +58,16 @@ func NewVerifier(creds *Credentials) *Verifier {
 	return &Verifier{creds: creds, Now: time.Now, keys: make(map[keyID][sha256.Size]byte)}
 }
 
+// AccountOf returns the account the credentials give accessKeyID, and
+// whether they know the key.
+func (v *Verifier) AccountOf(accessKeyID string) (string, bool) {
+	cred, ok := v.creds.Lookup(accessKeyID)
+	if !ok {
+		return "", false
+	}
+	return cred.AccountID, true
+}
+
 // Exempt reports whether a request needs no signature: GET and HEAD (the
 // health check at "/" and DynamoDB's 404 pages) and OPTIONS (CORS
 // preflight), as DynamoDB's endpoint answers those unsigned.

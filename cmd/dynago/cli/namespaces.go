@@ -24,6 +24,9 @@ import (
 type namespaces struct {
 	base engine.Options // the options of every namespace but Dir, Region and AccountID
 	max  int
+	// accounts, when set (--auth), gives an access key's account from the
+	// credentials file, for the namespace's ARNs.
+	accounts func(accessKey string) (string, bool)
 	// lock holds the data directory against other servers, whichever
 	// namespace they mean to open; nil in memory.
 	lock io.Closer
@@ -70,6 +73,11 @@ func (n *namespaces) DB(accessKey, region string) (*engine.DB, error) {
 	o := n.base
 	o.Region = region
 	o.AccountID = accountID(accessKey)
+	if n.accounts != nil {
+		if acct, ok := n.accounts(accessKey); ok {
+			o.AccountID = acct
+		}
+	}
 	if !o.InMemory {
 		o.Dir = filepath.Join(n.base.Dir, namespaceDir(accessKey, region))
 	}

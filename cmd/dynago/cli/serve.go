@@ -342,6 +342,11 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		tcp.Close()
 		return err
 	}
+	if ns != nil && auth != nil {
+		// A namespace's ARNs carry the account the credentials file
+		// gives its key.
+		ns.accounts = auth.AccountOf
+	}
 	closeData := func() error {
 		if ns != nil {
 			return ns.Close()

@@ -388,3 +388,35 @@ func TestServeConsoleCapacityPerNamespace(t *testing.T) {
 		t.Errorf("B's capacity shows A's table: %s", b)
 	}
 }
+
+// TestServeAuthAccountsInNamespaceARNs: with --auth and --namespace
+// account-region, a namespace's ARNs carry the account the credentials
+// file gives its key (docs/AUTH.md), 000000000000 for a key listed
+// without one, and a tag operation on that ARN finds the table.
+func TestServeAuthAccountsInNamespaceARNs(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "credentials")
+	if err := os.WriteFile(file, []byte("AKIDWITHACCOUNT secret-one 123456789012\nAKIDNOACCOUNT secret-two\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := testserver.StartProcess(t, "--in-memory", "--namespace", "account-region", "--auth", file)
+	ctx := context.Background()
+	for _, c := range []struct{ key, secret, account string }{
+		{"AKIDWITHACCOUNT", "secret-one", "123456789012"},
+		{"AKIDNOACCOUNT", "secret-two", "000000000000"},
+	} {
+		client := signedClient(p.URL, c.key, c.secret, nil)
+		createTable(t, client, "arned")
+		d, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("arned")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "arn:aws:dynamodb:us-east-1:" + c.account + ":table/arned"
+		if got := aws.ToString(d.Table.TableArn); got != want {
+			t.Errorf("%s: TableArn %s, want %s", c.key, got, want)
+		}
+		if _, err := client.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(want),
+			Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}}); err != nil {
+			t.Errorf("%s: TagResource on its own ARN: %v", c.key, err)
+		}
+	}
+}
