@@ -398,7 +398,8 @@ func TestServeAuthAccountsInNamespaceARNs(t *testing.T) {
 	if err := os.WriteFile(file, []byte("AKIDWITHACCOUNT secret-one 123456789012\nAKIDNOACCOUNT secret-two\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := testserver.StartProcess(t, "--in-memory", "--namespace", "account-region", "--auth", file)
+	// A directory: a PostgreSQL --store refuses account-region.
+	p := testserver.StartProcess(t, "--data-dir", t.TempDir(), "--namespace", "account-region", "--auth", file)
 	ctx := context.Background()
 	for _, c := range []struct{ key, secret, account string }{
 		{"AKIDWITHACCOUNT", "secret-one", "123456789012"},
