@@ -990,3 +990,20 @@ func msgQLNotProjected(index string, names []string) string {
 func msgQLTxStatement(i int, msg string) string {
 	return fmt.Sprintf("Validation failed in TransactStatements[%d]: %s", i, msg)
 }
+
+// A global secondary index in its resource allocation phase (CREATING,
+// Backfilling false, the table UPDATING; the ack-api-quirks lab, recorded
+// 2026-10-08): a Delete of it (DDB-TABLE-149, whole text recorded), a
+// table throughput change and an Update of it (DDB-TABLE-163, recorded
+// from "Can't" and "Index" on; the head is msgInUsePrefix).
+func msgDeleteInAllocation(table, index string) string {
+	return msgInUsePrefix + "Index creation is in resource allocation phase. Retry deletion during backfilling phase or when the index is active. Table: " + table + " Index: " + index
+}
+
+func msgIOPSIndexCreating(table string, indexes []string) string {
+	return msgInUsePrefix + "Can't change table IOPS when an index is being created. Table: " + table + " Indexes: [" + strings.Join(indexes, ", ") + "]"
+}
+
+func msgIndexNotBackfilling(table, index string) string {
+	return msgInUsePrefix + "Index is being created but is not backfilling yet. Table: " + table + " Index: " + index
+}
