@@ -346,7 +346,10 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 	if err := b.Set(metaBackfillKey(t.meta.ID, ix.meta.ID), last); err != nil {
 		return err
 	}
-	if err := b.Commit(); err != nil {
+	if h := backfillBeforeCommit; h != nil {
+		h(t.meta.ID, ix.meta.ID)
+	}
+	if stopped, err := db.commitChunk(b, t, ix); stopped || err != nil {
 		return err
 	}
 	db.meters.backfillItems.Add(indexed)
@@ -358,6 +361,31 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 		return true
 	})
 	return nil
+}
+
+// backfillBeforeCommit, set by tests, runs before each chunk's commit,
+// with the chunk's row locks held.
+var backfillBeforeCommit func(tableID uint64, indexID uint32)
+
+// commitChunk commits a chunk's batch unless the index is no longer
+// backfilling (UpdateTable deleted it, or the table is gone), and reports
+// whether it stopped so. On a store only this process writes, the catalog
+// is checked under ddl, so no catalog change commits between the check
+// and the commit: a Delete of the index, whose batch removes the index's
+// rows, counters and cursor, comes either before the check (nothing of
+// the chunk is written) or after the commit (it removes the chunk with
+// the rest). The caller holds the chunk's row locks; nothing that holds
+// ddl waits for a row lock. On a shared store the batch expects the
+// table's catalog entry instead.
+func (db *DB) commitChunk(b storage.Batch, t *table, ix *index) (stopped bool, err error) {
+	if !db.shared {
+		db.ddl.Lock()
+		defer db.ddl.Unlock()
+		if nt, _ := db.backfillTarget(t.meta.Name, t.meta.ID, ix.meta.ID); nt == nil {
+			return true, nil
+		}
+	}
+	return false, b.Commit()
 }
 
 // backfillRow stages the index entry of a base row whose value is raw,

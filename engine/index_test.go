@@ -156,8 +156,14 @@ func TestBackfillRacesWriters(t *testing.T) {
 	// While it backfills, the index cannot be read.
 	_, err := db.Query(&QueryInput{TableName: "race", IndexName: "byg", KeyConditions: map[string]Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g1")}}}})
 	wantCode(t, err, CodeValidation, msgBackfilling)
-	// Another online index change waits for this one.
-	_, err = db.UpdateTable(&UpdateTableInput{TableName: "race", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}})
+	// Another online index change waits for this one: a Create of
+	// another index (the ack-api-quirks lab, DDB-TABLE-159 and -163,
+	// recorded 2026-10-08). A Delete of this index is admitted (-149;
+	// TestDeleteBackfillingIndex).
+	_, err = db.UpdateTable(&UpdateTableInput{TableName: "race",
+		AttributeDefinitions: []AttributeDefinition{{AttributeName: "h", AttributeType: "S"}},
+		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{IndexName: "byh",
+			KeySchema: []KeySchemaElement{{AttributeName: "h", KeyType: KeyTypeHash}}, Projection: Projection{ProjectionType: ProjectionKeysOnly}}}}})
 	wantCode(t, err, CodeLimitExceeded, msgOneOnlineIndex)
 
 	var wg sync.WaitGroup
@@ -290,4 +296,96 @@ func TestDeleteIndexFreesRows(t *testing.T) {
 		t.Fatalf("index id %d reused", id)
 	}
 	checkIndexEqualsRecomputation(t, db, "del", "byg")
+}
+
+// Deleting an index while it backfills is admitted once the index
+// backfills (the ack-api-quirks lab, DDB-TABLE-149 and -163, recorded
+// 2026-10-08: accepted with Backfilling true; another index's Create is
+// still LimitExceededException, -159). The backfill stops: a chunk read
+// before the Delete is not committed after it, and nothing of the index
+// stays behind.
+func TestDeleteBackfillingIndex(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	createGSITable(t, db, "dbf")
+	const n = 4 * backfillChunk
+	for i := range n {
+		if _, err := db.PutItem(&PutItemInput{TableName: "dbf", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paused, resume := make(chan struct{}), make(chan struct{})
+	stoppedAt := make(chan int, 8)
+	backfillBeforeCommit = func(uint64, uint32) {
+		// The second chunk waits, its rows read and locked, before its
+		// commit.
+		select {
+		case <-paused:
+		default:
+			if tb := db.lookup("dbf"); tb != nil {
+				if count, _, _ := db.indexStats(tb, tb.index("byg")); count == backfillChunk {
+					close(paused)
+					<-resume
+				}
+			}
+		}
+	}
+	defer func() { backfillBeforeCommit = nil }()
+	db.backfillHook = func(_ uint64, _ uint32, chunk int) bool {
+		stoppedAt <- chunk
+		return true
+	}
+	addGSI(t, db, "dbf", "byg")
+	<-paused
+	tb := db.lookup("dbf")
+	id := tb.index("byg").meta.ID
+
+	// Another index's Create waits.
+	_, err := db.UpdateTable(&UpdateTableInput{TableName: "dbf",
+		AttributeDefinitions: []AttributeDefinition{{AttributeName: "h", AttributeType: "S"}},
+		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{IndexName: "byh",
+			KeySchema: []KeySchemaElement{{AttributeName: "h", KeyType: KeyTypeHash}}, Projection: Projection{ProjectionType: ProjectionKeysOnly}}}}})
+	wantCode(t, err, CodeLimitExceeded, msgOneOnlineIndex)
+	// The backfilling index's own Delete is admitted.
+	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "dbf", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}}); err != nil {
+		t.Fatalf("Delete of the backfilling index: %v", err)
+	}
+	close(resume)
+	// The backfill ends: its goroutine is done once the DB closes, and
+	// Close waits for it; before that, it must not have gone past the
+	// chunk it held.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if len(stoppedAt) > 0 && <-stoppedAt >= 2 {
+			break // it began a third chunk and found the index gone
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("backfill did not stop")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	pre := keys.IndexPrefix(tb.meta.ID, id)
+	it, err := db.store.NewIter(pre, keys.PrefixEnd(pre))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	if it.First() {
+		t.Fatalf("index entries left after the Delete: %x", it.Key())
+	}
+	for _, k := range [][]byte{metaIndexStatsKey(tb.meta.ID, id), metaBackfillKey(tb.meta.ID, id)} {
+		if _, found, err := db.store.Get(k, nil); err != nil || found {
+			t.Fatalf("catalog key %x left after the Delete: %v", k, err)
+		}
+	}
+	d, err := db.DescribeTable(&DescribeTableInput{TableName: "dbf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Table.GlobalSecondaryIndexes) != 0 {
+		t.Fatalf("GSIs after the Delete: %+v", d.Table.GlobalSecondaryIndexes)
+	}
+	// The table takes a new index, which backfills in full.
+	addGSI(t, db, "dbf", "byg")
+	waitActive(t, db, "dbf")
+	checkIndexEqualsRecomputation(t, db, "dbf", "byg")
 }

@@ -12,7 +12,9 @@ import (
 // DynamoDB answers CreateTable with a CREATING table, UpdateTable with an
 // UPDATING one and DeleteTable with a DELETING one, and the table becomes
 // ACTIVE (or disappears) seconds to minutes later; a global secondary
-// index that UpdateTable creates is CREATING, Backfilling, meanwhile.
+// index that UpdateTable creates is CREATING meanwhile, Backfilling false
+// (its resource allocation phase), then CREATING, Backfilling true, with
+// the table ACTIVE, while its backfill runs (DDB-TABLE-148, -138).
 // With a TransientDelay, dynago does the same for that long. The change
 // itself is made at once, as without a delay; only the answers differ:
 //
@@ -187,13 +189,28 @@ func (db *DB) inUse(t *table) error {
 	return nil
 }
 
-// updateInUse is inUse for UpdateTable. While a GSI is DELETING, a change
-// of the throughput or billing mode, or of that index, is refused with
-// the index named (DDB-TABLE-375, -376), and so is OnDemandThroughput
-// (DDB-TABLE-375); while one is being created, a stream change and
-// OnDemandThroughput are (DDB-TABLE-458). Then an UPDATING table refuses
-// what its running change rules out (updatingRefusal), and an Update of
-// an index UPDATING is refused.
+// updateInUse is inUse for UpdateTable, by the phase of the global
+// secondary index change that runs (the ack-api-quirks lab, recorded
+// 2026-10-08/09):
+//
+//   - while a GSI is DELETING, any action on that index is refused with
+//     it named (DDB-TABLE-375, -376: an Update; -163: a Create of the
+//     same name, a second Delete), a billing mode switch or throughput
+//     change names the deletion (-375, -376; a re-sent BillingMode that
+//     switches nothing is admitted, -375), and so is OnDemandThroughput
+//     (-375);
+//   - while a GSI is in its resource allocation phase (CREATING,
+//     Backfilling false: dynago's TransientDelay window), a Delete or an
+//     Update of it is refused (-149, -163), a throughput change names the
+//     creation (-163), a stream change and OnDemandThroughput are refused
+//     (-458);
+//   - in either phase a Create or Delete of another index is
+//     LimitExceededException (-159, -163); once the new index backfills
+//     (the table ACTIVE) its own Delete is admitted (-149) and another's
+//     Create or Delete still is not (applyGSIUpdates).
+//
+// Then an UPDATING table refuses what its running change rules out
+// (updatingRefusal), and an Update of an index UPDATING is refused.
 func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 	switch db.tableStatus(t) {
 	case TableStatusCreating, TableStatusDeleting:
@@ -201,25 +218,47 @@ func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 	}
 	trans := indexTransitions(&t.meta, db.now())
 	odt := in.OnDemandThroughput != nil && onDemandMember(in.OnDemandThroughput) != ""
-	if deleting := db.deletingIndexes(t); len(deleting) > 0 {
+	switching := in.BillingMode != "" && in.BillingMode != t.meta.BillingMode
+	deleting := db.deletingIndexes(t)
+	if len(deleting) > 0 {
 		for _, u := range in.GlobalSecondaryIndexUpdates {
-			if u.Update != nil && slices.Contains(deleting, u.Update.IndexName) {
-				return InUse(msgIndexBeingDeleted(t.meta.Name, u.Update.IndexName))
+			if name := gsiActionName(u); slices.Contains(deleting, name) {
+				return InUse(msgIndexBeingDeleted(t.meta.Name, name))
 			}
 		}
-		if in.BillingMode != "" || in.ProvisionedThroughput != nil {
+		if switching || in.ProvisionedThroughput != nil {
 			return InUse(msgIOPSIndexDeleting(t.meta.Name, deleting))
 		}
 		if odt && t.meta.BillingMode == BillingModePayPerRequest {
 			return InUse(msgOnDemandWhileIndex("deletion", deleting))
 		}
 	}
-	if pending := db.pendingIndexes(t); len(pending) > 0 {
+	pending := db.pendingIndexes(t)
+	if len(pending) > 0 {
+		names := slices.Sorted(maps.Keys(pending))
+		for _, u := range in.GlobalSecondaryIndexUpdates {
+			switch {
+			case u.Delete != nil && pending[u.Delete.IndexName]:
+				return InUse(msgDeleteInAllocation(t.meta.Name, u.Delete.IndexName))
+			case u.Update != nil && pending[u.Update.IndexName]:
+				return InUse(msgIndexNotBackfilling(t.meta.Name, u.Update.IndexName))
+			}
+		}
+		if in.ProvisionedThroughput != nil {
+			return InUse(msgIOPSIndexCreating(t.meta.Name, names))
+		}
 		if in.StreamSpecification != nil {
 			return InUse(msgStreamWhileIndex)
 		}
 		if odt && t.meta.BillingMode == BillingModePayPerRequest {
-			return InUse(msgOnDemandWhileIndex("creation", slices.Sorted(maps.Keys(pending))))
+			return InUse(msgOnDemandWhileIndex("creation", names))
+		}
+	}
+	if len(deleting) > 0 || len(pending) > 0 {
+		for _, u := range in.GlobalSecondaryIndexUpdates {
+			if u.Create != nil || u.Delete != nil {
+				return &Error{Code: CodeLimitExceeded, Message: msgOneOnlineIndex}
+			}
 		}
 	}
 	if db.tableStatus(t) == TableStatusUpdating {
@@ -235,6 +274,19 @@ func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 	return nil
 }
 
+// gsiActionName returns the index a GlobalSecondaryIndexUpdate names.
+func gsiActionName(u GlobalSecondaryIndexUpdate) string {
+	switch {
+	case u.Create != nil:
+		return u.Create.IndexName
+	case u.Update != nil:
+		return u.Update.IndexName
+	case u.Delete != nil:
+		return u.Delete.IndexName
+	}
+	return ""
+}
+
 // updatingRefusal is UpdateTable's answer on an UPDATING table, by what
 // keeps it UPDATING (the ack-api-quirks lab, recorded 2026-10-08/09):
 //
@@ -242,7 +294,9 @@ func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 //     -376, -458), and so is an encryption change during a stream switch
 //     or a GSI creation (DDB-TABLE-119, -458);
 //   - a GSI Create is admitted during an encryption or deletion
-//     protection change (DDB-TABLE-175);
+//     protection change (DDB-TABLE-175), a GSI Update of another index
+//     while one is created or deleted (DDB-TABLE-163), and the billing
+//     mode the table has while one is DELETING (DDB-TABLE-375);
 //   - during a throughput or billing mode change: throughput or billing
 //     mode "Table IOPS are currently being updated", a stream "Can't
 //     enable or disable stream while table IOPS are being updated", a
@@ -273,10 +327,24 @@ func (db *DB) updatingRefusal(t *table, in *UpdateTableInput) error {
 	onlySSE := in.SSESpecification != nil && in.DeletionProtectionEnabled == nil && in.BillingMode == "" &&
 		in.ProvisionedThroughput == nil && in.StreamSpecification == nil && in.TableClass == "" && !odt &&
 		len(in.GlobalSecondaryIndexUpdates) == 0
+	gsiUpdatesOnly := len(in.GlobalSecondaryIndexUpdates) > 0 && !createOrDelete && in.BillingMode == "" &&
+		in.ProvisionedThroughput == nil && in.StreamSpecification == nil && in.SSESpecification == nil &&
+		in.TableClass == "" && in.DeletionProtectionEnabled == nil && !odt
+	sameBillingOnly := in.BillingMode != "" && in.BillingMode == t.meta.BillingMode && in.ProvisionedThroughput == nil &&
+		in.StreamSpecification == nil && in.SSESpecification == nil && in.TableClass == "" &&
+		in.DeletionProtectionEnabled == nil && !odt && len(in.GlobalSecondaryIndexUpdates) == 0
 	switch {
 	case onlyProtect:
 		return nil
 	case onlySSE && (cause == causeStream || cause == causeIndex && len(db.pendingIndexes(t)) > 0):
+		return nil
+	case gsiUpdatesOnly && cause == causeIndex:
+		// An Update of another GSI while one is created or deleted
+		// (DDB-TABLE-163); updateInUse refused those of that index.
+		return nil
+	case sameBillingOnly && cause == causeIndex && len(db.deletingIndexes(t)) > 0:
+		// The billing mode the table has, re-sent while a GSI is
+		// DELETING (DDB-TABLE-375).
 		return nil
 	}
 	switch cause {
@@ -421,8 +489,11 @@ func (db *DB) transientItemView(t *table) (*table, error) {
 
 // transientIndexStatus sets the status of d's global secondary indexes
 // by t's transition: all CREATING while the table is (without
-// Backfilling), and CREATING, Backfilling, those UpdateTable created
-// that are not yet due.
+// Backfilling), and CREATING, Backfilling false (resource allocation),
+// those UpdateTable created that are not yet due: the ack-api-quirks lab,
+// DDB-TABLE-148, -138 and -165 (the UpdateTable answer too), recorded
+// 2026-10-08. After that an index still backfilling is CREATING,
+// Backfilling true (describeIndexes).
 func (db *DB) transientIndexStatus(t *table, d *TableDescription) {
 	if t.meta.Transition == "" && len(t.meta.IndexesActiveAt) == 0 && len(t.meta.IndexTransitions) == 0 {
 		return
@@ -436,7 +507,7 @@ func (db *DB) transientIndexStatus(t *table, d *TableDescription) {
 		case creating:
 			g.IndexStatus, g.Backfilling = IndexStatusCreating, nil
 		case pending[g.IndexName]:
-			g.IndexStatus, g.Backfilling = IndexStatusCreating, ptr(true)
+			g.IndexStatus, g.Backfilling = IndexStatusCreating, ptr(false)
 		case trans[g.IndexName].Status == IndexStatusUpdating:
 			g.IndexStatus = IndexStatusUpdating
 		}

@@ -177,3 +177,115 @@ func TestTransientSweep(t *testing.T) {
 		t.Fatalf("%d catalog entries after ListTables, want 1", n)
 	}
 }
+
+// The phases of a GSI that UpdateTable creates, under a TransientDelay
+// with the backfill held up (the ack-api-quirks lab, recorded
+// 2026-10-08/09): resource allocation (the table UPDATING, the index
+// CREATING, Backfilling false: DDB-TABLE-148, -138), where a Delete of the
+// new index (-149), an Update of it and a table throughput change (-163)
+// are ResourceInUseException and another index's Create
+// LimitExceededException (-159); then the backfill (the table ACTIVE,
+// Backfilling true), where a table throughput change, UpdateTimeToLive,
+// TagResource (-163) and a Delete of the new index (-149) are admitted,
+// while another index's Create still is not (-159, -163). The same
+// answers over the wire, for the allocation phase: e2e/gsi_phases_exact_test.go.
+func TestGSIPhasesAdmission(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2026, 10, 8, 7, 8, 9, 0, time.UTC).UnixNano())
+	const delay = time.Minute
+	db := mustOpen(t, Options{InMemory: true, TransientDelay: delay, Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	pt := &ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 1}
+	if _, err := db.CreateTable(&CreateTableInput{
+		TableName: "phs", ProvisionedThroughput: pt,
+		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	now.Add(int64(delay))
+	for i := range 2 * backfillChunk {
+		if _, err := db.PutItem(&PutItemInput{TableName: "phs", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The backfill stops before its second chunk until released.
+	paused, resume := make(chan struct{}), make(chan struct{})
+	db.backfillHook = func(_ uint64, _ uint32, chunk int) bool {
+		if chunk == 1 {
+			close(paused)
+			<-resume
+		}
+		return true
+	}
+	create := func(name, attr string) error {
+		_, err := db.UpdateTable(&UpdateTableInput{TableName: "phs",
+			AttributeDefinitions: []AttributeDefinition{{AttributeName: attr, AttributeType: "S"}},
+			GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{IndexName: name,
+				KeySchema: []KeySchemaElement{{AttributeName: attr, KeyType: KeyTypeHash}}, Projection: Projection{ProjectionType: ProjectionKeysOnly},
+				ProvisionedThroughput: pt}}}})
+		return err
+	}
+	deleteIndex := func(name string) (*UpdateTableOutput, error) {
+		return db.UpdateTable(&UpdateTableInput{TableName: "phs", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: name}}}})
+	}
+	tableIOPS := func(n int64) error {
+		_, err := db.UpdateTable(&UpdateTableInput{TableName: "phs", ProvisionedThroughput: &ProvisionedThroughput{ReadCapacityUnits: n, WriteCapacityUnits: n}})
+		return err
+	}
+	gsi := func(want string, backfilling bool) {
+		t.Helper()
+		d, err := db.DescribeTable(&DescribeTableInput{TableName: "phs"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Table.TableStatus != want {
+			t.Fatalf("TableStatus %s, want %s", d.Table.TableStatus, want)
+		}
+		g := d.Table.GlobalSecondaryIndexes[0]
+		if g.IndexStatus != IndexStatusCreating || g.Backfilling == nil || *g.Backfilling != backfilling {
+			t.Fatalf("new GSI: %s, Backfilling %v; want CREATING, %v", g.IndexStatus, g.Backfilling, backfilling)
+		}
+	}
+
+	if err := create("byg", "g"); err != nil {
+		t.Fatal(err)
+	}
+	<-paused
+	// Resource allocation.
+	gsi(TableStatusUpdating, false)
+	_, err := deleteIndex("byg")
+	wantCode(t, err, CodeResourceInUse, msgDeleteInAllocation("phs", "byg"))
+	_, err = db.UpdateTable(&UpdateTableInput{TableName: "phs", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Update: &UpdateGlobalSecondaryIndexAction{IndexName: "byg", ProvisionedThroughput: &ProvisionedThroughput{ReadCapacityUnits: 2, WriteCapacityUnits: 2}}}}})
+	wantCode(t, err, CodeResourceInUse, msgIndexNotBackfilling("phs", "byg"))
+	wantCode(t, tableIOPS(2), CodeResourceInUse, msgIOPSIndexCreating("phs", []string{"byg"}))
+	wantCode(t, create("byh", "h"), CodeLimitExceeded, msgOneOnlineIndex)
+
+	// Backfill: the table is ACTIVE, the index still backfilling.
+	now.Add(int64(delay))
+	gsi(TableStatusActive, true)
+	wantCode(t, create("byh", "h"), CodeLimitExceeded, msgOneOnlineIndex)
+	if _, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "phs", TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: true, AttributeName: "ttl"}}); err != nil {
+		t.Fatalf("UpdateTimeToLive while the index backfills: %v", err)
+	}
+	if err := db.TagResource(&TagResourceInput{ResourceArn: "arn:aws:dynamodb:us-east-1:000000000000:table/phs", Tags: []Tag{{Key: "k", Value: "v"}}}); err != nil {
+		t.Fatalf("TagResource while the index backfills: %v", err)
+	}
+	if err := tableIOPS(2); err != nil {
+		t.Fatalf("table throughput while the index backfills: %v", err)
+	}
+	now.Add(int64(delay))
+	gsi(TableStatusActive, true)
+	out, err := deleteIndex("byg")
+	if err != nil {
+		t.Fatalf("Delete of the backfilling index: %v", err)
+	}
+	if d := out.TableDescription; d.TableStatus != TableStatusUpdating || len(d.GlobalSecondaryIndexes) != 1 || d.GlobalSecondaryIndexes[0].IndexStatus != IndexStatusDeleting {
+		t.Fatalf("Delete's answer: %s %+v", d.TableStatus, d.GlobalSecondaryIndexes)
+	}
+	close(resume)
+	now.Add(int64(delay))
+	d, err := db.DescribeTable(&DescribeTableInput{TableName: "phs"})
+	if err != nil || d.Table.TableStatus != TableStatusActive || len(d.Table.GlobalSecondaryIndexes) != 0 {
+		t.Fatalf("after the deletion: %v %+v", err, d)
+	}
+}
