@@ -44,7 +44,7 @@ func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	}
 	var c constraints
 	if in.RequestItems == nil {
-		c.add("Value null at 'requestItems' failed to satisfy constraint: Member must not be null")
+		c.notNull("requestItems")
 	}
 	// The table names come before ReturnConsumedCapacity
 	// (engine/validation_order.go).
@@ -54,7 +54,7 @@ func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		ka := in.RequestItems[name]
 		field := "requestItems." + name + ".member."
 		if ka.Keys == nil {
-			c.add("Value null at '%skeys' failed to satisfy constraint: Member must not be null", field)
+			c.notNull(field + "keys")
 		}
 		if ka.AttributesToGet != nil && len(ka.AttributesToGet) == 0 {
 			c.add("Value '[]' at '%sattributesToGet' failed to satisfy constraint: Member must have length greater than or equal to 1", field)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dynago/dynago/attr"
@@ -26,7 +27,7 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	}
 	var c constraints
 	if in.RequestItems == nil {
-		c.add("Value null at 'requestItems' failed to satisfy constraint: Member must not be null")
+		c.notNull("requestItems")
 	}
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
@@ -47,10 +48,10 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			// deleteRequest before putRequest (dynalite's test against
 			// DynamoDB, "incorrect attributes").
 			if wr.DeleteRequest != nil && wr.DeleteRequest.Key == nil {
-				c.add("Value null at 'requestItems.%s.member.%d.member.deleteRequest.key' failed to satisfy constraint: Member must not be null", name, i+1)
+				c.notNull(fmt.Sprintf("requestItems.%s.member.%d.member.deleteRequest.key", name, i+1))
 			}
 			if wr.PutRequest != nil && wr.PutRequest.Item == nil {
-				c.add("Value null at 'requestItems.%s.member.%d.member.putRequest.item' failed to satisfy constraint: Member must not be null", name, i+1)
+				c.notNull(fmt.Sprintf("requestItems.%s.member.%d.member.putRequest.item", name, i+1))
 			}
 		}
 	}

@@ -177,7 +177,7 @@ func validateCreateTable(in *CreateTableInput) error {
 	var c constraints
 	c.tableName("tableName", in.TableName)
 	if in.AttributeDefinitions == nil {
-		c.add("Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null")
+		c.notNull("attributeDefinitions")
 	}
 	c.attributeDefinitions(in.AttributeDefinitions)
 	c.keySchema("keySchema", in.KeySchema)
@@ -319,7 +319,7 @@ func javaHashSetOrder(names []string) []string {
 // attributeName checks an attribute name member: 1 to 255 bytes.
 func (c *constraints) attributeName(field, name string) {
 	if name == "" {
-		c.add("Value null at '%s' failed to satisfy constraint: Member must not be null", field)
+		c.notNull(field)
 		return
 	}
 	if len(name) > 255 {
@@ -330,13 +330,13 @@ func (c *constraints) attributeName(field, name string) {
 // keySchema checks a KeySchema member's declared constraints.
 func (c *constraints) keySchema(field string, ks []KeySchemaElement) {
 	if ks == nil {
-		c.add("Value null at '%s' failed to satisfy constraint: Member must not be null", field)
+		c.notNull(field)
 		return
 	}
 	for i, k := range ks {
 		c.attributeName(fmt.Sprintf("%s.%d.member.attributeName", field, i+1), k.AttributeName)
 		if k.KeyType == "" {
-			c.add("Value null at '%s.%d.member.keyType' failed to satisfy constraint: Member must not be null", field, i+1)
+			c.notNull(fmt.Sprintf("%s.%d.member.keyType", field, i+1))
 		} else {
 			c.enum(fmt.Sprintf("%s.%d.member.keyType", field, i+1), k.KeyType, KeyTypeHash, KeyTypeRange)
 		}
@@ -370,12 +370,12 @@ func (c *constraints) throughput(field string, p *ProvisionedThroughput) {
 		return
 	}
 	if p.WriteNull {
-		c.add("Value null at '%s.writeCapacityUnits' failed to satisfy constraint: Member must not be null", field)
+		c.notNull(field + ".writeCapacityUnits")
 	} else if p.WriteCapacityUnits < 1 {
 		c.add("Value '%d' at '%s.writeCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1", p.WriteCapacityUnits, field)
 	}
 	if p.ReadNull {
-		c.add("Value null at '%s.readCapacityUnits' failed to satisfy constraint: Member must not be null", field)
+		c.notNull(field + ".readCapacityUnits")
 	} else if p.ReadCapacityUnits < 1 {
 		c.add("Value '%d' at '%s.readCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1", p.ReadCapacityUnits, field)
 	}

@@ -279,7 +279,7 @@ var legacyKeyOps = map[string]struct {
 // comparisonOperator checks a legacy ComparisonOperator member.
 func (c *constraints) comparisonOperator(field, v string) {
 	if v == "" {
-		c.add("Value null at '%s' failed to satisfy constraint: Member must not be null", field)
+		c.notNull(field)
 		return
 	}
 	c.enum(field, v, "IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL", "NE", "LE", "BEGINS_WITH", "GE", "CONTAINS")

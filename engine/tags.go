@@ -26,7 +26,7 @@ func (db *DB) tagResource(in *TagResourceInput) error {
 	var c constraints
 	c.resourceArn(in.ResourceArn)
 	if in.Tags == nil {
-		c.add("Value null at 'tags' failed to satisfy constraint: Member must not be null")
+		c.notNull("tags")
 	}
 	if err := c.err(); err != nil {
 		return err
@@ -65,7 +65,7 @@ func (db *DB) untagResource(in *UntagResourceInput) error {
 	var c constraints
 	c.resourceArn(in.ResourceArn)
 	if in.TagKeys == nil {
-		c.add("Value null at 'tagKeys' failed to satisfy constraint: Member must not be null")
+		c.notNull("tagKeys")
 	}
 	if err := c.err(); err != nil {
 		return err
@@ -117,7 +117,7 @@ func (db *DB) ListTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResour
 
 func (c *constraints) resourceArn(arn string) {
 	if arn == "" {
-		c.add("Value null at 'resourceArn' failed to satisfy constraint: Member must not be null")
+		c.notNull("resourceArn")
 	} else if len(arn) > 1283 {
 		c.add("Value '%s' at 'resourceArn' failed to satisfy constraint: Member must have length less than or equal to 1283", arn)
 	}

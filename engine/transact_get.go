@@ -18,22 +18,22 @@ func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 	var c constraints
 	switch {
 	case in.TransactItems == nil:
-		c.add("Value null at 'transactItems' failed to satisfy constraint: Member must not be null")
+		c.notNull("transactItems")
 	case len(in.TransactItems) == 0:
-		c.add("Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		c.add(fmtConstraintMinLength, "[]", "transactItems", 1)
 	case len(in.TransactItems) > maxTransactItems:
-		c.add("Value '%s' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100", javaObjects("TransactGetItem", len(in.TransactItems)))
+		c.add(fmtConstraintMaxLength, javaObjects("TransactGetItem", len(in.TransactItems)), "transactItems", 100)
 	}
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	for i, ti := range in.TransactItems {
 		f := fmt.Sprintf("transactItems.%d.member.get", i+1)
 		if ti.Get == nil {
-			c.add("Value null at '%s' failed to satisfy constraint: Member must not be null", f)
+			c.notNull(f)
 			continue
 		}
 		c.tableName(f+".tableName", ti.Get.TableName)
 		if ti.Get.Key == nil {
-			c.add("Value null at '%s.key' failed to satisfy constraint: Member must not be null", f)
+			c.notNull(f + ".key")
 		}
 	}
 	if err := c.err(); err != nil {

@@ -109,11 +109,11 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 	var c constraints
 	switch {
 	case in.TransactItems == nil:
-		c.add("Value null at 'transactItems' failed to satisfy constraint: Member must not be null")
+		c.notNull("transactItems")
 	case len(in.TransactItems) == 0:
-		c.add("Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		c.add(fmtConstraintMinLength, "[]", "transactItems", 1)
 	case len(in.TransactItems) > maxTransactItems:
-		c.add("Value '%s' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100", javaObjects("TransactWriteItem", len(in.TransactItems)))
+		c.add(fmtConstraintMaxLength, javaObjects("TransactWriteItem", len(in.TransactItems)), "transactItems", 100)
 	}
 	// ClientRequestToken before the enums (validation_order.go).
 	if in.ClientRequestTokenSet {
@@ -132,10 +132,10 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 			f := at + "conditionCheck."
 			c.tableName(f+"tableName", x.TableName)
 			if x.Key == nil {
-				c.add("Value null at '%skey' failed to satisfy constraint: Member must not be null", f)
+				c.notNull(f + "key")
 			}
 			if x.ConditionExpression == "" && !x.EmptyExpressions.Has(ExprCondition) {
-				c.add("Value null at '%sconditionExpression' failed to satisfy constraint: Member must not be null", f)
+				c.notNull(f + "conditionExpression")
 			}
 			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
 		}
@@ -143,7 +143,7 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 			f := at + "put."
 			c.tableName(f+"tableName", x.TableName)
 			if x.Item == nil {
-				c.add("Value null at '%sitem' failed to satisfy constraint: Member must not be null", f)
+				c.notNull(f + "item")
 			}
 			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
 		}
@@ -151,7 +151,7 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 			f := at + "delete."
 			c.tableName(f+"tableName", x.TableName)
 			if x.Key == nil {
-				c.add("Value null at '%skey' failed to satisfy constraint: Member must not be null", f)
+				c.notNull(f + "key")
 			}
 			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
 		}
@@ -159,10 +159,10 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 			f := at + "update."
 			c.tableName(f+"tableName", x.TableName)
 			if x.Key == nil {
-				c.add("Value null at '%skey' failed to satisfy constraint: Member must not be null", f)
+				c.notNull(f + "key")
 			}
 			if x.UpdateExpression == "" && !x.EmptyExpressions.Has(ExprUpdate) {
-				c.add("Value null at '%supdateExpression' failed to satisfy constraint: Member must not be null", f)
+				c.notNull(f + "updateExpression")
 			}
 			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
 		}

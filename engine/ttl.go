@@ -80,7 +80,7 @@ func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	c.tableOpName(in.TableName)
 	spec := in.TimeToLiveSpecification
 	if spec == nil {
-		c.add("Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
+		c.notNull("timeToLiveSpecification")
 	} else {
 		// Both members are required (AWS's API reference), attributeName
 		// listed first (validation_order.go).
