@@ -434,6 +434,13 @@ func msgArnNotFound(arn string) string {
 	return "Requested resource not found: ResourceArn: " + arn + " not found"
 }
 
+// msgTableNotFound answers DescribeTable, DeleteTable and UpdateTable for
+// a table that does not exist (dynalite's tests against DynamoDB), and
+// ListStreams for one (the exception is recorded, the text is not).
+func msgTableNotFound(name string) string {
+	return "Requested resource not found: Table: " + name + " not found"
+}
+
 // Multi-attribute GSI keys.
 
 // msgRangeNeedsEquality answers a key condition on a multi-attribute GSI

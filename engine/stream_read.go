@@ -118,7 +118,7 @@ func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 			found = found || s.meta.TableName == table
 		}
 		if !found {
-			return nil, NotFound("Requested resource not found: Table: " + table + " not found")
+			return nil, NotFound(msgTableNotFound(table))
 		}
 	}
 	out := &ListStreamsOutput{Streams: []StreamSummary{}}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/server/sigv4"
 )
 
 // Namespaces holds a database per access key and region, so that clients
@@ -28,7 +29,7 @@ type Namespaces interface {
 func (s *Server) namespaceDB(r *http.Request) (*engine.DB, error) {
 	key, region, ok := credentialScope(r)
 	if !ok {
-		return nil, &engine.Error{Code: engine.CodeMissingAuthenticationToken, Message: "Request is missing Authentication Token"}
+		return nil, sigv4.MissingToken()
 	}
 	return s.namespaces.DB(key, region)
 }

@@ -39,7 +39,9 @@ const maxExpires = 7 * 24 * time.Hour
 
 func authError(code, msg string) *engine.Error { return &engine.Error{Code: code, Message: msg} }
 
-func missingToken() *engine.Error { return authError(CodeMissingAuthenticationToken, msgMissingToken) }
+// MissingToken is DynamoDB's answer to a request that is not signed at
+// all; the server gives it wherever it needs a signature it did not get.
+func MissingToken() *engine.Error { return authError(CodeMissingAuthenticationToken, msgMissingToken) }
 
 func incomplete(msg string) *engine.Error { return authError(CodeIncompleteSignature, msg) }
 

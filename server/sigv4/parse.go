@@ -28,7 +28,7 @@ type authorization struct {
 func parseAuthorization(header string, hasDate bool) (*authorization, *engine.Error) {
 	s := strings.TrimSpace(header)
 	if !strings.HasPrefix(s, "AWS4-") {
-		return nil, missingToken()
+		return nil, MissingToken()
 	}
 	a := &authorization{}
 	a.algorithm, s, _ = strings.Cut(s, " ")

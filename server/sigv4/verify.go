@@ -106,7 +106,7 @@ func (v *Verifier) VerifyPayloadHash(r *http.Request, payloadHash string, now ti
 		return v.verifyQuery(r, query, payloadHash, now)
 	}
 	if !hasHeader {
-		return Identity{}, missingToken()
+		return Identity{}, MissingToken()
 	}
 	return v.verifyHeader(r, strings.Join(header, ","), query, payloadHash, now)
 }
