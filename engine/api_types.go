@@ -184,6 +184,16 @@ type GlobalSecondaryIndexDescription struct {
 	IndexSizeBytes        int64
 	ItemCount             int64
 	IndexArn              string
+	WarmThroughput        *WarmThroughputDescription
+}
+
+// WarmThroughputDescription is a table's or a GSI's warm throughput
+// (TableWarmThroughputDescription and
+// GlobalSecondaryIndexWarmThroughputDescription in AWS's API reference).
+type WarmThroughputDescription struct {
+	ReadUnitsPerSecond  int64
+	WriteUnitsPerSecond int64
+	Status              string
 }
 
 // TableDescription is what DescribeTable and the table operations return.
@@ -208,6 +218,7 @@ type TableDescription struct {
 	TableClassSummary         *TableClassSummary
 	DeletionProtectionEnabled *bool
 	OnDemandThroughput        *OnDemandThroughput
+	WarmThroughput            *WarmThroughputDescription
 }
 
 // Capacity is the capacity consumed on one table or index.

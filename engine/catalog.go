@@ -98,6 +98,9 @@ type tableMeta struct {
 	// indexes UpdateTable deleted (DELETING) or whose throughput it
 	// changed (UPDATING), until each ends (engine/transient.go).
 	IndexTransitions map[string]indexTransition `json:"indexTransitions,omitempty"`
+	// Warm is the table's warm throughput high-water mark
+	// (engine/describe_table.go).
+	Warm warmUnits `json:"warm,omitzero"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path

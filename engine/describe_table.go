@@ -33,6 +33,9 @@ func (db *DB) describeTable(in *DescribeTableInput) (*DescribeTableOutput, error
 		desc, err = db.describeDeleting(t)
 	} else {
 		desc, err = db.describe(t, status)
+		if err == nil {
+			db.withWarm(t, desc)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -50,7 +53,8 @@ func tableNotFound(name string) error {
 	return NotFound(fmt.Sprintf("Requested resource not found: Table: %s not found", tableNameFromARN(name)))
 }
 
-// describe builds a table's description with the given status.
+// describe builds a table's description with the given status, without
+// the warm throughput, as CreateTable answers (withWarm adds it).
 func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 	m := &t.meta
 	count, size, err := db.stats(t)
@@ -99,4 +103,95 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 	}
 	db.transientIndexStatus(t, d)
 	return d, nil
+}
+
+// Warm throughput (the ack-api-quirks lab, recorded 2026-10-08):
+//
+//   - DescribeTable reports it on every table and GSI, never set or not,
+//     Status ACTIVE: 12000 read and 4000 write units per second on an
+//     on-demand table and its GSIs; on a PROVISIONED table or GSI its
+//     provisioned capacity units (DDB-TABLE-134, -058, -061);
+//   - it never drops: a throughput decrease leaves the highest value yet,
+//     and so does a switch to PROVISIONED after on-demand (DDB-TABLE-061,
+//     -134, -153); while a switch to PAY_PER_REQUEST runs (the table
+//     UPDATING) the table keeps the value it had (DDB-TABLE-064);
+//   - CreateTable's answer has none, on the table or its GSIs (DDB-TABLE-138
+//     and the table-throughput-billing page's summary): describe leaves it
+//     out, and DescribeTable and UpdateTable add it (withWarm). No
+//     recording shows a DeleteTable answer's (nor a DELETING table's); it
+//     stays without one, as e2e/tables_exact_test.go pins that answer.
+//
+// The high-water mark is the catalog's Warm of the table and of each GSI,
+// raised by every UpdateTable (foldWarm) before it changes anything.
+
+// warmUnits is a warm throughput's read and write units per second.
+type warmUnits struct {
+	Read  int64 `json:"read,omitempty"`
+	Write int64 `json:"write,omitempty"`
+}
+
+// The warm throughput of on-demand tables and GSIs (DDB-TABLE-134).
+var onDemandWarm = warmUnits{Read: 12000, Write: 4000}
+
+func (w warmUnits) max(o warmUnits) warmUnits {
+	return warmUnits{Read: max(w.Read, o.Read), Write: max(w.Write, o.Write)}
+}
+
+// tableWarm returns m's warm throughput now; switching says a switch to
+// PAY_PER_REQUEST is still running.
+func tableWarm(m *tableMeta, switching bool) warmUnits {
+	switch {
+	case switching && m.Warm != (warmUnits{}):
+		return m.Warm
+	case m.BillingMode == BillingModePayPerRequest:
+		return m.Warm.max(onDemandWarm)
+	}
+	return m.Warm.max(warmUnits{Read: m.Throughput.ReadCapacityUnits, Write: m.Throughput.WriteCapacityUnits})
+}
+
+// gsiWarm returns the warm throughput of a GSI of a table billed by mode.
+func gsiWarm(x *indexMeta, mode string) warmUnits {
+	if mode == BillingModePayPerRequest || x.Throughput == nil {
+		return x.Warm.max(onDemandWarm)
+	}
+	return x.Warm.max(warmUnits{Read: x.Throughput.ReadCapacityUnits, Write: x.Throughput.WriteCapacityUnits})
+}
+
+func warmDescription(w warmUnits) *WarmThroughputDescription {
+	return &WarmThroughputDescription{ReadUnitsPerSecond: w.Read, WriteUnitsPerSecond: w.Write, Status: TableStatusActive}
+}
+
+// switchingToOnDemand reports whether t is UPDATING for a switch to
+// PAY_PER_REQUEST.
+func (db *DB) switchingToOnDemand(t *table) bool {
+	return t.meta.BillingMode == BillingModePayPerRequest && db.updatingCause(t) == causeBilling
+}
+
+// foldWarm raises the high-water marks of m (a copy the caller owns, its
+// Indexes cloned) to the warm throughput t has now.
+func (db *DB) foldWarm(t *table, m *tableMeta) {
+	m.Warm = tableWarm(&t.meta, db.switchingToOnDemand(t))
+	for i := range m.Indexes {
+		if m.Indexes[i].Global {
+			m.Indexes[i].Warm = gsiWarm(&m.Indexes[i], t.meta.BillingMode)
+		}
+	}
+}
+
+// withWarm adds the warm throughput of t and its GSIs to d, t's
+// description.
+func (db *DB) withWarm(t *table, d *TableDescription) {
+	d.WarmThroughput = warmDescription(tableWarm(&t.meta, db.switchingToOnDemand(t)))
+	for i := range d.GlobalSecondaryIndexes {
+		g := &d.GlobalSecondaryIndexes[i]
+		var x *indexMeta
+		if ix := t.index(g.IndexName); ix != nil {
+			x = &ix.meta
+		} else if tr, ok := t.meta.IndexTransitions[g.IndexName]; ok && tr.Deleted != nil {
+			x = tr.Deleted // DELETING
+		}
+		if x != nil {
+			g.WarmThroughput = warmDescription(gsiWarm(x, t.meta.BillingMode))
+		}
+	}
 }

@@ -253,3 +253,44 @@ func BenchmarkGetItem(b *testing.B) {
 		}
 	}
 }
+
+// The warm throughput's high-water mark is in the catalog: a table and a
+// GSI lowered from 3/3 to 1/1 keep 3/3 across a restart (the
+// ack-api-quirks lab, DDB-TABLE-061 and -134, recorded 2026-10-08: it
+// never drops).
+func TestWarmThroughputSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	db := mustOpen(t, Options{Dir: dir})
+	pt := func(n int64) *ProvisionedThroughput {
+		return &ProvisionedThroughput{ReadCapacityUnits: n, WriteCapacityUnits: n}
+	}
+	if _, err := db.CreateTable(&CreateTableInput{
+		TableName: "warm", ProvisionedThroughput: pt(3),
+		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"}},
+		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: "byg", KeySchema: []KeySchemaElement{{AttributeName: "g", KeyType: KeyTypeHash}},
+			Projection: Projection{ProjectionType: ProjectionAll}, ProvisionedThroughput: pt(3)}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "warm", ProvisionedThroughput: pt(1),
+		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Update: &UpdateGlobalSecondaryIndexAction{IndexName: "byg", ProvisionedThroughput: pt(1)}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = mustOpen(t, Options{Dir: dir})
+	out, err := db.DescribeTable(&DescribeTableInput{TableName: "warm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := WarmThroughputDescription{ReadUnitsPerSecond: 3, WriteUnitsPerSecond: 3, Status: TableStatusActive}
+	if w := out.Table.WarmThroughput; w == nil || *w != want {
+		t.Fatalf("table WarmThroughput after a restart: %+v, want %+v", w, want)
+	}
+	g := out.Table.GlobalSecondaryIndexes[0]
+	if w := g.WarmThroughput; w == nil || *w != want || g.ProvisionedThroughput.ReadCapacityUnits != 1 {
+		t.Fatalf("GSI WarmThroughput after a restart: %+v (throughput %+v), want %+v", w, g.ProvisionedThroughput, want)
+	}
+}

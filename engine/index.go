@@ -60,6 +60,9 @@ type indexMeta struct {
 	// Backfilling is true from UpdateTable's Create until the backfill
 	// has indexed every item; the index is CREATING meanwhile.
 	Backfilling bool `json:"backfilling,omitempty"`
+	// Warm is the GSI's warm throughput high-water mark
+	// (engine/describe_table.go).
+	Warm warmUnits `json:"warm,omitzero"`
 }
 
 // keyAttr is one key attribute of an index.

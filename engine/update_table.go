@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -72,6 +73,8 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	m := t.meta // copy; the old *table stays valid for readers holding it
 	m.Tags = append([]Tag(nil), t.meta.Tags...)
+	m.Indexes = slices.Clone(m.Indexes)
+	db.foldWarm(t, &m)
 	now := db.now()
 
 	mode := m.BillingMode
@@ -241,6 +244,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.withWarm(nt, desc)
 	return &UpdateTableOutput{TableDescription: desc}, nil
 }
 

@@ -549,6 +549,11 @@ func fromTable(t *engine.TableDescription) *types.TableDescription {
 				Projection:            fromProjection(&g.Projection),
 				ProvisionedThroughput: fromThroughput(g.ProvisionedThroughput),
 			}
+			if w := g.WarmThroughput; w != nil {
+				d.GlobalSecondaryIndexes[i].WarmThroughput = &types.GlobalSecondaryIndexWarmThroughputDescription{
+					ReadUnitsPerSecond: aws.Int64(w.ReadUnitsPerSecond), WriteUnitsPerSecond: aws.Int64(w.WriteUnitsPerSecond),
+					Status: types.IndexStatus(w.Status)}
+			}
 		}
 	}
 	if t.LocalSecondaryIndexes != nil {
@@ -574,6 +579,10 @@ func fromTable(t *engine.TableDescription) *types.TableDescription {
 	}
 	if s := t.TableClassSummary; s != nil {
 		d.TableClassSummary = &types.TableClassSummary{LastUpdateDateTime: fromTime(s.LastUpdateDateTime), TableClass: types.TableClass(s.TableClass)}
+	}
+	if w := t.WarmThroughput; w != nil {
+		d.WarmThroughput = &types.TableWarmThroughputDescription{ReadUnitsPerSecond: aws.Int64(w.ReadUnitsPerSecond),
+			WriteUnitsPerSecond: aws.Int64(w.WriteUnitsPerSecond), Status: types.TableStatus(w.Status)}
 	}
 	return d
 }

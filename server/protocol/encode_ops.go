@@ -164,6 +164,7 @@ func appendTableDescription(dst []byte, t *engine.TableDescription) []byte {
 			dst = onDemandMember(dst, g.OnDemandThroughput)
 			dst = appendProjection(member(dst, "Projection"), &g.Projection)
 			dst = throughputMember(dst, g.ProvisionedThroughput)
+			dst = warmMember(dst, g.WarmThroughput)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -213,6 +214,18 @@ func appendTableDescription(dst []byte, t *engine.TableDescription) []byte {
 	dst = strMember(dst, "TableName", t.TableName)
 	dst = intMember(dst, "TableSizeBytes", t.TableSizeBytes)
 	dst = strMember(dst, "TableStatus", t.TableStatus)
+	dst = warmMember(dst, t.WarmThroughput)
+	return append(dst, '}')
+}
+
+func warmMember(dst []byte, w *engine.WarmThroughputDescription) []byte {
+	if w == nil {
+		return dst
+	}
+	dst = append(member(dst, "WarmThroughput"), '{')
+	dst = intMember(dst, "ReadUnitsPerSecond", w.ReadUnitsPerSecond)
+	dst = strMember(dst, "Status", w.Status)
+	dst = intMember(dst, "WriteUnitsPerSecond", w.WriteUnitsPerSecond)
 	return append(dst, '}')
 }
 

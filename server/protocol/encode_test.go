@@ -80,6 +80,7 @@ func sampleTable() *engine.TableDescription {
 			IndexStatus: "CREATING", Backfilling: ptr(true), IndexSizeBytes: 3, ItemCount: 1, IndexArn: "arn/g",
 			ProvisionedThroughput: &engine.ProvisionedThroughputDescription{ReadCapacityUnits: 1, WriteCapacityUnits: 1},
 			OnDemandThroughput:    &engine.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](-1)},
+			WarmThroughput:        &engine.WarmThroughputDescription{ReadUnitsPerSecond: 13000, WriteUnitsPerSecond: 4500, Status: "UPDATING"},
 		}},
 		StreamSpecification:       &engine.StreamSpecification{StreamEnabled: true, StreamViewType: "KEYS_ONLY"},
 		LatestStreamLabel:         "label",
@@ -88,6 +89,7 @@ func sampleTable() *engine.TableDescription {
 		TableClassSummary:         &engine.TableClassSummary{TableClass: "STANDARD", LastUpdateDateTime: created},
 		DeletionProtectionEnabled: ptr(false),
 		OnDemandThroughput:        &engine.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](1), MaxWriteRequestUnits: ptr[int64](2)},
+		WarmThroughput:            &engine.WarmThroughputDescription{ReadUnitsPerSecond: 5, WriteUnitsPerSecond: 6, Status: "ACTIVE"},
 	}
 }
 
@@ -99,7 +101,8 @@ const sampleTableJSON = `{
 	"GlobalSecondaryIndexes":[{"Backfilling":true,"IndexArn":"arn/g","IndexName":"g","IndexSizeBytes":3,"IndexStatus":"CREATING","ItemCount":1,
 		"KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"OnDemandThroughput":{"MaxReadRequestUnits":-1},
 		"Projection":{"NonKeyAttributes":["x"],"ProjectionType":"INCLUDE"},
-		"ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":1,"WriteCapacityUnits":1}}],
+		"ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":1,"WriteCapacityUnits":1},
+		"WarmThroughput":{"ReadUnitsPerSecond":13000,"Status":"UPDATING","WriteUnitsPerSecond":4500}}],
 	"ItemCount":2,
 	"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
 	"LatestStreamArn":"arn/stream","LatestStreamLabel":"label",
@@ -111,7 +114,8 @@ const sampleTableJSON = `{
 	"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},
 	"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t",
 	"TableClassSummary":{"LastUpdateDateTime":1700000000.123,"TableClass":"STANDARD"},
-	"TableId":"id","TableName":"t","TableSizeBytes":10,"TableStatus":"ACTIVE"}`
+	"TableId":"id","TableName":"t","TableSizeBytes":10,"TableStatus":"ACTIVE",
+	"WarmThroughput":{"ReadUnitsPerSecond":5,"Status":"ACTIVE","WriteUnitsPerSecond":6}}`
 
 func capacity() *engine.ConsumedCapacity {
 	return &engine.ConsumedCapacity{
