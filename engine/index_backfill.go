@@ -16,7 +16,9 @@ import (
 // Backfill: a GSI created on a populated table indexes the items that
 // were there before it, in the background, while writes go on.
 //
-// UpdateTable installs the index in the catalog as CREATING (Backfilling).
+// UpdateTable installs the index in the catalog as CREATING (Backfilling;
+// under a TransientDelay its description says Backfilling false until the
+// delay ends, engine/transient.go).
 // The backfill first waits until every write that may have read the
 // catalog before that has finished (it takes and releases each lock
 // stripe in turn); every later write knows the index. It then walks the

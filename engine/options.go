@@ -67,8 +67,8 @@ type Options struct {
 
 	// TransientDelay is how long CreateTable, UpdateTable and DeleteTable
 	// leave a table CREATING, UPDATING or DELETING, and a global secondary
-	// index that UpdateTable creates CREATING (Backfilling), as DynamoDB
-	// does for seconds to minutes. Requests that arrive meanwhile get
+	// index that UpdateTable creates CREATING (not yet Backfilling, its
+	// resource allocation phase), as DynamoDB does for seconds to minutes. Requests that arrive meanwhile get
 	// DynamoDB's answers for a table in that state (engine/transient.go).
 	// The default, 0, makes every table and index ACTIVE at once.
 	TransientDelay time.Duration

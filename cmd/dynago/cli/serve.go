@@ -207,7 +207,7 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 		"exercise readers that follow shard lineage")
 	fs.DurationVar(&c.transientDelay, "transient-delay", 0, "how long CreateTable, UpdateTable and DeleteTable leave a table CREATING,\n"+
 		"UPDATING or DELETING, and a global secondary index UpdateTable adds CREATING\n"+
-		"(Backfilling), as DynamoDB does for seconds to minutes. Meanwhile requests get\n"+
+		"(not yet Backfilling), as DynamoDB does for seconds to minutes. Meanwhile requests get\n"+
 		"DynamoDB's answers: items of a CREATING or DELETING table are not found, a\n"+
 		"second table change is ResourceInUseException, the new index cannot be read.\n"+
 		"Set it (say 2s) to test code that waits with DescribeTable or the SDK's\n"+
