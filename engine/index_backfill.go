@@ -349,7 +349,7 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 		return err
 	}
 	if h := backfillBeforeCommit; h != nil {
-		h(t.meta.ID, ix.meta.ID)
+		h(db, t.meta.ID, ix.meta.ID)
 	}
 	if stopped, err := db.commitChunk(b, t, ix); stopped || err != nil {
 		return err
@@ -367,7 +367,7 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 
 // backfillBeforeCommit, set by tests, runs before each chunk's commit,
 // with the chunk's row locks held.
-var backfillBeforeCommit func(tableID uint64, indexID uint32)
+var backfillBeforeCommit func(db *DB, tableID uint64, indexID uint32)
 
 // commitChunk commits a chunk's batch unless the index is no longer
 // backfilling (UpdateTable deleted it, or the table is gone), and reports

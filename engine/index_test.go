@@ -315,9 +315,12 @@ func TestDeleteBackfillingIndex(t *testing.T) {
 	}
 	paused, resume := make(chan struct{}), make(chan struct{})
 	stoppedAt := make(chan int, 8)
-	backfillBeforeCommit = func(uint64, uint32) {
+	backfillBeforeCommit = func(on *DB, _ uint64, _ uint32) {
 		// The second chunk waits, its rows read and locked, before its
 		// commit.
+		if on != db {
+			return
+		}
 		select {
 		case <-paused:
 		default:
