@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -45,17 +46,8 @@ func bindParams(params []attr.Value, want int) (*binder, error) {
 // bind is bindParams into b.
 func (b *binder) bind(params []attr.Value, want int) error {
 	for i := range params {
-		if params[i].Type == attr.TypeN && canonicalInteger(params[i].S) {
-			continue // fits, and Canonicalize would leave it as it is
-		}
-		if text, ok := unconvertible(params[i]); ok {
-			return Validation(attr.MsgNumberSyntax + ": " + text)
-		}
-		if magnitudeWraps(params[i]) {
-			return Validation(attr.MsgNumberUnderflow)
-		}
-		if err := params[i].Canonicalize(); err != nil {
-			return attrError(err)
+		if err := qlParamError(&params[i]); err != nil {
+			return err
 		}
 	}
 	if len(params) != want {
@@ -63,6 +55,112 @@ func (b *binder) bind(params []attr.Value, want int) error {
 	}
 	b.params = params
 	return nil
+}
+
+// qlParamError checks v, a parameter, and canonicalizes its numbers in
+// place. It reports the first problem in document order: DynamoDB "reports
+// whichever it reaches first in document order"
+// (paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/partiqlParameterNumbers.test.ts, eu-west-2 and
+// us-east-1, October 2026: a member of a map nested 40 or 100 levels before
+// an unconvertible one, and the reverse). A list's elements are checked in
+// order; a map's members in key order, as a Go map keeps no other: the
+// protocol decoder leaves in a map only the first member with a problem in
+// the request's order (engine.QLParamLeafFails), so the key order then
+// picks that one. A first walk takes the maps in their own order (cheap);
+// only on failure does a second, in key order, pick the problem, repeating
+// idempotent rewrites only.
+func qlParamError(v *attr.Value) error {
+	if err := qlValueCheck(v, 1, false); err != nil {
+		if err2 := qlValueCheck(v, 1, true); err2 != nil {
+			return err2
+		}
+		return err
+	}
+	return nil
+}
+
+// qlValueCheck checks v at level (a parameter is at level 1), walking
+// maps in key order if sorted.
+func qlValueCheck(v *attr.Value, level int, sorted bool) error {
+	if level > attr.MaxDepth {
+		return attrError(&attr.Error{Message: attr.MsgNestingTooDeep, Current: attr.MsgNestingTooDeep})
+	}
+	switch v.Type {
+	case attr.TypeM:
+		return qlMembersError(v.M, level, sorted)
+	case attr.TypeL:
+		for i := range v.L {
+			if err := qlValueCheck(&v.L[i], level+1, sorted); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return qlLeafError(v)
+}
+
+// qlMembersError checks the members of a map at level, in key order if
+// sorted.
+func qlMembersError(m map[string]attr.Value, level int, sorted bool) error {
+	visit := func(k string) error {
+		if len(k) > attr.MaxAttributeNameSize {
+			return attrError(&attr.Error{Message: attr.MsgAttributeNameTooLarge})
+		}
+		e := m[k]
+		old := e.S
+		if err := qlValueCheck(&e, level+1, sorted); err != nil {
+			return err
+		}
+		if e.Type == attr.TypeN && e.S != old {
+			m[k] = e // nested maps and slices are shared with m's copy
+		}
+		return nil
+	}
+	if !sorted {
+		for k := range m {
+			if err := visit(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if err := visit(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// qlLeafError checks a parameter's value that is neither a map nor a list
+// (or a marker of the protocol decoder's, attr.Malformed) and canonicalizes
+// its numbers in place: a number DynamoDB cannot read as a BigDecimal, then
+// one whose magnitude check wraps, then the value checks of an item's
+// values.
+func qlLeafError(v *attr.Value) error {
+	if v.Type == attr.TypeN && canonicalInteger(v.S) {
+		return nil // fits, and Canonicalize would leave it as it is
+	}
+	if text, ok := unconvertible(*v); ok {
+		return Validation(attr.MsgNumberSyntax + ": " + text)
+	}
+	if magnitudeWraps(*v) {
+		return Validation(attr.MsgNumberUnderflow)
+	}
+	return attrError(v.Canonicalize())
+}
+
+// QLParamLeafFails reports whether a PartiQL parameter's value v, neither
+// a map nor a list, or a marker of the protocol decoder's, is one whose
+// binding fails, leaving v as it is. The protocol decoder uses it to find
+// a map parameter's first member with a problem in document order
+// (qlParamError).
+func QLParamLeafFails(v attr.Value) bool {
+	if v.Type == attr.TypeNS {
+		v.SS = slices.Clone(v.SS) // Canonicalize rewrites members in place
+	}
+	return qlLeafError(&v) != nil
 }
 
 // canonicalInteger reports a number written as Canonicalize writes it,
@@ -87,8 +185,8 @@ func canonicalInteger(s string) bool {
 	return true
 }
 
-// unconvertible finds a number in v that DynamoDB cannot read as a
-// BigDecimal (recorded: partiqlParameterNumbers.test.ts).
+// unconvertible finds a number in v, an N or NS value, that DynamoDB
+// cannot read as a BigDecimal (recorded: partiqlParameterNumbers.test.ts).
 func unconvertible(v attr.Value) (string, bool) {
 	switch v.Type {
 	case attr.TypeN:
@@ -96,18 +194,6 @@ func unconvertible(v attr.Value) (string, bool) {
 	case attr.TypeNS:
 		for _, s := range v.SS {
 			if s != "" && !partiql.NumberFits(s) {
-				return s, true
-			}
-		}
-	case attr.TypeL:
-		for _, e := range v.L {
-			if s, ok := unconvertible(e); ok {
-				return s, true
-			}
-		}
-	case attr.TypeM:
-		for _, e := range v.M {
-			if s, ok := unconvertible(e); ok {
 				return s, true
 			}
 		}
@@ -128,14 +214,6 @@ func magnitudeWraps(v attr.Value) bool {
 		return numberWraps(v.S)
 	case attr.TypeNS:
 		return slices.ContainsFunc(v.SS, numberWraps)
-	case attr.TypeL:
-		return slices.ContainsFunc(v.L, magnitudeWraps)
-	case attr.TypeM:
-		for _, e := range v.M {
-			if magnitudeWraps(e) {
-				return true
-			}
-		}
 	}
 	return false
 }

@@ -47,6 +47,38 @@ func attrType(key []byte) attr.Type {
 // attrValue reports false; at atElement, null is an empty AttributeValue,
 // which is a ValidationException.
 func (d *decoder) attrValue(v *attr.Value, at position) (bool, *engine.Error) {
+	if !d.qlParams {
+		return d.attrValueIn(v, at)
+	}
+	level := d.avDepth + 1 // a parameter is at level 1
+	ok, err := d.attrValueIn(v, at)
+	switch {
+	case err != nil:
+	case ok:
+		d.qlBad = d.qlCheck(v, level)
+	default: // null: an element's is a marker, a field's is absent
+		d.qlBad = v.Type == attr.TypeInvalid && v.S != ""
+	}
+	return ok, err
+}
+
+// qlCheck reports, under qlParams, whether binding v, decoded at level,
+// fails, as the engine's check of a parameter does: a value nested past
+// attr.MaxDepth, a map or list with a failing member (d.qlBad, set by
+// attrMap and attrList, which run last when v is one), or another value
+// or a marker that engine.QLParamLeafFails refuses.
+func (d *decoder) qlCheck(v *attr.Value, level int) bool {
+	switch {
+	case level > attr.MaxDepth:
+		return true
+	case v.Type == attr.TypeM || v.Type == attr.TypeL:
+		return d.qlBad
+	}
+	return engine.QLParamLeafFails(*v)
+}
+
+// attrValueIn is attrValue without the parameters' check.
+func (d *decoder) attrValueIn(v *attr.Value, at position) (bool, *engine.Error) {
 	ok, err := d.openStruct("AttributeValue", at)
 	if err != nil {
 		return false, err
@@ -214,8 +246,31 @@ func (d *decoder) attrMember(v *attr.Value, t attr.Type) (bool, *engine.Error) {
 // attrMap reads the members of a map of AttributeValues (an item, a key,
 // ExpressionAttributeValues or an M value) whose '{' is at d.pos. With
 // keyed (ExpressionAttributeValues), a problem in a value is reported
-// with the key of the value it is in.
+// with the key of the value it is in. Under qlParams (an M value in a
+// PartiQL parameter) it keeps, of the members whose binding fails, only
+// the first in document order, which is the one DynamoDB reports
+// (paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/partiqlParameterNumbers.test.ts: "a deep
+// member of a map before an unconvertible one", and the reverse): the
+// parameter fails either way, and the engine, which can walk a Go map only
+// in key order, then reports that member's problem. A map that names a
+// member twice keeps all its members and reports no failing member to
+// its container, which then keeps its own (a later value replaces an
+// earlier one, so which failing member comes first is unclear).
 func (d *decoder) attrMap(m map[string]attr.Value, keyed bool) *engine.Error {
+	ql := d.qlParams && !keyed
+	var bad []string // under ql, the failing members in document order
+	members := 0
+	if ql {
+		defer func() {
+			d.qlBad = len(bad) > 0 && members == len(m)
+			if d.qlBad {
+				for _, name := range bad[1:] {
+					delete(m, name)
+				}
+			}
+		}()
+	}
 	d.pos++
 	c := d.peek()
 	if c == '}' {
@@ -247,6 +302,12 @@ func (d *decoder) attrMap(m map[string]attr.Value, keyed bool) *engine.Error {
 			return err
 		}
 		m[name] = v
+		if ql {
+			members++
+			if d.qlBad || len(name) > attr.MaxAttributeNameSize {
+				bad = append(bad, name)
+			}
+		}
 		switch d.peek() {
 		case ',':
 			d.pos++
@@ -264,6 +325,10 @@ func (d *decoder) attrMap(m map[string]attr.Value, keyed bool) *engine.Error {
 func (d *decoder) attrList() ([]attr.Value, *engine.Error) {
 	d.pos++
 	list := []attr.Value{}
+	bad := false // under qlParams, whether an element's binding fails
+	if d.qlParams {
+		defer func() { d.qlBad = bad }()
+	}
 	if d.peek() == ']' {
 		d.pos++
 		return list, nil
@@ -273,6 +338,7 @@ func (d *decoder) attrList() ([]attr.Value, *engine.Error) {
 		if _, err := d.attrValue(&v, atElement); err != nil {
 			return list, err
 		}
+		bad = bad || d.qlParams && d.qlBad
 		list = append(list, v)
 		switch d.peek() {
 		case ',':

@@ -555,3 +555,65 @@ func TestDecodeErrors(t *testing.T) {
 		checkError(t, tt.op+" "+tt.body, err, tt.code, tt.msg)
 	}
 }
+
+// TestDecodeParameterMemberOrder: in a PartiQL parameter, a map keeps only
+// the first member whose binding fails in the body's order, so that the
+// engine, walking a map in key order, reports that one; nothing else
+// changes.
+func TestDecodeParameterMemberOrder(t *testing.T) {
+	deep := strings.Repeat(`{"M":{"n":`, 40) + `{"S":"leaf"}` + strings.Repeat(`}}`, 40)
+	for _, tc := range []struct {
+		name, param string
+		keys        []string // the map parameter's members after decoding
+	}{
+		{"deep first", `{"M":{"d":` + deep + `,"bad":{"N":"abc"},"ok":{"N":"1"}}}`, []string{"d", "ok"}},
+		{"number first", `{"M":{"z":{"N":"abc"},"a":` + deep + `}}`, []string{"z"}},
+		{"empty value first", `{"M":{"z":{},"a":{"N":"1e99999999999"},"b":{"SS":[]}}}`, []string{"z"}},
+		{"null element first", `{"M":{"z":{"L":[null]},"a":{"N":"abc"}}}`, []string{"z"}},
+		{"one problem", `{"M":{"a":{"N":"abc"},"b":{"S":"x"}}}`, []string{"a", "b"}},
+		{"no problem", `{"M":{"a":{"N":"1"},"b":{"NS":["1","2"]},"c":{"L":[{"N":"1e5"}]}}}`, []string{"a", "b", "c"}},
+		// A member named twice: nothing is dropped.
+		{"duplicate member", `{"M":{"a":{"N":"abc"},"b":{"N":"abc"},"a":{"N":"1"}}}`, []string{"a", "b"}},
+		// At level 32 a value is fine, at 33 it is too deep.
+		{"32 levels", `{"M":{"z":` + strings.Repeat(`{"M":{"n":`, 30) + `{"S":"leaf"}` + strings.Repeat(`}}`, 30) + `,"a":{"N":"abc"}}}`, []string{"a", "z"}},
+		{"33 levels", `{"M":{"z":` + strings.Repeat(`{"M":{"n":`, 31) + `{"S":"leaf"}` + strings.Repeat(`}}`, 31) + `,"a":{"N":"abc"}}}`, []string{"z"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in, err := DecodeExecuteStatement([]byte(`{"Statement":"SELECT * FROM t","Parameters":[` + tc.param + `]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for k := range in.Parameters[0].M {
+				keys = append(keys, k)
+			}
+			if !sameKeys(keys, tc.keys) {
+				t.Fatalf("members %q, want %q", keys, tc.keys)
+			}
+		})
+	}
+	// Elsewhere a map keeps every member.
+	in, err := DecodePutItem([]byte(`{"TableName":"t","Item":{"m":{"M":{"z":{"N":"abc"},"a":{"N":"abc"}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(in.Item["m"].M); n != 2 {
+		t.Fatalf("PutItem's map kept %d members", n)
+	}
+}
+
+func sameKeys(got, want []string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, k := range got {
+		seen[k] = true
+	}
+	for _, k := range want {
+		if !seen[k] {
+			return false
+		}
+	}
+	return true
+}

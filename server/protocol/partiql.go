@@ -16,8 +16,12 @@ func (d *decoder) statementMember(dst *string, absent *bool) *engine.Error {
 	return err
 }
 
+// parameters reads a statement's Parameters, under qlParams (see attrMap).
 func (d *decoder) parameters(dst *[]attr.Value) *engine.Error {
-	return decodeList(d, dst, atField, attrElem)
+	d.qlParams = true
+	err := decodeList(d, dst, atField, attrElem)
+	d.qlParams = false
+	return err
 }
 
 // DecodeExecuteStatement decodes an ExecuteStatement request body.

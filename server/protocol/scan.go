@@ -55,6 +55,14 @@ type decoder struct {
 	// decoded: DynamoDB prefixes an empty or many-typed value there with
 	// msgStartKeyPrefix (see deferAttr).
 	startKey bool
+	// qlParams is set while a PartiQL statement's Parameters are decoded:
+	// a map there keeps only the first member whose binding fails in
+	// document order (see qlCheck), which the engine, walking a map in
+	// key order, then reports as DynamoDB reports it.
+	qlParams bool
+	// qlBad, under qlParams, tells whether the last value decoded fails
+	// its binding.
+	qlBad bool
 }
 
 func (d *decoder) deferValidation(msg string) {
