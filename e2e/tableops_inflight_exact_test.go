@@ -198,7 +198,8 @@ func TestTableOpsWhileGSIInFlight(t *testing.T) {
 	if err := updateTable(c, protect("gcr", false)); err != nil {
 		t.Fatalf("deletion protection while the index is created: %v", err)
 	}
-	advance(transientDelay)
+	// Resource allocation, then the backfill phase, a delay each.
+	advance(2 * transientDelay)
 	waitIndexActive(t, c, "gcr")
 
 	if err := updateTable(c, &dynamodb.UpdateTableInput{TableName: aws.String("gcr"),

@@ -315,6 +315,17 @@ func TestTransientIndexCreating(t *testing.T) {
 	}
 
 	advance(transientDelay)
+	// Then the backfill phase: the table ACTIVE, the index CREATING with
+	// Backfilling true and not readable ([lab] DDB-TABLE-148: minutes, on
+	// DynamoDB), for the second delay, though dynago's backfill of one
+	// item is long done.
+	d := wantStatus(t, c, "tix", types.TableStatusActive)
+	if g := d.GlobalSecondaryIndexes[0]; g.IndexStatus != types.IndexStatusCreating || g.Backfilling == nil || !*g.Backfilling {
+		t.Fatalf("new GSI after the first delay: %s, Backfilling %v; want CREATING, true", g.IndexStatus, g.Backfilling)
+	}
+	wantErr(t, query(), "ValidationException", "Cannot read from backfilling global secondary index")
+
+	advance(transientDelay)
 	// The backfill runs in the background: wait for it, generously.
 	deadline := time.Now().Add(30 * time.Second)
 	for {

@@ -17,8 +17,9 @@ import (
 // were there before it, in the background, while writes go on.
 //
 // UpdateTable installs the index in the catalog as CREATING (Backfilling;
-// under a TransientDelay its description says Backfilling false until the
-// delay ends, engine/transient.go).
+// under a TransientDelay its description says Backfilling false for the
+// delay, then Backfilling true for another, however soon the backfill
+// ends, engine/transient.go).
 // The backfill first waits until every write that may have read the
 // catalog before that has finished (it takes and releases each lock
 // stripe in turn); every later write knows the index. It then walks the

@@ -66,10 +66,14 @@ type Options struct {
 	TTLChangeCooldown time.Duration
 
 	// TransientDelay is how long CreateTable, UpdateTable and DeleteTable
-	// leave a table CREATING, UPDATING or DELETING, and a global secondary
-	// index that UpdateTable creates CREATING (not yet Backfilling, its
-	// resource allocation phase), as DynamoDB does for seconds to minutes. Requests that arrive meanwhile get
-	// DynamoDB's answers for a table in that state (engine/transient.go).
+	// leave a table CREATING, UPDATING or DELETING, as DynamoDB does for
+	// seconds to minutes. A global secondary index that UpdateTable
+	// creates is CREATING for twice as long: first not yet Backfilling
+	// (its resource allocation phase, the table UPDATING), then
+	// Backfilling (its backfill phase, the table ACTIVE), whether or not
+	// its backfill has ended. Requests that arrive meanwhile get
+	// DynamoDB's answers for a table or index in that state
+	// (engine/transient.go).
 	// The default, 0, makes every table and index ACTIVE at once.
 	TransientDelay time.Duration
 }

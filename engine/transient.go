@@ -15,8 +15,11 @@ import (
 // index that UpdateTable creates is CREATING meanwhile, Backfilling false
 // (its resource allocation phase), then CREATING, Backfilling true, with
 // the table ACTIVE, while its backfill runs (DDB-TABLE-148, -138).
-// With a TransientDelay, dynago does the same for that long. The change
-// itself is made at once, as without a delay; only the answers differ:
+// With a TransientDelay, dynago does the same for that long; a new GSI
+// goes through both phases, each for the delay: resource allocation, then
+// backfill, reported so (and admitting what DynamoDB admits then) even
+// when dynago's own backfill has ended. The change itself is made at
+// once, as without a delay; only the answers differ:
 //
 //   - item operations on a CREATING or DELETING table: ResourceNotFoundException
 //     "Requested resource not found" (an UPDATING table serves them);
@@ -206,8 +209,11 @@ func (db *DB) inUse(t *table) error {
 //     (-458);
 //   - in either phase a Create or Delete of another index is
 //     LimitExceededException (-159, -163); once the new index backfills
-//     (the table ACTIVE) its own Delete is admitted (-149) and another's
-//     Create or Delete still is not (applyGSIUpdates).
+//     (the table ACTIVE: the second TransientDelay after its Create, or
+//     while dynago's backfill runs, applyGSIUpdates) its own Delete is
+//     admitted (-149), and so are a table throughput change and
+//     deletion protection (-163), while another's Create or Delete still
+//     is not.
 //
 // Then an UPDATING table refuses what its running change rules out
 // (updatingRefusal), and an Update of an index UPDATING is refused.
@@ -233,7 +239,7 @@ func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 			return InUse(msgOnDemandWhileIndex("deletion", deleting))
 		}
 	}
-	pending := db.pendingIndexes(t)
+	pending := db.allocatingIndexes(t)
 	if len(pending) > 0 {
 		names := slices.Sorted(maps.Keys(pending))
 		for _, u := range in.GlobalSecondaryIndexUpdates {
@@ -254,9 +260,10 @@ func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 			return InUse(msgOnDemandWhileIndex("creation", names))
 		}
 	}
-	if len(deleting) > 0 || len(pending) > 0 {
+	backfilling := db.backfillingIndexes(t)
+	if len(deleting) > 0 || len(pending) > 0 || len(backfilling) > 0 {
 		for _, u := range in.GlobalSecondaryIndexUpdates {
-			if u.Create != nil || u.Delete != nil {
+			if u.Create != nil || u.Delete != nil && !backfilling[u.Delete.IndexName] {
 				return &Error{Code: CodeLimitExceeded, Message: msgOneOnlineIndex}
 			}
 		}
@@ -336,7 +343,7 @@ func (db *DB) updatingRefusal(t *table, in *UpdateTableInput) error {
 	switch {
 	case onlyProtect:
 		return nil
-	case onlySSE && (cause == causeStream || cause == causeIndex && len(db.pendingIndexes(t)) > 0):
+	case onlySSE && (cause == causeStream || cause == causeIndex && len(db.allocatingIndexes(t)) > 0):
 		return nil
 	case gsiUpdatesOnly && cause == causeIndex:
 		// An Update of another GSI while one is created or deleted
@@ -419,15 +426,54 @@ func (db *DB) tooManyTransitions(cur map[string]*table, t *table) error {
 }
 
 // pendingIndexes returns the names of t's indexes still CREATING by
-// their IndexesActiveAt, or nil.
+// their IndexesActiveAt, in either phase, or nil.
 func (db *DB) pendingIndexes(t *table) map[string]bool {
+	return db.indexesIn(t, phaseAllocation, phaseBackfill)
+}
+
+// allocatingIndexes returns the names of t's indexes in their resource
+// allocation phase, or nil.
+func (db *DB) allocatingIndexes(t *table) map[string]bool {
+	return db.indexesIn(t, phaseAllocation)
+}
+
+// backfillingIndexes returns the names of t's indexes in their reported
+// backfill phase, or nil. An index whose backfill still runs after that
+// is backfilling by the catalog (indexMeta.Backfilling).
+func (db *DB) backfillingIndexes(t *table) map[string]bool {
+	return db.indexesIn(t, phaseBackfill)
+}
+
+// Phases of a GSI that UpdateTable created under a TransientDelay: its
+// IndexesActiveAt is twice the delay after the Create, the first delay
+// its resource allocation, the second its backfill.
+const (
+	phaseNone = iota
+	phaseAllocation
+	phaseBackfill
+)
+
+// indexPhase returns the phase, by at (its IndexesActiveAt), of an index
+// at now.
+func (db *DB) indexPhase(at, now time.Time) int {
+	switch {
+	case !now.Before(at):
+		return phaseNone
+	case now.Before(at.Add(-db.opts.TransientDelay)):
+		return phaseAllocation
+	}
+	return phaseBackfill
+}
+
+// indexesIn returns the names of t's indexes in one of phases now, or nil.
+func (db *DB) indexesIn(t *table, phases ...int) map[string]bool {
 	if len(t.meta.IndexesActiveAt) == 0 {
 		return nil
 	}
 	now := db.now()
 	var p map[string]bool
 	for name, at := range t.meta.IndexesActiveAt {
-		if now.Before(at) {
+		if slices.Contains(phases, db.indexPhase(at, now)) {
 			if p == nil {
 				p = map[string]bool{}
 			}
@@ -439,8 +485,10 @@ func (db *DB) pendingIndexes(t *table) map[string]bool {
 
 // indexesActiveAt returns the IndexesActiveAt of a table whose indexes
 // are now m's: the entries still ahead of now, of indexes that still
-// exist, plus created (an index id, 0 for none) from now on when there
-// is a delay. The old map is shared with readers and is not changed.
+// exist, plus created (an index id, 0 for none) when there is a delay,
+// twice the delay from now: its resource allocation phase, then its
+// backfill phase (indexPhase). The old map is shared with readers and is
+// not changed.
 func (db *DB) indexesActiveAt(m *tableMeta, created uint32, now time.Time) map[string]time.Time {
 	var next map[string]time.Time
 	keep := func(name string, at time.Time) {
@@ -454,7 +502,7 @@ func (db *DB) indexesActiveAt(m *tableMeta, created uint32, now time.Time) map[s
 			keep(im.Name, at)
 		}
 		if created != 0 && im.ID == created && db.opts.TransientDelay > 0 {
-			keep(im.Name, now.Add(db.opts.TransientDelay))
+			keep(im.Name, now.Add(2*db.opts.TransientDelay))
 		}
 	}
 	return next
@@ -489,8 +537,10 @@ func (db *DB) transientItemView(t *table) (*table, error) {
 
 // transientIndexStatus sets the status of d's global secondary indexes
 // by t's transition: all CREATING while the table is (without
-// Backfilling), and CREATING, Backfilling false (resource allocation),
-// those UpdateTable created that are not yet due: the ack-api-quirks lab,
+// Backfilling), and those UpdateTable created that are not yet due
+// CREATING, Backfilling false for the first delay (resource allocation),
+// then CREATING, Backfilling true for the second (the backfill phase,
+// whether or not dynago's backfill has ended): the ack-api-quirks lab,
 // DDB-TABLE-148, -138 and -165 (the UpdateTable answer too), recorded
 // 2026-10-08. After that an index still backfilling is CREATING,
 // Backfilling true (describeIndexes).
@@ -499,15 +549,21 @@ func (db *DB) transientIndexStatus(t *table, d *TableDescription) {
 		return
 	}
 	creating := db.tableStatus(t) == TableStatusCreating
-	pending := db.pendingIndexes(t)
-	trans := indexTransitions(&t.meta, db.now())
+	now := db.now()
+	phases := map[string]int{}
+	for name, at := range t.meta.IndexesActiveAt {
+		phases[name] = db.indexPhase(at, now)
+	}
+	trans := indexTransitions(&t.meta, now)
 	for i := range d.GlobalSecondaryIndexes {
 		g := &d.GlobalSecondaryIndexes[i]
 		switch {
 		case creating:
 			g.IndexStatus, g.Backfilling = IndexStatusCreating, nil
-		case pending[g.IndexName]:
+		case phases[g.IndexName] == phaseAllocation:
 			g.IndexStatus, g.Backfilling = IndexStatusCreating, ptr(false)
+		case phases[g.IndexName] == phaseBackfill:
+			g.IndexStatus, g.Backfilling = IndexStatusCreating, ptr(true)
 		case trans[g.IndexName].Status == IndexStatusUpdating:
 			g.IndexStatus = IndexStatusUpdating
 		}

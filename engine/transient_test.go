@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/dynago/dynago/attr"
 )
 
 // A restart in the middle of a transition ends in the right state: the
@@ -187,8 +189,10 @@ func TestTransientSweep(t *testing.T) {
 // LimitExceededException (-159); then the backfill (the table ACTIVE,
 // Backfilling true), where a table throughput change, UpdateTimeToLive,
 // TagResource (-163) and a Delete of the new index (-149) are admitted,
-// while another index's Create still is not (-159, -163). The same
-// answers over the wire, for the allocation phase: e2e/gsi_phases_exact_test.go.
+// while another index's Create still is not (-159, -163). Here the real
+// backfill is held up past both phases; TestGSIBackfillPhaseReported
+// has it end at once, and e2e/gsi_phases_exact_test.go has the same
+// answers over the wire.
 func TestGSIPhasesAdmission(t *testing.T) {
 	var now atomic.Int64
 	now.Store(time.Date(2026, 10, 8, 7, 8, 9, 0, time.UTC).UnixNano())
@@ -287,5 +291,118 @@ func TestGSIPhasesAdmission(t *testing.T) {
 	d, err := db.DescribeTable(&DescribeTableInput{TableName: "phs"})
 	if err != nil || d.Table.TableStatus != TableStatusActive || len(d.Table.GlobalSecondaryIndexes) != 0 {
 		t.Fatalf("after the deletion: %v %+v", err, d)
+	}
+}
+
+// Under a TransientDelay a GSI that UpdateTable creates is in its backfill
+// phase for the second delay, as DynamoDB reports it for minutes
+// (the ack-api-quirks lab, DDB-TABLE-148, recorded 2026-10-08: the table
+// ACTIVE, the index CREATING with Backfilling true), even though dynago's
+// backfill of a few items ended at once: the index cannot be read, another
+// index's Create is LimitExceededException (-159, -163), DeleteTable is
+// refused (-150), a table throughput change is admitted (-163); after the
+// second delay the index is ACTIVE and readable. A Delete of the index in
+// that phase is admitted (-149).
+func TestGSIBackfillPhaseReported(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2026, 10, 8, 7, 8, 9, 0, time.UTC).UnixNano())
+	const delay = time.Minute
+	db := mustOpen(t, Options{InMemory: true, TransientDelay: delay, Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	pt := &ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 1}
+	for _, name := range []string{"bfp", "bfd"} {
+		if _, err := db.CreateTable(&CreateTableInput{
+			TableName: name, ProvisionedThroughput: pt,
+			AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+			KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now.Add(int64(delay))
+	for i := range 3 {
+		for _, name := range []string{"bfp", "bfd"} {
+			if _, err := db.PutItem(&PutItemInput{TableName: name, Item: gItem(i, "g1", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	create := func(table, name, key string) error {
+		_, err := db.UpdateTable(&UpdateTableInput{TableName: table,
+			AttributeDefinitions: []AttributeDefinition{{AttributeName: key, AttributeType: "S"}},
+			GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{IndexName: name,
+				KeySchema: []KeySchemaElement{{AttributeName: key, KeyType: KeyTypeHash}}, Projection: Projection{ProjectionType: ProjectionKeysOnly},
+				ProvisionedThroughput: pt}}}})
+		return err
+	}
+	query := func() error {
+		_, err := db.Query(&QueryInput{TableName: "bfp", IndexName: "byg", KeyConditions: map[string]Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g1")}}}})
+		return err
+	}
+	gsi := func(table, want string, backfilling *bool) *GlobalSecondaryIndexDescription {
+		t.Helper()
+		d, err := db.DescribeTable(&DescribeTableInput{TableName: table})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := d.Table.GlobalSecondaryIndexes[0]
+		status := IndexStatusCreating
+		if backfilling == nil {
+			status = IndexStatusActive
+		}
+		if d.Table.TableStatus != want || g.IndexStatus != status || (g.Backfilling == nil) != (backfilling == nil) || backfilling != nil && *g.Backfilling != *backfilling {
+			show := func(b *bool) string {
+				if b == nil {
+					return "absent"
+				}
+				return fmt.Sprint(*b)
+			}
+			t.Fatalf("%s: table %s, GSI %s, Backfilling %s; want %s, %s, %s", table, d.Table.TableStatus, g.IndexStatus, show(g.Backfilling), want, status, show(backfilling))
+		}
+		return &g
+	}
+	for _, name := range []string{"bfp", "bfd"} {
+		if err := create(name, "byg", "g"); err != nil {
+			t.Fatal(err)
+		}
+		waitActive(t, db, name) // dynago's backfill has ended
+	}
+
+	// Resource allocation.
+	gsi("bfp", TableStatusUpdating, ptr(false))
+	wantCode(t, query(), CodeValidation, msgBackfilling)
+
+	// The backfill phase, though the backfill has ended.
+	now.Add(int64(delay))
+	if g := gsi("bfp", TableStatusActive, ptr(true)); g.ItemCount != 3 {
+		t.Fatalf("ItemCount %d while backfilling, want the 3 backfilled", g.ItemCount)
+	}
+	wantCode(t, query(), CodeValidation, msgBackfilling)
+	wantCode(t, create("bfp", "byh", "h"), CodeLimitExceeded, msgOneOnlineIndex)
+	_, err := db.DeleteTable(&DeleteTableInput{TableName: "bfp"})
+	wantCode(t, err, CodeResourceInUse, msgIndexesInFlight)
+	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "bfp", ProvisionedThroughput: &ProvisionedThroughput{ReadCapacityUnits: 2, WriteCapacityUnits: 2}}); err != nil {
+		t.Fatalf("table throughput in the backfill phase: %v", err)
+	}
+	gsi("bfp", TableStatusUpdating, ptr(true))
+	// Its own Delete is admitted.
+	out, err := db.UpdateTable(&UpdateTableInput{TableName: "bfd", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}})
+	if err != nil {
+		t.Fatalf("Delete in the backfill phase: %v", err)
+	}
+	if d := out.TableDescription; d.TableStatus != TableStatusUpdating || len(d.GlobalSecondaryIndexes) != 1 || d.GlobalSecondaryIndexes[0].IndexStatus != IndexStatusDeleting {
+		t.Fatalf("Delete's answer: %s %+v", d.TableStatus, d.GlobalSecondaryIndexes)
+	}
+
+	// ACTIVE.
+	now.Add(int64(delay))
+	gsi("bfp", TableStatusActive, nil)
+	if err := query(); err != nil {
+		t.Fatalf("Query once ACTIVE: %v", err)
+	}
+	if err := create("bfp", "byh", "h"); err != nil {
+		t.Fatalf("another Create once ACTIVE: %v", err)
+	}
+	if d, err := db.DescribeTable(&DescribeTableInput{TableName: "bfd"}); err != nil || len(d.Table.GlobalSecondaryIndexes) != 0 {
+		t.Fatalf("bfd after the deletion: %v %+v", err, d)
 	}
 }

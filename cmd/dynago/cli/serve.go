@@ -206,10 +206,12 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 		"shard, as DynamoDB does about every four hours. A short one (say 1s) lets tests\n"+
 		"exercise readers that follow shard lineage")
 	fs.DurationVar(&c.transientDelay, "transient-delay", 0, "how long CreateTable, UpdateTable and DeleteTable leave a table CREATING,\n"+
-		"UPDATING or DELETING, and a global secondary index UpdateTable adds CREATING\n"+
-		"(not yet Backfilling), as DynamoDB does for seconds to minutes. Meanwhile requests get\n"+
-		"DynamoDB's answers: items of a CREATING or DELETING table are not found, a\n"+
-		"second table change is ResourceInUseException, the new index cannot be read.\n"+
+		"UPDATING or DELETING, as DynamoDB does for seconds to minutes. A global\n"+
+		"secondary index UpdateTable adds is CREATING for twice as long: first not yet\n"+
+		"Backfilling (the table UPDATING), then Backfilling (the table ACTIVE), DynamoDB's\n"+
+		"two phases. Meanwhile requests get DynamoDB's answers: items of a CREATING or\n"+
+		"DELETING table are not found, a second table change is ResourceInUseException,\n"+
+		"the new index cannot be read.\n"+
 		"Set it (say 2s) to test code that waits with DescribeTable or the SDK's\n"+
 		"waiters. 0, the default, makes tables and indexes ACTIVE at once")
 	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", defaultReadHeaderTimeout, "how long a client has to send a request's line and headers, from the\n"+
