@@ -681,11 +681,13 @@ func TestBrowserCreatesEverything(t *testing.T) {
 }
 
 // TestBrowserBackfillProgress: the table view follows a new GSI from
-// CREATING to ACTIVE by itself. The engine keeps the index CREATING for an
-// hour of its clock, which the test then moves on; in that window the
-// index is not backfilling yet (Backfilling false while its resources are
-// allocated: the ack-api-quirks lab, DDB-TABLE-148 and -138, recorded
-// 2026-10-08), and its three items are backfilled at once after it.
+// CREATING to ACTIVE by itself, through DynamoDB's two phases (the
+// ack-api-quirks lab, DDB-TABLE-148 and -138, recorded 2026-10-08): first
+// not backfilling (Backfilling false while its resources are allocated),
+// then backfilling (Backfilling true, with its progress: the items indexed
+// so far of the table's three). The engine keeps each phase for an hour
+// of its clock (TransientDelay), which the test moves on; its three items
+// are backfilled as soon as the first phase begins.
 func TestBrowserBackfillProgress(t *testing.T) {
 	var offset atomic.Int64
 	db, err := local.Open(local.WithEngineOptions(func(o *engine.Options) {
@@ -712,7 +714,11 @@ func TestBrowserBackfillProgress(t *testing.T) {
 		chromedp.SetValue(`#add-index [name=hash]`, "colour"),
 		chromedp.Click(`#add-index-submit`))
 	p.waitJS("the index creating", `[...document.querySelectorAll("#indexes tr")].some(r => /^byColour\tGSI\t.*\tCREATING\tno\t/.test(r.innerText))`)
+	// Half an hour into the backfill phase, which began an hour after the
+	// index was added.
+	offset.Store(int64(3*time.Hour + 30*time.Minute))
+	p.waitJS("the index backfilling", `[...document.querySelectorAll("#indexes tr")].some(r => /^byColour\tGSI\t.*\tCREATING\tyes\t\d+ so far, of at most 3\t/.test(r.innerText))`)
 	p.screenshot("backfill")
-	offset.Store(int64(4 * time.Hour))
+	offset.Store(int64(5 * time.Hour))
 	p.waitJS("the index active", `[...document.querySelectorAll("#indexes tr")].some(r => /^byColour\tGSI\t.*\tACTIVE\tno\t3\t/.test(r.innerText))`)
 }
