@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -98,6 +99,57 @@ func TestMetricsCountRequestsAndEngineFigures(t *testing.T) {
 		if v := scrape(t, m, `process_start_time_seconds`); v < float64(time.Now().Add(-24*time.Hour).Unix()) {
 			t.Errorf("process_start_time_seconds = %v, want this process's start", v)
 		}
+	}
+}
+
+// dynago_index_backfilling follows the phase DescribeTable reports: under
+// a TransientDelay a new GSI is 0 while its resources are allocated, 1 in
+// its backfill phase (the second delay, though the backfill of one item
+// ended at once), then 0 (engine/transient.go).
+func TestMetricsIndexBackfillingFollowsPhase(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2026, 10, 8, 7, 8, 9, 0, time.UTC).UnixNano())
+	db, err := engine.Open(engine.Options{InMemory: true, TransientDelay: time.Minute, Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := NewMetrics(func() []*engine.DB { return []*engine.DB{db} })
+	if _, err := db.CreateTable(&engine.CreateTableInput{
+		TableName:            "bfm",
+		BillingMode:          engine.BillingModePayPerRequest,
+		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: engine.KeyTypeHash}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	now.Add(int64(time.Minute))
+	if _, err := db.PutItem(&engine.PutItemInput{TableName: "bfm", Item: attr.Item{"pk": attr.S("a"), "g": attr.S("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpdateTable(&engine.UpdateTableInput{TableName: "bfm",
+		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "g", AttributeType: "S"}},
+		GlobalSecondaryIndexUpdates: []engine.GlobalSecondaryIndexUpdate{{Create: &engine.GlobalSecondaryIndex{IndexName: "byg",
+			KeySchema:  []engine.KeySchemaElement{{AttributeName: "g", KeyType: engine.KeyTypeHash}},
+			Projection: engine.Projection{ProjectionType: engine.ProjectionKeysOnly}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	const series = `dynago_index_backfilling{index="byg",table="bfm"}`
+	if v := scrape(t, m, series); v != 0 {
+		t.Errorf("in resource allocation: %v, want 0", v)
+	}
+	now.Add(int64(time.Minute))
+	if v := scrape(t, m, series); v != 1 {
+		t.Errorf("in the backfill phase: %v, want 1", v)
+	}
+	now.Add(int64(time.Minute))
+	// The backfill of one item has ended by now; wait for it, generously.
+	deadline := time.Now().Add(30 * time.Second)
+	for scrape(t, m, series) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("once ACTIVE: %v, want 0", scrape(t, m, series))
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
