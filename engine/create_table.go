@@ -341,21 +341,10 @@ func (c *constraints) keySchema(field string, ks []KeySchemaElement) {
 			c.enum(fmt.Sprintf("%s.%d.member.keyType", field, i+1), k.KeyType, KeyTypeHash, KeyTypeRange)
 		}
 	}
-	if len(ks) < 1 || len(ks) > 2 {
-		var b strings.Builder
-		b.WriteByte('[')
-		for i, k := range ks {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "KeySchemaElement(attributeName=%s, keyType=%s)", k.AttributeName, k.KeyType)
-		}
-		b.WriteByte(']')
-		if len(ks) < 1 {
-			c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", b.String(), field)
-		} else {
-			c.add("Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 2", b.String(), field)
-		}
+	if len(ks) < 1 {
+		c.add(fmtConstraintMinLength, keySchemaValue(ks), field, 1)
+	} else if len(ks) > 2 {
+		c.add(fmtConstraintMaxLength, keySchemaValue(ks), field, 2)
 	}
 }
 
@@ -401,14 +390,14 @@ func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition, countD
 		return Validation("Invalid KeySchema: Some index key attribute have no definition")
 	}
 	if ks[0].KeyType != KeyTypeHash {
-		return Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+		return Validation(msgKeySchemaFirstNotHash)
 	}
 	if len(ks) == 2 {
 		if ks[0].AttributeName == ks[1].AttributeName {
-			return Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+			return Validation(msgKeySchemaSameName)
 		}
 		if ks[1].KeyType != KeyTypeRange {
-			return Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+			return Validation(msgKeySchemaSecondNotRange)
 		}
 	}
 	var missing []string
@@ -435,7 +424,7 @@ func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition, countD
 func validateBilling(mode string, p *ProvisionedThroughput) error {
 	if mode == BillingModePayPerRequest {
 		if p != nil {
-			return Validation("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+			return Validation(msgPayPerRequestThroughput)
 		}
 		return nil
 	}
@@ -516,7 +505,7 @@ func createOnDemand(in *CreateTableInput) error {
 			}
 		}
 		if name := onDemandOutOfRange(o, false); name != "" {
-			return invalid("Requested %s for OnDemandThroughput for table is outside of valid range", name)
+			return invalid(fmtOnDemandTableOutOfRange, name)
 		}
 	}
 	for _, g := range in.GlobalSecondaryIndexes {

@@ -714,6 +714,32 @@ const (
 	msgExpectedArgumentCount      = msgInvalidParametersPrefix + "Invalid number of argument(s) for the "
 )
 
+// Key schemas and billing of CreateTable and UpdateTable (dynalite's
+// tests against DynamoDB; the OnDemandThroughput range: the ack-api-quirks
+// lab, DDB-TABLE-039 and -128, 2026-10-08).
+const (
+	msgKeySchemaFirstNotHash   = "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"
+	msgKeySchemaSecondNotRange = "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"
+	msgKeySchemaSameName       = "Both the Hash Key and the Range Key element in the KeySchema have the same name"
+	msgPayPerRequestThroughput = msgInvalidParametersPrefix + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"
+	fmtOnDemandTableOutOfRange = "Requested %s for OnDemandThroughput for table is outside of valid range"
+)
+
+// keySchemaValue renders a key schema as DynamoDB quotes it in a length
+// constraint: "[KeySchemaElement(attributeName=pk, keyType=HASH), ...]".
+func keySchemaValue(ks []KeySchemaElement) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, k := range ks {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "KeySchemaElement(attributeName=%s, keyType=%s)", k.AttributeName, k.KeyType)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
 // msgBatchWriteRequestItemsRequired answers a BatchWriteItem whose
 // RequestItems is {}, bare. The regions disagree here: us-east-1 and most
 // others answer this sentence, a few (eu-west-2 among them) the

@@ -84,7 +84,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	switch mode {
 	case BillingModePayPerRequest:
 		if in.ProvisionedThroughput != nil {
-			return nil, Validation("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+			return nil, Validation(msgPayPerRequestThroughput)
 		}
 		if m.BillingMode != BillingModePayPerRequest {
 			m.BillingMode = BillingModePayPerRequest
@@ -140,7 +140,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 			return nil, invalid("%s for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED", onDemandMember(o))
 		}
 		if name := onDemandOutOfRange(o, true); name != "" {
-			return nil, invalid("Requested %s for OnDemandThroughput for table is outside of valid range", name)
+			return nil, invalid(fmtOnDemandTableOutOfRange, name)
 		}
 		merged := OnDemandThroughput{}
 		if m.OnDemand != nil {
