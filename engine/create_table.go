@@ -342,9 +342,9 @@ func (c *constraints) keySchema(field string, ks []KeySchemaElement) {
 		}
 	}
 	if len(ks) < 1 {
-		c.add(fmtConstraintMinLength, keySchemaValue(ks), field, 1)
+		c.add(fmtConstraintMinLength, javaKeySchema(ks), field, 1)
 	} else if len(ks) > 2 {
-		c.add(fmtConstraintMaxLength, keySchemaValue(ks), field, 2)
+		c.add(fmtConstraintMaxLength, javaKeySchema(ks), field, 2)
 	}
 }
 

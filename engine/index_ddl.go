@@ -26,7 +26,7 @@ import (
 // gsi_create_warm_empty_name_empty), the length one first.
 func (c *constraints) requiredIndexName(field, name string, null bool) {
 	if null {
-		c.add("Value null at '%s.indexName' failed to satisfy constraint: Member must not be null", field)
+		c.notNull(field + ".indexName")
 		return
 	}
 	if len(name) < 3 {
@@ -50,12 +50,12 @@ func (c *constraints) requiredIndexName(field, name string, null bool) {
 func (c *constraints) indexMembers(field string, name string, noName bool, ks []KeySchemaElement, p Projection, noProjection bool, maxKeys int) {
 	c.requiredIndexName(field, name, noName)
 	if ks == nil {
-		c.add("Value null at '%s.keySchema' failed to satisfy constraint: Member must not be null", field)
+		c.notNull(field + ".keySchema")
 	} else {
 		for i, k := range ks {
 			c.attributeName(fmt.Sprintf("%s.keySchema.%d.member.attributeName", field, i+1), k.AttributeName)
 			if k.KeyType == "" {
-				c.add("Value null at '%s.keySchema.%d.member.keyType' failed to satisfy constraint: Member must not be null", field, i+1)
+				c.notNull(fmt.Sprintf("%s.keySchema.%d.member.keyType", field, i+1))
 			} else {
 				c.enum(fmt.Sprintf("%s.keySchema.%d.member.keyType", field, i+1), k.KeyType, KeyTypeHash, KeyTypeRange)
 			}
@@ -63,18 +63,20 @@ func (c *constraints) indexMembers(field string, name string, noName bool, ks []
 		if len(ks) < 1 {
 			c.add("Value '[]' at '%s.keySchema' failed to satisfy constraint: Member must have length greater than or equal to 1", field)
 		} else if len(ks) > maxKeys {
-			c.add("Value '%s' at '%s.keySchema' failed to satisfy constraint: Member must have length less than or equal to %d", javaKeySchema(ks), field, maxKeys)
+			c.add(fmtConstraintMaxLength, javaKeySchema(ks), field+".keySchema", maxKeys)
 		}
 	}
 	if noProjection {
-		c.add("Value null at '%s.projection' failed to satisfy constraint: Member must not be null", field)
+		c.notNull(field + ".projection")
 	}
 	c.enum(field+".projection.projectionType", p.ProjectionType, ProjectionAll, ProjectionKeysOnly, ProjectionInclude)
 	if n := len(p.NonKeyAttributes); n > 20 {
-		c.add("Value '[%s]' at '%s.projection.nonKeyAttributes' failed to satisfy constraint: Member must have length less than or equal to 20", strings.Join(p.NonKeyAttributes, ", "), field)
+		c.add(fmtConstraintMaxLength, "["+strings.Join(p.NonKeyAttributes, ", ")+"]", field+".projection.nonKeyAttributes", 20)
 	}
 }
 
+// javaKeySchema renders a key schema as DynamoDB quotes it in a length
+// constraint: "[KeySchemaElement(attributeName=pk, keyType=HASH), ...]".
 func javaKeySchema(ks []KeySchemaElement) string {
 	var b strings.Builder
 	b.WriteByte('[')
@@ -120,7 +122,7 @@ func (ic *indexCheck) keys(ks []KeySchemaElement, maxEach int) error {
 	if len(ks) == 0 {
 		// The member constraints refuse this first; an embedded caller
 		// that skips them still gets an answer, not a panic.
-		return Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+		return Validation(msgKeySchemaFirstNotHash)
 	}
 	var missing bool
 	names := make([]string, len(ks))
@@ -138,7 +140,7 @@ func (ic *indexCheck) keys(ks []KeySchemaElement, maxEach int) error {
 		return invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]", strings.Join(names, ", "), strings.Join(defs, ", "))
 	}
 	if len(ks) == 2 && ks[0].AttributeName == ks[1].AttributeName {
-		return Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+		return Validation(msgKeySchemaSameName)
 	}
 	if len(ks) > 2 {
 		seen := map[string]bool{}
@@ -150,10 +152,10 @@ func (ic *indexCheck) keys(ks []KeySchemaElement, maxEach int) error {
 		}
 	}
 	if ks[0].KeyType != KeyTypeHash {
-		return Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+		return Validation(msgKeySchemaFirstNotHash)
 	}
 	if len(ks) == 2 && ks[1].KeyType != KeyTypeRange && maxEach == 1 {
-		return Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+		return Validation(msgKeySchemaSecondNotRange)
 	}
 	hashes, ranges := 0, 0
 	for _, k := range ks {
@@ -377,7 +379,7 @@ func (c *constraints) gsiUpdateMembers(us []GlobalSecondaryIndexUpdate) {
 // id of an index whose backfill the caller starts after committing, or 0.
 func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batch) (uint32, error) {
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
-		return 0, invalid("List of GlobalSecondaryIndexUpdates is empty")
+		return 0, invalid(msgGSIUpdatesEmpty)
 	}
 	online := 0
 	named := map[string]bool{}

@@ -723,22 +723,8 @@ const (
 	msgKeySchemaSameName       = "Both the Hash Key and the Range Key element in the KeySchema have the same name"
 	msgPayPerRequestThroughput = msgInvalidParametersPrefix + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"
 	fmtOnDemandTableOutOfRange = "Requested %s for OnDemandThroughput for table is outside of valid range"
+	msgGSIUpdatesEmpty         = "List of GlobalSecondaryIndexUpdates is empty"
 )
-
-// keySchemaValue renders a key schema as DynamoDB quotes it in a length
-// constraint: "[KeySchemaElement(attributeName=pk, keyType=HASH), ...]".
-func keySchemaValue(ks []KeySchemaElement) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, k := range ks {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "KeySchemaElement(attributeName=%s, keyType=%s)", k.AttributeName, k.KeyType)
-	}
-	b.WriteByte(']')
-	return b.String()
-}
 
 // msgBatchWriteRequestItemsRequired answers a BatchWriteItem whose
 // RequestItems is {}, bare. The regions disagree here: us-east-1 and most

@@ -262,7 +262,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 // is refused first (DDB-TABLE-359).
 func updateCombination(in *UpdateTableInput) error {
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
-		return invalid("List of GlobalSecondaryIndexUpdates is empty")
+		return invalid(msgGSIUpdatesEmpty)
 	}
 	// An OnDemandThroughput without a member counts as absent
 	// (DDB-TABLE-456).
@@ -315,7 +315,7 @@ func (c *constraints) streamSpecification(s *StreamSpecification) {
 		return
 	}
 	if s.NoStreamEnabled {
-		c.add("Value null at 'streamSpecification.streamEnabled' failed to satisfy constraint: Member must not be null")
+		c.notNull("streamSpecification.streamEnabled")
 	}
 	if s.ViewTypeEmpty {
 		// The enum as DynamoDB lists it for "" (the ack-api-quirks
