@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dynago/dynago/internal/expr"
 )
 
 // The texts of DynamoDB's errors, in one place: clients match some of
@@ -200,7 +202,7 @@ const (
 	msgKeyMultipleNames      = "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition"
 	msgKeyNotIndexable       = "Attempted conditional constraint is not an indexable operation"
 	msgKeyConditionsLength   = "Conditions can be of length 1 or 2 only"
-	msgBetweenReversed       = "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"
+	msgBetweenReversed       = expr.MsgLegacyBetweenOrder
 )
 
 // msgKeyOperandType is quoted from DynamoDB's answers for a BOOL operand
@@ -426,7 +428,9 @@ func msgArnNotTableOrStream(arn string) string {
 	return "One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: " + arn
 }
 
-func msgArnOtherRegion(arn string) string {
+// msgInvalidTableArn answers a ResourceArn of another region or account,
+// or of an index, and a TableName that is an ARN but not a table's.
+func msgInvalidTableArn(arn string) string {
 	return "Invalid TableArn: Invalid ResourceArn provided as input " + arn
 }
 
@@ -472,7 +476,7 @@ func msgRangeNeedsEquality(prior, later string) string {
 // easyCLA's UpdateItem). The decoder uses it for the problems it finds
 // (an empty value, several types); internal/expr words the others alike.
 func MsgInvalidExpressionValue(inner, key string) string {
-	return "ExpressionAttributeValues contains invalid value: " + inner + " for key " + key
+	return expr.MsgInvalidValue(inner, key)
 }
 
 // Transient states (Options.TransientDelay; engine/transient.go).
@@ -704,14 +708,14 @@ func msgFrameworkBatchGetKeys(table string, tooMany bool) string {
 // (internal/expr/messages.go).
 const (
 	msgEnvelope                   = "1 validation error detected: "
-	msgNamesWithoutExpressions    = "ExpressionAttributeNames can only be specified when using expressions"
-	msgValuesWithoutExpressions   = "ExpressionAttributeValues can only be specified when using expressions"
-	msgNamesEmpty                 = "ExpressionAttributeNames must not be empty"
-	msgValuesEmpty                = "ExpressionAttributeValues must not be empty"
-	msgInvalidParametersPrefix    = "One or more parameter values were invalid: "
-	msgExpectedBothValueAndList   = msgInvalidParametersPrefix + "Value and AttributeValueList cannot be used together"
-	msgExpectedOperatorNeedsValue = msgInvalidParametersPrefix + "Value or AttributeValueList must be used with ComparisonOperator: "
-	msgExpectedArgumentCount      = msgInvalidParametersPrefix + "Invalid number of argument(s) for the "
+	msgNamesWithoutExpressions    = expr.MsgNamesWithoutExpressions
+	msgValuesWithoutExpressions   = expr.MsgValuesWithoutExpressions
+	msgNamesEmpty                 = expr.MsgNamesEmpty
+	msgValuesEmpty                = expr.MsgValuesEmpty
+	msgInvalidParametersPrefix    = expr.InvalidParams
+	msgExpectedBothValueAndList   = expr.MsgLegacyValueAndList
+	msgExpectedOperatorNeedsValue = expr.MsgLegacyOperatorNeedsV
+	msgExpectedArgumentCount      = expr.MsgLegacyArgumentCount
 )
 
 // Key schemas and billing of CreateTable and UpdateTable (dynalite's
@@ -740,7 +744,7 @@ const msgBatchWriteRequestItemsRequired = "The requestItems parameter is require
 // msgDuplicateAttributeToGet answers a name listed twice in
 // AttributesToGet (dynalite's tests against DynamoDB).
 func msgDuplicateAttributeToGet(name string) string {
-	return "One or more parameter values were invalid: Duplicate value in attribute name: " + name
+	return expr.MsgDuplicateName + name
 }
 
 // Presence of top-level members: an absent member, a null one and an
@@ -936,7 +940,7 @@ func msgQLOperands(fn string, n int) string {
 }
 
 func msgQLNeedsPath(fn string) string {
-	return "Operator or function requires a document path; operator or function: " + fn
+	return expr.MsgNeedsPath + fn
 }
 
 // msgQLUnrecognizedFunction: recorded, followed by the position.
@@ -1025,4 +1029,13 @@ func msgIOPSIndexCreating(table string, indexes []string) string {
 
 func msgIndexNotBackfilling(table, index string) string {
 	return msgInUsePrefix + "Index is being created but is not backfilling yet. Table: " + table + " Index: " + index
+}
+
+// msgTransactionCanceled is the text of a TransactionCanceledException,
+// listing every action's reason code in request order: "Transaction
+// cancelled, please refer cancellation reasons for specific reasons
+// [None, ConditionalCheckFailed]" (AWS's TransactWriteItems reference and
+// every recorded cancellation).
+func msgTransactionCanceled(codes []string) string {
+	return "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]"
 }

@@ -339,6 +339,6 @@ func duplicateReasons(err error, sts []*partiql.Statement) error {
 		}
 		codes[i] = out.CancellationReasons[i].Code
 	}
-	out.Message = "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]"
+	out.Message = msgTransactionCanceled(codes)
 	return &out
 }

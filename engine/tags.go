@@ -212,7 +212,7 @@ func (db *DB) tableByARN(arn string) (*table, error) {
 		}
 	}
 	if f[3] != db.opts.Region {
-		return nil, Validation(msgArnOtherRegion(arn))
+		return nil, Validation(msgInvalidTableArn(arn))
 	}
 	if f[4] != db.opts.AccountID {
 		return nil, &Error{Code: CodeAccessDenied, Message: msgArnNotAllowed}

@@ -577,7 +577,7 @@ func transactionCanceled(reasons []CancellationReason) error {
 	}
 	return &Error{
 		Code:                CodeTransactionCanceled,
-		Message:             "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]",
+		Message:             msgTransactionCanceled(codes),
 		CancellationReasons: reasons,
 	}
 }

@@ -168,7 +168,7 @@ func parseTableARN(s string) (a tableARN, ok bool) {
 // arn:aws:dynamodb:us-east-1:797456418907:table/T/index/gsi", ScyllaDB's
 // Alternator tests against DynamoDB).
 func invalidTableARN(s string) error {
-	return Validation("Invalid TableArn: Invalid ResourceArn provided as input " + s)
+	return Validation(msgInvalidTableArn(s))
 }
 
 // badTableARN reports whether name is an ARN but not a table's.

@@ -371,7 +371,7 @@ func writeEnvelope(err error, deep func() bool) error {
 // use, AttributeUpdates' actions) are not recorded in the envelope and
 // stay bare.
 func envelopedInWrites(m string) bool {
-	if strings.HasPrefix(m, "ExpressionAttributeValues contains invalid value: ") {
+	if strings.HasPrefix(m, expr.MsgInvalidValuePrefix) {
 		return false // a value's problem, not the expression's
 	}
 	for _, p := range []string{

@@ -127,10 +127,10 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 		}
 	}
 	if in.Names != nil && !anyExpr {
-		return nil, newErr("ExpressionAttributeNames can only be specified when using expressions")
+		return nil, newErr(MsgNamesWithoutExpressions)
 	}
 	if in.Values != nil && !valueExpr {
-		msg := "ExpressionAttributeValues can only be specified when using expressions"
+		msg := MsgValuesWithoutExpressions
 		if p := in.Operation.valuesNullPhrase(); p != "" {
 			msg += ": " + p
 		}
@@ -285,7 +285,7 @@ func checkNames(names map[string]string) *attr.Error {
 		return nil
 	}
 	if len(names) == 0 {
-		return newErr("ExpressionAttributeNames must not be empty")
+		return newErr(MsgNamesEmpty)
 	}
 	bad := false
 	for k, v := range names {
@@ -318,7 +318,7 @@ func checkValues(values attr.Item) *attr.Error {
 		return nil
 	}
 	if len(values) == 0 {
-		return newErr("ExpressionAttributeValues must not be empty")
+		return newErr(MsgValuesEmpty)
 	}
 	bad := false
 	for k, v := range values {
@@ -349,7 +349,7 @@ func checkValues(values attr.Item) *attr.Error {
 		if err := v.Canonicalize(); err != nil {
 			// The current validation layer reports a value's own problem
 			// without the wrapping (attr.Error.Current).
-			e := newErr("ExpressionAttributeValues contains invalid value: " + err.Error() + " for key " + k)
+			e := newErr(MsgInvalidValue(err.Error(), k))
 			var ae *attr.Error
 			if errors.As(err, &ae) {
 				e.Current = ae.Current

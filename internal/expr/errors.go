@@ -103,7 +103,7 @@ func operandTypeErr(k Kind, fn, typ string) *attr.Error {
 }
 
 func needsPathErr(k Kind, fn string) *attr.Error {
-	return exprErr(k, "Operator or function requires a document path; operator or function: "+fn)
+	return exprErr(k, MsgNeedsPath+fn)
 }
 
 func misusedFuncErr(k Kind, fn string) *attr.Error {

@@ -20,7 +20,7 @@ type AttributeUpdate struct {
 	Value  *attr.Value
 }
 
-const invalidParams = "One or more parameter values were invalid: "
+const invalidParams = InvalidParams
 
 // legacyArity is the number of values each ComparisonOperator takes; -1
 // is "one or more".
@@ -38,7 +38,7 @@ var legacyArity = map[string]int{
 func CheckOperandCount(op string, n int) *attr.Error {
 	arity, ok := legacyArity[op]
 	if ok && (arity >= 0 && n != arity || arity < 0 && n == 0) {
-		return newErr(invalidParams + "Invalid number of argument(s) for the " + op + " ComparisonOperator")
+		return newErr(MsgLegacyArgumentCount + op + " ComparisonOperator")
 	}
 	return nil
 }
@@ -99,7 +99,7 @@ func legacyCond(param, name string, e Expected, b *binding) (*Cond, *attr.Error)
 		return &Cond{Kind: CondFunc, fn: f, Func: fname, Operands: append([]*Operand{path}, args...)}
 	}
 	if e.Value != nil && e.AttributeValueList != nil {
-		return nil, newErr(invalidParams + "Value and AttributeValueList cannot be used together" + forAttr)
+		return nil, newErr(MsgLegacyValueAndList + forAttr)
 	}
 	op := e.ComparisonOperator
 	if op == "" {
@@ -136,7 +136,7 @@ func legacyCond(param, name string, e Expected, b *binding) (*Cond, *attr.Error)
 		args = []attr.Value{*e.Value}
 	}
 	if param == "Expected" && arity != 0 && e.Value == nil && e.AttributeValueList == nil {
-		return nil, newErr(invalidParams + "Value or AttributeValueList must be used with ComparisonOperator: " + op + forAttr)
+		return nil, newErr(MsgLegacyOperatorNeedsV + op + forAttr)
 	}
 	if err := CheckOperandCount(op, len(args)); err != nil {
 		return nil, err

@@ -60,3 +60,42 @@ func CheckConditionalOperator(op string, n int) error {
 	}
 	return nil
 }
+
+// Texts the engine gives too, for the same problems found before an
+// expression is compiled; it refers to these (engine/messages.go).
+const (
+	// InvalidParams opens many of DynamoDB's parameter errors.
+	InvalidParams = "One or more parameter values were invalid: "
+
+	// Names and values sent without an expression that could use them,
+	// or sent empty (dynalite's tests against DynamoDB).
+	MsgNamesWithoutExpressions  = "ExpressionAttributeNames can only be specified when using expressions"
+	MsgValuesWithoutExpressions = "ExpressionAttributeValues can only be specified when using expressions"
+	MsgNamesEmpty               = "ExpressionAttributeNames must not be empty"
+	MsgValuesEmpty              = "ExpressionAttributeValues must not be empty"
+
+	// MsgInvalidValuePrefix opens the problem with one value of
+	// ExpressionAttributeValues (MsgInvalidValue).
+	MsgInvalidValuePrefix = "ExpressionAttributeValues contains invalid value: "
+
+	// The legacy conditions' malformed entries (dynalite's tests
+	// against DynamoDB).
+	MsgLegacyArgumentCount  = InvalidParams + "Invalid number of argument(s) for the "
+	MsgLegacyValueAndList   = InvalidParams + "Value and AttributeValueList cannot be used together"
+	MsgLegacyOperatorNeedsV = InvalidParams + "Value or AttributeValueList must be used with ComparisonOperator: "
+
+	// MsgDuplicateName opens the answer to a name listed twice in a
+	// projection or AttributesToGet (dynalite's tests against DynamoDB).
+	MsgDuplicateName = InvalidParams + "Duplicate value in attribute name: "
+
+	// MsgNeedsPath opens the answer to a function given a value where it
+	// takes a document path.
+	MsgNeedsPath = "Operator or function requires a document path; operator or function: "
+)
+
+// MsgInvalidValue wraps the problem with the value of key in
+// ExpressionAttributeValues as DynamoDB reports it: "ExpressionAttributeValues
+// contains invalid value: <problem> for key :v1".
+func MsgInvalidValue(inner, key string) string {
+	return MsgInvalidValuePrefix + inner + " for key " + key
+}

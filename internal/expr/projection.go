@@ -169,7 +169,7 @@ func ProjectionFromAttributesToGet(names []string) (*Projection, error) {
 	for i, n := range names {
 		for _, m := range names[:i] {
 			if m == n {
-				return nil, newErr("One or more parameter values were invalid: Duplicate value in attribute name: " + n)
+				return nil, newErr(MsgDuplicateName + n)
 			}
 		}
 		paths[i] = []PathElem{{Name: n, Ref: -1}}
