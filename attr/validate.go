@@ -2,6 +2,7 @@ package attr
 
 import (
 	"bytes"
+	"iter"
 	"maps"
 	"slices"
 )
@@ -128,20 +129,22 @@ func canonicalizeMap(m map[string]Value, level int, sorted bool) *Error {
 		}
 		return nil
 	}
-	if !sorted {
-		for k := range m {
-			if err := visit(k); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for k := range MemberKeys(m, sorted) {
 		if err := visit(k); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// MemberKeys yields the keys of a map value: in sorted order when sorted
+// is true, so that the first problem found is the same on every run, and
+// in Go's map order otherwise, which is cheaper.
+func MemberKeys(m map[string]Value, sorted bool) iter.Seq[string] {
+	if !sorted {
+		return maps.Keys(m)
+	}
+	return slices.Values(slices.Sorted(maps.Keys(m)))
 }
 
 // canonicalize marks the problems of a value's own with their current

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -117,15 +116,7 @@ func qlMembersError(m map[string]attr.Value, level int, sorted bool) error {
 		}
 		return nil
 	}
-	if !sorted {
-		for k := range m {
-			if err := visit(k); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for k := range attr.MemberKeys(m, sorted) {
 		if err := visit(k); err != nil {
 			return err
 		}
