@@ -145,3 +145,314 @@ func TestWarmThroughputBillingSwitchTransient(t *testing.T) {
 	d = wantStatus(t, c, "wsw", types.TableStatusActive)
 	deepEqual(t, "WarmThroughput after the switch", d.WarmThroughput, tableWarm(12000, 4000))
 }
+
+// The texts of refused WarmThroughput requests (the lab; each test cites
+// its entries).
+const (
+	warmDecreaseTable = "One or more parameter values were invalid: Requested ReadUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput, decreasing WarmThroughput is not supported"
+	warmBelowOnDemand = "One or more parameter values were invalid: Requested ReadUnitsPerSecond for WarmThroughput for table is lower than initial throughput for OnDemand. See: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial"
+)
+
+func warmIn(r, w int64) *types.WarmThroughput {
+	return &types.WarmThroughput{ReadUnitsPerSecond: aws.Int64(r), WriteUnitsPerSecond: aws.Int64(w)}
+}
+
+func tableWarmIn(table string, w *types.WarmThroughput) *dynamodb.UpdateTableInput {
+	return &dynamodb.UpdateTableInput{TableName: aws.String(table), WarmThroughput: w}
+}
+
+func gsiWarmIn(table, index string, w *types.WarmThroughput) *dynamodb.UpdateTableInput {
+	return &dynamodb.UpdateTableInput{TableName: aws.String(table), GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{
+		{Update: &types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String(index), WarmThroughput: w}}}}
+}
+
+// TestWarmThroughputUpdateTable: UpdateTable's WarmThroughput alone is a
+// change. On an on-demand table 12001/4001 is accepted, the table ACTIVE;
+// the same again is accepted; a write member alone keeps the read one;
+// anything lower is refused (the lab, DDB-TABLE-179, -049). On a
+// PROVISIONED table raised to 3/3 and lowered to 1/1, 1/1 is a decrease
+// and 50/50 accepted (DDB-TABLE-061, -059). The write member's text is the
+// read one's with the member's name (no recording of it alone). Without a
+// TransientDelay the new value shows at once, ACTIVE.
+func TestWarmThroughputUpdateTable(t *testing.T) {
+	_, c := startFixed(t)
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("wup"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk")}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.UpdateTable(bg(), tableWarmIn("wup", warmIn(12001, 4001)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.TableDescription.TableStatus != types.TableStatusActive {
+		t.Fatalf("TableStatus %s, want ACTIVE", out.TableDescription.TableStatus)
+	}
+	deepEqual(t, "UpdateTable's WarmThroughput", out.TableDescription.WarmThroughput, tableWarm(12001, 4001))
+	deepEqual(t, "WarmThroughput", describe(t, c, "wup").WarmThroughput, tableWarm(12001, 4001))
+	if err := updateTable(c, tableWarmIn("wup", warmIn(12001, 4001))); err != nil {
+		t.Fatalf("the same WarmThroughput again: %v", err)
+	}
+	if err := updateTable(c, tableWarmIn("wup", &types.WarmThroughput{WriteUnitsPerSecond: aws.Int64(4002)})); err != nil {
+		t.Fatal(err)
+	}
+	deepEqual(t, "WarmThroughput after a write member", describe(t, c, "wup").WarmThroughput, tableWarm(12001, 4002))
+	wantValidation(t, updateTable(c, tableWarmIn("wup", warmIn(12000, 4000))), warmDecreaseTable)
+	wantValidation(t, updateTable(c, tableWarmIn("wup", warmIn(12001, 4000))),
+		"One or more parameter values were invalid: Requested WriteUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput, decreasing WarmThroughput is not supported")
+	deepEqual(t, "WarmThroughput after the refusals", describe(t, c, "wup").WarmThroughput, tableWarm(12001, 4002))
+
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("wuq"), AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk"),
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(3), WriteCapacityUnits: aws.Int64(3)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := updateTable(c, tablePT("wuq", 1)); err != nil {
+		t.Fatal(err)
+	}
+	wantValidation(t, updateTable(c, tableWarmIn("wuq", warmIn(1, 1))), warmDecreaseTable)
+	if err := updateTable(c, tableWarmIn("wuq", warmIn(50, 50))); err != nil {
+		t.Fatal(err)
+	}
+	d := describe(t, c, "wuq")
+	deepEqual(t, "WarmThroughput", d.WarmThroughput, tableWarm(50, 50))
+	if got := aws.ToInt64(d.ProvisionedThroughput.ReadCapacityUnits); got != 1 {
+		t.Fatalf("ReadCapacityUnits %d, want 1", got)
+	}
+	// Lowering the throughput after leaves the warm throughput as it is.
+	if err := updateTable(c, tablePT("wuq", 2)); err != nil {
+		t.Fatal(err)
+	}
+	deepEqual(t, "WarmThroughput after a throughput change", describe(t, c, "wuq").WarmThroughput, tableWarm(50, 50))
+}
+
+// TestWarmThroughputOneChange: WarmThroughput is the only change of its
+// UpdateTable (the lab, DDB-TABLE-433: "WarmThroughput must be the only
+// operation in the request" beside anything else; encryption, the table
+// class and deletion protection are named before it; beside
+// OnDemandThroughput the OnDemandThroughput text), and beside a GSI
+// Create DynamoDB names the Create (DDB-TABLE-174). Nothing is applied.
+func TestWarmThroughputOneChange(t *testing.T) {
+	_, c := startFixed(t)
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("wone"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk")}); err != nil {
+		t.Fatal(err)
+	}
+	const prefix = "One or more parameter values were invalid: "
+	with := func(f func(in *dynamodb.UpdateTableInput)) *dynamodb.UpdateTableInput {
+		in := tableWarmIn("wone", warmIn(13000, 5000))
+		f(in)
+		return in
+	}
+	for _, tc := range []struct {
+		name string
+		in   *dynamodb.UpdateTableInput
+		msg  string
+	}{
+		{"deletion protection", with(func(in *dynamodb.UpdateTableInput) { in.DeletionProtectionEnabled = aws.Bool(true) }),
+			prefix + "DeletionProtection modification must be the only operation in the request"},
+		{"encryption", with(func(in *dynamodb.UpdateTableInput) {
+			in.SSESpecification = &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeKms}
+		}), prefix + "Server-Side Encryption modification must be the only operation in the request"},
+		{"table class", with(func(in *dynamodb.UpdateTableInput) { in.TableClass = types.TableClassStandardInfrequentAccess }),
+			prefix + "TableClass modification must be the only operation in the request"},
+		{"on-demand throughput", with(func(in *dynamodb.UpdateTableInput) {
+			in.OnDemandThroughput = &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(100)}
+		}), prefix + "OnDemandThroughput can only be combined with BillingMode in an UpdateTable request"},
+		{"stream", with(func(in *dynamodb.UpdateTableInput) {
+			in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}
+		}), prefix + "WarmThroughput must be the only operation in the request"},
+		{"billing mode", with(func(in *dynamodb.UpdateTableInput) { in.BillingMode = types.BillingModePayPerRequest }),
+			prefix + "WarmThroughput must be the only operation in the request"},
+		{"GSI Create", with(func(in *dynamodb.UpdateTableInput) {
+			g := gsiCreate("wone", "gsi2")
+			in.AttributeDefinitions, in.GlobalSecondaryIndexUpdates = g.AttributeDefinitions, g.GlobalSecondaryIndexUpdates
+		}), prefix + "Create global secondary index cannot be specified when updating WarmThroughput"},
+	} {
+		wantValidation(t, updateTable(c, tc.in), tc.msg)
+	}
+	d := describe(t, c, "wone")
+	deepEqual(t, "WarmThroughput", d.WarmThroughput, tableWarm(12000, 4000))
+	if len(d.GlobalSecondaryIndexes) != 0 || d.StreamSpecification != nil || aws.ToBool(d.DeletionProtectionEnabled) {
+		t.Fatalf("a refused UpdateTable changed the table: %+v", d)
+	}
+}
+
+// TestWarmThroughputCreateTable: CreateTable's WarmThroughput (the lab,
+// DDB-TABLE-039): on demand, 1/1 and 0/0 are below the initial
+// throughput; the read member alone is accepted, the write one 4000; {}
+// is accepted; on a PROVISIONED 10/10 table 5/5 is below the capacity
+// units. A WarmThroughput sent is in CreateTable's answer (the
+// table-throughput-billing page's summary, DDB-TABLE-032), ACTIVE without
+// a TransientDelay. A GSI's is judged alike, "for index <name>" as a GSI
+// Update's decrease words it (DDB-TABLE-155; no recording of a GSI's at
+// CreateTable).
+func TestWarmThroughputCreateTable(t *testing.T) {
+	_, c := startFixed(t)
+	ppr := func(name string, w *types.WarmThroughput) *dynamodb.CreateTableInput {
+		return &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk"), WarmThroughput: w}
+	}
+	_, err := c.CreateTable(bg(), ppr("wc1", warmIn(1, 1)))
+	wantValidation(t, err, warmBelowOnDemand)
+	_, err = c.CreateTable(bg(), ppr("wc1", warmIn(0, 0)))
+	wantValidation(t, err, warmBelowOnDemand)
+	_, err = c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("wc1"), AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk"),
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(10), WriteCapacityUnits: aws.Int64(10)}, WarmThroughput: warmIn(5, 5)})
+	wantValidation(t, err, "One or more parameter values were invalid: Requested ReadUnitsPerSecond for WarmThroughput for table is lower than ReadCapacityUnits of ProvisionedThroughput")
+	if len(listTables(t, c)) != 0 {
+		t.Fatal("a refused CreateTable created a table")
+	}
+
+	out, err := c.CreateTable(bg(), ppr("wc2", &types.WarmThroughput{ReadUnitsPerSecond: aws.Int64(12001)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deepEqual(t, "CreateTable's WarmThroughput", out.TableDescription.WarmThroughput, tableWarm(12001, 4000))
+	deepEqual(t, "WarmThroughput", describe(t, c, "wc2").WarmThroughput, tableWarm(12001, 4000))
+	if _, err := c.CreateTable(bg(), ppr("wc3", &types.WarmThroughput{})); err != nil {
+		t.Fatal(err)
+	}
+	deepEqual(t, "WarmThroughput", describe(t, c, "wc3").WarmThroughput, tableWarm(12000, 4000))
+	// UpdateTable judges against the value CreateTable set.
+	wantValidation(t, updateTable(c, tableWarmIn("wc2", warmIn(12000, 4000))), warmDecreaseTable)
+
+	gsi := func(name string, w *types.WarmThroughput) *dynamodb.CreateTableInput {
+		in := ppr(name, nil)
+		in.AttributeDefinitions = defs("pk", "S", "g", "S")
+		in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{IndexName: aws.String("byg"), KeySchema: ks("g"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}, WarmThroughput: w}}
+		return in
+	}
+	_, err = c.CreateTable(bg(), gsi("wc4", warmIn(1, 1)))
+	wantValidation(t, err, "One or more parameter values were invalid: Requested ReadUnitsPerSecond for WarmThroughput for index byg is lower than initial throughput for OnDemand. See: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial")
+	out, err = c.CreateTable(bg(), gsi("wc4", warmIn(13000, 5000)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.TableDescription.WarmThroughput != nil {
+		t.Fatalf("CreateTable's answer has the table's WarmThroughput %+v, not sent", out.TableDescription.WarmThroughput)
+	}
+	deepEqual(t, "CreateTable's GSI WarmThroughput", out.TableDescription.GlobalSecondaryIndexes[0].WarmThroughput, gsiWarm(13000, 5000))
+	d := describe(t, c, "wc4")
+	deepEqual(t, "table WarmThroughput", d.WarmThroughput, tableWarm(12000, 4000))
+	deepEqual(t, "GSI WarmThroughput", d.GlobalSecondaryIndexes[0].WarmThroughput, gsiWarm(13000, 5000))
+}
+
+// TestWarmThroughputGSIUpdate: a GSI Update's WarmThroughput on an
+// on-demand table (the lab, DDB-TABLE-155): 100/100 on a 12000/4000 GSI
+// is a decrease, "for index gsi1"; 12000/4000 again is accepted;
+// 12001/4001 is accepted with the index and the table ACTIVE; a read
+// member alone keeps the write one. A GSI that UpdateTable creates takes
+// a WarmThroughput as CreateTable's GSIs do (no recording; CreateTable's
+// rules, DDB-TABLE-039).
+func TestWarmThroughputGSIUpdate(t *testing.T) {
+	_, c := startFixed(t)
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("wgu"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S", "g", "S"), KeySchema: ks("pk"),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi1"), KeySchema: ks("g"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}); err != nil {
+		t.Fatal(err)
+	}
+	wantValidation(t, updateTable(c, gsiWarmIn("wgu", "gsi1", warmIn(100, 100))),
+		"One or more parameter values were invalid: Requested ReadUnitsPerSecond for WarmThroughput for index gsi1 is lower than current WarmThroughput, decreasing WarmThroughput is not supported")
+	if err := updateTable(c, gsiWarmIn("wgu", "gsi1", warmIn(12000, 4000))); err != nil {
+		t.Fatalf("the current value again: %v", err)
+	}
+	out, err := c.UpdateTable(bg(), gsiWarmIn("wgu", "gsi1", warmIn(12001, 4001)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.TableDescription.TableStatus != types.TableStatusActive || out.TableDescription.GlobalSecondaryIndexes[0].IndexStatus != types.IndexStatusActive {
+		t.Fatalf("TableStatus %s, IndexStatus %s; want both ACTIVE", out.TableDescription.TableStatus, out.TableDescription.GlobalSecondaryIndexes[0].IndexStatus)
+	}
+	deepEqual(t, "GSI WarmThroughput", gsiNamed(describe(t, c, "wgu"), "gsi1").WarmThroughput, gsiWarm(12001, 4001))
+	if err := updateTable(c, gsiWarmIn("wgu", "gsi1", &types.WarmThroughput{ReadUnitsPerSecond: aws.Int64(12002)})); err != nil {
+		t.Fatal(err)
+	}
+	d := describe(t, c, "wgu")
+	deepEqual(t, "GSI WarmThroughput after a read member", gsiNamed(d, "gsi1").WarmThroughput, gsiWarm(12002, 4001))
+	deepEqual(t, "table WarmThroughput", d.WarmThroughput, tableWarm(12000, 4000))
+
+	in := gsiCreate("wgu", "gsi2")
+	in.GlobalSecondaryIndexUpdates[0].Create.WarmThroughput = warmIn(14000, 6000)
+	if err := updateTable(c, in); err != nil {
+		t.Fatal(err)
+	}
+	deepEqual(t, "new GSI's WarmThroughput", gsiNamed(describe(t, c, "wgu"), "gsi2").WarmThroughput, gsiWarm(14000, 6000))
+}
+
+// TestWarmThroughputTransient: under a TransientDelay a warm throughput
+// increase leaves the table and the GSI ACTIVE, shows the value before
+// with Status UPDATING, in UpdateTable's answer too, then the new one,
+// ACTIVE (the lab, DDB-TABLE-179 for a table, -155 for a GSI; -061: the
+// table ACTIVE); a value sent meanwhile is judged against the one shown
+// (DDB-TABLE-049). CreateTable's answer shows a WarmThroughput sent with
+// Status UPDATING (DDB-TABLE-032).
+func TestWarmThroughputTransient(t *testing.T) {
+	c, advance := startTransient(t)
+	out, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("wtr"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S", "g", "S"), KeySchema: ks("pk"), WarmThroughput: warmIn(12001, 4001),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi1"), KeySchema: ks("g"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := out.TableDescription.WarmThroughput; w == nil || w.Status != types.TableStatusUpdating {
+		t.Fatalf("CreateTable's WarmThroughput %+v, want Status UPDATING", w)
+	}
+	advance(transientDelay)
+	deepEqual(t, "WarmThroughput once created", wantStatus(t, c, "wtr", types.TableStatusActive).WarmThroughput, tableWarm(12001, 4001))
+
+	up, err := c.UpdateTable(bg(), tableWarmIn("wtr", warmIn(12002, 4002)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	updating := &types.TableWarmThroughputDescription{ReadUnitsPerSecond: aws.Int64(12001), WriteUnitsPerSecond: aws.Int64(4001), Status: types.TableStatusUpdating}
+	if up.TableDescription.TableStatus != types.TableStatusActive {
+		t.Fatalf("UpdateTable's TableStatus %s, want ACTIVE", up.TableDescription.TableStatus)
+	}
+	deepEqual(t, "UpdateTable's WarmThroughput", up.TableDescription.WarmThroughput, updating)
+	deepEqual(t, "WarmThroughput while it rises", wantStatus(t, c, "wtr", types.TableStatusActive).WarmThroughput, updating)
+	if err := updateTable(c, tableWarmIn("wtr", warmIn(12001, 4001))); err != nil {
+		t.Fatalf("the value shown, sent while a rise runs: %v", err)
+	}
+	wantValidation(t, updateTable(c, tableWarmIn("wtr", warmIn(12000, 4000))), warmDecreaseTable)
+	if err := updateTable(c, tableWarmIn("wtr", warmIn(12003, 4003))); err != nil {
+		t.Fatal(err)
+	}
+	advance(transientDelay)
+	deepEqual(t, "WarmThroughput risen", wantStatus(t, c, "wtr", types.TableStatusActive).WarmThroughput, tableWarm(12003, 4003))
+
+	up, err = c.UpdateTable(bg(), gsiWarmIn("wtr", "gsi1", warmIn(12001, 4001)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gsiUpdating := &types.GlobalSecondaryIndexWarmThroughputDescription{ReadUnitsPerSecond: aws.Int64(12000), WriteUnitsPerSecond: aws.Int64(4000), Status: types.IndexStatusUpdating}
+	deepEqual(t, "UpdateTable's GSI WarmThroughput", gsiNamed(up.TableDescription, "gsi1").WarmThroughput, gsiUpdating)
+	g := gsiNamed(wantStatus(t, c, "wtr", types.TableStatusActive), "gsi1")
+	if g.IndexStatus != types.IndexStatusActive {
+		t.Fatalf("IndexStatus %s, want ACTIVE", g.IndexStatus)
+	}
+	deepEqual(t, "GSI WarmThroughput while it rises", g.WarmThroughput, gsiUpdating)
+	advance(transientDelay)
+	deepEqual(t, "GSI WarmThroughput risen", gsiNamed(describe(t, c, "wtr"), "gsi1").WarmThroughput, gsiWarm(12001, 4001))
+}
+
+// TestWarmThroughputDuringIndexAllocation: a table WarmThroughput change
+// while a new GSI's resources are allocated (the table UPDATING,
+// Backfilling false) is HTTP 500 InternalServerError "Table is under
+// system maintenance, please try again later" (the lab, DDB-TABLE-458),
+// and nothing changes.
+func TestWarmThroughputDuringIndexAllocation(t *testing.T) {
+	c, advance := startTransient(t)
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("wal"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S"), KeySchema: ks("pk")}); err != nil {
+		t.Fatal(err)
+	}
+	advance(transientDelay)
+	if err := updateTable(c, gsiCreate("wal", "gsi1")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.UpdateTable(bg(), tableWarmIn("wal", warmIn(13000, 5000)), func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} })
+	wantErr(t, err, "InternalServerError", "Table is under system maintenance, please try again later")
+	deepEqual(t, "WarmThroughput", wantStatus(t, c, "wal", types.TableStatusUpdating).WarmThroughput, tableWarm(12000, 4000))
+}

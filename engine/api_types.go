@@ -109,9 +109,17 @@ type GlobalSecondaryIndex struct {
 	Projection            Projection
 	ProvisionedThroughput *ProvisionedThroughput
 	OnDemandThroughput    *OnDemandThroughput
+	WarmThroughput        *WarmThroughput
 	// NoProjection marks a definition without a Projection member, as in
 	// LocalSecondaryIndex.
 	NoProjection bool
+}
+
+// WarmThroughput is the warm throughput a request asks for, of a table or
+// a GSI; a nil member leaves that one as it is.
+type WarmThroughput struct {
+	ReadUnitsPerSecond  *int64
+	WriteUnitsPerSecond *int64
 }
 
 // StreamSpecification turns a table's stream on or off.
@@ -265,6 +273,7 @@ type CreateTableInput struct {
 	BillingModeEmpty          bool
 	ProvisionedThroughput     *ProvisionedThroughput
 	OnDemandThroughput        *OnDemandThroughput
+	WarmThroughput            *WarmThroughput
 	StreamSpecification       *StreamSpecification
 	SSESpecification          *SSESpecification
 	Tags                      []Tag
@@ -334,6 +343,7 @@ type UpdateGlobalSecondaryIndexAction struct {
 	NoIndexName           bool // left out or null
 	ProvisionedThroughput *ProvisionedThroughput
 	OnDemandThroughput    *OnDemandThroughput
+	WarmThroughput        *WarmThroughput
 }
 
 // DeleteGlobalSecondaryIndexAction removes a GSI.
@@ -356,6 +366,7 @@ type UpdateTableInput struct {
 	BillingModeEmpty            bool
 	ProvisionedThroughput       *ProvisionedThroughput
 	OnDemandThroughput          *OnDemandThroughput
+	WarmThroughput              *WarmThroughput
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate
 	StreamSpecification         *StreamSpecification
 	SSESpecification            *SSESpecification

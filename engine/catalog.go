@@ -101,6 +101,10 @@ type tableMeta struct {
 	// Warm is the table's warm throughput high-water mark
 	// (engine/describe_table.go).
 	Warm warmUnits `json:"warm,omitzero"`
+	// WarmJobs holds, under a TransientDelay, the warm throughput changes
+	// still running, of the table (key "") and of its GSIs (by name)
+	// (engine/warm_throughput.go).
+	WarmJobs map[string]warmJob `json:"warmJobs,omitempty"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path

@@ -110,6 +110,17 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 		m.LastIndexID++
 		m.Indexes = append(m.Indexes, gsiMeta(g, m.LastIndexID, m.BillingMode))
 	}
+	// A WarmThroughput sent sets the high-water mark, and under a
+	// TransientDelay runs like UpdateTable's (engine/warm_throughput.go).
+	m.Warm = initialWarm(in.WarmThroughput)
+	if in.WarmThroughput != nil {
+		db.startWarmJob(&m, "", tableWarm(&m, false), now)
+	}
+	for i := range m.Indexes {
+		if x := &m.Indexes[i]; x.Global && x.Warm != (warmUnits{}) {
+			db.startWarmJob(&m, x.Name, gsiWarm(x, m.BillingMode), now)
+		}
+	}
 	db.startTransition(&m, TableStatusCreating, now)
 	t := newTable(m)
 	next, err := db.putTableLocked(b, t)
@@ -128,6 +139,7 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.createdWarm(t, in, desc)
 	return &CreateTableOutput{TableDescription: desc}, nil
 }
 
@@ -222,6 +234,9 @@ func validateCreateTable(in *CreateTableInput) error {
 		return err
 	}
 	if err := createOnDemand(in); err != nil {
+		return err
+	}
+	if err := createWarms(in); err != nil {
 		return err
 	}
 	if s := in.StreamSpecification; s != nil {

@@ -161,6 +161,18 @@ func warmDescription(w warmUnits) *WarmThroughputDescription {
 	return &WarmThroughputDescription{ReadUnitsPerSecond: w.Read, WriteUnitsPerSecond: w.Write, Status: TableStatusActive}
 }
 
+// warmShownDescription describes what the table (index "") or GSI of m
+// shows, its value now being w: the value before a change still running,
+// Status UPDATING (engine/warm_throughput.go).
+func (db *DB) warmShownDescription(m *tableMeta, index string, w warmUnits) *WarmThroughputDescription {
+	shown, running := db.warmShown(m, index, w)
+	d := warmDescription(shown)
+	if running {
+		d.Status = TableStatusUpdating
+	}
+	return d
+}
+
 // switchingToOnDemand reports whether t is UPDATING for a switch to
 // PAY_PER_REQUEST.
 func (db *DB) switchingToOnDemand(t *table) bool {
@@ -181,7 +193,7 @@ func (db *DB) foldWarm(t *table, m *tableMeta) {
 // withWarm adds the warm throughput of t and its GSIs to d, t's
 // description.
 func (db *DB) withWarm(t *table, d *TableDescription) {
-	d.WarmThroughput = warmDescription(tableWarm(&t.meta, db.switchingToOnDemand(t)))
+	d.WarmThroughput = db.warmShownDescription(&t.meta, "", tableWarm(&t.meta, db.switchingToOnDemand(t)))
 	for i := range d.GlobalSecondaryIndexes {
 		g := &d.GlobalSecondaryIndexes[i]
 		var x *indexMeta
@@ -191,7 +203,7 @@ func (db *DB) withWarm(t *table, d *TableDescription) {
 			x = tr.Deleted // DELETING
 		}
 		if x != nil {
-			g.WarmThroughput = warmDescription(gsiWarm(x, t.meta.BillingMode))
+			g.WarmThroughput = db.warmShownDescription(&t.meta, g.IndexName, gsiWarm(x, t.meta.BillingMode))
 		}
 	}
 }

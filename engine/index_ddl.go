@@ -294,7 +294,8 @@ func validateCreateIndexes(in *CreateTableInput) error {
 
 // gsiMeta returns the catalog form of a GSI definition.
 func gsiMeta(g GlobalSecondaryIndex, id uint32, mode string) indexMeta {
-	m := indexMeta{Name: g.IndexName, ID: id, Global: true, KeySchema: g.KeySchema, Projection: g.Projection, OnDemand: g.OnDemandThroughput}
+	m := indexMeta{Name: g.IndexName, ID: id, Global: true, KeySchema: g.KeySchema, Projection: g.Projection, OnDemand: g.OnDemandThroughput,
+		Warm: initialWarm(g.WarmThroughput)}
 	if mode != BillingModePayPerRequest && g.ProvisionedThroughput != nil {
 		m.Throughput = &ProvisionedThroughputDescription{ReadCapacityUnits: g.ProvisionedThroughput.ReadCapacityUnits, WriteCapacityUnits: g.ProvisionedThroughput.WriteCapacityUnits}
 	}
@@ -496,6 +497,15 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 					return 0, err
 				}
 			}
+			// Its WarmThroughput as CreateTable judges a GSI's
+			// (engine/warm_throughput.go).
+			gp := g.ProvisionedThroughput
+			if m.BillingMode == BillingModePayPerRequest {
+				gp = nil
+			}
+			if err := createWarm(g.IndexName, g.WarmThroughput, gp); err != nil {
+				return 0, err
+			}
 			m.LastIndexID++
 			im := gsiMeta(g, m.LastIndexID, m.BillingMode)
 			im.Backfilling = true
@@ -539,8 +549,10 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			// OnDemandThroughput with a member: the ack-api-quirks
 			// catalogue, DDB-TABLE-152 (a throughput Update) and -456
 			// (the name alone, or an empty OnDemandThroughput).
+			// A WarmThroughput with a member is an Update too (the
+			// text names it; DDB-TABLE-155).
 			if o := u.Update.OnDemandThroughput; m.BillingMode == BillingModePayPerRequest &&
-				(u.Update.ProvisionedThroughput != nil || o == nil || o.MaxReadRequestUnits == nil && o.MaxWriteRequestUnits == nil) {
+				(u.Update.ProvisionedThroughput != nil || (o == nil || o.MaxReadRequestUnits == nil && o.MaxWriteRequestUnits == nil) && !warmSet(u.Update.WarmThroughput)) {
 				return 0, invalid("The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput", x.Name)
 			}
 			if p := u.Update.ProvisionedThroughput; p != nil {
@@ -574,6 +586,11 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			}
 			if u.Update.OnDemandThroughput != nil {
 				x.OnDemand = u.Update.OnDemandThroughput
+			}
+			// A warm throughput change leaves the GSI ACTIVE
+			// (engine/warm_throughput.go).
+			if err := db.updateIndexWarm(m, x, u.Update.WarmThroughput, m.BillingMode, now); err != nil {
+				return 0, err
 			}
 			if u.Update.ProvisionedThroughput != nil || u.Update.OnDemandThroughput != nil {
 				transition(x.Name, indexTransition{Status: IndexStatusUpdating})

@@ -1039,3 +1039,25 @@ func msgIndexNotBackfilling(table, index string) string {
 func msgTransactionCanceled(codes []string) string {
 	return "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]"
 }
+
+// Warm throughput requests (the ack-api-quirks lab, recorded 2026-10-08/09;
+// engine/warm_throughput.go cites the entries). what is "table" or
+// "index <name>"; member is ReadUnitsPerSecond or WriteUnitsPerSecond.
+func msgWarmDecrease(member, what string) string {
+	return msgInvalidParametersPrefix + "Requested " + member + " for WarmThroughput for " + what + " is lower than current WarmThroughput, decreasing WarmThroughput is not supported"
+}
+
+func msgWarmBelowOnDemand(member, what string) string {
+	return msgInvalidParametersPrefix + "Requested " + member + " for WarmThroughput for " + what + " is lower than initial throughput for OnDemand. See: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial"
+}
+
+// capacity is ReadCapacityUnits or WriteCapacityUnits.
+func msgWarmBelowProvisioned(member, what, capacity string) string {
+	return msgInvalidParametersPrefix + "Requested " + member + " for WarmThroughput for " + what + " is lower than " + capacity + " of ProvisionedThroughput"
+}
+
+const (
+	msgWarmOnly             = msgInvalidParametersPrefix + "WarmThroughput must be the only operation in the request"
+	msgWarmWithIndexCreate  = msgInvalidParametersPrefix + "Create global secondary index cannot be specified when updating WarmThroughput"
+	msgWarmDuringAllocation = "Table is under system maintenance, please try again later"
+)

@@ -259,6 +259,11 @@ func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 		if odt && t.meta.BillingMode == BillingModePayPerRequest {
 			return InUse(msgOnDemandWhileIndex("creation", names))
 		}
+		// A WarmThroughput change then is an HTTP 500 (the ack-api-quirks
+		// lab, DDB-TABLE-458, a table's, recorded whole).
+		if in.WarmThroughput != nil {
+			return &Error{Code: CodeInternalServerError, Message: msgWarmDuringAllocation}
+		}
 	}
 	backfilling := db.backfillingIndexes(t)
 	if len(deleting) > 0 || len(pending) > 0 || len(backfilling) > 0 {

@@ -52,7 +52,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	// lab, DDB-TABLE-015 and -070, 2026-10-08).
 	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
-		in.OnDemandThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
+		in.OnDemandThroughput == nil && in.WarmThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return nil, Validation(msgUpdateTableNothing)
 	}
 
@@ -157,6 +157,11 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if m.BillingMode == BillingModeProvisioned {
 		m.OnDemand = nil
 	}
+	// WarmThroughput never drops, and leaves the table ACTIVE
+	// (engine/warm_throughput.go).
+	if err := db.updateWarm(t, &m, in.WarmThroughput, now); err != nil {
+		return nil, err
+	}
 	// A table never given a class is STANDARD: STANDARD again changes
 	// nothing and leaves TableClassSummary out (the ack-api-quirks lab,
 	// DDB-TABLE-283 and -365's summary, 2026-10-09).
@@ -212,7 +217,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	// A change admitted while the table is UPDATING (engine/transient.go's
 	// updatingRefusal) joins the running one, unless it creates an index.
-	if !gsiThroughputOnly(in) && (db.tableStatus(t) != TableStatusUpdating || updateCause(in, t.meta.BillingMode) == causeIndex) {
+	if !gsiThroughputOnly(in) && in.WarmThroughput == nil && (db.tableStatus(t) != TableStatusUpdating || updateCause(in, t.meta.BillingMode) == causeIndex) {
 		db.startTransition(&m, TableStatusUpdating, now)
 		setCause(&m, updateCause(in, t.meta.BillingMode))
 	}
@@ -252,8 +257,9 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 // DDB-TABLE-382 and -433, pairs of members sent to idle tables, and -174,
 // a GSI Create with another member, recorded 2026-10-08/09): encryption,
 // the table class and deletion protection each refuse any other change,
-// named in that order when several are sent; OnDemandThroughput does not
-// go with a stream change; a stream change does not go with a throughput
+// named in that order when several are sent, and then WarmThroughput,
+// which refuses any other change too; OnDemandThroughput does not go with
+// a stream or WarmThroughput change; a stream change does not go with a throughput
 // change or BillingMode PROVISIONED; and a GSI Create or Delete goes with
 // neither a throughput nor a stream change. BillingMode PAY_PER_REQUEST
 // goes with a stream or OnDemandThroughput change, and GSI Updates with
@@ -271,7 +277,7 @@ func updateCombination(in *UpdateTableInput) error {
 	for _, present := range []bool{
 		in.BillingMode != "", in.ProvisionedThroughput != nil, odt,
 		in.StreamSpecification != nil, in.SSESpecification != nil, in.TableClass != "",
-		in.DeletionProtectionEnabled != nil, len(in.GlobalSecondaryIndexUpdates) > 0,
+		in.DeletionProtectionEnabled != nil, len(in.GlobalSecondaryIndexUpdates) > 0, in.WarmThroughput != nil,
 	} {
 		if present {
 			changes++
@@ -289,8 +295,17 @@ func updateCombination(in *UpdateTableInput) error {
 		return onlyOne("TableClass modification")
 	case in.DeletionProtectionEnabled != nil:
 		return onlyOne("DeletionProtection modification")
-	case odt && in.StreamSpecification != nil:
+	case odt && (in.StreamSpecification != nil || in.WarmThroughput != nil):
 		return invalid("OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")
+	case in.WarmThroughput != nil:
+		// Beside a GSI Create DynamoDB names the Create (DDB-TABLE-174),
+		// beside anything else the WarmThroughput (-433).
+		for _, u := range in.GlobalSecondaryIndexUpdates {
+			if u.Create != nil {
+				return Validation(msgWarmWithIndexCreate)
+			}
+		}
+		return Validation(msgWarmOnly)
 	case in.StreamSpecification != nil && (in.ProvisionedThroughput != nil || in.BillingMode == BillingModeProvisioned):
 		return invalid("You cannot modify stream status while updating table IOPS")
 	}

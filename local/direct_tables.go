@@ -96,11 +96,19 @@ func tags(list []types.Tag) ([]engine.Tag, bool) {
 	return out, true
 }
 
+func warmThroughput(w *types.WarmThroughput) *engine.WarmThroughput {
+	if w == nil {
+		return nil
+	}
+	return &engine.WarmThroughput{ReadUnitsPerSecond: w.ReadUnitsPerSecond, WriteUnitsPerSecond: w.WriteUnitsPerSecond}
+}
+
 func globalSecondaryIndex(g *types.GlobalSecondaryIndex) engine.GlobalSecondaryIndex {
 	x := engine.GlobalSecondaryIndex{
 		KeySchema:             keySchema(g.KeySchema),
 		ProvisionedThroughput: provisionedThroughput(g.ProvisionedThroughput),
 		OnDemandThroughput:    onDemandThroughput(g.OnDemandThroughput),
+		WarmThroughput:        warmThroughput(g.WarmThroughput),
 	}
 	var named, projected bool
 	x.IndexName, named = str(g.IndexName)
@@ -133,6 +141,7 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 		BillingMode:               string(in.BillingMode),
 		ProvisionedThroughput:     provisionedThroughput(in.ProvisionedThroughput),
 		OnDemandThroughput:        onDemandThroughput(in.OnDemandThroughput),
+		WarmThroughput:            warmThroughput(in.WarmThroughput),
 		StreamSpecification:       streamSpecification(in.StreamSpecification),
 		SSESpecification:          sseSpecification(in.SSESpecification),
 		Tags:                      tg,
@@ -258,6 +267,7 @@ func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 		BillingMode:               string(in.BillingMode),
 		ProvisionedThroughput:     provisionedThroughput(in.ProvisionedThroughput),
 		OnDemandThroughput:        onDemandThroughput(in.OnDemandThroughput),
+		WarmThroughput:            warmThroughput(in.WarmThroughput),
 		StreamSpecification:       streamSpecification(in.StreamSpecification),
 		SSESpecification:          sseSpecification(in.SSESpecification),
 		TableClass:                string(in.TableClass),
@@ -272,12 +282,12 @@ func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 			x := &req.GlobalSecondaryIndexUpdates[i]
 			if a := u.Create; a != nil {
 				g := globalSecondaryIndex(&types.GlobalSecondaryIndex{IndexName: a.IndexName, KeySchema: a.KeySchema, Projection: a.Projection,
-					ProvisionedThroughput: a.ProvisionedThroughput, OnDemandThroughput: a.OnDemandThroughput})
+					ProvisionedThroughput: a.ProvisionedThroughput, OnDemandThroughput: a.OnDemandThroughput, WarmThroughput: a.WarmThroughput})
 				x.Create = &g
 			}
 			if a := u.Update; a != nil {
 				y := &engine.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: provisionedThroughput(a.ProvisionedThroughput),
-					OnDemandThroughput: onDemandThroughput(a.OnDemandThroughput)}
+					OnDemandThroughput: onDemandThroughput(a.OnDemandThroughput), WarmThroughput: warmThroughput(a.WarmThroughput)}
 				y.IndexName, ok = str(a.IndexName)
 				y.NoIndexName = !ok
 				x.Update = y

@@ -101,6 +101,23 @@ func (d *decoder) onDemandThroughput(dst **engine.OnDemandThroughput) *engine.Er
 	return err
 }
 
+func (d *decoder) warmThroughput(dst **engine.WarmThroughput) *engine.Error {
+	w := new(engine.WarmThroughput)
+	ok, err := d.object("WarmThroughput", atField, func(key []byte) *engine.Error {
+		switch string(key) {
+		case "ReadUnitsPerSecond":
+			return d.longPtr(&w.ReadUnitsPerSecond)
+		case "WriteUnitsPerSecond":
+			return d.longPtr(&w.WriteUnitsPerSecond)
+		}
+		return d.skipValue()
+	})
+	if ok {
+		*dst = w
+	}
+	return err
+}
+
 func (d *decoder) streamSpecification(dst **engine.StreamSpecification) *engine.Error {
 	ss := &engine.StreamSpecification{NoStreamEnabled: true}
 	ok, err := d.object("StreamSpecification", atField, func(key []byte) *engine.Error {
@@ -213,6 +230,8 @@ func (d *decoder) globalSecondaryIndex(x *engine.GlobalSecondaryIndex, typ strin
 			return d.provisionedThroughput(&x.ProvisionedThroughput)
 		case "OnDemandThroughput":
 			return d.onDemandThroughput(&x.OnDemandThroughput)
+		case "WarmThroughput":
+			return d.warmThroughput(&x.WarmThroughput)
 		}
 		return d.skipValue()
 	})
@@ -245,6 +264,8 @@ func gsiUpdateElem(d *decoder, u *engine.GlobalSecondaryIndexUpdate) *engine.Err
 					return d.provisionedThroughput(&x.ProvisionedThroughput)
 				case "OnDemandThroughput":
 					return d.onDemandThroughput(&x.OnDemandThroughput)
+				case "WarmThroughput":
+					return d.warmThroughput(&x.WarmThroughput)
 				}
 				return d.skipValue()
 			})
@@ -300,6 +321,8 @@ func DecodeCreateTable(body []byte) (*engine.CreateTableInput, error) {
 			return d.provisionedThroughput(&in.ProvisionedThroughput)
 		case "OnDemandThroughput":
 			return d.onDemandThroughput(&in.OnDemandThroughput)
+		case "WarmThroughput":
+			return d.warmThroughput(&in.WarmThroughput)
 		case "StreamSpecification":
 			return d.streamSpecification(&in.StreamSpecification)
 		case "SSESpecification":
@@ -391,6 +414,8 @@ func DecodeUpdateTable(body []byte) (*engine.UpdateTableInput, error) {
 			return d.provisionedThroughput(&in.ProvisionedThroughput)
 		case "OnDemandThroughput":
 			return d.onDemandThroughput(&in.OnDemandThroughput)
+		case "WarmThroughput":
+			return d.warmThroughput(&in.WarmThroughput)
 		case "GlobalSecondaryIndexUpdates":
 			return decodeList(d, &in.GlobalSecondaryIndexUpdates, atField, gsiUpdateElem)
 		case "StreamSpecification":
