@@ -73,6 +73,9 @@ const (
 
 	// MsgEmptyValue: a value with no type (TypeInvalid).
 	MsgEmptyValue = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+	// MsgMultipleTypes: a value with more than one type set, which the
+	// protocol decoder finds (attr.Value holds one type).
+	MsgMultipleTypes = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
 	// MsgNullNotTrue: {"NULL": false}.
 	MsgNullNotTrue = "One or more parameter values were invalid: Null attribute value types must have the value of true"
 	// MsgEmptyStringSet, MsgEmptyNumberSet and MsgEmptyBinarySet: empty

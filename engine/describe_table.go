@@ -50,7 +50,7 @@ func tableNotFound(name string) error {
 	if badTableARN(name) {
 		return invalidTableARN(name)
 	}
-	return NotFound(fmt.Sprintf("Requested resource not found: Table: %s not found", tableNameFromARN(name)))
+	return NotFound(msgTableNotFound(tableNameFromARN(name)))
 }
 
 // describe builds a table's description with the given status, without

@@ -113,7 +113,7 @@ func newIndexCheck(defs []AttributeDefinition, table []KeySchemaElement) *indexC
 }
 
 func invalid(format string, args ...any) error {
-	return Validation("One or more parameter values were invalid: " + fmt.Sprintf(format, args...))
+	return Validation(msgInvalidParametersPrefix + fmt.Sprintf(format, args...))
 }
 
 // keys checks an index key schema: defined attributes, HASH before RANGE,

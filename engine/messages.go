@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -111,7 +112,7 @@ func msgIteratorExpired(created, now string, toleratedMillis int64) string {
 // Query and for Scans of an index.
 const (
 	msgStartKeyInvalid     = "The provided starting key is invalid"
-	msgKeySchema           = "The provided key element does not match the schema"
+	msgKeySchema           = attr.MsgKeySchemaMismatch
 	msgScanStartKeyInvalid = msgStartKeyInvalid + ": " + msgKeySchema
 )
 
@@ -296,7 +297,7 @@ func msgTxUpdateIndexKeyEmpty(kind string) string {
 // transactWriteItems.test.ts, the same in four regions (2026-06-23).
 // TransactGetItems' Key: no recording; chose the same.
 func msgTxEmptyKey(kind, name string) string {
-	return msgEmptyKeyItem + "The AttributeValue for a key attribute cannot contain an empty " + kind + " value. Key: " + name
+	return msgEmptyKeyItem + msgEmptyKeyValue(kind, name)
 }
 
 // UpdateTable.
@@ -642,7 +643,7 @@ const (
 	msgBatchWriteTooMany = "Too many items requested for the BatchWriteItem call"
 	// A WriteRequest with both or neither of PutRequest and DeleteRequest:
 	// DynamoDB's words, even for one with neither (dynalite's tests).
-	msgWriteRequestNotOneAction = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+	msgWriteRequestNotOneAction = attr.MsgMultipleTypes
 )
 
 // The validation framework DynamoDB has been rolling out region by region

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -30,9 +31,9 @@ const (
 
 // ValidationException messages the decoders raise.
 const (
-	msgAttrEmpty   = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
-	msgAttrMulti   = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
-	msgAttrNesting = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+	msgAttrEmpty   = attr.MsgEmptyValue
+	msgAttrMulti   = attr.MsgMultipleTypes
+	msgAttrNesting = attr.MsgNestingTooDeep
 )
 
 // modelPrefix is the Java package of DynamoDB's request classes, which
