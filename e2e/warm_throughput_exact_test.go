@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -455,4 +457,157 @@ func TestWarmThroughputDuringIndexAllocation(t *testing.T) {
 	_, err := c.UpdateTable(bg(), tableWarmIn("wal", warmIn(13000, 5000)), func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} })
 	wantErr(t, err, "InternalServerError", "Table is under system maintenance, please try again later")
 	deepEqual(t, "WarmThroughput", wantStatus(t, c, "wal", types.TableStatusUpdating).WarmThroughput, tableWarm(12000, 4000))
+}
+
+// noRetry turns the SDK's retries off: it retries an HTTP 500.
+func noRetry(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }
+
+// wantInternalFailure checks for DynamoDB's HTTP 500 InternalFailure
+// without a message: the SDK, which has no type for the code, reads a
+// missing message as "UnknownError".
+func wantInternalFailure(t *testing.T, err error) {
+	t.Helper()
+	wantErr(t, err, "InternalFailure", "UnknownError")
+	var re *awshttp.ResponseError
+	if !errors.As(err, &re) || re.HTTPStatusCode() != 500 {
+		t.Fatalf("%v: want HTTP 500", err)
+	}
+}
+
+// TestWarmThroughputEmptyStructs: an empty WarmThroughput or
+// OnDemandThroughput, the live rows of the ack-api-quirks lab's
+// DDB-TABLE-456 (recorded 2026-10-09) on an idle PAY_PER_REQUEST table,
+// with -437 and -178 for the members sent alone. DynamoDB itself answers
+// some of these with an HTTP 5xx, InternalFailure without a message:
+// UpdateTable with nothing but an empty WarmThroughput or
+// OnDemandThroughput (-437, -178), and a GSI Update's WarmThroughput with
+// values naming an index the table lacks (-456's
+// gsi_update_warm_ghost_valid_values, -161). Beside any other member the
+// empty struct counts as absent: 200, nothing changed, no "must be the
+// only operation" refusal (ut_odt_empty_plus_billing,
+// ut_warm_empty_plus_tableclass; the finding's DeletionProtectionEnabled
+// false), and beside ProvisionedThroughput on an on-demand table the
+// throughput's refusal answers. A GSI Update's empty WarmThroughput is
+// refused before the table or the index is looked up; its empty
+// OnDemandThroughput, or its name alone, is no change on an on-demand
+// table, unless the index is missing; OnDemandThroughput -1/-1 is
+// accepted. CreateTable takes a GSI's empty WarmThroughput or
+// OnDemandThroughput as none (ct_gsi_warm_empty, ct_gsi_odt_empty).
+func TestWarmThroughputEmptyStructs(t *testing.T) {
+	s, c := startFixed(t)
+	const table = "wem"
+	if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String(table), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S", "g", "S"), KeySchema: ks("pk"),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi1"), KeySchema: ks("g"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}); err != nil {
+		t.Fatal(err)
+	}
+	const prefix = "One or more parameter values were invalid: "
+	warmEmptyGSI := func(index string) string {
+		return prefix + "WarmThroughput must have at least one of ReadUnitsPerSecond or WriteUnitsPerSecond specified for index: " + index
+	}
+	const onlyUpdates = prefix + "The only Updates for index: gsi1 when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput"
+	update := func(in *dynamodb.UpdateTableInput) error {
+		if in.TableName == nil {
+			in.TableName = aws.String(table)
+		}
+		_, err := c.UpdateTable(bg(), in, noRetry)
+		return err
+	}
+	gsiUpdate := func(a types.UpdateGlobalSecondaryIndexAction) *dynamodb.UpdateTableInput {
+		return &dynamodb.UpdateTableInput{GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &a}}}
+	}
+
+	// Alone: HTTP 500 (DDB-TABLE-437, -178). The SDK sends the empty
+	// struct as {}; the raw request shows the wire form.
+	wantInternalFailure(t, update(&dynamodb.UpdateTableInput{WarmThroughput: &types.WarmThroughput{}}))
+	wantInternalFailure(t, update(&dynamodb.UpdateTableInput{OnDemandThroughput: &types.OnDemandThroughput{}}))
+	for _, body := range []string{`{"TableName":"wem","WarmThroughput":{}}`, `{"TableName":"wem","OnDemandThroughput":{}}`} {
+		checkRaw(t, s.Raw(t, "UpdateTable", body), 500, "com.amazon.coral.service#InternalFailure", "")
+	}
+
+	// Beside another member: absent (DDB-TABLE-456).
+	for _, in := range []*dynamodb.UpdateTableInput{
+		{WarmThroughput: &types.WarmThroughput{}, DeletionProtectionEnabled: aws.Bool(false)},
+		{WarmThroughput: &types.WarmThroughput{}, TableClass: types.TableClassStandard},
+		{OnDemandThroughput: &types.OnDemandThroughput{}, BillingMode: types.BillingModePayPerRequest},
+	} {
+		if err := update(in); err != nil {
+			t.Fatalf("%+v: %v", in, err)
+		}
+	}
+	wantValidation(t, update(&dynamodb.UpdateTableInput{WarmThroughput: &types.WarmThroughput{},
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}}),
+		prefix+"Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+	d := describe(t, c, table)
+	deepEqual(t, "WarmThroughput", d.WarmThroughput, tableWarm(12000, 4000))
+	if d.OnDemandThroughput != nil || d.TableClassSummary != nil || aws.ToBool(d.DeletionProtectionEnabled) {
+		t.Fatalf("an empty struct changed the table: %+v", d)
+	}
+
+	// A GSI Update's empty WarmThroughput: refused for a real index, a
+	// missing one, on a missing table, and beside the table class
+	// (ut_tableclass_plus_warm_empty_gsi).
+	wantValidation(t, update(gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("gsi1"), WarmThroughput: &types.WarmThroughput{}})), warmEmptyGSI("gsi1"))
+	wantValidation(t, update(gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("ghost"), WarmThroughput: &types.WarmThroughput{}})), warmEmptyGSI("ghost"))
+	missing := gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("ghost"), WarmThroughput: &types.WarmThroughput{}})
+	missing.TableName = aws.String("wem-missing")
+	wantValidation(t, update(missing), warmEmptyGSI("ghost"))
+	withClass := gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("gsi1"), WarmThroughput: &types.WarmThroughput{}})
+	withClass.TableClass = types.TableClassStandard
+	wantValidation(t, update(withClass), warmEmptyGSI("gsi1"))
+
+	// The name alone, or an empty OnDemandThroughput, is no change of an
+	// on-demand table's index (gsi_update_name_only_real,
+	// gsi_update_odt_empty_real); for a missing index that is answered
+	// first (gsi_update_odt_empty_ghost).
+	wantValidation(t, update(gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("gsi1")})), onlyUpdates)
+	wantValidation(t, update(gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("gsi1"), OnDemandThroughput: &types.OnDemandThroughput{}})), onlyUpdates)
+	wantErr(t, update(gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("ghost"), OnDemandThroughput: &types.OnDemandThroughput{}})),
+		"ResourceNotFoundException", "Requested resource not found: Index ghost for table wem")
+
+	// Negative warm throughput is a decrease (gsi_update_warm_neg_real);
+	// OnDemandThroughput -1/-1 is accepted (gsi_update_odt_neg_real).
+	wantValidation(t, update(gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("gsi1"), WarmThroughput: warmIn(-1, -1)})),
+		prefix+"Requested ReadUnitsPerSecond for WarmThroughput for index gsi1 is lower than current WarmThroughput, decreasing WarmThroughput is not supported")
+	if err := update(gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("gsi1"),
+		OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(-1), MaxWriteRequestUnits: aws.Int64(-1)}})); err != nil {
+		t.Fatalf("GSI OnDemandThroughput -1/-1: %v", err)
+	}
+
+	// WarmThroughput with values for a missing index: HTTP 500
+	// (gsi_update_warm_ghost_valid_values).
+	wantInternalFailure(t, update(gsiUpdate(types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("ghost"), WarmThroughput: warmIn(13000, 5000)})))
+	deepEqual(t, "GSI WarmThroughput", gsiNamed(describe(t, c, table), "gsi1").WarmThroughput, gsiWarm(12000, 4000))
+
+	// An empty ProvisionedThroughput in a GSI Update names both null
+	// members (gsi_update_pt_empty_real; the recording cuts the text
+	// inside the second, the read member by the first's pattern). The SDK
+	// refuses the shape itself.
+	checkRaw(t, s.Raw(t, "UpdateTable", `{"TableName":"wem","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"gsi1","ProvisionedThroughput":{}}}]}`),
+		400, "com.amazon.coral.validate#ValidationException", "2 validation errors detected: "+
+			"Value null at 'globalSecondaryIndexUpdates.1.member.update.provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: Member must not be null; "+
+			"Value null at 'globalSecondaryIndexUpdates.1.member.update.provisionedThroughput.readCapacityUnits' failed to satisfy constraint: Member must not be null")
+
+	// CreateTable: a GSI's empty WarmThroughput or OnDemandThroughput is
+	// none (ct_gsi_warm_empty, ct_gsi_odt_empty).
+	for _, tc := range []struct {
+		name string
+		g    types.GlobalSecondaryIndex
+	}{
+		{"wem-warm", types.GlobalSecondaryIndex{WarmThroughput: &types.WarmThroughput{}}},
+		{"wem-odt", types.GlobalSecondaryIndex{OnDemandThroughput: &types.OnDemandThroughput{}}},
+	} {
+		g := tc.g
+		g.IndexName, g.KeySchema, g.Projection = aws.String("gsi1"), ks("g"), &types.Projection{ProjectionType: types.ProjectionTypeAll}
+		if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String(tc.name), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: defs("pk", "S", "g", "S"), KeySchema: ks("pk"), GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{g}}); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		x := gsiNamed(describe(t, c, tc.name), "gsi1")
+		deepEqual(t, tc.name+"'s GSI WarmThroughput", x.WarmThroughput, gsiWarm(12000, 4000))
+		if x.OnDemandThroughput != nil {
+			t.Fatalf("%s's GSI OnDemandThroughput %+v, want none", tc.name, x.OnDemandThroughput)
+		}
+	}
 }

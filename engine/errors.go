@@ -20,6 +20,10 @@ const (
 	CodeRequestLimitExceeded       = "RequestLimitExceeded"
 	CodeMissingAuthenticationToken = "MissingAuthenticationTokenException"
 	CodeAccessDenied               = "AccessDeniedException"
+	// CodeInternalFailure is the HTTP 500 of the framework in front of
+	// DynamoDB, sent without a message, for request shapes the service
+	// fails on (the ack-api-quirks lab, DDB-TABLE-437, -178 and -456).
+	CodeInternalFailure = "InternalFailure"
 )
 
 // Error is an error DynamoDB reports to its clients: a code from the list
@@ -56,6 +60,9 @@ func Validation(msg string) *Error { return &Error{Code: CodeValidation, Message
 
 // NotFound returns a ResourceNotFoundException with the given message.
 func NotFound(msg string) *Error { return &Error{Code: CodeResourceNotFound, Message: msg} }
+
+// internalFailure returns the message-less HTTP 500 InternalFailure.
+func internalFailure() *Error { return &Error{Code: CodeInternalFailure} }
 
 // InUse returns a ResourceInUseException with the given message.
 func InUse(msg string) *Error { return &Error{Code: CodeResourceInUse, Message: msg} }

@@ -1062,3 +1062,9 @@ const (
 	msgWarmWithIndexCreate  = msgInvalidParametersPrefix + "Create global secondary index cannot be specified when updating WarmThroughput"
 	msgWarmDuringAllocation = "Table is under system maintenance, please try again later"
 )
+
+// msgWarmEmptyForIndex refuses a GSI Update's WarmThroughput without a
+// member (the ack-api-quirks lab, DDB-TABLE-456).
+func msgWarmEmptyForIndex(index string) string {
+	return msgInvalidParametersPrefix + "WarmThroughput must have at least one of ReadUnitsPerSecond or WriteUnitsPerSecond specified for index: " + index
+}

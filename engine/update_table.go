@@ -50,10 +50,14 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	// A request that changes nothing is refused before the table is
 	// looked up: a missing table answers it so too (the ack-api-quirks
 	// lab, DDB-TABLE-015 and -070, 2026-10-08).
-	if in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
-		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
-		in.OnDemandThroughput == nil && in.WarmThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
+	if updatesNothing(in) {
 		return nil, Validation(msgUpdateTableNothing)
+	}
+	// An empty WarmThroughput or OnDemandThroughput, judged before the
+	// table is looked up (engine/warm_throughput.go).
+	in, err := emptyThroughputs(in)
+	if err != nil {
+		return nil, err
 	}
 
 	db.ddl.Lock()
@@ -251,6 +255,14 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	db.withWarm(nt, desc)
 	return &UpdateTableOutput{TableDescription: desc}, nil
+}
+
+// updatesNothing reports whether in names no change: AttributeDefinitions
+// alone is none.
+func updatesNothing(in *UpdateTableInput) bool {
+	return in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
+		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
+		in.OnDemandThroughput == nil && in.WarmThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0
 }
 
 // UpdateTable changes one concern a call (the ack-api-quirks catalogue,

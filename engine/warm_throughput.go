@@ -54,6 +54,39 @@ func warmSet(w *WarmThroughput) bool {
 	return w != nil && (w.ReadUnitsPerSecond != nil || w.WriteUnitsPerSecond != nil)
 }
 
+// emptyThroughputs judges UpdateTable's WarmThroughput and
+// OnDemandThroughput without a member, before the table is looked up (the
+// ack-api-quirks lab, DDB-TABLE-456, -437 and -178, recorded
+// 2026-10-08/09). A GSI Update's empty WarmThroughput is refused, even
+// for an index or a table that does not exist. The table's, sent with
+// nothing else, is an HTTP 500 InternalFailure: the recordings show it
+// on existing tables only, so it is judged where a request changing
+// nothing is, before the lookup. Beside any other member the table's is
+// absent: in is returned without it (a copy; in is the caller's).
+func emptyThroughputs(in *UpdateTableInput) (*UpdateTableInput, error) {
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Update != nil && u.Update.WarmThroughput != nil && !warmSet(u.Update.WarmThroughput) {
+			return nil, Validation(msgWarmEmptyForIndex(u.Update.IndexName))
+		}
+	}
+	warmEmpty := in.WarmThroughput != nil && !warmSet(in.WarmThroughput)
+	odtEmpty := in.OnDemandThroughput != nil && onDemandMember(in.OnDemandThroughput) == ""
+	if !warmEmpty && !odtEmpty {
+		return in, nil
+	}
+	out := *in
+	if warmEmpty {
+		out.WarmThroughput = nil
+	}
+	if odtEmpty {
+		out.OnDemandThroughput = nil
+	}
+	if updatesNothing(&out) {
+		return nil, internalFailure()
+	}
+	return &out, nil
+}
+
 // warmWhat names a table ("") or a GSI in the texts.
 func warmWhat(index string) string {
 	if index == "" {

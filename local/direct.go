@@ -162,14 +162,15 @@ func operationErrorOf(service, op string, err error) error {
 
 // responseError wraps the API error for err as the SDK wraps what it
 // decodes from a response: in an *awshttp.ResponseError with the HTTP
-// status (500 for InternalServerError, 400 otherwise) and a request id.
+// status (500 for InternalServerError and InternalFailure, 400 otherwise)
+// and a request id.
 func responseError(err error, apiError func(*engine.Error) error) error {
 	var e *engine.Error
 	if !errors.As(err, &e) {
 		e = &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"}
 	}
 	status := http.StatusBadRequest
-	if e.Code == engine.CodeInternalServerError {
+	if e.Code == engine.CodeInternalServerError || e.Code == engine.CodeInternalFailure {
 		status = http.StatusInternalServerError
 	}
 	id := requestID()
@@ -222,7 +223,9 @@ func apiError(e *engine.Error) error {
 
 // registryError is the error type the SDK's registry reg names for e's
 // code (its shape names start with namespace), with e's message, or a
-// smithy.GenericAPIError when it names none.
+// smithy.GenericAPIError when it names none (InternalFailure among them),
+// whose message is "UnknownError" when e has none, as the SDK's decoder
+// of a response's error fills it in.
 func registryError(reg *smithy.TypeRegistry, namespace string, e *engine.Error) error {
 	if entry, ok := reg.Entries[namespace+e.Code]; ok {
 		v := entry.New()
@@ -233,8 +236,16 @@ func registryError(reg *smithy.TypeRegistry, namespace string, e *engine.Error) 
 			}
 		}
 	}
-	return &smithy.GenericAPIError{Code: e.Code, Message: e.Message}
+	msg := e.Message
+	if msg == "" {
+		msg = sdkNoMessage
+	}
+	return &smithy.GenericAPIError{Code: e.Code, Message: msg}
 }
+
+// sdkNoMessage is the message the SDK gives an error response without one
+// whose code it has no type for.
+const sdkNoMessage = "UnknownError"
 
 // requestID returns a request id like the server's: 52 upper-case
 // letters and digits.

@@ -289,6 +289,12 @@ func TestDirectErrors(t *testing.T) {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: it})
 			return err
 		},
+		// An HTTP 500 InternalFailure without a message (the
+		// ack-api-quirks lab, DDB-TABLE-437).
+		"empty WarmThroughput alone": func(c local.API) error {
+			_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Tab"), WarmThroughput: &types.WarmThroughput{}})
+			return err
+		},
 		"nesting past DynamoDB's limit": func(c local.API) error {
 			var v types.AttributeValue = &types.AttributeValueMemberS{Value: "x"}
 			for range 40 {

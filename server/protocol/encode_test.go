@@ -314,3 +314,13 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("round trip:\n got %#v\nwant %#v", in.Item, want)
 	}
 }
+
+// TestEncodeInternalFailure: DynamoDB's InternalFailure is HTTP 500 in the
+// framework's namespace, without a message (the ack-api-quirks lab,
+// DDB-TABLE-437, -178 and -456).
+func TestEncodeInternalFailure(t *testing.T) {
+	body, status := EncodeError(nil, &engine.Error{Code: engine.CodeInternalFailure})
+	if status != 500 || string(body) != `{"__type":"com.amazon.coral.service#InternalFailure"}` {
+		t.Fatalf("status %d, body %s", status, body)
+	}
+}

@@ -64,6 +64,12 @@ var wireErrors = map[string]wireError{
 	// read only the part after the '#'.
 	engine.CodeExpiredIterator:   {nsDynamoDB, "message", http.StatusBadRequest},
 	engine.CodeTrimmedDataAccess: {nsDynamoDB, "message", http.StatusBadRequest},
+	// {"__type":"com.amazon.coral.service#InternalFailure"}, HTTP 500,
+	// for request shapes DynamoDB fails on (the ack-api-quirks lab,
+	// DDB-TABLE-437, -178 and -456: InternalFailure, HTTP 500, an empty
+	// message), in the framework's namespace as clients matching
+	// DynamoDB's raw answers spell it.
+	engine.CodeInternalFailure: {nsCoralService, "message", http.StatusInternalServerError},
 }
 
 func lookupWireError(code string) wireError {
@@ -75,8 +81,9 @@ func lookupWireError(code string) wireError {
 
 // EncodeError appends the response body for err to dst and returns it with
 // the HTTP status: {"__type":"<namespace>#<Code>","message":"..."}, 400 for
-// client errors and 500 for InternalServerError. An empty message is
-// omitted, as DynamoDB omits it for a body that is not JSON.
+// client errors and 500 for InternalServerError and InternalFailure. An
+// empty message is omitted, as DynamoDB omits it for a body that is not
+// JSON and for an InternalFailure.
 // ConditionalCheckFailedException carries Item when set;
 // TransactionCanceledException carries CancellationReasons. A nil err is
 // encoded as an InternalServerError.
