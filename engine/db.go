@@ -58,6 +58,9 @@ type DB struct {
 	// cursors publishes each backfill's progress to writes
 	// (cursorKey → *atomic.Pointer[backfillCursor]).
 	cursors sync.Map
+	// sweeps counts the sweeps of deleted indexes under way
+	// (startSweep).
+	sweeps sync.WaitGroup
 	// streams holds every stream still readable, enabled or not
 	// (stream id → *stream; engine/streams.go).
 	streams sync.Map

@@ -462,3 +462,54 @@ func (db *DB) finishBackfill(name string, tableID uint64, indexID uint32) error 
 	db.log.Info("index active", "table", name, "index", db.indexName(name, indexID))
 	return nil
 }
+
+// sweepDeletedIndexes deletes, a second time, what the indexes ids of
+// table tableID left in the store: their entries, counters and backfill
+// cursors. UpdateTable deletes them in the batch that drops the index, but
+// a write that read the catalog under its item lock just before that may
+// commit an entry of the index just after it. Taking every item lock
+// stripe in turn waits those writes out (a later write reads the new
+// catalog), so the sweep leaves nothing behind. It runs after the catalog
+// lock is released, in the background (startSweep): a backfill chunk
+// holds stripes while it waits for that lock, and UpdateTable need not
+// wait for busy items. On a shared store such a write conflicts instead,
+// as its batch expects the catalog entry it read.
+func (db *DB) sweepDeletedIndexes(name string, tableID uint64, ids []uint32) {
+	for i := range itemLockStripes {
+		db.locks.stripes[i].Lock()
+		db.locks.stripes[i].Unlock()
+	}
+	b := db.store.NewBatch()
+	defer b.Close()
+	for _, id := range ids {
+		db.cursors.Delete(cursorKey{tableID, id})
+		lower := keys.IndexPrefix(tableID, id)
+		if err := b.DeleteRange(lower, keys.PrefixEnd(lower)); err != nil {
+			db.log.Error("sweep of a deleted index", "table", name, "err", err)
+			return
+		}
+		if err := b.Delete(metaIndexStatsKey(tableID, id)); err != nil {
+			db.log.Error("sweep of a deleted index", "table", name, "err", err)
+			return
+		}
+		if err := b.Delete(metaBackfillKey(tableID, id)); err != nil {
+			db.log.Error("sweep of a deleted index", "table", name, "err", err)
+			return
+		}
+	}
+	if err := b.Commit(); err != nil {
+		db.log.Error("sweep of a deleted index", "table", name, "err", err)
+	}
+}
+
+// startSweep runs sweepDeletedIndexes in the background; Close waits for
+// it, and so do tests, through db.sweeps.
+func (db *DB) startSweep(name string, tableID uint64, ids []uint32) {
+	db.bg.Add(1)
+	db.sweeps.Add(1)
+	go func() {
+		defer db.bg.Done()
+		defer db.sweeps.Done()
+		db.sweepDeletedIndexes(name, tableID, ids)
+	}()
+}

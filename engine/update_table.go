@@ -249,6 +249,15 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if created != 0 {
 		db.startBackfill(m.Name, m.ID, created, false)
 	}
+	var deleted []uint32
+	for _, ix := range t.meta.Indexes {
+		if !slices.ContainsFunc(m.Indexes, func(x indexMeta) bool { return x.ID == ix.ID }) {
+			deleted = append(deleted, ix.ID)
+		}
+	}
+	if len(deleted) > 0 {
+		db.startSweep(m.Name, m.ID, deleted)
+	}
 	desc, err := db.describe(nt, db.tableStatus(nt))
 	if err != nil {
 		return nil, err
