@@ -5,8 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-
-	"github.com/dynago/dynago/internal/keys"
 )
 
 // TestIndexDeleteLeavesNothing deletes a GSI while four writers put items
@@ -49,18 +47,7 @@ func TestIndexDeleteLeavesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		db.sweeps.Wait()
-		lower := keys.IndexPrefix(tb.meta.ID, id)
-		it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
-		if err != nil {
-			t.Fatal(err)
-		}
-		entries := 0
-		for ok := it.First(); ok; ok = it.Next() {
-			entries++
-		}
-		if err := it.Close(); err != nil {
-			t.Fatal(err)
-		}
+		entries := indexEntries(t, db, tb.meta.ID, id)
 		_, stats, err := db.store.Get(metaIndexStatsKey(tb.meta.ID, id), nil)
 		if err != nil {
 			t.Fatal(err)

@@ -139,14 +139,7 @@ func TestBackfillRacesWriters(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	paused, resume := make(chan struct{}), make(chan struct{})
-	db.backfillHook = func(_ uint64, _ uint32, chunk int) bool {
-		if chunk == 1 {
-			close(paused)
-			<-resume
-		}
-		return true
-	}
+	paused, resume := pauseBackfillAtSecondChunk(db)
 	out := addGSI(t, db, "race", "byg")
 	g := out.TableDescription.GlobalSecondaryIndexes[0]
 	if g.IndexStatus != IndexStatusCreating || g.Backfilling == nil || !*g.Backfilling {
@@ -280,14 +273,8 @@ func TestDeleteIndexFreesRows(t *testing.T) {
 	if out.TableDescription.GlobalSecondaryIndexes != nil || len(out.TableDescription.AttributeDefinitions) != 1 {
 		t.Fatalf("after delete: %+v", out.TableDescription)
 	}
-	pre := keys.IndexPrefix(tb.meta.ID, id)
-	it, err := db.store.NewIter(pre, keys.PrefixEnd(pre))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer it.Close()
-	if it.First() {
-		t.Fatal("index rows left after delete")
+	if n := indexEntries(t, db, tb.meta.ID, id); n > 0 {
+		t.Fatalf("%d index rows left after delete", n)
 	}
 	// A new index gets a new id.
 	addGSI(t, db, "del", "byg")
@@ -366,14 +353,8 @@ func TestDeleteBackfillingIndex(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	pre := keys.IndexPrefix(tb.meta.ID, id)
-	it, err := db.store.NewIter(pre, keys.PrefixEnd(pre))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer it.Close()
-	if it.First() {
-		t.Fatalf("index entries left after the Delete: %x", it.Key())
+	if n := indexEntries(t, db, tb.meta.ID, id); n > 0 {
+		t.Fatalf("%d index entries left after the Delete", n)
 	}
 	for _, k := range [][]byte{metaIndexStatsKey(tb.meta.ID, id), metaBackfillKey(tb.meta.ID, id)} {
 		if _, found, err := db.store.Get(k, nil); err != nil || found {
@@ -391,4 +372,38 @@ func TestDeleteBackfillingIndex(t *testing.T) {
 	addGSI(t, db, "dbf", "byg")
 	waitActive(t, db, "dbf")
 	checkIndexEqualsRecomputation(t, db, "dbf", "byg")
+}
+
+// indexEntries counts the store's entries of index indexID of table
+// tableID.
+func indexEntries(t *testing.T, db *DB, tableID uint64, indexID uint32) int {
+	t.Helper()
+	lower := keys.IndexPrefix(tableID, indexID)
+	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		n++
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// pauseBackfillAtSecondChunk makes db's backfills stop before their
+// second chunk: paused is closed when one gets there, and it goes on when
+// the test closes resume.
+func pauseBackfillAtSecondChunk(db *DB) (paused, resume chan struct{}) {
+	paused, resume = make(chan struct{}), make(chan struct{})
+	db.backfillHook = func(_ uint64, _ uint32, chunk int) bool {
+		if chunk == 1 {
+			close(paused)
+			<-resume
+		}
+		return true
+	}
+	return paused, resume
 }

@@ -213,14 +213,7 @@ func TestGSIPhasesAdmission(t *testing.T) {
 		}
 	}
 	// The backfill stops before its second chunk until released.
-	paused, resume := make(chan struct{}), make(chan struct{})
-	db.backfillHook = func(_ uint64, _ uint32, chunk int) bool {
-		if chunk == 1 {
-			close(paused)
-			<-resume
-		}
-		return true
-	}
+	paused, resume := pauseBackfillAtSecondChunk(db)
 	create := func(name, attr string) error {
 		_, err := db.UpdateTable(&UpdateTableInput{TableName: "phs",
 			AttributeDefinitions: []AttributeDefinition{{AttributeName: attr, AttributeType: "S"}},
