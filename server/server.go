@@ -271,10 +271,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("x-amzn-RequestId", reqID)
 	h.Set("Connection", "keep-alive") // net/http makes it "close" when it closes
 	if !s.hostAllowed(r.Host) {
-		s.log.Info("refused a request for a host name the server does not answer to (see --allowed-hosts)",
+		s.log.Info(logHostRefused,
 			"host", r.Host, "remote", r.RemoteAddr)
 		s.writeErrorStatus(w, r, http.StatusForbidden, &engine.Error{Code: engine.CodeAccessDenied,
-			Message: fmt.Sprintf("Host %q is not allowed: dynago answers to localhost and loopback addresses only, unless started with --allowed-hosts", r.Host)})
+			Message: hostRefused(r.Host)})
 		return
 	}
 	admin := strings.HasPrefix(r.URL.Path, adminPrefix)

@@ -74,8 +74,9 @@ type Options struct {
 	// makes them). Default: nil (501); the page then charts the capacity
 	// of its own requests only.
 	Capacity func(r *http.Request) ([]CapacitySample, error)
-	// HostAllowed, if set, refuses (403) /console/api/ requests whose Host
-	// header it rejects: give it the server's own DNS-rebinding check.
+	// HostAllowed, if set, refuses (403) every console request, page,
+	// assets and /console/api/ alike, whose Host header it rejects: give
+	// it the server's own DNS-rebinding check.
 	// Default: nil, every host is allowed.
 	HostAllowed func(host string) bool
 }
@@ -137,6 +138,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("Referrer-Policy", "no-referrer")
 	p := r.URL.Path
+	if h.opts.HostAllowed != nil && !h.opts.HostAllowed(r.Host) {
+		fail(w, http.StatusForbidden, "AccessDeniedException", "Host "+r.Host+" is not allowed")
+		return
+	}
 	if p == "/console" {
 		http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
 		return
@@ -222,10 +227,6 @@ func fail(w http.ResponseWriter, status int, typ, msg string) {
 }
 
 func (h *Handler) api(w http.ResponseWriter, r *http.Request, name string) {
-	if h.opts.HostAllowed != nil && !h.opts.HostAllowed(r.Host) {
-		fail(w, http.StatusForbidden, "AccessDeniedException", "Host "+r.Host+" is not allowed")
-		return
-	}
 	if err := h.cross.Check(r); err != nil {
 		fail(w, http.StatusForbidden, "AccessDeniedException", "cross-origin request refused")
 		return

@@ -397,7 +397,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	if metrics != nil && c.obs.metrics != "on" {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", metrics.Handler())
-		stop, err := sideListener(c.obs.metrics, "metrics", mux, log)
+		stop, err := sideListener(c.obs.metrics, "metrics", sideGuard(c.obs.metrics, c.allowedHosts, log, mux), log)
 		if err != nil {
 			tcp.Close()
 			closeData()
@@ -406,7 +406,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		defer stop()
 	}
 	if c.obs.pprof != "" {
-		stop, err := sideListener(c.obs.pprof, "pprof", pprofHandler(), log)
+		stop, err := sideListener(c.obs.pprof, "pprof", sideGuard(c.obs.pprof, c.allowedHosts, log, pprofHandler(os.Args)), log)
 		if err != nil {
 			tcp.Close()
 			closeData()

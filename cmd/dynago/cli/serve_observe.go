@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -142,7 +143,7 @@ func frontHandler(ctx context.Context, api *server.Server, metrics *server.Metri
 	}
 	if metrics != nil && c.metrics == "on" {
 		inner := h
-		mh := metrics.Handler()
+		mh := api.GuardHost(metrics.Handler())
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/metrics" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 				mh.ServeHTTP(w, r)
@@ -244,13 +245,56 @@ func sideListener(addr, what string, h http.Handler, log *slog.Logger) (func(), 
 	return func() { srv.Close() }, nil
 }
 
-// pprofHandler serves net/http/pprof's pages.
-func pprofHandler() http.Handler {
+// sideGuard applies the DNS-rebinding check to a listener apart from the
+// API's: on a loopback address (or "localhost") it answers only requests
+// for loopback names and --allowed-hosts, as the API does on one.
+func sideGuard(addr, allowedHosts string, log *slog.Logger, h http.Handler) http.Handler {
+	host, _, _ := net.SplitHostPort(addr)
+	check, allowed := hostPolicy(host, allowedHosts)
+	return server.HostGuard(check, allowed, log, h)
+}
+
+// pprofHandler serves net/http/pprof's pages. Its command line is args
+// with every secret redacted (redactArgs): a --store URL may carry the
+// database's password, and pprof's own page would show it to anyone who
+// can reach the listener.
+func pprofHandler(args []string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	shown := strings.Join(redactArgs(args), "\x00")
+	mux.HandleFunc("/debug/pprof/cmdline", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, shown)
+	})
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	return mux
+}
+
+// redacted stands for a secret taken out of a command line.
+const redacted = "REDACTED"
+
+// redactArgs returns args with the secrets it can recognise replaced by
+// redacted: the password of any URL (postgres://user:secret@host/db), and
+// the value of a password= or sslpassword= keyword in a key=value
+// connection string. Nothing else on dynago's command line is secret:
+// --auth names a file, it does not hold keys.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = redactArg(a)
+	}
+	return out
+}
+
+var (
+	urlPassword     = regexp.MustCompile(`(://[^:/@\s]*:)[^@\s]*@`)
+	keywordPassword = regexp.MustCompile(`(?i)(\b(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]*)`)
+)
+
+func redactArg(a string) string {
+	a = urlPassword.ReplaceAllString(a, "${1}"+redacted+"@")
+	return keywordPassword.ReplaceAllString(a, "${1}"+redacted)
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/dynago/dynago/internal/pgtest"
 	"github.com/dynago/dynago/testserver"
 )
 
@@ -418,6 +419,100 @@ func TestServeAuthAccountsInNamespaceARNs(t *testing.T) {
 		if _, err := client.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(want),
 			Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}}); err != nil {
 			t.Errorf("%s: TagResource on its own ARN: %v", c.key, err)
+		}
+	}
+}
+
+// getHost fetches url with the given Host header and returns the status
+// and body.
+func getHost(t *testing.T, url, host string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = host
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestServeEveryListenerChecksHost: a web page that rebinds its own name
+// to 127.0.0.1 must read nothing from a local dynago, on any of its
+// listeners. /metrics names every namespace's tables, and the profiler
+// shows the command line, which may hold the database's password.
+func TestServeEveryListenerChecksHost(t *testing.T) {
+	const evil = "rebound.example:8000"
+	on := testserver.StartProcess(t, "--in-memory")
+	for _, path := range []string{"/metrics", "/console/", "/"} {
+		if code, body := getHost(t, on.URL+path, evil); code != http.StatusForbidden {
+			t.Errorf("GET %s for Host %s on the API's port: %d %.80q, want 403", path, evil, code, body)
+		}
+		if code, _ := getHost(t, on.URL+path, "localhost"); code != http.StatusOK {
+			t.Errorf("GET %s for Host localhost on the API's port: %d, want 200", path, code)
+		}
+	}
+
+	args := []string{"--metrics", "127.0.0.1:0", "--pprof", "127.0.0.1:0"}
+	secret := ""
+	if os.Getenv(pgtest.EnvURL) != "" {
+		// A password in the --store URL: trust authentication ignores
+		// it, and the profiler must not show it.
+		url, schema := pgtest.Schema(t)
+		secret = "s3cret-Pa55"
+		withPass := strings.Replace(url, "postgres://postgres@", "postgres://postgres:"+secret+"@", 1)
+		if withPass == url {
+			t.Fatalf("DYNAGO_TEST_POSTGRES %q has no postgres:// user to give a password to", url)
+		}
+		args = append(args, "--store", withPass, "--store-schema", schema)
+	} else {
+		args = append(args, "--in-memory")
+	}
+	side := testserver.StartProcess(t, args...)
+	addrOf := func(what string) string {
+		m := regexp.MustCompile(`msg="` + what + ` serving" addr=(http://[0-9.:]+)`).FindStringSubmatch(side.Log())
+		if m == nil {
+			t.Fatalf("no %q serving line:\n%s", what, side.Log())
+		}
+		return m[1]
+	}
+	for _, url := range []string{addrOf("metrics") + "/metrics", addrOf("pprof") + "/debug/pprof/", addrOf("pprof") + "/debug/pprof/cmdline"} {
+		if code, body := getHost(t, url, evil); code != http.StatusForbidden {
+			t.Errorf("GET %s for Host %s: %d %.80q, want 403", url, evil, code, body)
+		}
+		if code, _ := getHost(t, url, "127.0.0.1"); code != http.StatusOK {
+			t.Errorf("GET %s for Host 127.0.0.1: %d, want 200", url, code)
+		}
+	}
+	code, cmdline := getHost(t, addrOf("pprof")+"/debug/pprof/cmdline", "localhost")
+	if code != http.StatusOK || !strings.Contains(cmdline, "serve") {
+		t.Fatalf("pprof cmdline: %d %q", code, cmdline)
+	}
+	if secret != "" {
+		if strings.Contains(cmdline, secret) || strings.Contains(side.Log(), secret) {
+			t.Errorf("the --store password shows in the profiler's command line or the log: %q", cmdline)
+		}
+		if !strings.Contains(cmdline, "postgres:"+redacted+"@") {
+			t.Errorf("pprof cmdline %q: the password is not replaced by %s", cmdline, redacted)
+		}
+	}
+}
+
+func TestRedactArgs(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://app:hunter2@db:5432/x?sslmode=require":   "postgres://app:REDACTED@db:5432/x?sslmode=require",
+		"postgresql://app@db/x":                              "postgresql://app@db/x",
+		"host=db user=app password=hunter2 dbname=x":         "host=db user=app password=REDACTED dbname=x",
+		"host=db password='a b\\' c' sslpassword=k dbname=x": "host=db password=REDACTED sslpassword=REDACTED dbname=x",
+		"postgres://db/x?password=hunter2&sslmode=disable":   "postgres://db/x?password=REDACTED&sslmode=disable",
+		"--in-memory": "--in-memory",
+	} {
+		if got := redactArg(in); got != want {
+			t.Errorf("redactArg(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
