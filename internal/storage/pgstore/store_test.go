@@ -1,7 +1,6 @@
 package pgstore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -106,73 +105,6 @@ func TestBatchLifecycle(t *testing.T) {
 	// An empty batch commits without touching the database.
 	if err := s.NewBatch().Commit(); err != nil {
 		t.Error(err)
-	}
-}
-
-// TestBytewiseOrder: bytea orders as the interface requires, bytewise
-// with the shorter first on a common prefix, including 0x00 and 0xff.
-func TestBytewiseOrder(t *testing.T) {
-	s := openTest(t, Options{})
-	keys := []string{"", "\x00", "\x00\x00", "\x00\x01", "\x01", "a", "a\x00", "a\x00\x00", "ab", "a\xff", "b", "\x7f", "\x80", "\xfe\xff", "\xff", "\xff\x00", "\xff\xff", "\xff\xff\xff"}
-	shuffled := slices.Clone(keys)
-	slices.Reverse(shuffled)
-	var kv []string
-	for _, k := range shuffled {
-		kv = append(kv, k, "v"+k)
-	}
-	set(t, s, kv...)
-	want := slices.Clone(keys)
-	slices.SortFunc(want, func(a, b string) int { return bytes.Compare([]byte(a), []byte(b)) })
-	if !slices.Equal(keys, want) {
-		t.Fatalf("test keys are not in bytewise order")
-	}
-	if got := scan(t, s, nil, nil); !slices.Equal(got, want) {
-		t.Errorf("order:\n got %q\nwant %q", got, want)
-	}
-	// Backward.
-	it, _ := s.NewIter(nil, nil)
-	var back []string
-	for ok := it.Last(); ok; ok = it.Prev() {
-		back = append(back, string(it.Key()))
-	}
-	it.Close()
-	slices.Reverse(back)
-	if !slices.Equal(back, want) {
-		t.Errorf("backward:\n got %q\nwant %q", back, want)
-	}
-	// Bounds with 0x00 and 0xff.
-	if got := scan(t, s, []byte("a"), []byte("a\xff")); !slices.Equal(got, []string{"a", "a\x00", "a\x00\x00", "ab"}) {
-		t.Errorf("[a, a\\xff) = %q", got)
-	}
-	if got := scan(t, s, []byte("\xff"), nil); !slices.Equal(got, []string{"\xff", "\xff\x00", "\xff\xff", "\xff\xff\xff"}) {
-		t.Errorf("[\\xff, ∞) = %q", got)
-	}
-	if got := scan(t, s, nil, []byte("\x00\x00")); !slices.Equal(got, []string{"", "\x00"}) {
-		t.Errorf("[∞, \\x00\\x00) = %q", got)
-	}
-	// The same through small pages.
-	shrinkPages(t, 2, 3, 1<<20)
-	if got := scan(t, s, nil, nil); !slices.Equal(got, want) {
-		t.Errorf("order in small pages:\n got %q\nwant %q", got, want)
-	}
-}
-
-func TestDeleteRange(t *testing.T) {
-	s := openTest(t, Options{})
-	set(t, s, "a", "1", "b", "2", "b\x00", "3", "c", "4", "d", "5")
-	b := s.NewBatch()
-	b.Set([]byte("b\x01"), []byte("dropped")) // before the range: deleted by it
-	b.DeleteRange([]byte("b"), []byte("d"))
-	b.Set([]byte("c"), []byte("after"))     // after the range: survives
-	b.DeleteRange([]byte("x"), []byte("a")) // empty range
-	if err := b.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	if got := scan(t, s, nil, nil); !slices.Equal(got, []string{"a", "c", "d"}) {
-		t.Errorf("keys = %q", got)
-	}
-	if v, _ := get(t, s, "c"); v != "after" {
-		t.Errorf("c = %q", v)
 	}
 }
 
