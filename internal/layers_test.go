@@ -12,19 +12,73 @@ import (
 
 const module = "github.com/dynago/dynago/"
 
-// TestInternalImportsNothingAbove keeps the tree's layers readable from
-// its folders: what is under internal/ is what the engine stands on, so it
-// may import other internal/ packages and attr, and nothing else of
-// dynago's (not the engine, the server, local, the commands or the test
-// helpers). Test files are held to the same rule.
-func TestInternalImportsNothingAbove(t *testing.T) {
+// layerRule says what the Go files of the packages under one folder may
+// never import. Paths are relative to the module; a rule on "engine"
+// covers engine and every package below it.
+type layerRule struct {
+	dir string
+	// never lists import paths (ours relative to the module, or the
+	// standard library's) the folder's files must not import, each
+	// covering the packages below it too.
+	never []string
+	// onlyOurs, when set, is the whole list of our folders the files may
+	// import (besides the folder itself): everything else of ours is
+	// refused.
+	onlyOurs []string
+	// tests holds test files to the rule as well.
+	tests bool
+	why   string
+}
+
+// layers is the tree's import rules, one line a folder. Data flows one
+// way: the server and the in-process clients call the engine, the engine
+// calls storage, and storage knows bytes.
+var layers = []layerRule{
+	{dir: "attr", onlyOurs: []string{}, tests: true,
+		why: "attribute values stand at the bottom"},
+	{dir: "internal", onlyOurs: []string{"internal", "attr"}, tests: true,
+		why: "what the engine stands on imports nothing above it"},
+	{dir: "internal/storage", onlyOurs: []string{"internal/storage"}, tests: false,
+		why: "storage knows bytes: not attribute values, keys or tables"},
+	{dir: "engine", never: []string{"server", "local", "cmd", "toolkit", "testserver", "dynagotest", "e2e", "examples", "internal/storage/pgstore", "net/http"},
+		why: "the engine knows items and tables, not HTTP or the clients on top of it, and storage only through its interface"},
+	{dir: "server/protocol", never: []string{"internal/storage", "server/sigv4", "local", "cmd"},
+		why: "the codec knows JSON, not storage or how requests are signed"},
+	{dir: "server/console", never: []string{"engine", "internal/storage", "local"},
+		why: "the console is one more API client"},
+	{dir: "server", never: []string{"local", "cmd", "testserver", "dynagotest", "internal/storage"},
+		why: "the server reaches the engine, never storage directly"},
+	{dir: "local", never: []string{"cmd", "testserver", "internal/storage"},
+		why: "the in-process clients call the engine"},
+	{dir: "toolkit", onlyOurs: []string{"toolkit"},
+		why: "the toolkit works against any DynamoDB endpoint through the SDK's client"},
+	{dir: "examples", never: []string{"engine", "internal", "server", "local", "cmd"},
+		why: "the examples use the public toolkit against an endpoint"},
+	{dir: "cmd", never: []string{"testserver", "dynagotest", "internal/pgtest"},
+		why: "test helpers stay out of the binary"},
+}
+
+// under reports whether path (relative to the module) is dir or below it.
+func under(path, dir string) bool { return path == dir || strings.HasPrefix(path, dir+"/") }
+
+// TestLayers holds every Go file in the tree to the rules of the folders
+// it is under (layers).
+func TestLayers(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
 			return err
 		}
-		if strings.Contains(path, "testdata") {
+		rel, _ := filepath.Rel("..", path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
@@ -32,14 +86,31 @@ func TestInternalImportsNothingAbove(t *testing.T) {
 			return err
 		}
 		checked++
+		test := strings.HasSuffix(path, "_test.go")
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			rest, ours := strings.CutPrefix(p, module)
-			if !ours {
-				continue
-			}
-			if !strings.HasPrefix(rest, "internal/") && rest != "attr" {
-				t.Errorf("internal/%s imports %s, a layer above internal/", path, p)
+			for _, r := range layers {
+				if !under(rel, r.dir) || (test && !r.tests) {
+					continue
+				}
+				if ours && under(rest, r.dir) {
+					continue
+				}
+				bad := false
+				for _, n := range r.never {
+					bad = bad || (ours && under(rest, n)) || (!ours && under(p, n))
+				}
+				if r.onlyOurs != nil && ours {
+					allowed := false
+					for _, o := range r.onlyOurs {
+						allowed = allowed || under(rest, o)
+					}
+					bad = bad || !allowed
+				}
+				if bad {
+					t.Errorf("%s imports %s: %s may not (%s)", rel, p, r.dir, r.why)
+				}
 			}
 		}
 		return nil
@@ -47,7 +118,7 @@ func TestInternalImportsNothingAbove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if checked < 50 {
-		t.Fatalf("checked %d Go files under internal/; the walk is not seeing the tree", checked)
+	if checked < 300 {
+		t.Fatalf("checked %d Go files; the walk is not seeing the tree", checked)
 	}
 }
