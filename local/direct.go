@@ -55,18 +55,25 @@ import (
 //
 // A Direct is safe for concurrent use.
 type Direct struct {
+	conn[dynamodb.Client]
 	db *engine.DB
-	// sdk is the SDK's client on the in-process transport, for what the
-	// direct path leaves to it.
-	sdk *dynamodb.Client
-	// check is an SDK client whose operations stop after the SDK's
-	// parameter validation (errChecked).
-	check *dynamodb.Client
 	// tokens makes up the ClientRequestToken of a transaction that has
 	// none, as the SDK's client does (its provider).
 	tokens dynamodb.IdempotencyTokenProvider
 	// host is the Host header of sdk's requests (endpointHost).
 	host string
+}
+
+// conn is what Direct and DirectStreams share, over the SDK's client
+// type C of their service: the clients the direct path hands requests
+// to, and how it reports errors as that SDK does.
+type conn[C any] struct {
+	// sdk is the SDK's client on the in-process transport, for what the
+	// direct path leaves to it.
+	sdk *C
+	// check is an SDK client whose operations stop after the SDK's
+	// parameter validation (errChecked).
+	check *C
 	// limit bounds the JSON of the requests the direct path takes
 	// (bodyLimit).
 	limit int
@@ -74,9 +81,46 @@ type Direct struct {
 	// once the database is closed, calls go through the SDK's path and
 	// fail with ErrClosed as they do there.
 	closed *atomic.Bool
+	// service is the SDK's ServiceID, named by the errors'
+	// smithy.OperationError.
+	service string
+	// apiError is the SDK's error type for an engine error.
+	apiError func(*engine.Error) error
 }
 
-func (c *Direct) isClosed() bool { return c.closed != nil && c.closed.Load() }
+func (c *conn[C]) isClosed() bool { return c.closed != nil && c.closed.Load() }
+
+// call is the envelope of every direct operation around its own steps:
+// convert reads the operation's input in (an empty one for nil) into the
+// engine's request, a variable of the operation's that run shares, and
+// reports whether the direct path takes the input; run calls the engine
+// and converts its answer into the SDK's output. An input the direct
+// path does not take, and every one once the database is closed, goes to
+// sdk, the SDK's operation as a method expression
+// ((*dynamodb.Client).GetItem) called on the SDK's client; a context
+// done before the engine is called fails as the SDK's does; an error of
+// the engine's becomes the SDK's (fail), op naming the operation.
+//
+// The request lives in the operation's frame and neither convert nor
+// run escapes, so the envelope allocates nothing on the direct path.
+func call[C, O, In, Out any](c *conn[C], ctx context.Context, op string, in *In, optFns []func(*O),
+	sdk func(*C, context.Context, *In, ...func(*O)) (*Out, error),
+	convert func(in *In) bool, run func() (*Out, error)) (*Out, error) {
+	if in == nil {
+		in = new(In)
+	}
+	if !convert(in) || c.isClosed() {
+		return sdk(c.sdk, ctx, in, optFns...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, operationErrorOf(c.service, op, canceledError(err))
+	}
+	out, err := run()
+	if err != nil {
+		return nil, c.fail(op, err, func(v *C) error { _, err := sdk(v, ctx, in); return err })
+	}
+	return out, nil
+}
 
 // Direct returns a direct client for the database. The operations it
 // leaves to the SDK go to a client of the database's (Client) with
@@ -112,7 +156,10 @@ func NewDirect(db *engine.DB, sdk *dynamodb.Client) *Direct {
 				return middleware.InitializeOutput{}, middleware.Metadata{}, errChecked
 			}), middleware.After)
 	})
-	return &Direct{db: db, sdk: sdk, check: dynamodb.New(opts), tokens: sdk.Options().IdempotencyTokenProvider, host: endpointHost(sdk), limit: bodyLimit}
+	return &Direct{
+		conn: conn[dynamodb.Client]{sdk: sdk, check: dynamodb.New(opts), limit: bodyLimit, service: dynamodb.ServiceID, apiError: apiError},
+		db:   db, tokens: sdk.Options().IdempotencyTokenProvider, host: endpointHost(sdk),
+	}
 }
 
 // errChecked ends a call of Direct.check once the SDK's validation has
@@ -123,11 +170,11 @@ var errChecked = errors.New("local: parameters valid")
 // the SDK would have returned: the SDK's own validation error if the
 // request fails it (validate calls the operation on the client it is
 // given), otherwise the engine's error as the SDK decodes it.
-func (c *Direct) fail(op string, err error, validate func(*dynamodb.Client) error) error {
+func (c *conn[C]) fail(op string, err error, validate func(*C) error) error {
 	if verr := validate(c.check); verr != nil && !errors.Is(verr, errChecked) {
 		return verr
 	}
-	return operationError(op, responseError(err, apiError))
+	return operationErrorOf(c.service, op, responseError(err, c.apiError))
 }
 
 // token sets *dst to a new idempotency token when it is nil, as the
@@ -144,18 +191,14 @@ func (c *Direct) token(op string, dst **string) error {
 	return nil
 }
 
-// canceled is the error of a call whose context is done before it starts.
-func canceled(op string, err error) error {
-	return operationError(op, canceledError(err))
-}
-
 func canceledError(err error) error { return &smithy.CanceledError{Err: err} }
 
 func operationError(op string, err error) error {
 	return &smithy.OperationError{ServiceID: dynamodb.ServiceID, OperationName: op, Err: err}
 }
 
-// operationErrorOf is operationError for another service's client.
+// operationErrorOf is operationError for the client of service (a
+// ServiceID).
 func operationErrorOf(service, op string, err error) error {
 	return &smithy.OperationError{ServiceID: service, OperationName: op, Err: err}
 }

@@ -32,146 +32,139 @@ func toValues(list []types.AttributeValue) ([]attr.Value, bool) {
 
 // ExecuteStatement is (*dynamodb.Client).ExecuteStatement on the engine.
 func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteStatementOutput, error) {
-	if in == nil {
-		in = &dynamodb.ExecuteStatementInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.ExecuteStatement(ctx, in, optFns...)
-	}
-	params, ok := toValues(in.Parameters)
-	if !ok {
-		return c.sdk.ExecuteStatement(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.ExecuteStatement(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("ExecuteStatement", err)
-	}
-	req := &engine.ExecuteStatementInput{
-		Parameters:                          params,
-		ConsistentRead:                      boolValue(in.ConsistentRead),
-		Limit:                               in.Limit,
-		ReturnConsumedCapacity:              string(in.ReturnConsumedCapacity),
-		ReturnValuesOnConditionCheckFailure: string(in.ReturnValuesOnConditionCheckFailure),
-	}
-	req.Statement, ok = str(in.Statement)
-	req.NoStatement = !ok
-	req.NextToken, req.NextTokenSet = str(in.NextToken)
-	out, err := c.db.ExecuteStatement(req)
-	if err != nil {
-		return nil, c.fail("ExecuteStatement", err, func(v *dynamodb.Client) error { _, err := v.ExecuteStatement(ctx, in); return err })
-	}
-	items := fromItems(out.Items)
-	if items == nil {
-		items = []map[string]types.AttributeValue{}
-	}
-	return &dynamodb.ExecuteStatementOutput{
-		Items:            items,
-		NextToken:        optString(out.NextToken),
-		LastEvaluatedKey: fromItem(out.LastEvaluatedKey),
-		ConsumedCapacity: fromConsumed(out.ConsumedCapacity),
-	}, nil
+	var req engine.ExecuteStatementInput
+	return call(&c.conn, ctx, "ExecuteStatement", in, optFns, (*dynamodb.Client).ExecuteStatement, func(in *dynamodb.ExecuteStatementInput) bool {
+		if !validInput(in, c.limit) {
+			return false
+		}
+		params, ok := toValues(in.Parameters)
+		if !ok {
+			return false
+		}
+		req = engine.ExecuteStatementInput{
+			Parameters:                          params,
+			ConsistentRead:                      boolValue(in.ConsistentRead),
+			Limit:                               in.Limit,
+			ReturnConsumedCapacity:              string(in.ReturnConsumedCapacity),
+			ReturnValuesOnConditionCheckFailure: string(in.ReturnValuesOnConditionCheckFailure),
+		}
+		req.Statement, ok = str(in.Statement)
+		req.NoStatement = !ok
+		req.NextToken, req.NextTokenSet = str(in.NextToken)
+		return true
+	}, func() (*dynamodb.ExecuteStatementOutput, error) {
+		out, err := c.db.ExecuteStatement(&req)
+		if err != nil {
+			return nil, err
+		}
+		items := fromItems(out.Items)
+		if items == nil {
+			items = []map[string]types.AttributeValue{}
+		}
+		return &dynamodb.ExecuteStatementOutput{
+			Items:            items,
+			NextToken:        optString(out.NextToken),
+			LastEvaluatedKey: fromItem(out.LastEvaluatedKey),
+			ConsumedCapacity: fromConsumed(out.ConsumedCapacity),
+		}, nil
+	})
 }
 
 // BatchExecuteStatement is (*dynamodb.Client).BatchExecuteStatement on
 // the engine.
 func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
-	if in == nil {
-		in = &dynamodb.BatchExecuteStatementInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.BatchExecuteStatement(ctx, in, optFns...)
-	}
-	req := &engine.BatchExecuteStatementInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
-	if in.Statements != nil {
-		req.Statements = make([]engine.BatchStatementRequest, len(in.Statements))
-		for i, s := range in.Statements {
-			params, ok := toValues(s.Parameters)
-			if !ok {
-				return c.sdk.BatchExecuteStatement(ctx, in, optFns...)
-			}
-			r := &req.Statements[i]
-			r.Parameters = params
-			r.ConsistentRead = boolValue(s.ConsistentRead)
-			r.ReturnValuesOnConditionCheckFailure = string(s.ReturnValuesOnConditionCheckFailure)
-			r.Statement, ok = str(s.Statement)
-			r.NoStatement = !ok
+	var req engine.BatchExecuteStatementInput
+	return call(&c.conn, ctx, "BatchExecuteStatement", in, optFns, (*dynamodb.Client).BatchExecuteStatement, func(in *dynamodb.BatchExecuteStatementInput) bool {
+		if !validInput(in, c.limit) {
+			return false
 		}
-	}
-	if c.isClosed() {
-		return c.sdk.BatchExecuteStatement(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("BatchExecuteStatement", err)
-	}
-	out, err := c.db.BatchExecuteStatement(req)
-	if err != nil {
-		return nil, c.fail("BatchExecuteStatement", err, func(v *dynamodb.Client) error { _, err := v.BatchExecuteStatement(ctx, in); return err })
-	}
-	res := &dynamodb.BatchExecuteStatementOutput{
-		Responses:        make([]types.BatchStatementResponse, len(out.Responses)),
-		ConsumedCapacity: fromConsumedList(out.ConsumedCapacity),
-	}
-	for i, r := range out.Responses {
-		x := &res.Responses[i]
-		x.Item = fromItem(r.Item)
-		x.TableName = optString(r.TableName)
-		if r.Error != nil {
-			x.Error = &types.BatchStatementError{
-				Code:    types.BatchStatementErrorCodeEnum(r.Error.Code),
-				Message: optString(r.Error.Message),
-				Item:    fromItem(r.Error.Item),
+		req = engine.BatchExecuteStatementInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+		if in.Statements != nil {
+			req.Statements = make([]engine.BatchStatementRequest, len(in.Statements))
+			for i, s := range in.Statements {
+				params, ok := toValues(s.Parameters)
+				if !ok {
+					return false
+				}
+				r := &req.Statements[i]
+				r.Parameters = params
+				r.ConsistentRead = boolValue(s.ConsistentRead)
+				r.ReturnValuesOnConditionCheckFailure = string(s.ReturnValuesOnConditionCheckFailure)
+				r.Statement, ok = str(s.Statement)
+				r.NoStatement = !ok
 			}
 		}
-	}
-	return res, nil
+		return true
+	}, func() (*dynamodb.BatchExecuteStatementOutput, error) {
+		out, err := c.db.BatchExecuteStatement(&req)
+		if err != nil {
+			return nil, err
+		}
+		res := &dynamodb.BatchExecuteStatementOutput{
+			Responses:        make([]types.BatchStatementResponse, len(out.Responses)),
+			ConsumedCapacity: fromConsumedList(out.ConsumedCapacity),
+		}
+		for i, r := range out.Responses {
+			x := &res.Responses[i]
+			x.Item = fromItem(r.Item)
+			x.TableName = optString(r.TableName)
+			if r.Error != nil {
+				x.Error = &types.BatchStatementError{
+					Code:    types.BatchStatementErrorCodeEnum(r.Error.Code),
+					Message: optString(r.Error.Message),
+					Item:    fromItem(r.Error.Item),
+				}
+			}
+		}
+		return res, nil
+	})
 }
 
 // ExecuteTransaction is (*dynamodb.Client).ExecuteTransaction on the
 // engine.
 func (c *Direct) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTransactionInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteTransactionOutput, error) {
+	// The token is set before the envelope's checks, as the SDK sets it
+	// before its validation.
 	if in == nil {
 		in = &dynamodb.ExecuteTransactionInput{}
 	}
 	if err := c.token("ExecuteTransaction", &in.ClientRequestToken); err != nil {
 		return nil, err
 	}
-	if !validInput(in, c.limit) {
-		return c.sdk.ExecuteTransaction(ctx, in, optFns...)
-	}
-	req := &engine.ExecuteTransactionInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
-	req.ClientRequestToken, req.ClientRequestTokenSet = str(in.ClientRequestToken)
-	if in.TransactStatements != nil {
-		req.TransactStatements = make([]engine.ParameterizedStatement, len(in.TransactStatements))
-		for i, s := range in.TransactStatements {
-			params, ok := toValues(s.Parameters)
-			if !ok {
-				return c.sdk.ExecuteTransaction(ctx, in, optFns...)
-			}
-			r := &req.TransactStatements[i]
-			r.Parameters = params
-			r.ReturnValuesOnConditionCheckFailure = string(s.ReturnValuesOnConditionCheckFailure)
-			r.Statement, ok = str(s.Statement)
-			r.NoStatement = !ok
+	var req engine.ExecuteTransactionInput
+	return call(&c.conn, ctx, "ExecuteTransaction", in, optFns, (*dynamodb.Client).ExecuteTransaction, func(in *dynamodb.ExecuteTransactionInput) bool {
+		if !validInput(in, c.limit) {
+			return false
 		}
-	}
-	if c.isClosed() {
-		return c.sdk.ExecuteTransaction(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("ExecuteTransaction", err)
-	}
-	out, err := c.db.ExecuteTransaction(req)
-	if err != nil {
-		return nil, c.fail("ExecuteTransaction", err, func(v *dynamodb.Client) error { _, err := v.ExecuteTransaction(ctx, in); return err })
-	}
-	res := &dynamodb.ExecuteTransactionOutput{
-		Responses:        make([]types.ItemResponse, len(out.Responses)),
-		ConsumedCapacity: fromConsumedList(out.ConsumedCapacity),
-	}
-	for i, r := range out.Responses {
-		res.Responses[i].Item = fromItem(r.Item)
-	}
-	return res, nil
+		req = engine.ExecuteTransactionInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+		req.ClientRequestToken, req.ClientRequestTokenSet = str(in.ClientRequestToken)
+		if in.TransactStatements != nil {
+			req.TransactStatements = make([]engine.ParameterizedStatement, len(in.TransactStatements))
+			for i, s := range in.TransactStatements {
+				params, ok := toValues(s.Parameters)
+				if !ok {
+					return false
+				}
+				r := &req.TransactStatements[i]
+				r.Parameters = params
+				r.ReturnValuesOnConditionCheckFailure = string(s.ReturnValuesOnConditionCheckFailure)
+				r.Statement, ok = str(s.Statement)
+				r.NoStatement = !ok
+			}
+		}
+		return true
+	}, func() (*dynamodb.ExecuteTransactionOutput, error) {
+		out, err := c.db.ExecuteTransaction(&req)
+		if err != nil {
+			return nil, err
+		}
+		res := &dynamodb.ExecuteTransactionOutput{
+			Responses:        make([]types.ItemResponse, len(out.Responses)),
+			ConsumedCapacity: fromConsumedList(out.ConsumedCapacity),
+		}
+		for i, r := range out.Responses {
+			res.Responses[i].Item = fromItem(r.Item)
+		}
+		return res, nil
+	})
 }

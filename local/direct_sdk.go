@@ -29,22 +29,17 @@ func endpointHost(sdk *dynamodb.Client) string {
 // the direct client is its SDK client's base endpoint; without one, the
 // request goes through the SDK.
 func (c *Direct) DescribeEndpoints(ctx context.Context, in *dynamodb.DescribeEndpointsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeEndpointsOutput, error) {
-	if c.host == "" {
-		return c.sdk.DescribeEndpoints(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.DescribeEndpoints(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("DescribeEndpoints", err)
-	}
-	out, err := c.db.DescribeEndpoints(c.host)
-	if err != nil {
-		return nil, c.fail("DescribeEndpoints", err, func(v *dynamodb.Client) error { _, err := v.DescribeEndpoints(ctx, in); return err })
-	}
-	res := &dynamodb.DescribeEndpointsOutput{Endpoints: make([]types.Endpoint, len(out.Endpoints))}
-	for i, e := range out.Endpoints {
-		res.Endpoints[i] = types.Endpoint{Address: aws.String(e.Address), CachePeriodInMinutes: e.CachePeriodInMinutes}
-	}
-	return res, nil
+	return call(&c.conn, ctx, "DescribeEndpoints", in, optFns, (*dynamodb.Client).DescribeEndpoints, func(*dynamodb.DescribeEndpointsInput) bool {
+		return c.host != ""
+	}, func() (*dynamodb.DescribeEndpointsOutput, error) {
+		out, err := c.db.DescribeEndpoints(c.host)
+		if err != nil {
+			return nil, err
+		}
+		res := &dynamodb.DescribeEndpointsOutput{Endpoints: make([]types.Endpoint, len(out.Endpoints))}
+		for i, e := range out.Endpoints {
+			res.Endpoints[i] = types.Endpoint{Address: aws.String(e.Address), CachePeriodInMinutes: e.CachePeriodInMinutes}
+		}
+		return res, nil
+	})
 }

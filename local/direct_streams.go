@@ -2,9 +2,7 @@ package local
 
 import (
 	"context"
-	"errors"
 	"math"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -36,11 +34,8 @@ var (
 // same conventions (no retries, optFns ignored, the SDK's own parameter
 // validation for a request the engine refuses, the SDK's error types).
 type DirectStreams struct {
-	db     *engine.DB
-	sdk    *dynamodbstreams.Client
-	check  *dynamodbstreams.Client
-	limit  int          // as Direct's
-	closed *atomic.Bool // as Direct's
+	conn[dynamodbstreams.Client]
+	db *engine.DB
 }
 
 // DirectStreams returns a direct DynamoDB Streams client for the
@@ -63,73 +58,63 @@ func NewDirectStreams(db *engine.DB, sdk *dynamodbstreams.Client) *DirectStreams
 				return middleware.InitializeOutput{}, middleware.Metadata{}, errChecked
 			}), middleware.After)
 	})
-	return &DirectStreams{db: db, sdk: sdk, check: dynamodbstreams.New(opts), limit: bodyLimit}
-}
-
-func (c *DirectStreams) fail(op string, err error, validate func(*dynamodbstreams.Client) error) error {
-	if verr := validate(c.check); verr != nil && !errors.Is(verr, errChecked) {
-		return verr
+	return &DirectStreams{
+		conn: conn[dynamodbstreams.Client]{sdk: sdk, check: dynamodbstreams.New(opts), limit: bodyLimit,
+			service: dynamodbstreams.ServiceID, apiError: streamsAPIError},
+		db: db,
 	}
-	return operationErrorOf(dynamodbstreams.ServiceID, op, responseError(err, func(e *engine.Error) error {
-		return registryError(dynamodbstreams.TypeRegistry, "com.amazonaws.dynamodbstreams#", e)
-	}))
 }
 
-func (c *DirectStreams) canceled(op string, err error) error {
-	return operationErrorOf(dynamodbstreams.ServiceID, op, canceledError(err))
+// streamsAPIError is apiError for DynamoDB Streams: the type its SDK's
+// registry names for e's code.
+func streamsAPIError(e *engine.Error) error {
+	return registryError(dynamodbstreams.TypeRegistry, "com.amazonaws.dynamodbstreams#", e)
 }
 
 // ListStreams is (*dynamodbstreams.Client).ListStreams on the engine.
 func (c *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.ListStreamsInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.ListStreamsOutput, error) {
-	if in == nil {
-		in = &dynamodbstreams.ListStreamsInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.ListStreams(ctx, in, optFns...)
-	}
-	if c.closed != nil && c.closed.Load() {
-		return c.sdk.ListStreams(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, c.canceled("ListStreams", err)
-	}
-	out, err := c.db.ListStreams(&engine.ListStreamsInput{TableName: aws.ToString(in.TableName), Limit: in.Limit,
-		ExclusiveStartStreamArn: aws.ToString(in.ExclusiveStartStreamArn)})
-	if err != nil {
-		return nil, c.fail("ListStreams", err, func(v *dynamodbstreams.Client) error { _, err := v.ListStreams(ctx, in); return err })
-	}
-	res := &dynamodbstreams.ListStreamsOutput{Streams: make([]types.Stream, len(out.Streams)),
-		LastEvaluatedStreamArn: optString(out.LastEvaluatedStreamArn)}
-	for i, s := range out.Streams {
-		res.Streams[i] = types.Stream{StreamArn: optString(s.StreamArn), StreamLabel: optString(s.StreamLabel), TableName: optString(s.TableName)}
-	}
-	return res, nil
+	var req engine.ListStreamsInput
+	return call(&c.conn, ctx, "ListStreams", in, optFns, (*dynamodbstreams.Client).ListStreams, func(in *dynamodbstreams.ListStreamsInput) bool {
+		req = engine.ListStreamsInput{TableName: aws.ToString(in.TableName), Limit: in.Limit,
+			ExclusiveStartStreamArn: aws.ToString(in.ExclusiveStartStreamArn)}
+		return validInput(in, c.limit)
+	}, func() (*dynamodbstreams.ListStreamsOutput, error) {
+		out, err := c.db.ListStreams(&req)
+		if err != nil {
+			return nil, err
+		}
+		res := &dynamodbstreams.ListStreamsOutput{Streams: make([]types.Stream, len(out.Streams)),
+			LastEvaluatedStreamArn: optString(out.LastEvaluatedStreamArn)}
+		for i, s := range out.Streams {
+			res.Streams[i] = types.Stream{StreamArn: optString(s.StreamArn), StreamLabel: optString(s.StreamLabel), TableName: optString(s.TableName)}
+		}
+		return res, nil
+	})
 }
 
 // DescribeStream is (*dynamodbstreams.Client).DescribeStream on the
 // engine.
 func (c *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.DescribeStreamInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error) {
-	if in == nil {
-		in = &dynamodbstreams.DescribeStreamInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.DescribeStream(ctx, in, optFns...)
-	}
-	if c.closed != nil && c.closed.Load() {
-		return c.sdk.DescribeStream(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, c.canceled("DescribeStream", err)
-	}
-	req := &engine.DescribeStreamInput{StreamArn: aws.ToString(in.StreamArn), Limit: in.Limit, ExclusiveStartShardId: aws.ToString(in.ExclusiveStartShardId)}
-	if f := in.ShardFilter; f != nil {
-		req.ShardFilter = &engine.ShardFilter{Type: string(f.Type), ShardId: aws.ToString(f.ShardId)}
-	}
-	out, err := c.db.DescribeStream(req)
-	if err != nil {
-		return nil, c.fail("DescribeStream", err, func(v *dynamodbstreams.Client) error { _, err := v.DescribeStream(ctx, in); return err })
-	}
-	s := &out.StreamDescription
+	var req engine.DescribeStreamInput
+	return call(&c.conn, ctx, "DescribeStream", in, optFns, (*dynamodbstreams.Client).DescribeStream, func(in *dynamodbstreams.DescribeStreamInput) bool {
+		if !validInput(in, c.limit) {
+			return false
+		}
+		req = engine.DescribeStreamInput{StreamArn: aws.ToString(in.StreamArn), Limit: in.Limit, ExclusiveStartShardId: aws.ToString(in.ExclusiveStartShardId)}
+		if f := in.ShardFilter; f != nil {
+			req.ShardFilter = &engine.ShardFilter{Type: string(f.Type), ShardId: aws.ToString(f.ShardId)}
+		}
+		return true
+	}, func() (*dynamodbstreams.DescribeStreamOutput, error) {
+		out, err := c.db.DescribeStream(&req)
+		if err != nil {
+			return nil, err
+		}
+		return &dynamodbstreams.DescribeStreamOutput{StreamDescription: fromStreamDescription(&out.StreamDescription)}, nil
+	})
+}
+
+func fromStreamDescription(s *engine.StreamDescription) *types.StreamDescription {
 	d := &types.StreamDescription{
 		CreationRequestDateTime: fromTime(s.CreationRequestDateTime),
 		LastEvaluatedShardId:    optString(s.LastEvaluatedShardId),
@@ -156,63 +141,57 @@ func (c *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.
 			},
 		}
 	}
-	return &dynamodbstreams.DescribeStreamOutput{StreamDescription: d}, nil
+	return d
 }
 
 // GetShardIterator is (*dynamodbstreams.Client).GetShardIterator on the
 // engine.
 func (c *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstreams.GetShardIteratorInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetShardIteratorOutput, error) {
-	if in == nil {
-		in = &dynamodbstreams.GetShardIteratorInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.GetShardIterator(ctx, in, optFns...)
-	}
-	req := &engine.GetShardIteratorInput{StreamArn: aws.ToString(in.StreamArn), ShardId: aws.ToString(in.ShardId),
-		ShardIteratorType: string(in.ShardIteratorType), SequenceNumber: aws.ToString(in.SequenceNumber)}
-	if in.Timestamp != nil {
-		// The time as the SDK sends it (epoch seconds, to the
-		// millisecond) and the decoder reads it back; one the decoder
-		// refuses takes the SDK's path.
-		f := smithytime.FormatEpochSeconds(*in.Timestamp)
-		if math.Abs(f) > 1e15 {
-			return c.sdk.GetShardIterator(ctx, in, optFns...)
+	var req engine.GetShardIteratorInput
+	return call(&c.conn, ctx, "GetShardIterator", in, optFns, (*dynamodbstreams.Client).GetShardIterator, func(in *dynamodbstreams.GetShardIteratorInput) bool {
+		if !validInput(in, c.limit) {
+			return false
 		}
-		sec, frac := math.Modf(f)
-		t := time.Unix(int64(sec), int64(math.Round(frac*1e3))*1e6).UTC()
-		req.Timestamp = &t
-	}
-	if c.closed != nil && c.closed.Load() {
-		return c.sdk.GetShardIterator(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, c.canceled("GetShardIterator", err)
-	}
-	out, err := c.db.GetShardIterator(req)
-	if err != nil {
-		return nil, c.fail("GetShardIterator", err, func(v *dynamodbstreams.Client) error { _, err := v.GetShardIterator(ctx, in); return err })
-	}
-	return &dynamodbstreams.GetShardIteratorOutput{ShardIterator: optString(out.ShardIterator)}, nil
+		req = engine.GetShardIteratorInput{StreamArn: aws.ToString(in.StreamArn), ShardId: aws.ToString(in.ShardId),
+			ShardIteratorType: string(in.ShardIteratorType), SequenceNumber: aws.ToString(in.SequenceNumber)}
+		if in.Timestamp != nil {
+			// The time as the SDK sends it (epoch seconds, to the
+			// millisecond) and the decoder reads it back; one the decoder
+			// refuses takes the SDK's path.
+			f := smithytime.FormatEpochSeconds(*in.Timestamp)
+			if math.Abs(f) > 1e15 {
+				return false
+			}
+			sec, frac := math.Modf(f)
+			t := time.Unix(int64(sec), int64(math.Round(frac*1e3))*1e6).UTC()
+			req.Timestamp = &t
+		}
+		return true
+	}, func() (*dynamodbstreams.GetShardIteratorOutput, error) {
+		out, err := c.db.GetShardIterator(&req)
+		if err != nil {
+			return nil, err
+		}
+		return &dynamodbstreams.GetShardIteratorOutput{ShardIterator: optString(out.ShardIterator)}, nil
+	})
 }
 
 // GetRecords is (*dynamodbstreams.Client).GetRecords on the engine.
 func (c *DirectStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetRecordsInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error) {
-	if in == nil {
-		in = &dynamodbstreams.GetRecordsInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.GetRecords(ctx, in, optFns...)
-	}
-	if c.closed != nil && c.closed.Load() {
-		return c.sdk.GetRecords(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, c.canceled("GetRecords", err)
-	}
-	out, err := c.db.GetRecords(&engine.GetRecordsInput{ShardIterator: aws.ToString(in.ShardIterator), Limit: in.Limit})
-	if err != nil {
-		return nil, c.fail("GetRecords", err, func(v *dynamodbstreams.Client) error { _, err := v.GetRecords(ctx, in); return err })
-	}
+	var req engine.GetRecordsInput
+	return call(&c.conn, ctx, "GetRecords", in, optFns, (*dynamodbstreams.Client).GetRecords, func(in *dynamodbstreams.GetRecordsInput) bool {
+		req = engine.GetRecordsInput{ShardIterator: aws.ToString(in.ShardIterator), Limit: in.Limit}
+		return validInput(in, c.limit)
+	}, func() (*dynamodbstreams.GetRecordsOutput, error) {
+		out, err := c.db.GetRecords(&req)
+		if err != nil {
+			return nil, err
+		}
+		return fromGetRecords(out), nil
+	})
+}
+
+func fromGetRecords(out *engine.GetRecordsOutput) *dynamodbstreams.GetRecordsOutput {
 	res := &dynamodbstreams.GetRecordsOutput{NextShardIterator: optString(out.NextShardIterator), Records: make([]types.Record, len(out.Records))}
 	for i := range out.Records {
 		r := &out.Records[i]
@@ -241,7 +220,7 @@ func (c *DirectStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetR
 		}
 		res.Records[i] = x
 	}
-	return res, nil
+	return res
 }
 
 // streamItem is fromItem for the Streams SDK's own AttributeValue types.

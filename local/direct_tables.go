@@ -119,343 +119,279 @@ func globalSecondaryIndex(g *types.GlobalSecondaryIndex) engine.GlobalSecondaryI
 
 // CreateTable is (*dynamodb.Client).CreateTable on the engine.
 func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
-	if in == nil {
-		in = &dynamodb.CreateTableInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.CreateTable(ctx, in, optFns...)
-	}
-	tg, ok := tags(in.Tags)
-	if !ok {
-		return c.sdk.CreateTable(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.CreateTable(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("CreateTable", err)
-	}
-	req := &engine.CreateTableInput{
-		AttributeDefinitions:      attributeDefinitions(in.AttributeDefinitions),
-		KeySchema:                 keySchema(in.KeySchema),
-		BillingMode:               string(in.BillingMode),
-		ProvisionedThroughput:     provisionedThroughput(in.ProvisionedThroughput),
-		OnDemandThroughput:        onDemandThroughput(in.OnDemandThroughput),
-		WarmThroughput:            warmThroughput(in.WarmThroughput),
-		StreamSpecification:       streamSpecification(in.StreamSpecification),
-		SSESpecification:          sseSpecification(in.SSESpecification),
-		Tags:                      tg,
-		TableClass:                string(in.TableClass),
-		DeletionProtectionEnabled: in.DeletionProtectionEnabled,
-	}
-	req.TableName, ok = str(in.TableName)
-	req.NoTableName = !ok
-	if in.LocalSecondaryIndexes != nil {
-		req.LocalSecondaryIndexes = make([]engine.LocalSecondaryIndex, len(in.LocalSecondaryIndexes))
-		for i, l := range in.LocalSecondaryIndexes {
-			x := &req.LocalSecondaryIndexes[i]
-			x.KeySchema = keySchema(l.KeySchema)
-			var named, projected bool
-			x.IndexName, named = str(l.IndexName)
-			x.Projection, projected = projection(l.Projection)
-			x.NoIndexName, x.NoProjection = !named, !projected
+	var req engine.CreateTableInput
+	return call(&c.conn, ctx, "CreateTable", in, optFns, (*dynamodb.Client).CreateTable, func(in *dynamodb.CreateTableInput) bool {
+		if !validInput(in, c.limit) {
+			return false
 		}
-	}
-	if in.GlobalSecondaryIndexes != nil {
-		req.GlobalSecondaryIndexes = make([]engine.GlobalSecondaryIndex, len(in.GlobalSecondaryIndexes))
-		for i := range in.GlobalSecondaryIndexes {
-			req.GlobalSecondaryIndexes[i] = globalSecondaryIndex(&in.GlobalSecondaryIndexes[i])
+		tg, ok := tags(in.Tags)
+		if !ok {
+			return false
 		}
-	}
-	out, err := c.db.CreateTable(req)
-	if err != nil {
-		return nil, c.fail("CreateTable", err, func(v *dynamodb.Client) error { _, err := v.CreateTable(ctx, in); return err })
-	}
-	return &dynamodb.CreateTableOutput{TableDescription: fromTable(out.TableDescription)}, nil
+		req = engine.CreateTableInput{
+			AttributeDefinitions:      attributeDefinitions(in.AttributeDefinitions),
+			KeySchema:                 keySchema(in.KeySchema),
+			BillingMode:               string(in.BillingMode),
+			ProvisionedThroughput:     provisionedThroughput(in.ProvisionedThroughput),
+			OnDemandThroughput:        onDemandThroughput(in.OnDemandThroughput),
+			WarmThroughput:            warmThroughput(in.WarmThroughput),
+			StreamSpecification:       streamSpecification(in.StreamSpecification),
+			SSESpecification:          sseSpecification(in.SSESpecification),
+			Tags:                      tg,
+			TableClass:                string(in.TableClass),
+			DeletionProtectionEnabled: in.DeletionProtectionEnabled,
+		}
+		req.TableName, ok = str(in.TableName)
+		req.NoTableName = !ok
+		if in.LocalSecondaryIndexes != nil {
+			req.LocalSecondaryIndexes = make([]engine.LocalSecondaryIndex, len(in.LocalSecondaryIndexes))
+			for i, l := range in.LocalSecondaryIndexes {
+				x := &req.LocalSecondaryIndexes[i]
+				x.KeySchema = keySchema(l.KeySchema)
+				var named, projected bool
+				x.IndexName, named = str(l.IndexName)
+				x.Projection, projected = projection(l.Projection)
+				x.NoIndexName, x.NoProjection = !named, !projected
+			}
+		}
+		if in.GlobalSecondaryIndexes != nil {
+			req.GlobalSecondaryIndexes = make([]engine.GlobalSecondaryIndex, len(in.GlobalSecondaryIndexes))
+			for i := range in.GlobalSecondaryIndexes {
+				req.GlobalSecondaryIndexes[i] = globalSecondaryIndex(&in.GlobalSecondaryIndexes[i])
+			}
+		}
+		return true
+	}, func() (*dynamodb.CreateTableOutput, error) {
+		out, err := c.db.CreateTable(&req)
+		if err != nil {
+			return nil, err
+		}
+		return &dynamodb.CreateTableOutput{TableDescription: fromTable(out.TableDescription)}, nil
+	})
 }
 
 // DescribeTable is (*dynamodb.Client).DescribeTable on the engine.
 func (c *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
-	if in == nil {
-		in = &dynamodb.DescribeTableInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.DescribeTable(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.DescribeTable(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("DescribeTable", err)
-	}
-	req := new(engine.DescribeTableInput)
-	var ok bool
-	req.TableName, ok = str(in.TableName)
-	req.NoTableName = !ok
-	out, err := c.db.DescribeTable(req)
-	if err != nil {
-		return nil, c.fail("DescribeTable", err, func(v *dynamodb.Client) error { _, err := v.DescribeTable(ctx, in); return err })
-	}
-	return &dynamodb.DescribeTableOutput{Table: fromTable(out.Table)}, nil
+	var req engine.DescribeTableInput
+	return call(&c.conn, ctx, "DescribeTable", in, optFns, (*dynamodb.Client).DescribeTable, func(in *dynamodb.DescribeTableInput) bool {
+		var ok bool
+		req.TableName, ok = str(in.TableName)
+		req.NoTableName = !ok
+		return validInput(in, c.limit)
+	}, func() (*dynamodb.DescribeTableOutput, error) {
+		out, err := c.db.DescribeTable(&req)
+		if err != nil {
+			return nil, err
+		}
+		return &dynamodb.DescribeTableOutput{Table: fromTable(out.Table)}, nil
+	})
 }
 
 // DeleteTable is (*dynamodb.Client).DeleteTable on the engine.
 func (c *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
-	if in == nil {
-		in = &dynamodb.DeleteTableInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.DeleteTable(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.DeleteTable(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("DeleteTable", err)
-	}
-	req := new(engine.DeleteTableInput)
-	var ok bool
-	req.TableName, ok = str(in.TableName)
-	req.NoTableName = !ok
-	out, err := c.db.DeleteTable(req)
-	if err != nil {
-		return nil, c.fail("DeleteTable", err, func(v *dynamodb.Client) error { _, err := v.DeleteTable(ctx, in); return err })
-	}
-	return &dynamodb.DeleteTableOutput{TableDescription: fromTable(out.TableDescription)}, nil
+	var req engine.DeleteTableInput
+	return call(&c.conn, ctx, "DeleteTable", in, optFns, (*dynamodb.Client).DeleteTable, func(in *dynamodb.DeleteTableInput) bool {
+		var ok bool
+		req.TableName, ok = str(in.TableName)
+		req.NoTableName = !ok
+		return validInput(in, c.limit)
+	}, func() (*dynamodb.DeleteTableOutput, error) {
+		out, err := c.db.DeleteTable(&req)
+		if err != nil {
+			return nil, err
+		}
+		return &dynamodb.DeleteTableOutput{TableDescription: fromTable(out.TableDescription)}, nil
+	})
 }
 
 // ListTables is (*dynamodb.Client).ListTables on the engine.
 func (c *Direct) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
-	if in == nil {
-		in = &dynamodb.ListTablesInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.ListTables(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.ListTables(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("ListTables", err)
-	}
-	req := &engine.ListTablesInput{Limit: in.Limit}
-	req.ExclusiveStartTableName, req.ExclusiveStartTableNameSet = str(in.ExclusiveStartTableName)
-	out, err := c.db.ListTables(req)
-	if err != nil {
-		return nil, c.fail("ListTables", err, func(v *dynamodb.Client) error { _, err := v.ListTables(ctx, in); return err })
-	}
-	names := append([]string{}, out.TableNames...)
-	return &dynamodb.ListTablesOutput{TableNames: names, LastEvaluatedTableName: optString(out.LastEvaluatedTableName)}, nil
+	var req engine.ListTablesInput
+	return call(&c.conn, ctx, "ListTables", in, optFns, (*dynamodb.Client).ListTables, func(in *dynamodb.ListTablesInput) bool {
+		req.Limit = in.Limit
+		req.ExclusiveStartTableName, req.ExclusiveStartTableNameSet = str(in.ExclusiveStartTableName)
+		return validInput(in, c.limit)
+	}, func() (*dynamodb.ListTablesOutput, error) {
+		out, err := c.db.ListTables(&req)
+		if err != nil {
+			return nil, err
+		}
+		names := append([]string{}, out.TableNames...)
+		return &dynamodb.ListTablesOutput{TableNames: names, LastEvaluatedTableName: optString(out.LastEvaluatedTableName)}, nil
+	})
 }
 
 // UpdateTable is (*dynamodb.Client).UpdateTable on the engine.
 func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
-	if in == nil {
-		in = &dynamodb.UpdateTableInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.UpdateTable(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.UpdateTable(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("UpdateTable", err)
-	}
-	req := &engine.UpdateTableInput{
-		AttributeDefinitions:      attributeDefinitions(in.AttributeDefinitions),
-		BillingMode:               string(in.BillingMode),
-		ProvisionedThroughput:     provisionedThroughput(in.ProvisionedThroughput),
-		OnDemandThroughput:        onDemandThroughput(in.OnDemandThroughput),
-		WarmThroughput:            warmThroughput(in.WarmThroughput),
-		StreamSpecification:       streamSpecification(in.StreamSpecification),
-		SSESpecification:          sseSpecification(in.SSESpecification),
-		TableClass:                string(in.TableClass),
-		DeletionProtectionEnabled: in.DeletionProtectionEnabled,
-	}
-	var ok bool
-	req.TableName, ok = str(in.TableName)
-	req.NoTableName = !ok
-	if in.GlobalSecondaryIndexUpdates != nil {
-		req.GlobalSecondaryIndexUpdates = make([]engine.GlobalSecondaryIndexUpdate, len(in.GlobalSecondaryIndexUpdates))
-		for i, u := range in.GlobalSecondaryIndexUpdates {
-			x := &req.GlobalSecondaryIndexUpdates[i]
-			if a := u.Create; a != nil {
-				g := globalSecondaryIndex(&types.GlobalSecondaryIndex{IndexName: a.IndexName, KeySchema: a.KeySchema, Projection: a.Projection,
-					ProvisionedThroughput: a.ProvisionedThroughput, OnDemandThroughput: a.OnDemandThroughput, WarmThroughput: a.WarmThroughput})
-				x.Create = &g
-			}
-			if a := u.Update; a != nil {
-				y := &engine.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: provisionedThroughput(a.ProvisionedThroughput),
-					OnDemandThroughput: onDemandThroughput(a.OnDemandThroughput), WarmThroughput: warmThroughput(a.WarmThroughput)}
-				y.IndexName, ok = str(a.IndexName)
-				y.NoIndexName = !ok
-				x.Update = y
-			}
-			if a := u.Delete; a != nil {
-				y := new(engine.DeleteGlobalSecondaryIndexAction)
-				y.IndexName, ok = str(a.IndexName)
-				y.NoIndexName = !ok
-				x.Delete = y
+	var req engine.UpdateTableInput
+	return call(&c.conn, ctx, "UpdateTable", in, optFns, (*dynamodb.Client).UpdateTable, func(in *dynamodb.UpdateTableInput) bool {
+		if !validInput(in, c.limit) {
+			return false
+		}
+		req = engine.UpdateTableInput{
+			AttributeDefinitions:      attributeDefinitions(in.AttributeDefinitions),
+			BillingMode:               string(in.BillingMode),
+			ProvisionedThroughput:     provisionedThroughput(in.ProvisionedThroughput),
+			OnDemandThroughput:        onDemandThroughput(in.OnDemandThroughput),
+			WarmThroughput:            warmThroughput(in.WarmThroughput),
+			StreamSpecification:       streamSpecification(in.StreamSpecification),
+			SSESpecification:          sseSpecification(in.SSESpecification),
+			TableClass:                string(in.TableClass),
+			DeletionProtectionEnabled: in.DeletionProtectionEnabled,
+		}
+		var ok bool
+		req.TableName, ok = str(in.TableName)
+		req.NoTableName = !ok
+		if in.GlobalSecondaryIndexUpdates != nil {
+			req.GlobalSecondaryIndexUpdates = make([]engine.GlobalSecondaryIndexUpdate, len(in.GlobalSecondaryIndexUpdates))
+			for i, u := range in.GlobalSecondaryIndexUpdates {
+				x := &req.GlobalSecondaryIndexUpdates[i]
+				if a := u.Create; a != nil {
+					g := globalSecondaryIndex(&types.GlobalSecondaryIndex{IndexName: a.IndexName, KeySchema: a.KeySchema, Projection: a.Projection,
+						ProvisionedThroughput: a.ProvisionedThroughput, OnDemandThroughput: a.OnDemandThroughput, WarmThroughput: a.WarmThroughput})
+					x.Create = &g
+				}
+				if a := u.Update; a != nil {
+					y := &engine.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: provisionedThroughput(a.ProvisionedThroughput),
+						OnDemandThroughput: onDemandThroughput(a.OnDemandThroughput), WarmThroughput: warmThroughput(a.WarmThroughput)}
+					y.IndexName, ok = str(a.IndexName)
+					y.NoIndexName = !ok
+					x.Update = y
+				}
+				if a := u.Delete; a != nil {
+					y := new(engine.DeleteGlobalSecondaryIndexAction)
+					y.IndexName, ok = str(a.IndexName)
+					y.NoIndexName = !ok
+					x.Delete = y
+				}
 			}
 		}
-	}
-	out, err := c.db.UpdateTable(req)
-	if err != nil {
-		return nil, c.fail("UpdateTable", err, func(v *dynamodb.Client) error { _, err := v.UpdateTable(ctx, in); return err })
-	}
-	return &dynamodb.UpdateTableOutput{TableDescription: fromTable(out.TableDescription)}, nil
+		return true
+	}, func() (*dynamodb.UpdateTableOutput, error) {
+		out, err := c.db.UpdateTable(&req)
+		if err != nil {
+			return nil, err
+		}
+		return &dynamodb.UpdateTableOutput{TableDescription: fromTable(out.TableDescription)}, nil
+	})
 }
 
 // UpdateTimeToLive is (*dynamodb.Client).UpdateTimeToLive on the engine.
 func (c *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
-	if in == nil {
-		in = &dynamodb.UpdateTimeToLiveInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.UpdateTimeToLive(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.UpdateTimeToLive(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("UpdateTimeToLive", err)
-	}
-	req := new(engine.UpdateTimeToLiveInput)
-	var ok bool
-	req.TableName, ok = str(in.TableName)
-	req.NoTableName = !ok
-	if s := in.TimeToLiveSpecification; s != nil {
-		spec := &engine.TimeToLiveSpecification{Enabled: aws.ToBool(s.Enabled), NoEnabled: s.Enabled == nil}
-		spec.AttributeName, ok = str(s.AttributeName)
-		spec.NoAttributeName = !ok
-		req.TimeToLiveSpecification = spec
-	}
-	out, err := c.db.UpdateTimeToLive(req)
-	if err != nil {
-		return nil, c.fail("UpdateTimeToLive", err, func(v *dynamodb.Client) error { _, err := v.UpdateTimeToLive(ctx, in); return err })
-	}
-	s := out.TimeToLiveSpecification
-	return &dynamodb.UpdateTimeToLiveOutput{TimeToLiveSpecification: &types.TimeToLiveSpecification{
-		AttributeName: optString(s.AttributeName), Enabled: aws.Bool(s.Enabled)}}, nil
+	var req engine.UpdateTimeToLiveInput
+	return call(&c.conn, ctx, "UpdateTimeToLive", in, optFns, (*dynamodb.Client).UpdateTimeToLive, func(in *dynamodb.UpdateTimeToLiveInput) bool {
+		if !validInput(in, c.limit) {
+			return false
+		}
+		var ok bool
+		req.TableName, ok = str(in.TableName)
+		req.NoTableName = !ok
+		if s := in.TimeToLiveSpecification; s != nil {
+			spec := &engine.TimeToLiveSpecification{Enabled: aws.ToBool(s.Enabled), NoEnabled: s.Enabled == nil}
+			spec.AttributeName, ok = str(s.AttributeName)
+			spec.NoAttributeName = !ok
+			req.TimeToLiveSpecification = spec
+		}
+		return true
+	}, func() (*dynamodb.UpdateTimeToLiveOutput, error) {
+		out, err := c.db.UpdateTimeToLive(&req)
+		if err != nil {
+			return nil, err
+		}
+		s := out.TimeToLiveSpecification
+		return &dynamodb.UpdateTimeToLiveOutput{TimeToLiveSpecification: &types.TimeToLiveSpecification{
+			AttributeName: optString(s.AttributeName), Enabled: aws.Bool(s.Enabled)}}, nil
+	})
 }
 
 // DescribeTimeToLive is (*dynamodb.Client).DescribeTimeToLive on the
 // engine.
 func (c *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
-	if in == nil {
-		in = &dynamodb.DescribeTimeToLiveInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.DescribeTimeToLive(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.DescribeTimeToLive(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("DescribeTimeToLive", err)
-	}
-	req := new(engine.DescribeTimeToLiveInput)
-	var ok bool
-	req.TableName, ok = str(in.TableName)
-	req.NoTableName = !ok
-	out, err := c.db.DescribeTimeToLive(req)
-	if err != nil {
-		return nil, c.fail("DescribeTimeToLive", err, func(v *dynamodb.Client) error { _, err := v.DescribeTimeToLive(ctx, in); return err })
-	}
-	d := out.TimeToLiveDescription
-	return &dynamodb.DescribeTimeToLiveOutput{TimeToLiveDescription: &types.TimeToLiveDescription{
-		AttributeName: optString(d.AttributeName), TimeToLiveStatus: types.TimeToLiveStatus(d.TimeToLiveStatus)}}, nil
+	var req engine.DescribeTimeToLiveInput
+	return call(&c.conn, ctx, "DescribeTimeToLive", in, optFns, (*dynamodb.Client).DescribeTimeToLive, func(in *dynamodb.DescribeTimeToLiveInput) bool {
+		var ok bool
+		req.TableName, ok = str(in.TableName)
+		req.NoTableName = !ok
+		return validInput(in, c.limit)
+	}, func() (*dynamodb.DescribeTimeToLiveOutput, error) {
+		out, err := c.db.DescribeTimeToLive(&req)
+		if err != nil {
+			return nil, err
+		}
+		d := out.TimeToLiveDescription
+		return &dynamodb.DescribeTimeToLiveOutput{TimeToLiveDescription: &types.TimeToLiveDescription{
+			AttributeName: optString(d.AttributeName), TimeToLiveStatus: types.TimeToLiveStatus(d.TimeToLiveStatus)}}, nil
+	})
 }
 
 // TagResource is (*dynamodb.Client).TagResource on the engine.
 func (c *Direct) TagResource(ctx context.Context, in *dynamodb.TagResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TagResourceOutput, error) {
-	if in == nil {
-		in = &dynamodb.TagResourceInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.TagResource(ctx, in, optFns...)
-	}
-	tg, ok := tags(in.Tags)
-	if !ok {
-		return c.sdk.TagResource(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.TagResource(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("TagResource", err)
-	}
-	if err := c.db.TagResource(&engine.TagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), Tags: tg}); err != nil {
-		return nil, c.fail("TagResource", err, func(v *dynamodb.Client) error { _, err := v.TagResource(ctx, in); return err })
-	}
-	return &dynamodb.TagResourceOutput{}, nil
+	var req engine.TagResourceInput
+	return call(&c.conn, ctx, "TagResource", in, optFns, (*dynamodb.Client).TagResource, func(in *dynamodb.TagResourceInput) bool {
+		if !validInput(in, c.limit) {
+			return false
+		}
+		tg, ok := tags(in.Tags)
+		req = engine.TagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), Tags: tg}
+		return ok
+	}, func() (*dynamodb.TagResourceOutput, error) {
+		if err := c.db.TagResource(&req); err != nil {
+			return nil, err
+		}
+		return &dynamodb.TagResourceOutput{}, nil
+	})
 }
 
 // UntagResource is (*dynamodb.Client).UntagResource on the engine.
 func (c *Direct) UntagResource(ctx context.Context, in *dynamodb.UntagResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UntagResourceOutput, error) {
-	if in == nil {
-		in = &dynamodb.UntagResourceInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.UntagResource(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.UntagResource(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("UntagResource", err)
-	}
-	if err := c.db.UntagResource(&engine.UntagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), TagKeys: in.TagKeys}); err != nil {
-		return nil, c.fail("UntagResource", err, func(v *dynamodb.Client) error { _, err := v.UntagResource(ctx, in); return err })
-	}
-	return &dynamodb.UntagResourceOutput{}, nil
+	var req engine.UntagResourceInput
+	return call(&c.conn, ctx, "UntagResource", in, optFns, (*dynamodb.Client).UntagResource, func(in *dynamodb.UntagResourceInput) bool {
+		req = engine.UntagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), TagKeys: in.TagKeys}
+		return validInput(in, c.limit)
+	}, func() (*dynamodb.UntagResourceOutput, error) {
+		if err := c.db.UntagResource(&req); err != nil {
+			return nil, err
+		}
+		return &dynamodb.UntagResourceOutput{}, nil
+	})
 }
 
 // ListTagsOfResource is (*dynamodb.Client).ListTagsOfResource on the
 // engine.
 func (c *Direct) ListTagsOfResource(ctx context.Context, in *dynamodb.ListTagsOfResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListTagsOfResourceOutput, error) {
-	if in == nil {
-		in = &dynamodb.ListTagsOfResourceInput{}
-	}
-	if !validInput(in, c.limit) {
-		return c.sdk.ListTagsOfResource(ctx, in, optFns...)
-	}
-	if c.isClosed() {
-		return c.sdk.ListTagsOfResource(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("ListTagsOfResource", err)
-	}
-	out, err := c.db.ListTagsOfResource(&engine.ListTagsOfResourceInput{ResourceArn: aws.ToString(in.ResourceArn), NextToken: aws.ToString(in.NextToken)})
-	if err != nil {
-		return nil, c.fail("ListTagsOfResource", err, func(v *dynamodb.Client) error { _, err := v.ListTagsOfResource(ctx, in); return err })
-	}
-	res := &dynamodb.ListTagsOfResourceOutput{Tags: make([]types.Tag, len(out.Tags)), NextToken: optString(out.NextToken)}
-	for i, t := range out.Tags {
-		res.Tags[i] = types.Tag{Key: aws.String(t.Key), Value: aws.String(t.Value)}
-	}
-	return res, nil
+	var req engine.ListTagsOfResourceInput
+	return call(&c.conn, ctx, "ListTagsOfResource", in, optFns, (*dynamodb.Client).ListTagsOfResource, func(in *dynamodb.ListTagsOfResourceInput) bool {
+		req = engine.ListTagsOfResourceInput{ResourceArn: aws.ToString(in.ResourceArn), NextToken: aws.ToString(in.NextToken)}
+		return validInput(in, c.limit)
+	}, func() (*dynamodb.ListTagsOfResourceOutput, error) {
+		out, err := c.db.ListTagsOfResource(&req)
+		if err != nil {
+			return nil, err
+		}
+		res := &dynamodb.ListTagsOfResourceOutput{Tags: make([]types.Tag, len(out.Tags)), NextToken: optString(out.NextToken)}
+		for i, t := range out.Tags {
+			res.Tags[i] = types.Tag{Key: aws.String(t.Key), Value: aws.String(t.Value)}
+		}
+		return res, nil
+	})
 }
 
 // DescribeLimits is (*dynamodb.Client).DescribeLimits on the engine.
 func (c *Direct) DescribeLimits(ctx context.Context, in *dynamodb.DescribeLimitsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeLimitsOutput, error) {
-	if c.isClosed() {
-		return c.sdk.DescribeLimits(ctx, in, optFns...)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, canceled("DescribeLimits", err)
-	}
-	out, err := c.db.DescribeLimits()
-	if err != nil {
-		return nil, c.fail("DescribeLimits", err, func(v *dynamodb.Client) error { _, err := v.DescribeLimits(ctx, in); return err })
-	}
-	return &dynamodb.DescribeLimitsOutput{
-		AccountMaxReadCapacityUnits:  aws.Int64(out.AccountMaxReadCapacityUnits),
-		AccountMaxWriteCapacityUnits: aws.Int64(out.AccountMaxWriteCapacityUnits),
-		TableMaxReadCapacityUnits:    aws.Int64(out.TableMaxReadCapacityUnits),
-		TableMaxWriteCapacityUnits:   aws.Int64(out.TableMaxWriteCapacityUnits),
-	}, nil
+	return call(&c.conn, ctx, "DescribeLimits", in, optFns, (*dynamodb.Client).DescribeLimits, func(*dynamodb.DescribeLimitsInput) bool {
+		return true // it has no parameters
+	}, func() (*dynamodb.DescribeLimitsOutput, error) {
+		out, err := c.db.DescribeLimits()
+		if err != nil {
+			return nil, err
+		}
+		return &dynamodb.DescribeLimitsOutput{
+			AccountMaxReadCapacityUnits:  aws.Int64(out.AccountMaxReadCapacityUnits),
+			AccountMaxWriteCapacityUnits: aws.Int64(out.AccountMaxWriteCapacityUnits),
+			TableMaxReadCapacityUnits:    aws.Int64(out.TableMaxReadCapacityUnits),
+			TableMaxWriteCapacityUnits:   aws.Int64(out.TableMaxWriteCapacityUnits),
+		}, nil
+	})
 }
 
 // fromTime is a timestamp as the SDK reads the server's: epoch seconds
