@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	neturl "net/url"
 	"sync"
 	"testing"
 	"time"
@@ -89,6 +90,43 @@ func once(pred func([]byte) bool, f func()) func([]byte) {
 	}
 }
 
+// waitClosed waits for c to be closed by a hook, failing the test after a
+// deadline generous enough for a loaded machine.
+func waitClosed(t *testing.T, c <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-c:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("waited 60s for %s", what)
+	}
+}
+
+// withAppName returns the PostgreSQL URL u with its connections named
+// name (application_name).
+func withAppName(u, name string) string {
+	p, err := neturl.Parse(u)
+	if err != nil || p.Scheme == "" {
+		return u + " application_name=" + name
+	}
+	q := p.Query()
+	q.Set("application_name", name)
+	p.RawQuery = q.Encode()
+	return p.String()
+}
+
+// waitPG polls cond, a look at PostgreSQL's activity, until it holds,
+// failing the test after a deadline generous enough for a loaded machine.
+func waitPG(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 60s for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func isItemRow(k []byte) bool { return len(k) > 0 && k[0] == keys.NSData }
 
 // A request retried with its ClientRequestToken through another node is
@@ -140,9 +178,16 @@ func TestSharedCatalogRegressionSkipsIndex(t *testing.T) {
 	// b's poller reads the catalog (no index yet) and is held before it
 	// installs what it read.
 	catLower := []byte{keys.NSMeta, metaTagTable}
+	isCatalog := func(l []byte) bool { return string(l) == string(catLower) }
 	reached, goOn := make(chan struct{}), make(chan struct{})
-	hb.setClose(once(func(l []byte) bool { return string(l) == string(catLower) }, func() { close(reached); <-goOn }))
-	<-reached
+	release := func(c chan struct{}) func() {
+		var o sync.Once
+		return func() { o.Do(func() { close(c) }) }
+	}
+	releasePoll := release(goOn)
+	defer releasePoll() // b's Close waits for its poller
+	hb.setClose(once(isCatalog, func() { close(reached); <-goOn }))
+	waitClosed(t, reached, "b's poller reading the catalog")
 	hb.setClose(nil)
 	addGSI(t, a, "gtb", "byg")
 	waitActive(t, a, "gtb")
@@ -156,6 +201,8 @@ func TestSharedCatalogRegressionSkipsIndex(t *testing.T) {
 	// b updates the item; while it reads the item the poller's stale
 	// read lands.
 	held, goOn2 := make(chan struct{}), make(chan struct{})
+	releaseWrite := release(goOn2)
+	defer releaseWrite()
 	hb.setGet(once(isItemRow, func() { close(held); <-goOn2 }))
 	errc := make(chan error, 1)
 	go func() {
@@ -163,21 +210,27 @@ func TestSharedCatalogRegressionSkipsIndex(t *testing.T) {
 			UpdateExpression: "SET g = :g", ExpressionAttributeValues: attr.Item{":g": attr.S("new")}})
 		errc <- err
 	}()
-	<-held
-	close(goOn) // the stale reload installs the old entry
-	deadline := time.Now().Add(5 * time.Second)
-	for b.lookupCached("gtb").index("byg") != nil {
-		if time.Now().After(deadline) {
-			t.Fatal("no regression observed")
-		}
-		time.Sleep(time.Millisecond)
+	waitClosed(t, held, "b's update reading the item")
+	// The poller's next reload is held too, once it has read the
+	// catalog: by then the stale reload has installed what it read, and
+	// nothing puts the index back until the test lets the poller go on.
+	reached2, goOn3 := make(chan struct{}), make(chan struct{})
+	releasePoll2 := release(goOn3)
+	defer releasePoll2()
+	hb.setClose(once(isCatalog, func() { close(reached2); <-goOn3 }))
+	releasePoll() // the stale reload installs the old entry
+	waitClosed(t, reached2, "b's poller reloading the catalog again")
+	hb.setClose(nil)
+	if b.lookupCached("gtb").index("byg") != nil {
+		t.Fatal("no regression: b's catalog kept the index after the stale reload")
 	}
 	t.Log("b's catalog went back to the entry without the index")
 	hb.setGet(nil)
-	close(goOn2)
+	releaseWrite()
 	if err := <-errc; err != nil {
 		t.Fatal(err)
 	}
+	releasePoll2()
 	for _, g := range []string{"old", "new"} {
 		q, err := a.Query(&QueryInput{TableName: "gtb", IndexName: "byg", KeyConditionExpression: "g = :g",
 			ExpressionAttributeValues: attr.Item{":g": attr.S(g)}})
@@ -201,7 +254,12 @@ func TestSharedCatalogRegressionSkipsIndex(t *testing.T) {
 // serializable snapshot taken after the fence, which waits such a
 // transaction out.
 func TestSharedFencedNodeCommitsBehindReader(t *testing.T) {
-	n, m, _, _, url, schema := twoNodes(t)
+	url, schema := pgtest.Schema(t)
+	// m's connections carry a name of their own, to find its reader's
+	// wait among the cluster's sessions.
+	mApp := fmt.Sprintf("dynago-test-%d", time.Now().UnixNano())
+	n := mustOpen(t, Options{Store: openPG(t, url, schema)})
+	m := mustOpen(t, Options{Store: openPG(t, withAppName(url, mApp), schema)})
 	arn := createStreamTable(t, n, "stb", ViewNewImage)
 	if m.lookup("stb") == nil {
 		t.Fatal("m does not see s")
@@ -235,44 +293,83 @@ func TestSharedFencedNodeCommitsBehindReader(t *testing.T) {
 	if _, err := x.Exec(ctx, "INSERT INTO "+kv+" (k, v) VALUES ($1, $2)", k.row, []byte("tmp")); err != nil {
 		t.Fatal(err)
 	}
+	// A connection of the test's own watches the others' waits in
+	// pg_stat_activity.
+	mon, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mon.Close(ctx)
 	errc := make(chan error, 1)
 	go func() {
 		_, err := n.PutItem(&PutItemInput{TableName: "stb", Item: attr.Item{"pk": attr.S("x"), "v": attr.S("1")}})
 		errc <- err
 	}()
-	time.Sleep(300 * time.Millisecond) // n's transaction is now waiting on the row
+	// n's transaction waits on the row x holds.
+	waitPG(t, func() bool {
+		select {
+		case err := <-errc:
+			t.Fatalf("n's write did not wait on the row: %v", err)
+		default:
+		}
+		var waiting int
+		err := mon.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", x.PgConn().PID()).Scan(&waiting)
+		return err == nil && waiting > 0
+	}, "n's transaction waiting on the row")
 	if err := m.node.fence(n.node.ident()); err != nil {
 		t.Fatal(err)
 	}
-	// The other transaction ends on its own time, whatever the reader
-	// does: the reader's snapshot must wait out n's transaction.
-	rolledBack := make(chan error, 1)
-	go func() {
-		time.Sleep(time.Second)
-		_, err := x.Exec(ctx, "ROLLBACK")
-		rolledBack <- err
-	}()
 	// m reads: n is fenced, so m no longer waits for n's watermark.
-	r, err := m.GetRecords(&GetRecordsInput{ShardIterator: gi.ShardIterator})
-	if err != nil {
+	type read struct {
+		out *GetRecordsOutput
+		err error
+	}
+	readc := make(chan read, 1)
+	go func() {
+		r, err := m.GetRecords(&GetRecordsInput{ShardIterator: gi.ShardIterator})
+		readc <- read{r, err}
+	}()
+	// The other transaction ends once the reader waits for n's (its
+	// snapshot must), or once the reader has answered without waiting.
+	var rd read
+	answered := false
+	waitPG(t, func() bool {
+		select {
+		case rd = <-readc:
+			answered = true
+			return true
+		default:
+		}
+		var waiting int
+		err := mon.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event = 'SafeSnapshot'", mApp).Scan(&waiting)
+		return err == nil && waiting > 0
+	}, "the reader waiting for n's transaction")
+	t.Logf("reader answered before the other transaction ended: %v", answered)
+	if _, err := x.Exec(ctx, "ROLLBACK"); err != nil {
 		t.Fatal(err)
 	}
+	if !answered {
+		rd = <-readc
+	}
+	if rd.err != nil {
+		t.Fatal(rd.err)
+	}
+	r := rd.out
 	pos := r.NextShardIterator
 	t.Logf("reader: %d records while n's transaction was open", len(r.Records))
-	if err := <-rolledBack; err != nil {
-		t.Fatal(err)
-	}
 	if err := <-errc; err != nil {
 		t.Logf("n's write failed (%v): no hole this run", err)
 		return
 	}
-	time.Sleep(300 * time.Millisecond)
-	r2, err := m.GetRecords(&GetRecordsInput{ShardIterator: pos})
+	// Everything from TRIM_HORIZON first, then from the reader's
+	// position: a record the first read sees, the second sees too unless
+	// it lies behind the position.
+	gi2, _ := m.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
+	all, err := m.GetRecords(&GetRecordsInput{ShardIterator: gi2.ShardIterator})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gi2, _ := m.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
-	all, err := m.GetRecords(&GetRecordsInput{ShardIterator: gi2.ShardIterator})
+	r2, err := m.GetRecords(&GetRecordsInput{ShardIterator: pos})
 	if err != nil {
 		t.Fatal(err)
 	}
