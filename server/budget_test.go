@@ -33,15 +33,23 @@ func TestBudget(t *testing.T) {
 	// Waiters are served in order as bytes come back: a small one does
 	// not pass a large one ahead of it.
 	got := make(chan int, 2)
-	go func() { b.acquire(ctx, 50, 10*time.Second); got <- 1 }()
-	time.Sleep(20 * time.Millisecond)
-	go func() { b.acquire(ctx, 10, 10*time.Second); got <- 2 }()
-	time.Sleep(20 * time.Millisecond)
+	go func() { b.acquire(ctx, 50, time.Minute); got <- 1 }()
+	waitWaiters(t, b, 1)
+	go func() { b.acquire(ctx, 10, time.Minute); got <- 2 }()
+	waitWaiters(t, b, 2)
 	b.release(40) // 60 used: the first waiter (50) does not fit, so neither goes
+	// release grants under the budget's lock: whoever it let in has left
+	// the queue and holds its bytes by now.
+	b.mu.Lock()
+	queued, used := len(b.waiters), b.used
+	b.mu.Unlock()
+	if queued != 2 || used != 60 {
+		t.Fatalf("after a release the first waiter does not fit: %d waiting and %d in use, want 2 and 60 (the second granted out of order)", queued, used)
+	}
 	select {
 	case w := <-got:
 		t.Fatalf("waiter %d granted out of order", w)
-	case <-time.After(20 * time.Millisecond):
+	default:
 	}
 	b.release(60) // 0 used: both fit
 	<-got
@@ -70,6 +78,24 @@ func TestBudget(t *testing.T) {
 	b.release(100)
 	if u := b.inUse(); u != 0 {
 		t.Fatalf("in use %d at the end", u)
+	}
+}
+
+// waitWaiters waits until n requests wait in b's queue.
+func waitWaiters(t *testing.T, b *budget, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b.mu.Lock()
+		got := len(b.waiters)
+		b.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests waiting for the budget, want %d", got, n)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
