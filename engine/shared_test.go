@@ -390,7 +390,7 @@ func TestSharedLSIFetchPoolDeadlock(t *testing.T) {
 		st.Close()
 		t.Fatal("a pool of one connection was accepted")
 	}
-	st, err := pgstore.Open(context.Background(), pgstore.Options{URL: url, Schema: schema, MaxConns: 2, CallTimeout: 3 * time.Second})
+	st, err := pgstore.Open(context.Background(), pgstore.Options{URL: url, Schema: schema, MaxConns: 2, CallTimeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +470,7 @@ func TestSharedSameStreamNumberOnTwoNodes(t *testing.T) {
 	}
 	f := newFollower(arn)
 	var recs []Record
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	for deadline := time.Now().Add(60 * time.Second); ; {
 		recs = append(recs, f.poll(t, a)...)
 		d, err := a.DescribeStream(&DescribeStreamInput{StreamArn: arn})
 		if err != nil {
@@ -480,7 +480,7 @@ func TestSharedSameStreamNumberOnTwoNodes(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the stream was not read to its end in 10s")
+			t.Fatal("the stream was not read to its end in 60s")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

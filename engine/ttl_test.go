@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -563,19 +564,28 @@ func TestTTLSweepManyChunks(t *testing.T) {
 // it.
 func TestTTLBackgroundSweeper(t *testing.T) {
 	clk := newTTLClock()
-	db, err := Open(Options{InMemory: true, Now: clk.Now, TTLSweepInterval: 5 * time.Millisecond})
+	// Each sweep reads the clock; nothing else does while the test waits.
+	var reads atomic.Int64
+	now := func() time.Time { reads.Add(1); return clk.Now() }
+	db, err := Open(Options{InMemory: true, Now: now, TTLSweepInterval: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mustCreate(t, db, "bgs", false)
 	setTTL(t, db, "bgs", true, "exp")
 	ttlPut(t, db, "bgs", attr.Item{"pk": attr.S("a"), "exp": ttlNum(clk.unix() + 2)})
-	time.Sleep(50 * time.Millisecond)
+	// Let the sweeper run a few times before the item expires.
+	for from, deadline := reads.Load(), time.Now().Add(time.Minute); reads.Load() < from+3; {
+		if time.Now().After(deadline) {
+			t.Fatal("the background sweeper did not run")
+		}
+		time.Sleep(time.Millisecond)
+	}
 	if !ttlExists(t, db, "bgs", attr.Item{"pk": attr.S("a")}) {
 		t.Fatal("an item was swept before it expired")
 	}
 	clk.Add(2 * time.Second)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for ttlExists(t, db, "bgs", attr.Item{"pk": attr.S("a")}) {
 		if time.Now().After(deadline) {
 			t.Fatal("the background sweeper did not delete the expired item")
