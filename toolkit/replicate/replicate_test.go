@@ -88,6 +88,13 @@ func randomItem(rng *rand.Rand, k int) map[string]types.AttributeValue {
 // writers puts, updates and deletes random items of the first keys items
 // until stop is closed, and returns how many writes they made.
 func writers(t *testing.T, c *dynamodb.Client, keys, workers int) (stop func() int64) {
+	_, stop = countedWriters(t, c, keys, workers)
+	return stop
+}
+
+// countedWriters is writers that also returns how many writes succeeded
+// so far.
+func countedWriters(t *testing.T, c *dynamodb.Client, keys, workers int) (written, stop func() int64) {
 	var n atomic.Int64
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -127,10 +134,22 @@ func writers(t *testing.T, c *dynamodb.Client, keys, workers int) (stop func() i
 		}()
 	}
 	var once sync.Once
-	return func() int64 {
+	return n.Load, func() int64 {
 		once.Do(func() { close(done) })
 		wg.Wait()
 		return n.Load()
+	}
+}
+
+// waitWritten waits until written reports at least n writes, with a
+// deadline generous enough for a loaded machine.
+func waitWritten(t *testing.T, written func() int64, n int64) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); written() < n; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d writes in a minute, want %d", written(), n)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -156,10 +175,10 @@ func TestReplicateUnderWrites(t *testing.T) {
 	cp := filepath.Join(t.TempDir(), "cp.json")
 	opts := Options{Source: "src", Target: "dst", Segments: 4, PageSize: 100, Checkpoint: cp}
 
-	stop := writers(t, s.Client, 3500, 4)
-	time.Sleep(50 * time.Millisecond)
+	written, stop := countedWriters(t, s.Client, 3500, 4)
+	waitWritten(t, written, 50)
 	p1, err := Run(context.Background(), s.Client, s.Streams, opts)
-	time.Sleep(100 * time.Millisecond) // writes after the catch-up
+	waitWritten(t, written, written()+50) // writes after the catch-up
 	writes := stop()
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +235,7 @@ func TestReplicateFollow(t *testing.T) {
 		result <- err
 	}()
 	// Let the replication scan and follow for a while under writes.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		mu.Lock()
 		p := last
@@ -236,7 +255,7 @@ func TestReplicateFollow(t *testing.T) {
 	case <-caughtUp:
 	case err := <-result:
 		t.Fatalf("follow ended: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("follow did not catch up")
 	}
 	cancel()
