@@ -27,7 +27,9 @@ func FuzzParse(f *testing.F) {
 		if err == nil && st == nil {
 			t.Fatal("no statement and no error")
 		}
-		if d := time.Since(start); d > time.Second && len(s) < 1<<16 {
+		// Generous, for a busy machine: what this catches is a parse
+		// that grows much faster than its input.
+		if d := time.Since(start); d > 10*time.Second && len(s) < 1<<16 {
 			t.Fatalf("parse took %v", d)
 		}
 	})

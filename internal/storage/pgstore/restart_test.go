@@ -45,7 +45,7 @@ func TestRestart(t *testing.T) {
 	} else {
 		t.Logf("commit while down: %v", err)
 	}
-	if took := time.Since(start); took > 15*time.Second {
+	if took := time.Since(start); took > time.Minute { // a hang, not a slow machine
 		t.Errorf("calls against a stopped server took %v", took)
 	}
 	c.Start(t)
@@ -64,7 +64,7 @@ func TestRestart(t *testing.T) {
 
 	// The pool reconnects: the first calls may still meet a dead idle
 	// connection, so allow a few attempts.
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		v, ok, err := s.Get([]byte("b"), nil)
 		if err == nil {
@@ -99,7 +99,7 @@ func TestRestart(t *testing.T) {
 	// Every connection the calls above took is back in the pool. The
 	// background fold of counters takes one for a moment now and then, so
 	// wait for a moment when none is out; one that leaked never comes back.
-	deadline = time.Now().Add(20 * time.Second)
+	deadline = time.Now().Add(time.Minute)
 	for s.pool.Stat().AcquiredConns() != 0 {
 		if time.Now().After(deadline) {
 			t.Errorf("%d connections still acquired", s.pool.Stat().AcquiredConns())

@@ -255,7 +255,9 @@ func TestOpenUnreachable(t *testing.T) {
 		t.Fatal("Open succeeded")
 	}
 	t.Logf("after %v: %v", took, err)
-	if took > 12*time.Second {
+	// Open's own bound is 10 s (openTimeout); 25 s leaves a busy machine
+	// room and still tells it from the 30 s call timeout.
+	if took > 25*time.Second {
 		t.Errorf("Open took %v", took)
 	}
 	if !strings.Contains(err.Error(), addr) {
@@ -272,7 +274,7 @@ func TestOpenUnreachable(t *testing.T) {
 	if err == nil {
 		t.Fatal("Open succeeded")
 	}
-	if took := time.Since(start); took > 12*time.Second {
+	if took := time.Since(start); took > 25*time.Second {
 		t.Errorf("Open of a black hole took %v", took)
 	}
 	if strings.Contains(err.Error(), "sekrit") {
@@ -471,7 +473,7 @@ func TestNoConnectionLeak(t *testing.T) {
 	go func() { s.Close(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("Close hangs on an iterator left open")
 	}
 	if it.Next() && it.Next() && it.Next() {
@@ -493,7 +495,7 @@ func TestLeakedIteratorCleanup(t *testing.T) {
 	}()
 	// The garbage collector finds the dropped iterator and its cleanup
 	// gives the connection back.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for s.pool.Stat().AcquiredConns() != 0 && time.Now().Before(deadline) {
 		runtimeGC()
 		time.Sleep(10 * time.Millisecond)

@@ -111,7 +111,9 @@ func TestCancelStopsEarlyWithResults(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	rep := run(t, ctx, cfg)
-	if time.Since(start) > 5*time.Second {
+	// A minute's run cut short: well under the minute, however busy the
+	// machine.
+	if time.Since(start) > 30*time.Second {
 		t.Fatalf("cancel took %v to take effect", time.Since(start))
 	}
 	if !rep.Interrupted || len(rep.Results) != 1 || !rep.Results[0].Interrupted {
