@@ -432,7 +432,7 @@ func TestFrontOversizeHeaders(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
-		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		conn.SetDeadline(time.Now().Add(30 * time.Second))
 		body := `{}`
 		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n%sContent-Length: %d\r\n\r\n%s",
 			path, addr, extra, len(body), body)

@@ -546,6 +546,7 @@ func TestNodesTTLTakeover(t *testing.T) {
 	}
 	ns.kill(t, holder)
 	left := count(t, c, "ttl")
+	deadline = time.Now().Add(time.Minute)
 	for count(t, c, "ttl") != live {
 		if time.Now().After(deadline) {
 			t.Fatalf("expired items left a minute on:\n%s", ns.logs())
@@ -627,7 +628,18 @@ func TestNodesDatabaseRestart(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(300 * time.Millisecond)
+	// Some pairs are written before the database goes down, and some
+	// after it is back.
+	waitPairs := func(n int64) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); pairs.Load() < n; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d pairs written in a minute, want %d", pairs.Load(), n)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitPairs(5)
 	// While the database is down, a node's health check says so.
 	cl.Stop(t)
 	if res, err := http.Get(ns.procs[0].URL + "/"); err != nil || res.StatusCode != http.StatusServiceUnavailable {
@@ -653,7 +665,7 @@ func TestNodesDatabaseRestart(t *testing.T) {
 	} else {
 		res.Body.Close()
 	}
-	time.Sleep(300 * time.Millisecond) // writes go on after the restart too
+	waitPairs(pairs.Load() + 5) // writes go on after the restart too
 	close(stop)
 	wg.Wait()
 	// Every acknowledged write is there, and every pair is whole.

@@ -880,9 +880,10 @@ func (f *follower) step() (bool, error) {
 	return false, f.awaitChild(sc)
 }
 
-// awaitChild waits for the child of the current (finished) shard.
+// awaitChild waits for the child of the current (finished) shard, up to
+// a minute.
 func (f *follower) awaitChild(sc local.StreamsAPI) error {
-	for range 2000 {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 		ch, err := sc.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(f.arn),
 			ShardFilter: &st.ShardFilter{Type: st.ShardFilterTypeChildShards, ShardId: aws.String(f.shard)}})
@@ -921,7 +922,7 @@ func (f *follower) runAsync(stop <-chan struct{}) <-chan followOutcome {
 }
 
 func (f *follower) run(stop <-chan struct{}) (bool, error) {
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
 		select {
 		case <-stop:
@@ -933,7 +934,7 @@ func (f *follower) run(stop <-chan struct{}) (bool, error) {
 			return done, err
 		}
 	}
-	return false, fmt.Errorf("the stream was not read to its end in 30s (%d shards, %d records)", len(f.shards), len(f.recs))
+	return false, fmt.Errorf("the stream was not read to its end in a minute (%d shards, %d records)", len(f.shards), len(f.recs))
 }
 
 // counterWriter increments the counter c of its items, one UpdateItem at

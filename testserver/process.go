@@ -61,7 +61,7 @@ var addrRE = regexp.MustCompile(`dynago serving.*?addr"?[=:]"?(https?://[0-9.:]+
 // StartProcess starts "dynago serve --port 0 args..." as a subprocess of
 // the test binary, which must call ChildMain in its TestMain, and waits
 // for the address in its log. It fails the test if the server exits or
-// does not listen within 20 seconds. The process is killed when the test
+// does not listen within a minute. The process is killed when the test
 // ends, if still running.
 func StartProcess(t testing.TB, args ...string) *Process {
 	t.Helper()
@@ -104,8 +104,8 @@ func StartProcess(t testing.TB, args ...string) *Process {
 	case err := <-p.done:
 		p.done <- err
 		t.Fatalf("server exited early: %v\n%s", err, p.Log())
-	case <-time.After(20 * time.Second):
-		t.Fatalf("server did not start:\n%s", p.Log())
+	case <-time.After(time.Minute):
+		t.Fatalf("server did not start within a minute:\n%s", p.Log())
 	}
 	return p
 }
@@ -123,21 +123,21 @@ func (p *Process) Client() *dynamodb.Client {
 }
 
 // Wait waits for the process to exit and returns its exit error, nil for
-// a clean exit. It fails the test if that takes over 30 seconds.
+// a clean exit. It fails the test if that takes over a minute.
 func (p *Process) Wait(t testing.TB) error {
 	t.Helper()
 	select {
 	case err := <-p.done:
 		p.done <- err
 		return err
-	case <-time.After(30 * time.Second):
-		t.Fatalf("server did not exit:\n%s", p.Log())
+	case <-time.After(time.Minute):
+		t.Fatalf("server did not exit within a minute:\n%s", p.Log())
 		return nil
 	}
 }
 
 // Stop sends SIGTERM and waits for the process to exit, failing the test
-// unless it exits cleanly within 30 seconds.
+// unless it exits cleanly within a minute.
 func (p *Process) Stop(t testing.TB) {
 	t.Helper()
 	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {

@@ -49,14 +49,14 @@ func TestStalledHeader(t *testing.T) {
 	for _, partial := range []string{"", "GET / HTTP/1.1\r\nHo"} {
 		c := dial(t, addr)
 		io.WriteString(c, partial)
-		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		c.SetReadDeadline(time.Now().Add(30 * time.Second))
 		io.Copy(io.Discard, c) // net/http answers 400 to a partial header
 		select {
 		case e := <-ends:
 			if !e.Stalled || e.Open < 200*time.Millisecond {
 				t.Errorf("%q: %+v, want stalled after the header timeout", partial, e)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatalf("%q: no OnClose", partial)
 		}
 	}
@@ -69,7 +69,7 @@ func TestStalledHeader(t *testing.T) {
 		if e.Stalled || e.Last != http.StateIdle {
 			t.Errorf("client closed after a request: %+v", e)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("no OnClose")
 	}
 }
@@ -82,7 +82,7 @@ func TestCap(t *testing.T) {
 	l, addr, _ := serve(t, max, 10*time.Second)
 	get := func(c net.Conn) string {
 		io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		c.SetReadDeadline(time.Now().Add(30 * time.Second))
 		b := make([]byte, 1000)
 		n, _ := c.Read(b)
 		return string(b[:n])
@@ -161,7 +161,7 @@ func TestCloseWritePassesThrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The client sees the end of the stream, and can still send.
-	client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	client.SetReadDeadline(time.Now().Add(30 * time.Second))
 	if n, err := client.Read(make([]byte, 1)); n != 0 || err != io.EOF {
 		t.Fatalf("client read %d, %v after CloseWrite; want EOF", n, err)
 	}
@@ -169,7 +169,7 @@ func TestCloseWritePassesThrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 10)
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
 	if _, err := io.ReadFull(c, buf); err != nil || string(buf) != "still open" {
 		t.Fatalf("server read %q, %v", buf, err)
 	}

@@ -119,7 +119,7 @@ func startBinary(t *testing.T, bin, dir string, args ...string) *localProcess {
 		p.url = "http://" + a
 	case <-done:
 		t.Fatalf("dynago %v exited early:\n%s", args, p.Log())
-	case <-time.After(20 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatalf("dynago %v did not start:\n%s", args, p.Log())
 	}
 	return p
