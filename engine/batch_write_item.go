@@ -158,7 +158,9 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	}
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
 	for _, name := range names {
-		t := db.lookup(name)
+		// The tables were looked up for the writes: the catalog has
+		// them, unless one was deleted since.
+		t := db.lookupCached(name)
 		if t == nil {
 			continue
 		}

@@ -175,20 +175,37 @@ func (db *DB) loadCatalog() error {
 	return db.purgeDeleted()
 }
 
-// lookup returns the named table (name may be an ARN), or nil.
+// lookup returns the named table (name may be an ARN), or nil when there
+// is none. On a shared store a table this node does not know is read from
+// the store; an error reading it is returned, never taken for a missing
+// table (the server answers it with a 500, which clients retry).
 //
 // A TableName may be the table's ARN. Only an ARN of this database's
 // region and account names one of its tables: an ARN of another region or
 // account names a table that is not here, and one that is not a table's
 // own ARN names none.
-func (db *DB) lookup(name string) *table {
+func (db *DB) lookup(name string) (*table, error) {
 	t := db.lookupCached(name)
 	if t == nil && db.shared && name != "" {
 		// Another node may have created it: read the store.
-		db.refreshShared(name)
+		if err := db.refreshShared(name); err != nil {
+			return nil, err
+		}
 		t = db.lookupCached(name)
 	}
-	return t
+	return t, nil
+}
+
+// lookupFresh is lookup for an operation that must decide on the table's
+// current definition: on a shared store it reads the table from the store
+// first, whether or not this node knows it. It is called after the
+// request's validation, so an invalid request is answered as such while
+// the store is unreachable, as DynamoDB validates before it looks.
+func (db *DB) lookupFresh(name string) (*table, error) {
+	if err := db.refreshShared(name); err != nil {
+		return nil, err
+	}
+	return db.lookupCached(name), nil
 }
 
 // lookupCached is lookup in this process's catalog only.
@@ -213,7 +230,10 @@ func (db *DB) tableOrNotFound(name string) (*table, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
-	t := db.lookup(name)
+	t, err := db.lookup(name)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil {
 		if badTableARN(name) {
 			return nil, invalidTableARN(name)

@@ -21,7 +21,6 @@ func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	// On a shared store, decide on the table as the store has it now,
 	// and start again if another node changes it before the commit.
 	return retryConflicts(db, func() (*CreateTableOutput, error) {
-		db.refreshShared(in.TableName)
 		return db.createTable(in)
 	})
 }
@@ -36,7 +35,9 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	name := tableNameFromARN(in.TableName)
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
-	if t := db.lookup(name); t != nil {
+	if t, err := db.lookupFresh(name); err != nil {
+		return nil, err
+	} else if t != nil {
 		// While the table is CREATING, DynamoDB names that instead (the
 		// ack-api-quirks lab, DDB-TABLE-005, recorded 2026-10-09).
 		if db.tableStatus(t) == TableStatusCreating {

@@ -18,7 +18,6 @@ func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	// On a shared store, decide on the table as the store has it now,
 	// and start again if another node changes it before the commit.
 	return retryConflicts(db, func() (*DeleteTableOutput, error) {
-		db.refreshShared(in.TableName)
 		return db.deleteTable(in)
 	})
 }
@@ -37,7 +36,10 @@ func (db *DB) deleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	}
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
-	t := db.lookup(in.TableName)
+	t, err := db.lookupFresh(in.TableName)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}

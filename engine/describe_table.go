@@ -6,8 +6,6 @@ import "fmt"
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
 func (db *DB) DescribeTable(in *DescribeTableInput) (*DescribeTableOutput, error) {
-	// On a shared store, describe the table as the store has it now.
-	db.refreshShared(in.TableName)
 	return db.describeTable(in)
 }
 
@@ -23,12 +21,15 @@ func (db *DB) describeTable(in *DescribeTableInput) (*DescribeTableOutput, error
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	t := db.lookup(in.TableName)
+	// On a shared store, describe the table as the store has it now.
+	t, err := db.lookupFresh(in.TableName)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}
 	var desc *TableDescription
-	var err error
 	if status := db.tableStatus(t); status == TableStatusDeleting {
 		desc, err = db.describeDeleting(t)
 	} else {

@@ -322,8 +322,10 @@ func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedI
 	// On a shared store the batch expects t's catalog entry instead: the
 	// definition the index work uses must be the one the commit checks,
 	// and a cached entry may be older or newer than it.
-	if cur := db.lookup(t.meta.Name); !db.shared && cur != nil && cur.meta.ID == t.meta.ID {
-		t = cur
+	if !db.shared {
+		if cur := db.lookupCached(t.meta.Name); cur != nil && cur.meta.ID == t.meta.ID {
+			t = cur
+		}
 	}
 	if len(t.indexes) == 0 {
 		return nil

@@ -181,7 +181,9 @@ func (db *DB) loadBackfillCursor(st *backfillState, tableID uint64, indexID uint
 // backfillTarget returns the table and index a backfill works on, or nil
 // when the index is gone or no longer backfilling.
 func (db *DB) backfillTarget(name string, tableID uint64, indexID uint32) (*table, *index) {
-	t := db.lookup(name)
+	// The catalog as this node has it: the backfill started from it,
+	// and on a shared store the poller keeps it current.
+	t := db.lookupCached(name)
 	if t == nil || t.meta.ID != tableID {
 		return nil, nil
 	}

@@ -25,7 +25,7 @@ func TestIndexDeleteLeavesNothing(t *testing.T) {
 		name := fmt.Sprint("ix", round)
 		addGSI(t, db, "sweep", name)
 		waitActive(t, db, "sweep")
-		tb := db.lookup("sweep")
+		tb := lookupOK(t, db, "sweep")
 		id := tb.index(name).meta.ID
 		var stop atomic.Bool
 		var wg sync.WaitGroup

@@ -49,7 +49,7 @@ func waitActive(t testing.TB, db *DB, table string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Minute)
 	for {
-		tb := db.lookup(table)
+		tb := lookupOK(t, db, table)
 		busy := false
 		for _, ix := range tb.indexes {
 			busy = busy || ix.meta.Backfilling
@@ -68,7 +68,7 @@ func waitActive(t testing.TB, db *DB, table string) {
 // with those recomputed from the table.
 func checkIndexEqualsRecomputation(t *testing.T, db *DB, table, index string) {
 	t.Helper()
-	tb := db.lookup(table)
+	tb := lookupOK(t, db, table)
 	ix := tb.index(index)
 	want := map[string][]byte{}
 	var wantBytes int64
@@ -233,7 +233,7 @@ func TestBackfillResumesAfterRestart(t *testing.T) {
 	}
 	addGSI(t, db, "resume", "byg")
 	<-stopped
-	tb := db.lookup("resume")
+	tb := lookupOK(t, db, "resume")
 	if count, _, _ := db.indexStats(tb, tb.index("byg")); count != 2*backfillChunk {
 		t.Fatalf("%d entries before the restart, want %d", count, 2*backfillChunk)
 	}
@@ -243,7 +243,7 @@ func TestBackfillResumesAfterRestart(t *testing.T) {
 	db = mustOpen(t, Options{Dir: dir})
 	waitActive(t, db, "resume")
 	checkIndexEqualsRecomputation(t, db, "resume", "byg")
-	tb = db.lookup("resume")
+	tb = lookupOK(t, db, "resume")
 	if _, found, _ := db.store.Get(metaBackfillKey(tb.meta.ID, tb.index("byg").meta.ID), nil); found {
 		t.Fatal("cursor left behind")
 	}
@@ -264,7 +264,7 @@ func TestDeleteIndexFreesRows(t *testing.T) {
 	}
 	addGSI(t, db, "del", "byg")
 	waitActive(t, db, "del")
-	tb := db.lookup("del")
+	tb := lookupOK(t, db, "del")
 	id := tb.index("byg").meta.ID
 	out, err := db.UpdateTable(&UpdateTableInput{TableName: "del", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}})
 	if err != nil {
@@ -279,7 +279,7 @@ func TestDeleteIndexFreesRows(t *testing.T) {
 	// A new index gets a new id.
 	addGSI(t, db, "del", "byg")
 	waitActive(t, db, "del")
-	if nid := db.lookup("del").index("byg").meta.ID; nid == id {
+	if nid := lookupOK(t, db, "del").index("byg").meta.ID; nid == id {
 		t.Fatalf("index id %d reused", id)
 	}
 	checkIndexEqualsRecomputation(t, db, "del", "byg")
@@ -311,7 +311,7 @@ func TestDeleteBackfillingIndex(t *testing.T) {
 		select {
 		case <-paused:
 		default:
-			if tb := db.lookup("dbf"); tb != nil {
+			if tb := lookupOK(t, db, "dbf"); tb != nil {
 				if count, _, _ := db.indexStats(tb, tb.index("byg")); count == backfillChunk {
 					close(paused)
 					<-resume
@@ -326,7 +326,7 @@ func TestDeleteBackfillingIndex(t *testing.T) {
 	}
 	addGSI(t, db, "dbf", "byg")
 	<-paused
-	tb := db.lookup("dbf")
+	tb := lookupOK(t, db, "dbf")
 	id := tb.index("byg").meta.ID
 
 	// Another index's Create waits.

@@ -229,8 +229,10 @@ func (db *DB) reloadCatalog() error {
 	for ok := it.First(); ok; ok = it.Next() {
 		fresh[string(it.Key()[2:])] = bytes.Clone(it.Value())
 	}
-	if err := it.Close(); err != nil {
-		return err
+	// A read that failed midway is no catalog: the cached one is kept
+	// whole rather than replaced by the part read (or by nothing).
+	if err := errors.Join(it.Error(), it.Close()); err != nil {
+		return fmt.Errorf("read the catalog: %w", err)
 	}
 	for {
 		curp := db.tables.Load()
@@ -473,22 +475,24 @@ func (db *DB) startLeasedBackfills() {
 
 // refreshShared reads the table called name (a name or an ARN) from a
 // shared store into the catalog before an operation that must decide on
-// its current definition. Errors are left to the operation, which reads
-// the store itself.
-func (db *DB) refreshShared(name string) {
+// its current definition. An error reading the store is returned: the
+// operation cannot tell whether the table exists, and the catalog keeps
+// what it had.
+func (db *DB) refreshShared(name string) error {
 	if !db.shared || name == "" {
-		return
+		return nil
 	}
 	if strings.HasPrefix(name, "arn:") {
 		a, ok := parseTableARN(name)
 		if !ok {
-			return
+			return nil
 		}
 		name = a.name
 	}
 	if _, err := db.refreshTable(name); err != nil {
-		db.log.Warn("catalog refresh", "table", name, "err", err)
+		return fmt.Errorf("read table %q from the store: %w", name, err)
 	}
+	return nil
 }
 
 // loadAllStreams loads the streams of a shared store this node does not
@@ -509,7 +513,7 @@ func (db *DB) loadAllStreams() error {
 			ids = append(ids, m.ID)
 		}
 	}
-	if err := it.Close(); err != nil {
+	if err := errors.Join(it.Error(), it.Close()); err != nil {
 		return err
 	}
 	for _, id := range ids {
@@ -550,12 +554,18 @@ func (db *DB) Ping(ctx context.Context) error {
 // of t differs from this node's, after a read named an index that t
 // lacks or that is still backfilling: the catalog is then refreshed, and
 // the caller looks the table up again.
-func (db *DB) staleIndex(t *table, name string) bool {
+//
+// An error reading the store is returned: the index may exist there, so
+// the read's own error (no such index) would be a guess.
+func (db *DB) staleIndex(t *table, name string) (bool, error) {
 	if !db.shared || name == "" {
-		return false
+		return false, nil
 	}
 	fresh, err := db.refreshTable(t.meta.Name)
-	return err == nil && fresh != nil && !bytes.Equal(fresh.raw, t.raw)
+	if err != nil {
+		return false, err
+	}
+	return fresh != nil && !bytes.Equal(fresh.raw, t.raw), nil
 }
 
 // errTableReplaced stops a write whose table another node deleted and

@@ -135,7 +135,7 @@ func isItemRow(k []byte) bool { return len(k) > 0 && k[0] == keys.NSData }
 func TestSharedTokenAppliedTwiceAcrossNodes(t *testing.T) {
 	a, b, ha, _, _, _ := twoNodes(t)
 	mustCreate(t, b, "tok", false)
-	if a.lookup("tok") == nil {
+	if lookupOK(t, a, "tok") == nil {
 		t.Fatal("node a does not see the table")
 	}
 	reached, goOn := make(chan struct{}), make(chan struct{})
@@ -172,7 +172,7 @@ func TestSharedCatalogRegressionSkipsIndex(t *testing.T) {
 	if _, err := a.PutItem(&PutItemInput{TableName: "gtb", Item: gItem(1, "old", 1)}); err != nil {
 		t.Fatal(err)
 	}
-	if b.lookup("gtb") == nil {
+	if lookupOK(t, b, "gtb") == nil {
 		t.Fatal("b does not see g")
 	}
 	// b's poller reads the catalog (no index yet) and is held before it
@@ -261,7 +261,7 @@ func TestSharedFencedNodeCommitsBehindReader(t *testing.T) {
 	n := mustOpen(t, Options{Store: openPG(t, url, schema)})
 	m := mustOpen(t, Options{Store: openPG(t, withAppName(url, mApp), schema)})
 	arn := createStreamTable(t, n, "stb", ViewNewImage)
-	if m.lookup("stb") == nil {
+	if lookupOK(t, m, "stb") == nil {
 		t.Fatal("m does not see s")
 	}
 	d, err := m.DescribeStream(&DescribeStreamInput{StreamArn: arn})
@@ -275,7 +275,7 @@ func TestSharedFencedNodeCommitsBehindReader(t *testing.T) {
 	}
 	// Another transaction holds the item's row (it will roll back), so
 	// n's batch waits inside its transaction, after its expectations.
-	tb := n.lookup("stb")
+	tb := lookupOK(t, n, "stb")
 	k := itemKey{pk: attr.S("x")}
 	if err := tb.locate(&k); err != nil {
 		t.Fatal(err)
@@ -448,7 +448,7 @@ func TestSharedLSIFetchPoolDeadlock(t *testing.T) {
 func TestSharedSameStreamNumberOnTwoNodes(t *testing.T) {
 	a, b, ha, hb, _, _ := twoNodes(t)
 	arn := createStreamTable(t, a, "samenum", ViewNewImage)
-	if b.lookup("samenum") == nil {
+	if lookupOK(t, b, "samenum") == nil {
 		t.Fatal("b does not see the table")
 	}
 	same := clockSeq() + 1<<36
@@ -491,4 +491,14 @@ func TestSharedSameStreamNumberOnTwoNodes(t *testing.T) {
 	if len(recs) != 2 || len(got) != 2 {
 		t.Errorf("two items written, one through each node: records %v, want one for each of k0 and k1", got)
 	}
+}
+
+// lookupOK is db.lookup for a test, which fails on a store error.
+func lookupOK(t testing.TB, db *DB, name string) *table {
+	t.Helper()
+	tb, err := db.lookup(name)
+	if err != nil {
+		t.Errorf("look up table %s: %v", name, err)
+	}
+	return tb
 }

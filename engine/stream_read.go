@@ -111,7 +111,11 @@ func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 	}
 	limit := limitOr(in.Limit, maxDescribeLimit)
 	table := tableNameFromARN(in.TableName)
-	if in.TableName != "" && db.lookup(table) == nil {
+	t, err := db.lookup(table)
+	if err != nil {
+		return nil, err
+	}
+	if in.TableName != "" && t == nil {
 		// A deleted table's streams stay listed while readable.
 		found := false
 		for _, s := range db.allStreams() {

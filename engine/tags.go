@@ -16,7 +16,6 @@ const maxTagsPerResource = 50
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TagResource.html
 func (db *DB) TagResource(in *TagResourceInput) error {
 	_, err := retryConflicts(db, func() (struct{}, error) {
-		db.refreshShared(in.ResourceArn)
 		return struct{}{}, db.tagResource(in)
 	})
 	return err
@@ -55,7 +54,6 @@ func (db *DB) tagResource(in *TagResourceInput) error {
 // 50 keys (DDB-TABLE-105 and -107 of the ack-api-quirks lab).
 func (db *DB) UntagResource(in *UntagResourceInput) error {
 	_, err := retryConflicts(db, func() (struct{}, error) {
-		db.refreshShared(in.ResourceArn)
 		return struct{}{}, db.untagResource(in)
 	})
 	return err
@@ -96,7 +94,6 @@ func (db *DB) ListTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResour
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	db.refreshShared(in.ResourceArn)
 	t, err := db.tableByARN(in.ResourceArn)
 	if err != nil {
 		return nil, err
@@ -217,7 +214,11 @@ func (db *DB) tableByARN(arn string) (*table, error) {
 	if f[4] != db.opts.AccountID {
 		return nil, &Error{Code: CodeAccessDenied, Message: msgArnNotAllowed}
 	}
-	t := db.lookup(name)
+	// Tag operations decide on the table as a shared store has it now.
+	t, err := db.lookupFresh(name)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil || strings.HasPrefix(name, "arn:") {
 		return nil, NotFound(msgArnNotFound(arn))
 	}

@@ -64,7 +64,6 @@ func (db *DB) UpdateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	// On a shared store, decide on the table as the store has it now,
 	// and start again if another node changes it before the commit.
 	return retryConflicts(db, func() (*UpdateTimeToLiveOutput, error) {
-		db.refreshShared(in.TableName)
 		return db.updateTimeToLive(in)
 	})
 }
@@ -101,7 +100,10 @@ func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
-	t := db.lookup(in.TableName)
+	t, err := db.lookupFresh(in.TableName)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}
@@ -165,7 +167,6 @@ func (db *DB) DescribeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLi
 	if db.closed.Load() {
 		return nil, ErrClosed
 	}
-	db.refreshShared(in.TableName)
 	if in.NoTableName {
 		return nil, Validation(MsgTableNameRequired)
 	}
@@ -174,7 +175,10 @@ func (db *DB) DescribeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLi
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	t := db.lookup(in.TableName)
+	t, err := db.lookupFresh(in.TableName)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}
@@ -378,7 +382,8 @@ func (db *DB) expireRow(name string, id uint64, row []byte, w ttlWindow) (bool, 
 // ttlTable returns the table name if it is still the table id and has TTL
 // on, or nil.
 func (db *DB) ttlTable(name string, id uint64) *table {
-	t := db.lookup(name)
+	// The catalog as this node has it, which the sweep started from.
+	t := db.lookupCached(name)
 	if t == nil || t.meta.ID != id || !t.meta.TTLEnabled {
 		return nil
 	}

@@ -412,7 +412,7 @@ func TestTTLSweepRechecksUnderLock(t *testing.T) {
 	for _, pk := range []string{"renewed", "cleared", "deleted", "expired", "disabled"} {
 		ttlPut(t, db, "race", attr.Item{"pk": attr.S(pk), "exp": ttlNum(now - 1)})
 	}
-	tb := db.lookup("race")
+	tb := lookupOK(t, db, "race")
 	w := db.ttlWindow(clk.Now())
 	prefixRows := func() map[string][]byte {
 		rows, next, err := db.ttlCandidates("exp", keys.IndexPrefix(tb.meta.ID, keys.BaseIndexID), keys.PrefixEnd(keys.IndexPrefix(tb.meta.ID, keys.BaseIndexID)), w)

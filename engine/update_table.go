@@ -20,7 +20,6 @@ func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	// On a shared store, decide on the table as the store has it now,
 	// and start again if another node changes it before the commit.
 	return retryConflicts(db, func() (*UpdateTableOutput, error) {
-		db.refreshShared(in.TableName)
 		return db.updateTable(in)
 	})
 }
@@ -62,7 +61,10 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
-	t := db.lookup(in.TableName)
+	t, err := db.lookupFresh(in.TableName)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}

@@ -30,6 +30,7 @@ import (
 
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/sdkhttp"
+	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/local"
 	"github.com/dynago/dynago/server"
 )
@@ -85,6 +86,14 @@ func WithMaxBodyBytes(n int64) Option {
 	return func(_ *engine.Options, c *server.Config) { c.MaxBodyBytes = n }
 }
 
+// WithStore runs the server on st instead of the store the suite picks
+// (Pebble in memory, or PostgreSQL under DYNAGO_TEST_STORE), such as a
+// store wrapped to fail chosen calls. The engine takes it over and
+// closes it.
+func WithStore(st storage.Store) Option {
+	return func(o *engine.Options, _ *server.Config) { o.Store = st }
+}
+
 // Start starts a server on a loopback port with an empty in-memory
 // database. It is shut down, and the database closed, when the test ends.
 func Start(t testing.TB, opts ...Option) *Server {
@@ -94,7 +103,9 @@ func Start(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&eo, &sc)
 	}
-	eo.Store = openTestStore(t)
+	if eo.Store == nil {
+		eo.Store = openTestStore(t)
+	}
 	db, err := engine.Open(eo)
 	if err != nil {
 		t.Fatalf("open engine: %v", err)

@@ -82,7 +82,9 @@ type Snapshot interface {
 
 // Iter walks keys in order within its bounds. Key and Value are valid until
 // the next move. The positioning methods report whether the iterator is
-// on a key; after false, Error tells an error from the end.
+// on a key; after false, Error tells an error from the end. Close reports
+// that error too, so a read that failed midway is never taken for the end
+// of the range.
 type Iter interface {
 	First() bool
 	Last() bool

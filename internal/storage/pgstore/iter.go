@@ -216,19 +216,25 @@ func (it *iter) Value() []byte {
 func (it *iter) Error() error { return it.err }
 
 // Close ends the iterator's read transaction and releases its connection.
+// It reports the error that stopped the iterator, if one did, as Pebble's
+// iterators do: a caller that checks only Close never takes a failed read
+// for the end of the range.
 func (it *iter) Close() error {
 	if it.closed {
-		return nil
+		return it.err
 	}
 	it.closed = true
 	it.state = stUnpositioned
 	it.rows = nil
+	var err error
 	if it.own != nil {
-		err := it.own.release(true)
+		err = it.own.release(true)
 		runtime.KeepAlive(it) // no cleanup while releasing
-		return err
 	}
-	return nil
+	if it.err != nil {
+		return it.err
+	}
+	return err
 }
 
 // fetchFrom reads the page of keys >= start and positions on its first.

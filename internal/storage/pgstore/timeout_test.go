@@ -77,3 +77,34 @@ func TestCommitUnknownOutcome(t *testing.T) {
 		t.Errorf("c = %q", v)
 	}
 }
+
+// TestIterCloseReportsError: an iterator whose read failed reports it
+// from Close as well as Error, as storage.Iter promises, so a caller
+// checking Close never takes a failed read for the end of its range.
+func TestIterCloseReportsError(t *testing.T) {
+	s := openTest(t, Options{MaxConns: 2, CallTimeout: 300 * time.Millisecond})
+	shrinkPages(t, 1, 1, 1<<20)
+	set(t, s, "a", "1", "b", "2")
+	held, _ := s.NewIter(nil, nil)
+	held.First()
+	held.Next() // holds one connection
+	other, err := s.pool.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := s.NewIter(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it.First() {
+		t.Fatal("an iterator read with no connection to be had")
+	}
+	if it.Error() == nil {
+		t.Fatal("an iterator stopped by a failed read reports no error")
+	}
+	if err := it.Close(); err == nil {
+		t.Error("Close of an iterator whose read failed reports no error")
+	}
+	other.Release()
+	held.Close()
+}
