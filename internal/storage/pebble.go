@@ -56,6 +56,12 @@ type Options struct {
 	// one of at most 256 KiB and doubles it up to this). 0 means the
 	// default: 64 MiB in memory, Pebble's 4 MiB on disk.
 	MemTableSize uint64
+	// DiskReserve is the free space, in bytes, that writes leave on the
+	// data directory's file system: a commit that would leave less fails
+	// with ErrDiskFull, unapplied (see spaceGuard). 0 means the default,
+	// twice the largest memtable plus 4 MiB; negative turns the check
+	// off. Ignored in memory.
+	DiskReserve int64
 	// CacheSize is the block cache's capacity in bytes. 0 means the
 	// default, 64 MiB. A store opened per test wants both small, so that
 	// thousands fit in one process.
@@ -74,6 +80,9 @@ type DB struct {
 	reclaim *reclaimer
 	// stalls counts the write stalls Pebble reported (Stats).
 	stalls *atomic.Int64
+	// space refuses the writes a nearly full disk has no room for; nil
+	// in memory.
+	space *spaceGuard
 }
 
 // MaxOpenFiles bounds the table files Pebble keeps open (its table
@@ -167,6 +176,17 @@ func Open(o Options) (*DB, error) {
 		wo = pebble.NoSync
 	}
 	d := &DB{p: p, lock: lock, wo: wo, inMemory: o.InMemory, stalls: stalls}
+	if !o.InMemory && o.DiskReserve >= 0 {
+		reserve := uint64(o.DiskReserve)
+		if reserve == 0 {
+			mt := popts.MemTableSize
+			if mt == 0 {
+				mt = 4 << 20 // Pebble's default
+			}
+			reserve = 2*mt + defaultReserveSlack
+		}
+		d.space = &spaceGuard{fs: popts.FS, dir: dir, reserve: reserve}
+	}
 	d.reclaim = newReclaimer(func(ctx context.Context, start, end []byte) error {
 		return p.Compact(ctx, start, end, true)
 	}, logger.Warn)
@@ -188,7 +208,16 @@ func (d *DB) Stats() []Stat {
 		{Name: "pebble_block_cache_hits_total", Help: "Block cache hits.", Counter: true, Value: float64(m.BlockCache.Hits)},
 		{Name: "pebble_block_cache_misses_total", Help: "Block cache misses.", Counter: true, Value: float64(m.BlockCache.Misses)},
 		{Name: "pebble_disk_bytes", Help: "Bytes the store's files take (log and tables).", Value: float64(m.DiskSpaceUsage())},
+		{Name: "pebble_disk_full_refusals_total", Help: "Commits refused, unapplied, because the data directory's file system was nearly full.", Counter: true, Value: float64(d.refusals())},
 	}
+}
+
+// refusals is how many commits the space guard refused.
+func (d *DB) refusals() int64 {
+	if d.space == nil {
+		return 0
+	}
+	return d.space.refused.Load()
 }
 
 // Close releases the directory. Every acknowledged write is already in the
@@ -403,6 +432,14 @@ func (b *pebbleBatch) Empty() bool { return b.b.Empty() }
 // to the operating system before returning, sharing that write (and, with
 // Options.Sync, the fsync) among concurrent commits.
 func (b *pebbleBatch) Commit() error {
+	if g := b.db.space; g != nil && !b.b.Empty() {
+		n := b.b.Len()
+		if err := g.admit(n, len(b.deleted) > 0); err != nil {
+			b.Close()
+			return err
+		}
+		defer g.release(n)
+	}
 	err := b.b.Commit(b.db.wo)
 	b.b.Close()
 	b.b = nil
