@@ -10,6 +10,8 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
 
 	"github.com/dynago/dynago/internal/pgtest"
@@ -339,5 +341,80 @@ func TestStoreFaultsUnknownTableOnSharedStore(t *testing.T) {
 		if err != nil || g.Item != nil {
 			t.Errorf("item z of %s after a failed PutItem: %v, %v; want none", tbl, g, err)
 		}
+	}
+}
+
+// The DynamoDB Streams operations fail with a 5xx too while the store
+// fails, on both stores, and answer again once it is healthy.
+func TestStoreFaultsStreams(t *testing.T) {
+	needsWire(t)
+	for _, st := range faultStores {
+		t.Run(st.name, func(t *testing.T) {
+			fs := faultstore.New(st.open(t))
+			s := testserver.Start(t, testserver.WithStore(fs))
+			c, sc := s.Client, s.Streams
+			out, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("fst"), BillingMode: types.BillingModePayPerRequest,
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+				StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			arn := out.TableDescription.LatestStreamArn
+			if _, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("fst"), Item: item{"pk": S("a")}}); err != nil {
+				t.Fatal(err)
+			}
+			ds, err := sc.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+			if err != nil || len(ds.StreamDescription.Shards) == 0 {
+				t.Fatalf("DescribeStream: %v, %v", ds, err)
+			}
+			shard := ds.StreamDescription.Shards[0].ShardId
+			gi, err := sc.GetShardIterator(bg(), &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ops := []struct {
+				name string
+				do   func() error
+			}{
+				{"ListStreams", func() error {
+					_, err := sc.ListStreams(bg(), &dynamodbstreams.ListStreamsInput{TableName: aws.String("fst")})
+					return err
+				}},
+				{"DescribeStream", func() error {
+					_, err := sc.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+					return err
+				}},
+				{"GetShardIterator", func() error {
+					_, err := sc.GetShardIterator(bg(), &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+					return err
+				}},
+				{"GetRecords", func() error {
+					_, err := sc.GetRecords(bg(), &dynamodbstreams.GetRecordsInput{ShardIterator: gi.ShardIterator})
+					return err
+				}},
+			}
+			for _, op := range ops {
+				fs.FailAll()
+				err := op.do()
+				fs.Heal()
+				if err != nil {
+					wantServerError(t, op.name+" with the store failing", err)
+				} else if fs.Shared() || op.name == "GetRecords" {
+					// One process knows its streams without the store,
+					// but records are read from it.
+					t.Errorf("%s with the store failing: succeeded; want a 5xx", op.name)
+				}
+			}
+			for _, op := range ops {
+				if err := op.do(); err != nil {
+					t.Errorf("%s with the store healthy again: %v", op.name, err)
+				}
+			}
+			recs, err := sc.GetRecords(bg(), &dynamodbstreams.GetRecordsInput{ShardIterator: gi.ShardIterator})
+			if err != nil || len(recs.Records) != 1 {
+				t.Errorf("GetRecords with the store healthy again: %v, %v; want the one record", recs, err)
+			}
+		})
 	}
 }

@@ -115,10 +115,14 @@ func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	streams, err := db.allStreams()
+	if err != nil {
+		return nil, err
+	}
 	if in.TableName != "" && t == nil {
 		// A deleted table's streams stay listed while readable.
 		found := false
-		for _, s := range db.allStreams() {
+		for _, s := range streams {
 			found = found || s.meta.TableName == table
 		}
 		if !found {
@@ -131,7 +135,7 @@ func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 	// recording of DynamoDB's answer; ListTables treats an
 	// ExclusiveStartTableName so).
 	started := in.ExclusiveStartStreamArn == ""
-	for _, s := range db.allStreams() {
+	for _, s := range streams {
 		if in.TableName != "" && s.meta.TableName != table {
 			continue
 		}
@@ -561,7 +565,11 @@ func eventID(streamID, seq uint64) string {
 // closed shards, and streams disabled that long ago.
 func (db *DB) trimStreams(now time.Time) error {
 	cutoff := now.Add(-streamRetention)
-	for _, s := range db.allStreams() {
+	streams, err := db.allStreams()
+	if err != nil {
+		return err
+	}
+	for _, s := range streams {
 		if err := s.rollIdle(now); err != nil {
 			return fmt.Errorf("stream %s: %w", s.meta.ARN, err)
 		}

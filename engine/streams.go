@@ -691,9 +691,11 @@ func (db *DB) lookupStream(arn string) *stream {
 }
 
 // allStreams returns the live streams ordered by table name, then age.
-func (db *DB) allStreams() []*stream {
+// On a shared store it reads the streams other nodes enabled first; an
+// error reading them is returned, not taken for no such stream.
+func (db *DB) allStreams() ([]*stream, error) {
 	if err := db.loadAllStreams(); err != nil {
-		db.log.Warn("load streams", "err", err)
+		return nil, fmt.Errorf("load streams: %w", err)
 	}
 	var out []*stream
 	db.streams.Range(func(_, v any) bool {
@@ -707,5 +709,5 @@ func (db *DB) allStreams() []*stream {
 		}
 		return a.ID < b.ID
 	})
-	return out
+	return out, nil
 }
