@@ -301,6 +301,19 @@ func TestStoreFaultsUnknownTableOnSharedStore(t *testing.T) {
 	}
 	fs.FailAll()
 	createFaultTable(t, a.Client, "late")
+	withStream, err := a.Client.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("streamed"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := withStream.TableDescription.LatestStreamArn
+	_, err = b.Streams.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+	wantServerError(t, "DescribeStream of a stream the node does not know, its store failing", err)
+	_, err = b.Streams.GetShardIterator(bg(), &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: aws.String("shardId-00000000000000000000-00000000"),
+		ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+	wantServerError(t, "GetShardIterator of a stream the node does not know, its store failing", err)
 	for _, tbl := range []string{"late", "known"} {
 		_, err := b.Client.GetItem(bg(), &dynamodb.GetItemInput{TableName: aws.String(tbl), Key: item{"pk": S("a")}})
 		wantServerError(t, "GetItem of "+tbl+" on a node whose store fails", err)
@@ -315,7 +328,7 @@ func TestStoreFaultsUnknownTableOnSharedStore(t *testing.T) {
 			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}})
 		wantServerError(t, "CreateTable of existing "+tbl+" on a node whose store fails", err)
 	}
-	_, err := b.Client.ListTables(bg(), &dynamodb.ListTablesInput{})
+	_, err = b.Client.ListTables(bg(), &dynamodb.ListTablesInput{})
 	wantServerError(t, "ListTables on a node whose store fails", err)
 	// An invalid request is still answered as such: validation comes
 	// before the store.
@@ -328,8 +341,11 @@ func TestStoreFaultsUnknownTableOnSharedStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(out.TableNames, ","); got != "known,late" {
-		t.Errorf("ListTables after the store healed: %s; want known,late", got)
+	if got := strings.Join(out.TableNames, ","); got != "known,late,streamed" {
+		t.Errorf("ListTables after the store healed: %s; want known,late,streamed", got)
+	}
+	if _, err := b.Streams.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: arn}); err != nil {
+		t.Errorf("DescribeStream after the store healed: %v", err)
 	}
 	for _, tbl := range []string{"late", "known"} {
 		g, err := b.Client.GetItem(bg(), &dynamodb.GetItemInput{TableName: aws.String(tbl), Key: item{"pk": S("a")}})

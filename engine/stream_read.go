@@ -181,7 +181,10 @@ func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 	if f := in.ShardFilter; f != nil && f.ShardId == "" {
 		return nil, Validation(msgShardFilterNoShardID)
 	}
-	s := db.lookupStream(in.StreamArn)
+	s, err := db.lookupStream(in.StreamArn)
+	if err != nil {
+		return nil, err
+	}
 	if s == nil {
 		return nil, streamNotFound(in.StreamArn)
 	}
@@ -296,7 +299,10 @@ func (db *DB) GetShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutp
 	if bySeq != (in.SequenceNumber != "") {
 		return nil, Validation(msgSequenceNumberUse(in.ShardIteratorType, in.SequenceNumber != ""))
 	}
-	s := db.lookupStream(in.StreamArn)
+	s, err := db.lookupStream(in.StreamArn)
+	if err != nil {
+		return nil, err
+	}
 	if s == nil {
 		return nil, streamNotFound(in.StreamArn)
 	}

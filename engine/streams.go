@@ -673,11 +673,22 @@ func (db *DB) loadStreamStateFrom(r storage.Reader, s *stream) error {
 	return rit.Error()
 }
 
-// lookupStream finds a live stream by ARN.
-func (db *DB) lookupStream(arn string) *stream {
-	if err := db.loadAllStreams(); err != nil {
-		db.log.Warn("load streams", "err", err)
+// lookupStream finds a live stream by ARN, or nil. On a shared store a
+// stream this node does not know is read from the store (another node
+// enabled it); an error reading it is returned, not taken for no such
+// stream.
+func (db *DB) lookupStream(arn string) (*stream, error) {
+	if s := db.knownStream(arn); s != nil {
+		return s, nil
 	}
+	if err := db.loadAllStreams(); err != nil {
+		return nil, fmt.Errorf("load streams: %w", err)
+	}
+	return db.knownStream(arn), nil
+}
+
+// knownStream finds a stream this node has loaded by ARN, or nil.
+func (db *DB) knownStream(arn string) *stream {
 	var found *stream
 	db.streams.Range(func(_, v any) bool {
 		s := v.(*stream)
