@@ -119,6 +119,13 @@ func Open(o Options) (*DB, error) {
 		MaxOpenFiles: MaxOpenFiles,
 		EventListener: &pebble.EventListener{
 			WriteStallBegin: func(pebble.WriteStallBeginInfo) { stalls.Add(1) },
+			// Pebble's default stops the process on a corrupt or
+			// unreadable file. The read that met it fails instead (the
+			// server answers InternalServerError), and the file is
+			// named in the log.
+			DataCorruption: func(info pebble.DataCorruptionInfo) {
+				logger.Error("pebble: corrupt or unreadable data", "path", info.Path, "err", info.Details)
+			},
 		},
 	}
 	dir := o.Dir
