@@ -16,16 +16,27 @@ import (
 const maxMiddlewareBody = 16 << 20
 
 // Handler returns next behind signature verification, for a server that
-// does not call Verify itself: it reads the body (at most 16 MB, as
-// received), verifies it with v.Now, answers a failure as DynamoDB does
-// and otherwise hands next the request with its body restored. A body over
-// 16 MB gets 413 and one that cannot be read 500: nothing unverified
-// reaches next. Requests Exempt names pass unchecked. The server's own ServeHTTP should rather
+// does not call Verify itself: it checks what it can before the body
+// (Precheck), reads the body (at most 16 MB, as received), verifies it
+// with v.Now, answers a failure as DynamoDB does and otherwise hands next
+// the request with its body restored. A body over 16 MB gets 413 and one
+// that cannot be read 500: nothing unverified reaches next. Requests
+// Exempt names pass unchecked. The server's own ServeHTTP should rather
 // call Verify on the body it has read (see docs/AUTH.md).
 func (v *Verifier) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if Exempt(r) {
 			next.ServeHTTP(w, r)
+			return
+		}
+		if r.ContentLength > maxMiddlewareBody {
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			return
+		}
+		// What can be checked without the body is checked first, so
+		// that an unsigned request costs no body.
+		if aerr := v.Precheck(r, v.Now()); aerr != nil {
+			WriteError(w, aerr)
 			return
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxMiddlewareBody+1))

@@ -96,6 +96,53 @@ func (v *Verifier) Verify(r *http.Request, body []byte, now time.Time) (Identity
 // itself, as it streamed in: payloadHash is the lowercase hex SHA-256 of
 // the body as received.
 func (v *Verifier) VerifyPayloadHash(r *http.Request, payloadHash string, now time.Time) (Identity, *engine.Error) {
+	if payloadHash == "" {
+		payloadHash = emptyHash
+	}
+	return v.verify(r, payloadHash, now)
+}
+
+// Precheck checks, before r's body is read, what of its signature does
+// not need the body, and returns the error Verify would return for it, or
+// nil. When the request declares its body's hash (an X-Amz-Content-Sha256
+// header of 64 hex digits, or UNSIGNED-PAYLOAD) that is everything, the
+// signature included, with the declared hash standing for the body's;
+// Verify then fails if the body does not match it, as the signature was
+// made over the declared hash. Otherwise it is everything before the
+// signature: the time window, the algorithm, the credential's scope and
+// access key, the signature's form. A server calls it before it reads a
+// body, so that an unsigned request, or one by an unknown key, costs it
+// no body; it must still call Verify once the body is read.
+func (v *Verifier) Precheck(r *http.Request, now time.Time) *engine.Error {
+	_, err := v.verify(r, "", now)
+	return err
+}
+
+// emptyHash is the hex SHA-256 of an empty body.
+const emptyHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+// declaredHash returns the payload hash a request declares in
+// X-Amz-Content-Sha256, if it is one: 64 lowercase hex digits, as SigV4
+// writes it.
+func declaredHash(r *http.Request) (string, bool) {
+	h := r.Header.Get("X-Amz-Content-Sha256")
+	if len(h) != 2*sha256.Size {
+		return "", false
+	}
+	for i := range len(h) {
+		if _, ok := lowerHexDigit(h[i]); !ok {
+			return "", false
+		}
+	}
+	return h, true
+}
+
+// verify is VerifyPayloadHash, or with payloadHash "" (unknown: the body
+// is not read yet) Precheck's checks.
+func (v *Verifier) verify(r *http.Request, payloadHash string, now time.Time) (Identity, *engine.Error) {
+	if payloadHash == "" {
+		payloadHash, _ = declaredHash(r)
+	}
 	header, hasHeader := r.Header["Authorization"]
 	query := parseQuery(r.URL.RawQuery)
 	presigned := hasParam(query, "X-Amz-Algorithm")
@@ -243,6 +290,11 @@ func (v *Verifier) check(r *http.Request, req *request, query []queryParam, now 
 	got, ok := decodeSignature(req.signature)
 	if !ok {
 		return Identity{}, invalid(msgSignatureInvalid)
+	}
+	if req.payloadHash == "" {
+		// Precheck of a body not read yet, whose hash is not declared:
+		// the signature waits for it.
+		return Identity{}, nil
 	}
 	path := r.URL.EscapedPath()
 	want := v.signature(r, req, path, names, query, cred, sc)

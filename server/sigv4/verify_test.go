@@ -729,3 +729,61 @@ func TestVerifyConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// TestPrecheck: before the body, Precheck refuses what Verify would
+// refuse whatever the body (no signature, an unknown key, a signature out
+// of its time window), and with a declared payload hash (or
+// UNSIGNED-PAYLOAD) a wrong signature too; without one it cannot tell a
+// wrong signature, which Verify then refuses. A body that is not the one
+// whose hash was declared and signed passes Precheck and fails Verify.
+func TestPrecheck(t *testing.T) {
+	v := testVerifier(t)
+	withHash := func(h string) signing {
+		s := defaultSigning()
+		s.payloadHash = h
+		return s
+	}
+	declare := func(h string) *http.Request {
+		r := newRequest("DynamoDB_20120810.ListTables")
+		r.Header.Set("X-Amz-Content-Sha256", h)
+		return r
+	}
+	wrong := defaultSigning()
+	wrong.secret = "wrong"
+	unknown := defaultSigning()
+	unknown.key = "AKIDNOBODY"
+	old := defaultSigning()
+	old.at = testNow.Add(-time.Hour)
+	wrongUnsigned := withHash(UnsignedPayload)
+	wrongUnsigned.secret = "wrong"
+	for _, tc := range []struct {
+		name     string
+		r        *http.Request
+		pre, ver string // the error codes of Precheck and Verify, "" for none
+	}{
+		{"unsigned", newRequest("DynamoDB_20120810.ListTables"), "MissingAuthenticationTokenException", "MissingAuthenticationTokenException"},
+		{"right", signed(t), "", ""},
+		{"wrong secret", sdkSign(t, newRequest("DynamoDB_20120810.ListTables"), wrong), "", "InvalidSignatureException"},
+		{"unknown key", sdkSign(t, newRequest("DynamoDB_20120810.ListTables"), unknown), "UnrecognizedClientException", "UnrecognizedClientException"},
+		{"expired", sdkSign(t, newRequest("DynamoDB_20120810.ListTables"), old), "InvalidSignatureException", "InvalidSignatureException"},
+		{"declared, right", sdkSign(t, declare(hashHex(testBody)), defaultSigning()), "", ""},
+		{"declared, wrong secret", sdkSign(t, declare(hashHex(testBody)), wrong), "InvalidSignatureException", "InvalidSignatureException"},
+		{"declared another body", sdkSign(t, declare(hashHex("other")), withHash(hashHex("other"))), "", "InvalidSignatureException"},
+		{"unsigned payload, right", sdkSign(t, declare(UnsignedPayload), withHash(UnsignedPayload)), "", ""},
+		{"unsigned payload, wrong secret", sdkSign(t, declare(UnsignedPayload), wrongUnsigned), "InvalidSignatureException", "InvalidSignatureException"},
+		{"presigned, wrong secret", sdkPresign(t, newRequest("DynamoDB_20120810.ListTables"), wrong), "", "InvalidSignatureException"},
+	} {
+		code := func(e *engine.Error) string {
+			if e == nil {
+				return ""
+			}
+			return e.Code
+		}
+		if got := code(v.Precheck(tc.r, testNow)); got != tc.pre {
+			t.Errorf("%s: Precheck %q, want %q", tc.name, got, tc.pre)
+		}
+		if _, err := v.Verify(tc.r, []byte(testBody), testNow); code(err) != tc.ver {
+			t.Errorf("%s: Verify %q, want %q", tc.name, code(err), tc.ver)
+		}
+	}
+}
