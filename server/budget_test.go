@@ -15,29 +15,29 @@ import (
 // limit.
 func TestBudget(t *testing.T) {
 	ctx := context.Background()
-	b := newBudget(100)
-	if !b.acquire(ctx, 60, time.Second) || !b.acquire(ctx, 40, time.Second) {
+	b := newBudget(100, 0)
+	if !b.acquire(ctx, nil, 60, time.Second) || !b.acquire(ctx, nil, 40, time.Second) {
 		t.Fatal("grants within the limit refused")
 	}
 	start := time.Now()
-	if b.acquire(ctx, 1, 50*time.Millisecond) {
+	if b.acquire(ctx, nil, 1, 50*time.Millisecond) {
 		t.Fatal("granted past the limit")
 	}
 	if time.Since(start) < 50*time.Millisecond {
 		t.Fatal("did not wait")
 	}
-	if b.tryAcquire(1) {
+	if b.tryAcquire(nil, 1) {
 		t.Fatal("tryAcquire past the limit")
 	}
 
 	// Waiters are served in order as bytes come back: a small one does
 	// not pass a large one ahead of it.
 	got := make(chan int, 2)
-	go func() { b.acquire(ctx, 50, time.Minute); got <- 1 }()
+	go func() { b.acquire(ctx, nil, 50, time.Minute); got <- 1 }()
 	waitWaiters(t, b, 1)
-	go func() { b.acquire(ctx, 10, time.Minute); got <- 2 }()
+	go func() { b.acquire(ctx, nil, 10, time.Minute); got <- 2 }()
 	waitWaiters(t, b, 2)
-	b.release(40) // 60 used: the first waiter (50) does not fit, so neither goes
+	b.release(nil, 40) // 60 used: the first waiter (50) does not fit, so neither goes
 	// release grants under the budget's lock: whoever it let in has left
 	// the queue and holds its bytes by now.
 	b.mu.Lock()
@@ -51,31 +51,31 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("waiter %d granted out of order", w)
 	default:
 	}
-	b.release(60) // 0 used: both fit
+	b.release(nil, 60) // 0 used: both fit
 	<-got
 	<-got
 	if u := b.inUse(); u != 60 {
 		t.Fatalf("in use %d, want 60", u)
 	}
-	b.release(60)
+	b.release(nil, 60)
 
 	// A request larger than the whole budget gets in alone.
-	if !b.acquire(ctx, 500, time.Second) {
+	if !b.acquire(ctx, nil, 500, time.Second) {
 		t.Fatal("oversized request refused on an empty budget")
 	}
-	if b.acquire(ctx, 1, 10*time.Millisecond) {
+	if b.acquire(ctx, nil, 1, 10*time.Millisecond) {
 		t.Fatal("granted beside an oversized request")
 	}
-	b.release(500)
+	b.release(nil, 500)
 
 	// A cancelled request stops waiting.
-	b.force(100)
+	b.force(nil, 100)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if b.acquire(cctx, 1, 10*time.Second) {
+	if b.acquire(cctx, nil, 1, 10*time.Second) {
 		t.Fatal("granted after cancel")
 	}
-	b.release(100)
+	b.release(nil, 100)
 	if u := b.inUse(); u != 0 {
 		t.Fatalf("in use %d at the end", u)
 	}
@@ -123,5 +123,69 @@ func TestResponseReserve(t *testing.T) {
 		if got := responseReserve(tc.in); got != tc.want {
 			t.Errorf("responseReserve(%T) = %d, want %d", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestBudgetSources checks the per-source shares: a source at its share
+// waits while others pass it, its own later requests wait behind its
+// first, a request larger than the share gets in when its source holds
+// nothing, and sources are forgotten once they hold nothing and have no
+// request in flight.
+func TestBudgetSources(t *testing.T) {
+	ctx := context.Background()
+	b := newBudget(100, 40)
+	ka, kb := sourceOf("192.0.2.1:1000"), sourceOf("192.0.2.2:1000")
+	if sourceOf("192.0.2.1:2000") != ka || sourceOf("[2001:db8::1]:1") != sourceOf("[2001:db8::2]:2") || sourceOf("[2001:db8:0:1::1]:1") == sourceOf("[2001:db8::1]:1") {
+		t.Fatal("sources: ports must not matter, an IPv6 /64 is one source")
+	}
+	a, bb := b.join(ka), b.join(kb)
+	if !b.acquire(ctx, a, 40, time.Second) {
+		t.Fatal("a source's share refused")
+	}
+	if b.tryAcquire(a, 1) {
+		t.Fatal("tryAcquire past the share")
+	}
+	// a is at its share: its next request waits, and so does a smaller
+	// one behind it, while b's requests pass both.
+	first, second := make(chan bool), make(chan bool)
+	go func() { first <- b.acquire(ctx, a, 30, time.Minute) }()
+	waitWaiters(t, b, 1)
+	go func() { second <- b.acquire(ctx, a, 1, time.Minute) }()
+	waitWaiters(t, b, 2)
+	if !b.acquire(ctx, bb, 40, time.Second) || !b.tryAcquire(nil, 10) {
+		t.Fatal("another source held back by a source at its share")
+	}
+	if got := b.sourceInUse(kb); got != 40 {
+		t.Fatalf("source b holds %d, want 40", got)
+	}
+	b.release(a, 10) // a holds 30: its 30 does not fit, so neither goes
+	waitWaiters(t, b, 2)
+	b.release(a, 30) // a holds nothing: both fit a's share and the budget (60 in use)
+	if !<-first || !<-second {
+		t.Fatal("waiters of a source refused")
+	}
+	if got := b.sourceInUse(ka); got != 31 {
+		t.Fatalf("source a holds %d, want 31", got)
+	}
+	b.release(a, 31)
+	b.release(bb, 40)
+	b.release(nil, 10)
+
+	// A request larger than the share gets in when its source holds
+	// nothing, but not beside another of its source's.
+	if !b.acquire(ctx, a, 60, time.Second) {
+		t.Fatal("a request over the share refused while its source held nothing")
+	}
+	if b.acquire(ctx, a, 1, time.Millisecond) {
+		t.Fatal("granted beside a request over the share")
+	}
+	b.release(a, 60)
+	b.leave(a)
+	b.leave(bb)
+	b.mu.Lock()
+	n := len(b.sources)
+	b.mu.Unlock()
+	if n != 0 || b.inUse() != 0 {
+		t.Fatalf("%d sources remembered, %d bytes in use at the end", n, b.inUse())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,7 +21,9 @@ import (
 //   - per request, counted as it is answered: dynago_requests_total by
 //     operation and outcome ("ok" or the error type answered), and
 //     dynago_request_duration_seconds by operation; requests throttled by
-//     the buffer budget in dynago_throttled_requests_total;
+//     the buffer budget in dynago_throttled_requests_total, and the
+//     budget's bytes in use, read at each scrape, in
+//     dynago_buffer_bytes_in_use;
 //   - read at each scrape from the engine (engine.Meters) and the catalog:
 //     units billed by table and index, items and bytes by table, indexes
 //     backfilling, stream records written and read, TTL deletions,
@@ -36,6 +39,8 @@ type Metrics struct {
 	requests  *prometheus.CounterVec
 	duration  *prometheus.HistogramVec
 	throttled prometheus.Counter
+	// budget is the buffer budget of the server the metrics are of.
+	budget atomic.Pointer[budget]
 
 	// ops caches each operation's ok counter and histogram, so that a
 	// request does not look its labels up.
@@ -66,7 +71,16 @@ func NewMetrics(dbs func() []*engine.DB) *Metrics {
 			Help: "Requests answered ThrottlingException because the server's buffers were full.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.throttled, &runtimeCollector{}, &engineCollector{dbs: dbs})
+	inUse := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "dynago_buffer_bytes_in_use",
+		Help: "Bytes of request and response buffers held now, of --max-buffer-memory.",
+	}, func() float64 {
+		if b := m.budget.Load(); b != nil {
+			return float64(b.inUse())
+		}
+		return 0
+	})
+	m.reg.MustRegister(m.requests, m.duration, m.throttled, inUse, &runtimeCollector{}, &engineCollector{dbs: dbs})
 	return m
 }
 

@@ -85,6 +85,14 @@ type Config struct {
 	// ThrottlingException. Default DefaultMaxBufferBytes; it is raised
 	// to MinBufferBytes(MaxBodyBytes) if lower.
 	MaxBufferBytes int64
+	// MaxBufferBytesPerSource bounds the part of MaxBufferBytes the
+	// requests of one source address (an IPv4 address or an IPv6 /64)
+	// hold at once, so that a few clients cannot hold what others need;
+	// past it a request waits or is throttled while other sources pass.
+	// Default a quarter of MaxBufferBytes; raised to
+	// MinBufferBytes(MaxBodyBytes) if lower, and lowered to
+	// MaxBufferBytes if higher.
+	MaxBufferBytesPerSource int64
 	// ThrottleWait is how long a request waits for buffer bytes before it
 	// is throttled. Default DefaultThrottleWait.
 	ThrottleWait time.Duration
@@ -161,6 +169,8 @@ type inflight struct {
 	// held is the bytes this request holds of the server's budget;
 	// bodyHeld is the part of it held for the body.
 	held, bodyHeld int64
+	// src is the request's source address in the budget.
+	src *source
 	// body is the request body once read; nil once it is released.
 	body []byte
 	// db is the database the request reads and writes.
@@ -196,7 +206,7 @@ func New(db *engine.DB, cfg Config) *Server {
 	}
 	s := &Server{
 		db: db, log: cfg.Logger, max: cfg.MaxBodyBytes, ops: operations(), streamOps: streamOperations(),
-		budget:       newBudget(cfg.MaxBufferBytes),
+		budget:       newBudget(cfg.MaxBufferBytes, perSourceBytes(cfg)),
 		throttleWait: cfg.ThrottleWait,
 		bodyTimeout:  cfg.BodyReadTimeout,
 		writeTimeout: cfg.WriteTimeout,
@@ -208,6 +218,9 @@ func New(db *engine.DB, cfg Config) *Server {
 		metrics:      cfg.Metrics,
 		auth:         cfg.Auth,
 		debug:        cfg.Logger.Enabled(context.Background(), slog.LevelDebug),
+	}
+	if cfg.Metrics != nil {
+		cfg.Metrics.budget.Store(s.budget)
 	}
 	if s.corsPolicy == nil {
 		s.corsPolicy = &CORS{}
@@ -312,7 +325,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
 		return
 	}
-	c := &inflight{r: r, w: w, db: s.db}
+	c := &inflight{r: r, w: w, db: s.db, src: s.budget.join(sourceOf(r.RemoteAddr))}
 	var ans *answer
 	var opName string
 	if s.observing() && !admin {
@@ -325,7 +338,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.log.Error("panic serving request", "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			s.writeError(w, r, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
 		}
-		s.budget.release(c.held)
+		s.budget.release(c.src, c.held)
+		s.budget.leave(c.src)
 		if ans != nil {
 			s.finish(ans, opName, reqID, c.note, start)
 		}
@@ -413,7 +427,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Account for the response's real size: encoding may have grown it
 	// past what the operation reserved.
 	if extra := int64(cap(out)) - c.held; extra > 0 {
-		s.budget.force(extra)
+		s.budget.force(c.src, extra)
 		c.held += extra
 	}
 	s.write(w, r, http.StatusOK, out)
@@ -467,7 +481,7 @@ func (s *Server) writePlain(w http.ResponseWriter, r *http.Request, status int, 
 // body is let go for the garbage collector at once; a small one returns
 // to the pool when the request ends.
 func (s *Server) releaseBody(c *inflight) {
-	s.budget.release(c.bodyHeld)
+	s.budget.release(c.src, c.bodyHeld)
 	c.held -= c.bodyHeld
 	c.bodyHeld = 0
 	if cap(c.body) > pooledBufferBytes {
@@ -479,7 +493,7 @@ func (s *Server) releaseBody(c *inflight) {
 // bytes to the budget as far as the request holds them.
 func (s *Server) dropBuf(c *inflight, buf []byte) {
 	n := min(int64(cap(buf)), c.held)
-	s.budget.release(n)
+	s.budget.release(c.src, n)
 	c.held -= n
 	putBuf(buf)
 }
@@ -487,7 +501,7 @@ func (s *Server) dropBuf(c *inflight, buf []byte) {
 // take gets n bytes of the buffer budget for c, waiting up to the
 // throttle wait; it returns a ThrottlingException when they do not come.
 func (s *Server) take(c *inflight, n int64) error {
-	if s.budget.acquire(c.r.Context(), n, s.throttleWait) {
+	if s.budget.acquire(c.r.Context(), c.src, n, s.throttleWait) {
 		c.held += n
 		return nil
 	}
@@ -578,135 +592,6 @@ func (s *Server) sweepTTL(w http.ResponseWriter, r *http.Request, reqID string) 
 	s.write(w, r, http.StatusOK, append(body, '}'))
 }
 
-// gzipReserve is what a gzip decoder holds while it decodes a body (its
-// 32 KiB window and Huffman tables), taken from the budget.
-const gzipReserve = 48 << 10
-
-// unknownBodyReserve is the budget first taken for a body of unknown
-// decoded size (gzip, or chunked without Content-Length).
-const unknownBodyReserve = 1 << 20
-
-// readBody reads the request body into c.body, decoding gzip and
-// enforcing the size limit without reading past it.
-//
-// Memory: before reading, the request takes from the budget what the
-// body will need, Content-Length bytes, waiting up to the throttle wait
-// for them (it holds nothing else then, so waiting cannot deadlock); it
-// is throttled if they do not come. A body whose decoded size is unknown
-// takes unknownBodyReserve, and as it grows past that takes more without
-// waiting, or is throttled. The buffer itself grows as bytes arrive, so a
-// client that announces 16 MB and sends a few bytes costs a few bytes.
-//
-// With a body timeout, the client must deliver the whole body in time;
-// past it the read fails with os.ErrDeadlineExceeded, and the deadline
-// stays so that net/http closes the connection instead of waiting to
-// discard the rest.
-func (s *Server) readBody(c *inflight) error {
-	r := c.r
-	if r.ContentLength > s.max {
-		return errTooLarge
-	}
-	limit := s.max + 1
-	coding, ok := requestCoding(r.Header.Get("Content-Encoding"))
-	if !ok {
-		return errBadCoding
-	}
-	gz := coding != ""
-	hint := limit // the most the buffer may need
-	reserve := min(int64(unknownBodyReserve), limit)
-	if !gz && r.ContentLength >= 0 {
-		hint = r.ContentLength + 1 // room to read the end of the body
-		reserve = hint
-	}
-	buf := getBuf()
-	c.body = buf
-	reserve = max(reserve, int64(cap(buf)))
-	if gz {
-		reserve += gzipReserve
-	}
-	if err := s.take(c, reserve); err != nil {
-		return err
-	}
-	c.bodyHeld = reserve
-
-	rc := http.NewResponseController(c.w)
-	if s.bodyTimeout > 0 {
-		rc.SetReadDeadline(time.Now().Add(s.bodyTimeout))
-	}
-	var src io.Reader = http.MaxBytesReader(nil, r.Body, limit)
-	if c.rawHash != nil {
-		// The signature covers the body as sent, compressed.
-		src = io.TeeReader(src, c.rawHash)
-	}
-	if gz {
-		zr, err := newDecoder(coding, src)
-		if err != nil {
-			return decodeFailure(err)
-		}
-		defer zr.Close()
-		src = io.LimitReader(zr, limit)
-	}
-	for {
-		if len(buf) == cap(buf) {
-			if int64(len(buf)) >= limit {
-				return errTooLarge
-			}
-			// Double, but never past what the body can still need.
-			next := min(max(2*int64(cap(buf)), 4096), hint, limit)
-			if next <= int64(cap(buf)) {
-				next = min(2*int64(cap(buf)), limit)
-			}
-			if extra := next - c.bodyHeld; extra > 0 {
-				if !s.budget.tryAcquire(extra) {
-					s.logThrottle(c)
-					return errThrottled
-				}
-				c.held += extra
-				c.bodyHeld += extra
-			}
-			nb := make([]byte, len(buf), next)
-			copy(nb, buf)
-			putBuf(buf)
-			buf = nb
-			c.body = buf
-		}
-		n, err := src.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		c.body = buf
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return errTooLarge
-			}
-			if gz {
-				return decodeFailure(err)
-			}
-			return err
-		}
-	}
-	if int64(len(buf)) > s.max {
-		return errTooLarge
-	}
-	if s.bodyTimeout > 0 {
-		rc.SetReadDeadline(time.Time{})
-	}
-	return nil
-}
-
-// needsRawHash reports whether the request's body arrives compressed, so
-// that its signature must be checked against the bytes as sent rather
-// than the body decoded.
-func (c *inflight) needsRawHash() bool {
-	coding, ok := requestCoding(c.r.Header.Get("Content-Encoding"))
-	return ok && coding != ""
-}
-
-// errTooLarge reports a request body over the size limit.
-var errTooLarge = errors.New("request body too large")
-
 // errBadCoding reports a body whose Content-Encoding is unknown or whose
 // compressed bytes are broken. DynamoDB answers both with HTTP 500
 // InternalServerError (recorded in Alternator's
@@ -774,11 +659,11 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body 
 		if coding := responseCoding(r.Header.Values("Accept-Encoding")); coding != "" {
 			z := compress(getBuf(), coding, body)
 			held := int64(cap(z))
-			s.budget.force(held)
+			s.budget.force(nil, held)
 			h.Set("Content-Encoding", coding)
 			h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(z)), 10))
 			s.writeRaw(w, r, status, z)
-			s.budget.release(held)
+			s.budget.release(nil, held)
 			putBuf(z)
 			return
 		}

@@ -73,6 +73,8 @@ memory, so one that stalls, floods or never reads cannot starve the rest:
   --max-buffer-memory    request and response buffers held at once; a
                          request that cannot get its share within 2s gets
                          ThrottlingException, which SDKs retry with backoff
+  --max-buffer-memory-per-address
+                         the part of it one client address may hold
 
 Stalled clients are logged at warn with their address. With these limits
 the server's memory under the worst clients stays under about
@@ -117,6 +119,7 @@ type serveConfig struct {
 	idleTimeout       time.Duration
 	maxConnections    int
 	maxBufferMemory   byteSize
+	maxBufferPerAddr  byteSize
 	allowedHosts      string
 	cors              string
 
@@ -233,6 +236,12 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 		"cannot get its share within 2s is answered with ThrottlingException, which AWS\n"+
 		"SDKs retry with backoff. At least 33MiB (one largest request and one largest\n"+
 		"response)")
+	fs.Var(&c.maxBufferPerAddr, "max-buffer-memory-per-address", "most of --max-buffer-memory the requests of one client address (an IPv4\n"+
+		"address or an IPv6 /64) hold at once, so that a few clients cannot hold what\n"+
+		"the others need: past it that address's requests wait, or are throttled, while\n"+
+		"other addresses' pass. Default (0): a quarter of --max-buffer-memory, at least\n"+
+		"33MiB. Behind a proxy every client has the proxy's address: raise it to\n"+
+		"--max-buffer-memory there")
 	fs.StringVar(&c.allowedHosts, "allowed-hosts", "", "comma-separated host names (or IPs) the server answers to besides localhost\n"+
 		"and loopback IPs, any port, as in the Host header; \"*\" allows any. On a\n"+
 		"loopback --host other names are refused (HTTP 403, against DNS rebinding); on\n"+
@@ -381,16 +390,17 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		metrics = server.NewMetrics(func() []*engine.DB { return api.DBs() })
 	}
 	api = server.New(db, server.Config{
-		Logger:          log,
-		MaxBufferBytes:  int64(c.maxBufferMemory),
-		BodyReadTimeout: c.readBodyTimeout,
-		WriteTimeout:    c.writeTimeout,
-		CheckHost:       checkHost,
-		AllowedHosts:    allowed,
-		CORS:            cors,
-		Namespaces:      serverNamespaces(ns),
-		Metrics:         metrics,
-		Auth:            auth,
+		Logger:                  log,
+		MaxBufferBytes:          int64(c.maxBufferMemory),
+		MaxBufferBytesPerSource: int64(c.maxBufferPerAddr),
+		BodyReadTimeout:         c.readBodyTimeout,
+		WriteTimeout:            c.writeTimeout,
+		CheckHost:               checkHost,
+		AllowedHosts:            allowed,
+		CORS:                    cors,
+		Namespaces:              serverNamespaces(ns),
+		Metrics:                 metrics,
+		Auth:                    auth,
 	})
 	handler, stopFront := frontHandler(env.Ctx, api, metrics, c.obs)
 	defer stopFront()
@@ -440,7 +450,7 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		"sync", c.sync && !c.inMemory, "auth", auth != nil, "metrics", c.obs.metrics, "console", c.obs.console,
 		"startup", time.Since(start).Round(time.Microsecond), "version", versionText())
 	log.Debug("client limits", "max_connections", maxConns, "max_buffer_memory", int64(c.maxBufferMemory),
-		"read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
+		"max_buffer_memory_per_address", int64(c.maxBufferPerAddr), "read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
 		"write_timeout", c.writeTimeout, "idle_timeout", c.idleTimeout, "host_check", checkHost, "allowed_hosts", allowed, "cors", c.cors)
 	if ready != nil {
 		ready <- ln.Addr().String()
@@ -504,6 +514,14 @@ func checkLimits(c serveConfig) error {
 	}
 	if least := server.MinBufferBytes(server.DefaultMaxBodyBytes); int64(c.maxBufferMemory) < least {
 		return fmt.Errorf("--max-buffer-memory: %s is below the %s one largest request and response need", c.maxBufferMemory, byteSize(least))
+	}
+	if n := c.maxBufferPerAddr; n != 0 {
+		if least := server.MinBufferBytes(server.DefaultMaxBodyBytes); int64(n) < least {
+			return fmt.Errorf("--max-buffer-memory-per-address: %s is below the %s one largest request and response need", n, byteSize(least))
+		}
+		if n > c.maxBufferMemory {
+			return fmt.Errorf("--max-buffer-memory-per-address: %s is above --max-buffer-memory %s", n, c.maxBufferMemory)
+		}
 	}
 	return nil
 }

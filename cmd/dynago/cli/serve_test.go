@@ -168,6 +168,23 @@ func TestCORSFlagRefusesNonsense(t *testing.T) {
 	}
 }
 
+// TestBufferPerAddressFlagRefusesNonsense checks that serve refuses a
+// --max-buffer-memory-per-address below one largest request and answer,
+// or above --max-buffer-memory, instead of starting with a share that
+// cannot serve a request or means nothing.
+func TestBufferPerAddressFlagRefusesNonsense(t *testing.T) {
+	for _, args := range [][]string{
+		{"--max-buffer-memory-per-address", "16MiB"},
+		{"--max-buffer-memory", "64MiB", "--max-buffer-memory-per-address", "128MiB"},
+	} {
+		var out, errb strings.Builder
+		code := Main(append([]string{"serve", "--in-memory", "--port", "0"}, args...), strings.NewReader(""), &out, &errb)
+		if code == 0 || !strings.Contains(errb.String(), "--max-buffer-memory-per-address") {
+			t.Errorf("%v: exit %d, stderr %q; want a refusal naming --max-buffer-memory-per-address", args, code, errb.String())
+		}
+	}
+}
+
 // TestByteSizeFlag checks the sizes --max-buffer-memory accepts.
 func TestByteSizeFlag(t *testing.T) {
 	for in, want := range map[string]int64{"256MiB": 256 << 20, "256MB": 256 << 20, "1GiB": 1 << 30, "2g": 2 << 30, "512KiB": 512 << 10, "1048576": 1 << 20, " 64 MiB ": 64 << 20} {
