@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"net/netip"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 	"time"
 )
@@ -24,12 +26,21 @@ import (
 // sources, waiters are served in arrival order, so a large request is not
 // starved by a stream of small ones.
 //
-// After a burst, when more than releaseAfter bytes (or half the limit)
-// were in use and use has fallen below a quarter of the limit for
-// releaseDelay, the budget hands the freed memory back to the operating
-// system (a GC and a full scavenge). An idle server otherwise keeps a
-// burst's garbage until the next forced GC, up to two minutes later, and
-// its pages after that.
+// After a burst the budget hands the freed memory back to the operating
+// system: once requests have taken bytes, it looks again releaseDelay
+// after use falls below a quarter of the limit, and again every
+// releaseDelay until a spell has been quiet (under a 64th of the limit
+// taken in it, and under a quarter in use); then, if the Go runtime holds
+// more than releaseSlack above what it held after the last such release,
+// it collects twice (the second frees what sync.Pools, net/http's among
+// them, kept through the first) and returns all free pages. A spell must
+// be that quiet so that a release is not made in the middle of a burst,
+// which would take the burst's memory for the floor to compare with. An
+// idle server otherwise keeps a burst's garbage until the next forced GC,
+// up to two minutes later, and its pages after that. The trigger is the
+// runtime's own figure, not the budget's use, as a burst's memory is
+// mostly not buffers the budget counts: decoded requests and items,
+// connections, goroutines, compressors.
 type budget struct {
 	limit int64
 	share int64 // the most one source may hold
@@ -40,8 +51,13 @@ type budget struct {
 	waiters []*waiter
 	scan    uint64 // grant's pass, to mark the sources it found full
 
-	peak  int64 // highest use since the last release to the OS
-	timer *time.Timer
+	// taken counts the bytes ever granted; checked is its value when
+	// the last quiet check was armed, or found the budget quiet.
+	taken, checked int64
+	timer          *time.Timer
+	// held is what the runtime held from the OS after the last release
+	// to it (or at start, or lower since).
+	held uint64
 	// released counts the releases to the OS, for tests.
 	released int
 }
@@ -66,10 +82,11 @@ type waiter struct {
 }
 
 const (
-	// releaseAfter is the peak use that makes a later quiet spell give
-	// memory back to the OS.
-	releaseAfter = 64 << 20
-	// releaseDelay is how long use must stay low before that.
+	// releaseSlack is how much more than after the last release the
+	// runtime may hold from the OS, once quiet, before memory is given
+	// back.
+	releaseSlack = 16 << 20
+	// releaseDelay is how long a spell must be quiet before that.
 	releaseDelay = 2 * time.Second
 )
 
@@ -79,7 +96,7 @@ func newBudget(limit, share int64) *budget {
 	if share <= 0 || share > limit {
 		share = limit
 	}
-	return &budget{limit: limit, share: share, sources: map[sourceKey]*source{}}
+	return &budget{limit: limit, share: share, sources: map[sourceKey]*source{}, held: heldFromOS()}
 }
 
 // sourceOf returns the source of a request from remoteAddr ("ip:port",
@@ -211,11 +228,9 @@ func (b *budget) force(s *source, n int64) {
 // take records n more bytes in use by s; mu is held.
 func (b *budget) take(s *source, n int64) {
 	b.used += n
+	b.taken += n
 	if s != nil {
 		s.used += n
-	}
-	if b.used > b.peak {
-		b.peak = b.used
 	}
 }
 
@@ -233,7 +248,8 @@ func (b *budget) release(s *source, n int64) {
 		}
 	}
 	b.grant()
-	if b.peak >= min(releaseAfter, b.limit/2) && b.used < b.limit/4 && b.timer == nil {
+	if b.used < b.limit/4 && b.timer == nil && b.taken != b.checked {
+		b.checked = b.taken
 		b.timer = time.AfterFunc(releaseDelay, b.releaseToOS)
 	}
 	b.mu.Unlock()
@@ -261,21 +277,47 @@ func (b *budget) grant() {
 	}
 }
 
-// releaseToOS returns freed memory to the OS if use is still low.
+// releaseToOS returns freed memory to the OS if the spell since it was
+// armed was quiet and the runtime holds releaseSlack more than after the
+// last release; while requests keep taking bytes it looks again after
+// another releaseDelay.
 func (b *budget) releaseToOS() {
 	b.mu.Lock()
+	quiet := b.used < b.limit/4 && b.taken-b.checked < b.limit/64
+	b.checked = b.taken
+	if !quiet {
+		b.timer = time.AfterFunc(releaseDelay, b.releaseToOS)
+		b.mu.Unlock()
+		return
+	}
 	b.timer = nil
-	low := b.used < b.limit/4
-	if low {
-		b.peak = b.used
+	base := b.held
+	b.mu.Unlock()
+
+	held := heldFromOS()
+	released := held > base+releaseSlack
+	if released {
+		runtime.GC()
+		debug.FreeOSMemory()
+		held = heldFromOS()
+	}
+	b.mu.Lock()
+	if released || held < b.held {
+		b.held = held
+	}
+	if released {
+		b.released++
 	}
 	b.mu.Unlock()
-	if low {
-		debug.FreeOSMemory()
-		b.mu.Lock()
-		b.released++
-		b.mu.Unlock()
-	}
+}
+
+// heldFromOS returns the memory the Go runtime holds from the operating
+// system and has not returned: about the process's RSS, less what is not
+// Go's.
+func heldFromOS() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }
 
 // inUse returns the bytes held now.

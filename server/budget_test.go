@@ -189,3 +189,33 @@ func TestBudgetSources(t *testing.T) {
 		t.Fatalf("%d sources remembered, %d bytes in use at the end", n, b.inUse())
 	}
 }
+
+// TestBudgetReleasesMemory: after a burst that left the runtime holding
+// far more memory than before, the budget gives it back to the OS once
+// requests stop, without a GC of the test's making.
+func TestBudgetReleasesMemory(t *testing.T) {
+	b := newBudget(1<<30, 0)
+	released := func() int {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.released
+	}
+	before := released()
+	// A burst: 64 MiB allocated and dropped while bytes are held.
+	b.force(nil, 1<<20)
+	var sink [][]byte
+	for range 64 {
+		sink = append(sink, make([]byte, 1<<20))
+	}
+	sink[0][0] = 1
+	sink = nil
+	b.release(nil, 1<<20)
+	for deadline := time.Now().Add(60 * time.Second); released() == before; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("memory not given back: the runtime holds %d MiB, %d MiB after the last release", heldFromOS()>>20, b.held>>20)
+		}
+	}
+	if held := heldFromOS(); held > b.held+releaseSlack {
+		t.Errorf("after the release the runtime holds %d MiB, over %d MiB", held>>20, (b.held+releaseSlack)>>20)
+	}
+}

@@ -5,9 +5,9 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // compressThreshold is the size from which a response is compressed when
@@ -117,10 +117,18 @@ func parseQ(v string) float64 {
 	return q
 }
 
-// Compressors are pooled: each holds a few hundred KiB of state.
+// Compressors hold about 1.3 MB of state each (flate's window, hash
+// chains and encoder tables, whatever the level). At most maxCompressors
+// compress at once, and as many are kept between answers; the rest wait
+// their turn, which costs no throughput (compressing is CPU-bound). A
+// sync.Pool would keep one for every answer compressed at once (300 at
+// once would be 390 MB), and a pool outlives the collection that returns
+// memory to the OS after a burst.
 var (
-	gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return w }}
-	zlibWriters = sync.Pool{New: func() any { w, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed); return w }}
+	maxCompressors = max(2, runtime.GOMAXPROCS(0))
+	compressSlots  = make(chan struct{}, maxCompressors)
+	gzipWriters    = make(chan *gzip.Writer, maxCompressors)
+	zlibWriters    = make(chan *zlib.Writer, maxCompressors)
 )
 
 // appendWriter appends what is written to b.
@@ -131,22 +139,40 @@ func (a *appendWriter) Write(p []byte) (int, error) { a.b = append(a.b, p...); r
 // compress appends body compressed with coding to dst. Level 1 (best
 // speed): answers up to 16 MB are compressed on the request's goroutine.
 func compress(dst []byte, coding string, body []byte) []byte {
+	compressSlots <- struct{}{}
+	defer func() { <-compressSlots }()
 	out := &appendWriter{b: dst}
 	switch coding {
 	case codingGzip:
-		zw := gzipWriters.Get().(*gzip.Writer)
-		zw.Reset(out)
+		var zw *gzip.Writer
+		select {
+		case zw = <-gzipWriters:
+			zw.Reset(out)
+		default:
+			zw, _ = gzip.NewWriterLevel(out, gzip.BestSpeed)
+		}
 		zw.Write(body)
 		zw.Close()
 		zw.Reset(nil)
-		gzipWriters.Put(zw)
+		select {
+		case gzipWriters <- zw:
+		default:
+		}
 	case codingDeflate:
-		zw := zlibWriters.Get().(*zlib.Writer)
-		zw.Reset(out)
+		var zw *zlib.Writer
+		select {
+		case zw = <-zlibWriters:
+			zw.Reset(out)
+		default:
+			zw, _ = zlib.NewWriterLevel(out, zlib.BestSpeed)
+		}
 		zw.Write(body)
 		zw.Close()
 		zw.Reset(nil)
-		zlibWriters.Put(zw)
+		select {
+		case zlibWriters <- zw:
+		default:
+		}
 	}
 	return out.b
 }
