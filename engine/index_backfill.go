@@ -252,16 +252,11 @@ func (db *DB) backfillConflict(name string, tableID uint64, indexID uint32) erro
 	}
 	st := db.backfillState(tableID, indexID)
 	if st.lease != nil {
-		l, err := db.acquireLease(st.lease.name)
-		if err != nil {
-			return err
-		}
-		if l == nil || string(l.value) != string(st.lease.value) {
-			if l != nil {
-				db.releaseLease(l)
+		if err := db.stillHolds(st.lease); err != nil {
+			if errors.Is(err, errLeaseLost) {
+				db.log.Info("backfill lease lost", "table", name, "index", db.indexName(name, indexID))
 			}
-			db.log.Info("backfill lease lost", "table", name, "index", db.indexName(name, indexID))
-			return errLeaseLost
+			return err
 		}
 	}
 	return db.loadBackfillCursor(st, tableID, indexID)

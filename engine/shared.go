@@ -48,8 +48,9 @@ import (
 //     Every node writes a heartbeat row; a node whose heartbeat has not
 //     changed for Options.NodeLeaseTimeout, as measured by the node that
 //     watches it, is presumed dead and its leases are taken over. A
-//     backfill chunk expects its lease, so a node that lost its lease
-//     while paused cannot commit another chunk.
+//     backfill chunk and a sweep's deletion expect their lease, so a node
+//     that lost its lease while paused (or cut off from the store) cannot
+//     commit another chunk or deletion.
 //   - Counters (item counts and sizes) are added blindly; the store sums
 //     them without a shared row (storage.Batch.AddCounters).
 
@@ -409,6 +410,24 @@ func (db *DB) acquireLease(name string) (*lease, error) {
 // expect makes b commit only while this node still holds l.
 func (l *lease) expect(b storage.Batch) { b.Expect(metaLeaseKey(l.name), l.value, true) }
 
+// stillHolds returns nil if this node still holds l as it was taken, and
+// errLeaseLost if another node has taken it over since (a lease this
+// call takes afresh, the other node being presumed dead by now, is given
+// back: the job that held l stops, and the next run takes it again).
+func (db *DB) stillHolds(l *lease) error {
+	cur, err := db.acquireLease(l.name)
+	if err != nil {
+		return err
+	}
+	if cur == nil || !bytes.Equal(cur.value, l.value) {
+		if cur != nil {
+			db.releaseLease(cur)
+		}
+		return errLeaseLost
+	}
+	return nil
+}
+
 // release gives l up, unless another node has taken it since.
 func (db *DB) releaseLease(l *lease) {
 	b := db.store.NewBatch()
@@ -527,8 +546,8 @@ func (db *DB) loadAllStreams() error {
 // leaseHeld reports whether this node holds, or has just taken, the
 // lease called name; on a store only this process writes it is always
 // true. Periodic work that must run on one node at a time (stream
-// trimming, Time to Live sweeps) checks it before each run and keeps the
-// lease while the node lives.
+// trimming) checks it before each run and keeps the lease while the node
+// lives; Time to Live sweeps take theirs with ttlLease, to expect it.
 func (db *DB) leaseHeld(name string) bool {
 	if !db.shared {
 		return true

@@ -218,14 +218,17 @@ func (db *DB) startTTLSweeper() {
 				return
 			case <-timer.C:
 			}
-			if !db.leaseHeld("ttl") {
+			l, held := db.ttlLease()
+			if !held {
 				timer.Reset(interval) // another node sweeps
 				continue
 			}
 			start := time.Now()
-			n, err := db.SweepExpired()
+			n, err := db.sweepExpired(l)
 			d := time.Since(start)
 			switch {
+			case errors.Is(err, errLeaseLost):
+				db.log.Info("ttl sweep lease lost", "deleted", n, "duration", d)
 			case err != nil && !errors.Is(err, ErrClosed):
 				db.log.Error("ttl sweep", "err", err, "deleted", n, "duration", d)
 			case n > 0:
@@ -247,7 +250,28 @@ func (db *DB) startTTLSweeper() {
 // any other format, the TTL processes ignore the item."
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/time-to-live-ttl-before-you-start.html
 // Other types, and items without the attribute, are never expired.
-func (db *DB) SweepExpired() (int, error) {
+func (db *DB) SweepExpired() (int, error) { return db.sweepExpired(nil) }
+
+// ttlLease takes, on a shared store, the lease under which one node at a
+// time sweeps: held is false while another live node holds it. On a store
+// only this process writes there is no lease (nil) and held is true.
+func (db *DB) ttlLease() (l *lease, held bool) {
+	if !db.shared {
+		return nil, true
+	}
+	l, err := db.acquireLease("ttl")
+	if err != nil {
+		db.log.Warn("acquire lease", "lease", "ttl", "err", err)
+		return nil, false
+	}
+	return l, l != nil
+}
+
+// sweepExpired is SweepExpired under the lease l (nil: none): every
+// deletion expects it, so a node that lost the lease while it swept (it
+// was cut off from the store, or paused, for the lease timeout) deletes
+// nothing more, and the sweep ends with errLeaseLost.
+func (db *DB) sweepExpired(l *lease) (int, error) {
 	if db.closed.Load() {
 		return 0, ErrClosed
 	}
@@ -258,8 +282,11 @@ func (db *DB) SweepExpired() (int, error) {
 		if !t.meta.TTLEnabled {
 			continue
 		}
-		n, err := db.sweepTable(t, w)
+		n, err := db.sweepTable(t, w, l)
 		total += n
+		if errors.Is(err, errLeaseLost) {
+			return total, err
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("table %q: %w", t.meta.Name, err))
 		}
@@ -289,7 +316,7 @@ func (w ttlWindow) expired(n string) bool {
 // sweepTable deletes t's expired items. It reads the base rows a chunk
 // at a time (so no iterator stays open across the deletes) and stops
 // early when the database is closing.
-func (db *DB) sweepTable(t *table, w ttlWindow) (int, error) {
+func (db *DB) sweepTable(t *table, w ttlWindow, l *lease) (int, error) {
 	prefix := keys.IndexPrefix(t.meta.ID, keys.BaseIndexID)
 	lower, upper := prefix, keys.PrefixEnd(prefix)
 	deleted := 0
@@ -304,7 +331,7 @@ func (db *DB) sweepTable(t *table, w ttlWindow) (int, error) {
 			return deleted, err
 		}
 		for _, row := range rows {
-			ok, err := db.expireRow(t.meta.Name, t.meta.ID, row, w)
+			ok, err := db.expireRow(t.meta.Name, t.meta.ID, row, w, l)
 			if err != nil {
 				return deleted, err
 			}
@@ -352,8 +379,9 @@ func (db *DB) ttlCandidates(name string, lower, upper []byte, w ttlWindow) (rows
 // still expired: it re-reads the catalog and the item under the item's
 // lock, so an item updated since it was listed (a new TTL, or the
 // attribute removed), or a table whose TTL was turned off or which was
-// deleted, is left alone. It reports whether it deleted the item.
-func (db *DB) expireRow(name string, id uint64, row []byte, w ttlWindow) (bool, error) {
+// deleted, is left alone. The deletion expects the sweep's lease l, if
+// any. It reports whether it deleted the item.
+func (db *DB) expireRow(name string, id uint64, row []byte, w ttlWindow, l *lease) (bool, error) {
 	t := db.ttlTable(name, id)
 	if t == nil {
 		return false, nil
@@ -362,7 +390,7 @@ func (db *DB) expireRow(name string, id uint64, row []byte, w ttlWindow) (bool, 
 	if err != nil {
 		return false, err
 	}
-	r, err := db.writeItemBy(t, k, byTTL, func(old *storedItem) (attr.Item, bool, error) {
+	r, err := db.writeItemBy(t, k, byTTL, l, func(old *storedItem) (attr.Item, bool, error) {
 		if !old.found {
 			return nil, false, nil
 		}

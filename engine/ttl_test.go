@@ -447,7 +447,7 @@ func TestTTLSweepRechecksUnderLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, pk := range []string{"renewed", "cleared", "deleted"} {
-		ok, err := db.expireRow("race", tb.meta.ID, rows[pk], w)
+		ok, err := db.expireRow("race", tb.meta.ID, rows[pk], w, nil)
 		if err != nil || ok {
 			t.Fatalf("%s: expireRow = %v, %v; want false", pk, ok, err)
 		}
@@ -455,12 +455,12 @@ func TestTTLSweepRechecksUnderLock(t *testing.T) {
 	if !ttlExists(t, db, "race", attr.Item{"pk": attr.S("renewed")}) || !ttlExists(t, db, "race", attr.Item{"pk": attr.S("cleared")}) {
 		t.Fatal("an item updated after the listing was deleted")
 	}
-	if ok, err := db.expireRow("race", tb.meta.ID, rows["expired"], w); err != nil || !ok {
+	if ok, err := db.expireRow("race", tb.meta.ID, rows["expired"], w, nil); err != nil || !ok {
 		t.Fatalf("expired: expireRow = %v, %v; want true", ok, err)
 	}
 	// TTL turned off between the listing and the delete.
 	setTTL(t, db, "race", false, "exp")
-	if ok, err := db.expireRow("race", tb.meta.ID, rows["disabled"], w); err != nil || ok {
+	if ok, err := db.expireRow("race", tb.meta.ID, rows["disabled"], w, nil); err != nil || ok {
 		t.Fatalf("disabled: expireRow = %v, %v; want false", ok, err)
 	}
 	// The table deleted and re-created under the same name.
@@ -470,7 +470,7 @@ func TestTTLSweepRechecksUnderLock(t *testing.T) {
 	mustCreate(t, db, "race", false)
 	setTTL(t, db, "race", true, "exp")
 	ttlPut(t, db, "race", attr.Item{"pk": attr.S("disabled"), "exp": ttlNum(now - 1)})
-	if ok, err := db.expireRow("race", tb.meta.ID, rows["disabled"], w); err != nil || ok {
+	if ok, err := db.expireRow("race", tb.meta.ID, rows["disabled"], w, nil); err != nil || ok {
 		t.Fatalf("re-created table: expireRow = %v, %v; want false", ok, err)
 	}
 	if !ttlExists(t, db, "race", attr.Item{"pk": attr.S("disabled")}) {

@@ -71,17 +71,25 @@ func (wb *writeBatch) release() {
 // and commit the row, the table's counters, index entries and stream
 // record in one batch.
 func (db *DB) writeItem(t *table, k itemKey, f decide) (writeResult, error) {
-	return db.writeItemBy(t, k, byUser, f)
+	return db.writeItemBy(t, k, byUser, nil, f)
 }
 
-// writeItemBy is writeItem for a change made by w.
-func (db *DB) writeItemBy(t *table, k itemKey, w writer, f decide) (writeResult, error) {
+// writeItemBy is writeItem for a change made by w. Background work that
+// runs under a lease (Time to Live sweeps) passes it as l: the write then
+// commits only while this node holds it, and fails with errLeaseLost
+// once another node has taken it over.
+func (db *DB) writeItemBy(t *table, k itemKey, w writer, l *lease, f decide) (writeResult, error) {
 	stripe := db.locks.lock(k.row)
 	defer db.locks.unlock(stripe)
 	for attempt := 0; ; attempt++ {
-		r, err := db.writeItemOnce(t, k, w, f)
+		r, err := db.writeItemOnce(t, k, w, l, f)
 		if !errorsIsConflict(err) || attempt >= conflictAttempts {
 			return r, err
+		}
+		if l != nil {
+			if err := db.stillHolds(l); err != nil {
+				return r, err
+			}
 		}
 		// Another node changed the item or the table since it was
 		// read: read the table again (a new index, a stream) and run
@@ -105,7 +113,7 @@ func (db *DB) writeItemBy(t *table, k itemKey, w writer, f decide) (writeResult,
 }
 
 // writeItemOnce is one attempt of writeItemBy, under k's lock.
-func (db *DB) writeItemOnce(t *table, k itemKey, w writer, f decide) (writeResult, error) {
+func (db *DB) writeItemOnce(t *table, k itemKey, w writer, l *lease, f decide) (writeResult, error) {
 	var r writeResult
 
 	old, err := db.loadForWrite(t, k)
@@ -131,6 +139,9 @@ func (db *DB) writeItemOnce(t *table, k itemKey, w writer, f decide) (writeResul
 	}
 	if old.done { // maintainIndexes decodes the old item of a table with indexes
 		r.old = old.item
+	}
+	if l != nil {
+		l.expect(b)
 	}
 	if err := b.Commit(); err != nil {
 		return r, err
