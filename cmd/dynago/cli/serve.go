@@ -127,6 +127,7 @@ type serveConfig struct {
 	storeSchema           string
 	storeMaxConns         int
 	storeStatementTimeout time.Duration
+	storeCallTimeout      time.Duration
 	nodeLeaseTimeout      time.Duration
 
 	// namespace is "shared" or "account-region" once resolveLocal has
@@ -187,6 +188,10 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 		"at least 16)")
 	fs.DurationVar(&c.storeStatementTimeout, "store-statement-timeout", 10*time.Second, "with --store, how long one database statement may run before the database\n"+
 		"cancels it and the request fails with InternalServerError (0: no limit)")
+	fs.DurationVar(&c.storeCallTimeout, "store-call-timeout", 30*time.Second, "with --store, how long this server waits for the database on one call (a read,\n"+
+		"a page, a commit with its retries, the wait for a connection) before the request\n"+
+		"fails with InternalServerError; bounds requests when the database stops answering\n"+
+		"at all, as behind a network partition")
 	fs.DurationVar(&c.nodeLeaseTimeout, "node-lease-timeout", 5*time.Second, "with --store, how long after a server stops writing its heartbeat another\n"+
 		"takes over its background work (index backfills, Time to Live sweeps)")
 	fs.BoolVar(&c.sync, "sync", false, "fsync the write-ahead log before acknowledging each write, so acknowledged writes survive\n"+

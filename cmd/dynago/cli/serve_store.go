@@ -15,6 +15,9 @@ func openStore(ctx context.Context, c serveConfig, log *slog.Logger) (storage.St
 	if c.storeMaxConns < 0 || c.storeMaxConns == 1 {
 		return nil, fmt.Errorf("--store-max-conns: %d: use 0 (four per CPU) or at least 2", c.storeMaxConns)
 	}
+	if c.storeCallTimeout <= 0 {
+		return nil, fmt.Errorf("--store-call-timeout: %v is not positive", c.storeCallTimeout)
+	}
 	if c.storeStatementTimeout < 0 {
 		return nil, fmt.Errorf("--store-statement-timeout: %v is negative", c.storeStatementTimeout)
 	}
@@ -23,6 +26,7 @@ func openStore(ctx context.Context, c serveConfig, log *slog.Logger) (storage.St
 		Schema:           c.storeSchema,
 		MaxConns:         int32(c.storeMaxConns),
 		StatementTimeout: c.storeStatementTimeout,
+		CallTimeout:      c.storeCallTimeout,
 		Logger:           log,
 	})
 	if err != nil {
