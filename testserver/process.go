@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -65,8 +66,15 @@ var addrRE = regexp.MustCompile(`dynago serving.*?addr"?[=:]"?(https?://[0-9.:]+
 // ends, if still running.
 func StartProcess(t testing.TB, args ...string) *Process {
 	t.Helper()
-	args = processStoreArgs(t, args)
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--port", "0"}, args...)...)
+	return startProcess(t, nil, append([]string{"--port", "0"}, processStoreArgs(t, args)...))
+}
+
+// startProcess starts "dynago serve args..." through the command wrap
+// (none when empty; e.g. "ip netns exec NAME"), as StartProcess.
+func startProcess(t testing.TB, wrap []string, args []string) *Process {
+	t.Helper()
+	argv := append(append(slices.Clone(wrap), os.Args[0], "serve"), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), ChildMainEnv+"=1")
 	pipe, err := cmd.StderrPipe()
 	if err != nil {

@@ -18,13 +18,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,89 +142,20 @@ type Cluster struct {
 	URL string
 
 	dir, data, bin, user string
+	// netns is the network namespace the server runs in, if any; port
+	// its port.
+	netns string
+	port  int
 }
 
 // NewCluster initialises and starts a private cluster with the server
 // binaries of EnvBin or Debian's /usr/lib/postgresql/*/bin, run as
 // EnvUser, or as user postgres when we are root (PostgreSQL refuses to
-// run as root). It skips the test when it cannot.
+// run as root), on a free loopback port. It skips the test when it
+// cannot. NewClusterWith (cluster.go) places it elsewhere.
 func NewCluster(t testing.TB) *Cluster {
 	t.Helper()
-	bin := os.Getenv(EnvBin)
-	if bin == "" {
-		dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-		sort.Slice(dirs, func(i, j int) bool { return versionOf(dirs[i]) < versionOf(dirs[j]) })
-		if len(dirs) > 0 {
-			bin = dirs[len(dirs)-1]
-		}
-	}
-	if bin == "" {
-		if p, err := exec.LookPath("pg_ctl"); err == nil {
-			bin = filepath.Dir(p)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(bin, "initdb")); bin == "" || err != nil {
-		t.Skip("no PostgreSQL server binaries (initdb, pg_ctl) for a private cluster; " + howTo)
-	}
-	me, err := user.Current()
-	if err != nil {
-		t.Skipf("pgtest: current user: %v", err)
-	}
-	usr := os.Getenv(EnvUser)
-	if usr == "" {
-		usr = me.Username
-		if os.Geteuid() == 0 {
-			usr = "postgres"
-		}
-	}
-	if usr != me.Username && os.Geteuid() != 0 {
-		t.Skipf("pgtest: cannot run the server as %s without being root", usr)
-	}
-	u, err := user.Lookup(usr)
-	if err != nil {
-		t.Skipf("pgtest: no user %s to run PostgreSQL as: %v", usr, err)
-	}
-	dir, err := os.MkdirTemp("", "dynago-pgtest-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &Cluster{dir: dir, data: filepath.Join(dir, "data"), bin: bin, user: usr}
-	t.Cleanup(func() {
-		c.run("pg_ctl", "-D", c.data, "-m", "immediate", "-w", "stop")
-		os.RemoveAll(dir)
-	})
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	if err := os.Chmod(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if os.Geteuid() == 0 {
-		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if out, err := c.run("initdb", "-D", c.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"); err != nil {
-		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
-	}
-	var lastErr error
-	for range 5 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		conf := fmt.Sprintf("port = %d\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '%s'\nmax_connections = 100\n", port, dir)
-		if err := appendFile(filepath.Join(c.data, "postgresql.auto.conf"), conf); err != nil {
-			t.Fatal(err)
-		}
-		c.URL = (&url.URL{Scheme: "postgres", User: url.User("postgres"), Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Path: "/postgres", RawQuery: "sslmode=disable"}).String()
-		if lastErr = c.start(); lastErr == nil {
-			return c
-		}
-	}
-	t.Fatalf("pgtest: start cluster: %v", lastErr)
-	return nil
+	return NewClusterWith(t, ClusterOptions{})
 }
 
 // Restart stops the cluster at once (pg_ctl -m immediate: no shutdown
@@ -262,16 +191,18 @@ func (c *Cluster) start() error {
 	return nil
 }
 
-// run runs one of the server's programs as the cluster's user.
+// run runs one of the server's programs as the cluster's user; pg_ctl
+// start in the cluster's network namespace, if it has one (stopping
+// only signals the server's process, from anywhere).
 func (c *Cluster) run(prog string, args ...string) ([]byte, error) {
-	path := filepath.Join(c.bin, prog)
-	var cmd *exec.Cmd
-	me, _ := user.Current()
-	if me != nil && me.Username == c.user {
-		cmd = exec.Command(path, args...)
-	} else {
-		cmd = exec.Command("runuser", append([]string{"-u", c.user, "--", path}, args...)...)
+	argv := append([]string{filepath.Join(c.bin, prog)}, args...)
+	if me, _ := user.Current(); me == nil || me.Username != c.user {
+		argv = append([]string{"runuser", "-u", c.user, "--"}, argv...)
 	}
+	if c.netns != "" && prog == "pg_ctl" && slices.Contains(args, "start") {
+		argv = append([]string{"ip", "netns", "exec", c.netns}, argv...)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = os.TempDir()
 	return cmd.CombinedOutput()
 }
