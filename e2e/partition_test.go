@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -210,10 +211,12 @@ func (pn *partitionNodes) ttlDeleted(t *testing.T, i int) int {
 // TestPartition cuts one of two servers off the database under load and
 // heals it. While cut off, that server answers every request with a 5xx
 // within its call timeout, and the other serves on and takes over its
-// Time to Live sweeps once the lease timeout has passed; healed, the
-// first serves again by itself, and sweeps nothing (the other holds the
-// lease now). No acknowledged write is lost, and the conditional writes
-// and transactions through both servers form a linearizable history.
+// Time to Live sweeps and the GSI backfill it was running once the lease
+// timeout has passed; healed, the first serves again by itself, and
+// neither sweeps nor backfills (the other holds the lease, and finished
+// the backfill: the index equals its recomputation). No acknowledged
+// write is lost, and the conditional writes and transactions through
+// both servers form a linearizable history.
 func TestPartition(t *testing.T) {
 	faultOnce(t)
 	pn := startPartitionNodes(t, 2, "--node-lease-timeout", "2s", "--store-call-timeout", "3s",
@@ -236,11 +239,34 @@ func TestPartition(t *testing.T) {
 		}
 	}
 
+	// A table for a GSI backfill that server 0 runs when it is cut off:
+	// large enough that the backfill takes a while.
+	createHash(t, c1, "big", types.ScalarAttributeTypeS)
+	bigItems := loadBackfillTable(t, []*dynamodb.Client{c0, c1}, "big", 3000)
+
 	load := startFaultLoad(t, []*dynamodb.Client{c0, c1}, "parts", 2)
 	waitFor(t, time.Minute, "both servers serve the load", func() bool { return load.puts(0) >= 30 && load.puts(1) >= 30 })
 
+	// Server 0 starts the backfill, and is cut off while it runs. So that
+	// server 0 is the one to take the backfill's lease (any server's
+	// catalog poller may), server 1 is cut off for that moment.
+	cut1At := time.Now()
+	pn.cut(1, true)
+	if _, err := c0.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("big"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName: aws.String("byG"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, time.Minute, "server 0 takes the backfill's lease", func() bool {
+		return countLines(pn.procs[0].Log(), []string{"lease acquired", "backfill/"}) > 0
+	})
+	pn.cut(1, false)
 	cutAt := time.Now()
 	pn.cut(0, true)
+	t.Logf("server 1 was cut off for %v while server 0 took the backfill's lease", cutAt.Sub(cut1At).Round(time.Millisecond))
+	backfilling := describe(t, c1, "big").GlobalSecondaryIndexes[0].IndexStatus != types.IndexStatusActive
 	waitFor(t, time.Minute, "server 0 fails requests while cut off", func() bool { return load.failures(0, cutAt) >= 5 })
 	waitFor(t, time.Minute, "server 1 takes the Time to Live lease over", func() bool {
 		return countLines(pn.procs[1].Log(), []string{"taking over lease", "lease=ttl"}) > 0
@@ -248,6 +274,19 @@ func TestPartition(t *testing.T) {
 	takeover := logTime(t, pn.procs[1].Log(), "taking over lease", "lease=ttl")
 	if code := pn.health(t, 0); code != http.StatusServiceUnavailable {
 		t.Errorf("GET / of the server cut off: %d, want 503", code)
+	}
+	if backfilling {
+		waitFor(t, time.Minute, "server 1 takes the backfill over", func() bool {
+			return countLines(pn.procs[1].Log(), []string{"taking over lease", "backfill/"}) > 0
+		})
+		for i := range 50 { // writes to the table during the takeover
+			put(t, c1, "big", item{"pk": S(fmt.Sprint("k", i)), "g": S(fmt.Sprint("n", i%4))})
+		}
+		waitIndexActiveLong(t, c1, "big")
+		t.Logf("backfill: server 1 took its lease over %v after the cut, and finished it %v after the cut",
+			logTime(t, pn.procs[1].Log(), "taking over lease", "backfill/").Sub(cutAt).Round(time.Millisecond), time.Since(cutAt).Round(time.Millisecond))
+	} else {
+		t.Log("the backfill finished before the cut; its takeover is not tested this time")
 	}
 	put(t, c1, "parts", expired("exp-during"))
 	waitFor(t, time.Minute, "server 1 sweeps an expired item during the partition", gone(c1, "exp-during"))
@@ -278,6 +317,10 @@ func TestPartition(t *testing.T) {
 	if n := countLines(pn.procs[0].Log(), []string{"lease acquired", "lease=ttl"}); n != 1 {
 		t.Errorf("server 0 acquired the Time to Live lease %d times, want once (before the partition)", n)
 	}
+	if n := countLines(pn.procs[0].Log(), []string{"lease acquired", "backfill/"}); n != 1 {
+		t.Errorf("server 0 acquired the backfill's lease %d times, want once (before the partition)", n)
+	}
+	checkIndexRecomputed(t, c0, "big", "byG", bigItems)
 	load.check()
 
 	firstErr, firstOK := load.timeline(0, cutAt, healAt)
@@ -313,4 +356,41 @@ func logTime(t *testing.T, log string, parts ...string) time.Time {
 	}
 	t.Fatalf("no log line holds %q", parts)
 	return time.Time{}
+}
+
+// loadBackfillTable puts n small items into table, two in three with a
+// string attribute g, through four writers spread over cs, and returns n.
+func loadBackfillTable(t *testing.T, cs []*dynamodb.Client, table string, n int) int {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := range 4 {
+		c := cs[w%len(cs)]
+		wg.Go(func() {
+			for start := w * 25; start < n; start += 4 * 25 {
+				var reqs []types.WriteRequest
+				for i := start; i < min(start+25, n); i++ {
+					it := item{"pk": S(fmt.Sprint("k", i))}
+					if i%3 != 0 {
+						it["g"] = S(fmt.Sprint("g", i%7))
+					}
+					reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+				}
+				for len(reqs) > 0 {
+					out, err := c.BatchWriteItem(bg(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
+					if err != nil {
+						errs <- err
+						return
+					}
+					reqs = out.UnprocessedItems[table]
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	return n
 }

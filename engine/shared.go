@@ -318,8 +318,12 @@ func (db *DB) startShared() {
 		for {
 			if err := db.reloadCatalog(); err != nil {
 				db.log.Warn("catalog refresh", "err", err)
+			} else {
+				// Only on a catalog just read: one that a node cut off
+				// from the store still holds would start again the
+				// backfills another node has finished meanwhile.
+				db.startLeasedBackfills()
 			}
-			db.startLeasedBackfills()
 			select {
 			case <-db.bgStop:
 				return
