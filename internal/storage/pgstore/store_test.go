@@ -267,10 +267,34 @@ func TestOpenUnreachable(t *testing.T) {
 		t.Errorf("error shows the password: %v", err)
 	}
 
-	// A host that never answers: the connect timeout bounds it. (TEST-NET-1
-	// is reserved and unrouted.)
+	// A server that takes the connection and never answers: the connect
+	// timeout bounds it. It is on loopback, holding what it accepts.
+	hole, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hole.Close()
+	var held []net.Conn
+	accepted := make(chan struct{})
+	go func() {
+		defer close(accepted)
+		for {
+			c, err := hole.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	defer func() {
+		hole.Close()
+		<-accepted
+		for _, c := range held {
+			c.Close()
+		}
+	}()
 	start = time.Now()
-	_, err = Open(context.Background(), Options{URL: "postgres://someone:sekrit@192.0.2.1:5432/db?sslmode=disable&connect_timeout=2"})
+	_, err = Open(context.Background(), Options{URL: "postgres://someone:sekrit@" + hole.Addr().String() + "/db?sslmode=disable&connect_timeout=2"})
 	if err == nil {
 		t.Fatal("Open succeeded")
 	}
