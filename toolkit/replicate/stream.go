@@ -57,8 +57,9 @@ const (
 	modeFollow                    // apply, until cancelled
 )
 
-// mark reads the stream to its tip and records every shard's position,
-// then moves the checkpoint to the scan phase.
+// mark reads the stream to its tip as it was when the mark started and
+// records every shard's position, then moves the checkpoint to the scan
+// phase.
 func (r *run) mark(ctx context.Context) error {
 	r.cp.locked(func(f *checkpointFile) { f.Shards = map[string]*shardState{} })
 	if err := r.passes(ctx, modeMark); err != nil {
@@ -85,10 +86,13 @@ func (r *run) catchUp(ctx context.Context, follow bool) error {
 // stop.
 func (r *run) passes(ctx context.Context, mode streamMode) error {
 	passStart := time.Now()
-	// A catch-up ends at the stream's tip as it was when it started, so
-	// it ends while writes go on: see tipAtStart.
+	// A mark and a catch-up end at the stream's tip as it was when they
+	// started, so they end while writes go on faster than they read:
+	// see tipsAtStart. A mark that stops there notes positions no later
+	// than the scan's start, which is all the catch-up after the scan
+	// needs: it applies every record after them.
 	var tips map[string]*tipState
-	if mode == modeCatchUp {
+	if mode == modeCatchUp || mode == modeMark {
 		var err error
 		if tips, err = r.tipsAtStart(ctx); err != nil {
 			return err
@@ -113,8 +117,9 @@ func (r *run) passes(ctx context.Context, mode streamMode) error {
 			if tips != nil {
 				t, listed := tips[sh.id]
 				if !listed {
-					// A shard that appeared after the catch-up started
-					// holds only changes made after it started.
+					// A shard that appeared after the pass started
+					// holds only changes made after it started: a mark
+					// leaves it to the catch-up, which reads it whole.
 					results[i] = result{tip: true}
 					return
 				}
