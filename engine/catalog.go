@@ -23,15 +23,7 @@ import (
 //	NSMeta 'x' id(8 BE) indexID(4 BE) -> counters: index entry count, bytes
 //	NSMeta 'f' id(8 BE) indexID(4 BE) -> a running backfill's cursor
 //
-// Do not change these tags: they are written to disk.
-const (
-	metaTagTable = 't'
-	metaTagSeq   = 'q'
-	metaTagStats = 's'
-
-	metaTagIndexStats = 'x'
-	metaTagBackfill   = 'f'
-)
+// The tags are in engine/keytags.go.
 
 func metaTableKey(name string) []byte {
 	return append([]byte{keys.NSMeta, metaTagTable}, name...)

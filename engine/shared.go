@@ -66,10 +66,8 @@ const defaultNodeLeaseTimeout = 5 * time.Second
 //	NSMeta 'N' node id -> heartbeat: a counter the node increments, and
 //	                        its stream watermark (engine/shared_streams.go)
 //	NSMeta 'L' lease name -> node id | 0 | epoch (8 BE)
-const (
-	metaTagNode  = 'N'
-	metaTagLease = 'L'
-)
+//
+// The tags are in engine/keytags.go.
 
 func metaNodeKey(id string) []byte { return append([]byte{keys.NSMeta, metaTagNode}, id...) }
 

@@ -50,10 +50,8 @@ const heartbeatEvery = 100 * time.Millisecond
 //
 //	NSMeta 'F' node id -> empty: the node is fenced
 //	NSMeta 'P' streamID(8) row key -> seq(8): the item's last record
-const (
-	metaTagFence     = 'F'
-	metaTagStreamPos = 'P'
-)
+//
+// The tags are in engine/keytags.go.
 
 func metaFenceKey(id string) []byte { return append([]byte{keys.NSMeta, metaTagFence}, id...) }
 

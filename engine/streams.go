@@ -44,14 +44,8 @@ import (
 //
 // A number is never handed out twice, across restarts too: numbers are
 // reserved durably in blocks (seqBlock) before they are used, and a
-// reopened stream starts above every reservation.
-const (
-	metaTagStream    = 'm'
-	metaTagShard     = 'h'
-	metaTagStreamSeq = 'w'
-	metaTagReserved  = 'n'
-	metaTagTrimmed   = 'r'
-)
+// reopened stream starts above every reservation. The tags are in
+// engine/keytags.go.
 
 // seqBlock is how many sequence numbers one durable reservation covers.
 const seqBlock = 1024

@@ -31,11 +31,7 @@ const msgIdempotentMismatch = "The request uses the same client token as a previ
 //	NSMeta 'k' token                 -> fingerprint(32) expiry(8 BE, unix ns)
 //	NSMeta 'e' expiry(8 BE) token    -> nothing: the tokens in expiry order
 //
-// Do not change these tags: they are written to disk.
-const (
-	metaTagToken       = 'k'
-	metaTagTokenExpiry = 'e'
-)
+// The tags are in engine/keytags.go.
 
 func metaTokenKey(token string) []byte {
 	return append([]byte{keys.NSMeta, metaTagToken}, token...)
