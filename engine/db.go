@@ -76,23 +76,12 @@ var ErrClosed = errors.New("engine: database is closed")
 
 // Open opens the database described by opts.
 func Open(opts Options) (*DB, error) {
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Region == "" {
-		opts.Region = "us-east-1"
-	}
-	if opts.AccountID == "" {
-		opts.AccountID = "000000000000"
+	opts.EnsureDefaults()
+	if err := opts.Validate(); err != nil {
+		return nil, err
 	}
 	st := opts.Store
 	if st == nil {
-		if !opts.InMemory && opts.Dir == "" {
-			return nil, errors.New("engine: Options.Dir is empty and neither InMemory nor Store is set")
-		}
 		var err error
 		st, err = storage.Open(storage.Options{Dir: opts.Dir, InMemory: opts.InMemory, Sync: opts.Sync, Logger: opts.Logger,
 			MemTableSize: uint64(max(opts.MemTableSize, 0)), CacheSize: opts.CacheSize})

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"log/slog"
 	"time"
 
@@ -24,7 +25,7 @@ type Options struct {
 	// NodeLeaseTimeout is, on a shared store, how long another process
 	// waits after this one's heartbeat stops before it takes over the
 	// background work this one leased (index backfills, Time to Live
-	// sweeps). The default is 5 seconds.
+	// sweeps). The default is DefaultNodeLeaseTimeout.
 	NodeLeaseTimeout time.Duration
 	// Dir is the data directory. Ignored when InMemory is set.
 	Dir string
@@ -48,20 +49,20 @@ type Options struct {
 	Logger *slog.Logger
 	// Now returns the current time. The default is time.Now.
 	Now func() time.Time
-	// Region and AccountID appear in ARNs. The defaults are "us-east-1"
-	// and "000000000000".
+	// Region and AccountID appear in ARNs. The defaults are DefaultRegion
+	// and DefaultAccountID.
 	Region    string
 	AccountID string
 
 	// StreamShardDuration is how long a stream shard stays open before it
-	// rolls over to a child shard. The default is 4 hours, as on DynamoDB.
+	// rolls over to a child shard. The default is DefaultStreamShardDuration.
 	StreamShardDuration time.Duration
 	// TTLSweepInterval is how often the Time to Live sweeper deletes
-	// expired items. The default is 1 second; a negative value turns the
-	// background sweeper off (SweepExpired still works).
+	// expired items. The default is DefaultTTLSweepInterval; a negative
+	// value turns the background sweeper off (SweepExpired still works).
 	TTLSweepInterval time.Duration
 	// TTLChangeCooldown is how long after a Time to Live change another
-	// change is refused. The default is one hour, as on DynamoDB; a
+	// change is refused. The default is DefaultTTLChangeCooldown; a
 	// negative value never refuses, for tests that toggle TTL.
 	TTLChangeCooldown time.Duration
 
@@ -76,4 +77,59 @@ type Options struct {
 	// (engine/transient.go).
 	// The default, 0, makes every table and index ACTIVE at once.
 	TransientDelay time.Duration
+}
+
+// The defaults of Options, which EnsureDefaults fills in. Commands that
+// show them (dynago serve's flags) read them from here.
+const (
+	DefaultRegion    = "us-east-1"
+	DefaultAccountID = "000000000000"
+	// DefaultNodeLeaseTimeout: a node silent for 5 s loses its leases.
+	DefaultNodeLeaseTimeout = 5 * time.Second
+	// DefaultStreamShardDuration: DynamoDB rolls a stream's shard over
+	// about every four hours.
+	DefaultStreamShardDuration = 4 * time.Hour
+	// DefaultTTLSweepInterval: expired items go within about a second.
+	DefaultTTLSweepInterval = time.Second
+	// DefaultTTLChangeCooldown: the API reference says one hour between
+	// Time to Live changes of a table (it has been observed closer to 30
+	// minutes).
+	DefaultTTLChangeCooldown = time.Hour
+)
+
+// EnsureDefaults fills in the default of every field left at its zero
+// value. Negative durations keep their meaning (off, or never).
+func (o *Options) EnsureDefaults() {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Region == "" {
+		o.Region = DefaultRegion
+	}
+	if o.AccountID == "" {
+		o.AccountID = DefaultAccountID
+	}
+	if o.NodeLeaseTimeout <= 0 {
+		o.NodeLeaseTimeout = DefaultNodeLeaseTimeout
+	}
+	if o.StreamShardDuration <= 0 {
+		o.StreamShardDuration = DefaultStreamShardDuration
+	}
+	if o.TTLSweepInterval == 0 {
+		o.TTLSweepInterval = DefaultTTLSweepInterval
+	}
+	if o.TTLChangeCooldown == 0 {
+		o.TTLChangeCooldown = DefaultTTLChangeCooldown
+	}
+}
+
+// Validate reports options that cannot open a database.
+func (o *Options) Validate() error {
+	if o.Store == nil && !o.InMemory && o.Dir == "" {
+		return errors.New("engine: Options.Dir is empty and neither InMemory nor Store is set")
+	}
+	return nil
 }

@@ -58,9 +58,6 @@ import (
 // shared store.
 const catalogPollInterval = 250 * time.Millisecond
 
-// defaultNodeLeaseTimeout is Options.NodeLeaseTimeout's default.
-const defaultNodeLeaseTimeout = 5 * time.Second
-
 // Meta rows of a shared store:
 //
 //	NSMeta 'N' node id -> heartbeat: a counter the node increments, and
@@ -353,12 +350,7 @@ func (n *node) alive(id string) (bool, error) {
 	return now.Sub(h.changed) < n.db.leaseTimeout(), nil
 }
 
-func (db *DB) leaseTimeout() time.Duration {
-	if db.opts.NodeLeaseTimeout > 0 {
-		return db.opts.NodeLeaseTimeout
-	}
-	return defaultNodeLeaseTimeout
-}
+func (db *DB) leaseTimeout() time.Duration { return db.opts.NodeLeaseTimeout }
 
 // lease is a held lease: the row's value while this node holds it.
 type lease struct {

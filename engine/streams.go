@@ -55,9 +55,6 @@ const (
 	// streamRetention is how long records, closed shards and disabled
 	// streams stay readable.
 	streamRetention = 24 * time.Hour
-	// defaultShardDuration is how long a shard stays open: DynamoDB rolls
-	// shards over about every four hours.
-	defaultShardDuration = 4 * time.Hour
 	// iteratorLifetime is how long a shard iterator stays valid.
 	iteratorLifetime = 15 * time.Minute
 	// streamTrimInterval is how often the trimmer looks for old records.
@@ -252,12 +249,7 @@ func (s *stream) rollLocked(now time.Time) error {
 	return nil
 }
 
-func (db *DB) shardDuration() time.Duration {
-	if db.opts.StreamShardDuration > 0 {
-		return db.opts.StreamShardDuration
-	}
-	return defaultShardDuration
-}
+func (db *DB) shardDuration() time.Duration { return db.opts.StreamShardDuration }
 
 // newShard names a shard the way DynamoDB does: "shardId-", 20 digits and
 // 8 hex digits.

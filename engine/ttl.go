@@ -33,13 +33,6 @@ const (
 )
 
 const (
-	// defaultTTLSweepInterval is the sweeper's interval when
-	// Options.TTLSweepInterval is 0.
-	defaultTTLSweepInterval = time.Second
-	// defaultTTLChangeCooldown is how long after a TTL change another is
-	// refused when Options.TTLChangeCooldown is 0. The API reference says
-	// one hour; it has been observed to be closer to 30 minutes.
-	defaultTTLChangeCooldown = time.Hour
 	// ttlSweepLoad bounds the sweeper's share of a core: after a sweep
 	// that took d, the next starts no sooner than ttlSweepLoad*d later.
 	ttlSweepLoad = 10
@@ -150,12 +143,7 @@ func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 
 // ttlCooldown is the minimum time between two TTL changes of a table; 0
 // or less means none.
-func (db *DB) ttlCooldown() time.Duration {
-	if db.opts.TTLChangeCooldown == 0 {
-		return defaultTTLChangeCooldown
-	}
-	return db.opts.TTLChangeCooldown
-}
+func (db *DB) ttlCooldown() time.Duration { return db.opts.TTLChangeCooldown }
 
 // DescribeTimeToLive reports a table's Time to Live setting: ENABLED with
 // its attribute, or DISABLED without one (DynamoDB does not show the
@@ -203,9 +191,6 @@ func (db *DB) startTTLSweeper() {
 	interval := db.opts.TTLSweepInterval
 	if interval < 0 {
 		return
-	}
-	if interval == 0 {
-		interval = defaultTTLSweepInterval
 	}
 	db.bg.Add(1)
 	go func() {

@@ -41,8 +41,8 @@ import (
 // The account, region and credentials of a local database's clients.
 // Signatures are not checked; the region and account appear in ARNs.
 const (
-	Region          = "us-east-1"
-	AccountID       = "000000000000"
+	Region          = engine.DefaultRegion
+	AccountID       = engine.DefaultAccountID
 	AccessKeyID     = "local"
 	SecretAccessKey = "local"
 )

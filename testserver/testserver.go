@@ -37,8 +37,8 @@ import (
 
 // Region and AccountID are the ones the test server puts in ARNs.
 const (
-	Region    = "us-east-1"
-	AccountID = "000000000000"
+	Region    = engine.DefaultRegion
+	AccountID = engine.DefaultAccountID
 )
 
 // Server is a running dynago server.

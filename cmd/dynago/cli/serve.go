@@ -192,7 +192,7 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 		"a page, a commit with its retries, the wait for a connection) before the request\n"+
 		"fails with InternalServerError; bounds requests when the database stops answering\n"+
 		"at all, as behind a network partition")
-	fs.DurationVar(&c.nodeLeaseTimeout, "node-lease-timeout", 5*time.Second, "with --store, how long after a server stops writing its heartbeat another\n"+
+	fs.DurationVar(&c.nodeLeaseTimeout, "node-lease-timeout", engine.DefaultNodeLeaseTimeout, "with --store, how long after a server stops writing its heartbeat another\n"+
 		"takes over its background work (index backfills, Time to Live sweeps)")
 	fs.BoolVar(&c.sync, "sync", false, "fsync the write-ahead log before acknowledging each write, so acknowledged writes survive\n"+
 		"a power loss or kernel crash. Off by default: every write is still handed to the operating\n"+
@@ -203,14 +203,14 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "how long to wait for requests in flight on shutdown")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a Go CPU profile of the whole run to this file at shutdown, for\n"+
 		"\"go tool pprof\"; off by default")
-	fs.DurationVar(&c.ttlSweepInterval, "ttl-sweep-interval", time.Second, "how often Time to Live deletes expired items: those whose TTL attribute is a\n"+
+	fs.DurationVar(&c.ttlSweepInterval, "ttl-sweep-interval", engine.DefaultTTLSweepInterval, "how often Time to Live deletes expired items: those whose TTL attribute is a\n"+
 		"Number of epoch seconds in the past, at most five years back. DynamoDB takes up\n"+
 		"to a few days; dynago sweeps every second by default. 0 turns the background\n"+
 		"sweeper off: expired items then stay until POST /dynago/ttl/sweep")
-	fs.DurationVar(&c.ttlChangeCooldown, "ttl-change-cooldown", time.Hour, "how long after an UpdateTimeToLive a further change to the same table is\n"+
+	fs.DurationVar(&c.ttlChangeCooldown, "ttl-change-cooldown", engine.DefaultTTLChangeCooldown, "how long after an UpdateTimeToLive a further change to the same table is\n"+
 		"refused, as DynamoDB refuses it for an hour. 0 never refuses: for test suites\n"+
 		"that toggle TTL")
-	fs.DurationVar(&c.streamShardDuration, "stream-shard-duration", 4*time.Hour, "how long a stream shard stays open before the stream rolls over to a child\n"+
+	fs.DurationVar(&c.streamShardDuration, "stream-shard-duration", engine.DefaultStreamShardDuration, "how long a stream shard stays open before the stream rolls over to a child\n"+
 		"shard, as DynamoDB does about every four hours. A short one (say 1s) lets tests\n"+
 		"exercise readers that follow shard lineage")
 	fs.DurationVar(&c.transientDelay, "transient-delay", 0, "how long CreateTable, UpdateTable and DeleteTable leave a table CREATING,\n"+
