@@ -230,7 +230,7 @@ func (db *DB) tableOrNotFound(name string) (*table, error) {
 		if badTableARN(name) {
 			return nil, invalidTableARN(name)
 		}
-		return nil, NotFound("Requested resource not found")
+		return nil, NotFound(msgResourceNotFound)
 	}
 	if t.meta.Transition != "" || len(t.meta.IndexesActiveAt) > 0 {
 		return db.transientItemView(t)

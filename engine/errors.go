@@ -61,6 +61,13 @@ func Validation(msg string) *Error { return &Error{Code: CodeValidation, Message
 // NotFound returns a ResourceNotFoundException with the given message.
 func NotFound(msg string) *Error { return &Error{Code: CodeResourceNotFound, Message: msg} }
 
+// InternalServerError returns DynamoDB's answer to a failure of its own
+// (HTTP 500, "Internal server error"), which SDKs retry: what a client
+// gets for a store, disk or network fault, or a panic.
+func InternalServerError() *Error {
+	return &Error{Code: CodeInternalServerError, Message: msgInternalServerError}
+}
+
 // internalFailure returns the message-less HTTP 500 InternalFailure.
 func internalFailure() *Error { return &Error{Code: CodeInternalFailure} }
 

@@ -486,7 +486,15 @@ func MsgInvalidExpressionValue(inner, key string) string {
 // CREATING or DELETING: the text of a missing table's item operation
 // (dynalite's getTable, whose CREATING/DELETING check answers so; its
 // tests are recorded against DynamoDB).
-const msgTableNotActive = "Requested resource not found"
+const msgTableNotActive = msgResourceNotFound
+
+// msgResourceNotFound is the bare ResourceNotFoundException text of an
+// item operation on a table that is not there.
+const msgResourceNotFound = "Requested resource not found"
+
+// msgInternalServerError is the text of every InternalServerError: a
+// failure of dynago's own, which clients retry.
+const msgInternalServerError = "Internal server error"
 
 // A table change that meets a table in a transient state. "Table is being
 // created: X": dynalite's DeleteTable, and the ack-api-quirks catalogue

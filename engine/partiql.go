@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/partiql"
 )
 
@@ -42,8 +43,8 @@ func (db *DB) ExecuteStatement(in *ExecuteStatementInput) (*ExecuteStatementOutp
 // expression's error; a statement's error has none, as the expression is
 // dynago's rendering of the statement (comparison.test.ts records AWS's
 // "Incorrect operand type for operator or function; ..." bare).
-var exprPrefixes = []string{"Invalid FilterExpression: ", "Invalid ConditionExpression: ", "Invalid KeyConditionExpression: ",
-	"Invalid UpdateExpression: ", "Invalid ProjectionExpression: "}
+var exprPrefixes = []string{expr.KindFilter.ErrPrefix(), expr.KindCondition.ErrPrefix(), expr.KindKeyCondition.ErrPrefix(),
+	expr.KindUpdate.ErrPrefix(), expr.KindProjection.ErrPrefix()}
 
 // qlUnwrap drops an expression prefix from a ValidationException.
 func qlUnwrap(err error) error {

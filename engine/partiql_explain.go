@@ -99,7 +99,7 @@ func ExplainStatement(in *ExplainInput, describe func(table string) (*TableDescr
 		// DescribeTable names the table; a statement does not.
 		var e *Error
 		if errors.As(err, &e) && e.Code == CodeResourceNotFound {
-			return nil, NotFound("Requested resource not found")
+			return nil, NotFound(msgResourceNotFound)
 		}
 		return nil, err
 	}

@@ -375,7 +375,7 @@ func envelopedInWrites(m string) bool {
 		return false // a value's problem, not the expression's
 	}
 	for _, p := range []string{
-		"Invalid ConditionExpression: ", "Invalid UpdateExpression: ",
+		expr.KindCondition.ErrPrefix(), expr.KindUpdate.ErrPrefix(),
 		"Value provided in ExpressionAttributeNames unused", "Value provided in ExpressionAttributeValues unused",
 		"ExpressionAttributeNames contains invalid ", "ExpressionAttributeValues contains invalid key",
 		msgValuesWithoutExpressions, msgNamesWithoutExpressions, msgNamesEmpty, msgValuesEmpty,

@@ -99,7 +99,7 @@ func (db *DB) writeItemBy(t *table, k itemKey, w writer, l *lease, f decide) (wr
 			return r, err
 		}
 		if nt == nil {
-			return r, NotFound("Requested resource not found")
+			return r, NotFound(msgResourceNotFound)
 		}
 		if nt.meta.ID != t.meta.ID {
 			// A new table under the same name: the request starts

@@ -16,7 +16,7 @@ import (
 // TestMessagesWrittenOnce holds the project to its rule that every text a
 // client can receive is written in one place, so that a rewording by
 // DynamoDB is one edit: no string literal that reads like a message (a
-// capital letter first, a space, 30 bytes or more) may appear twice in the
+// capital letter first, a space, 12 bytes or more) may appear twice in the
 // program's sources. Texts shared by two layers live in the lowest layer
 // that gives them (attr for attribute values, internal/expr for
 // expression parameters) and are referred to from above. Tests,
@@ -83,7 +83,7 @@ func TestMessagesWrittenOnce(t *testing.T) {
 }
 
 func readsLikeMessage(s string) bool {
-	if len(s) < 30 || !strings.Contains(s, " ") {
+	if len(s) < 12 || !strings.Contains(s, " ") {
 		return false
 	}
 	r := []rune(s)[0]

@@ -210,7 +210,7 @@ func operationErrorOf(service, op string, err error) error {
 func responseError(err error, apiError func(*engine.Error) error) error {
 	var e *engine.Error
 	if !errors.As(err, &e) {
-		e = &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"}
+		e = engine.InternalServerError()
 	}
 	status := http.StatusBadRequest
 	if e.Code == engine.CodeInternalServerError || e.Code == engine.CodeInternalFailure {

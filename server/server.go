@@ -336,7 +336,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic serving request", "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			s.writeError(w, r, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+			s.writeError(w, r, engine.InternalServerError())
 		}
 		s.budget.release(c.src, c.held)
 		s.budget.leave(c.src)
@@ -560,7 +560,7 @@ func (s *Server) writeFailure(w http.ResponseWriter, r *http.Request, err error,
 		return
 	}
 	s.log.Error("internal error", append(logAttrs, "err", err)...)
-	s.writeError(w, r, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+	s.writeError(w, r, engine.InternalServerError())
 }
 
 // route finds the handler of an X-Amz-Target: DynamoDB's operations under

@@ -58,8 +58,12 @@ func newErr(msg string) *attr.Error { return &attr.Error{Message: msg} }
 
 // exprErr prefixes msg with "Invalid <Kind>: ".
 func exprErr(k Kind, msg string) *attr.Error {
-	return newErr("Invalid " + k.String() + ": " + msg)
+	return newErr(k.ErrPrefix() + msg)
 }
+
+// ErrPrefix is what an error of an expression of kind k starts with, as
+// DynamoDB words it: "Invalid ConditionExpression: ".
+func (k Kind) ErrPrefix() string { return "Invalid " + k.String() + ": " }
 
 // Messages shared by several checks.
 const (

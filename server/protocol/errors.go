@@ -89,7 +89,7 @@ func lookupWireError(code string) wireError {
 // encoded as an InternalServerError.
 func EncodeError(dst []byte, err *engine.Error) (body []byte, status int) {
 	if err == nil {
-		err = &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"}
+		err = engine.InternalServerError()
 	}
 	w := lookupWireError(err.Code)
 	dst = append(dst, '{')

@@ -45,7 +45,7 @@ func (v *Verifier) Handler(next http.Handler) http.Handler {
 		case err != nil:
 			// A body that cannot be read cannot be verified either; the
 			// server answers a broken body so.
-			WriteError(w, &engine.Error{Code: engine.CodeInternalServerError, Message: "Internal server error"})
+			WriteError(w, engine.InternalServerError())
 			return
 		case len(body) > maxMiddlewareBody:
 			// Never hand on what was not verified; DynamoDB answers an
