@@ -45,7 +45,7 @@ func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := valueLayer(in.ValueError, in); err != nil {
 		return nil, writeEnvelope(err, deep)
 	}
-	w, err := compileWrite(writeRequest{
+	w, err := compileWrite(writeRequest{cache: db.opts.ParseCaches.expr,
 		op: expr.OpDeleteItem, condition: in.ConditionExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,

@@ -40,6 +40,7 @@ type writeExprs struct {
 
 // writeRequest is the expression part of a single-item write.
 type writeRequest struct {
+	cache               *expr.Cache
 	op                  expr.Operation
 	condition, update   string
 	names               map[string]string
@@ -61,6 +62,7 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 		return w, attrError(err)
 	}
 	c, err := expr.Compile(expr.Input{
+		Cache:     r.cache,
 		Operation: r.op,
 		Condition: r.condition,
 		Update:    r.update,
@@ -152,7 +154,7 @@ func (w writeExprs) check(old attr.Item, returnOnFailure string) error {
 // compileProjection compiles a read's ProjectionExpression, refusing it
 // alongside AttributesToGet. It returns nil when the request has none;
 // AttributesToGet is then applied by project.
-func compileProjection(op expr.Operation, projection string, empty Exprs, names map[string]string, attributesToGet []string) (*expr.Projection, error) {
+func compileProjection(cache *expr.Cache, op expr.Operation, projection string, empty Exprs, names map[string]string, attributesToGet []string) (*expr.Projection, error) {
 	var legacy, modern []string
 	if attributesToGet != nil {
 		legacy = append(legacy, "AttributesToGet")
@@ -163,7 +165,7 @@ func compileProjection(op expr.Operation, projection string, empty Exprs, names 
 	if err := expr.CheckMixing(legacy, modern); err != nil {
 		return nil, attrError(err)
 	}
-	c, err := expr.Compile(expr.Input{Operation: op, Projection: projection, Present: present(empty), Names: names})
+	c, err := expr.Compile(expr.Input{Cache: cache, Operation: op, Projection: projection, Present: present(empty), Names: names})
 	if err != nil {
 		return nil, attrError(err)
 	}
@@ -188,6 +190,7 @@ type readExprs struct {
 
 // readRequest is the expression part of a Query or Scan.
 type readRequest struct {
+	cache                            *expr.Cache
 	op                               expr.Operation
 	keyCondition, filter, projection string
 	names                            map[string]string
@@ -211,6 +214,7 @@ func compileRead(r readRequest) (readExprs, error) {
 		return x, attrError(err)
 	}
 	c, err := expr.Compile(expr.Input{
+		Cache:        r.cache,
 		Operation:    r.op,
 		KeyCondition: r.keyCondition,
 		Filter:       r.filter,

@@ -77,6 +77,11 @@ type Options struct {
 	// (engine/transient.go).
 	// The default, 0, makes every table and index ACTIVE at once.
 	TransientDelay time.Duration
+
+	// ParseCaches keep parsed expressions and PartiQL statements for the
+	// requests that send the same texts again. The default is caches of
+	// the DB's own (NewParseCaches(0)); several DBs may share them.
+	ParseCaches *ParseCaches
 }
 
 // The defaults of Options, which EnsureDefaults fills in. Commands that
@@ -123,6 +128,9 @@ func (o *Options) EnsureDefaults() {
 	}
 	if o.TTLChangeCooldown == 0 {
 		o.TTLChangeCooldown = DefaultTTLChangeCooldown
+	}
+	if o.ParseCaches == nil {
+		o.ParseCaches = NewParseCaches(0)
 	}
 }
 

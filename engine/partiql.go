@@ -78,7 +78,7 @@ func (db *DB) executeStatement(in *ExecuteStatementInput) (*ExecuteStatementOutp
 	if err := qlValueError(in.ValueError, in.Parameters); err != nil {
 		return nil, err
 	}
-	st, err := partiql.ParseCached(in.Statement)
+	st, err := db.opts.ParseCaches.partiql.Parse(in.Statement)
 	if err != nil {
 		return nil, qlError(err)
 	}

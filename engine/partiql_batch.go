@@ -82,7 +82,7 @@ func (db *DB) BatchExecuteStatement(in *BatchExecuteStatementInput) (*BatchExecu
 	ps := make([]parsed, len(in.Statements))
 	reads, writes := 0, 0
 	for i, s := range in.Statements {
-		st, err := partiql.ParseCached(s.Statement)
+		st, err := db.opts.ParseCaches.partiql.Parse(s.Statement)
 		if err != nil {
 			ps[i].err = qlError(err)
 			continue
@@ -249,7 +249,7 @@ func (db *DB) executeTransaction(in *ExecuteTransactionInput) (*ExecuteTransacti
 	bs := make([]*binder, len(in.TransactStatements))
 	reads, writes := 0, 0
 	for i, s := range in.TransactStatements {
-		st, err := partiql.ParseCached(s.Statement)
+		st, err := db.opts.ParseCaches.partiql.Parse(s.Statement)
 		if err != nil {
 			return nil, Validation(msgQLTxStatement(i, qlError(err).(*Error).Message))
 		}

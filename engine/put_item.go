@@ -53,7 +53,7 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 	if attr.ItemSize(in.Item) > attr.MaxItemSize {
 		return nil, errItemTooLarge
 	}
-	w, err := compileWrite(writeRequest{
+	w, err := compileWrite(writeRequest{cache: db.opts.ParseCaches.expr,
 		op: expr.OpPutItem, condition: in.ConditionExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,

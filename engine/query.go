@@ -54,7 +54,7 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	if err := MixedParamsError(in); err != nil {
 		return nil, err
 	}
-	rr := readRequest{
+	rr := readRequest{cache: db.opts.ParseCaches.expr,
 		op: expr.OpQuery, keyCondition: in.KeyConditionExpression, filter: in.FilterExpression,
 		projection: in.ProjectionExpression,
 		names:      in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,

@@ -59,7 +59,7 @@ func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
 	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression, false); err != nil {
 		return nil, err
 	}
-	x, err := compileRead(readRequest{
+	x, err := compileRead(readRequest{cache: db.opts.ParseCaches.expr,
 		op: expr.OpScan, filter: in.FilterExpression, projection: in.ProjectionExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		attributesToGet: in.AttributesToGet, filterParam: "ScanFilter", legacyFilter: in.ScanFilter,

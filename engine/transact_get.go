@@ -48,7 +48,7 @@ func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 	reads := make([]read, len(in.TransactItems))
 	for i, ti := range in.TransactItems {
 		g := ti.Get
-		proj, err := compileProjection(expr.OpGetItem, g.ProjectionExpression, g.EmptyExpressions, g.ExpressionAttributeNames, nil)
+		proj, err := compileProjection(db.opts.ParseCaches.expr, expr.OpGetItem, g.ProjectionExpression, g.EmptyExpressions, g.ExpressionAttributeNames, nil)
 		if err != nil {
 			return nil, err
 		}

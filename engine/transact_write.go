@@ -195,22 +195,22 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 		case ti.ConditionCheck != nil:
 			x := ti.ConditionCheck
 			a.kind, a.table, a.key, a.onFail = txCheck, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
-			a.w, err = compileWrite(writeRequest{op: expr.OpConditionCheck, condition: x.ConditionExpression,
+			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpConditionCheck, condition: x.ConditionExpression,
 				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
 		case ti.Put != nil:
 			x := ti.Put
 			a.kind, a.table, a.item, a.onFail = txPut, x.TableName, x.Item, x.ReturnValuesOnConditionCheckFailure
-			a.w, err = compileWrite(writeRequest{op: expr.OpPutItem, condition: x.ConditionExpression,
+			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpPutItem, condition: x.ConditionExpression,
 				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
 		case ti.Update != nil:
 			x := ti.Update
 			a.kind, a.table, a.key, a.onFail = txUpdate, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
-			a.w, err = compileWrite(writeRequest{op: expr.OpUpdateItem, condition: x.ConditionExpression, update: x.UpdateExpression,
+			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpUpdateItem, condition: x.ConditionExpression, update: x.UpdateExpression,
 				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
 		default:
 			x := ti.Delete
 			a.kind, a.table, a.key, a.onFail = txDelete, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
-			a.w, err = compileWrite(writeRequest{op: expr.OpDeleteItem, condition: x.ConditionExpression,
+			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpDeleteItem, condition: x.ConditionExpression,
 				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
 		}
 		if err != nil {

@@ -54,7 +54,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := itemValuesFirst(in, in.Key); err != nil {
 		return nil, writeEnvelope(err, deep)
 	}
-	w, err := compileWrite(writeRequest{
+	w, err := compileWrite(writeRequest{cache: db.opts.ParseCaches.expr,
 		op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		expected: in.Expected, conditionalOperator: in.ConditionalOperator,

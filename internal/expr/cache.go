@@ -31,11 +31,28 @@ import (
 // which is what a miss costs anyway, and a flood of invalid expressions
 // cannot displace the valid ones of well-behaved clients.
 const (
-	// CacheBudget bounds the estimated bytes of all cached parses.
+	// CacheBudget is the default bound of a Cache: the estimated bytes of
+	// all its parses.
 	CacheBudget = 32 << 20
 	cacheShards = 32
-	shardBudget = CacheBudget / cacheShards
 )
+
+// Cache is a bounded cache of parsed expressions, safe for concurrent use.
+// A database owns one (engine.Options); several may share it.
+type Cache struct {
+	seed        maphash.Seed
+	shardBudget int
+	shards      [cacheShards]cacheShard
+}
+
+// NewCache returns a cache bounded by budget bytes (CacheBudget when 0 or
+// less).
+func NewCache(budget int) *Cache {
+	if budget <= 0 {
+		budget = CacheBudget
+	}
+	return &Cache{seed: maphash.MakeSeed(), shardBudget: budget / cacheShards}
+}
 
 type cacheEntry struct {
 	kind Kind
@@ -53,15 +70,13 @@ type cacheShard struct {
 	bytes int           // the sum of the entries' costs
 }
 
-var (
-	cacheSeed = maphash.MakeSeed()
-	cache     [cacheShards]cacheShard
-)
-
-// parseCached returns the parse of text as kind k, from the cache when
-// possible.
-func parseCached(k Kind, text string) *parsed {
-	sh := &cache[maphash.String(cacheSeed, text)%cacheShards]
+// parse returns the parse of text as kind k, from the cache when
+// possible. A nil cache parses every time.
+func (c *Cache) parse(k Kind, text string) *parsed {
+	if c == nil {
+		return parse(k, text)
+	}
+	sh := &c.shards[maphash.String(c.seed, text)%cacheShards]
 	sh.mu.RLock()
 	e := sh.m[k][text]
 	if e != nil && !e.ref.Load() {
@@ -79,11 +94,11 @@ func parseCached(k Kind, text string) *parsed {
 		return p
 	}
 	e = &cacheEntry{kind: k, text: text, p: p, cost: entryCost(p, text)}
-	if e.cost > shardBudget {
+	if e.cost > c.shardBudget {
 		return p
 	}
 	sh.mu.Lock()
-	sh.insert(e)
+	sh.insert(e, c.shardBudget)
 	sh.mu.Unlock()
 	return p
 }
@@ -91,7 +106,7 @@ func parseCached(k Kind, text string) *parsed {
 // insert adds e, evicting entries until the shard is within its budget.
 // A concurrent miss may have inserted the same text: the later insertion
 // replaces it.
-func (sh *cacheShard) insert(e *cacheEntry) {
+func (sh *cacheShard) insert(e *cacheEntry, shardBudget int) {
 	m := sh.m[e.kind]
 	if m == nil {
 		m = make(map[string]*cacheEntry)
@@ -137,10 +152,10 @@ func (sh *cacheShard) remove(i int) {
 	sh.ring = sh.ring[:last]
 }
 
-// resetCache empties the cache (tests and benchmarks).
-func resetCache() {
-	for i := range cache {
-		sh := &cache[i]
+// reset empties the cache (tests and benchmarks).
+func (c *Cache) reset() {
+	for i := range c.shards {
+		sh := &c.shards[i]
 		sh.mu.Lock()
 		sh.m = [numKinds]map[string]*cacheEntry{}
 		sh.ring, sh.hand, sh.bytes = nil, 0, 0
@@ -148,10 +163,10 @@ func resetCache() {
 	}
 }
 
-// cacheBytes returns the charged bytes and the number of entries (tests).
-func cacheBytes() (bytes, entries int) {
-	for i := range cache {
-		sh := &cache[i]
+// size returns the charged bytes and the number of entries (tests).
+func (c *Cache) size() (bytes, entries int) {
+	for i := range c.shards {
+		sh := &c.shards[i]
 		sh.mu.RLock()
 		bytes += sh.bytes
 		entries += len(sh.ring)

@@ -142,9 +142,8 @@ func TestCacheBoundedByBytes(t *testing.T) {
 			t.Fatal("no syntax error")
 		}
 	}
-	sh := &cache[0]
-	for i := range cache {
-		sh = &cache[i]
+	for i := range testCache.shards {
+		sh := &testCache.shards[i]
 		sh.mu.RLock()
 		for k := range sh.m {
 			for text, e := range sh.m[k] {

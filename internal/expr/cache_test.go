@@ -17,7 +17,7 @@ func TestCacheBoundedAndConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 3000; i++ {
 				expr := fmt.Sprintf("a%d = :v", i%5000)
-				c, err := Compile(Input{Condition: expr, Values: attr.Item{":v": n("1")}})
+				c, err := Compile(Input{Condition: expr, Values: attr.Item{":v": n("1")}, Cache: testCache})
 				if err != nil {
 					t.Error(err)
 					return

@@ -67,6 +67,9 @@ type Input struct {
 	// ExpressionAttributeValues.
 	Names  map[string]string
 	Values attr.Item
+	// Cache keeps the parses of expression texts for the next request
+	// that sends the same; nil parses every time.
+	Cache *Cache
 }
 
 func (in *Input) text(k Kind) string {
@@ -167,7 +170,7 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 		if isBlank(text) {
 			return nil, exprErr(k, msgEmpty)
 		}
-		p := parseCached(k, text)
+		p := in.Cache.parse(k, text)
 		if p.err != nil {
 			return nil, p.err
 		}

@@ -66,3 +66,12 @@ func upd(t *testing.T, expr string, names map[string]string, values attr.Item) *
 	}
 	return c.Update
 }
+
+// testCache is the cache the package's tests and benchmarks parse through.
+var testCache = NewCache(CacheBudget)
+
+func parseCached(k Kind, text string) *parsed { return testCache.parse(k, text) }
+
+func resetCache() { testCache.reset() }
+
+func cacheBytes() (bytes, entries int) { return testCache.size() }

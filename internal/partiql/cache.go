@@ -17,14 +17,24 @@ import (
 // one byte) plus a fixed overhead. A shard over its share of CacheBudget
 // is emptied; the next requests parse again.
 const (
-	// CacheBudget is the most memory the cache is charged, in bytes.
-	CacheBudget  = 32 << 20
-	cacheShards  = 16
-	parseCost    = 96
-	entryCharge  = 256
-	shardBudget  = CacheBudget / cacheShards
-	maxCacheText = shardBudget / parseCost / 4 // a statement too large to be worth a quarter of a shard is not kept
+	// CacheBudget is the default bound of a Cache: the most memory it is
+	// charged, in bytes.
+	CacheBudget = 32 << 20
+	cacheShards = 16
+	parseCost   = 96
+	entryCharge = 256
 )
+
+// Cache is a bounded cache of parsed statements, safe for concurrent use.
+// A database owns one (engine.Options); several may share it.
+type Cache struct {
+	seed        maphash.Seed
+	shardBudget int
+	// maxText: a statement too large to be worth a quarter of a shard is
+	// not kept.
+	maxText int
+	shards  [cacheShards]cacheShard
+}
 
 type cacheShard struct {
 	mu      sync.RWMutex
@@ -32,14 +42,23 @@ type cacheShard struct {
 	charged int
 }
 
-var (
-	cacheSeed = maphash.MakeSeed()
-	cache     [cacheShards]cacheShard
-)
+// NewCache returns a cache bounded by budget bytes (CacheBudget when 0 or
+// less).
+func NewCache(budget int) *Cache {
+	if budget <= 0 {
+		budget = CacheBudget
+	}
+	sb := budget / cacheShards
+	return &Cache{seed: maphash.MakeSeed(), shardBudget: sb, maxText: sb / parseCost / 4}
+}
 
-// ParseCached is Parse through the parse cache.
-func ParseCached(src string) (*Statement, error) {
-	sh := &cache[maphash.String(cacheSeed, src)%cacheShards]
+// Parse is the package's Parse through the cache; a nil cache parses
+// every time.
+func (c *Cache) Parse(src string) (*Statement, error) {
+	if c == nil {
+		return Parse(src)
+	}
+	sh := &c.shards[maphash.String(c.seed, src)%cacheShards]
 	sh.mu.RLock()
 	st, ok := sh.entries[src]
 	sh.mu.RUnlock()
@@ -47,12 +66,12 @@ func ParseCached(src string) (*Statement, error) {
 		return st, nil
 	}
 	st, err := Parse(src)
-	if err != nil || len(src) > maxCacheText {
+	if err != nil || len(src) > c.maxText {
 		return st, err
 	}
 	cost := len(src)*parseCost + entryCharge
 	sh.mu.Lock()
-	if sh.charged+cost > shardBudget {
+	if sh.charged+cost > c.shardBudget {
 		sh.entries, sh.charged = nil, 0
 	}
 	if sh.entries == nil {

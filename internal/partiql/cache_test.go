@@ -33,15 +33,16 @@ func TestParseCostBound(t *testing.T) {
 }
 
 func TestParseCached(t *testing.T) {
-	a, err := ParseCached(`SELECT * FROM t WHERE a = ?`)
+	cache := NewCache(0)
+	a, err := cache.Parse(`SELECT * FROM t WHERE a = ?`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := ParseCached(`SELECT * FROM t WHERE a = ?`)
+	b, _ := cache.Parse(`SELECT * FROM t WHERE a = ?`)
 	if a != b {
 		t.Fatal("the second parse was not the cached one")
 	}
-	if _, err := ParseCached(`SELECT * FROM`); err == nil {
+	if _, err := cache.Parse(`SELECT * FROM`); err == nil {
 		t.Fatal("an error was cached as a statement")
 	}
 }

@@ -43,6 +43,11 @@ type nsKey struct{ accessKey, region string }
 // openNamespaces returns the namespaces of base's data directory (none
 // open yet), locking the directory as a whole on disk.
 func openNamespaces(base engine.Options, max int) (*namespaces, error) {
+	if base.ParseCaches == nil {
+		// One pair of parse caches for every namespace, so that their
+		// memory is bounded once, not once per access key and region.
+		base.ParseCaches = engine.NewParseCaches(0)
+	}
 	n := &namespaces{base: base, max: max}
 	n.mu.dbs = map[nsKey]*engine.DB{}
 	if !base.InMemory {
