@@ -14,6 +14,7 @@ package testserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -119,6 +120,13 @@ func Start(t testing.TB, opts ...Option) *Server {
 	s.StreamsAPI = newStreamsAPI(t, s.Streams, db, h, hs.URL)
 	t.Cleanup(func() {
 		hs.Close()
+		// Whatever the test did, the database it leaves must agree with
+		// itself: every index entry its item's, every item with its
+		// entries, the counters what the rows add up to. A test that
+		// closed the database itself has nothing to check.
+		if err := db.Check(); err != nil && !errors.Is(err, engine.ErrClosed) {
+			t.Errorf("integrity check of the test's database: %v", err)
+		}
 		if err := db.Close(); err != nil {
 			t.Errorf("close engine: %v", err)
 		}
