@@ -98,11 +98,17 @@ func (r *run) passes(ctx context.Context, mode streamMode) error {
 			return err
 		}
 	}
+	var shards []shardInfo
+	var status st.StreamStatus
+	relist := true
 	for {
-		shards, status, err := r.describe(ctx)
-		if err != nil {
-			return err
+		if relist {
+			var err error
+			if shards, status, err = r.describe(ctx); err != nil {
+				return err
+			}
 		}
+		relist = true
 		ready, err := r.merge(shards, mode)
 		if err != nil {
 			return err
@@ -154,7 +160,15 @@ func (r *run) passes(ctx context.Context, mode streamMode) error {
 			allTip = allTip && (res.tip || res.done)
 		}
 		if anyDone {
-			continue // children may be ready now
+			// Children may be ready now. Those in this listing are read
+			// before the stream is listed again: listing every shard once
+			// per generation of them made a pass quadratic in the shards
+			// behind it (a stream that rolls over every 100 ms while a
+			// slow copy runs has thousands). A shard made since the
+			// listing holds only changes made after the pass started
+			// (see tipsAtStart), and a following pass lists again.
+			relist = false
+			continue
 		}
 		if allTip {
 			if mode != modeMark {
