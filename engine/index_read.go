@@ -9,6 +9,35 @@ import (
 	"github.com/dynago/dynago/internal/keys"
 )
 
+// readTarget returns the table and the index (nil for the table itself)
+// a Query or Scan reads, with DynamoDB's error when the index cannot be
+// read so. On a shared store an index this node does not know yet, or
+// still sees backfilling, makes it read the table's definition again:
+// another node may have just added it or finished its backfill.
+func (db *DB) readTarget(table, indexName, sel string, consistent bool) (*table, *index, error) {
+	t, err := db.tableOrNotFound(table)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := t.readIndex(indexName, sel, consistent)
+	if err == nil {
+		return t, ix, nil
+	}
+	stale, serr := db.staleIndex(t, indexName)
+	if serr != nil {
+		return nil, nil, serr
+	}
+	if stale {
+		if t, err = db.tableOrNotFound(table); err == nil {
+			ix, err = t.readIndex(indexName, sel, consistent)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, ix, nil
+}
+
 // Reads through a secondary index: Query and Scan with IndexName.
 
 // Messages. "does not have the specified index" and the Select text are

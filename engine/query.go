@@ -104,24 +104,7 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 			return nil, err
 		}
 	}
-	t, err := db.tableOrNotFound(in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	ix, err := t.readIndex(in.IndexName, in.Select, in.ConsistentRead)
-	if err != nil {
-		stale, serr := db.staleIndex(t, in.IndexName)
-		if serr != nil {
-			return nil, serr
-		}
-		if stale {
-			// Another node has just added the index or finished its
-			// backfill: read the table's definition again.
-			if t, err = db.tableOrNotFound(in.TableName); err == nil {
-				ix, err = t.readIndex(in.IndexName, in.Select, in.ConsistentRead)
-			}
-		}
-	}
+	t, ix, err := db.readTarget(in.TableName, in.IndexName, in.Select, in.ConsistentRead)
 	if err != nil {
 		return nil, err
 	}
