@@ -40,32 +40,32 @@ func metaStatsKey(id uint64) []byte {
 // tableMeta is a table's definition as stored in the catalog. It is JSON on
 // disk: small, rarely written, and easy to evolve by adding fields.
 type tableMeta struct {
-	Name                 string                           `json:"name"`
-	ID                   uint64                           `json:"id"`
-	UUID                 string                           `json:"uuid"`
-	Created              time.Time                        `json:"created"`
-	AttributeDefinitions []AttributeDefinition            `json:"attributeDefinitions"`
-	KeySchema            []KeySchemaElement               `json:"keySchema"`
-	BillingMode          string                           `json:"billingMode"`
-	BillingModeSet       bool                             `json:"billingModeSet,omitempty"`
-	PayPerRequestSince   time.Time                        `json:"payPerRequestSince,omitzero"`
-	Throughput           ProvisionedThroughputDescription `json:"throughput"`
-	OnDemand             *OnDemandThroughput              `json:"onDemand,omitempty"`
-	Stream               *StreamSpecification             `json:"stream,omitempty"`
-	StreamLabel          string                           `json:"streamLabel,omitempty"`
+	Name                 string        `json:"name"`
+	ID                   uint64        `json:"id"`
+	UUID                 string        `json:"uuid"`
+	Created              time.Time     `json:"created"`
+	AttributeDefinitions []catAttr     `json:"attributeDefinitions"`
+	KeySchema            []catKey      `json:"keySchema"`
+	BillingMode          string        `json:"billingMode"`
+	BillingModeSet       bool          `json:"billingModeSet,omitempty"`
+	PayPerRequestSince   time.Time     `json:"payPerRequestSince,omitzero"`
+	Throughput           catThroughput `json:"throughput"`
+	OnDemand             *catOnDemand  `json:"onDemand,omitempty"`
+	Stream               *catStream    `json:"stream,omitempty"`
+	StreamLabel          string        `json:"streamLabel,omitempty"`
 	// StreamID is the enabled stream's id (engine/streams.go); 0 when the
 	// table's stream is off.
 	StreamID uint64 `json:"streamID,omitempty"`
 	// Time to Live (engine/ttl.go). TTLAttribute is cleared when TTL is
 	// disabled: DescribeTimeToLive then shows no attribute.
-	TTLEnabled         bool            `json:"ttlEnabled,omitempty"`
-	TTLAttribute       string          `json:"ttlAttribute,omitempty"`
-	TTLUpdated         time.Time       `json:"ttlUpdated,omitzero"`
-	SSE                *SSEDescription `json:"sse,omitempty"`
-	TableClass         string          `json:"tableClass,omitempty"`
-	TableClassUpdated  time.Time       `json:"tableClassUpdated,omitzero"`
-	DeletionProtection bool            `json:"deletionProtection"`
-	Tags               []Tag           `json:"tags,omitempty"`
+	TTLEnabled         bool      `json:"ttlEnabled,omitempty"`
+	TTLAttribute       string    `json:"ttlAttribute,omitempty"`
+	TTLUpdated         time.Time `json:"ttlUpdated,omitzero"`
+	SSE                *catSSE   `json:"sse,omitempty"`
+	TableClass         string    `json:"tableClass,omitempty"`
+	TableClassUpdated  time.Time `json:"tableClassUpdated,omitzero"`
+	DeletionProtection bool      `json:"deletionProtection"`
+	Tags               []catTag  `json:"tags,omitempty"`
 	// Indexes are the table's secondary indexes; LastIndexID is the last
 	// index id handed out, so an id is never reused within a table.
 	Indexes     []indexMeta `json:"indexes,omitempty"`

@@ -60,19 +60,19 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 		Name:                 name,
 		UUID:                 newUUID(),
 		Created:              now,
-		AttributeDefinitions: in.AttributeDefinitions,
-		KeySchema:            in.KeySchema,
+		AttributeDefinitions: catAttrs(in.AttributeDefinitions),
+		KeySchema:            catKeys(in.KeySchema),
 		BillingMode:          BillingModeProvisioned,
 		BillingModeSet:       in.BillingMode != "",
-		OnDemand:             in.OnDemandThroughput,
-		Tags:                 in.Tags,
+		OnDemand:             catOnDemandOf(in.OnDemandThroughput),
+		Tags:                 catTags(in.Tags),
 		TableClass:           in.TableClass,
 	}
 	if in.BillingMode == BillingModePayPerRequest {
 		m.BillingMode = BillingModePayPerRequest
 		m.PayPerRequestSince = now
 	} else {
-		m.Throughput = ProvisionedThroughputDescription{
+		m.Throughput = catThroughput{
 			ReadCapacityUnits:  in.ProvisionedThroughput.ReadCapacityUnits,
 			WriteCapacityUnits: in.ProvisionedThroughput.WriteCapacityUnits,
 		}
@@ -84,10 +84,10 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 		m.DeletionProtection = *in.DeletionProtectionEnabled
 	}
 	if s := in.StreamSpecification; s != nil && s.StreamEnabled {
-		m.Stream = &StreamSpecification{StreamEnabled: true, StreamViewType: s.StreamViewType}
+		m.Stream = &catStream{StreamEnabled: true, StreamViewType: s.StreamViewType}
 	}
 	if s := in.SSESpecification; s != nil && sseWanted(s) {
-		m.SSE = db.sseDescription(s)
+		m.SSE = catSSEOf(db.sseDescription(s))
 	}
 
 	b := db.store.NewBatch()
@@ -105,7 +105,7 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	for _, l := range in.LocalSecondaryIndexes {
 		m.LastIndexID++
-		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, ID: m.LastIndexID, KeySchema: l.KeySchema, Projection: l.Projection})
+		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, ID: m.LastIndexID, KeySchema: catKeys(l.KeySchema), Projection: catProjectionOf(l.Projection)})
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
 		m.LastIndexID++

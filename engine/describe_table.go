@@ -64,9 +64,9 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 	}
 	dp := m.DeletionProtection
 	d := &TableDescription{
-		AttributeDefinitions:      m.AttributeDefinitions,
+		AttributeDefinitions:      apiAttrs(m.AttributeDefinitions),
 		TableName:                 m.Name,
-		KeySchema:                 m.KeySchema,
+		KeySchema:                 apiKeys(m.KeySchema),
 		TableStatus:               status,
 		CreationDateTime:          m.Created,
 		TableSizeBytes:            size,
@@ -74,12 +74,12 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 		TableArn:                  t.arn(db),
 		TableId:                   m.UUID,
 		DeletionProtectionEnabled: &dp,
-		OnDemandThroughput:        m.OnDemand,
-		SSEDescription:            m.SSE,
+		OnDemandThroughput:        m.OnDemand.api(),
+		SSEDescription:            m.SSE.api(),
 	}
-	tp := m.Throughput
+	tp := m.Throughput.api()
 	// The count of decreases starts again at midnight UTC (DDB-TABLE-185).
-	tp.NumberOfDecreasesToday = decreasesToday(tp, db.now())
+	tp.NumberOfDecreasesToday = decreasesToday(m.Throughput, db.now())
 	d.ProvisionedThroughput = &tp
 	if m.BillingMode == BillingModePayPerRequest {
 		d.ProvisionedThroughput = &ProvisionedThroughputDescription{NumberOfDecreasesToday: tp.NumberOfDecreasesToday}
@@ -93,7 +93,7 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass, LastUpdateDateTime: m.TableClassUpdated}
 	}
 	if m.Stream != nil {
-		d.StreamSpecification = m.Stream
+		d.StreamSpecification = m.Stream.api()
 	}
 	if m.StreamLabel != "" {
 		d.LatestStreamLabel = m.StreamLabel

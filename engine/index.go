@@ -50,13 +50,13 @@ const (
 
 // indexMeta is an index's definition as stored in the catalog (JSON).
 type indexMeta struct {
-	Name       string                            `json:"name"`
-	ID         uint32                            `json:"id"`
-	Global     bool                              `json:"global"`
-	KeySchema  []KeySchemaElement                `json:"keySchema"`
-	Projection Projection                        `json:"projection"`
-	Throughput *ProvisionedThroughputDescription `json:"throughput,omitempty"`
-	OnDemand   *OnDemandThroughput               `json:"onDemand,omitempty"`
+	Name       string         `json:"name"`
+	ID         uint32         `json:"id"`
+	Global     bool           `json:"global"`
+	KeySchema  []catKey       `json:"keySchema"`
+	Projection catProjection  `json:"projection"`
+	Throughput *catThroughput `json:"throughput,omitempty"`
+	OnDemand   *catOnDemand   `json:"onDemand,omitempty"`
 	// Backfilling is true from UpdateTable's Create until the backfill
 	// has indexed every item; the index is CREATING meanwhile.
 	Backfilling bool `json:"backfilling,omitempty"`

@@ -301,10 +301,10 @@ func gsiMeta(g GlobalSecondaryIndex, id uint32, mode string) indexMeta {
 	if odt != nil && onDemandMember(odt) == "" {
 		odt = nil
 	}
-	m := indexMeta{Name: g.IndexName, ID: id, Global: true, KeySchema: g.KeySchema, Projection: g.Projection, OnDemand: odt,
+	m := indexMeta{Name: g.IndexName, ID: id, Global: true, KeySchema: catKeys(g.KeySchema), Projection: catProjectionOf(g.Projection), OnDemand: catOnDemandOf(odt),
 		Warm: initialWarm(g.WarmThroughput)}
 	if mode != BillingModePayPerRequest && g.ProvisionedThroughput != nil {
-		m.Throughput = &ProvisionedThroughputDescription{ReadCapacityUnits: g.ProvisionedThroughput.ReadCapacityUnits, WriteCapacityUnits: g.ProvisionedThroughput.WriteCapacityUnits}
+		m.Throughput = &catThroughput{ReadCapacityUnits: g.ProvisionedThroughput.ReadCapacityUnits, WriteCapacityUnits: g.ProvisionedThroughput.WriteCapacityUnits}
 	}
 	return m
 }
@@ -316,26 +316,26 @@ func (db *DB) describeIndexes(t *table, d *TableDescription) error {
 		if err != nil {
 			return err
 		}
-		p := ix.meta.Projection
+		p := ix.meta.Projection.api()
 		if !ix.meta.Global {
 			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
-				IndexName: ix.meta.Name, KeySchema: ix.meta.KeySchema, Projection: p,
+				IndexName: ix.meta.Name, KeySchema: apiKeys(ix.meta.KeySchema), Projection: p,
 				IndexSizeBytes: size, ItemCount: count, IndexArn: t.indexArn(db, ix),
 			})
 			continue
 		}
 		g := GlobalSecondaryIndexDescription{
-			IndexName: ix.meta.Name, KeySchema: ix.meta.KeySchema, Projection: p,
+			IndexName: ix.meta.Name, KeySchema: apiKeys(ix.meta.KeySchema), Projection: p,
 			IndexStatus: IndexStatusActive, IndexSizeBytes: size, ItemCount: count,
-			IndexArn: t.indexArn(db, ix), OnDemandThroughput: ix.meta.OnDemand,
+			IndexArn: t.indexArn(db, ix), OnDemandThroughput: ix.meta.OnDemand.api(),
 		}
 		if ix.meta.Backfilling {
 			g.IndexStatus = IndexStatusCreating
 			g.Backfilling = ptr(true)
 		}
 		if ix.meta.Throughput != nil {
-			tp := *ix.meta.Throughput
-			tp.NumberOfDecreasesToday = decreasesToday(tp, db.now())
+			tp := ix.meta.Throughput.api()
+			tp.NumberOfDecreasesToday = decreasesToday(*ix.meta.Throughput, db.now())
 			g.ProvisionedThroughput = &tp
 		} else {
 			g.ProvisionedThroughput = &ProvisionedThroughputDescription{}
@@ -462,11 +462,11 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			if in.AttributeDefinitions == nil {
 				return 0, invalid("AttributeDefinitions is not specified for index: %s", g.IndexName)
 			}
-			defs := mergeDefinitions(m.AttributeDefinitions, in.AttributeDefinitions)
+			defs := mergeDefinitions(apiAttrs(m.AttributeDefinitions), in.AttributeDefinitions)
 			if defs == nil {
 				return 0, invalid("Cannot change the type of an attribute that is already defined")
 			}
-			ic := newIndexCheck(defs, m.KeySchema)
+			ic := newIndexCheck(defs, apiKeys(m.KeySchema))
 			for _, x := range m.Indexes {
 				ic.names[x.Name] = true
 				for _, k := range x.KeySchema {
@@ -517,7 +517,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			im := gsiMeta(g, m.LastIndexID, m.BillingMode)
 			im.Backfilling = true
 			m.Indexes = append(m.Indexes, im)
-			m.AttributeDefinitions = usedDefinitions(defs, m)
+			m.AttributeDefinitions = catAttrs(usedDefinitions(defs, m))
 			created = im.ID
 		case u.Delete != nil:
 			i := find(u.Delete.IndexName)
@@ -532,7 +532,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			gone.Backfilling = false
 			transition(gone.Name, indexTransition{Status: IndexStatusDeleting, Deleted: &gone})
 			m.Indexes = slices.Delete(m.Indexes, i, i+1)
-			m.AttributeDefinitions = usedDefinitions(m.AttributeDefinitions, m)
+			m.AttributeDefinitions = catAttrs(usedDefinitions(apiAttrs(m.AttributeDefinitions), m))
 			lower := keys.IndexPrefix(m.ID, id)
 			if err := b.DeleteRange(lower, keys.PrefixEnd(lower)); err != nil {
 				return 0, err
@@ -572,7 +572,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 				// The same throughput again: the ack-api-quirks
 				// catalogue, DDB-TABLE-164; the recording cuts the text
 				// after the read units, the rest follows the table's.
-				old := ProvisionedThroughputDescription{}
+				old := catThroughput{}
 				if x.Throughput != nil {
 					old = *x.Throughput
 				}
@@ -598,7 +598,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 				x.Throughput = &nt
 			}
 			if u.Update.OnDemandThroughput != nil {
-				x.OnDemand = u.Update.OnDemandThroughput
+				x.OnDemand = catOnDemandOf(u.Update.OnDemandThroughput)
 			}
 			// A warm throughput change leaves the GSI ACTIVE
 			// (engine/warm_throughput.go).

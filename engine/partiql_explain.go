@@ -371,12 +371,12 @@ func quoteName(n string) string {
 // tableFromDescription is the catalog's table for a description (its key
 // schema and indexes), as planning needs it.
 func tableFromDescription(d *TableDescription) *table {
-	m := tableMeta{Name: d.TableName, AttributeDefinitions: d.AttributeDefinitions, KeySchema: d.KeySchema}
+	m := tableMeta{Name: d.TableName, AttributeDefinitions: catAttrs(d.AttributeDefinitions), KeySchema: catKeys(d.KeySchema)}
 	for _, g := range d.GlobalSecondaryIndexes {
-		m.Indexes = append(m.Indexes, indexMeta{Name: g.IndexName, Global: true, KeySchema: g.KeySchema, Projection: g.Projection})
+		m.Indexes = append(m.Indexes, indexMeta{Name: g.IndexName, Global: true, KeySchema: catKeys(g.KeySchema), Projection: catProjectionOf(g.Projection)})
 	}
 	for _, l := range d.LocalSecondaryIndexes {
-		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, KeySchema: l.KeySchema, Projection: l.Projection})
+		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, KeySchema: catKeys(l.KeySchema), Projection: catProjectionOf(l.Projection)})
 	}
 	return newTable(m)
 }

@@ -200,7 +200,7 @@ func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 	d := StreamDescription{
 		StreamArn: meta.ARN, StreamLabel: meta.Label, StreamStatus: StreamEnabled,
 		StreamViewType: meta.ViewType, CreationRequestDateTime: meta.Created,
-		TableName: meta.TableName, KeySchema: meta.KeySchema, Shards: []Shard{},
+		TableName: meta.TableName, KeySchema: apiKeys(meta.KeySchema), Shards: []Shard{},
 	}
 	if !meta.Disabled.IsZero() {
 		d.StreamStatus = StreamDisabled

@@ -86,16 +86,16 @@ func streamRecordKey(id, seq uint64) []byte {
 
 // streamMeta is a stream's definition as stored.
 type streamMeta struct {
-	ID        uint64             `json:"id"`
-	TableName string             `json:"tableName"`
-	TableID   uint64             `json:"tableID"`
-	Label     string             `json:"label"`
-	ARN       string             `json:"arn"`
-	ViewType  string             `json:"viewType"`
-	KeySchema []KeySchemaElement `json:"keySchema"`
-	HashName  string             `json:"hashName"`
-	RangeName string             `json:"rangeName,omitempty"`
-	Created   time.Time          `json:"created"`
+	ID        uint64    `json:"id"`
+	TableName string    `json:"tableName"`
+	TableID   uint64    `json:"tableID"`
+	Label     string    `json:"label"`
+	ARN       string    `json:"arn"`
+	ViewType  string    `json:"viewType"`
+	KeySchema []catKey  `json:"keySchema"`
+	HashName  string    `json:"hashName"`
+	RangeName string    `json:"rangeName,omitempty"`
+	Created   time.Time `json:"created"`
 	// Disabled is when the stream was turned off (or its table deleted);
 	// zero while it is enabled.
 	Disabled time.Time `json:"disabled,omitzero"`

@@ -107,7 +107,7 @@ func (db *DB) ListTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResour
 	case TableStatusDeleting:
 		return nil, NotFound(msgArnNotFound(in.ResourceArn))
 	}
-	tags := append([]Tag{}, t.meta.Tags...)
+	tags := append([]Tag{}, apiTags(t.meta.Tags)...)
 	sort.Slice(tags, func(i, j int) bool { return tags[i].Key < tags[j].Key })
 	return &ListTagsOfResourceOutput{Tags: tags}, nil
 }
@@ -263,9 +263,9 @@ func (db *DB) changeTags(arn string, adding bool, change func(map[string]string)
 		return err
 	}
 	m := t.meta
-	m.Tags = make([]Tag, 0, len(tags))
+	m.Tags = make([]catTag, 0, len(tags))
 	for k, v := range tags {
-		m.Tags = append(m.Tags, Tag{Key: k, Value: v})
+		m.Tags = append(m.Tags, catTag{Key: k, Value: v})
 	}
 	sort.Slice(m.Tags, func(i, j int) bool { return m.Tags[i].Key < m.Tags[j].Key })
 	b := db.store.NewBatch()

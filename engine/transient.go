@@ -582,13 +582,13 @@ func (db *DB) transientIndexStatus(t *table, d *TableDescription) {
 		}
 		im := x.Deleted
 		g := GlobalSecondaryIndexDescription{
-			IndexName: name, KeySchema: im.KeySchema, Projection: im.Projection,
-			IndexStatus: IndexStatusDeleting, OnDemandThroughput: im.OnDemand,
+			IndexName: name, KeySchema: apiKeys(im.KeySchema), Projection: im.Projection.api(),
+			IndexStatus: IndexStatusDeleting, OnDemandThroughput: im.OnDemand.api(),
 			IndexArn:              t.arn(db) + "/index/" + name,
 			ProvisionedThroughput: &ProvisionedThroughputDescription{},
 		}
 		if im.Throughput != nil {
-			tp := *im.Throughput
+			tp := im.Throughput.api()
 			g.ProvisionedThroughput = &tp
 		}
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, g)

@@ -78,7 +78,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	m := t.meta // copy; the old *table stays valid for readers holding it
-	m.Tags = append([]Tag(nil), t.meta.Tags...)
+	m.Tags = append([]catTag(nil), t.meta.Tags...)
 	m.Indexes = slices.Clone(m.Indexes)
 	db.foldWarm(t, &m)
 	now := db.now()
@@ -148,7 +148,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		if name := onDemandOutOfRange(o, true); name != "" {
 			return nil, invalid(fmtOnDemandTableOutOfRange, name)
 		}
-		merged := OnDemandThroughput{}
+		merged := catOnDemand{}
 		if m.OnDemand != nil {
 			merged = *m.OnDemand
 		}
@@ -191,7 +191,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		case !sseWanted(s):
 			m.SSE = nil
 		default:
-			m.SSE = db.sseDescription(s)
+			m.SSE = catSSEOf(db.sseDescription(s))
 		}
 	}
 	if s := in.StreamSpecification; s != nil {
@@ -379,7 +379,7 @@ func updateStream(m *tableMeta, s *StreamSpecification, now time.Time) error {
 	case !s.StreamEnabled && !enabled:
 		return Validation(msgNoStreamToDisable(m.Name))
 	case s.StreamEnabled:
-		m.Stream = &StreamSpecification{StreamEnabled: true, StreamViewType: s.StreamViewType}
+		m.Stream = &catStream{StreamEnabled: true, StreamViewType: s.StreamViewType}
 	default:
 		m.Stream = nil // the latest stream label stays, as DynamoDB keeps the old stream readable
 	}
@@ -421,7 +421,7 @@ func switchGSIBilling(m *tableMeta, was string) error {
 const freeDecreasesPerDay = 4
 
 // decreasesToday is tp's count of decreases on now's UTC day.
-func decreasesToday(tp ProvisionedThroughputDescription, now time.Time) int64 {
+func decreasesToday(tp catThroughput, now time.Time) int64 {
 	last := tp.LastDecreaseDateTime
 	if last.IsZero() || !sameUTCDay(last, now) {
 		return 0
@@ -438,7 +438,7 @@ func sameUTCDay(a, b time.Time) bool {
 // decreaseBudget refuses a decrease of tp at now once the day's free
 // decreases are spent and the hour since the last has not passed (nor
 // the day ended), with DynamoDB's text.
-func decreaseBudget(tp ProvisionedThroughputDescription, now time.Time) error {
+func decreaseBudget(tp catThroughput, now time.Time) error {
 	n := decreasesToday(tp, now)
 	if n < freeDecreasesPerDay {
 		return nil

@@ -1,0 +1,166 @@
+package engine
+
+import "time"
+
+// The catalog's own types: the parts of a table's catalog entry (tableMeta,
+// indexMeta, streamMeta) that have an API counterpart. They hold the same
+// fields as the API's shapes did when the catalog first stored them, under
+// pinned JSON names, so an edit to the request and response types cannot
+// change what is on disk: the format changes only when these do, and
+// catalog_types_test.go pins both the JSON and the translation each way.
+
+// catKey is one key attribute and its role (KeySchemaElement).
+type catKey struct {
+	AttributeName string `json:"AttributeName"`
+	KeyType       string `json:"KeyType"`
+}
+
+// catAttr declares the type of a key attribute (AttributeDefinition).
+type catAttr struct {
+	AttributeName string `json:"AttributeName"`
+	AttributeType string `json:"AttributeType"`
+}
+
+// catThroughput is a table's or index's provisioned capacity and its
+// history (ProvisionedThroughputDescription).
+type catThroughput struct {
+	LastIncreaseDateTime   time.Time `json:"LastIncreaseDateTime"`
+	LastDecreaseDateTime   time.Time `json:"LastDecreaseDateTime"`
+	NumberOfDecreasesToday int64     `json:"NumberOfDecreasesToday"`
+	ReadCapacityUnits      int64     `json:"ReadCapacityUnits"`
+	WriteCapacityUnits     int64     `json:"WriteCapacityUnits"`
+}
+
+// catOnDemand caps an on-demand table's or index's request rate
+// (OnDemandThroughput).
+type catOnDemand struct {
+	MaxReadRequestUnits  *int64 `json:"MaxReadRequestUnits"`
+	MaxWriteRequestUnits *int64 `json:"MaxWriteRequestUnits"`
+}
+
+// catStream is a table's stream setting (StreamSpecification).
+type catStream struct {
+	StreamEnabled  bool   `json:"StreamEnabled"`
+	StreamViewType string `json:"StreamViewType"`
+}
+
+// catSSE is a table's server-side encryption (SSEDescription).
+type catSSE struct {
+	Status          string `json:"Status"`
+	SSEType         string `json:"SSEType"`
+	KMSMasterKeyArn string `json:"KMSMasterKeyArn"`
+}
+
+// catTag is one tag of a table (Tag).
+type catTag struct {
+	Key   string `json:"Key"`
+	Value string `json:"Value"`
+}
+
+// catProjection is what an index copies of an item (Projection).
+type catProjection struct {
+	ProjectionType   string   `json:"ProjectionType"`
+	NonKeyAttributes []string `json:"NonKeyAttributes"`
+}
+
+// Translation from the API's shapes to the catalog's.
+
+func catKeys(ks []KeySchemaElement) []catKey {
+	return mapSlice(ks, func(k KeySchemaElement) catKey { return catKey{k.AttributeName, k.KeyType} })
+}
+
+func catAttrs(as []AttributeDefinition) []catAttr {
+	return mapSlice(as, func(a AttributeDefinition) catAttr { return catAttr{a.AttributeName, a.AttributeType} })
+}
+
+func catTags(ts []Tag) []catTag {
+	return mapSlice(ts, func(t Tag) catTag { return catTag{t.Key, t.Value} })
+}
+
+func catThroughputOf(p ProvisionedThroughputDescription) catThroughput {
+	return catThroughput(p)
+}
+
+func catOnDemandOf(o *OnDemandThroughput) *catOnDemand {
+	if o == nil {
+		return nil
+	}
+	return &catOnDemand{o.MaxReadRequestUnits, o.MaxWriteRequestUnits}
+}
+
+func catStreamOf(s *StreamSpecification) *catStream {
+	if s == nil {
+		return nil
+	}
+	return &catStream{s.StreamEnabled, s.StreamViewType}
+}
+
+func catSSEOf(s *SSEDescription) *catSSE {
+	if s == nil {
+		return nil
+	}
+	return &catSSE{s.Status, s.SSEType, s.KMSMasterKeyArn}
+}
+
+func catProjectionOf(p Projection) catProjection {
+	return catProjection{p.ProjectionType, p.NonKeyAttributes}
+}
+
+// Translation from the catalog's types to the API's.
+
+func apiKeys(ks []catKey) []KeySchemaElement {
+	return mapSlice(ks, func(k catKey) KeySchemaElement {
+		return KeySchemaElement{AttributeName: k.AttributeName, KeyType: k.KeyType}
+	})
+}
+
+func apiAttrs(as []catAttr) []AttributeDefinition {
+	return mapSlice(as, func(a catAttr) AttributeDefinition {
+		return AttributeDefinition{AttributeName: a.AttributeName, AttributeType: a.AttributeType}
+	})
+}
+
+func apiTags(ts []catTag) []Tag {
+	return mapSlice(ts, func(t catTag) Tag { return Tag{Key: t.Key, Value: t.Value} })
+}
+
+func (p catThroughput) api() ProvisionedThroughputDescription {
+	return ProvisionedThroughputDescription(p)
+}
+
+func (o *catOnDemand) api() *OnDemandThroughput {
+	if o == nil {
+		return nil
+	}
+	return &OnDemandThroughput{MaxReadRequestUnits: o.MaxReadRequestUnits, MaxWriteRequestUnits: o.MaxWriteRequestUnits}
+}
+
+func (s *catStream) api() *StreamSpecification {
+	if s == nil {
+		return nil
+	}
+	return &StreamSpecification{StreamEnabled: s.StreamEnabled, StreamViewType: s.StreamViewType}
+}
+
+func (s *catSSE) api() *SSEDescription {
+	if s == nil {
+		return nil
+	}
+	return &SSEDescription{Status: s.Status, SSEType: s.SSEType, KMSMasterKeyArn: s.KMSMasterKeyArn}
+}
+
+func (p catProjection) api() Projection {
+	return Projection{ProjectionType: p.ProjectionType, NonKeyAttributes: p.NonKeyAttributes}
+}
+
+// mapSlice is f of each element of s, nil for nil.
+func mapSlice[S, T any](s []S, f func(S) T) []T {
+	if s == nil {
+		return nil
+	}
+	out := make([]T, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
+}
