@@ -506,3 +506,33 @@ func numberSize(s string) int {
 	}
 	return size
 }
+
+// NumberFits reports whether a number's exponent and scale fit 32-bit
+// integers, as Java's BigDecimal needs to read it. DynamoDB reads PartiQL
+// literals and number parameters that way (package partiql, and the
+// engine's checks of a statement's parameters).
+func NumberFits(s string) bool {
+	mant, exp, _ := strings.Cut(strings.ToLower(s), "e")
+	frac := 0
+	if _, f, ok := strings.Cut(mant, "."); ok {
+		frac = len(f)
+	}
+	e := int64(0)
+	if exp != "" {
+		digits := strings.TrimLeft(exp, "+-")
+		digits = strings.TrimLeft(digits, "0")
+		if len(digits) > 11 {
+			return false
+		}
+		v, err := strconv.ParseInt(strings.TrimLeft(exp, "+"), 10, 64)
+		if err != nil && digits != "" {
+			return false
+		}
+		e = v
+	}
+	if e > math.MaxInt32 || e < math.MinInt32 {
+		return false
+	}
+	scale := int64(frac) - e
+	return scale <= math.MaxInt32 && scale >= math.MinInt32
+}

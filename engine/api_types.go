@@ -564,8 +564,8 @@ type UpdateItemInput struct {
 	// ValueError is the first malformed attribute value the protocol
 	// decoder met (see ValueError in validation_order.go).
 	ValueError error
-	// fromStatement is set for a PartiQL UPDATE, which is not charged
-	// updateCharge (see updateItem).
+	// fromStatement is set for a PartiQL UPDATE (StatementUpdateItem),
+	// which is not charged updateCharge (see updateItem).
 	fromStatement bool
 }
 

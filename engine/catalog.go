@@ -114,6 +114,9 @@ type table struct {
 
 	// indexes are the secondary indexes, sorted by name.
 	indexes []*index
+
+	// schema describes the table to a statement planner (TableSchema).
+	schema *Schema
 }
 
 func newTable(m tableMeta) *table {
@@ -137,6 +140,7 @@ func newTable(m tableMeta) *table {
 	for _, ix := range t.indexes {
 		ix.keys = t.computeKeyNames(ix)
 	}
+	t.schema = schemaOf(t)
 	return t
 }
 

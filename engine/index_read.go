@@ -87,7 +87,7 @@ func (t *table) readIndex(name, sel string, consistent bool) (*index, error) {
 // captures/cross-region-latest.json (proj_gsi_query_nonprojected and
 // proj_gsi_scan_nonprojected, a KEYS_ONLY index asked for "a", eu-west-2
 // and us-east-1, 2026-09-20), ExecuteStatement's text
-// (msgQLNotProjected). A local index fetches from the table instead.
+// (MsgNotProjected). A local index fetches from the table instead.
 func (t *table) checkProjected(ix *index, proj *expr.Projection, atg []string) error {
 	if ix == nil || !ix.meta.Global || ix.projType == ProjectionAll {
 		return nil
@@ -105,7 +105,7 @@ func (t *table) checkProjected(ix *index, proj *expr.Projection, atg []string) e
 	if len(missing) == 0 {
 		return nil
 	}
-	return Validation(msgQLNotProjected(ix.meta.Name, missing))
+	return Validation(MsgNotProjected(ix.meta.Name, missing))
 }
 
 // view returns a table whose key schema is the single-attribute key of

@@ -30,7 +30,7 @@ func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
 
 // query is Query; keyFilter lets the filter name key attributes, which
 // a PartiQL SELECT's WHERE may do beside its key condition
-// (engine/partiql.go).
+// (StatementQuery).
 func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	if err := conditionalOperatorFirst(in.ConditionalOperator, len(in.QueryFilter)); err != nil {
 		return nil, err

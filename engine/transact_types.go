@@ -14,8 +14,9 @@ type TransactWriteItemsInput struct {
 	// ClientRequestTokenSet is true when the request carried the member,
 	// even as "" (which DynamoDB refuses as too short).
 	ClientRequestTokenSet bool
-	// fromStatements is set by ExecuteTransaction, whose UPDATE
-	// statements are not charged updateCharge (see prepareTransactWrite).
+	// fromStatements is set for ExecuteTransaction
+	// (StatementTransactWriteItems), whose UPDATE statements are not
+	// charged updateCharge (see prepareTransactWrite).
 	fromStatements bool
 }
 

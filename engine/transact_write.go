@@ -334,7 +334,7 @@ func cancelAt(n, i int, err error) error {
 		reasons[j].Code = ReasonNone
 	}
 	reasons[i] = CancellationReason{Code: ReasonValidationError, Message: e.Message}
-	return transactionCanceled(reasons)
+	return TransactionCanceled(reasons)
 }
 
 // emptyKind reports whether v is an empty string or binary, and which.
@@ -446,7 +446,7 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 		}
 	}
 	if failed {
-		return nil, transactionCanceled(firstValidationError(reasons))
+		return nil, TransactionCanceled(firstValidationError(reasons))
 	}
 
 	for i, a := range acts {
@@ -458,7 +458,7 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 			var e *Error
 			if errors.As(err, &e) && e.Code == CodeValidation {
 				reasons[i] = CancellationReason{Code: ReasonValidationError, Message: e.Message}
-				return nil, transactionCanceled(reasons)
+				return nil, TransactionCanceled(reasons)
 			}
 			return nil, err
 		}
@@ -566,11 +566,11 @@ func firstValidationError(reasons []CancellationReason) []CancellationReason {
 	return reasons
 }
 
-// transactionCanceled is DynamoDB's TransactionCanceledException: the
+// TransactionCanceled is DynamoDB's TransactionCanceledException: the
 // message lists every action's code in request order, as in
 //
 //	Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]
-func transactionCanceled(reasons []CancellationReason) error {
+func TransactionCanceled(reasons []CancellationReason) error {
 	codes := make([]string, len(reasons))
 	for i, r := range reasons {
 		codes[i] = r.Code

@@ -622,11 +622,11 @@ func scanFilterFirst(in *ScanInput) error {
 	return attrError(err)
 }
 
-// qlValueError reports, when the protocol decoder found a malformed value
-// among a PartiQL statement's parameters (found), the first problem of
-// the parameters in document order, whether the decoder's (an
-// attr.Malformed marker) or one the binder finds, such as a number that
-// cannot be converted: DynamoDB "reports whichever it reaches first in
+// ParameterValueError reports, when the protocol decoder found a
+// malformed value among a PartiQL statement's parameters (found), the
+// first problem of the parameters in document order, whether the
+// decoder's (an attr.Malformed marker) or one CheckParameters finds, such
+// as a number that cannot be converted: DynamoDB "reports whichever it reaches first in
 // document order" (paritysuite/dynamodb-conformance,
 // tests/tier3/error-messages/partiqlParameterNumbers.test.ts, eu-west-2
 // and us-east-1, October 2026: an unconvertible parameter before one
@@ -634,12 +634,11 @@ func scanFilterFirst(in *ScanInput) error {
 // BatchExecuteStatement such a value is its statement's error, not the
 // request's (the same file), so that operation leaves it to each
 // statement's binding.
-func qlValueError(found error, params []attr.Value) error {
+func ParameterValueError(found error, params []attr.Value) error {
 	if found == nil {
 		return nil
 	}
-	var b binder
-	if err := b.bind(params, len(params)); err != nil {
+	if err := CheckParameters(params, len(params)); err != nil {
 		return err
 	}
 	return found

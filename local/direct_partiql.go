@@ -8,10 +8,12 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/partiql"
 )
 
-// PartiQL on the direct path: the statements go to the engine as text,
-// as they do from the protocol decoder, with their parameters converted.
+// PartiQL on the direct path: the statements go to package partiql as
+// text, as they do from the protocol decoder, with their parameters
+// converted.
 
 // toValues converts a statement's Parameters, keeping nil apart from
 // empty; ok as toValue's.
@@ -53,7 +55,7 @@ func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteState
 		req.NextToken, req.NextTokenSet = str(in.NextToken)
 		return true
 	}, func() (*dynamodb.ExecuteStatementOutput, error) {
-		out, err := c.db.ExecuteStatement(&req)
+		out, err := partiql.ExecuteStatement(c.db, &req)
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +98,7 @@ func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchEx
 		}
 		return true
 	}, func() (*dynamodb.BatchExecuteStatementOutput, error) {
-		out, err := c.db.BatchExecuteStatement(&req)
+		out, err := partiql.BatchExecuteStatement(c.db, &req)
 		if err != nil {
 			return nil, err
 		}
@@ -154,7 +156,7 @@ func (c *Direct) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTra
 		}
 		return true
 	}, func() (*dynamodb.ExecuteTransactionOutput, error) {
-		out, err := c.db.ExecuteTransaction(&req)
+		out, err := partiql.ExecuteTransaction(c.db, &req)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/partiql"
 	"github.com/dynago/dynago/server/protocol"
 )
 
@@ -42,10 +43,10 @@ func operations() map[string]opFunc {
 		"TransactGetItems":   handle(protocol.DecodeTransactGetItems, (*engine.DB).TransactGetItems, protocol.EncodeTransactGetItems),
 		"UpdateTimeToLive":   handle(protocol.DecodeUpdateTimeToLive, (*engine.DB).UpdateTimeToLive, protocol.EncodeUpdateTimeToLive),
 		"DescribeTimeToLive": handle(protocol.DecodeDescribeTimeToLive, (*engine.DB).DescribeTimeToLive, protocol.EncodeDescribeTimeToLive),
-		// PartiQL (engine/partiql.go).
-		"ExecuteStatement":      handle(protocol.DecodeExecuteStatement, (*engine.DB).ExecuteStatement, protocol.EncodeExecuteStatement),
-		"BatchExecuteStatement": handle(protocol.DecodeBatchExecuteStatement, (*engine.DB).BatchExecuteStatement, protocol.EncodeBatchExecuteStatement),
-		"ExecuteTransaction":    handle(protocol.DecodeExecuteTransaction, (*engine.DB).ExecuteTransaction, protocol.EncodeExecuteTransaction),
+		// PartiQL (package partiql, which runs statements on the engine).
+		"ExecuteStatement":      handle(protocol.DecodeExecuteStatement, partiql.ExecuteStatement, protocol.EncodeExecuteStatement),
+		"BatchExecuteStatement": handle(protocol.DecodeBatchExecuteStatement, partiql.BatchExecuteStatement, protocol.EncodeBatchExecuteStatement),
+		"ExecuteTransaction":    handle(protocol.DecodeExecuteTransaction, partiql.ExecuteTransaction, protocol.EncodeExecuteTransaction),
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/local"
+	"github.com/dynago/dynago/partiql"
 	"github.com/dynago/dynago/server/console"
 )
 
@@ -19,7 +20,7 @@ import (
 // "dynago serve" gives the console.
 func engineExplain(db *engine.DB) func(*http.Request, string, bool) (any, error) {
 	return func(_ *http.Request, stmt string, consistent bool) (any, error) {
-		e, err := engine.ExplainStatement(&engine.ExplainInput{Statement: stmt, ConsistentRead: consistent},
+		e, err := partiql.ExplainStatement(&partiql.ExplainInput{Statement: stmt, ConsistentRead: consistent},
 			func(table string) (*engine.TableDescription, error) {
 				out, err := db.DescribeTable(&engine.DescribeTableInput{TableName: table})
 				if err != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/partiql"
 	"github.com/dynago/dynago/server"
 	"github.com/dynago/dynago/server/console"
 	"github.com/dynago/dynago/server/sigv4"
@@ -205,14 +206,14 @@ func capacityTotals(db *engine.DB) func() []console.CapacityTotal {
 	}
 }
 
-// explainFor is the console's PartiQL explanation: the engine's plan of a
+// explainFor is the console's PartiQL explanation: package partiql's plan of a
 // statement over the tables of the caller's database.
 func explainFor(api *server.Server) func(*http.Request, string, bool) (any, error) {
 	return func(r *http.Request, stmt string, consistent bool) (any, error) {
 		db, err := api.DBFor(r)
 		if err == nil {
-			var e *engine.Explanation
-			e, err = engine.ExplainStatement(&engine.ExplainInput{Statement: stmt, ConsistentRead: consistent},
+			var e *partiql.Explanation
+			e, err = partiql.ExplainStatement(&partiql.ExplainInput{Statement: stmt, ConsistentRead: consistent},
 				func(table string) (*engine.TableDescription, error) {
 					out, err := db.DescribeTable(&engine.DescribeTableInput{TableName: table})
 					if err != nil {

@@ -24,7 +24,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/internal/partiql"
+	"github.com/dynago/dynago/partiql"
 )
 
 func init() {
@@ -616,9 +616,9 @@ func (s *sqlShell) explain(ctx context.Context, stmt string) error {
 }
 
 // ExplainSQL explains a statement against the endpoint of client:
-// engine.ExplainStatement on the DescribeTable of the table it names.
-func ExplainSQL(ctx context.Context, client *dynamodb.Client, stmt string, consistent bool) (*engine.Explanation, error) {
-	e, err := engine.ExplainStatement(&engine.ExplainInput{Statement: stmt, ConsistentRead: consistent}, func(table string) (*engine.TableDescription, error) {
+// partiql.ExplainStatement on the DescribeTable of the table it names.
+func ExplainSQL(ctx context.Context, client *dynamodb.Client, stmt string, consistent bool) (*partiql.Explanation, error) {
+	e, err := partiql.ExplainStatement(&partiql.ExplainInput{Statement: stmt, ConsistentRead: consistent}, func(table string) (*engine.TableDescription, error) {
 		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 		if err != nil {
 			return nil, err

@@ -1,12 +1,11 @@
-// Package partiql parses DynamoDB's dialect of PartiQL: SELECT, INSERT,
-// UPDATE, DELETE and, inside ExecuteTransaction, EXISTS(SELECT ...).
-//
-// The parser is recursive descent, one function per production of the
-// grammar in docs/PARTIQL.md. It knows nothing of tables: it returns a
-// Statement whose expressions the engine plans onto DynamoDB's item
-// operations. Errors are *Error values carrying DynamoDB's message text
-// and the position of the token they are about.
 package partiql
+
+// The syntax tree. The parser is recursive descent, one function per
+// production of the grammar in docs/PARTIQL.md. It knows nothing of
+// tables: it returns a Statement whose expressions the planner and
+// compile.go turn into DynamoDB's item operations. Errors are *Error
+// values carrying DynamoDB's message text and the position of the token
+// they are about.
 
 import "sync/atomic"
 
@@ -103,7 +102,7 @@ type Statement struct {
 	// Params is the number of ? in the statement.
 	Params int
 
-	// Compiled is the engine's: what it made of the statement for a
+	// Compiled is execution's: what it made of the statement for a
 	// table (its plan and expression texts), kept here because a cached
 	// statement is shared by every request that sends its text.
 	Compiled atomic.Value

@@ -1,4 +1,4 @@
-package engine
+package partiql
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/internal/partiql"
+	"github.com/dynago/dynago/engine"
 )
 
 // ExplainInput is a statement to explain.
@@ -40,7 +40,7 @@ type Explanation struct {
 	// remains, each as PartiQL text ("" for none).
 	KeyCondition, Filter string
 	Descending           bool
-	// Request is the request of each read or write, as the engine sends
+	// Request is the request of each read or write, as execution sends
 	// it to the operation (the first partition's, for a Query).
 	Request ExplainRequest
 	// Cost says what the read or write bills against what it returns.
@@ -66,15 +66,15 @@ type ExplainRequest struct {
 }
 
 // ExplainStatement explains how ExecuteStatement would run a statement,
-// without running it: the same planner (partiql.PlanSelect) and the same
+// without running it: the same planner (PlanSelect) and the same
 // rendering of expressions as execution, applied to the table's
 // description. describe returns the description of the table the
 // statement names, from this engine (DB.DescribeTable) or from any
 // endpoint's DescribeTable, AWS's included: `dynago sql --explain` calls
 // it, and the web console is to. Errors are those ExecuteStatement would
 // answer before reading anything.
-func ExplainStatement(in *ExplainInput, describe func(table string) (*TableDescription, error)) (*Explanation, error) {
-	st, err := partiql.Parse(in.Statement)
+func ExplainStatement(in *ExplainInput, describe func(table string) (*engine.TableDescription, error)) (*Explanation, error) {
+	st, err := Parse(in.Statement)
 	if err != nil {
 		return nil, qlError(err)
 	}
@@ -97,38 +97,38 @@ func ExplainStatement(in *ExplainInput, describe func(table string) (*TableDescr
 	d, err := describe(st.Table)
 	if err != nil {
 		// DescribeTable names the table; a statement does not.
-		var e *Error
-		if errors.As(err, &e) && e.Code == CodeResourceNotFound {
-			return nil, NotFound(msgResourceNotFound)
+		var e *engine.Error
+		if errors.As(err, &e) && e.Code == engine.CodeResourceNotFound {
+			return nil, engine.TableNotFound()
 		}
 		return nil, err
 	}
-	t := tableFromDescription(d)
+	t := engine.SchemaOf(d)
 	e := &Explanation{Statement: in.Statement, Kind: st.Kind.String(), Table: st.Table, Index: st.Index,
-		PartitionKey: t.hashName, SortKey: t.rangeName}
-	if st.Kind == partiql.Select {
+		PartitionKey: t.Hash, SortKey: t.Range}
+	if st.Kind == Select {
 		return e, explainSelect(e, st, t, b, bound, in.ConsistentRead)
 	}
-	if st.Kind == partiql.Exists {
-		return nil, Validation(msgQLExistsOutsideTx)
+	if st.Kind == Exists {
+		return nil, engine.Validation(msgQLExistsOutsideTx)
 	}
-	w, err := planWriteOn(st, b, qlSingle, func() (*table, error) { return t, nil })
+	w, err := planWriteOn(st, b, qlSingle, func() (*engine.Schema, error) { return t, nil })
 	if err != nil {
 		return nil, err
 	}
-	e.Partitions = []string{showValue(w.key[t.hashName], bound)}
+	e.Partitions = []string{showValue(w.key[t.Hash], bound)}
 	e.Request = ExplainRequest{Key: w.key, ConditionExpression: w.cond, UpdateExpression: w.update,
 		ExpressionAttributeNames: w.names, ExpressionAttributeValues: shownValues(w.values, bound)}
 	switch st.Kind {
-	case partiql.Insert:
+	case Insert:
 		e.Operation = "PutItem"
 		e.Request.Key = nil
-		e.Partitions = []string{showValue(w.item[t.hashName], bound)}
+		e.Partitions = []string{showValue(w.item[t.Hash], bound)}
 		e.Cost = "writes one item, 1 write unit per KB; fails with DuplicateItemException if its key exists (condition attribute_not_exists on the partition key)"
-	case partiql.Update:
+	case Update:
 		e.Operation = "UpdateItem"
 		e.Cost = "writes one item, 1 write unit per KB of the larger of the old and new item; fails with ConditionalCheckFailedException if the item does not exist or the condition is false"
-	case partiql.Delete:
+	case Delete:
 		e.Operation = "DeleteItem"
 		e.Cost = "deletes one item, 1 write unit per KB of it (1 if there is none); a missing item is no error"
 	}
@@ -137,15 +137,15 @@ func ExplainStatement(in *ExplainInput, describe func(table string) (*TableDescr
 }
 
 // explainSelect fills e for a SELECT.
-func explainSelect(e *Explanation, st *partiql.Statement, t *table, b *binder, bound, consistent bool) error {
-	p, err := partiql.PlanSelect(st, schemaOf(t), consistent)
+func explainSelect(e *Explanation, st *Statement, t *engine.Schema, b *binder, bound, consistent bool) error {
+	p, err := PlanSelect(st, t, consistent)
 	if err != nil {
 		return planError(err)
 	}
 	e.PartitionKey, e.SortKey, e.Descending = p.Hash, p.Range, p.Reverse
-	if ix := t.index(st.Index); ix != nil {
+	if ix := t.Index(st.Index); ix != nil {
 		e.IndexKind = "LSI"
-		if ix.meta.Global {
+		if ix.Global {
 			e.IndexKind = "GSI"
 		}
 	}
@@ -160,7 +160,7 @@ func explainSelect(e *Explanation, st *partiql.Statement, t *table, b *binder, b
 	}
 	filters := make([]string, len(p.Filter))
 	for i, f := range p.Filter {
-		filters[i] = partiql.Format(f)
+		filters[i] = Format(f)
 	}
 	e.Filter = strings.Join(filters, " AND ")
 	where := "the table"
@@ -173,7 +173,7 @@ func explainSelect(e *Explanation, st *partiql.Statement, t *table, b *binder, b
 		e.Operation = "GetItem"
 		key := attr.Item{p.Hash: hashes[0]}
 		if p.SortKey != nil {
-			v, err := b.value(partiql.KeyEquality(p.SortKey, p.Range), "root")
+			v, err := b.value(KeyEquality(p.SortKey, p.Range), "root")
 			if err != nil {
 				return err
 			}
@@ -184,7 +184,7 @@ func explainSelect(e *Explanation, st *partiql.Statement, t *table, b *binder, b
 		e.KeyCondition = keyText(t, key, bound)
 		e.Cost = "reads one item by its whole primary key: 0.5 read unit per 4 KB of it, rounded up (1 per 4 KB if ConsistentRead); a missing item bills as one of 4 KB"
 		return nil
-	case p.Op == partiql.OpScan:
+	case p.Op == OpScan:
 		e.Operation = "Scan"
 		tm := c.template(st, b, false)
 		if tm.err != nil {
@@ -210,13 +210,13 @@ func explainSelect(e *Explanation, st *partiql.Statement, t *table, b *binder, b
 		e.Request.ScanIndexForward = ptr(false)
 	}
 	e.Request.PartitionPlaceholder, e.Request.PartitionValues = tm.vals[0].ph, hashes
-	e.KeyCondition = partiql.Format(p.HashValues[0])
+	e.KeyCondition = Format(p.HashValues[0])
 	e.KeyCondition = quoteName(p.Hash) + " = " + e.KeyCondition
 	if len(p.HashValues) > 1 {
 		e.KeyCondition = quoteName(p.Hash) + " IN [" + strings.Join(e.Partitions, ", ") + "]"
 	}
 	if p.SortKey != nil {
-		e.KeyCondition += " AND " + partiql.Format(p.SortKey)
+		e.KeyCondition += " AND " + Format(p.SortKey)
 	}
 	parts := "partition " + quoteName(p.Hash) + " = " + e.Partitions[0]
 	if len(e.Partitions) > 1 {
@@ -224,7 +224,7 @@ func explainSelect(e *Explanation, st *partiql.Statement, t *table, b *binder, b
 	}
 	rng := ""
 	if p.SortKey != nil {
-		rng = " where " + partiql.Format(p.SortKey)
+		rng = " where " + Format(p.SortKey)
 	}
 	e.Cost = "reads only " + parts + rng + " of " + where + "; bills 0.5 read unit per 4 KB read (1 if ConsistentRead), summed over the page"
 	if e.Filter != "" {
@@ -239,23 +239,23 @@ func explainSelect(e *Explanation, st *partiql.Statement, t *table, b *binder, b
 }
 
 // hasParam reports whether a value expression holds a parameter.
-func hasParam(e partiql.Expr) bool {
+func hasParam(e Expr) bool {
 	switch y := e.(type) {
-	case *partiql.Param:
+	case *Param:
 		return true
-	case *partiql.List:
+	case *List:
 		for _, el := range y.Elems {
 			if hasParam(el) {
 				return true
 			}
 		}
-	case *partiql.Bag:
+	case *Bag:
 		for _, el := range y.Elems {
 			if hasParam(el) {
 				return true
 			}
 		}
-	case *partiql.Map:
+	case *Map:
 		for _, el := range y.Vals {
 			if hasParam(el) {
 				return true
@@ -350,12 +350,12 @@ func showValue(v attr.Value, bound bool) string {
 }
 
 // keyText writes a key as PartiQL equalities.
-func keyText(t *table, key attr.Item, bound bool) string {
+func keyText(t *engine.Schema, key attr.Item, bound bool) string {
 	names := make([]string, 0, len(key))
 	for n := range key {
 		names = append(names, n)
 	}
-	sort.Slice(names, func(i, j int) bool { return names[i] == t.hashName || names[j] != t.hashName && names[i] < names[j] })
+	sort.Slice(names, func(i, j int) bool { return names[i] == t.Hash || names[j] != t.Hash && names[i] < names[j] })
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = quoteName(n) + " = " + showValue(key[n], bound)
@@ -365,20 +365,7 @@ func keyText(t *table, key attr.Item, bound bool) string {
 
 // quoteName writes an attribute name as PartiQL does.
 func quoteName(n string) string {
-	return partiql.Format(&partiql.Path{Elems: []partiql.PathElem{{Name: n}}})
-}
-
-// tableFromDescription is the catalog's table for a description (its key
-// schema and indexes), as planning needs it.
-func tableFromDescription(d *TableDescription) *table {
-	m := tableMeta{Name: d.TableName, AttributeDefinitions: catAttrs(d.AttributeDefinitions), KeySchema: catKeys(d.KeySchema)}
-	for _, g := range d.GlobalSecondaryIndexes {
-		m.Indexes = append(m.Indexes, indexMeta{Name: g.IndexName, Global: true, KeySchema: catKeys(g.KeySchema), Projection: catProjectionOf(g.Projection)})
-	}
-	for _, l := range d.LocalSecondaryIndexes {
-		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, KeySchema: catKeys(l.KeySchema), Projection: catProjectionOf(l.Projection)})
-	}
-	return newTable(m)
+	return Format(&Path{Elems: []PathElem{{Name: n}}})
 }
 
 // String writes the explanation for people.

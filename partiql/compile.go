@@ -1,14 +1,12 @@
-package engine
+package partiql
 
 import (
 	"errors"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/internal/partiql"
+	"github.com/dynago/dynago/engine"
 )
 
 // This file turns the parts of a parsed PartiQL statement into what the
@@ -20,9 +18,9 @@ import (
 
 // qlError turns a parser error into a ValidationException.
 func qlError(err error) error {
-	var pe *partiql.Error
+	var pe *Error
 	if errors.As(err, &pe) {
-		return Validation(pe.Message)
+		return engine.Validation(pe.Message)
 	}
 	return err
 }
@@ -32,8 +30,8 @@ type binder struct {
 	params []attr.Value
 }
 
-// bindParams validates the parameters in order, as DynamoDB does before
-// it reads the statement's literals.
+// bindParams checks the parameters (engine.CheckParameters) and binds
+// them.
 func bindParams(params []attr.Value, want int) (*binder, error) {
 	b := &binder{}
 	if err := b.bind(params, want); err != nil {
@@ -44,215 +42,37 @@ func bindParams(params []attr.Value, want int) (*binder, error) {
 
 // bind is bindParams into b.
 func (b *binder) bind(params []attr.Value, want int) error {
-	for i := range params {
-		if err := qlParamError(&params[i]); err != nil {
-			return err
-		}
-	}
-	if len(params) != want {
-		return Validation(msgQLParamCount)
+	if err := engine.CheckParameters(params, want); err != nil {
+		return err
 	}
 	b.params = params
 	return nil
 }
 
-// qlParamError checks v, a parameter, and canonicalizes its numbers in
-// place. It reports the first problem in document order: DynamoDB "reports
-// whichever it reaches first in document order"
-// (paritysuite/dynamodb-conformance,
-// tests/tier3/error-messages/partiqlParameterNumbers.test.ts, eu-west-2 and
-// us-east-1, October 2026: a member of a map nested 40 or 100 levels before
-// an unconvertible one, and the reverse). A list's elements are checked in
-// order; a map's members in key order, as a Go map keeps no other: the
-// protocol decoder leaves in a map only the first member with a problem in
-// the request's order (engine.QLParamLeafFails), so the key order then
-// picks that one. A first walk takes the maps in their own order (cheap);
-// only on failure does a second, in key order, pick the problem, repeating
-// idempotent rewrites only.
-func qlParamError(v *attr.Value) error {
-	if err := qlValueCheck(v, 1, false); err != nil {
-		if err2 := qlValueCheck(v, 1, true); err2 != nil {
-			return err2
-		}
-		return err
-	}
-	return nil
-}
-
-// qlValueCheck checks v at level (a parameter is at level 1), walking
-// maps in key order if sorted.
-func qlValueCheck(v *attr.Value, level int, sorted bool) error {
-	if level > attr.MaxDepth {
-		return attrError(&attr.Error{Message: attr.MsgNestingTooDeep, Current: attr.MsgNestingTooDeep})
-	}
-	switch v.Type {
-	case attr.TypeM:
-		return qlMembersError(v.M, level, sorted)
-	case attr.TypeL:
-		for i := range v.L {
-			if err := qlValueCheck(&v.L[i], level+1, sorted); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return qlLeafError(v)
-}
-
-// qlMembersError checks the members of a map at level, in key order if
-// sorted.
-func qlMembersError(m map[string]attr.Value, level int, sorted bool) error {
-	visit := func(k string) error {
-		if len(k) > attr.MaxAttributeNameSize {
-			return attrError(&attr.Error{Message: attr.MsgAttributeNameTooLarge})
-		}
-		e := m[k]
-		old := e.S
-		if err := qlValueCheck(&e, level+1, sorted); err != nil {
-			return err
-		}
-		if e.Type == attr.TypeN && e.S != old {
-			m[k] = e // nested maps and slices are shared with m's copy
-		}
-		return nil
-	}
-	for k := range attr.MemberKeys(m, sorted) {
-		if err := visit(k); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// qlLeafError checks a parameter's value that is neither a map nor a list
-// (or a marker of the protocol decoder's, attr.Malformed) and canonicalizes
-// its numbers in place: a number DynamoDB cannot read as a BigDecimal, then
-// one whose magnitude check wraps, then the value checks of an item's
-// values.
-func qlLeafError(v *attr.Value) error {
-	if v.Type == attr.TypeN && canonicalInteger(v.S) {
-		return nil // fits, and Canonicalize would leave it as it is
-	}
-	if text, ok := unconvertible(*v); ok {
-		return Validation(attr.MsgNumberSyntax + ": " + text)
-	}
-	if magnitudeWraps(*v) {
-		return Validation(attr.MsgNumberUnderflow)
-	}
-	return attrError(v.Canonicalize())
-}
-
-// QLParamLeafFails reports whether a PartiQL parameter's value v, neither
-// a map nor a list, or a marker of the protocol decoder's, is one whose
-// binding fails, leaving v as it is. The protocol decoder uses it to find
-// a map parameter's first member with a problem in document order
-// (qlParamError).
-func QLParamLeafFails(v attr.Value) bool {
-	if v.Type == attr.TypeNS {
-		v.SS = slices.Clone(v.SS) // Canonicalize rewrites members in place
-	}
-	return qlLeafError(&v) != nil
-}
-
-// canonicalInteger reports a number written as Canonicalize writes it,
-// an integer of at most 38 digits without leading zeros ("0", "507",
-// "-12"): the common parameter, which needs no work.
-func canonicalInteger(s string) bool {
-	d := s
-	if len(d) > 0 && d[0] == '-' {
-		d = d[1:]
-		if d == "0" {
-			return false
-		}
-	}
-	if len(d) == 0 || len(d) > 38 || d[0] == '0' && len(d) > 1 {
-		return false
-	}
-	for i := 0; i < len(d); i++ {
-		if d[i] < '0' || d[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// unconvertible finds a number in v, an N or NS value, that DynamoDB
-// cannot read as a BigDecimal (recorded: partiqlParameterNumbers.test.ts).
-func unconvertible(v attr.Value) (string, bool) {
-	switch v.Type {
-	case attr.TypeN:
-		return v.S, v.S != "" && !partiql.NumberFits(v.S)
-	case attr.TypeNS:
-		for _, s := range v.SS {
-			if s != "" && !partiql.NumberFits(s) {
-				return s, true
-			}
-		}
-	}
-	return "", false
-}
-
-// magnitudeWraps finds a number in v that DynamoDB calls an underflow
-// although it is far too large: it checks a parameter's magnitude as
-// precision less scale in 32-bit arithmetic, and for an exponent near
-// 2^31 that sum wraps negative, so 1e2147483647 is an underflow where
-// 1e2147483646 is an overflow (recorded: partiqlParameterNumbers.test.ts,
-// "the parameter 1e2147483647 in %s underflows"). v holds only numbers
-// that unconvertible passed, whose exponent and scale fit 32 bits.
-func magnitudeWraps(v attr.Value) bool {
-	switch v.Type {
-	case attr.TypeN:
-		return numberWraps(v.S)
-	case attr.TypeNS:
-		return slices.ContainsFunc(v.SS, numberWraps)
-	}
-	return false
-}
-
-// numberWraps reports a number whose precision (the digits of its
-// unscaled value) less its scale (the digits after the point less the
-// exponent) is above the largest 32-bit integer.
-func numberWraps(s string) bool {
-	mant, exp, ok := strings.Cut(strings.ToLower(s), "e")
-	if !ok {
-		return false
-	}
-	e, err := strconv.ParseInt(strings.TrimPrefix(exp, "+"), 10, 64)
-	if err != nil {
-		return false
-	}
-	whole, frac, _ := strings.Cut(strings.TrimLeft(mant, "+-"), ".")
-	digits := strings.TrimLeft(whole+frac, "0")
-	if digits == "" {
-		return false // zero has no magnitude to check
-	}
-	return int64(len(digits))-(int64(len(frac))-e) > math.MaxInt32
-}
-
 // value converts e, found under at ("root", "root.k", "root[1]"), to an
 // attribute value.
-func (b *binder) value(e partiql.Expr, at string) (attr.Value, error) {
+func (b *binder) value(e Expr, at string) (attr.Value, error) {
 	switch x := e.(type) {
-	case *partiql.Literal:
+	case *Literal:
 		switch x.Kind {
-		case partiql.LitString:
+		case LitString:
 			return attr.S(x.Text), nil
-		case partiql.LitNumber:
+		case LitNumber:
 			n, err := attr.NormalizeNumber(x.Text)
 			if err != nil {
-				return attr.Value{}, Validation(err.Error() + " under " + at)
+				return attr.Value{}, engine.Validation(err.Error() + " under " + at)
 			}
 			return attr.N(n), nil
-		case partiql.LitBool:
+		case LitBool:
 			return attr.Bool(x.Bool), nil
-		case partiql.LitNull:
+		case LitNull:
 			return attr.Value{Type: attr.TypeNULL, Bool: true}, nil
-		case partiql.LitMissing:
-			return attr.Value{}, Validation(msgQLMissingLiteral)
+		case LitMissing:
+			return attr.Value{}, engine.Validation(msgQLMissingLiteral)
 		}
-	case *partiql.Param:
+	case *Param:
 		return b.params[x.N], nil
-	case *partiql.List:
+	case *List:
 		l := make([]attr.Value, len(x.Elems))
 		for i, el := range x.Elems {
 			v, err := b.value(el, at+"["+strconv.Itoa(i)+"]")
@@ -262,26 +82,26 @@ func (b *binder) value(e partiql.Expr, at string) (attr.Value, error) {
 			l[i] = v
 		}
 		return attr.Value{Type: attr.TypeL, L: l}, nil
-	case *partiql.Map:
+	case *Map:
 		return b.mapValue(x, at)
-	case *partiql.Bag:
+	case *Bag:
 		return b.bag(x, at)
-	case *partiql.Call:
-		return attr.Value{}, Validation(msgQLUnsupportedType(x.Name, at) + partiql.At(x.Pos))
+	case *Call:
+		return attr.Value{}, engine.Validation(msgQLUnsupportedType(x.Name, at) + At(x.Pos))
 	}
-	return attr.Value{}, Validation(msgQLUnsupportedType(exprName(e), at))
+	return attr.Value{}, engine.Validation(msgQLUnsupportedType(exprName(e), at))
 }
 
 // mapValue converts a tuple literal to an M value.
-func (b *binder) mapValue(x *partiql.Map, at string) (attr.Value, error) {
+func (b *binder) mapValue(x *Map, at string) (attr.Value, error) {
 	m := make(map[string]attr.Value, len(x.Keys))
 	for i, k := range x.Keys {
-		key, ok := k.(*partiql.Literal)
-		if !ok || key.Kind != partiql.LitString {
-			return attr.Value{}, Validation(msgQLTupleKeyType(exprName(k), at))
+		key, ok := k.(*Literal)
+		if !ok || key.Kind != LitString {
+			return attr.Value{}, engine.Validation(msgQLTupleKeyType(exprName(k), at))
 		}
 		if _, dup := m[key.Text]; dup {
-			return attr.Value{}, Validation(msgQLDuplicateTupleKey(key.Text, at))
+			return attr.Value{}, engine.Validation(msgQLDuplicateTupleKey(key.Text, at))
 		}
 		v, err := b.value(x.Vals[i], at+"."+key.Text)
 		if err != nil {
@@ -293,9 +113,9 @@ func (b *binder) mapValue(x *partiql.Map, at string) (attr.Value, error) {
 }
 
 // bag converts a set literal: strings make an SS, numbers an NS.
-func (b *binder) bag(x *partiql.Bag, at string) (attr.Value, error) {
+func (b *binder) bag(x *Bag, at string) (attr.Value, error) {
 	if len(x.Elems) == 0 {
-		return attr.Value{}, Validation(msgQLEmptyBag)
+		return attr.Value{}, engine.Validation(msgQLEmptyBag)
 	}
 	var out attr.Value
 	for i, el := range x.Elems {
@@ -312,12 +132,12 @@ func (b *binder) bag(x *partiql.Bag, at string) (attr.Value, error) {
 		case attr.TypeB:
 			t = attr.TypeBS
 		default:
-			return attr.Value{}, Validation(msgQLBagType)
+			return attr.Value{}, engine.Validation(msgQLBagType)
 		}
 		if i == 0 {
 			out.Type = t
 		} else if out.Type != t {
-			return attr.Value{}, Validation(msgQLBagType)
+			return attr.Value{}, engine.Validation(msgQLBagType)
 		}
 		if t == attr.TypeBS {
 			out.BS = append(out.BS, v.B)
@@ -326,31 +146,36 @@ func (b *binder) bag(x *partiql.Bag, at string) (attr.Value, error) {
 		}
 	}
 	if err := out.Canonicalize(); err != nil {
-		return attr.Value{}, attrError(err)
+		// A value's own problem, as the engine words it (a duplicate).
+		var ae *attr.Error
+		if errors.As(err, &ae) {
+			err = engine.Validation(ae.Message)
+		}
+		return attr.Value{}, err
 	}
 	return out, nil
 }
 
 // exprName names an expression's kind for messages.
-func exprName(e partiql.Expr) string {
+func exprName(e Expr) string {
 	switch x := e.(type) {
-	case *partiql.Path:
+	case *Path:
 		return "path"
-	case *partiql.Literal:
+	case *Literal:
 		switch x.Kind {
-		case partiql.LitNumber:
+		case LitNumber:
 			return "DECIMAL"
-		case partiql.LitBool:
+		case LitBool:
 			return "BOOL"
-		case partiql.LitNull:
+		case LitNull:
 			return "NULL"
-		case partiql.LitMissing:
+		case LitMissing:
 			return "MISSING"
 		}
 		return "STRING"
-	case *partiql.Call:
+	case *Call:
 		return x.Name
-	case *partiql.Binary:
+	case *Binary:
 		return x.Op
 	}
 	return "expression"
@@ -433,7 +258,7 @@ func (x *exprText) value(v attr.Value) string {
 }
 
 // path writes a document path with placeholders.
-func (x *exprText) path(p *partiql.Path) string {
+func (x *exprText) path(p *Path) string {
 	var sb strings.Builder
 	for i, el := range p.Elems {
 		switch {
@@ -449,7 +274,7 @@ func (x *exprText) path(p *partiql.Path) string {
 }
 
 // projection writes a SELECT's projection, or "" for *.
-func (x *exprText) projection(st *partiql.Statement) string {
+func (x *exprText) projection(st *Statement) string {
 	if st.Star {
 		return ""
 	}
@@ -461,18 +286,18 @@ func (x *exprText) projection(st *partiql.Statement) string {
 }
 
 // operand writes an operand of a condition.
-func (x *exprText) operand(e partiql.Expr) (string, error) {
+func (x *exprText) operand(e Expr) (string, error) {
 	switch y := e.(type) {
-	case *partiql.Path:
+	case *Path:
 		return x.path(y), nil
-	case *partiql.Literal:
-		if y.Kind == partiql.LitMissing {
-			return "", Validation(msgQLMissingLiteral)
+	case *Literal:
+		if y.Kind == LitMissing {
+			return "", engine.Validation(msgQLMissingLiteral)
 		}
-	case *partiql.Call:
+	case *Call:
 		if y.Name == "size" {
 			if len(y.Args) != 1 {
-				return "", Validation(msgQLOperands("size", len(y.Args)))
+				return "", engine.Validation(msgQLOperands("size", len(y.Args)))
 			}
 			a, err := x.operand(y.Args[0])
 			if err != nil {
@@ -480,17 +305,17 @@ func (x *exprText) operand(e partiql.Expr) (string, error) {
 			}
 			return "size(" + a + ")", nil
 		}
-		return "", Validation(msgQLUnrecognizedFunction(y.Name) + partiql.At(y.Pos))
-	case *partiql.Binary:
-		return "", Validation(msgQLConditionOp(y.Op))
-	case *partiql.Neg:
-		return "", Validation(msgQLConditionOp("-"))
+		return "", engine.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
+	case *Binary:
+		return "", engine.Validation(msgQLConditionOp(y.Op))
+	case *Neg:
+		return "", engine.Validation(msgQLConditionOp("-"))
 	}
-	if !partiql.IsValue(e) {
-		return "", Validation(msgQLConditionOp(exprName(e)))
+	if !IsValue(e) {
+		return "", engine.Validation(msgQLConditionOp(exprName(e)))
 	}
 	if x.tmpl {
-		if p, ok := e.(*partiql.Param); ok {
+		if p, ok := e.(*Param); ok {
 			return x.slot(p.N), nil
 		}
 	}
@@ -511,9 +336,9 @@ var isTypes = map[string]string{
 }
 
 // cond writes a condition.
-func (x *exprText) cond(e partiql.Expr) (string, error) {
+func (x *exprText) cond(e Expr) (string, error) {
 	switch y := e.(type) {
-	case *partiql.Binary:
+	case *Binary:
 		switch y.Op {
 		case "AND", "OR":
 			l, err := x.cond(y.L)
@@ -539,16 +364,16 @@ func (x *exprText) cond(e partiql.Expr) (string, error) {
 			}
 			return l + " " + y.Op + " " + r, nil
 		}
-		return "", Validation(msgQLConditionOp(y.Op))
-	case *partiql.Not:
+		return "", engine.Validation(msgQLConditionOp(y.Op))
+	case *Not:
 		c, err := x.cond(y.X)
 		if err != nil {
 			return "", err
 		}
 		return "NOT (" + c + ")", nil
-	case *partiql.Between:
+	case *Between:
 		parts := make([]string, 3)
-		for i, o := range []partiql.Expr{y.X, y.Lo, y.Hi} {
+		for i, o := range []Expr{y.X, y.Lo, y.Hi} {
 			s, err := x.operand(o)
 			if err != nil {
 				return "", err
@@ -560,9 +385,9 @@ func (x *exprText) cond(e partiql.Expr) (string, error) {
 			s = "NOT (" + s + ")"
 		}
 		return s, nil
-	case *partiql.In:
-		if _, ok := y.X.(*partiql.Path); !ok || !y.Seq || len(y.List) == 0 {
-			return "", Validation(msgQLInOperator)
+	case *In:
+		if _, ok := y.X.(*Path); !ok || !y.Seq || len(y.List) == 0 {
+			return "", engine.Validation(msgQLInOperator)
 		}
 		l, _ := x.operand(y.X)
 		vals := make([]string, len(y.List))
@@ -578,10 +403,10 @@ func (x *exprText) cond(e partiql.Expr) (string, error) {
 			s = "NOT (" + s + ")"
 		}
 		return s, nil
-	case *partiql.Is:
-		p, ok := y.X.(*partiql.Path)
+	case *Is:
+		p, ok := y.X.(*Path)
 		if !ok {
-			return "", Validation(msgQLIsOperand)
+			return "", engine.Validation(msgQLIsOperand)
 		}
 		ph := x.path(p)
 		var s string
@@ -602,32 +427,32 @@ func (x *exprText) cond(e partiql.Expr) (string, error) {
 		}
 		typ, ok := isTypes[y.Type]
 		if !ok {
-			return "", Validation(msgQLIsType(y.Type))
+			return "", engine.Validation(msgQLIsType(y.Type))
 		}
 		s = "attribute_type(" + ph + ", " + x.value(attr.S(typ)) + ")"
 		if y.Negated {
 			s = "NOT " + s
 		}
 		return s, nil
-	case *partiql.Call:
+	case *Call:
 		return x.call(y)
 	}
-	return "", Validation(msgQLWhereBoolean)
+	return "", engine.Validation(msgQLWhereBoolean)
 }
 
 // boolTest rewrites `f(...) = TRUE` and its variants, where f is a
 // condition function, as the condition itself or its negation.
-func boolTest(b *partiql.Binary) (partiql.Expr, bool) {
+func boolTest(b *Binary) (Expr, bool) {
 	if b.Op != "=" && b.Op != "<>" {
 		return nil, false
 	}
 	call, lit := b.L, b.R
-	if _, ok := call.(*partiql.Call); !ok {
+	if _, ok := call.(*Call); !ok {
 		call, lit = b.R, b.L
 	}
-	c, ok := call.(*partiql.Call)
-	l, isLit := lit.(*partiql.Literal)
-	if !ok || !isLit || l.Kind != partiql.LitBool {
+	c, ok := call.(*Call)
+	l, isLit := lit.(*Literal)
+	if !ok || !isLit || l.Kind != LitBool {
 		return nil, false
 	}
 	switch c.Name {
@@ -638,24 +463,24 @@ func boolTest(b *partiql.Binary) (partiql.Expr, bool) {
 	if l.Bool == (b.Op == "=") {
 		return c, true
 	}
-	return &partiql.Not{X: c, Pos: b.Pos}, true
+	return &Not{X: c, Pos: b.Pos}, true
 }
 
 // call writes a function of a condition.
-func (x *exprText) call(c *partiql.Call) (string, error) {
+func (x *exprText) call(c *Call) (string, error) {
 	switch c.Name {
 	case "attribute_exists", "attribute_not_exists":
 		if len(c.Args) != 1 {
-			return "", Validation(msgQLOperands(c.Name, len(c.Args)))
+			return "", engine.Validation(msgQLOperands(c.Name, len(c.Args)))
 		}
-		p, ok := c.Args[0].(*partiql.Path)
+		p, ok := c.Args[0].(*Path)
 		if !ok {
-			return "", Validation(msgQLNeedsPath(c.Name))
+			return "", engine.Validation(msgQLNeedsPath(c.Name))
 		}
 		return c.Name + "(" + x.path(p) + ")", nil
 	case "begins_with", "contains", "attribute_type":
 		if len(c.Args) != 2 {
-			return "", Validation(msgQLOperands(c.Name, len(c.Args)))
+			return "", engine.Validation(msgQLOperands(c.Name, len(c.Args)))
 		}
 		a, err := x.operand(c.Args[0])
 		if err != nil {
@@ -667,7 +492,7 @@ func (x *exprText) call(c *partiql.Call) (string, error) {
 		}
 		return c.Name + "(" + a + ", " + b + ")", nil
 	}
-	return "", Validation(msgQLUnrecognizedFunction(c.Name) + partiql.At(c.Pos))
+	return "", engine.Validation(msgQLUnrecognizedFunction(c.Name) + At(c.Pos))
 }
 
 // and joins conditions with AND.
@@ -682,26 +507,26 @@ func and(parts []string) string {
 }
 
 // errIncompleteKey is the one error of a WHERE without the whole key.
-var errIncompleteKey = Validation(msgQLIncompleteKey)
+var errIncompleteKey = engine.Validation(msgQLIncompleteKey)
 
 // whereKey finds a write's key in its WHERE: one equality for each key
 // attribute. It returns the key and the other conjuncts.
-func (x *exprText) whereKey(t *table, where partiql.Expr) (attr.Item, []partiql.Expr, error) {
+func (x *exprText) whereKey(t *engine.Schema, where Expr) (attr.Item, []Expr, error) {
 	key := attr.Item{}
-	var rest []partiql.Expr
-	names := []string{t.hashName}
-	if t.rangeName != "" {
-		names = append(names, t.rangeName)
+	var rest []Expr
+	names := []string{t.Hash}
+	if t.Range != "" {
+		names = append(names, t.Range)
 	}
-	for _, c := range partiql.Conjuncts(where, nil) {
+	for _, c := range Conjuncts(where, nil) {
 		matched := false
 		for _, n := range names {
-			v := partiql.KeyEquality(c, n)
+			v := KeyEquality(c, n)
 			if v == nil {
 				continue
 			}
 			if _, dup := key[n]; dup {
-				return nil, nil, Validation(msgQLMultipleKeyConditions(n))
+				return nil, nil, engine.Validation(msgQLMultipleKeyConditions(n))
 			}
 			val, err := x.b.value(v, "root")
 			if err != nil {
@@ -722,7 +547,7 @@ func (x *exprText) whereKey(t *table, where partiql.Expr) (attr.Item, []partiql.
 }
 
 // update writes an UPDATE's actions as an UpdateExpression.
-func (x *exprText) update(acts []partiql.Action) (string, error) {
+func (x *exprText) update(acts []Action) (string, error) {
 	var set, remove, add, del []string
 	for _, a := range acts {
 		target := x.path(a.Path)
@@ -730,21 +555,21 @@ func (x *exprText) update(acts []partiql.Action) (string, error) {
 			remove = append(remove, target)
 			continue
 		}
-		if c, ok := a.Value.(*partiql.Call); ok && (c.Name == "set_add" || c.Name == "set_delete") {
+		if c, ok := a.Value.(*Call); ok && (c.Name == "set_add" || c.Name == "set_delete") {
 			op := strings.ToUpper(strings.TrimPrefix(c.Name, "set_"))
 			if len(c.Args) != 2 {
-				return "", Validation(msgQLSetArgs(op) + partiql.At(c.Pos))
+				return "", engine.Validation(msgQLSetArgs(op) + At(c.Pos))
 			}
-			first, ok := c.Args[0].(*partiql.Path)
+			first, ok := c.Args[0].(*Path)
 			if !ok || !samePath(first, a.Path) {
-				return "", Validation(msgQLSetFirstArg(op) + partiql.At(c.Pos))
+				return "", engine.Validation(msgQLSetFirstArg(op) + At(c.Pos))
 			}
 			v, err := x.setOperand(c.Args[1])
 			if err != nil {
 				return "", err
 			}
 			if v.Type != attr.TypeSS && v.Type != attr.TypeNS && v.Type != attr.TypeBS {
-				return "", Validation(msgQLSetSecondArg(op) + partiql.At(first.Pos))
+				return "", engine.Validation(msgQLSetSecondArg(op) + At(first.Pos))
 			}
 			if op == "ADD" {
 				add = append(add, target+" "+x.value(v))
@@ -773,15 +598,15 @@ func (x *exprText) update(acts []partiql.Action) (string, error) {
 
 // setOperand converts the second argument of set_add or set_delete; a
 // value that is not a set is reported by the caller.
-func (x *exprText) setOperand(e partiql.Expr) (attr.Value, error) {
-	if !partiql.IsValue(e) {
+func (x *exprText) setOperand(e Expr) (attr.Value, error) {
+	if !IsValue(e) {
 		return attr.Value{}, nil
 	}
 	return x.b.value(e, "root")
 }
 
 // samePath reports whether two paths are the same.
-func samePath(a, b *partiql.Path) bool {
+func samePath(a, b *Path) bool {
 	if len(a.Elems) != len(b.Elems) {
 		return false
 	}
@@ -794,13 +619,13 @@ func samePath(a, b *partiql.Path) bool {
 }
 
 // updateValue writes the right-hand side of a SET.
-func (x *exprText) updateValue(e partiql.Expr) (string, error) {
+func (x *exprText) updateValue(e Expr) (string, error) {
 	switch y := e.(type) {
-	case *partiql.Path:
+	case *Path:
 		return x.path(y), nil
-	case *partiql.Binary:
+	case *Binary:
 		if y.Op != "+" && y.Op != "-" {
-			return "", Validation(msgQLUpdateOp(y.Op))
+			return "", engine.Validation(msgQLUpdateOp(y.Op))
 		}
 		l, err := x.updateValue(y.L)
 		if err != nil {
@@ -811,7 +636,7 @@ func (x *exprText) updateValue(e partiql.Expr) (string, error) {
 			return "", err
 		}
 		return l + " " + y.Op + " " + r, nil
-	case *partiql.Call:
+	case *Call:
 		switch y.Name {
 		case "list_append", "if_not_exists":
 			args := make([]string, len(y.Args))
@@ -824,12 +649,12 @@ func (x *exprText) updateValue(e partiql.Expr) (string, error) {
 			}
 			return y.Name + "(" + strings.Join(args, ", ") + ")", nil
 		}
-		return "", Validation(msgQLUnrecognizedFunction(y.Name) + partiql.At(y.Pos))
-	case *partiql.Is:
-		return "", Validation(msgQLIsInUpdate)
+		return "", engine.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
+	case *Is:
+		return "", engine.Validation(msgQLIsInUpdate)
 	}
-	if !partiql.IsValue(e) {
-		return "", Validation(msgQLUpdateOp(exprName(e)))
+	if !IsValue(e) {
+		return "", engine.Validation(msgQLUpdateOp(exprName(e)))
 	}
 	v, err := x.b.value(e, "root")
 	if err != nil {
@@ -839,17 +664,17 @@ func (x *exprText) updateValue(e partiql.Expr) (string, error) {
 }
 
 // item converts an INSERT's VALUE to an item.
-func (b *binder) item(e partiql.Expr) (attr.Item, error) {
+func (b *binder) item(e Expr) (attr.Item, error) {
 	switch x := e.(type) {
-	case *partiql.Map:
+	case *Map:
 		it := make(attr.Item, len(x.Keys))
 		for i, k := range x.Keys {
-			key, ok := k.(*partiql.Literal)
-			if !ok || key.Kind != partiql.LitString {
-				return nil, Validation(msgQLTupleKeyType(exprName(k), "root"))
+			key, ok := k.(*Literal)
+			if !ok || key.Kind != LitString {
+				return nil, engine.Validation(msgQLTupleKeyType(exprName(k), "root"))
 			}
 			if _, dup := it[key.Text]; dup {
-				return nil, Validation(msgQLDuplicateTupleKey(key.Text, "root"))
+				return nil, engine.Validation(msgQLDuplicateTupleKey(key.Text, "root"))
 			}
 			v, err := b.value(x.Vals[i], "root")
 			if err != nil {
@@ -858,7 +683,7 @@ func (b *binder) item(e partiql.Expr) (attr.Item, error) {
 			it[key.Text] = v
 		}
 		return it, nil
-	case *partiql.Param:
+	case *Param:
 		if v := b.params[x.N]; v.Type == attr.TypeM {
 			it := make(attr.Item, len(v.M))
 			for k, val := range v.M {
@@ -867,23 +692,23 @@ func (b *binder) item(e partiql.Expr) (attr.Item, error) {
 			return it, nil
 		}
 	}
-	return nil, Validation(msgQLInsertFormat)
+	return nil, engine.Validation(msgQLInsertFormat)
 }
 
 // checkInsertKey checks an INSERT's item for its table's key.
-func checkInsertKey(t *table, it attr.Item) error {
-	names := []string{t.hashName}
-	types := []attr.Type{t.hashType}
-	if t.rangeName != "" {
-		names, types = append(names, t.rangeName), append(types, t.rangeType)
+func checkInsertKey(t *engine.Schema, it attr.Item) error {
+	names := []string{t.Hash}
+	types := []attr.Type{t.HashType}
+	if t.Range != "" {
+		names, types = append(names, t.Range), append(types, t.RangeType)
 	}
 	for i, n := range names {
 		v, ok := it[n]
 		if !ok {
-			return Validation(msgQLKeyAbsent(n))
+			return engine.Validation(msgQLKeyAbsent(n))
 		}
 		if v.Type != types[i] {
-			return Validation(msgQLKeyType(n))
+			return engine.Validation(msgQLKeyType(n))
 		}
 	}
 	return nil

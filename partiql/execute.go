@@ -1,4 +1,4 @@
-package engine
+package partiql
 
 import (
 	"crypto/sha256"
@@ -11,18 +11,14 @@ import (
 	"sync/atomic"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/expr"
-	"github.com/dynago/dynago/internal/partiql"
 )
 
 // PartiQL limits.
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-operators.html
-const (
-	maxStatementLength = 8192
-	maxNextTokenLength = 32768
-	maxINPartitionKeys = 50
-)
+const maxINPartitionKeys = 50
 
 // ExecuteStatement runs one PartiQL statement. Each statement is planned
 // onto the operation it stands for, and runs through it: a SELECT with an
@@ -34,8 +30,8 @@ const (
 // statement validates, bills and fails as that operation does.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
-func (db *DB) ExecuteStatement(in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
-	out, err := db.executeStatement(in)
+func ExecuteStatement(db *engine.DB, in *engine.ExecuteStatementInput) (*engine.ExecuteStatementOutput, error) {
+	out, err := executeStatement(db, in)
 	return out, qlUnwrap(err)
 }
 
@@ -51,34 +47,23 @@ func qlUnwrap(err error) error {
 	if err == nil {
 		return nil
 	}
-	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeValidation {
+	var e *engine.Error
+	if !errors.As(err, &e) || e.Code != engine.CodeValidation {
 		return err
 	}
 	for _, p := range exprPrefixes {
 		if msg, ok := strings.CutPrefix(e.Message, p); ok {
-			return Validation(msg)
+			return engine.Validation(msg)
 		}
 	}
 	return err
 }
 
-func (db *DB) executeStatement(in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
-	var c constraints
-	c.statement("statement", in.Statement, in.NoStatement)
-	c.limit(in.Limit)
-	if in.NextTokenSet {
-		c.length("nextToken", in.NextToken, 1, maxNextTokenLength)
-	}
-	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
-	c.enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
-	if err := c.err(); err != nil {
+func executeStatement(db *engine.DB, in *engine.ExecuteStatementInput) (*engine.ExecuteStatementOutput, error) {
+	if err := engine.CheckExecuteStatement(in); err != nil {
 		return nil, err
 	}
-	if err := qlValueError(in.ValueError, in.Parameters); err != nil {
-		return nil, err
-	}
-	st, err := db.opts.ParseCaches.partiql.Parse(in.Statement)
+	st, err := cacheOf(db).Parse(in.Statement)
 	if err != nil {
 		return nil, qlError(err)
 	}
@@ -88,35 +73,26 @@ func (db *DB) executeStatement(in *ExecuteStatementInput) (*ExecuteStatementOutp
 		return nil, err
 	}
 	switch st.Kind {
-	case partiql.Select:
-		return db.qlSelect(st, b, in)
-	case partiql.Exists:
-		return nil, Validation(msgQLExistsOutsideTx)
+	case Select:
+		return qlSelect(db, st, b, in)
+	case Exists:
+		return nil, engine.Validation(msgQLExistsOutsideTx)
 	}
 	bw := bv // planWrite keeps it; bv stays on the stack
-	w, err := db.planWrite(st, &bw, qlSingle)
+	w, err := planWrite(db, st, &bw, qlSingle)
 	if err != nil {
 		return nil, err
 	}
 	w.onFail = in.ReturnValuesOnConditionCheckFailure
-	attrs, cc, err := db.runWrite(w, in.ReturnConsumedCapacity)
+	attrs, cc, err := runWrite(db, w, in.ReturnConsumedCapacity)
 	if err != nil {
 		return nil, err
 	}
-	out := &ExecuteStatementOutput{Items: []attr.Item{}, ConsumedCapacity: cc}
+	out := &engine.ExecuteStatementOutput{Items: []attr.Item{}, ConsumedCapacity: cc}
 	if attrs != nil {
 		out.Items = append(out.Items, attrs)
 	}
 	return out, nil
-}
-
-// statement checks a Statement member.
-func (c *constraints) statement(field, s string, absent bool) {
-	if absent {
-		c.notNull(field)
-		return
-	}
-	c.length(field, s, 1, maxStatementLength)
 }
 
 // Contexts a statement is planned in, for the rules that differ.
@@ -130,8 +106,8 @@ const (
 
 // qlWrite is a planned INSERT, UPDATE, DELETE or EXISTS.
 type qlWrite struct {
-	kind      partiql.Kind
-	t         *table
+	kind      Kind
+	t         *engine.Schema
 	item      attr.Item // INSERT
 	key       attr.Item // the others
 	update    string
@@ -143,37 +119,37 @@ type qlWrite struct {
 }
 
 // planWrite plans a write statement on its table.
-func (db *DB) planWrite(st *partiql.Statement, b *binder, ctx qlContext) (*qlWrite, error) {
-	return planWriteOn(st, b, ctx, func() (*table, error) { return db.tableOrNotFound(st.Table) })
+func planWrite(db *engine.DB, st *Statement, b *binder, ctx qlContext) (*qlWrite, error) {
+	return planWriteOn(st, b, ctx, func() (*engine.Schema, error) { return db.TableSchema(st.Table) })
 }
 
 // planWriteOn plans a write statement on the table lookup returns, which
 // it asks for where execution looks the table up (ExplainStatement plans
 // on a description).
-func planWriteOn(st *partiql.Statement, b *binder, ctx qlContext, lookup func() (*table, error)) (*qlWrite, error) {
-	if st.Index != "" && st.Kind != partiql.Exists {
-		return nil, Validation(msgQLOnIndex)
+func planWriteOn(st *Statement, b *binder, ctx qlContext, lookup func() (*engine.Schema, error)) (*qlWrite, error) {
+	if st.Index != "" && st.Kind != Exists {
+		return nil, engine.Validation(msgQLOnIndex)
 	}
 	switch {
-	case st.Kind == partiql.Insert && st.Returning != partiql.ReturnNone:
-		return nil, Validation(msgQLReturningInsert)
-	case st.Kind == partiql.Delete && st.Returning != partiql.ReturnNone && st.Returning != partiql.ReturnAllOld:
-		return nil, Validation(msgQLReturningDelete(st.Returning.String()))
-	case ctx == qlTransaction && st.Returning != partiql.ReturnNone:
-		return nil, Validation(msgQLTxReturning)
+	case st.Kind == Insert && st.Returning != ReturnNone:
+		return nil, engine.Validation(msgQLReturningInsert)
+	case st.Kind == Delete && st.Returning != ReturnNone && st.Returning != ReturnAllOld:
+		return nil, engine.Validation(msgQLReturningDelete(st.Returning.String()))
+	case ctx == qlTransaction && st.Returning != ReturnNone:
+		return nil, engine.Validation(msgQLTxReturning)
 	}
-	w := &qlWrite{kind: st.Kind, returning: ReturnValuesNone}
+	w := &qlWrite{kind: st.Kind, returning: engine.ReturnValuesNone}
 	switch st.Returning {
-	case partiql.ReturnAllOld:
-		w.returning = ReturnValuesAllOld
-	case partiql.ReturnModifiedOld:
-		w.returning = ReturnValuesUpdatedOld
-	case partiql.ReturnAllNew:
-		w.returning = ReturnValuesAllNew
-	case partiql.ReturnModifiedNew:
-		w.returning = ReturnValuesUpdatedNew
+	case ReturnAllOld:
+		w.returning = engine.ReturnValuesAllOld
+	case ReturnModifiedOld:
+		w.returning = engine.ReturnValuesUpdatedOld
+	case ReturnAllNew:
+		w.returning = engine.ReturnValuesAllNew
+	case ReturnModifiedNew:
+		w.returning = engine.ReturnValuesUpdatedNew
 	}
-	if st.Kind == partiql.Insert {
+	if st.Kind == Insert {
 		it, err := b.item(st.Value)
 		if err != nil {
 			return nil, err
@@ -187,37 +163,37 @@ func planWriteOn(st *partiql.Statement, b *binder, ctx qlContext, lookup func() 
 		}
 		w.t, w.item = t, it
 		w.cond = "attribute_not_exists(#k)"
-		w.names = map[string]string{"#k": t.hashName}
+		w.names = map[string]string{"#k": t.Hash}
 		return w, nil
 	}
 	t, err := lookup()
 	if err != nil {
 		return nil, err
 	}
-	if st.Kind == partiql.Exists && st.Index != "" {
-		return nil, Validation(msgQLTxConditionIndex)
+	if st.Kind == Exists && st.Index != "" {
+		return nil, engine.Validation(msgQLTxConditionIndex)
 	}
 	if st.Aggregate != nil {
-		return nil, planError(&partiql.PlanError{Code: partiql.PlanAggregate, Expr: st.Aggregate})
+		return nil, planError(&PlanError{Code: PlanAggregate, Expr: st.Aggregate})
 	}
 	x := newExprText(b)
 	key, rest, err := x.whereKey(t, st.Where)
 	if err != nil {
-		if st.Kind == partiql.Exists && errors.Is(err, errIncompleteKey) {
-			return nil, Validation(msgQLExistsNeedsCondition)
+		if st.Kind == Exists && errors.Is(err, errIncompleteKey) {
+			return nil, engine.Validation(msgQLExistsNeedsCondition)
 		}
 		return nil, err
 	}
 	w.t, w.key = t, key
 	var conds []string
-	if st.Kind == partiql.Update {
+	if st.Kind == Update {
 		if w.update, err = x.update(st.Actions); err != nil {
 			return nil, err
 		}
-		conds = append(conds, "attribute_exists("+x.name(t.hashName)+")")
+		conds = append(conds, "attribute_exists("+x.name(t.Hash)+")")
 	}
-	if st.Kind == partiql.Exists && len(rest) == 0 {
-		return nil, Validation(msgQLExistsNeedsCondition)
+	if st.Kind == Exists && len(rest) == 0 {
+		return nil, engine.Validation(msgQLExistsNeedsCondition)
 	}
 	for _, r := range rest {
 		s, err := x.cond(r)
@@ -235,30 +211,29 @@ func planWriteOn(st *partiql.Statement, b *binder, ctx qlContext, lookup func() 
 
 // runWrite runs a planned write through its item operation, returning the
 // item RETURNING asked for.
-func (db *DB) runWrite(w *qlWrite, rcc string) (attr.Item, *ConsumedCapacity, error) {
+func runWrite(db *engine.DB, w *qlWrite, rcc string) (attr.Item, *engine.ConsumedCapacity, error) {
 	switch w.kind {
-	case partiql.Insert:
-		out, err := db.PutItem(&PutItemInput{TableName: w.t.meta.Name, Item: w.item, ConditionExpression: w.cond,
+	case Insert:
+		out, err := db.PutItem(&engine.PutItemInput{TableName: w.t.Table, Item: w.item, ConditionExpression: w.cond,
 			ExpressionAttributeNames: w.names, ReturnConsumedCapacity: rcc})
 		if err != nil {
-			var e *Error
-			if errors.As(err, &e) && e.Code == CodeConditionalCheckFailed {
-				return nil, nil, &Error{Code: CodeDuplicateItem, Message: msgQLDuplicateItem}
+			var e *engine.Error
+			if errors.As(err, &e) && e.Code == engine.CodeConditionalCheckFailed {
+				return nil, nil, &engine.Error{Code: engine.CodeDuplicateItem, Message: msgQLDuplicateItem}
 			}
 			return nil, nil, err
 		}
 		return nil, out.ConsumedCapacity, nil
-	case partiql.Update:
-		out, err := db.UpdateItem(&UpdateItemInput{TableName: w.t.meta.Name, Key: w.key, UpdateExpression: w.update,
+	case Update:
+		out, err := db.StatementUpdateItem(&engine.UpdateItemInput{TableName: w.t.Table, Key: w.key, UpdateExpression: w.update,
 			ConditionExpression: w.cond, ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values,
-			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail,
-			fromStatement: true})
+			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail})
 		if err != nil {
 			return nil, nil, err
 		}
 		return returned(w.returning, out.Attributes), out.ConsumedCapacity, nil
-	case partiql.Delete:
-		out, err := db.DeleteItem(&DeleteItemInput{TableName: w.t.meta.Name, Key: w.key, ConditionExpression: w.cond,
+	case Delete:
+		out, err := db.DeleteItem(&engine.DeleteItemInput{TableName: w.t.Table, Key: w.key, ConditionExpression: w.cond,
 			ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values,
 			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail})
 		if err != nil {
@@ -266,13 +241,13 @@ func (db *DB) runWrite(w *qlWrite, rcc string) (attr.Item, *ConsumedCapacity, er
 		}
 		return returned(w.returning, out.Attributes), out.ConsumedCapacity, nil
 	}
-	return nil, nil, Validation(msgQLExistsOutsideTx)
+	return nil, nil, engine.Validation(msgQLExistsOutsideTx)
 }
 
 // returned is the item a RETURNING clause gives: none without one, and
 // an empty item where the operation returned no attributes.
 func returned(rv string, attrs attr.Item) attr.Item {
-	if rv == ReturnValuesNone {
+	if rv == engine.ReturnValuesNone {
 		return nil
 	}
 	if attrs == nil {
@@ -283,13 +258,14 @@ func returned(rv string, attrs attr.Item) attr.Item {
 
 // qlCompiled is what a SELECT statement compiles to on one table: its
 // plan (or the error planning gave) and, made on first use, the texts of
-// its expressions. It is kept in the statement (partiql.Statement's
-// Compiled) and used while the statement is read on the same *table,
-// which the catalog replaces whenever the table's schema changes.
+// its expressions. It is kept in the statement (Statement's
+// Compiled) and used while the statement is read on the same
+// *engine.Schema, which the engine replaces whenever the table's schema
+// changes (engine.DB.TableSchema).
 type qlCompiled struct {
-	t          *table
+	t          *engine.Schema
 	consistent bool
-	plan       *partiql.Plan
+	plan       *Plan
 	err        error
 
 	// proj and names: the projection of a GetItem.
@@ -311,8 +287,8 @@ type qlTemplate struct {
 }
 
 // compiledSelect returns the plan of a SELECT on its table.
-func (db *DB) compiledSelect(st *partiql.Statement, consistent bool) (*qlCompiled, error) {
-	t, err := db.tableOrNotFound(st.Table)
+func compiledSelect(db *engine.DB, st *Statement, consistent bool) (*qlCompiled, error) {
+	t, err := db.TableSchema(st.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +296,7 @@ func (db *DB) compiledSelect(st *partiql.Statement, consistent bool) (*qlCompile
 		return c, c.err
 	}
 	c := &qlCompiled{t: t, consistent: consistent}
-	c.plan, c.err = partiql.PlanSelect(st, schemaOf(t), consistent)
+	c.plan, c.err = PlanSelect(st, t, consistent)
 	if c.err != nil {
 		c.err = planError(c.err)
 	} else {
@@ -335,7 +311,7 @@ func (db *DB) compiledSelect(st *partiql.Statement, consistent bool) (*qlCompile
 // template returns the texts of a Query (query) or Scan, made with the
 // request's binder b. A text whose values depend on more than the
 // parameters' places is made again for each request.
-func (c *qlCompiled) template(st *partiql.Statement, b *binder, query bool) *qlTemplate {
+func (c *qlCompiled) template(st *Statement, b *binder, query bool) *qlTemplate {
 	if t := c.tmpl.Load(); t != nil {
 		return t
 	}
@@ -344,7 +320,7 @@ func (c *qlCompiled) template(st *partiql.Statement, b *binder, query bool) *qlT
 
 // makeTemplate makes template's texts; b is its own copy of the
 // request's binder, so that the request's does not leave the stack.
-func (c *qlCompiled) makeTemplate(st *partiql.Statement, b *binder, query bool) *qlTemplate {
+func (c *qlCompiled) makeTemplate(st *Statement, b *binder, query bool) *qlTemplate {
 	p := c.plan
 	x := &exprText{b: b, tmpl: true}
 	t := &qlTemplate{}
@@ -410,10 +386,10 @@ func putItemMap(m attr.Item) {
 var flipped = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 // sortKey writes a sort key condition, the key on the left.
-func (x *exprText) sortKey(c partiql.Expr) (string, error) {
-	if b, ok := c.(*partiql.Binary); ok {
-		if _, left := b.L.(*partiql.Path); !left {
-			return x.cond(&partiql.Binary{Op: flipped[b.Op], L: b.R, R: b.L, Pos: b.Pos})
+func (x *exprText) sortKey(c Expr) (string, error) {
+	if b, ok := c.(*Binary); ok {
+		if _, left := b.L.(*Path); !left {
+			return x.cond(&Binary{Op: flipped[b.Op], L: b.R, R: b.L, Pos: b.Pos})
 		}
 	}
 	return x.cond(c)
@@ -421,7 +397,7 @@ func (x *exprText) sortKey(c partiql.Expr) (string, error) {
 
 // bindHashes binds a plan's partition key values, without repeats, in
 // the order written or, under ORDER BY, in key order.
-func bindHashes(p *partiql.Plan, b *binder) ([]attr.Value, error) {
+func bindHashes(p *Plan, b *binder) ([]attr.Value, error) {
 	hashes := make([]attr.Value, 0, len(p.HashValues))
 	for _, e := range p.HashValues {
 		v, err := b.value(e, "root")
@@ -446,8 +422,8 @@ func bindHashes(p *partiql.Plan, b *binder) ([]attr.Value, error) {
 }
 
 // qlSelect runs a SELECT.
-func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
-	c, err := db.compiledSelect(st, in.ConsistentRead)
+func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStatementInput) (*engine.ExecuteStatementOutput, error) {
+	c, err := compiledSelect(db, st, in.ConsistentRead)
 	if err != nil {
 		return nil, err
 	}
@@ -469,12 +445,12 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 	if err != nil {
 		return nil, err
 	}
-	out := &ExecuteStatementOutput{}
+	out := &engine.ExecuteStatementOutput{}
 	switch {
 	case p.KeyOnly && len(hashes) == 1:
 		var sk attr.Value
 		if p.SortKey != nil {
-			if sk, err = b.value(partiql.KeyEquality(p.SortKey, p.Range), "root"); err != nil {
+			if sk, err = b.value(KeyEquality(p.SortKey, p.Range), "root"); err != nil {
 				return nil, err
 			}
 		}
@@ -488,7 +464,7 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 		if p.SortKey != nil {
 			key[p.Range] = sk
 		}
-		got, err := db.GetItem(&GetItemInput{TableName: st.Table, Key: key, ConsistentRead: in.ConsistentRead,
+		got, err := db.GetItem(&engine.GetItemInput{TableName: st.Table, Key: key, ConsistentRead: in.ConsistentRead,
 			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ProjectionExpression: c.proj, ExpressionAttributeNames: c.names})
 		if len(key) <= 2 {
 			c.keys.Put(key)
@@ -508,7 +484,7 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 		if t.err != nil {
 			return nil, t.err
 		}
-		s := &ScanInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead, Limit: in.Limit,
+		s := &engine.ScanInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead, Limit: in.Limit,
 			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ExclusiveStartKey: tok.lek,
 			FilterExpression: t.filter, ProjectionExpression: t.proj,
 			ExpressionAttributeNames: t.names, ExpressionAttributeValues: t.values(b, attr.Value{})}
@@ -529,7 +505,7 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 		return out, nil
 	}
 	if tok.part >= len(hashes) {
-		return nil, Validation(msgQLNextTokenMismatch)
+		return nil, engine.Validation(msgQLNextTokenMismatch)
 	}
 	remaining := 0
 	if in.Limit != nil {
@@ -542,7 +518,7 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 		if t.err != nil {
 			return nil, t.err
 		}
-		q := &QueryInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead,
+		q := &engine.QueryInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead,
 			KeyConditionExpression: t.keyCond, FilterExpression: t.filter, ProjectionExpression: t.proj,
 			ExpressionAttributeNames: t.names, ExpressionAttributeValues: t.values(b, hashes[i]),
 			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ExclusiveStartKey: lek}
@@ -555,7 +531,7 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 		}
 		// The filter may name key attributes (sk > 1 AND sk < 5), which a
 		// Query request may not.
-		res, err := db.query(q, true)
+		res, err := db.StatementQuery(q)
 		putItemMap(q.ExpressionAttributeValues)
 		if err != nil {
 			return nil, err
@@ -597,7 +573,7 @@ func (db *DB) qlSelect(st *partiql.Statement, b *binder, in *ExecuteStatementInp
 const pageBytes = 1 << 20
 
 // filterText writes a filter's conjuncts, or "".
-func filterText(x *exprText, filter []partiql.Expr) (string, error) {
+func filterText(x *exprText, filter []Expr) (string, error) {
 	if len(filter) == 0 {
 		return "", nil
 	}
@@ -613,7 +589,7 @@ func filterText(x *exprText, filter []partiql.Expr) (string, error) {
 }
 
 // addConsumed adds b's units to a.
-func addConsumed(a, b *ConsumedCapacity) *ConsumedCapacity {
+func addConsumed(a, b *engine.ConsumedCapacity) *engine.ConsumedCapacity {
 	if a == nil {
 		return b
 	}
@@ -629,21 +605,21 @@ func addConsumed(a, b *ConsumedCapacity) *ConsumedCapacity {
 		}
 		return ptr(*x + *y)
 	}
-	sumCap := func(x, y *Capacity) *Capacity {
+	sumCap := func(x, y *engine.Capacity) *engine.Capacity {
 		if x == nil {
 			return y
 		}
 		if y == nil {
 			return x
 		}
-		return &Capacity{CapacityUnits: sum(x.CapacityUnits, y.CapacityUnits),
+		return &engine.Capacity{CapacityUnits: sum(x.CapacityUnits, y.CapacityUnits),
 			ReadCapacityUnits: sum(x.ReadCapacityUnits, y.ReadCapacityUnits), WriteCapacityUnits: sum(x.WriteCapacityUnits, y.WriteCapacityUnits)}
 	}
-	sumMap := func(x, y map[string]Capacity) map[string]Capacity {
+	sumMap := func(x, y map[string]engine.Capacity) map[string]engine.Capacity {
 		if x == nil {
 			return y
 		}
-		out := make(map[string]Capacity, len(x))
+		out := make(map[string]engine.Capacity, len(x))
 		for k, v := range x {
 			out[k] = v
 		}
@@ -656,7 +632,7 @@ func addConsumed(a, b *ConsumedCapacity) *ConsumedCapacity {
 		}
 		return out
 	}
-	return &ConsumedCapacity{TableName: a.TableName,
+	return &engine.ConsumedCapacity{TableName: a.TableName,
 		CapacityUnits: sum(a.CapacityUnits, b.CapacityUnits), ReadCapacityUnits: sum(a.ReadCapacityUnits, b.ReadCapacityUnits),
 		WriteCapacityUnits: sum(a.WriteCapacityUnits, b.WriteCapacityUnits), Table: sumCap(a.Table, b.Table),
 		LocalSecondaryIndexes: sumMap(a.LocalSecondaryIndexes, b.LocalSecondaryIndexes), GlobalSecondaryIndexes: sumMap(a.GlobalSecondaryIndexes, b.GlobalSecondaryIndexes)}
@@ -673,7 +649,7 @@ type qlToken struct {
 // statement and its parameters, uvarint(part), then the LastEvaluatedKey
 // in the binary item format (nothing when the next page starts a
 // partition).
-func requestDigest(in *ExecuteStatementInput) [8]byte {
+func requestDigest(in *engine.ExecuteStatementInput) [8]byte {
 	bp := tokenBufs.Get().(*[]byte)
 	buf := binary.AppendUvarint((*bp)[:0], uint64(len(in.Statement)))
 	buf = append(buf, in.Statement...)
@@ -695,7 +671,7 @@ func putTokenBuf(bp *[]byte, b []byte) {
 	}
 }
 
-func encodeQLToken(in *ExecuteStatementInput, part int, lek attr.Item) string {
+func encodeQLToken(in *engine.ExecuteStatementInput, part int, lek attr.Item) string {
 	d := requestDigest(in)
 	bp := tokenBufs.Get().(*[]byte)
 	b := append(append((*bp)[:0], 'Q'), d[:]...)
@@ -711,27 +687,29 @@ func encodeQLToken(in *ExecuteStatementInput, part int, lek attr.Item) string {
 	return tok
 }
 
-func decodeQLToken(in *ExecuteStatementInput) (qlToken, error) {
+func decodeQLToken(in *engine.ExecuteStatementInput) (qlToken, error) {
 	var tok qlToken
 	if !in.NextTokenSet {
 		return tok, nil
 	}
 	b, err := base64.StdEncoding.DecodeString(in.NextToken)
 	if err != nil || len(b) < 10 || b[0] != 'Q' {
-		return tok, Validation(msgQLNextTokenInvalid)
+		return tok, engine.Validation(msgQLNextTokenInvalid)
 	}
 	if d := requestDigest(in); string(b[1:9]) != string(d[:]) {
-		return tok, Validation(msgQLNextTokenMismatch)
+		return tok, engine.Validation(msgQLNextTokenMismatch)
 	}
 	part, n := binary.Uvarint(b[9:])
 	if n <= 0 || part > maxINPartitionKeys {
-		return tok, Validation(msgQLNextTokenInvalid)
+		return tok, engine.Validation(msgQLNextTokenInvalid)
 	}
 	tok.part = int(part)
 	if rest := b[9+n:]; len(rest) > 0 {
 		if tok.lek, err = attr.DecodeItem(rest); err != nil {
-			return tok, Validation(msgQLNextTokenInvalid)
+			return tok, engine.Validation(msgQLNextTokenInvalid)
 		}
 	}
 	return tok, nil
 }
+
+func ptr[T any](v T) *T { return &v }

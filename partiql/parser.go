@@ -1,9 +1,10 @@
 package partiql
 
 import (
-	"math"
 	"strconv"
 	"strings"
+
+	"github.com/dynago/dynago/attr"
 )
 
 // MaxDepth bounds the nesting of expressions, so that no statement can
@@ -820,38 +821,9 @@ func (p *parser) path() *Path {
 // BigDecimal; otherwise the statement is not well formed, with no detail.
 func (p *parser) number() *Literal {
 	t := p.tok
-	if !NumberFits(t.text) {
+	if !attr.NumberFits(t.text) {
 		p.fail("")
 	}
 	p.advance()
 	return &Literal{Kind: LitNumber, Text: t.text, Pos: t.pos}
-}
-
-// NumberFits reports whether a number's exponent and scale fit 32-bit
-// integers, as Java's BigDecimal needs to read it. DynamoDB reads PartiQL
-// literals and number parameters that way.
-func NumberFits(s string) bool {
-	mant, exp, _ := strings.Cut(strings.ToLower(s), "e")
-	frac := 0
-	if _, f, ok := strings.Cut(mant, "."); ok {
-		frac = len(f)
-	}
-	e := int64(0)
-	if exp != "" {
-		digits := strings.TrimLeft(exp, "+-")
-		digits = strings.TrimLeft(digits, "0")
-		if len(digits) > 11 {
-			return false
-		}
-		v, err := strconv.ParseInt(strings.TrimLeft(exp, "+"), 10, 64)
-		if err != nil && digits != "" {
-			return false
-		}
-		e = v
-	}
-	if e > math.MaxInt32 || e < math.MinInt32 {
-		return false
-	}
-	scale := int64(frac) - e
-	return scale <= math.MaxInt32 && scale >= math.MinInt32
 }

@@ -1,4 +1,4 @@
-package engine
+package partiql
 
 import (
 	"fmt"
@@ -6,35 +6,36 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
 )
 
 // explainDB has table "tbl" (pk S, sk N) with a GSI "g" (gh S, sk N)
 // projecting only its keys and "p", and an item.
-func explainDB(t *testing.T) *DB {
-	db, err := Open(Options{InMemory: true})
+func explainDB(t *testing.T) *engine.DB {
+	db, err := engine.Open(engine.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	_, err = db.CreateTable(&CreateTableInput{TableName: "tbl", BillingMode: BillingModePayPerRequest,
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}, {AttributeName: "gh", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}, {AttributeName: "sk", KeyType: KeyTypeRange}},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: "gsi",
-			KeySchema:  []KeySchemaElement{{AttributeName: "gh", KeyType: KeyTypeHash}, {AttributeName: "sk", KeyType: KeyTypeRange}},
-			Projection: Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"p"}}}},
+	_, err = db.CreateTable(&engine.CreateTableInput{TableName: "tbl", BillingMode: engine.BillingModePayPerRequest,
+		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}, {AttributeName: "gh", AttributeType: "S"}},
+		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: engine.KeyTypeHash}, {AttributeName: "sk", KeyType: engine.KeyTypeRange}},
+		GlobalSecondaryIndexes: []engine.GlobalSecondaryIndex{{IndexName: "gsi",
+			KeySchema:  []engine.KeySchemaElement{{AttributeName: "gh", KeyType: engine.KeyTypeHash}, {AttributeName: "sk", KeyType: engine.KeyTypeRange}},
+			Projection: engine.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"p"}}}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": attr.S("a"), "sk": attr.N("1"), "gh": attr.S("x"), "p": attr.S("v")}}); err != nil {
+	if _, err := db.PutItem(&engine.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": attr.S("a"), "sk": attr.N("1"), "gh": attr.S("x"), "p": attr.S("v")}}); err != nil {
 		t.Fatal(err)
 	}
 	return db
 }
 
-func describeOn(db *DB) func(string) (*TableDescription, error) {
-	return func(name string) (*TableDescription, error) {
-		out, err := db.DescribeTable(&DescribeTableInput{TableName: name})
+func describeOn(db *engine.DB) func(string) (*engine.TableDescription, error) {
+	return func(name string) (*engine.TableDescription, error) {
+		out, err := db.DescribeTable(&engine.DescribeTableInput{TableName: name})
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +73,7 @@ func TestExplainErrorsAsExecution(t *testing.T) {
 		{`DELETE FROM "tbl" WHERE pk = 'a' AND sk = 1 RETURNING ALL NEW *`, false},
 		{`EXISTS(SELECT * FROM "tbl" WHERE pk = 'a' AND sk = 1 AND x = 1)`, false},
 	} {
-		_, execErr := db.ExecuteStatement(&ExecuteStatementInput{Statement: c.stmt, ConsistentRead: c.consistent})
+		_, execErr := ExecuteStatement(db, &engine.ExecuteStatementInput{Statement: c.stmt, ConsistentRead: c.consistent})
 		_, explainErr := ExplainStatement(&ExplainInput{Statement: c.stmt, ConsistentRead: c.consistent}, describeOn(db))
 		if execErr == nil || explainErr == nil || execErr.Error() != explainErr.Error() {
 			t.Errorf("%s:\n execution: %v\n explain:   %v", c.stmt, execErr, explainErr)

@@ -1,11 +1,15 @@
 package partiql
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dynago/dynago/engine"
+)
 
 // TestPlanSelect plans statements on a schema alone, as `dynago sql
 // --explain` does from a DescribeTable.
 func TestPlanSelect(t *testing.T) {
-	s := &Schema{Table: "t", Hash: "pk", Range: "sk", Indexes: []IndexSchema{
+	s := &engine.Schema{Table: "t", Hash: "pk", Range: "sk", Indexes: []engine.IndexSchema{
 		{Name: "lsi", Hash: []string{"pk"}, Range: []string{"d"}, Projection: "KEYS_ONLY"},
 		{Name: "gsi", Global: true, Hash: []string{"g"}, Range: []string{"d"}, Projection: "INCLUDE", NonKey: []string{"p"}},
 		{Name: "multi", Global: true, Hash: []string{"a", "b"}, Projection: "ALL"},

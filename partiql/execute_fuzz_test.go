@@ -1,4 +1,4 @@
-package engine
+package partiql
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
 )
 
 // FuzzExecuteStatement runs statements against a small table: every
@@ -26,7 +27,7 @@ func FuzzExecuteStatement(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	db, err := Open(Options{InMemory: true})
+	db, err := engine.Open(engine.Options{InMemory: true})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -37,13 +38,13 @@ func FuzzExecuteStatement(f *testing.F) {
 		{"pk": attr.S("a"), "sk": attr.N("2"), "ss": {Type: attr.TypeSS, SS: []string{"x"}}},
 		{"pk": attr.S("b"), "sk": attr.N("1"), "m": {Type: attr.TypeM, M: map[string]attr.Value{"b": {Type: attr.TypeL, L: []attr.Value{attr.S("y")}}}}},
 	} {
-		if _, err := db.PutItem(&PutItemInput{TableName: "fzt", Item: it}); err != nil {
+		if _, err := db.PutItem(&engine.PutItemInput{TableName: "fzt", Item: it}); err != nil {
 			f.Fatal(err)
 		}
 	}
 	params := []attr.Value{attr.S("a"), attr.N("2"), {Type: attr.TypeSS, SS: []string{"z"}}, attr.Bool(true)}
 	f.Fuzz(func(t *testing.T, stmt string) {
-		if len(stmt) > maxStatementLength {
+		if len(stmt) > engine.MaxStatementLength {
 			return
 		}
 		var ps []attr.Value
@@ -52,20 +53,20 @@ func FuzzExecuteStatement(f *testing.F) {
 		}
 		for _, run := range []func() error{
 			func() error {
-				_, err := db.ExecuteStatement(&ExecuteStatementInput{Statement: stmt, Parameters: ps})
+				_, err := ExecuteStatement(db, &engine.ExecuteStatementInput{Statement: stmt, Parameters: ps})
 				return err
 			},
 			func() error {
-				_, err := db.ExecuteTransaction(&ExecuteTransactionInput{TransactStatements: []ParameterizedStatement{{Statement: stmt, Parameters: ps}}})
+				_, err := ExecuteTransaction(db, &engine.ExecuteTransactionInput{TransactStatements: []engine.ParameterizedStatement{{Statement: stmt, Parameters: ps}}})
 				return err
 			},
 			func() error {
-				_, err := db.BatchExecuteStatement(&BatchExecuteStatementInput{Statements: []BatchStatementRequest{{Statement: stmt, Parameters: ps}}})
+				_, err := BatchExecuteStatement(db, &engine.BatchExecuteStatementInput{Statements: []engine.BatchStatementRequest{{Statement: stmt, Parameters: ps}}})
 				return err
 			},
 		} {
-			var e *Error
-			if err := run(); err != nil && (!errors.As(err, &e) || e.Code == CodeInternalServerError) {
+			var e *engine.Error
+			if err := run(); err != nil && (!errors.As(err, &e) || e.Code == engine.CodeInternalServerError) {
 				t.Fatalf("%q: %v", stmt, err)
 			}
 		}

@@ -1,9 +1,10 @@
-package engine
+package partiql
 
 import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/engine"
 )
 
 // ExecuteStatement against the operation it plans onto: a SELECT by the
@@ -12,11 +13,11 @@ import (
 
 func BenchmarkPartiQLSelectByKey(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ? AND sk = ?`,
+	in := &engine.ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ? AND sk = ?`,
 		Parameters: []attr.Value{attr.S("p7"), attr.N("507")}}
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := db.ExecuteStatement(in)
+		out, err := ExecuteStatement(db, in)
 		if err != nil || len(out.Items) != 1 {
 			b.Fatal(err)
 		}
@@ -25,7 +26,7 @@ func BenchmarkPartiQLSelectByKey(b *testing.B) {
 
 func BenchmarkPartiQLGetItem(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &GetItemInput{TableName: "reads", Key: attr.Item{"pk": attr.S("p7"), "sk": attr.N("507")}}
+	in := &engine.GetItemInput{TableName: "reads", Key: attr.Item{"pk": attr.S("p7"), "sk": attr.N("507")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		out, err := db.GetItem(in)
@@ -37,10 +38,10 @@ func BenchmarkPartiQLGetItem(b *testing.B) {
 
 func BenchmarkPartiQLSelectByPartition(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ?`, Parameters: []attr.Value{attr.S("p7")}}
+	in := &engine.ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ?`, Parameters: []attr.Value{attr.S("p7")}}
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := db.ExecuteStatement(in)
+		out, err := ExecuteStatement(db, in)
 		if err != nil || len(out.Items) != 100 {
 			b.Fatal(err, len(out.Items))
 		}
@@ -49,7 +50,7 @@ func BenchmarkPartiQLSelectByPartition(b *testing.B) {
 
 func BenchmarkPartiQLQuery(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &QueryInput{TableName: "reads", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: attr.Item{":p": attr.S("p7")}}
+	in := &engine.QueryInput{TableName: "reads", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: attr.Item{":p": attr.S("p7")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		out, err := db.Query(in)
@@ -64,10 +65,10 @@ func BenchmarkPartiQLQuery(b *testing.B) {
 
 func BenchmarkPartiQLSelectByPartitionLimit(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ?`, Parameters: []attr.Value{attr.S("p7")}, Limit: ptr(int32(10))}
+	in := &engine.ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ?`, Parameters: []attr.Value{attr.S("p7")}, Limit: ptr(int32(10))}
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := db.ExecuteStatement(in)
+		out, err := ExecuteStatement(db, in)
 		if err != nil || len(out.Items) != 10 {
 			b.Fatal(err, len(out.Items))
 		}
@@ -76,7 +77,7 @@ func BenchmarkPartiQLSelectByPartitionLimit(b *testing.B) {
 
 func BenchmarkPartiQLQueryLimit(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &QueryInput{TableName: "reads", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: attr.Item{":p": attr.S("p7")}, Limit: ptr(int32(10))}
+	in := &engine.QueryInput{TableName: "reads", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: attr.Item{":p": attr.S("p7")}, Limit: ptr(int32(10))}
 	b.ReportAllocs()
 	for b.Loop() {
 		out, err := db.Query(in)

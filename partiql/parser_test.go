@@ -3,6 +3,8 @@ package partiql
 import (
 	"strings"
 	"testing"
+
+	"github.com/dynago/dynago/engine"
 )
 
 // The refusals below are AWS's answers as the paritysuite/dynamodb-
@@ -138,7 +140,7 @@ func TestParseCountStar(t *testing.T) {
 	if st.Aggregate == nil || !st.Aggregate.Star || st.Aggregate.Pos != (Pos{Line: 1, Col: 8, Len: 5}) || st.Projection != nil {
 		t.Fatalf("%+v", st)
 	}
-	if _, err := PlanSelect(st, &Schema{Hash: "pk"}, false); err == nil {
+	if _, err := PlanSelect(st, &engine.Schema{Hash: "pk"}, false); err == nil {
 		t.Fatal("planned")
 	} else if pe, ok := err.(*PlanError); !ok || pe.Code != PlanAggregate {
 		t.Fatalf("%v", err)

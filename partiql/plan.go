@@ -1,47 +1,21 @@
 package partiql
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/dynago/dynago/engine"
+)
 
 // This file plans a SELECT: given the statement and the key schemas of
 // its table and indexes, it decides which operation reads it (GetItem,
 // Query per partition key value, or Scan), on which table or index, with
 // which key condition, and what remains as the filter. It is a pure
-// function of the statement and a Schema, so the engine, which executes
-// the plan, and `dynago sql --explain`, which describes it from a
-// DescribeTable of any endpoint, cannot disagree.
-
-// Schema is what planning needs of a table: its key schema and its
-// secondary indexes.
-type Schema struct {
-	Table       string
-	Hash, Range string // Range is "" without a sort key
-	Indexes     []IndexSchema
-}
-
-// IndexSchema is a secondary index of a Schema. Hash and Range hold more
-// than one name for a GSI with a multi-attribute key.
-type IndexSchema struct {
-	Name        string
-	Global      bool
-	Hash, Range []string
-	// Projection is ALL, KEYS_ONLY or INCLUDE; NonKey lists INCLUDE's
-	// attributes.
-	Projection string
-	NonKey     []string
-}
-
-// Index returns the named index, or nil.
-func (s *Schema) Index(name string) *IndexSchema {
-	for i := range s.Indexes {
-		if s.Indexes[i].Name == name {
-			return &s.Indexes[i]
-		}
-	}
-	return nil
-}
+// function of the statement and an engine.Schema, so execution, which
+// plans on the table the engine has, and ExplainStatement, which plans on
+// a DescribeTable of any endpoint, cannot disagree.
 
 // projects reports whether the index holds the top-level attribute name.
-func (s *Schema) projects(ix *IndexSchema, name string) bool {
+func projects(s *engine.Schema, ix *engine.IndexSchema, name string) bool {
 	return ix.Projection == "ALL" || name == s.Hash || (s.Range != "" && name == s.Range) ||
 		slices.Contains(ix.Hash, name) || slices.Contains(ix.Range, name) || slices.Contains(ix.NonKey, name)
 }
@@ -80,7 +54,7 @@ type Plan struct {
 	Global       bool   // Index is a GSI
 	Hash, Range  string // the key attributes read: the table's or the index's
 	// HashValues are the partition key values, as written (literals or
-	// parameters); the engine binds them, drops repeated values and, with
+	// parameters); execution binds them, drops repeated values and, with
 	// OrderHashes, sorts them.
 	HashValues []Expr
 	// KeyOnly reports a WHERE that is the whole primary key of the table
@@ -101,7 +75,7 @@ type Plan struct {
 // PlanErrorCode says why a SELECT cannot be planned.
 type PlanErrorCode uint8
 
-// Plan errors; the engine words them as DynamoDB does.
+// Plan errors; planError words them as DynamoDB does.
 const (
 	PlanNoIndex          PlanErrorCode = iota + 1 // Name: the index
 	PlanMultiKeyIndex                             // a GSI with a multi-attribute key
@@ -138,7 +112,7 @@ const MaxINPartitionKeys = 50
 
 // PlanSelect plans a SELECT (or the SELECT of an EXISTS) on s, the schema
 // of st.Table. consistent is the request's ConsistentRead.
-func PlanSelect(st *Statement, s *Schema, consistent bool) (*Plan, error) {
+func PlanSelect(st *Statement, s *engine.Schema, consistent bool) (*Plan, error) {
 	p := &Plan{Op: OpScan, Table: st.Table, Index: st.Index, Hash: s.Hash, Range: s.Range}
 	if st.Index != "" {
 		ix := s.Index(st.Index)
@@ -159,7 +133,7 @@ func PlanSelect(st *Statement, s *Schema, consistent bool) (*Plan, error) {
 		if ix.Global {
 			var missing []string
 			for _, path := range st.Projection {
-				if n := path.Name(); !s.projects(ix, n) && !slices.Contains(missing, n) {
+				if n := path.Name(); !projects(s, ix, n) && !slices.Contains(missing, n) {
 					missing = append(missing, n)
 				}
 			}

@@ -1,0 +1,230 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/dynago/dynago/attr"
+)
+
+// What the engine offers the statement language above it. PartiQL
+// (package partiql) parses, plans and runs ExecuteStatement,
+// BatchExecuteStatement and ExecuteTransaction on the item operations;
+// beside those it needs only what this file gives: the key schema of a
+// table and its indexes (TableSchema, SchemaOf), the checks of the
+// requests' members and parameters (CheckExecuteStatement,
+// CheckBatchExecuteStatement, CheckExecuteTransaction, CheckParameters,
+// ParameterValueError), the few ways a statement's operation differs
+// from the request it stands for (StatementQuery, StatementUpdateItem,
+// StatementTransactWriteItems), and a place for its parse cache beside
+// the DB's expression cache (ParseCaches.Statements). The engine imports
+// no statement language.
+
+// Schema is what planning a statement needs of a table: its key schema
+// and its secondary indexes. The engine makes one per version of a
+// table's schema, so a planner may keep a plan for as long as TableSchema
+// returns the same *Schema.
+type Schema struct {
+	Table       string
+	Hash, Range string // Range is "" without a sort key
+	// HashType and RangeType are the key attributes' types.
+	HashType, RangeType attr.Type
+	Indexes             []IndexSchema
+}
+
+// IndexSchema is a secondary index of a Schema. Hash and Range hold more
+// than one name for a GSI with a multi-attribute key.
+type IndexSchema struct {
+	Name        string
+	Global      bool
+	Hash, Range []string
+	// Projection is ALL, KEYS_ONLY or INCLUDE; NonKey lists INCLUDE's
+	// attributes.
+	Projection string
+	NonKey     []string
+}
+
+// Index returns the named index, or nil.
+func (s *Schema) Index(name string) *IndexSchema {
+	for i := range s.Indexes {
+		if s.Indexes[i].Name == name {
+			return &s.Indexes[i]
+		}
+	}
+	return nil
+}
+
+// Multi reports an index whose key has several HASH or several RANGE
+// attributes.
+func (ix *IndexSchema) Multi() bool { return len(ix.Hash) > 1 || len(ix.Range) > 1 }
+
+// schemaOf describes t, once, when the catalog makes it (newTable).
+func schemaOf(t *table) *Schema {
+	s := &Schema{Table: t.meta.Name, Hash: t.hashName, Range: t.rangeName, HashType: t.hashType, RangeType: t.rangeType}
+	for _, ix := range t.indexes {
+		is := IndexSchema{Name: ix.meta.Name, Global: ix.meta.Global, Projection: ix.projType, NonKey: ix.include}
+		for _, a := range ix.hash {
+			is.Hash = append(is.Hash, a.name)
+		}
+		for _, a := range ix.rng {
+			is.Range = append(is.Range, a.name)
+		}
+		s.Indexes = append(s.Indexes, is)
+	}
+	return s
+}
+
+// TableSchema returns the schema of the named table, or the error an item
+// operation on it would answer (a table that is not there, or not
+// ACTIVE).
+func (db *DB) TableSchema(name string) (*Schema, error) {
+	t, err := db.tableOrNotFound(name)
+	if err != nil {
+		return nil, err
+	}
+	return t.schema, nil
+}
+
+// SchemaOf is the schema of a table's description, from this engine or
+// any endpoint's DescribeTable, as TableSchema would give it.
+func SchemaOf(d *TableDescription) *Schema {
+	m := tableMeta{Name: d.TableName, AttributeDefinitions: catAttrs(d.AttributeDefinitions), KeySchema: catKeys(d.KeySchema)}
+	for _, g := range d.GlobalSecondaryIndexes {
+		m.Indexes = append(m.Indexes, indexMeta{Name: g.IndexName, Global: true, KeySchema: catKeys(g.KeySchema), Projection: catProjectionOf(g.Projection)})
+	}
+	for _, l := range d.LocalSecondaryIndexes {
+		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, KeySchema: catKeys(l.KeySchema), Projection: catProjectionOf(l.Projection)})
+	}
+	return newTable(m).schema
+}
+
+// TableNotFound is the ResourceNotFoundException of an item operation on
+// a table that is not there, which does not name the table (as
+// DescribeTable's does).
+func TableNotFound() *Error { return NotFound(msgResourceNotFound) }
+
+// StatementQuery is Query as a statement's SELECT runs it: its filter may
+// name key attributes (sk > 1 AND sk < 5 beside the key condition), which
+// a Query request may not, and its errors are the operation's own, not
+// reworded for the current validation layer as Query's are.
+func (db *DB) StatementQuery(in *QueryInput) (*QueryOutput, error) { return db.query(in, true) }
+
+// StatementUpdateItem is UpdateItem as a statement's UPDATE runs it: the
+// request is not charged its update expression against the item size
+// limit (updateCharge), only the finished item is. It marks in so.
+func (db *DB) StatementUpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
+	in.fromStatement = true
+	return db.UpdateItem(in)
+}
+
+// StatementTransactWriteItems is TransactWriteItems as ExecuteTransaction
+// runs its writes: an Update is not charged its update expression
+// (updateCharge), as StatementUpdateItem. It marks in so.
+func (db *DB) StatementTransactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+	in.fromStatements = true
+	return db.TransactWriteItems(in)
+}
+
+// PartiQL request limits.
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchExecuteStatement.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteTransaction.html
+const (
+	// MaxStatementLength is the longest Statement, in bytes.
+	MaxStatementLength = 8192
+	maxNextTokenLength = 32768
+	maxBatchStatements = 25
+	maxTxStatements    = 100
+)
+
+// statement checks a Statement member.
+func (c *constraints) statement(field, s string, absent bool) {
+	if absent {
+		c.notNull(field)
+		return
+	}
+	c.length(field, s, 1, MaxStatementLength)
+}
+
+// CheckExecuteStatement checks the members of an ExecuteStatement
+// request, then, when the protocol decoder found a malformed value among
+// its parameters, reports the parameters' first problem
+// (ParameterValueError).
+func CheckExecuteStatement(in *ExecuteStatementInput) error {
+	var c constraints
+	c.statement("statement", in.Statement, in.NoStatement)
+	c.limit(in.Limit)
+	if in.NextTokenSet {
+		c.length("nextToken", in.NextToken, 1, maxNextTokenLength)
+	}
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	c.enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+	if err := c.err(); err != nil {
+		return err
+	}
+	return ParameterValueError(in.ValueError, in.Parameters)
+}
+
+// CheckBatchExecuteStatement checks the members of a
+// BatchExecuteStatement request. A malformed parameter value is its
+// statement's error, met where its parameters are bound
+// (ParameterValueError).
+func CheckBatchExecuteStatement(in *BatchExecuteStatementInput) error {
+	var c constraints
+	switch {
+	case in.Statements == nil:
+		c.notNull("statements")
+	case len(in.Statements) == 0:
+		c.add("Value '[]' at 'statements' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	case len(in.Statements) > maxBatchStatements:
+		c.add("Value '%s' at 'statements' failed to satisfy constraint: Member must have length less than or equal to 25", javaObjects("BatchStatementRequest", len(in.Statements)))
+	}
+	for i, s := range in.Statements {
+		at := fmt.Sprintf("statements.%d.member.", i+1)
+		c.statement(at+"statement", s.Statement, s.NoStatement)
+		c.enum(at+"returnValuesOnConditionCheckFailure", s.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+	}
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	return c.err()
+}
+
+// CheckExecuteTransaction checks the members of an ExecuteTransaction
+// request, then, when the protocol decoder found a malformed value among
+// the parameters, reports the first problem of the first statement's
+// parameters that has one (ParameterValueError), or the decoder's.
+func CheckExecuteTransaction(in *ExecuteTransactionInput) error {
+	var c constraints
+	switch {
+	case in.TransactStatements == nil:
+		c.notNull("transactStatements")
+	case len(in.TransactStatements) == 0:
+		c.add("Value '[]' at 'transactStatements' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	case len(in.TransactStatements) > maxTxStatements:
+		c.add("Value '%s' at 'transactStatements' failed to satisfy constraint: Member must have length less than or equal to 100", javaObjects("ParameterizedStatement", len(in.TransactStatements)))
+	}
+	for i, s := range in.TransactStatements {
+		at := fmt.Sprintf("transactStatements.%d.member.", i+1)
+		c.statement(at+"statement", s.Statement, s.NoStatement)
+		c.enum(at+"returnValuesOnConditionCheckFailure", s.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+	}
+	if in.ClientRequestTokenSet {
+		switch n := len(in.ClientRequestToken); {
+		case n < 1:
+			c.add(msgClientTokenEmpty)
+		case n > maxClientTokenLength:
+			c.add(fmtClientTokenTooLong, in.ClientRequestToken)
+		}
+	}
+	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
+	if err := c.err(); err != nil {
+		return err
+	}
+	if in.ValueError != nil {
+		for _, s := range in.TransactStatements {
+			if err := ParameterValueError(in.ValueError, s.Parameters); err != in.ValueError {
+				return err
+			}
+		}
+		return in.ValueError
+	}
+	return nil
+}

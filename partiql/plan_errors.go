@@ -1,0 +1,49 @@
+package partiql
+
+import (
+	"errors"
+
+	"github.com/dynago/dynago/engine"
+)
+
+// msgQLNoIndex: ExecuteStatement on a table's index that does not exist.
+// Unlike Query and Scan (msgNoIndex), PartiQL does not name the index;
+// and the missing index is reported before a ConsistentRead on a GSI
+// would be (paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+// indexReads.test.ts, eu-west-1, 2026-09-02).
+const msgQLNoIndex = "The table does not have the specified index"
+
+// planError words a planning error as DynamoDB does.
+func planError(err error) error {
+	var pe *PlanError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch pe.Code {
+	case PlanNoIndex:
+		return engine.Validation(msgQLNoIndex)
+	case PlanMultiKeyIndex:
+		return engine.Validation(msgQLMultiKeyIndex)
+	case PlanConsistentGSI:
+		return engine.Validation(msgQLConsistentGSI)
+	case PlanNotProjected:
+		return engine.Validation(engine.MsgNotProjected(pe.Name, pe.Names))
+	case PlanOverlap:
+		return engine.Validation(msgQLOverlap)
+	case PlanOrderByNoWhere:
+		return engine.Validation(msgQLOrderByNoWhere)
+	case PlanOrderByType:
+		return engine.Validation(msgQLOrderByType(exprName(pe.Expr)))
+	case PlanOrderByKey:
+		return engine.Validation(msgQLOrderByKey(pe.Name))
+	case PlanOrderByNoHash:
+		return engine.Validation(msgQLOrderByNoHash)
+	case PlanOrderByMultiHash:
+		return engine.Validation(msgQLOrderByMultiHash)
+	case PlanTooManyReads:
+		return engine.Validation(msgQLTooManyReads)
+	case PlanAggregate:
+		return engine.Validation(MsgPathComponent + At(pe.Expr.Position()))
+	}
+	return err
+}
