@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/storage/pebblestore"
 	"github.com/dynago/dynago/testserver"
 )
 
@@ -47,7 +48,7 @@ func TestDiskFullRefusesWrites(t *testing.T) {
 	needsWire(t)
 	dir := filepath.Join(smallDisk(t), "data")
 	open := func() storage.Store {
-		st, err := storage.Open(storage.Options{Dir: dir, MemTableSize: 256 << 10, CacheSize: 1 << 20})
+		st, err := pebblestore.Open(pebblestore.Options{Dir: dir, MemTableSize: 256 << 10, CacheSize: 1 << 20})
 		if err != nil {
 			t.Fatalf("open the store on the small disk: %v", err)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/dynago/dynago/internal/pgtest"
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/storage/faultstore"
+	"github.com/dynago/dynago/internal/storage/pebblestore"
 	"github.com/dynago/dynago/testserver"
 )
 
@@ -34,7 +35,7 @@ var faultStores = []struct {
 	open func(t *testing.T) storage.Store
 }{
 	{"pebble", func(t *testing.T) storage.Store {
-		st, err := storage.Open(storage.Options{InMemory: true, MemTableSize: 1 << 20, CacheSize: 1 << 20})
+		st, err := pebblestore.Open(pebblestore.Options{InMemory: true, MemTableSize: 1 << 20, CacheSize: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}

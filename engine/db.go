@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/storage/pebblestore"
 )
 
 // DB is an open dynago database. It is safe for concurrent use.
@@ -83,7 +84,7 @@ func Open(opts Options) (*DB, error) {
 	st := opts.Store
 	if st == nil {
 		var err error
-		st, err = storage.Open(storage.Options{Dir: opts.Dir, InMemory: opts.InMemory, Sync: opts.Sync, Logger: opts.Logger,
+		st, err = pebblestore.Open(pebblestore.Options{Dir: opts.Dir, InMemory: opts.InMemory, Sync: opts.Sync, Logger: opts.Logger,
 			MemTableSize: uint64(max(opts.MemTableSize, 0)), CacheSize: opts.CacheSize})
 		if err != nil {
 			return nil, err

@@ -1,7 +1,9 @@
-// Package storage is where the engine keeps every byte: the interface the
-// engine writes and reads through, and its embedded implementation on
-// Pebble. The PostgreSQL implementation, for several nodes sharing one
-// database, is internal/storage/pgstore.
+// Package storage is the contract between the engine and where it keeps
+// every byte: the interface the engine writes and reads through, and what
+// every backend shares. Each backend is a package of its own below it:
+// internal/storage/pebblestore, embedded, and internal/storage/pgstore,
+// for several nodes sharing one PostgreSQL database; both pass
+// internal/storage/storagetest.
 //
 // storage knows bytes only. It imports nothing else of dynago; the key layout
 // belongs to internal/keys and the meaning of values to the engine.
@@ -31,7 +33,6 @@ package storage
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 )
 
@@ -163,30 +164,3 @@ type Batch interface {
 	// after Commit, and twice.
 	Close()
 }
-
-// EncodeCounters writes each counter as 8 bytes big-endian two's
-// complement. Pebble stores this format on disk; do not change it.
-func EncodeCounters(vals []int64) []byte {
-	b := make([]byte, 8*len(vals))
-	for i, v := range vals {
-		binary.BigEndian.PutUint64(b[8*i:], uint64(v))
-	}
-	return b
-}
-
-// DecodeCounters reads what EncodeCounters wrote.
-func DecodeCounters(b []byte) []int64 {
-	vals := make([]int64, len(b)/8)
-	for i := range vals {
-		vals[i] = int64(binary.BigEndian.Uint64(b[8*i:]))
-	}
-	return vals
-}
-
-// The embedded store implements the interfaces.
-var (
-	_ Store    = (*DB)(nil)
-	_ Snapshot = pebbleSnapshot{}
-	_ Iter     = pebbleIter{}
-	_ Batch    = (*pebbleBatch)(nil)
-)

@@ -5,13 +5,13 @@ package cli
 import (
 	"syscall"
 
-	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/storage/pebblestore"
 )
 
 // filesReserved is the file descriptors kept back from client connections
 // for the storage engine (Pebble's table cache, its logs, manifest and
 // directory), logs and the listener.
-const filesReserved = storage.MaxOpenFiles + 128
+const filesReserved = pebblestore.MaxOpenFiles + 128
 
 // connectionsWithinFileLimit returns how many connections the process's
 // open-file limit leaves room for, or 0 when that is unknown. (Go raises

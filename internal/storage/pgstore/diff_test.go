@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/storage/pebblestore"
 )
 
 // TestDifferentialPebble applies the same random batches to the embedded
@@ -17,7 +18,7 @@ import (
 // are tiny so that every move crosses pages in every direction.
 func TestDifferentialPebble(t *testing.T) {
 	pg := openTest(t, Options{})
-	peb, err := storage.Open(storage.Options{InMemory: true})
+	peb, err := pebblestore.Open(pebblestore.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
-package storage
+package pebblestore
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/dynago/dynago/internal/storage"
 )
 
 // TestPebbleStatsMoveWithWork checks the Pebble figures the metrics show:
@@ -14,7 +16,7 @@ func TestPebbleStatsMoveWithWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var _ Statter = db
+	var _ storage.Statter = db
 	stat := func(name string) float64 {
 		seen := map[string]bool{}
 		v, found := 0.0, false

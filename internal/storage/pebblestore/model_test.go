@@ -1,4 +1,4 @@
-package storage
+package pebblestore
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/dynago/dynago/internal/storage"
 )
 
 // TestModel applies random batches of Set, Delete and DeleteRange to the
@@ -48,7 +50,7 @@ func TestModel(t *testing.T) {
 	}
 }
 
-func runModel(t *testing.T, db *DB, rng *rand.Rand) {
+func runModel(t *testing.T, db *Store, rng *rand.Rand) {
 	alphabet := []byte{0, 1, 'a', 0x7f, 0x80, 0xfe, 0xff}
 	randKey := func() []byte {
 		k := make([]byte, rng.IntN(4))
@@ -119,7 +121,7 @@ func runModel(t *testing.T, db *DB, rng *rand.Rand) {
 }
 
 // checkModel compares every key and value of the store with the model.
-func checkModel(t *testing.T, db *DB, model map[string]string, where string) {
+func checkModel(t *testing.T, db *Store, model map[string]string, where string) {
 	t.Helper()
 	it, err := db.NewIter(nil, nil)
 	if err != nil {
@@ -146,7 +148,7 @@ func checkModel(t *testing.T, db *DB, model map[string]string, where string) {
 // snapshot, and iterators over random bounds moved at random. After a move
 // that leaves the keys it seeks or goes to an end again, as the interface
 // says nothing of stepping on from there.
-func checkModelReads(t *testing.T, db *DB, model map[string]string, rng *rand.Rand, randKey func() []byte, where string) {
+func checkModelReads(t *testing.T, db *Store, model map[string]string, rng *rand.Rand, randKey func() []byte, where string) {
 	t.Helper()
 	snap, err := db.NewSnapshot()
 	if err != nil {
@@ -156,7 +158,7 @@ func checkModelReads(t *testing.T, db *DB, model map[string]string, rng *rand.Ra
 	for range 5 {
 		k := randKey()
 		want, wantOK := model[string(k)]
-		for _, r := range []Reader{db, snap} {
+		for _, r := range []storage.Reader{db, snap} {
 			v, ok, err := r.Get(k, nil)
 			if err != nil || ok != wantOK || string(v) != want {
 				t.Fatalf("%s: Get(%x) = %x %v %v, want %x %v", where, k, v, ok, err, want, wantOK)
@@ -187,7 +189,7 @@ func checkModelReads(t *testing.T, db *DB, model map[string]string, rng *rand.Ra
 				in = append(in, k)
 			}
 		}
-		var r Reader = db
+		var r storage.Reader = db
 		if rng.IntN(2) == 0 {
 			r = snap
 		}

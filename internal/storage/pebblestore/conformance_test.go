@@ -1,9 +1,10 @@
-package storage_test
+package pebblestore_test
 
 import (
 	"testing"
 
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/storage/pebblestore"
 	"github.com/dynago/dynago/internal/storage/storagetest"
 )
 
@@ -11,7 +12,7 @@ import (
 func TestConformance(t *testing.T) {
 	t.Run("InMemory", func(t *testing.T) {
 		storagetest.Run(t, func(t *testing.T) storage.Store {
-			db, err := storage.Open(storage.Options{InMemory: true, MemTableSize: 1 << 20, CacheSize: 1 << 20})
+			db, err := pebblestore.Open(pebblestore.Options{InMemory: true, MemTableSize: 1 << 20, CacheSize: 1 << 20})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -20,7 +21,7 @@ func TestConformance(t *testing.T) {
 	})
 	t.Run("OnDisk", func(t *testing.T) {
 		storagetest.Run(t, func(t *testing.T) storage.Store {
-			db, err := storage.Open(storage.Options{Dir: t.TempDir(), CacheSize: 1 << 20})
+			db, err := pebblestore.Open(pebblestore.Options{Dir: t.TempDir(), CacheSize: 1 << 20})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package storage
+package pebblestore
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // on disk with and without Sync. Concurrent commits share the log's write
 // (and, with Sync, its fsync), so the cost per write falls as writers grow.
 //
-//	go test ./internal/storage -run XXX -bench Commit -benchtime 3s
+//	go test ./internal/storage/pebblestore -run XXX -bench Commit -benchtime 3s
 func BenchmarkCommit(b *testing.B) {
 	for _, mode := range []struct {
 		name string

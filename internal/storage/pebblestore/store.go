@@ -1,27 +1,9 @@
-package storage
-
-// The embedded store: one Pebble instance per data directory.
-//
-// # Pebble's guarantees
-//
-//   - Commit returns only after the batch is in the write-ahead log, handed
-//     to the operating system: an acknowledged write survives the death of
-//     the process at any instant. With Options.Sync the log is also synced
-//     (fsync) first, so it survives the loss of the machine too.
-//   - A batch becomes visible to readers when Pebble applies it to the
-//     memtable, which can be a few microseconds before its log write (or
-//     fsync) finishes and Commit returns. A read in that window can see a
-//     write that a crash at that instant loses; no acknowledged write can
-//     depend on it, as the log is written in commit order.
-//   - Only this process writes the directory (it holds its lock), so
-//     Batch.Expect records nothing: the engine's item locks serialise
-//     conflicting writes.
-//   - Counters are kept with a merge operator, so adding to one is a blind
-//     write.
+package pebblestore
 
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -33,9 +15,11 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/dynago/dynago/internal/storage"
 )
 
-// ErrLocked is returned by Open when another process (or another DB in this
+// ErrLocked is returned by Open when another process (or another Store in this
 // process) holds the data directory.
 var ErrLocked = errors.New("data directory is in use by another dynago process")
 
@@ -68,8 +52,16 @@ type Options struct {
 	CacheSize int64
 }
 
-// DB is an open Pebble store.
-type DB struct {
+// The store implements the interfaces.
+var (
+	_ storage.Store    = (*Store)(nil)
+	_ storage.Snapshot = pebbleSnapshot{}
+	_ storage.Iter     = pebbleIter{}
+	_ storage.Batch    = (*pebbleBatch)(nil)
+)
+
+// Store is an open Pebble store.
+type Store struct {
 	p    *pebble.DB
 	lock *pebble.Lock
 	// wo is pebble.Sync with a log, pebble.NoSync without one (in memory).
@@ -97,7 +89,7 @@ const counterMergerName = "dynago.counters.v1"
 const cacheBytes = 64 << 20
 
 // Open opens or creates the store.
-func Open(o Options) (*DB, error) {
+func Open(o Options) (*Store, error) {
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -182,7 +174,7 @@ func Open(o Options) (*DB, error) {
 	if o.InMemory {
 		wo = pebble.NoSync
 	}
-	d := &DB{p: p, lock: lock, wo: wo, inMemory: o.InMemory, stalls: stalls}
+	d := &Store{p: p, lock: lock, wo: wo, inMemory: o.InMemory, stalls: stalls}
 	if !o.InMemory && o.DiskReserve >= 0 {
 		reserve := uint64(o.DiskReserve)
 		if reserve == 0 {
@@ -203,9 +195,9 @@ func Open(o Options) (*DB, error) {
 // Stats reports Pebble's figures: compactions and flushes, memtable and
 // block cache sizes, cache hits and misses, write stalls, and the space
 // the store takes.
-func (d *DB) Stats() []Stat {
+func (d *Store) Stats() []storage.Stat {
 	m := d.p.Metrics()
-	return []Stat{
+	return []storage.Stat{
 		{Name: "pebble_compactions_total", Help: "Compactions Pebble ran.", Counter: true, Value: float64(m.Compact.Count)},
 		{Name: "pebble_flushes_total", Help: "Memtable flushes Pebble ran.", Counter: true, Value: float64(m.Flush.Count)},
 		{Name: "pebble_write_stalls_total", Help: "Times Pebble stalled writes while compactions caught up.", Counter: true, Value: float64(d.stalls.Load())},
@@ -220,7 +212,7 @@ func (d *DB) Stats() []Stat {
 }
 
 // refusals is how many commits the space guard refused.
-func (d *DB) refusals() int64 {
+func (d *Store) refusals() int64 {
 	if d.space == nil {
 		return 0
 	}
@@ -230,7 +222,7 @@ func (d *DB) refusals() int64 {
 // Close releases the directory. Every acknowledged write is already in the
 // log; closing the log syncs it, so after a clean shutdown nothing is lost
 // even to a power loss, in either mode.
-func (d *DB) Close() error {
+func (d *Store) Close() error {
 	var errs []error
 	d.reclaim.stop()
 	if err := d.p.Close(); err != nil {
@@ -245,10 +237,10 @@ func (d *DB) Close() error {
 }
 
 // Get implements Reader.
-func (d *DB) Get(key, dst []byte) ([]byte, bool, error) { return get(d.p, key, dst) }
+func (d *Store) Get(key, dst []byte) ([]byte, bool, error) { return get(d.p, key, dst) }
 
 // NewIter implements Reader.
-func (d *DB) NewIter(lower, upper []byte) (Iter, error) {
+func (d *Store) NewIter(lower, upper []byte) (storage.Iter, error) {
 	return newIter(d.p, lower, upper)
 }
 
@@ -263,7 +255,7 @@ func (d *DB) NewIter(lower, upper []byte) (Iter, error) {
 // empty upper one among them, give an iterator that never reaches Pebble.
 func newIter(r interface {
 	NewIter(*pebble.IterOptions) (*pebble.Iterator, error)
-}, lower, upper []byte) (Iter, error) {
+}, lower, upper []byte) (storage.Iter, error) {
 	if upper != nil && bytes.Compare(lower, upper) >= 0 {
 		return noKeys{}, nil
 	}
@@ -284,18 +276,18 @@ func seekKey(key []byte) []byte {
 }
 
 // Counters implements Reader.
-func (d *DB) Counters(key []byte, n int) ([]int64, error) { return counters(d, key, n) }
+func (d *Store) Counters(key []byte, n int) ([]int64, error) { return counters(d, key, n) }
 
 // Shared implements Store: only this process writes a Pebble directory.
-func (d *DB) Shared() bool { return false }
+func (d *Store) Shared() bool { return false }
 
 // Ping implements Store; an open Pebble instance is always there.
-func (d *DB) Ping(context.Context) error { return nil }
+func (d *Store) Ping(context.Context) error { return nil }
 
 // View calls fn with the value of key, which fn must not keep or modify
 // after it returns, and reports whether the key exists. It saves the copy
 // Get makes when the caller decodes the value at once.
-func (d *DB) View(key []byte, fn func(value []byte) error) (bool, error) {
+func (d *Store) View(key []byte, fn func(value []byte) error) (bool, error) {
 	v, c, err := d.p.Get(key)
 	if errors.Is(err, pebble.ErrNotFound) {
 		return false, nil
@@ -328,11 +320,15 @@ func get(g getter, key, dst []byte) ([]byte, bool, error) {
 type pebbleSnapshot struct{ s *pebble.Snapshot }
 
 // NewSnapshot implements Store.
-func (d *DB) NewSnapshot() (Snapshot, error) { return pebbleSnapshot{d.p.NewSnapshot()}, nil }
+func (d *Store) NewSnapshot() (storage.Snapshot, error) {
+	return pebbleSnapshot{d.p.NewSnapshot()}, nil
+}
 
 func (s pebbleSnapshot) Get(key, dst []byte) ([]byte, bool, error) { return get(s.s, key, dst) }
 
-func (s pebbleSnapshot) NewIter(lower, upper []byte) (Iter, error) { return newIter(s.s, lower, upper) }
+func (s pebbleSnapshot) NewIter(lower, upper []byte) (storage.Iter, error) {
+	return newIter(s.s, lower, upper)
+}
 
 func (s pebbleSnapshot) Counters(key []byte, n int) ([]int64, error) { return counters(s, key, n) }
 
@@ -352,7 +348,7 @@ func (i pebbleIter) Value() []byte          { return i.Iterator.Value() }
 // noKeys iterates over bounds that admit no key.
 type noKeys struct{}
 
-var _ Iter = noKeys{}
+var _ storage.Iter = noKeys{}
 
 func (noKeys) First() bool            { return false }
 func (noKeys) Last() bool             { return false }
@@ -369,13 +365,13 @@ func (noKeys) Close() error           { return nil }
 // pebbleBatch is a Pebble batch.
 type pebbleBatch struct {
 	b  *pebble.Batch
-	db *DB
+	db *Store
 	// deleted holds the ranges of DeleteRange, reclaimed after commit.
 	deleted [][2][]byte
 }
 
 // NewBatch implements Store.
-func (d *DB) NewBatch() Batch { return &pebbleBatch{b: d.p.NewBatch(), db: d} }
+func (d *Store) NewBatch() storage.Batch { return &pebbleBatch{b: d.p.NewBatch(), db: d} }
 
 func (b *pebbleBatch) Set(key, value []byte) error { return b.b.Set(key, value, nil) }
 
@@ -427,7 +423,7 @@ func (b *pebbleBatch) DeleteRange(start, end []byte) error {
 
 // AddCounters adds deltas to the counters stored at key (see Counters).
 func (b *pebbleBatch) AddCounters(key []byte, deltas ...int64) error {
-	return b.b.Merge(key, EncodeCounters(deltas), nil)
+	return b.b.Merge(key, encodeCounters(deltas), nil)
 }
 
 // Empty reports whether the batch holds no writes.
@@ -467,6 +463,25 @@ func (b *pebbleBatch) Close() {
 	}
 }
 
+// encodeCounters writes each counter as 8 bytes big-endian two's
+// complement. Pebble stores this format on disk; do not change it.
+func encodeCounters(vals []int64) []byte {
+	b := make([]byte, 8*len(vals))
+	for i, v := range vals {
+		binary.BigEndian.PutUint64(b[8*i:], uint64(v))
+	}
+	return b
+}
+
+// decodeCounters reads what encodeCounters wrote.
+func decodeCounters(b []byte) []int64 {
+	vals := make([]int64, len(b)/8)
+	for i := range vals {
+		vals[i] = int64(binary.BigEndian.Uint64(b[8*i:]))
+	}
+	return vals
+}
+
 // counters reads the merged counters at key from r; a missing key reads
 // as zeros.
 func counters(r interface {
@@ -477,7 +492,7 @@ func counters(r interface {
 	if err != nil || !ok {
 		return out, err
 	}
-	copy(out, DecodeCounters(v))
+	copy(out, decodeCounters(v))
 	return out, nil
 }
 
@@ -492,7 +507,7 @@ func newCounterMerger(key, value []byte) (pebble.ValueMerger, error) {
 }
 
 func (m *counterMerger) add(v []byte) {
-	vals := DecodeCounters(v)
+	vals := decodeCounters(v)
 	for len(m.sum) < len(vals) {
 		m.sum = append(m.sum, 0)
 	}
@@ -504,7 +519,7 @@ func (m *counterMerger) add(v []byte) {
 func (m *counterMerger) MergeNewer(v []byte) error { m.add(v); return nil }
 func (m *counterMerger) MergeOlder(v []byte) error { m.add(v); return nil }
 func (m *counterMerger) Finish(bool) ([]byte, io.Closer, error) {
-	return EncodeCounters(m.sum), nil, nil
+	return encodeCounters(m.sum), nil, nil
 }
 
 // pebbleLogger sends Pebble's log lines to slog.
