@@ -24,8 +24,7 @@ const (
 // returned in no particular order; keys whose items would push the response
 // past 16 MB come back in UnprocessedKeys.
 func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
-	out, err := db.batchGetItem(in)
-	return out, currentLayer(err, false)
+	return run(db, opBatchGetItem, func() (*BatchGetItemOutput, error) { return db.batchGetItem(in) })
 }
 
 func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {

@@ -15,10 +15,7 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
 func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
-	// On a shared store, a table another node has deleted and created
-	// again under the same name since this node read it makes the
-	// request run again on the new table (engine/shared.go).
-	return retryConflicts(db, func() (*BatchWriteItemOutput, error) { return db.batchWriteItem(in) })
+	return run(db, opBatchWriteItem, func() (*BatchWriteItemOutput, error) { return db.batchWriteItem(in) })
 }
 
 func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {

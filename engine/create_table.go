@@ -18,17 +18,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
 func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
-	// On a shared store, decide on the table as the store has it now,
-	// and start again if another node changes it before the commit.
-	return retryConflicts(db, func() (*CreateTableOutput, error) {
-		return db.createTable(in)
-	})
+	return run(db, opCreateTable, func() (*CreateTableOutput, error) { return db.createTable(in) })
 }
 
 func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
 	if err := validateCreateTable(in); err != nil {
 		return nil, err
 	}

@@ -15,17 +15,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html
 func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
-	// On a shared store, decide on the table as the store has it now,
-	// and start again if another node changes it before the commit.
-	return retryConflicts(db, func() (*DeleteTableOutput, error) {
-		return db.deleteTable(in)
-	})
+	return run(db, opDeleteTable, func() (*DeleteTableOutput, error) { return db.deleteTable(in) })
 }
 
 func (db *DB) deleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
 	if in.NoTableName {
 		return nil, Validation(MsgTableNameRequired)
 	}

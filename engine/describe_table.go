@@ -6,13 +6,10 @@ import "fmt"
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
 func (db *DB) DescribeTable(in *DescribeTableInput) (*DescribeTableOutput, error) {
-	return db.describeTable(in)
+	return run(db, opDescribeTable, func() (*DescribeTableOutput, error) { return db.describeTable(in) })
 }
 
 func (db *DB) describeTable(in *DescribeTableInput) (*DescribeTableOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
 	if in.NoTableName {
 		return nil, Validation(MsgTableNameRequired)
 	}

@@ -13,8 +13,7 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
 func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
-	out, err := db.getItem(in)
-	return out, currentLayer(err, false)
+	return run(db, opGetItem, func() (*GetItemOutput, error) { return db.getItem(in) })
 }
 
 func (db *DB) getItem(in *GetItemInput) (*GetItemOutput, error) {

@@ -8,9 +8,10 @@ import "fmt"
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeLimits.html
 func (db *DB) DescribeLimits() (*DescribeLimitsOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
+	return run(db, opDescribeLimits, db.describeLimits)
+}
+
+func (db *DB) describeLimits() (*DescribeLimitsOutput, error) {
 	return &DescribeLimitsOutput{
 		AccountMaxReadCapacityUnits:  80000,
 		AccountMaxWriteCapacityUnits: 80000,
@@ -23,9 +24,10 @@ func (db *DB) DescribeLimits() (*DescribeLimitsOutput, error) {
 // already use: address is the host (and port) the request came to. A cache
 // period of 1440 minutes is what DynamoDB returns.
 func (db *DB) DescribeEndpoints(address string) (*DescribeEndpointsOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
+	return run(db, opDescribeEndpoints, func() (*DescribeEndpointsOutput, error) { return db.describeEndpoints(address) })
+}
+
+func (db *DB) describeEndpoints(address string) (*DescribeEndpointsOutput, error) {
 	return &DescribeEndpointsOutput{Endpoints: []Endpoint{{Address: address, CachePeriodInMinutes: 1440}}}, nil
 }
 

@@ -10,9 +10,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTables.html
 func (db *DB) ListTables(in *ListTablesInput) (*ListTablesOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
+	return run(db, opListTables, func() (*ListTablesOutput, error) { return db.listTables(in) })
+}
+
+func (db *DB) listTables(in *ListTablesInput) (*ListTablesOutput, error) {
 	// On a shared store, list the tables as the store has them now.
 	if err := db.reloadCatalog(); err != nil {
 		return nil, err

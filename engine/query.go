@@ -24,8 +24,7 @@ type keyCondition struct {
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
-	out, err := db.query(in, false)
-	return out, currentLayer(err, false)
+	return run(db, opQuery, func() (*QueryOutput, error) { return db.query(in, false) })
 }
 
 // query is Query; keyFilter lets the filter name key attributes, which

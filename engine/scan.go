@@ -11,6 +11,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Scan.html
 func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
+	return run(db, opScan, func() (*ScanOutput, error) { return db.scan(in) })
+}
+
+func (db *DB) scan(in *ScanInput) (*ScanOutput, error) {
 	var c constraints
 	c.itemTableName(in.TableName, in.NoTableName)
 	c.indexName(in.IndexName)

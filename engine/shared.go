@@ -118,23 +118,6 @@ func errorsIsConflict(err error) bool { return errors.Is(err, storage.ErrConflic
 // InternalServerError rather than spin.
 const conflictAttempts = 1000
 
-// retryConflicts runs op until it does not fail with a conflict,
-// refreshing the catalog between attempts. On a store only this process
-// writes, op never conflicts.
-func retryConflicts[T any](db *DB, op func() (T, error)) (T, error) {
-	for attempt := 0; ; attempt++ {
-		out, err := op()
-		if err == nil || !errorsIsConflict(err) || attempt >= conflictAttempts {
-			return out, err
-		}
-		if rerr := db.reloadCatalog(); rerr != nil {
-			return out, rerr
-		}
-		db.meters.conflictRetries.Add(1)
-		conflictBackoff(attempt)
-	}
-}
-
 // conflictBackoff sleeps a little after a conflict, more after repeated
 // ones, so writers that keep meeting on one item spread out.
 func conflictBackoff(attempt int) {
@@ -583,5 +566,5 @@ func (db *DB) staleIndex(t *table, name string) (bool, error) {
 
 // errTableReplaced stops a write whose table another node deleted and
 // created again under the same name: the operation runs again from the
-// start on the new table (retryConflicts treats it as a conflict).
+// start on the new table (run treats it as a conflict).
 var errTableReplaced = fmt.Errorf("table replaced by another node: %w", storage.ErrConflict)

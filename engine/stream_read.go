@@ -87,9 +87,10 @@ func limitOr(v *int32, def int) int {
 
 // ListStreams lists the streams still readable, optionally of one table.
 func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
+	return run(db, opListStreams, func() (*ListStreamsOutput, error) { return db.listStreams(in) })
+}
+
+func (db *DB) listStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 	var c constraints
 	if in.TableName != "" {
 		c.tableName("tableName", in.TableName)
@@ -156,9 +157,10 @@ func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 
 // DescribeStream describes a stream and its shards, oldest first.
 func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
+	return run(db, opDescribeStream, func() (*DescribeStreamOutput, error) { return db.describeStream(in) })
+}
+
+func (db *DB) describeStream(in *DescribeStreamInput) (*DescribeStreamOutput, error) {
 	var c constraints
 	c.streamArn("streamArn", in.StreamArn)
 	c.limit(in.Limit)
@@ -276,9 +278,10 @@ func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, t
 
 // GetShardIterator returns an iterator for reading a shard.
 func (db *DB) GetShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
+	return run(db, opGetShardIterator, func() (*GetShardIteratorOutput, error) { return db.getShardIterator(in) })
+}
+
+func (db *DB) getShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutput, error) {
 	var c constraints
 	c.streamArn("streamArn", in.StreamArn)
 	c.shardID("shardId", in.ShardId)
@@ -426,9 +429,10 @@ func javaTime(t time.Time) string { return t.UTC().Format("Mon Jan 02 15:04:05 M
 // up to Limit records and 1 MB. Records that are not yet settled (a lower
 // sequence number still committing) are left for the next call.
 func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
+	return run(db, opGetRecords, func() (*GetRecordsOutput, error) { return db.getRecords(in) })
+}
+
+func (db *DB) getRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 	var c constraints
 	c.length("shardIterator", in.ShardIterator, 1, 2048)
 	c.limit(in.Limit)

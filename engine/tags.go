@@ -15,9 +15,7 @@ const maxTagsPerResource = 50
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TagResource.html
 func (db *DB) TagResource(in *TagResourceInput) error {
-	_, err := retryConflicts(db, func() (struct{}, error) {
-		return struct{}{}, db.tagResource(in)
-	})
+	_, err := run(db, opTagResource, func() (struct{}, error) { return struct{}{}, db.tagResource(in) })
 	return err
 }
 
@@ -53,9 +51,7 @@ func (db *DB) tagResource(in *TagResourceInput) error {
 // have is no error; an invalid or reserved one is, and so are more than
 // 50 keys (DDB-TABLE-105 and -107 of the ack-api-quirks lab).
 func (db *DB) UntagResource(in *UntagResourceInput) error {
-	_, err := retryConflicts(db, func() (struct{}, error) {
-		return struct{}{}, db.untagResource(in)
-	})
+	_, err := run(db, opUntagResource, func() (struct{}, error) { return struct{}{}, db.untagResource(in) })
 	return err
 }
 
@@ -89,6 +85,10 @@ func (db *DB) untagResource(in *UntagResourceInput) error {
 
 // ListTagsOfResource lists a table's tags, sorted by key.
 func (db *DB) ListTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
+	return run(db, opListTagsOfResource, func() (*ListTagsOfResourceOutput, error) { return db.listTagsOfResource(in) })
+}
+
+func (db *DB) listTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
 	var c constraints
 	c.resourceArn(in.ResourceArn)
 	if err := c.err(); err != nil {

@@ -15,6 +15,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
 func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
+	return run(db, opTransactGetItems, func() (*TransactGetItemsOutput, error) { return db.transactGetItems(in) })
+}
+
+func (db *DB) transactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
 	var c constraints
 	switch {
 	case in.TransactItems == nil:

@@ -69,14 +69,7 @@ type txAction struct {
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
 func (db *DB) TransactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
-	// On a shared store a transaction that met another node's write runs
-	// again from the start, on the tables and items as they are now.
-	out, err := retryConflicts(db, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in) })
-	var e *Error
-	if errors.As(err, &e) && e.Code == CodeTransactionCanceled {
-		db.meters.txCanceled.Add(1)
-	}
-	return out, err
+	return run(db, opTransactWriteItems, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in) })
 }
 
 func (db *DB) transactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {

@@ -54,17 +54,10 @@ const (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html
 func (db *DB) UpdateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
-	// On a shared store, decide on the table as the store has it now,
-	// and start again if another node changes it before the commit.
-	return retryConflicts(db, func() (*UpdateTimeToLiveOutput, error) {
-		return db.updateTimeToLive(in)
-	})
+	return run(db, opUpdateTimeToLive, func() (*UpdateTimeToLiveOutput, error) { return db.updateTimeToLive(in) })
 }
 
 func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
 	if in.NoTableName {
 		return nil, Validation(MsgTableNameRequired)
 	}
@@ -152,9 +145,10 @@ func (db *DB) ttlCooldown() time.Duration { return db.opts.TTLChangeCooldown }
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html
 func (db *DB) DescribeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLiveOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
+	return run(db, opDescribeTimeToLive, func() (*DescribeTimeToLiveOutput, error) { return db.describeTimeToLive(in) })
+}
+
+func (db *DB) describeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLiveOutput, error) {
 	if in.NoTableName {
 		return nil, Validation(MsgTableNameRequired)
 	}

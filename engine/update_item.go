@@ -12,62 +12,20 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
-	// On a shared store, a table another node has deleted and created
-	// again under the same name since this node read it makes the
-	// request run again on the new table (engine/shared.go).
-	out, err := retryConflicts(db, func() (*UpdateItemOutput, error) { return db.updateItem(in) })
-	return out, currentLayer(err, true)
+	return run(db, opUpdateItem, func() (*UpdateItemOutput, error) { return db.updateItem(in) })
 }
 
 func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
-	deep := func() bool {
-		return deepRequest(in.Key, in.ExpressionAttributeValues, in.Expected, in.AttributeUpdates)
-	}
-	if in.Key != nil {
-		if err := frameworkFirst(in.TableName, in.NoTableName, in.ReturnValues, true, deep); err != nil {
-			return nil, err
-		}
-		if err := expectedOperatorFirst(in.ConditionalOperator, len(in.Expected), deep); err != nil {
-			return nil, err
-		}
-	}
-	// DynamoDB's order of the members (engine/validation_order.go).
-	var c constraints
-	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
-	c.itemTableName(in.TableName, in.NoTableName)
-	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
-	c.returnValues(in.ReturnValues)
-	c.returnValuesOnConditionCheckFailure(in.ReturnValuesOnConditionCheckFailure)
-	c.conditionalOperator(in.ConditionalOperator)
-	for _, name := range sortedKeys(in.AttributeUpdates) {
-		c.enum("attributeUpdates."+name+".member.action", in.AttributeUpdates[name].Action, "ADD", "PUT", "DELETE")
-	}
-	if in.Key == nil {
-		c.add(fmtConstraintNull, "key")
-	}
-	if err := c.err(); err != nil {
-		return nil, err
-	}
-	if err := valueLayer(in.ValueError, in); err != nil {
-		return nil, writeEnvelope(err, deep)
-	}
-	if err := itemValuesFirst(in, in.Key); err != nil {
-		return nil, writeEnvelope(err, deep)
-	}
-	w, err := compileWrite(writeRequest{cache: db.opts.ParseCaches.expr,
-		op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
-		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
-		expected: in.Expected, conditionalOperator: in.ConditionalOperator,
-		attributeUpdates: in.AttributeUpdates,
+	t, k, w, err := db.startWrite(in, &itemWrite{kind: writeUpdate, item: in.Key, valueError: in.ValueError,
+		tableName: in.TableName, noTableName: in.NoTableName,
+		returnValues: in.ReturnValues, consumedCapacity: in.ReturnConsumedCapacity, collectionMetrics: in.ReturnItemCollectionMetrics,
+		returnValuesOnConditionCheckFailure: in.ReturnValuesOnConditionCheckFailure,
+		expr: writeRequest{op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
+			names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
+			expected: in.Expected, conditionalOperator: in.ConditionalOperator,
+			attributeUpdates: in.AttributeUpdates,
+		},
 	})
-	if err != nil {
-		return nil, writeEnvelope(err, deep)
-	}
-	t, err := db.tableOrNotFound(in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	k, err := t.keyFromKey(in.Key)
 	if err != nil {
 		return nil, err
 	}

@@ -17,17 +17,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html
 func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
-	// On a shared store, decide on the table as the store has it now,
-	// and start again if another node changes it before the commit.
-	return retryConflicts(db, func() (*UpdateTableOutput, error) {
-		return db.updateTable(in)
-	})
+	return run(db, opUpdateTable, func() (*UpdateTableOutput, error) { return db.updateTable(in) })
 }
 
 func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
-	if db.closed.Load() {
-		return nil, ErrClosed
-	}
 	if in.NoTableName {
 		return nil, Validation(MsgTableNameRequired)
 	}
