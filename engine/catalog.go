@@ -114,6 +114,9 @@ type table struct {
 
 	// indexes are the secondary indexes, sorted by name.
 	indexes []*index
+	// primary is the table itself as index 0: its key, all attributes
+	// projected. A read goes through it or one of indexes (keyspace).
+	primary *index
 
 	// schema describes the table to a statement planner (TableSchema).
 	schema *Schema
@@ -133,6 +136,7 @@ func newTable(m tableMeta) *table {
 			t.rangeName, t.rangeType = k.AttributeName, types[k.AttributeName]
 		}
 	}
+	t.primary = newIndex(indexMeta{KeySchema: m.KeySchema, Projection: catProjection{ProjectionType: ProjectionAll}}, types)
 	for _, im := range m.Indexes {
 		t.indexes = append(t.indexes, newIndex(im, types))
 	}

@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
@@ -15,6 +19,56 @@ import (
 // each condition in the order written.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.KeyConditionExpressions.html
+
+// keyCondition is a Query's key condition on the key of the keyspace it
+// reads (the table's, index 0, or a secondary index's), however it was
+// written: every HASH value, equality on the leading RANGE attributes (of
+// a multi-attribute key), and an optional condition on the next one.
+type keyCondition struct {
+	pk, eq keyTuple
+	op     keys.Op // keys.OpAny: no condition beyond eq
+	a, b   attr.Value
+}
+
+// keyTuple holds the values of up to maxIndexKeyAttrsEach key attributes
+// in place, so that a key condition or a start key allocates nothing.
+type keyTuple struct {
+	n int
+	v [maxIndexKeyAttrsEach]attr.Value
+}
+
+func (kt *keyTuple) add(v attr.Value) { kt.v[kt.n] = v; kt.n++ }
+
+func (kt *keyTuple) values() []attr.Value { return kt.v[:kt.n] }
+
+// keyCondition checks a Query's key condition, compiled (x.key, its parts
+// already checked for shape) or legacy (KeyConditions), against ix's key.
+func (ix *index) keyCondition(compiled bool, parts []keyPart, legacy map[string]Condition) (keyCondition, error) {
+	if ix.multi() {
+		if !compiled {
+			var err error
+			if parts, err = legacyParts(legacy); err != nil {
+				return keyCondition{}, err
+			}
+		}
+		return ix.multiKeyCondition(parts)
+	}
+	if compiled {
+		return ix.keyConditionFromParts(parts)
+	}
+	return ix.legacyKeyCondition(legacy)
+}
+
+// hashKey and rangeKey are a single-attribute key's attributes; rangeKey
+// is the zero keyAttr (no name) when the key has no RANGE attribute.
+func (ix *index) hashKey() keyAttr { return ix.hash[0] }
+
+func (ix *index) rangeKey() keyAttr {
+	if len(ix.rng) == 0 {
+		return keyAttr{}
+	}
+	return ix.rng[0]
+}
 
 // keyPart is one condition on one key attribute.
 type keyPart struct {
@@ -86,12 +140,13 @@ func invalidKeyOperator(n *expr.Cond) string {
 	return ""
 }
 
-// keyConditionFromParts checks a key condition's parts against the key
-// schema and returns the key condition.
-func (t *table) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
+// keyConditionFromParts checks a key condition's parts against a
+// single-attribute key and returns the key condition.
+func (ix *index) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 	var kc keyCondition
+	h, r := ix.hashKey(), ix.rangeKey()
 	nkeys := 1
-	if t.rangeName != "" {
+	if r.name != "" {
 		nkeys = 2
 	}
 	if len(parts) > nkeys {
@@ -100,41 +155,308 @@ func (t *table) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 	var hash, rng *keyPart
 	for i := range parts {
 		switch parts[i].name {
-		case t.hashName:
+		case h.name:
 			hash = &parts[i]
-		case t.rangeName:
+		case r.name:
 			rng = &parts[i]
 		}
 	}
 	if hash == nil {
-		return kc, Validation(msgMissedKeyElement(t.hashName))
+		return kc, Validation(msgMissedKeyElement(h.name))
 	}
 	if len(parts) == 2 && rng == nil {
-		return kc, Validation(msgMissedKeyElement(t.rangeName))
+		return kc, Validation(msgMissedKeyElement(r.name))
 	}
 	if hash.op != keys.OpEQ {
 		return kc, Validation(msgKeyConditionNotSupp)
 	}
-	if hash.a.Type != t.hashType {
+	if hash.a.Type != h.typ {
 		return kc, Validation(msgKeyTypeMismatch)
 	}
-	kc.pk = hash.a
-	if err := checkKeyValue(t.hashName, kc.pk, true, msgEmptyKeyItem); err != nil {
+	if err := checkKeyValue(h.name, hash.a, true, msgEmptyKeyItem); err != nil {
 		return kc, err
 	}
+	kc.pk.add(hash.a)
 	if rng == nil {
 		return kc, nil
 	}
-	if rng.a.Type != t.rangeType || (rng.op == keys.OpBetween && rng.b.Type != t.rangeType) {
+	if rng.a.Type != r.typ || (rng.op == keys.OpBetween && rng.b.Type != r.typ) {
 		return kc, Validation(msgKeyTypeMismatch)
 	}
-	if rng.op == keys.OpBeginsWith && t.rangeType == attr.TypeN {
+	if rng.op == keys.OpBeginsWith && r.typ == attr.TypeN {
 		// Unreachable through expressions, whose begins_with refuses a
 		// number operand before this; kept for safety.
 		return kc, Validation(msgKeyOperandType("begins_with", "N"))
 	}
 	kc.op, kc.a, kc.b = rng.op, rng.a, rng.b
 	return kc, nil
+}
+
+// legacyKeyCondition turns the legacy KeyConditions parameter into a key
+// condition on a single-attribute key, with DynamoDB's checks in
+// DynamoDB's order: operand counts, then indexable operators, then the
+// key schema, then operand types.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-KeyConditions
+func (ix *index) legacyKeyCondition(conds map[string]Condition) (keyCondition, error) {
+	var kc keyCondition
+	h, r := ix.hashKey(), ix.rangeKey()
+	names := sortedConditionNames(conds)
+	for _, name := range names {
+		cond := conds[name]
+		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
+			return kc, attrError(err)
+		}
+	}
+	for _, name := range names {
+		if _, ok := legacyKeyOps[conds[name].ComparisonOperator]; !ok {
+			return kc, Validation(msgKeyNotIndexable)
+		}
+	}
+	if len(conds) > 2 {
+		return kc, Validation(msgKeyConditionsLength)
+	}
+	hash, ok := conds[h.name]
+	if !ok {
+		return kc, Validation(msgMissedKeyElement(h.name))
+	}
+	var rng Condition
+	hasRange := false
+	for _, name := range names {
+		switch name {
+		case h.name:
+		case r.name:
+			rng, hasRange = conds[name], true
+		default:
+			if r.name == "" {
+				// A second condition on a table without a sort key
+				// (dynalite's tests against DynamoDB).
+				return kc, Validation(msgKeyConditionNotSupp)
+			}
+			// The partition key is there: the sort key is missing.
+			return kc, Validation(msgMissedKeyElement(r.name))
+		}
+	}
+	if hash.ComparisonOperator != "EQ" {
+		return kc, Validation(msgKeyConditionNotSupp)
+	}
+	if hash.AttributeValueList[0].Type != h.typ {
+		return kc, Validation(msgKeyTypeMismatch)
+	}
+	if err := checkKeyValue(h.name, hash.AttributeValueList[0], true, msgEmptyKeyItem); err != nil {
+		return kc, err
+	}
+	kc.pk.add(hash.AttributeValueList[0])
+	if !hasRange {
+		return kc, nil
+	}
+	spec := legacyKeyOps[rng.ComparisonOperator]
+	for _, v := range rng.AttributeValueList {
+		if v.Type != r.typ {
+			return kc, Validation(msgKeyTypeMismatch)
+		}
+	}
+	if spec.op == keys.OpBeginsWith && r.typ == attr.TypeN {
+		return kc, Validation("One or more parameter values were invalid: ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type")
+	}
+	kc.op, kc.a = spec.op, rng.AttributeValueList[0]
+	if spec.nargs == 2 {
+		kc.b = rng.AttributeValueList[1]
+	}
+	return kc, nil
+}
+
+// multiKeyCondition checks the parts of a key condition on a
+// multi-attribute index key: equality on every HASH attribute, and on
+// the RANGE attributes left to right with no gap, only the last one
+// allowed another operator. Legacy KeyConditions come here too
+// (legacyParts): DynamoDB accepts them on these indexes, with the same
+// rules (getmoto/moto tests/test_dynamodb/test_dynamodb_multi_attribute_gsi.py,
+// marked aws_verified).
+func (ix *index) multiKeyCondition(parts []keyPart) (keyCondition, error) {
+	var ic keyCondition
+	if n := len(ix.hash) + len(ix.rng); len(parts) > n {
+		return ic, Validation(msgTooManyConditions(len(parts), n))
+	}
+	byName := map[string]*keyPart{}
+	for i := range parts {
+		byName[parts[i].name] = &parts[i]
+	}
+	used := 0
+	for _, a := range ix.hash {
+		p := byName[a.name]
+		if p == nil {
+			return ic, Validation(msgMissedKeyElement(a.name))
+		}
+		if p.op != keys.OpEQ {
+			return ic, Validation(msgKeyConditionNotSupp)
+		}
+		if p.a.Type != a.typ {
+			return ic, Validation(msgKeyTypeMismatch)
+		}
+		if err := checkKeyValue(a.name, p.a, true, msgEmptyKeyItem); err != nil {
+			return ic, err
+		}
+		ic.pk.add(p.a)
+		used++
+	}
+	// Every RANGE attribute named needs an equality on each one before
+	// it (msgRangeNeedsEquality); so the RANGE attributes named are a
+	// prefix of the key schema, all but the last compared for equality.
+	rng := make([]*keyPart, len(ix.rng))
+	for i, a := range ix.rng {
+		rng[i] = byName[a.name]
+	}
+	for j := range rng {
+		if rng[j] == nil {
+			continue
+		}
+		for i := range j {
+			if rng[i] == nil || rng[i].op != keys.OpEQ {
+				return ic, Validation(msgRangeNeedsEquality(ix.rng[i].name, ix.rng[j].name))
+			}
+		}
+	}
+	for i, a := range ix.rng {
+		p := rng[i]
+		if p == nil {
+			break
+		}
+		used++
+		if p.a.Type != a.typ || (p.op == keys.OpBetween && p.b.Type != a.typ) {
+			return ic, Validation(msgKeyTypeMismatch)
+		}
+		if p.op == keys.OpEQ {
+			ic.eq.add(p.a)
+			continue
+		}
+		if p.op == keys.OpBeginsWith && a.typ == attr.TypeN {
+			return ic, Validation(msgKeyOperandType("begins_with", "N"))
+		}
+		ic.op, ic.a, ic.b = p.op, p.a, p.b
+	}
+	if used != len(parts) {
+		for _, p := range parts {
+			if !slices.ContainsFunc(append(slices.Clone(ix.hash), ix.rng...), func(a keyAttr) bool { return a.name == p.name }) {
+				return ic, Validation(msgMissedKeyElement(firstMissing(ix, byName)))
+			}
+		}
+	}
+	// The last equality is the condition on its element when nothing
+	// follows: SortKeyRange treats eq as a prefix either way.
+	return ic, nil
+}
+
+func firstMissing(ix *index, byName map[string]*keyPart) string {
+	for _, a := range append(slices.Clone(ix.hash), ix.rng...) {
+		if byName[a.name] == nil {
+			return a.name
+		}
+	}
+	return ix.hash[0].name
+}
+
+// legacyParts turns legacy KeyConditions into key parts, for a
+// multi-attribute index.
+func legacyParts(conds map[string]Condition) ([]keyPart, error) {
+	var parts []keyPart
+	for _, name := range sortedConditionNames(conds) {
+		cond := conds[name]
+		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
+			return nil, attrError(err)
+		}
+		spec, ok := legacyKeyOps[cond.ComparisonOperator]
+		if !ok {
+			return nil, Validation(msgKeyNotIndexable)
+		}
+		p := keyPart{name: name, op: spec.op, a: cond.AttributeValueList[0]}
+		if spec.nargs == 2 {
+			p.b = cond.AttributeValueList[1]
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
+}
+
+// partitionMatches reports whether the HASH values pk are the
+// condition's.
+func (kc *keyCondition) partitionMatches(pk []attr.Value) bool {
+	if len(pk) != kc.pk.n {
+		return false
+	}
+	for i := range pk {
+		if !attr.Equal(pk[i], kc.pk.v[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortMatches reports whether the RANGE values sk satisfy the condition.
+func (kc *keyCondition) sortMatches(sk []attr.Value) bool {
+	if len(sk) < kc.eq.n {
+		return false
+	}
+	for i := range kc.eq.n {
+		if !attr.Equal(sk[i], kc.eq.v[i]) {
+			return false
+		}
+	}
+	if kc.op == keys.OpAny {
+		return true
+	}
+	if len(sk) <= kc.eq.n {
+		return false
+	}
+	return kc.lastMatches(sk[kc.eq.n])
+}
+
+// lastMatches reports whether the condition beyond eq accepts the value
+// sk of the RANGE attribute it is on.
+func (kc *keyCondition) lastMatches(sk attr.Value) bool {
+	switch kc.op {
+	case keys.OpAny:
+		return true
+	case keys.OpEQ:
+		return cmp(sk, kc.a) == 0
+	case keys.OpLT:
+		return cmp(sk, kc.a) < 0
+	case keys.OpLE:
+		return cmp(sk, kc.a) <= 0
+	case keys.OpGT:
+		return cmp(sk, kc.a) > 0
+	case keys.OpGE:
+		return cmp(sk, kc.a) >= 0
+	case keys.OpBetween:
+		return cmp(sk, kc.a) >= 0 && cmp(sk, kc.b) <= 0
+	case keys.OpBeginsWith:
+		switch sk.Type {
+		case attr.TypeS:
+			return strings.HasPrefix(sk.S, kc.a.S)
+		case attr.TypeB:
+			return strings.HasPrefix(string(sk.B), string(kc.a.B))
+		}
+	}
+	return false
+}
+
+// queryRange returns the row-key range a key condition on ks selects.
+func (t *table) queryRange(ix *index, kc *keyCondition) (rangeRead, error) {
+	var r rangeRead
+	part, err := keys.PartitionPrefix(t.meta.ID, ix.meta.ID, kc.pk.values())
+	if err != nil {
+		return r, fmt.Errorf("encode partition: %w", err)
+	}
+	if kc.op == keys.OpBetween && cmp(kc.a, kc.b) > 0 {
+		// Only legacy KeyConditions get here: the expression package
+		// refuses reversed bounds in a KeyConditionExpression.
+		return r, Validation(msgBetweenReversed)
+	}
+	r.lower, r.upper, err = keys.SortKeyRange(part, kc.eq.values(), kc.op, kc.a, kc.b)
+	if err != nil {
+		return r, fmt.Errorf("encode sort key range: %w", err)
+	}
+	return r, nil
 }
 
 // keyPartOf reads one condition of a key condition: path op value (or

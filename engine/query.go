@@ -1,23 +1,13 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
-
-// keyCondition is a Query's key condition, however it was written: the
-// partition key value, and an optional condition on the sort key.
-type keyCondition struct {
-	pk   attr.Value
-	op   keys.Op // keys.OpAny: no sort key condition
-	a, b attr.Value
-}
 
 // Query reads the items of one partition, in sort key order (reversed when
 // ScanIndexForward is false), one page at a time.
@@ -112,51 +102,24 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 			return nil, err
 		}
 	}
-	var r rangeRead
-	var ic indexCondition
-	var kc keyCondition
-	switch {
-	case ix == nil:
-		if x.key != nil {
-			kc, err = t.keyConditionFromParts(parts)
-		} else {
-			kc, err = t.legacyKeyCondition(in.KeyConditions)
-		}
-		if err != nil {
-			return nil, err
-		}
+	kix := ix
+	if kix == nil {
+		kix = t.primary
+	}
+	kc, err := kix.keyCondition(x.key != nil, parts, in.KeyConditions)
+	if err != nil {
+		return nil, err
+	}
+	if ix == nil {
 		if err := t.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
 			return nil, err
 		}
-		if r, err = t.queryRange(kc); err != nil {
-			return nil, err
-		}
-	default:
-		if ix.multi() {
-			if x.key == nil {
-				if parts, err = legacyParts(in.KeyConditions); err != nil {
-					return nil, err
-				}
-			}
-			ic, err = ix.multiKeyCondition(parts)
-		} else {
-			v := t.view(ix)
-			if x.key != nil {
-				kc, err = v.keyConditionFromParts(parts)
-			} else {
-				kc, err = v.legacyKeyCondition(in.KeyConditions)
-			}
-			ic = fromKeyCondition(kc)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := t.checkIndexFilterKeys(ix, x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
-			return nil, err
-		}
-		if r, err = t.indexQueryRange(ix, ic); err != nil {
-			return nil, err
-		}
+	} else if err := t.checkIndexFilterKeys(ix, x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
+		return nil, err
+	}
+	r, err := t.queryRange(kix, &kc)
+	if err != nil {
+		return nil, err
 	}
 	r.reverse = in.ScanIndexForward != nil && !*in.ScanIndexForward
 	r.countOnly = in.Select == SelectCount
@@ -173,10 +136,10 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !(indexCondition{pk: ic.pk}).matches(pk, nil) {
+		if !kc.partitionMatches(pk) {
 			return nil, Validation(msgStartKeyOutsideQuery)
 		}
-		if !ic.sortMatches(sk) {
+		if !kc.sortMatches(sk) {
 			return nil, Validation(msgStartKeyRangePredicate)
 		}
 		r.resume(row)
@@ -187,10 +150,10 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 		}
 		// DynamoDB tells a start key in another partition from one whose
 		// sort key the condition excludes.
-		if !attr.Equal(kc.pk, k.pk) {
+		if !kc.partitionMatches([]attr.Value{k.pk}) {
 			return nil, Validation(msgStartKeyOutsideQuery)
 		}
-		if !kc.sortKeyMatches(k.sk) {
+		if !kc.lastMatches(k.sk) {
 			return nil, Validation(msgStartKeyRangePredicate)
 		}
 		r.resume(k.row)
@@ -200,53 +163,6 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 		return nil, err
 	}
 	return (*QueryOutput)(out), nil
-}
-
-// queryRange returns the row-key range a key condition selects.
-func (t *table) queryRange(kc keyCondition) (rangeRead, error) {
-	var r rangeRead
-	part, err := keys.PartitionPrefix(t.meta.ID, 0, []attr.Value{kc.pk})
-	if err != nil {
-		return r, fmt.Errorf("encode partition: %w", err)
-	}
-	if kc.op == keys.OpBetween && cmp(kc.a, kc.b) > 0 {
-		// Only legacy KeyConditions get here: the expression package
-		// refuses reversed bounds in a KeyConditionExpression.
-		return r, Validation(msgBetweenReversed)
-	}
-	r.lower, r.upper, err = keys.SortKeyRange(part, nil, kc.op, kc.a, kc.b)
-	if err != nil {
-		return r, fmt.Errorf("encode sort key range: %w", err)
-	}
-	return r, nil
-}
-
-// sortKeyMatches reports whether the condition accepts the sort key sk.
-func (kc keyCondition) sortKeyMatches(sk attr.Value) bool {
-	switch kc.op {
-	case keys.OpAny:
-		return true
-	case keys.OpEQ:
-		return cmp(sk, kc.a) == 0
-	case keys.OpLT:
-		return cmp(sk, kc.a) < 0
-	case keys.OpLE:
-		return cmp(sk, kc.a) <= 0
-	case keys.OpGT:
-		return cmp(sk, kc.a) > 0
-	case keys.OpGE:
-		return cmp(sk, kc.a) >= 0
-	case keys.OpBetween:
-		return cmp(sk, kc.a) >= 0 && cmp(sk, kc.b) <= 0
-	case keys.OpBeginsWith:
-		switch sk.Type {
-		case attr.TypeS:
-			return strings.HasPrefix(sk.S, kc.a.S)
-		case attr.TypeB:
-			return strings.HasPrefix(string(sk.B), string(kc.a.B))
-		}
-	}
-	return false
 }
 
 // legacyOps maps the ComparisonOperators a key condition may use to their
@@ -271,86 +187,6 @@ func (c *constraints) comparisonOperator(field, v string) {
 		return
 	}
 	c.enum(field, v, "IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL", "NE", "LE", "BEGINS_WITH", "GE", "CONTAINS")
-}
-
-// legacyKeyCondition turns the legacy KeyConditions parameter into a key
-// condition, with DynamoDB's checks in DynamoDB's order: operand counts,
-// then indexable operators, then the key schema, then operand types.
-//
-// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-KeyConditions
-func (t *table) legacyKeyCondition(conds map[string]Condition) (keyCondition, error) {
-	var kc keyCondition
-	names := sortedConditionNames(conds)
-	for _, name := range names {
-		cond := conds[name]
-		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
-			return kc, attrError(err)
-		}
-	}
-	for _, name := range names {
-		if _, ok := legacyKeyOps[conds[name].ComparisonOperator]; !ok {
-			return kc, Validation(msgKeyNotIndexable)
-		}
-	}
-	if len(conds) > 2 {
-		return kc, Validation(msgKeyConditionsLength)
-	}
-	hash, ok := conds[t.hashName]
-	if !ok {
-		return kc, Validation(msgMissedKeyElement(t.hashName))
-	}
-	var rng Condition
-	hasRange := false
-	for _, name := range names {
-		switch name {
-		case t.hashName:
-		case t.rangeName:
-			rng, hasRange = conds[name], true
-		default:
-			if t.rangeName == "" {
-				// A second condition on a table without a sort key
-				// (dynalite's tests against DynamoDB).
-				return kc, Validation(msgKeyConditionNotSupp)
-			}
-			return kc, Validation(msgMissedKeyElement(missingKeyName(t, conds)))
-		}
-	}
-	if hash.ComparisonOperator != "EQ" {
-		return kc, Validation(msgKeyConditionNotSupp)
-	}
-	if hash.AttributeValueList[0].Type != t.hashType {
-		return kc, Validation(msgKeyTypeMismatch)
-	}
-	kc.pk = hash.AttributeValueList[0]
-	if err := checkKeyValue(t.hashName, kc.pk, true, msgEmptyKeyItem); err != nil {
-		return kc, err
-	}
-	if !hasRange {
-		return kc, nil
-	}
-	spec := legacyKeyOps[rng.ComparisonOperator]
-	for _, v := range rng.AttributeValueList {
-		if v.Type != t.rangeType {
-			return kc, Validation(msgKeyTypeMismatch)
-		}
-	}
-	if spec.op == keys.OpBeginsWith && t.rangeType == attr.TypeN {
-		return kc, Validation("One or more parameter values were invalid: ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type")
-	}
-	kc.op, kc.a = spec.op, rng.AttributeValueList[0]
-	if spec.nargs == 2 {
-		kc.b = rng.AttributeValueList[1]
-	}
-	return kc, nil
-}
-
-// missingKeyName names the key attribute a set of conditions lacks, for
-// "Query condition missed key schema element".
-func missingKeyName(t *table, conds map[string]Condition) string {
-	if _, ok := conds[t.hashName]; !ok {
-		return t.hashName
-	}
-	return t.rangeName
 }
 
 func sortedConditionNames(conds map[string]Condition) []string {
