@@ -141,8 +141,9 @@ func newTable(m tableMeta) *table {
 		t.indexes = append(t.indexes, newIndex(im, types))
 	}
 	sort.Slice(t.indexes, func(i, j int) bool { return t.indexes[i].meta.Name < t.indexes[j].meta.Name })
+	t.primary.rowKey = t.rowKeyOf(t.primary)
 	for _, ix := range t.indexes {
-		ix.keys = t.computeKeyNames(ix)
+		ix.rowKey = t.rowKeyOf(ix)
 	}
 	t.schema = schemaOf(t)
 	return t

@@ -65,20 +65,26 @@ type indexMeta struct {
 	Warm warmUnits `json:"warm,omitzero"`
 }
 
-// keyAttr is one key attribute of an index.
+// keyAttr is one key attribute of an index (or of the table, index 0).
 type keyAttr struct {
 	name string
 	typ  attr.Type
 }
 
-// index is the in-memory form of an index.
+// index is the in-memory form of an index, or of the table itself as
+// index 0 (table.primary: ID 0, no name, all attributes projected). Its
+// key is lists of HASH and RANGE attributes, one of each at most but on
+// a multi-attribute GSI key.
 type index struct {
 	meta     indexMeta
 	hash     []keyAttr
 	rng      []keyAttr
 	projType string
 	include  []string
-	keys     []string // keyNames, set by newTable
+	// rowKey is what keys a row of the index: its key attributes, then
+	// the table's not among them (rowKeyOf, set by newTable). A start key
+	// holds exactly these, and so does a LastEvaluatedKey.
+	rowKey []keyAttr
 }
 
 // multi reports whether the index key has more than one HASH or RANGE
@@ -263,9 +269,9 @@ func (t *table) projectForIndex(ix *index, it attr.Item) attr.Item {
 		return it
 	}
 	p := make(attr.Item, 4+len(ix.include))
-	for _, name := range t.keyNames(ix) {
-		if v, ok := it[name]; ok {
-			p[name] = v
+	for _, a := range ix.rowKey {
+		if v, ok := it[a.name]; ok {
+			p[a.name] = v
 		}
 	}
 	for _, name := range ix.include {
@@ -276,33 +282,35 @@ func (t *table) projectForIndex(ix *index, it attr.Item) attr.Item {
 	return p
 }
 
-// keyNames returns the index's key attribute names followed by the base
+// rowKeyOf returns the index's key attributes followed by the base
 // table's, without repeats.
-func (t *table) keyNames(ix *index) []string {
-	if ix.keys != nil {
-		return ix.keys
+func (t *table) rowKeyOf(ix *index) []keyAttr {
+	key := make([]keyAttr, 0, 4)
+	key = append(append(key, ix.hash...), ix.rng...)
+	for _, list := range [2][]keyAttr{t.primary.hash, t.primary.rng} {
+		for _, a := range list {
+			if !slices.ContainsFunc(key, func(k keyAttr) bool { return k.name == a.name }) {
+				key = append(key, a)
+			}
+		}
 	}
-	return t.computeKeyNames(ix)
+	return key
 }
 
-func (t *table) computeKeyNames(ix *index) []string {
-	names := make([]string, 0, 4)
-	for _, list := range [2][]keyAttr{ix.hash, ix.rng} {
-		for _, a := range list {
-			names = append(names, a.name)
+// isKey reports whether name is in the index's row key: one of its key
+// attributes, or of its table's.
+func (ix *index) isKey(name string) bool {
+	for _, a := range ix.rowKey {
+		if a.name == name {
+			return true
 		}
 	}
-	for _, n := range []string{t.hashName, t.rangeName} {
-		if n != "" && !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	return names
+	return false
 }
 
 // projects reports whether ix stores the top-level attribute name.
 func (t *table) projects(ix *index, name string) bool {
-	return ix.projType == ProjectionAll || slices.Contains(t.keyNames(ix), name) || slices.Contains(ix.include, name)
+	return ix.projType == ProjectionAll || ix.isKey(name) || slices.Contains(ix.include, name)
 }
 
 // maintainIndexes adds to b the secondary-index changes that replacing old

@@ -5,26 +5,25 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/expr"
-	"github.com/dynago/dynago/internal/keys"
 )
 
-// readTarget returns the table and the index (nil for the table itself)
-// a Query or Scan reads, with DynamoDB's error when the index cannot be
-// read so. On a shared store an index this node does not know yet, or
+// readTarget returns the keyspace a Query or Scan reads, the table
+// itself or an index, with DynamoDB's error when the index cannot be read
+// so. On a shared store an index this node does not know yet, or
 // still sees backfilling, makes it read the table's definition again:
 // another node may have just added it or finished its backfill.
-func (db *DB) readTarget(table, indexName, sel string, consistent bool) (*table, *index, error) {
+func (db *DB) readTarget(table, indexName, sel string, consistent bool) (keyspace, error) {
 	t, err := db.tableOrNotFound(table)
 	if err != nil {
-		return nil, nil, err
+		return keyspace{}, err
 	}
 	ix, err := t.readIndex(indexName, sel, consistent)
 	if err == nil {
-		return t, ix, nil
+		return keyspace{t, ix}, nil
 	}
 	stale, serr := db.staleIndex(t, indexName)
 	if serr != nil {
-		return nil, nil, serr
+		return keyspace{}, serr
 	}
 	if stale {
 		if t, err = db.tableOrNotFound(table); err == nil {
@@ -32,9 +31,9 @@ func (db *DB) readTarget(table, indexName, sel string, consistent bool) (*table,
 		}
 	}
 	if err != nil {
-		return nil, nil, err
+		return keyspace{}, err
 	}
-	return t, ix, nil
+	return keyspace{t, ix}, nil
 }
 
 // Reads through a secondary index: Query and Scan with IndexName.
@@ -55,11 +54,11 @@ func msgSelectAllOnGSI(name string) string {
 
 const msgBackfilling = "Cannot read from backfilling global secondary index"
 
-// readIndex resolves a read's IndexName (nil for "") and applies the rules
-// that do not depend on the key condition.
+// readIndex resolves a read's IndexName (the table itself, index 0, for
+// "") and applies the rules that do not depend on the key condition.
 func (t *table) readIndex(name, sel string, consistent bool) (*index, error) {
 	if name == "" {
-		return nil, nil
+		return t.primary, nil
 	}
 	ix := t.index(name)
 	if ix == nil {
@@ -87,8 +86,9 @@ func (t *table) readIndex(name, sel string, consistent bool) (*index, error) {
 // proj_gsi_scan_nonprojected, a KEYS_ONLY index asked for "a", eu-west-2
 // and us-east-1, 2026-09-20), ExecuteStatement's text
 // (MsgNotProjected). A local index fetches from the table instead.
-func (t *table) checkProjected(ix *index, proj *expr.Projection, atg []string) error {
-	if ix == nil || !ix.meta.Global || ix.projType == ProjectionAll {
+func (ks keyspace) checkProjected(proj *expr.Projection, atg []string) error {
+	t, ix := ks.t, ks.ix
+	if !ix.meta.Global || ix.projType == ProjectionAll {
 		return nil
 	}
 	names := atg
@@ -117,60 +117,6 @@ func (t *table) view(ix *index) *table {
 	return v
 }
 
-// indexStartKey validates an ExclusiveStartKey for a read of ix: exactly
-// the index's and the table's key attributes, of their types. It returns
-// the index key and the row key to resume after.
-func (t *table) indexStartKey(ix *index, esk attr.Item, bad error) (pk, sk []attr.Value, row []byte, err error) {
-	names := t.keyNames(ix)
-	if len(esk) != len(names) {
-		return nil, nil, nil, bad
-	}
-	types := map[string]attr.Type{t.hashName: t.hashType}
-	if t.rangeName != "" {
-		types[t.rangeName] = t.rangeType
-	}
-	for _, list := range [2][]keyAttr{ix.hash, ix.rng} {
-		for _, a := range list {
-			types[a.name] = a.typ
-		}
-	}
-	for _, n := range names {
-		v, ok := esk[n]
-		if !ok || v.Type != types[n] {
-			return nil, nil, nil, bad
-		}
-	}
-	for _, a := range ix.hash {
-		pk = append(pk, esk[a.name])
-	}
-	for _, a := range ix.rng {
-		sk = append(sk, esk[a.name])
-	}
-	k := itemKey{pk: esk[t.hashName]}
-	if t.rangeName != "" {
-		k.sk = esk[t.rangeName]
-	}
-	bpk, bsk := t.baseKey(k)
-	row, err = keys.AppendIndexRowKey(nil, t.meta.ID, ix.meta.ID, pk, sk, bpk, bsk)
-	if err != nil {
-		return nil, nil, nil, bad
-	}
-	return pk, sk, row, nil
-}
-
-// indexLastEvaluatedKey is the LastEvaluatedKey of a page of ix: the
-// index's key attributes and the table's.
-func (t *table) indexLastEvaluatedKey(ix *index, last attr.Item) attr.Item {
-	if last == nil {
-		return nil
-	}
-	k := attr.Item{}
-	for _, n := range t.keyNames(ix) {
-		k[n] = last[n]
-	}
-	return k
-}
-
 // checkIndexFilterKeys refuses a Query filter naming a key attribute of
 // the index.
 func (t *table) checkIndexFilterKeys(ix *index, filter *expr.Condition, legacy bool) error {
@@ -197,8 +143,9 @@ func (t *table) checkIndexFilterKeys(ix *index, filter *expr.Condition, legacy b
 // projection or filter) an attribute the index does not store.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.Projections
-func (t *table) lsiFetch(ix *index, sel string, x readExprs, attributesToGet []string) bool {
-	if ix == nil || ix.meta.Global || ix.projType == ProjectionAll {
+func (ks keyspace) lsiFetch(sel string, x readExprs, attributesToGet []string) bool {
+	t, ix := ks.t, ks.ix
+	if ix.meta.Global || ix.projType == ProjectionAll {
 		return false
 	}
 	if sel == SelectAllAttributes {
@@ -244,11 +191,11 @@ func (db *DB) fetcher(t *table, consistent bool, units *float64) func(attr.Item)
 	}
 }
 
-// consumedRead builds a read's ConsumedCapacity when it went through an
-// index: the index's units, plus the table's for LSI fetches.
-func (db *DB) consumedRead(t *table, ix *index, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
-	if ix == nil {
-		return db.consumed(t, mode, indexUnits)
+// consumedRead builds a read's ConsumedCapacity: a table's units, or an
+// index's plus the table's for LSI fetches.
+func (db *DB) consumedRead(ks keyspace, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
+	if ks.isTable() {
+		return db.consumed(ks.t, mode, indexUnits)
 	}
-	return db.consumedSplit(t, mode, tableUnits, map[string]float64{ix.meta.Name: indexUnits}, false)
+	return db.consumedSplit(ks.t, mode, tableUnits, map[string]float64{ks.ix.meta.Name: indexUnits}, false)
 }

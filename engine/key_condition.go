@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -438,25 +437,6 @@ func (kc *keyCondition) lastMatches(sk attr.Value) bool {
 		}
 	}
 	return false
-}
-
-// queryRange returns the row-key range a key condition on ks selects.
-func (t *table) queryRange(ix *index, kc *keyCondition) (rangeRead, error) {
-	var r rangeRead
-	part, err := keys.PartitionPrefix(t.meta.ID, ix.meta.ID, kc.pk.values())
-	if err != nil {
-		return r, fmt.Errorf("encode partition: %w", err)
-	}
-	if kc.op == keys.OpBetween && cmp(kc.a, kc.b) > 0 {
-		// Only legacy KeyConditions get here: the expression package
-		// refuses reversed bounds in a KeyConditionExpression.
-		return r, Validation(msgBetweenReversed)
-	}
-	r.lower, r.upper, err = keys.SortKeyRange(part, kc.eq.values(), kc.op, kc.a, kc.b)
-	if err != nil {
-		return r, fmt.Errorf("encode sort key range: %w", err)
-	}
-	return r, nil
 }
 
 // keyPartOf reads one condition of a key condition: path op value (or

@@ -93,31 +93,28 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 			return nil, err
 		}
 	}
-	t, ix, err := db.readTarget(in.TableName, in.IndexName, in.Select, in.ConsistentRead)
+	ks, err := db.readTarget(in.TableName, in.IndexName, in.Select, in.ConsistentRead)
 	if err != nil {
 		return nil, err
 	}
+	t, ix := ks.t, ks.ix
 	if !keyFilter {
-		if err := t.checkProjected(ix, x.proj, in.AttributesToGet); err != nil {
+		if err := ks.checkProjected(x.proj, in.AttributesToGet); err != nil {
 			return nil, err
 		}
 	}
-	kix := ix
-	if kix == nil {
-		kix = t.primary
-	}
-	kc, err := kix.keyCondition(x.key != nil, parts, in.KeyConditions)
+	kc, err := ix.keyCondition(x.key != nil, parts, in.KeyConditions)
 	if err != nil {
 		return nil, err
 	}
-	if ix == nil {
+	if ks.isTable() {
 		if err := t.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
 			return nil, err
 		}
 	} else if err := t.checkIndexFilterKeys(ix, x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
 		return nil, err
 	}
-	r, err := t.queryRange(kix, &kc)
+	r, err := ks.queryRange(&kc)
 	if err != nil {
 		return nil, err
 	}
@@ -128,37 +125,25 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	}
 	x.apply(&r, in.AttributesToGet)
 	var fetchUnits float64
-	if t.lsiFetch(ix, in.Select, x, in.AttributesToGet) {
+	if ks.lsiFetch(in.Select, x, in.AttributesToGet) {
 		r.fetch = db.fetcher(t, in.ConsistentRead, &fetchUnits)
 	}
-	if in.ExclusiveStartKey != nil && ix != nil {
-		pk, sk, row, err := t.indexStartKey(ix, in.ExclusiveStartKey, Validation(msgStartKeyInvalid))
-		if err != nil {
-			return nil, err
-		}
-		if !kc.partitionMatches(pk) {
-			return nil, Validation(msgStartKeyOutsideQuery)
-		}
-		if !kc.sortMatches(sk) {
-			return nil, Validation(msgStartKeyRangePredicate)
-		}
-		r.resume(row)
-	} else if in.ExclusiveStartKey != nil {
-		k, err := t.startKey(in.ExclusiveStartKey, Validation(msgStartKeyInvalid))
+	if in.ExclusiveStartKey != nil {
+		pk, sk, row, err := ks.startKey(in.ExclusiveStartKey, Validation(msgStartKeyInvalid))
 		if err != nil {
 			return nil, err
 		}
 		// DynamoDB tells a start key in another partition from one whose
 		// sort key the condition excludes.
-		if !kc.partitionMatches([]attr.Value{k.pk}) {
+		if !kc.partitionMatches(pk.values()) {
 			return nil, Validation(msgStartKeyOutsideQuery)
 		}
-		if !kc.lastMatches(k.sk) {
+		if !kc.sortMatches(sk.values()) {
 			return nil, Validation(msgStartKeyRangePredicate)
 		}
-		r.resume(k.row)
+		r.resume(row)
 	}
-	out, err := db.readPage(t, ix, r, in.ReturnConsumedCapacity, in.ConsistentRead, &fetchUnits)
+	out, err := db.readPage(ks, r, in.ReturnConsumedCapacity, in.ConsistentRead, &fetchUnits)
 	if err != nil {
 		return nil, err
 	}

@@ -114,46 +114,6 @@ func step(it stepper, reverse bool) bool {
 	return it.Next()
 }
 
-// startKey validates an ExclusiveStartKey against the table's key schema
-// and returns it located. bad is the error for a key of the wrong shape,
-// which differs between Query and Scan.
-func (t *table) startKey(esk attr.Item, bad error) (itemKey, error) {
-	var k itemKey
-	want := 1
-	if t.rangeName != "" {
-		want = 2
-	}
-	if len(esk) != want {
-		return k, bad
-	}
-	pk, ok := esk[t.hashName]
-	if !ok || pk.Type != t.hashType {
-		return k, bad
-	}
-	k.pk = pk
-	if t.rangeName != "" {
-		sk, ok := esk[t.rangeName]
-		if !ok || sk.Type != t.rangeType {
-			return k, bad
-		}
-		k.sk = sk
-	}
-	return k, t.locate(&k)
-}
-
-// lastEvaluatedKey returns the key attributes of the item a page stopped
-// at, or nil when the page reached the end of its range.
-func (t *table) lastEvaluatedKey(last attr.Item) attr.Item {
-	if last == nil {
-		return nil
-	}
-	k := attr.Item{t.hashName: last[t.hashName]}
-	if t.rangeName != "" {
-		k[t.rangeName] = last[t.rangeName]
-	}
-	return k
-}
-
 // resume narrows a page's range to the rows after (or, reading backwards,
 // before) the row key start.
 func (r *rangeRead) resume(start []byte) {
@@ -225,8 +185,8 @@ func checkSelect(sel, index string, attributesToGet []string, projectionExpr str
 // LastEvaluatedKey of the table or index, and the bill, including reads
 // of the table made to complete LSI items (fetchUnits, added to by
 // r.fetch while the page is read).
-func (db *DB) readPage(t *table, ix *index, r rangeRead, capacityMode string, consistent bool, fetchUnits *float64) (*ScanOutput, error) {
-	res, err := db.readRange(t, r)
+func (db *DB) readPage(ks keyspace, r rangeRead, capacityMode string, consistent bool, fetchUnits *float64) (*ScanOutput, error) {
+	res, err := db.readRange(ks.t, r)
 	if err != nil {
 		return nil, err
 	}
@@ -234,11 +194,8 @@ func (db *DB) readPage(t *table, ix *index, r rangeRead, capacityMode string, co
 		Items:            res.items,
 		Count:            res.count,
 		ScannedCount:     res.scanned,
-		LastEvaluatedKey: t.lastEvaluatedKey(res.last),
-		ConsumedCapacity: db.consumedRead(t, ix, capacityMode, readUnits(res.bytes, consistent), *fetchUnits),
-	}
-	if ix != nil {
-		out.LastEvaluatedKey = t.indexLastEvaluatedKey(ix, res.last)
+		LastEvaluatedKey: ks.ix.lastEvaluatedKey(res.last),
+		ConsumedCapacity: db.consumedRead(ks, capacityMode, readUnits(res.bytes, consistent), *fetchUnits),
 	}
 	if !r.countOnly && out.Items == nil {
 		out.Items = []attr.Item{}

@@ -72,17 +72,14 @@ func (db *DB) scan(in *ScanInput) (*ScanOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, ix, err := db.readTarget(in.TableName, in.IndexName, in.Select, in.ConsistentRead)
+	ks, err := db.readTarget(in.TableName, in.IndexName, in.Select, in.ConsistentRead)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.checkProjected(ix, x.proj, in.AttributesToGet); err != nil {
+	if err := ks.checkProjected(x.proj, in.AttributesToGet); err != nil {
 		return nil, err
 	}
-	var indexID uint32
-	if ix != nil {
-		indexID = ix.meta.ID
-	}
+	t, indexID := ks.t, ks.ix.meta.ID
 
 	r := rangeRead{countOnly: in.Select == SelectCount}
 	if in.Limit != nil {
@@ -90,7 +87,7 @@ func (db *DB) scan(in *ScanInput) (*ScanOutput, error) {
 	}
 	x.apply(&r, in.AttributesToGet)
 	var fetchUnits float64
-	if t.lsiFetch(ix, in.Select, x, in.AttributesToGet) {
+	if ks.lsiFetch(in.Select, x, in.AttributesToGet) {
 		r.fetch = db.fetcher(t, in.ConsistentRead, &fetchUnits)
 	}
 	if in.Segment != nil {
@@ -102,17 +99,13 @@ func (db *DB) scan(in *ScanInput) (*ScanOutput, error) {
 	if in.ExclusiveStartKey != nil {
 		// A table's Scan has the long text, an index's the short one
 		// (ExtendDB's index helpers, 2026).
-		var row []byte
-		if ix != nil {
-			if _, _, row, err = t.indexStartKey(ix, in.ExclusiveStartKey, Validation(msgStartKeyInvalid)); err != nil {
-				return nil, err
-			}
-		} else {
-			k, err := t.startKey(in.ExclusiveStartKey, Validation(msgScanStartKeyInvalid))
-			if err != nil {
-				return nil, err
-			}
-			row = k.row
+		bad := msgStartKeyInvalid
+		if ks.isTable() {
+			bad = msgScanStartKeyInvalid
+		}
+		_, _, row, err := ks.startKey(in.ExclusiveStartKey, Validation(bad))
+		if err != nil {
+			return nil, err
 		}
 		if in.Segment != nil {
 			_, _, hash, _, err := keys.SplitRowKey(row)
@@ -125,5 +118,5 @@ func (db *DB) scan(in *ScanInput) (*ScanOutput, error) {
 		}
 		r.resume(row)
 	}
-	return db.readPage(t, ix, r, in.ReturnConsumedCapacity, in.ConsistentRead, &fetchUnits)
+	return db.readPage(ks, r, in.ReturnConsumedCapacity, in.ConsistentRead, &fetchUnits)
 }
