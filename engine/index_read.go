@@ -107,37 +107,6 @@ func (ks keyspace) checkProjected(proj *expr.Projection, atg []string) error {
 	return Validation(MsgNotProjected(ix.meta.Name, missing))
 }
 
-// view returns a table whose key schema is the single-attribute key of
-// ix, so that the key-condition checks of the base table apply unchanged.
-func (t *table) view(ix *index) *table {
-	v := &table{meta: t.meta, hashName: ix.hash[0].name, hashType: ix.hash[0].typ}
-	if len(ix.rng) == 1 {
-		v.rangeName, v.rangeType = ix.rng[0].name, ix.rng[0].typ
-	}
-	return v
-}
-
-// checkIndexFilterKeys refuses a Query filter naming a key attribute of
-// the index.
-func (t *table) checkIndexFilterKeys(ix *index, filter *expr.Condition, legacy bool) error {
-	if !ix.multi() {
-		return t.view(ix).checkFilterKeys(filter, legacy)
-	}
-	if filter == nil {
-		return nil
-	}
-	used := topLevelNames(filter)
-	for _, list := range [2][]keyAttr{ix.hash, ix.rng} {
-		for _, a := range list {
-			if !slices.Contains(used, a.name) {
-				continue
-			}
-			return Validation(msgFilterOnKey(legacy, a.name))
-		}
-	}
-	return nil
-}
-
 // lsiFetch says whether a read of the LSI ix must fetch each item from
 // the table: when it asks for all attributes, or names (in its
 // projection or filter) an attribute the index does not store.

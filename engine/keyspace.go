@@ -2,8 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
 
@@ -39,6 +41,38 @@ func (ks keyspace) queryRange(kc *keyCondition) (rangeRead, error) {
 		return r, fmt.Errorf("encode sort key range: %w", err)
 	}
 	return r, nil
+}
+
+// scanRange returns the row-key range of a Scan of ks: all of it, or
+// parallel-scan segment segment of total.
+func (ks keyspace) scanRange(segment, total *int32) (r rangeRead) {
+	if segment != nil {
+		r.lower, r.upper = keys.SegmentBounds(ks.t.meta.ID, ks.ix.meta.ID, int(*segment), int(*total))
+	} else {
+		r.lower = keys.IndexPrefix(ks.t.meta.ID, ks.ix.meta.ID)
+		r.upper = keys.PrefixEnd(r.lower)
+	}
+	return r
+}
+
+// checkFilterKeys refuses a Query filter on a key attribute of ix: the
+// key condition is where keys are constrained. A HASH attribute is named
+// first, whatever the order written.
+//
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html
+func (ix *index) checkFilterKeys(filter *expr.Condition, legacy bool) error {
+	if filter == nil {
+		return nil
+	}
+	used := topLevelNames(filter)
+	for _, list := range [2][]keyAttr{ix.hash, ix.rng} {
+		for _, a := range list {
+			if slices.Contains(used, a.name) {
+				return Validation(msgFilterOnKey(legacy, a.name))
+			}
+		}
+	}
+	return nil
 }
 
 // startKey validates an ExclusiveStartKey for a read of ks: exactly the

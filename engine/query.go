@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"sort"
 
 	"github.com/dynago/dynago/attr"
@@ -97,21 +96,16 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, ix := ks.t, ks.ix
 	if !keyFilter {
 		if err := ks.checkProjected(x.proj, in.AttributesToGet); err != nil {
 			return nil, err
 		}
 	}
-	kc, err := ix.keyCondition(x.key != nil, parts, in.KeyConditions)
+	kc, err := ks.ix.keyCondition(x.key != nil, parts, in.KeyConditions)
 	if err != nil {
 		return nil, err
 	}
-	if ks.isTable() {
-		if err := t.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
-			return nil, err
-		}
-	} else if err := t.checkIndexFilterKeys(ix, x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
+	if err := ks.ix.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
 		return nil, err
 	}
 	r, err := ks.queryRange(&kc)
@@ -126,7 +120,7 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 	x.apply(&r, in.AttributesToGet)
 	var fetchUnits float64
 	if ks.lsiFetch(in.Select, x, in.AttributesToGet) {
-		r.fetch = db.fetcher(t, in.ConsistentRead, &fetchUnits)
+		r.fetch = db.fetcher(ks.t, in.ConsistentRead, &fetchUnits)
 	}
 	if in.ExclusiveStartKey != nil {
 		pk, sk, row, err := ks.startKey(in.ExclusiveStartKey, Validation(msgStartKeyInvalid))
@@ -187,23 +181,4 @@ func sortedConditionNames(conds map[string]Condition) []string {
 func cmp(a, b attr.Value) int {
 	c, _ := attr.Compare(a, b)
 	return c
-}
-
-// checkFilterKeys refuses a Query filter on a key attribute: the key
-// condition is where keys are constrained.
-//
-// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html
-func (t *table) checkFilterKeys(filter *expr.Condition, legacy bool) error {
-	if filter == nil {
-		return nil
-	}
-	// The partition key is named first, whatever the order written.
-	used := topLevelNames(filter)
-	for _, key := range []string{t.hashName, t.rangeName} {
-		if key == "" || !slices.Contains(used, key) {
-			continue
-		}
-		return Validation(msgFilterOnKey(legacy, key))
-	}
-	return nil
 }

@@ -79,22 +79,15 @@ func (db *DB) scan(in *ScanInput) (*ScanOutput, error) {
 	if err := ks.checkProjected(x.proj, in.AttributesToGet); err != nil {
 		return nil, err
 	}
-	t, indexID := ks.t, ks.ix.meta.ID
-
-	r := rangeRead{countOnly: in.Select == SelectCount}
+	r := ks.scanRange(in.Segment, in.TotalSegments)
+	r.countOnly = in.Select == SelectCount
 	if in.Limit != nil {
 		r.limit = int(*in.Limit)
 	}
 	x.apply(&r, in.AttributesToGet)
 	var fetchUnits float64
 	if ks.lsiFetch(in.Select, x, in.AttributesToGet) {
-		r.fetch = db.fetcher(t, in.ConsistentRead, &fetchUnits)
-	}
-	if in.Segment != nil {
-		r.lower, r.upper = keys.SegmentBounds(t.meta.ID, indexID, int(*in.Segment), int(*in.TotalSegments))
-	} else {
-		r.lower = keys.IndexPrefix(t.meta.ID, indexID)
-		r.upper = keys.PrefixEnd(r.lower)
+		r.fetch = db.fetcher(ks.t, in.ConsistentRead, &fetchUnits)
 	}
 	if in.ExclusiveStartKey != nil {
 		// A table's Scan has the long text, an index's the short one
