@@ -140,7 +140,7 @@ func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		}
 		p := plan{t: t, ka: ka, keys: make([]itemKey, len(ka.Keys))}
 		for i, key := range ka.Keys {
-			k, err := t.keyFromKey(key)
+			k, err := t.primaryKey(key, keyOfKey)
 			if err != nil {
 				return nil, err
 			}

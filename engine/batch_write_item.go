@@ -111,13 +111,13 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			o.t = t
 			if wr.PutRequest != nil {
 				o.item = wr.PutRequest.Item
-				if o.k, err = t.keyFromBatchPut(o.item); err != nil {
+				if o.k, err = t.primaryKey(o.item, keyOfBatchPut); err != nil {
 					return nil, err
 				}
 				if err := t.checkIndexKeys(o.item); err != nil {
 					return nil, err
 				}
-			} else if o.k, err = t.keyFromKey(wr.DeleteRequest.Key); err != nil {
+			} else if o.k, err = t.primaryKey(wr.DeleteRequest.Key, keyOfKey); err != nil {
 				return nil, err
 			}
 			if seen[string(o.k.row)] {

@@ -111,7 +111,7 @@ func (c *checker) table(t *table) error {
 		if got := attr.ItemSize(item); got != row.size {
 			c.problem("table %s: item %x is %d bytes, its row says %d", t.meta.Name, it.Key(), got, row.size)
 		}
-		k, err := t.keyFromItem(item)
+		k, err := t.primaryKey(item, keyOfItem)
 		if err != nil {
 			c.problem("table %s: item %x has no valid key: %v", t.meta.Name, it.Key(), err)
 			continue

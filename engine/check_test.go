@@ -38,7 +38,7 @@ func TestCheck(t *testing.T) {
 		ix := tb.index("byG")
 		entryOf := func(i int) ([]byte, attr.Item) {
 			it := gItem(i, "g", i)
-			k, err := tb.keyFromItem(it)
+			k, err := tb.primaryKey(it, keyOfItem)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -47,7 +47,7 @@ func (db *DB) getItem(in *GetItemInput) (*GetItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := t.keyFromKey(in.Key)
+	k, err := t.primaryKey(in.Key, keyOfKey)
 	if err != nil {
 		return nil, err
 	}

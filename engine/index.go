@@ -154,57 +154,6 @@ func msgIndexKeyEmpty(kind, index, name string) string {
 	return fmt.Sprintf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", kind, index, name)
 }
 
-// indexKey returns the index key values of it, ok false when it lacks one
-// (the item is absent from the index: sparse). With strict, a key
-// attribute of the wrong type, an empty one or one too large for the index
-// is an error; otherwise (a backfill, an old item's entry) such an item is
-// simply not indexed.
-func (ix *index) indexKey(it attr.Item, strict bool) (pk, sk []attr.Value, ok bool, err error) {
-	ok = true
-	vals := make([]attr.Value, 0, len(ix.hash)+len(ix.rng))
-	for part, list := range [2][]keyAttr{ix.hash, ix.rng} {
-		for _, a := range list {
-			v, present := it[a.name]
-			if !present {
-				ok = false
-				continue
-			}
-			if v.Type != a.typ {
-				if strict {
-					return nil, nil, false, Validation(msgIndexKeyType(a.name, a.typ, v.Type, ix.meta.Name))
-				}
-				ok = false
-				continue
-			}
-			if (v.Type == attr.TypeS && v.S == "") || (v.Type == attr.TypeB && len(v.B) == 0) {
-				if strict {
-					kind := "string"
-					if v.Type == attr.TypeB {
-						kind = "binary"
-					}
-					return nil, nil, false, Validation(msgIndexKeyEmpty(kind, ix.meta.Name, a.name))
-				}
-				ok = false
-				continue
-			}
-			if err := checkIndexKeySize(ix.meta.Name, a.name, v, part == 0); err != nil {
-				if strict {
-					return nil, nil, false, err
-				}
-				// Too large for the index: a backfill leaves the
-				// item out of it rather than failing.
-				ok = false
-				continue
-			}
-			vals = append(vals, v)
-		}
-	}
-	if !ok {
-		return nil, nil, false, nil
-	}
-	return vals[:len(ix.hash)], vals[len(ix.hash):], true, nil
-}
-
 // checkIndexKeySize applies the key size limits to one index key value:
 // 2048 bytes for a partition key attribute, 1024 for a sort key one, with
 // DynamoDB's message (msgIndexKeyTooLarge).
@@ -231,8 +180,9 @@ func checkIndexKeySize(index, name string, v attr.Value, partition bool) error {
 // checkIndexKeys refuses an item whose index key attributes have the
 // wrong type or are empty, naming the alphabetically first index.
 func (t *table) checkIndexKeys(it attr.Item) error {
+	var buf [2 * maxIndexKeyAttrsEach]attr.Value
 	for _, ix := range t.indexes {
-		if _, _, _, err := ix.indexKey(it, true); err != nil {
+		if _, _, err := ix.keyOf(it, keyOfEntry, nil, buf[:0]); err != nil {
 			return err
 		}
 	}
@@ -251,12 +201,17 @@ func (t *table) baseKey(k itemKey) (pk, sk []attr.Value) {
 // indexEntry returns the index row key and projected item of it, or a nil
 // key when it is absent from the index.
 func (t *table) indexEntry(ix *index, it attr.Item, k itemKey, strict bool) ([]byte, attr.Item, error) {
-	pk, sk, ok, err := ix.indexKey(it, strict)
+	mode := keyOfEntryLenient
+	if strict {
+		mode = keyOfEntry
+	}
+	var buf [2 * maxIndexKeyAttrsEach]attr.Value
+	vals, ok, err := ix.keyOf(it, mode, nil, buf[:0])
 	if err != nil || !ok {
 		return nil, nil, err
 	}
 	bpk, bsk := t.baseKey(k)
-	row, err := keys.AppendIndexRowKey(nil, t.meta.ID, ix.meta.ID, pk, sk, bpk, bsk)
+	row, err := keys.AppendIndexRowKey(nil, t.meta.ID, ix.meta.ID, vals[:len(ix.hash)], vals[len(ix.hash):], bpk, bsk)
 	if err != nil {
 		return nil, nil, fmt.Errorf("encode index row key: %w", err)
 	}

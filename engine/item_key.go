@@ -20,88 +20,134 @@ type itemKey struct {
 	row    []byte     // the row key in storage
 }
 
-// keyFromItem extracts the primary key of an item being written (PutItem,
-// a batch put), with PutItem's messages.
-func (t *table) keyFromItem(it attr.Item) (itemKey, error) {
-	var k itemKey
-	var err error
-	if k.pk, err = t.keyPart(it, t.hashName, t.hashType, true); err != nil {
-		return k, err
-	}
-	if t.rangeName != "" {
-		if k.sk, err = t.keyPart(it, t.rangeName, t.rangeType, false); err != nil {
-			return k, err
+// keyMode is how strictly keyOf reads a key, and with which texts.
+type keyMode uint8
+
+const (
+	// keyOfItem reads the key of an item PutItem or a transaction's Put
+	// writes: each key attribute in turn present (msgMissingKeyInItem),
+	// of its type (msgKeyTypeInItem) and a valid key value
+	// (checkKeyValue).
+	keyOfItem keyMode = iota
+	// keyOfBatchPut reads the key of an item a BatchWriteItem put writes:
+	// a missing or mistyped key attribute gets the key-lookup text
+	// (errKeySchema) before any value is checked.
+	keyOfBatchPut
+	// keyOfKey reads a Key parameter (GetItem, DeleteItem, UpdateItem,
+	// batch and transaction keys): exactly the key attributes, of their
+	// types (errKeySchema), then valid values.
+	keyOfKey
+	// keyOfStartKey reads an ExclusiveStartKey: exactly the attributes of
+	// the row key (the index's key, then the table's), of their types,
+	// or the caller's error; the values are not checked.
+	keyOfStartKey
+	// keyOfEntry reads the key of an item's entry in a secondary index:
+	// an item lacking a key attribute is not in the index (sparse); one
+	// whose key attribute has the wrong type, is empty or is too large is
+	// refused with the index's texts.
+	keyOfEntry
+	// keyOfEntryLenient is keyOfEntry where such an item is only left out
+	// of the index (a backfill, an old item's entry).
+	keyOfEntryLenient
+)
+
+// keyOf reads ix's key from it as mode says, appending to dst its HASH
+// values and then its RANGE values (for keyOfStartKey, the values of the
+// row key). ok is false, with no error, when the item is not in the index
+// (keyOfEntry, keyOfEntryLenient). bad is keyOfStartKey's error.
+func (ix *index) keyOf(it attr.Item, mode keyMode, bad error, dst []attr.Value) (vals []attr.Value, ok bool, err error) {
+	switch mode {
+	case keyOfStartKey:
+		if len(it) != len(ix.rowKey) {
+			return dst, false, bad
+		}
+		for _, a := range ix.rowKey {
+			v, has := it[a.name]
+			if !has || v.Type != a.typ {
+				return dst, false, bad
+			}
+			dst = append(dst, v)
+		}
+		return dst, true, nil
+	case keyOfKey:
+		if len(it) != len(ix.hash)+len(ix.rng) {
+			return dst, false, errKeySchema
 		}
 	}
-	return k, t.locate(&k)
+	// keyOfBatchPut and keyOfKey check every attribute's shape before any
+	// value; the others each attribute in turn.
+	shapeFirst := mode == keyOfBatchPut || mode == keyOfKey
+	start, in := len(dst), true
+	for part, list := range [2][]keyAttr{ix.hash, ix.rng} {
+		for _, a := range list {
+			v, present := it[a.name]
+			switch {
+			case !present && mode == keyOfItem:
+				return dst, false, Validation(msgMissingKeyInItem(a.name))
+			case v.Type != a.typ && mode == keyOfItem:
+				return dst, false, Validation(msgKeyTypeInItem(a.name, a.typ, v.Type))
+			case (!present || v.Type != a.typ) && shapeFirst:
+				return dst, false, errKeySchema
+			case !present || (v.Type != a.typ && mode == keyOfEntryLenient):
+				in = false
+				continue
+			case v.Type != a.typ:
+				return dst, false, Validation(msgIndexKeyType(a.name, a.typ, v.Type, ix.meta.Name))
+			}
+			if !shapeFirst {
+				if err := ix.checkValue(a.name, v, part == 0, mode); err != nil {
+					if mode == keyOfEntryLenient {
+						in = false
+						continue
+					}
+					return dst, false, err
+				}
+			}
+			dst = append(dst, v)
+		}
+	}
+	if !in {
+		return dst, false, nil
+	}
+	if shapeFirst {
+		i := start
+		for part, list := range [2][]keyAttr{ix.hash, ix.rng} {
+			for _, a := range list {
+				if err := ix.checkValue(a.name, dst[i], part == 0, mode); err != nil {
+					return dst, false, err
+				}
+				i++
+			}
+		}
+	}
+	return dst, true, nil
 }
 
-func (t *table) keyPart(it attr.Item, name string, typ attr.Type, partition bool) (attr.Value, error) {
-	v, ok := it[name]
-	if !ok {
-		return v, Validation(msgMissingKeyInItem(name))
+// checkValue applies the rules for key values to v, the value of key
+// attribute name: the table's texts (checkKeyValue) when reading its key,
+// an index's (msgIndexKeyEmpty, checkIndexKeySize) when reading an
+// entry's.
+func (ix *index) checkValue(name string, v attr.Value, partition bool, mode keyMode) error {
+	if mode != keyOfEntry && mode != keyOfEntryLenient {
+		return checkKeyValue(name, v, partition, msgEmptyKeyItem)
 	}
-	if v.Type != typ {
-		return v, Validation(msgKeyTypeInItem(name, typ, v.Type))
+	if kind, empty := emptyKind(v); empty {
+		return Validation(msgIndexKeyEmpty(kind, ix.meta.Name, name))
 	}
-	return v, checkKeyValue(name, v, partition, msgEmptyKeyItem)
+	return checkIndexKeySize(ix.meta.Name, name, v, partition)
 }
 
-// keyFromBatchPut extracts the key of a BatchWriteItem put. Unlike
-// PutItem, a missing or mistyped key attribute there gets the key-lookup
-// message, "The provided key element does not match the schema".
-func (t *table) keyFromBatchPut(it attr.Item) (itemKey, error) {
-	var k itemKey
-	pk, ok := it[t.hashName]
-	if !ok || pk.Type != t.hashType {
-		return k, errKeySchema
+// primaryKey reads the table's key from it as mode says (keyOfItem,
+// keyOfBatchPut or keyOfKey) and locates it.
+func (t *table) primaryKey(it attr.Item, mode keyMode) (itemKey, error) {
+	var buf [2]attr.Value
+	vals, _, err := t.primary.keyOf(it, mode, nil, buf[:0])
+	if err != nil {
+		return itemKey{}, err
 	}
-	k.pk = pk
-	if t.rangeName != "" {
-		sk, ok := it[t.rangeName]
-		if !ok || sk.Type != t.rangeType {
-			return k, errKeySchema
-		}
-		k.sk = sk
-	}
-	if err := checkKeyValue(t.hashName, k.pk, true, msgEmptyKeyItem); err != nil {
-		return k, err
-	}
-	if t.rangeName != "" {
-		if err := checkKeyValue(t.rangeName, k.sk, false, msgEmptyKeyItem); err != nil {
-			return k, err
-		}
-	}
-	return k, t.locate(&k)
-}
-
-// keyFromKey validates a Key parameter (GetItem, DeleteItem, a batch get or
-// delete): exactly the table's key attributes, of the right types.
-func (t *table) keyFromKey(key attr.Item) (itemKey, error) {
-	var k itemKey
-	want := 1
-	if t.rangeName != "" {
-		want = 2
-	}
-	pk, ok := key[t.hashName]
-	if !ok || len(key) != want || pk.Type != t.hashType {
-		return k, errKeySchema
-	}
-	k.pk = pk
-	if t.rangeName != "" {
-		sk, ok := key[t.rangeName]
-		if !ok || sk.Type != t.rangeType {
-			return k, errKeySchema
-		}
-		k.sk = sk
-	}
-	if err := checkKeyValue(t.hashName, k.pk, true, msgEmptyKeyItem); err != nil {
-		return k, err
-	}
-	if t.rangeName != "" {
-		if err := checkKeyValue(t.rangeName, k.sk, false, msgEmptyKeyItem); err != nil {
-			return k, err
-		}
+	k := itemKey{pk: vals[0]}
+	if len(vals) > 1 {
+		k.sk = vals[1]
 	}
 	return k, t.locate(&k)
 }

@@ -81,14 +81,9 @@ func (ix *index) checkFilterKeys(filter *expr.Condition, legacy bool) error {
 // the row key to resume after.
 func (ks keyspace) startKey(esk attr.Item, bad error) (pk, sk keyTuple, row []byte, err error) {
 	ix := ks.ix
-	if len(esk) != len(ix.rowKey) {
-		return pk, sk, nil, bad
-	}
-	for _, a := range ix.rowKey {
-		v, ok := esk[a.name]
-		if !ok || v.Type != a.typ {
-			return pk, sk, nil, bad
-		}
+	var buf [2*maxIndexKeyAttrsEach + 2]attr.Value
+	if _, _, err := ix.keyOf(esk, keyOfStartKey, bad, buf[:0]); err != nil {
+		return pk, sk, nil, err
 	}
 	for _, a := range ix.hash {
 		pk.add(esk[a.name])

@@ -85,7 +85,7 @@ func (db *DB) transactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 		}
 	}
 	for i, ti := range in.TransactItems {
-		k, err := reads[i].t.keyFromKey(ti.Get.Key)
+		k, err := reads[i].t.primaryKey(ti.Get.Key, keyOfKey)
 		if err != nil {
 			return nil, cancelAt(len(reads), i, err)
 		}

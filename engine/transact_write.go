@@ -270,11 +270,11 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 	for i, a := range acts {
 		var err error
 		if a.kind == txPut {
-			if a.k, err = a.t.keyFromItem(a.item); err == nil {
+			if a.k, err = a.t.primaryKey(a.item, keyOfItem); err == nil {
 				err = a.t.checkIndexKeys(a.item)
 			}
 		} else {
-			a.k, err = a.t.keyFromKey(a.key)
+			a.k, err = a.t.primaryKey(a.key, keyOfKey)
 		}
 		if err != nil {
 			return nil, cancelAt(len(acts), i, err)

@@ -92,9 +92,9 @@ func (db *DB) startWrite(in any, w *itemWrite) (*table, itemKey, writeExprs, err
 	}
 	var k itemKey
 	if w.kind == writePut {
-		k, err = t.keyFromItem(w.item)
+		k, err = t.primaryKey(w.item, keyOfItem)
 	} else {
-		k, err = t.keyFromKey(w.item)
+		k, err = t.primaryKey(w.item, keyOfKey)
 	}
 	if err != nil {
 		return nil, itemKey{}, none, err
