@@ -30,6 +30,13 @@ type Error struct {
 	// "ExpressionAttributeValues contains invalid value" wrapping, which
 	// internal/expr keeps out of Current.
 	Current string
+	// Prefix is set on the problems internal/expr finds in an expression
+	// a statement language built as a tree (expr.Tree): Message is then
+	// worded bare, as a statement answers it, and Prefix is what the same
+	// problem of a request's expression parameter starts with ("Invalid
+	// UpdateExpression: "), for the operations that report their
+	// expressions' problems in an envelope naming the parameter.
+	Prefix string
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 )
 
 // This file holds the request and response shapes of the operations the
@@ -470,6 +471,9 @@ type PutItemInput struct {
 	// ValueError is the first malformed attribute value the protocol
 	// decoder met (see ValueError in validation_order.go).
 	ValueError error
+	// trees: a statement's expressions built as trees, which the
+	// operation uses instead of parsing the texts (engine/statement.go).
+	trees *expr.Trees
 }
 
 // ExpectedAttributeValue is one legacy Expected condition.
@@ -503,6 +507,9 @@ type GetItemInput struct {
 	EmptyExpressions         Exprs // expressions present but empty
 	// ValueError: see ValueError in validation_order.go.
 	ValueError error
+	// trees: a statement's expressions built as trees, which the
+	// operation uses instead of parsing the texts (engine/statement.go).
+	trees *expr.Trees
 }
 
 // GetItemOutput is GetItem's response. Item is nil when no item has the key.
@@ -532,6 +539,9 @@ type DeleteItemInput struct {
 	// ValueError is the first malformed attribute value the protocol
 	// decoder met (see ValueError in validation_order.go).
 	ValueError error
+	// trees: a statement's expressions built as trees, which the
+	// operation uses instead of parsing the texts (engine/statement.go).
+	trees *expr.Trees
 }
 
 // DeleteItemOutput is DeleteItem's response.
@@ -567,6 +577,9 @@ type UpdateItemInput struct {
 	// fromStatement is set for a PartiQL UPDATE (StatementUpdateItem),
 	// which is not charged updateCharge (see updateItem).
 	fromStatement bool
+	// trees: a statement's expressions built as trees, which the
+	// operation uses instead of parsing the texts (engine/statement.go).
+	trees *expr.Trees
 }
 
 // AttributeValueUpdate is one legacy AttributeUpdates entry.

@@ -94,7 +94,7 @@ func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	projections := make(map[string]*expr.Projection, len(names))
 	for _, name := range names {
 		ka := in.RequestItems[name]
-		proj, err := checkGetProjection(db.opts.ParseCaches.expr, ka.ProjectionExpression, ka.EmptyExpressions, ka.AttributesToGet, ka.ExpressionAttributeNames)
+		proj, err := checkGetProjection(db.opts.ParseCaches.expr, ka.ProjectionExpression, ka.EmptyExpressions, ka.AttributesToGet, ka.ExpressionAttributeNames, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,7 @@ func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
 		returnValuesOnConditionCheckFailure: in.ReturnValuesOnConditionCheckFailure,
 		expr: writeRequest{op: expr.OpDeleteItem, condition: in.ConditionExpression,
 			names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
-			expected: in.Expected, conditionalOperator: in.ConditionalOperator,
+			expected: in.Expected, conditionalOperator: in.ConditionalOperator, trees: in.trees,
 		},
 	})
 	if err != nil {

@@ -44,6 +44,9 @@ type Error struct {
 	// current validation layer (attr.Error.Current), which the
 	// operations that run that layer answer instead (currentLayer).
 	current string
+	// prefix is attr.Error.Prefix: set on a problem of a statement's
+	// expression, worded bare, which writeEnvelope envelopes with it.
+	prefix string
 }
 
 // CancellationReason explains why one action of a transaction failed.

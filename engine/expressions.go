@@ -49,6 +49,7 @@ type writeRequest struct {
 	expected            map[string]ExpectedAttributeValue
 	conditionalOperator string
 	attributeUpdates    map[string]AttributeValueUpdate // UpdateItem only
+	trees               *expr.Trees                     // a statement's, instead of the texts
 }
 
 // compileWrite compiles a write's condition and update from their
@@ -69,6 +70,7 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 		Present:   present(r.empty),
 		Names:     r.names,
 		Values:    r.values,
+		Trees:     r.trees,
 	})
 	if err != nil {
 		return w, attrError(err)
@@ -154,7 +156,7 @@ func (w writeExprs) check(old attr.Item, returnOnFailure string) error {
 // compileProjection compiles a read's ProjectionExpression, refusing it
 // alongside AttributesToGet. It returns nil when the request has none;
 // AttributesToGet is then applied by project.
-func compileProjection(cache *expr.Cache, op expr.Operation, projection string, empty Exprs, names map[string]string, attributesToGet []string) (*expr.Projection, error) {
+func compileProjection(cache *expr.Cache, op expr.Operation, projection string, empty Exprs, names map[string]string, attributesToGet []string, trees *expr.Trees) (*expr.Projection, error) {
 	var legacy, modern []string
 	if attributesToGet != nil {
 		legacy = append(legacy, "AttributesToGet")
@@ -165,7 +167,7 @@ func compileProjection(cache *expr.Cache, op expr.Operation, projection string, 
 	if err := expr.CheckMixing(legacy, modern); err != nil {
 		return nil, attrError(err)
 	}
-	c, err := expr.Compile(expr.Input{Cache: cache, Operation: op, Projection: projection, Present: present(empty), Names: names})
+	c, err := expr.Compile(expr.Input{Cache: cache, Operation: op, Projection: projection, Present: present(empty), Names: names, Trees: trees})
 	if err != nil {
 		return nil, attrError(err)
 	}
@@ -201,6 +203,7 @@ type readRequest struct {
 	legacyFilter                     map[string]Condition
 	conditionalOperator              string
 	keyConditions                    map[string]Condition // Query only
+	trees                            *expr.Trees          // a statement's, instead of the texts
 }
 
 // compileRead compiles a Query's or Scan's expressions or their legacy
@@ -222,6 +225,7 @@ func compileRead(r readRequest) (readExprs, error) {
 		Present:      present(r.empty),
 		Names:        r.names,
 		Values:       r.values,
+		Trees:        r.trees,
 	})
 	if err != nil {
 		return x, attrError(err)

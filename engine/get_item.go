@@ -33,7 +33,7 @@ func (db *DB) getItem(in *GetItemInput) (*GetItemOutput, error) {
 	}
 	// DynamoDB's order: expression parameters, then the key's values,
 	// then the names in AttributesToGet.
-	proj, err := checkGetProjection(db.opts.ParseCaches.expr, in.ProjectionExpression, in.EmptyExpressions, in.AttributesToGet, in.ExpressionAttributeNames)
+	proj, err := checkGetProjection(db.opts.ParseCaches.expr, in.ProjectionExpression, in.EmptyExpressions, in.AttributesToGet, in.ExpressionAttributeNames, in.trees)
 	if err != nil {
 		return nil, err
 	}
@@ -91,8 +91,8 @@ func (c *constraints) attributesToGet(names []string) {
 // checkGetProjection compiles the ProjectionExpression of GetItem or a
 // BatchGetItem table, where ExpressionAttributeNames can only serve a
 // ProjectionExpression. It returns nil when there is none.
-func checkGetProjection(cache *expr.Cache, projection string, empty Exprs, names []string, exprNames map[string]string) (*expr.Projection, error) {
-	return compileProjection(cache, expr.OpGetItem, projection, empty, exprNames, names)
+func checkGetProjection(cache *expr.Cache, projection string, empty Exprs, names []string, exprNames map[string]string, trees *expr.Trees) (*expr.Projection, error) {
+	return compileProjection(cache, expr.OpGetItem, projection, empty, exprNames, names, trees)
 }
 
 // checkAttributesToGet refuses a name listed twice.

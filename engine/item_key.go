@@ -233,7 +233,7 @@ func canonicalizeValue(v *attr.Value) error {
 func attrError(err error) error {
 	var ae *attr.Error
 	if errors.As(err, &ae) {
-		return &Error{Code: CodeValidation, Message: ae.Message, current: ae.Current}
+		return &Error{Code: CodeValidation, Message: ae.Message, current: ae.Current, prefix: ae.Prefix}
 	}
 	return err
 }

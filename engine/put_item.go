@@ -19,7 +19,7 @@ func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
 		returnValuesOnConditionCheckFailure: in.ReturnValuesOnConditionCheckFailure,
 		expr: writeRequest{op: expr.OpPutItem, condition: in.ConditionExpression,
 			names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
-			expected: in.Expected, conditionalOperator: in.ConditionalOperator,
+			expected: in.Expected, conditionalOperator: in.ConditionalOperator, trees: in.trees,
 		},
 	})
 	if err != nil {

@@ -48,6 +48,7 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 		names:      in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		attributesToGet: in.AttributesToGet, filterParam: "QueryFilter", legacyFilter: in.QueryFilter,
 		conditionalOperator: in.ConditionalOperator, keyConditions: in.KeyConditions,
+		trees: in.trees,
 	}
 	var x readExprs
 	var err error

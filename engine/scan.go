@@ -67,7 +67,7 @@ func (db *DB) scan(in *ScanInput) (*ScanOutput, error) {
 		op: expr.OpScan, filter: in.FilterExpression, projection: in.ProjectionExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		attributesToGet: in.AttributesToGet, filterParam: "ScanFilter", legacyFilter: in.ScanFilter,
-		conditionalOperator: in.ConditionalOperator,
+		conditionalOperator: in.ConditionalOperator, trees: in.trees,
 	})
 	if err != nil {
 		return nil, err

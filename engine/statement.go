@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
 )
 
 // What the engine offers the statement language above it. PartiQL
@@ -14,10 +15,18 @@ import (
 // requests' members and parameters (CheckExecuteStatement,
 // CheckBatchExecuteStatement, CheckExecuteTransaction, CheckParameters,
 // ParameterValueError), the few ways a statement's operation differs
-// from the request it stands for (StatementQuery, StatementUpdateItem,
-// StatementTransactWriteItems), and a place for its parse cache beside
-// the DB's expression cache (ParseCaches.Statements). The engine imports
-// no statement language.
+// from the request it stands for (the Statement* operations), and a
+// place for its parse cache beside the DB's expression cache
+// (ParseCaches.Statements). The engine imports no statement language.
+//
+// A statement's conditions, projections and updates reach the item
+// operations as trees (expr.Trees, built by expr.ConditionTree,
+// UpdateTree and ProjectionTree) beside the texts they stand for: the
+// Statement* operations use the trees where the others parse the texts,
+// which then only size the expressions and mark them present. The
+// trees' problems are worded bare, as a statement answers them; PutItem,
+// UpdateItem and DeleteItem put them in their envelope after the
+// expression's prefix (attr.Error.Prefix, writeEnvelope).
 
 // Schema is what planning a statement needs of a table: its key schema
 // and its secondary indexes. The engine makes one per version of a
@@ -102,26 +111,89 @@ func SchemaOf(d *TableDescription) *Schema {
 // DescribeTable's does).
 func TableNotFound() *Error { return NotFound(msgResourceNotFound) }
 
-// StatementQuery is Query as a statement's SELECT runs it: its filter may
-// name key attributes (sk > 1 AND sk < 5 beside the key condition), which
-// a Query request may not, and its errors are the operation's own, not
-// reworded for the current validation layer as Query's are.
-func (db *DB) StatementQuery(in *QueryInput) (*QueryOutput, error) { return db.query(in, true) }
+// StatementGetItem is GetItem with the projection built as a tree
+// (x.Projection). It keeps x in in.
+func (db *DB) StatementGetItem(in *GetItemInput, x *expr.Trees) (*GetItemOutput, error) {
+	in.trees = x
+	return db.GetItem(in)
+}
 
-// StatementUpdateItem is UpdateItem as a statement's UPDATE runs it: the
-// request is not charged its update expression against the item size
-// limit (updateCharge), only the finished item is. It marks in so.
-func (db *DB) StatementUpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
+// StatementScan is Scan with the filter and projection built as trees.
+// It keeps x in in.
+func (db *DB) StatementScan(in *ScanInput, x *expr.Trees) (*ScanOutput, error) {
+	in.trees = x
+	return db.Scan(in)
+}
+
+// StatementQuery is Query as a statement's SELECT runs it, with the key
+// condition, filter and projection built as trees: its filter may name
+// key attributes (sk > 1 AND sk < 5 beside the key condition), which a
+// Query request may not, and its errors are the operation's own, not
+// reworded for the current validation layer as Query's are. It keeps x
+// in in.
+func (db *DB) StatementQuery(in *QueryInput, x *expr.Trees) (*QueryOutput, error) {
+	in.trees = x
+	return db.query(in, true)
+}
+
+// StatementPutItem is PutItem with the condition built as a tree. It
+// keeps x in in.
+func (db *DB) StatementPutItem(in *PutItemInput, x *expr.Trees) (*PutItemOutput, error) {
+	in.trees = x
+	return db.PutItem(in)
+}
+
+// StatementDeleteItem is DeleteItem with the condition built as a tree.
+// It keeps x in in.
+func (db *DB) StatementDeleteItem(in *DeleteItemInput, x *expr.Trees) (*DeleteItemOutput, error) {
+	in.trees = x
+	return db.DeleteItem(in)
+}
+
+// StatementUpdateItem is UpdateItem as a statement's UPDATE runs it, with
+// the update and condition built as trees: the request is not charged
+// its update expression against the item size limit (updateCharge), only
+// the finished item is. It marks in so, and keeps x in it.
+func (db *DB) StatementUpdateItem(in *UpdateItemInput, x *expr.Trees) (*UpdateItemOutput, error) {
 	in.fromStatement = true
+	in.trees = x
 	return db.UpdateItem(in)
 }
 
 // StatementTransactWriteItems is TransactWriteItems as ExecuteTransaction
-// runs its writes: an Update is not charged its update expression
-// (updateCharge), as StatementUpdateItem. It marks in so.
-func (db *DB) StatementTransactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+// runs its writes, with each action's expressions built as trees
+// (trees[i] for in.TransactItems[i]): an Update is not charged its update
+// expression (updateCharge), as StatementUpdateItem. It marks in so, and
+// keeps the trees in its actions.
+func (db *DB) StatementTransactWriteItems(in *TransactWriteItemsInput, trees []*expr.Trees) (*TransactWriteItemsOutput, error) {
 	in.fromStatements = true
+	for i := range in.TransactItems {
+		ti := &in.TransactItems[i]
+		x := trees[i]
+		switch {
+		case ti.ConditionCheck != nil:
+			ti.ConditionCheck.trees = x
+		case ti.Put != nil:
+			ti.Put.trees = x
+		case ti.Update != nil:
+			ti.Update.trees = x
+		case ti.Delete != nil:
+			ti.Delete.trees = x
+		}
+	}
 	return db.TransactWriteItems(in)
+}
+
+// StatementTransactGetItems is TransactGetItems as ExecuteTransaction
+// runs its reads, with each read's projection built as a tree (trees[i]
+// for in.TransactItems[i]). It keeps the trees in its reads.
+func (db *DB) StatementTransactGetItems(in *TransactGetItemsInput, trees []*expr.Trees) (*TransactGetItemsOutput, error) {
+	for i := range in.TransactItems {
+		if g := in.TransactItems[i].Get; g != nil {
+			g.trees = trees[i]
+		}
+	}
+	return db.TransactGetItems(in)
 }
 
 // PartiQL request limits.

@@ -52,7 +52,7 @@ func (db *DB) transactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 	reads := make([]read, len(in.TransactItems))
 	for i, ti := range in.TransactItems {
 		g := ti.Get
-		proj, err := compileProjection(db.opts.ParseCaches.expr, expr.OpGetItem, g.ProjectionExpression, g.EmptyExpressions, g.ExpressionAttributeNames, nil)
+		proj, err := compileProjection(db.opts.ParseCaches.expr, expr.OpGetItem, g.ProjectionExpression, g.EmptyExpressions, g.ExpressionAttributeNames, nil, g.trees)
 		if err != nil {
 			return nil, err
 		}

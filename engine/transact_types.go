@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/dynago/dynago/attr"
+import (
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/internal/expr"
+)
 
 // Request and response shapes of TransactWriteItems and TransactGetItems,
 // field for field as in DynamoDB's API reference.
@@ -42,6 +45,9 @@ type TransactConditionCheck struct {
 	ExpressionAttributeValues           attr.Item
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs
+	// trees: a statement's expressions built as trees, which the
+	// operation uses instead of parsing the texts (engine/statement.go).
+	trees *expr.Trees
 }
 
 // TransactPut creates or replaces an item.
@@ -53,6 +59,9 @@ type TransactPut struct {
 	ExpressionAttributeValues           attr.Item
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs
+	// trees: a statement's expressions built as trees, which the
+	// operation uses instead of parsing the texts (engine/statement.go).
+	trees *expr.Trees
 }
 
 // TransactUpdate updates an item, creating it if it does not exist.
@@ -65,6 +74,9 @@ type TransactUpdate struct {
 	ExpressionAttributeValues           attr.Item
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs
+	// trees: a statement's expressions built as trees, which the
+	// operation uses instead of parsing the texts (engine/statement.go).
+	trees *expr.Trees
 }
 
 // TransactDelete deletes an item.
@@ -76,6 +88,9 @@ type TransactDelete struct {
 	ExpressionAttributeValues           attr.Item
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs
+	// trees: a statement's expressions built as trees, which the
+	// operation uses instead of parsing the texts (engine/statement.go).
+	trees *expr.Trees
 }
 
 // TransactWriteItemsOutput is TransactWriteItems' response.
@@ -105,6 +120,9 @@ type TransactGet struct {
 	// ValueError is the first malformed attribute value the protocol
 	// decoder met in Key (see placedValue in validation_order.go).
 	ValueError error
+	// trees: a statement's expressions built as trees, which the
+	// operation uses instead of parsing the texts (engine/statement.go).
+	trees *expr.Trees
 }
 
 // TransactGetItemsOutput is TransactGetItems' response: one ItemResponse

@@ -189,22 +189,22 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 			x := ti.ConditionCheck
 			a.kind, a.table, a.key, a.onFail = txCheck, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
 			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpConditionCheck, condition: x.ConditionExpression,
-				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: x.trees})
 		case ti.Put != nil:
 			x := ti.Put
 			a.kind, a.table, a.item, a.onFail = txPut, x.TableName, x.Item, x.ReturnValuesOnConditionCheckFailure
 			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpPutItem, condition: x.ConditionExpression,
-				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: x.trees})
 		case ti.Update != nil:
 			x := ti.Update
 			a.kind, a.table, a.key, a.onFail = txUpdate, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
 			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpUpdateItem, condition: x.ConditionExpression, update: x.UpdateExpression,
-				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: x.trees})
 		default:
 			x := ti.Delete
 			a.kind, a.table, a.key, a.onFail = txDelete, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
 			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpDeleteItem, condition: x.ConditionExpression,
-				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions})
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: x.trees})
 		}
 		if err != nil {
 			return nil, err

@@ -23,7 +23,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		expr: writeRequest{op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
 			names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 			expected: in.Expected, conditionalOperator: in.ConditionalOperator,
-			attributeUpdates: in.AttributeUpdates,
+			attributeUpdates: in.AttributeUpdates, trees: in.trees,
 		},
 	})
 	if err != nil {

@@ -354,6 +354,14 @@ func writeEnvelope(err error, deep func() bool) error {
 		return err
 	}
 	m := e.Message
+	if e.prefix != "" {
+		// A problem of a statement's expression, worded bare where it was
+		// found (attr.Error.Prefix): enveloped as the parameter's own.
+		if deep() {
+			return err
+		}
+		return Validation(msgEnvelope + e.prefix + m)
+	}
 	if !envelopedInWrites(m) || deep() {
 		return err
 	}

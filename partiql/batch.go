@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/internal/expr"
 )
 
 // statementCodes maps an operation's error code to the Code of a
@@ -111,12 +112,12 @@ func BatchExecuteStatement(db *engine.DB, in *engine.BatchExecuteStatementInput)
 
 // batchRead runs a SELECT of a batch, which must name its whole key.
 func batchRead(db *engine.DB, st *Statement, b *binder, consistent bool, rcc string) (attr.Item, *engine.ConsumedCapacity, error) {
-	g, err := keyRead(db, st, b, msgQLBatchSelectKey, msgQLBatchSelectKey)
+	g, trees, err := keyRead(db, st, b, msgQLBatchSelectKey, msgQLBatchSelectKey)
 	if err != nil {
 		return nil, nil, err
 	}
 	g.ConsistentRead, g.ReturnConsumedCapacity = consistent, rcc
-	out, err := db.GetItem(g)
+	out, err := db.StatementGetItem(g, trees)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -124,39 +125,40 @@ func batchRead(db *engine.DB, st *Statement, b *binder, consistent bool, rcc str
 }
 
 // keyRead plans a SELECT that must be a read of one item by its whole key
-// and nothing else.
-func keyRead(db *engine.DB, st *Statement, b *binder, notKey, onIndex string) (*engine.GetItemInput, error) {
+// and nothing else, with its projection as a tree.
+func keyRead(db *engine.DB, st *Statement, b *binder, notKey, onIndex string) (*engine.GetItemInput, *expr.Trees, error) {
 	t, err := db.TableSchema(st.Table)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if st.Index != "" {
 		if ix := t.Index(st.Index); ix != nil && ix.Multi() {
-			return nil, engine.Validation(msgQLMultiKeyIndex)
+			return nil, nil, engine.Validation(msgQLMultiKeyIndex)
 		}
-		return nil, engine.Validation(onIndex)
+		return nil, nil, engine.Validation(onIndex)
 	}
 	if st.Aggregate != nil {
-		return nil, planError(&PlanError{Code: PlanAggregate, Expr: st.Aggregate})
+		return nil, nil, planError(&PlanError{Code: PlanAggregate, Expr: st.Aggregate})
 	}
 	if len(st.OrderBy) > 0 {
-		return nil, engine.Validation(notKey)
+		return nil, nil, engine.Validation(notKey)
 	}
 	x := newExprText(b)
 	key, rest, err := x.whereKey(t, st.Where)
 	if err != nil {
 		if errors.Is(err, errIncompleteKey) {
-			return nil, engine.Validation(notKey)
+			return nil, nil, engine.Validation(notKey)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if len(rest) > 0 {
-		return nil, engine.Validation(notKey)
+		return nil, nil, engine.Validation(notKey)
 	}
 	g := &engine.GetItemInput{TableName: st.Table, Key: key}
-	g.ProjectionExpression = x.projection(st)
+	trees := &expr.Trees{}
+	g.ProjectionExpression, trees.Projection = x.projection(st)
 	g.ExpressionAttributeNames = x.names
-	return g, nil
+	return g, trees, nil
 }
 
 // addTableCapacity adds one statement's capacity to the list of a
@@ -220,15 +222,17 @@ func executeTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*eng
 	}
 	if reads > 0 {
 		tg := &engine.TransactGetItemsInput{ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+		trees := make([]*expr.Trees, len(sts))
 		for i, st := range sts {
-			g, err := keyRead(db, st, bs[i], msgQLTxSelectKey, msgQLTxIndex)
+			g, x, err := keyRead(db, st, bs[i], msgQLTxSelectKey, msgQLTxIndex)
 			if err != nil {
 				return nil, prefixed(i, err)
 			}
+			trees[i] = x
 			tg.TransactItems = append(tg.TransactItems, engine.TransactGetItem{Get: &engine.TransactGet{TableName: g.TableName, Key: g.Key,
 				ProjectionExpression: g.ProjectionExpression, ExpressionAttributeNames: g.ExpressionAttributeNames}})
 		}
-		res, err := db.TransactGetItems(tg)
+		res, err := db.StatementTransactGetItems(tg, trees)
 		if err != nil {
 			return nil, err
 		}
@@ -236,6 +240,7 @@ func executeTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*eng
 	}
 	tw := &engine.TransactWriteItemsInput{ReturnConsumedCapacity: in.ReturnConsumedCapacity,
 		ClientRequestToken: in.ClientRequestToken, ClientRequestTokenSet: in.ClientRequestTokenSet}
+	trees := make([]*expr.Trees, len(sts))
 	for i, st := range sts {
 		w, err := planWrite(db, st, bs[i], qlTransaction)
 		if err != nil {
@@ -259,8 +264,9 @@ func executeTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*eng
 				ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values, ReturnValuesOnConditionCheckFailure: onFail}
 		}
 		tw.TransactItems = append(tw.TransactItems, ti)
+		trees[i] = &w.trees
 	}
-	res, err := db.StatementTransactWriteItems(tw)
+	res, err := db.StatementTransactWriteItems(tw, trees)
 	if err != nil {
 		return nil, duplicateReasons(err, sts)
 	}

@@ -2,19 +2,22 @@ package partiql
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/internal/expr"
 )
 
 // This file turns the parts of a parsed PartiQL statement into what the
 // item operations take: attribute values for literals and parameters, and
 // DynamoDB expressions (with ExpressionAttributeNames and Values
-// placeholders) for conditions, projections and updates. A statement thus
-// runs through exactly the code, the checks and the bill of the operation
-// it stands for.
+// placeholders) for conditions, projections and updates, built as trees
+// (expr.Tree) beside the texts they stand for. A statement thus runs
+// through exactly the code, the checks and the bill of the operation it
+// stands for, without its expressions being parsed again.
 
 // qlError turns a parser error into a ValidationException.
 func qlError(err error) error {
@@ -181,14 +184,18 @@ func exprName(e Expr) string {
 	return "expression"
 }
 
-// exprText builds one request's expressions, sharing their placeholders.
+// exprText builds one request's expressions as the trees the item
+// operations take (expr.Tree) and the texts they stand for, which size
+// them, mark them present and are what EXPLAIN shows; the expressions
+// share their placeholders.
 //
 // In template mode (tmpl) the values are recorded in vals instead of
-// values, a parameter as its number, so that the text can be kept with
-// the statement's plan and each request binds only its parameters
+// values, a parameter as its number, so that the expressions can be kept
+// with the statement's plan and each request binds only its parameters
 // (qlTemplate). A value that is a list, map or set holding a parameter
-// is bound for this request and marks the text noCache; so is any value
-// that is not a scalar, which the operation could canonicalize in place.
+// is bound for this request and marks the expressions noCache; so is any
+// value that is not a scalar, which the operation could canonicalize in
+// place.
 type exprText struct {
 	names  map[string]string
 	nameIx map[string]string
@@ -257,73 +264,99 @@ func (x *exprText) value(v attr.Value) string {
 	return ph
 }
 
+// valueOperand is the operand of a value placeholder.
+func valueOperand(ph string) *expr.Operand {
+	return &expr.Operand{Kind: expr.OperandValue, ValueName: ph}
+}
+
+// nameOperand is the operand of a top-level attribute's placeholder.
+func nameOperand(ph string) *expr.Operand {
+	return &expr.Operand{Kind: expr.OperandPath, Path: []expr.PathElem{{Name: ph}}}
+}
+
 // path writes a document path with placeholders.
-func (x *exprText) path(p *Path) string {
+func (x *exprText) path(p *Path) (string, []expr.PathElem) {
 	var sb strings.Builder
+	elems := make([]expr.PathElem, len(p.Elems))
 	for i, el := range p.Elems {
 		switch {
 		case el.IsIndex:
 			sb.WriteString("[" + strconv.Itoa(el.Index) + "]")
+			elems[i] = expr.PathElem{IsIndex: true, Index: el.Index}
 		case i == 0:
-			sb.WriteString(x.name(el.Name))
+			ph := x.name(el.Name)
+			sb.WriteString(ph)
+			elems[i] = expr.PathElem{Name: ph}
 		default:
-			sb.WriteString("." + x.name(el.Name))
+			ph := x.name(el.Name)
+			sb.WriteString("." + ph)
+			elems[i] = expr.PathElem{Name: ph}
 		}
 	}
-	return sb.String()
+	return sb.String(), elems
 }
 
-// projection writes a SELECT's projection, or "" for *.
-func (x *exprText) projection(st *Statement) string {
+// pathOperand writes a document path as an operand.
+func (x *exprText) pathOperand(p *Path) (string, *expr.Operand) {
+	s, elems := x.path(p)
+	return s, &expr.Operand{Kind: expr.OperandPath, Path: elems}
+}
+
+// projection writes a SELECT's projection, or "" and nil for *.
+func (x *exprText) projection(st *Statement) (string, *expr.Tree) {
 	if st.Star {
-		return ""
+		return "", nil
 	}
 	parts := make([]string, len(st.Projection))
+	paths := make([][]expr.PathElem, len(st.Projection))
 	for i, p := range st.Projection {
-		parts[i] = x.path(p)
+		parts[i], paths[i] = x.path(p)
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, ", "), expr.ProjectionTree(paths)
 }
 
 // operand writes an operand of a condition.
-func (x *exprText) operand(e Expr) (string, error) {
+func (x *exprText) operand(e Expr) (string, *expr.Operand, error) {
 	switch y := e.(type) {
 	case *Path:
-		return x.path(y), nil
+		s, o := x.pathOperand(y)
+		return s, o, nil
 	case *Literal:
 		if y.Kind == LitMissing {
-			return "", engine.Validation(msgQLMissingLiteral)
+			return "", nil, engine.Validation(msgQLMissingLiteral)
 		}
 	case *Call:
 		if y.Name == "size" {
 			if len(y.Args) != 1 {
-				return "", engine.Validation(msgQLOperands("size", len(y.Args)))
+				return "", nil, engine.Validation(msgQLOperands("size", len(y.Args)))
 			}
-			a, err := x.operand(y.Args[0])
+			a, ao, err := x.operand(y.Args[0])
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
-			return "size(" + a + ")", nil
+			return "size(" + a + ")", &expr.Operand{Kind: expr.OperandFunc, Func: "size", Args: []*expr.Operand{ao}}, nil
 		}
-		return "", engine.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
+		return "", nil, engine.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
 	case *Binary:
-		return "", engine.Validation(msgQLConditionOp(y.Op))
+		return "", nil, engine.Validation(msgQLConditionOp(y.Op))
 	case *Neg:
-		return "", engine.Validation(msgQLConditionOp("-"))
+		return "", nil, engine.Validation(msgQLConditionOp("-"))
 	}
 	if !IsValue(e) {
-		return "", engine.Validation(msgQLConditionOp(exprName(e)))
+		return "", nil, engine.Validation(msgQLConditionOp(exprName(e)))
 	}
 	if x.tmpl {
 		if p, ok := e.(*Param); ok {
-			return x.slot(p.N), nil
+			ph := x.slot(p.N)
+			return ph, valueOperand(ph), nil
 		}
 	}
 	v, err := x.b.value(e, "root")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return x.value(v), nil
+	ph := x.value(v)
+	return ph, valueOperand(ph), nil
 }
 
 // isTypes maps the type names of IS to DynamoDB's attribute types.
@@ -335,109 +368,136 @@ var isTypes = map[string]string{
 	"BLOB": "B", "STRUCT": "M", "TUPLE": "M", "LIST": "L",
 }
 
+// compareOps are the comparators of conditions.
+var compareOps = map[string]expr.CompareOp{"=": expr.OpEQ, "<>": expr.OpNE, "<": expr.OpLT, "<=": expr.OpLE, ">": expr.OpGT, ">=": expr.OpGE}
+
+// parens marks a condition its text writes in parentheses.
+func parens(c *expr.Cond) *expr.Cond {
+	c.Parens = true
+	return c
+}
+
+// funcCond is a function condition.
+func funcCond(name string, args ...*expr.Operand) *expr.Cond {
+	return &expr.Cond{Kind: expr.CondFunc, Func: name, Operands: args}
+}
+
 // cond writes a condition.
-func (x *exprText) cond(e Expr) (string, error) {
+func (x *exprText) cond(e Expr) (string, *expr.Cond, error) {
 	switch y := e.(type) {
 	case *Binary:
 		switch y.Op {
 		case "AND", "OR":
-			l, err := x.cond(y.L)
+			l, lc, err := x.cond(y.L)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
-			r, err := x.cond(y.R)
+			r, rc, err := x.cond(y.R)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
-			return "(" + l + ") " + y.Op + " (" + r + ")", nil
+			kind := expr.CondAnd
+			if y.Op == "OR" {
+				kind = expr.CondOr
+			}
+			return "(" + l + ") " + y.Op + " (" + r + ")", &expr.Cond{Kind: kind, Left: parens(lc), Right: parens(rc)}, nil
 		case "=", "<>", "<", "<=", ">", ">=":
 			if c, ok := boolTest(y); ok {
 				return x.cond(c)
 			}
-			l, err := x.operand(y.L)
+			l, lo, err := x.operand(y.L)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
-			r, err := x.operand(y.R)
+			r, ro, err := x.operand(y.R)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
-			return l + " " + y.Op + " " + r, nil
+			return l + " " + y.Op + " " + r, &expr.Cond{Kind: expr.CondCompare, Op: compareOps[y.Op], Operands: []*expr.Operand{lo, ro}}, nil
 		}
-		return "", engine.Validation(msgQLConditionOp(y.Op))
+		return "", nil, engine.Validation(msgQLConditionOp(y.Op))
 	case *Not:
-		c, err := x.cond(y.X)
+		c, cc, err := x.cond(y.X)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return "NOT (" + c + ")", nil
+		return "NOT (" + c + ")", &expr.Cond{Kind: expr.CondNot, Left: parens(cc)}, nil
 	case *Between:
 		parts := make([]string, 3)
+		ops := make([]*expr.Operand, 3)
 		for i, o := range []Expr{y.X, y.Lo, y.Hi} {
-			s, err := x.operand(o)
+			s, so, err := x.operand(o)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
-			parts[i] = s
+			parts[i], ops[i] = s, so
 		}
 		s := parts[0] + " BETWEEN " + parts[1] + " AND " + parts[2]
+		c := &expr.Cond{Kind: expr.CondBetween, Operands: ops}
 		if y.Negated {
-			s = "NOT (" + s + ")"
+			s, c = "NOT ("+s+")", &expr.Cond{Kind: expr.CondNot, Left: parens(c)}
 		}
-		return s, nil
+		return s, c, nil
 	case *In:
 		if _, ok := y.X.(*Path); !ok || !y.Seq || len(y.List) == 0 {
-			return "", engine.Validation(msgQLInOperator)
+			return "", nil, engine.Validation(msgQLInOperator)
 		}
-		l, _ := x.operand(y.X)
+		l, lo, _ := x.operand(y.X)
 		vals := make([]string, len(y.List))
+		ops := make([]*expr.Operand, 1, 1+len(y.List))
+		ops[0] = lo
 		for i, o := range y.List {
-			s, err := x.operand(o)
+			s, so, err := x.operand(o)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
 			vals[i] = s
+			ops = append(ops, so)
 		}
 		s := l + " IN (" + strings.Join(vals, ", ") + ")"
+		c := &expr.Cond{Kind: expr.CondIn, Operands: ops}
 		if y.Negated {
-			s = "NOT (" + s + ")"
+			s, c = "NOT ("+s+")", &expr.Cond{Kind: expr.CondNot, Left: parens(c)}
 		}
-		return s, nil
+		return s, c, nil
 	case *Is:
 		p, ok := y.X.(*Path)
 		if !ok {
-			return "", engine.Validation(msgQLIsOperand)
+			return "", nil, engine.Validation(msgQLIsOperand)
 		}
-		ph := x.path(p)
-		var s string
+		ph, elems := x.path(p)
+		po := func() *expr.Operand { return &expr.Operand{Kind: expr.OperandPath, Path: elems} }
 		switch y.Type {
 		case "MISSING":
-			s = "attribute_not_exists(" + ph + ")"
 			if y.Negated {
-				s = "attribute_exists(" + ph + ")"
+				return "attribute_exists(" + ph + ")", funcCond("attribute_exists", po()), nil
 			}
-			return s, nil
+			return "attribute_not_exists(" + ph + ")", funcCond("attribute_not_exists", po()), nil
 		case "NULL":
 			// PartiQL: a MISSING value IS NULL too.
 			t := x.value(attr.S("NULL"))
 			if y.Negated {
-				return "attribute_exists(" + ph + ") AND NOT attribute_type(" + ph + ", " + t + ")", nil
+				return "attribute_exists(" + ph + ") AND NOT attribute_type(" + ph + ", " + t + ")",
+					&expr.Cond{Kind: expr.CondAnd, Left: funcCond("attribute_exists", po()),
+						Right: &expr.Cond{Kind: expr.CondNot, Left: funcCond("attribute_type", po(), valueOperand(t))}}, nil
 			}
-			return "attribute_not_exists(" + ph + ") OR attribute_type(" + ph + ", " + t + ")", nil
+			return "attribute_not_exists(" + ph + ") OR attribute_type(" + ph + ", " + t + ")",
+				&expr.Cond{Kind: expr.CondOr, Left: funcCond("attribute_not_exists", po()), Right: funcCond("attribute_type", po(), valueOperand(t))}, nil
 		}
 		typ, ok := isTypes[y.Type]
 		if !ok {
-			return "", engine.Validation(msgQLIsType(y.Type))
+			return "", nil, engine.Validation(msgQLIsType(y.Type))
 		}
-		s = "attribute_type(" + ph + ", " + x.value(attr.S(typ)) + ")"
+		t := x.value(attr.S(typ))
+		s, c := "attribute_type("+ph+", "+t+")", funcCond("attribute_type", po(), valueOperand(t))
 		if y.Negated {
-			s = "NOT " + s
+			s, c = "NOT "+s, &expr.Cond{Kind: expr.CondNot, Left: c}
 		}
-		return s, nil
+		return s, c, nil
 	case *Call:
 		return x.call(y)
 	}
-	return "", engine.Validation(msgQLWhereBoolean)
+	return "", nil, engine.Validation(msgQLWhereBoolean)
 }
 
 // boolTest rewrites `f(...) = TRUE` and its variants, where f is a
@@ -467,43 +527,49 @@ func boolTest(b *Binary) (Expr, bool) {
 }
 
 // call writes a function of a condition.
-func (x *exprText) call(c *Call) (string, error) {
+func (x *exprText) call(c *Call) (string, *expr.Cond, error) {
 	switch c.Name {
 	case "attribute_exists", "attribute_not_exists":
 		if len(c.Args) != 1 {
-			return "", engine.Validation(msgQLOperands(c.Name, len(c.Args)))
+			return "", nil, engine.Validation(msgQLOperands(c.Name, len(c.Args)))
 		}
 		p, ok := c.Args[0].(*Path)
 		if !ok {
-			return "", engine.Validation(msgQLNeedsPath(c.Name))
+			return "", nil, engine.Validation(msgQLNeedsPath(c.Name))
 		}
-		return c.Name + "(" + x.path(p) + ")", nil
+		s, o := x.pathOperand(p)
+		return c.Name + "(" + s + ")", funcCond(c.Name, o), nil
 	case "begins_with", "contains", "attribute_type":
 		if len(c.Args) != 2 {
-			return "", engine.Validation(msgQLOperands(c.Name, len(c.Args)))
+			return "", nil, engine.Validation(msgQLOperands(c.Name, len(c.Args)))
 		}
-		a, err := x.operand(c.Args[0])
+		a, ao, err := x.operand(c.Args[0])
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		b, err := x.operand(c.Args[1])
+		b, bo, err := x.operand(c.Args[1])
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return c.Name + "(" + a + ", " + b + ")", nil
+		return c.Name + "(" + a + ", " + b + ")", funcCond(c.Name, ao, bo), nil
 	}
-	return "", engine.Validation(msgQLUnrecognizedFunction(c.Name) + At(c.Pos))
+	return "", nil, engine.Validation(msgQLUnrecognizedFunction(c.Name) + At(c.Pos))
 }
 
-// and joins conditions with AND.
-func and(parts []string) string {
+// and joins conditions with AND, each in parentheses when there are
+// several.
+func and(parts []string, conds []*expr.Cond) (string, *expr.Cond) {
 	if len(parts) == 1 {
-		return parts[0]
+		return parts[0], conds[0]
 	}
+	c := parens(conds[0])
 	for i, p := range parts {
 		parts[i] = "(" + p + ")"
+		if i > 0 {
+			c = &expr.Cond{Kind: expr.CondAnd, Left: c, Right: parens(conds[i])}
+		}
 	}
-	return strings.Join(parts, " AND ")
+	return strings.Join(parts, " AND "), c
 }
 
 // errIncompleteKey is the one error of a WHERE without the whole key.
@@ -546,43 +612,49 @@ func (x *exprText) whereKey(t *engine.Schema, where Expr) (attr.Item, []Expr, er
 	return key, rest, nil
 }
 
-// update writes an UPDATE's actions as an UpdateExpression.
-func (x *exprText) update(acts []Action) (string, error) {
+// update writes an UPDATE's actions as an update expression.
+func (x *exprText) update(acts []Action) (string, *expr.Tree, error) {
 	var set, remove, add, del []string
+	var sets, removes, adds, dels []expr.Action
 	for _, a := range acts {
-		target := x.path(a.Path)
+		target, path := x.path(a.Path)
 		if a.Value == nil {
 			remove = append(remove, target)
+			removes = append(removes, expr.Action{Kind: expr.ActionRemove, Path: path})
 			continue
 		}
 		if c, ok := a.Value.(*Call); ok && (c.Name == "set_add" || c.Name == "set_delete") {
 			op := strings.ToUpper(strings.TrimPrefix(c.Name, "set_"))
 			if len(c.Args) != 2 {
-				return "", engine.Validation(msgQLSetArgs(op) + At(c.Pos))
+				return "", nil, engine.Validation(msgQLSetArgs(op) + At(c.Pos))
 			}
 			first, ok := c.Args[0].(*Path)
 			if !ok || !samePath(first, a.Path) {
-				return "", engine.Validation(msgQLSetFirstArg(op) + At(c.Pos))
+				return "", nil, engine.Validation(msgQLSetFirstArg(op) + At(c.Pos))
 			}
 			v, err := x.setOperand(c.Args[1])
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
 			if v.Type != attr.TypeSS && v.Type != attr.TypeNS && v.Type != attr.TypeBS {
-				return "", engine.Validation(msgQLSetSecondArg(op) + At(first.Pos))
+				return "", nil, engine.Validation(msgQLSetSecondArg(op) + At(first.Pos))
 			}
+			ph := x.value(v)
 			if op == "ADD" {
-				add = append(add, target+" "+x.value(v))
+				add = append(add, target+" "+ph)
+				adds = append(adds, expr.Action{Kind: expr.ActionAdd, Path: path, Value: valueOperand(ph)})
 			} else {
-				del = append(del, target+" "+x.value(v))
+				del = append(del, target+" "+ph)
+				dels = append(dels, expr.Action{Kind: expr.ActionDelete, Path: path, Value: valueOperand(ph)})
 			}
 			continue
 		}
-		v, err := x.updateValue(a.Value)
+		v, vo, err := x.updateValue(a.Value)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		set = append(set, target+" = "+v)
+		sets = append(sets, expr.Action{Kind: expr.ActionSet, Path: path, Value: vo})
 	}
 	var parts []string
 	for _, s := range []struct {
@@ -593,7 +665,8 @@ func (x *exprText) update(acts []Action) (string, error) {
 			parts = append(parts, s.kw+" "+strings.Join(s.list, ", "))
 		}
 	}
-	return strings.Join(parts, " "), nil
+	actions := slices.Concat(sets, removes, adds, dels)
+	return strings.Join(parts, " "), expr.UpdateTree(actions), nil
 }
 
 // setOperand converts the second argument of set_add or set_delete; a
@@ -619,48 +692,55 @@ func samePath(a, b *Path) bool {
 }
 
 // updateValue writes the right-hand side of a SET.
-func (x *exprText) updateValue(e Expr) (string, error) {
+func (x *exprText) updateValue(e Expr) (string, *expr.Operand, error) {
 	switch y := e.(type) {
 	case *Path:
-		return x.path(y), nil
+		s, o := x.pathOperand(y)
+		return s, o, nil
 	case *Binary:
 		if y.Op != "+" && y.Op != "-" {
-			return "", engine.Validation(msgQLUpdateOp(y.Op))
+			return "", nil, engine.Validation(msgQLUpdateOp(y.Op))
 		}
-		l, err := x.updateValue(y.L)
+		l, lo, err := x.updateValue(y.L)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		r, err := x.updateValue(y.R)
+		r, ro, err := x.updateValue(y.R)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return l + " " + y.Op + " " + r, nil
+		kind := expr.OperandPlus
+		if y.Op == "-" {
+			kind = expr.OperandMinus
+		}
+		return l + " " + y.Op + " " + r, &expr.Operand{Kind: kind, Args: []*expr.Operand{lo, ro}}, nil
 	case *Call:
 		switch y.Name {
 		case "list_append", "if_not_exists":
 			args := make([]string, len(y.Args))
+			ops := make([]*expr.Operand, len(y.Args))
 			for i, a := range y.Args {
-				s, err := x.updateValue(a)
+				s, so, err := x.updateValue(a)
 				if err != nil {
-					return "", err
+					return "", nil, err
 				}
-				args[i] = s
+				args[i], ops[i] = s, so
 			}
-			return y.Name + "(" + strings.Join(args, ", ") + ")", nil
+			return y.Name + "(" + strings.Join(args, ", ") + ")", &expr.Operand{Kind: expr.OperandFunc, Func: y.Name, Args: ops}, nil
 		}
-		return "", engine.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
+		return "", nil, engine.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
 	case *Is:
-		return "", engine.Validation(msgQLIsInUpdate)
+		return "", nil, engine.Validation(msgQLIsInUpdate)
 	}
 	if !IsValue(e) {
-		return "", engine.Validation(msgQLUpdateOp(exprName(e)))
+		return "", nil, engine.Validation(msgQLUpdateOp(exprName(e)))
 	}
 	v, err := x.b.value(e, "root")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return x.value(v), nil
+	ph := x.value(v)
+	return ph, valueOperand(ph), nil
 }
 
 // item converts an INSERT's VALUE to an item.

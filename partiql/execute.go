@@ -112,6 +112,7 @@ type qlWrite struct {
 	key       attr.Item // the others
 	update    string
 	cond      string
+	trees     expr.Trees // the update and condition as trees
 	names     map[string]string
 	values    attr.Item
 	returning string // ReturnValues
@@ -163,6 +164,7 @@ func planWriteOn(st *Statement, b *binder, ctx qlContext, lookup func() (*engine
 		}
 		w.t, w.item = t, it
 		w.cond = "attribute_not_exists(#k)"
+		w.trees.Condition = insertCondition
 		w.names = map[string]string{"#k": t.Hash}
 		return w, nil
 	}
@@ -186,36 +188,44 @@ func planWriteOn(st *Statement, b *binder, ctx qlContext, lookup func() (*engine
 	}
 	w.t, w.key = t, key
 	var conds []string
+	var trees []*expr.Cond
 	if st.Kind == Update {
-		if w.update, err = x.update(st.Actions); err != nil {
+		if w.update, w.trees.Update, err = x.update(st.Actions); err != nil {
 			return nil, err
 		}
-		conds = append(conds, "attribute_exists("+x.name(t.Hash)+")")
+		ph := x.name(t.Hash)
+		conds = append(conds, "attribute_exists("+ph+")")
+		trees = append(trees, funcCond("attribute_exists", nameOperand(ph)))
 	}
 	if st.Kind == Exists && len(rest) == 0 {
 		return nil, engine.Validation(msgQLExistsNeedsCondition)
 	}
 	for _, r := range rest {
-		s, err := x.cond(r)
+		s, c, err := x.cond(r)
 		if err != nil {
 			return nil, err
 		}
-		conds = append(conds, s)
+		conds, trees = append(conds, s), append(trees, c)
 	}
 	if len(conds) > 0 {
-		w.cond = and(conds)
+		var c *expr.Cond
+		w.cond, c = and(conds, trees)
+		w.trees.Condition = expr.ConditionTree(expr.KindCondition, c)
 	}
 	w.names, w.values = x.names, x.values
 	return w, nil
 }
+
+// insertCondition is an INSERT's condition: that its key is not there.
+var insertCondition = expr.ConditionTree(expr.KindCondition, funcCond("attribute_not_exists", nameOperand("#k")))
 
 // runWrite runs a planned write through its item operation, returning the
 // item RETURNING asked for.
 func runWrite(db *engine.DB, w *qlWrite, rcc string) (attr.Item, *engine.ConsumedCapacity, error) {
 	switch w.kind {
 	case Insert:
-		out, err := db.PutItem(&engine.PutItemInput{TableName: w.t.Table, Item: w.item, ConditionExpression: w.cond,
-			ExpressionAttributeNames: w.names, ReturnConsumedCapacity: rcc})
+		out, err := db.StatementPutItem(&engine.PutItemInput{TableName: w.t.Table, Item: w.item, ConditionExpression: w.cond,
+			ExpressionAttributeNames: w.names, ReturnConsumedCapacity: rcc}, &w.trees)
 		if err != nil {
 			var e *engine.Error
 			if errors.As(err, &e) && e.Code == engine.CodeConditionalCheckFailed {
@@ -227,15 +237,15 @@ func runWrite(db *engine.DB, w *qlWrite, rcc string) (attr.Item, *engine.Consume
 	case Update:
 		out, err := db.StatementUpdateItem(&engine.UpdateItemInput{TableName: w.t.Table, Key: w.key, UpdateExpression: w.update,
 			ConditionExpression: w.cond, ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values,
-			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail})
+			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail}, &w.trees)
 		if err != nil {
 			return nil, nil, err
 		}
 		return returned(w.returning, out.Attributes), out.ConsumedCapacity, nil
 	case Delete:
-		out, err := db.DeleteItem(&engine.DeleteItemInput{TableName: w.t.Table, Key: w.key, ConditionExpression: w.cond,
+		out, err := db.StatementDeleteItem(&engine.DeleteItemInput{TableName: w.t.Table, Key: w.key, ConditionExpression: w.cond,
 			ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values,
-			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail})
+			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail}, &w.trees)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -257,8 +267,8 @@ func returned(rv string, attrs attr.Item) attr.Item {
 }
 
 // qlCompiled is what a SELECT statement compiles to on one table: its
-// plan (or the error planning gave) and, made on first use, the texts of
-// its expressions. It is kept in the statement (Statement's
+// plan (or the error planning gave) and, made on first use, its
+// expressions as trees and texts. It is kept in the statement (Statement's
 // Compiled) and used while the statement is read on the same
 // *engine.Schema, which the engine replaces whenever the table's schema
 // changes (engine.DB.TableSchema).
@@ -268,20 +278,23 @@ type qlCompiled struct {
 	plan       *Plan
 	err        error
 
-	// proj and names: the projection of a GetItem.
+	// proj, trees and names: the projection of a GetItem.
 	proj  string
+	trees expr.Trees
 	names map[string]string
-	// tmpl: the Query or Scan texts, made on first use.
+	// tmpl: the Query or Scan expressions, made on first use.
 	tmpl atomic.Pointer[qlTemplate]
 	// keys: key maps of the GetItem, for the next request.
 	keys sync.Pool
 }
 
-// qlTemplate is the request text of a Query (the partition key value is
-// a placeholder) or a Scan, with the placeholders each request binds.
+// qlTemplate is the expressions of a Query (the partition key value is
+// a placeholder) or a Scan, as trees and texts, with the placeholders
+// each request binds.
 type qlTemplate struct {
 	err                   error
 	keyCond, filter, proj string
+	trees                 expr.Trees
 	names                 map[string]string
 	vals                  []qlVal
 }
@@ -301,16 +314,16 @@ func compiledSelect(db *engine.DB, st *Statement, consistent bool) (*qlCompiled,
 		c.err = planError(c.err)
 	} else {
 		x := newExprText(nil)
-		c.proj = x.projection(st)
+		c.proj, c.trees.Projection = x.projection(st)
 		c.names = x.names
 	}
 	st.Compiled.Store(c)
 	return c, c.err
 }
 
-// template returns the texts of a Query (query) or Scan, made with the
-// request's binder b. A text whose values depend on more than the
-// parameters' places is made again for each request.
+// template returns the expressions of a Query (query) or Scan, made with
+// the request's binder b. Expressions whose values depend on more than
+// the parameters' places are made again for each request.
 func (c *qlCompiled) template(st *Statement, b *binder, query bool) *qlTemplate {
 	if t := c.tmpl.Load(); t != nil {
 		return t
@@ -318,27 +331,37 @@ func (c *qlCompiled) template(st *Statement, b *binder, query bool) *qlTemplate 
 	return c.makeTemplate(st, &binder{params: b.params}, query)
 }
 
-// makeTemplate makes template's texts; b is its own copy of the
+// makeTemplate makes template's expressions; b is its own copy of the
 // request's binder, so that the request's does not leave the stack.
 func (c *qlCompiled) makeTemplate(st *Statement, b *binder, query bool) *qlTemplate {
 	p := c.plan
 	x := &exprText{b: b, tmpl: true}
 	t := &qlTemplate{}
 	if query {
-		t.keyCond = x.name(p.Hash) + " = " + x.slot(srcHash)
+		h, v := x.name(p.Hash), x.slot(srcHash)
+		t.keyCond = h + " = " + v
+		kc := &expr.Cond{Kind: expr.CondCompare, Op: expr.OpEQ, Operands: []*expr.Operand{nameOperand(h), valueOperand(v)}}
 		if p.SortKey != nil {
-			s, err := x.sortKey(p.SortKey)
+			s, sc, err := x.sortKey(p.SortKey)
 			if err != nil {
 				t.err = err
 			}
 			t.keyCond += " AND " + s
+			kc = &expr.Cond{Kind: expr.CondAnd, Left: kc, Right: sc}
+		}
+		if t.err == nil {
+			t.trees.KeyCondition = expr.ConditionTree(expr.KindKeyCondition, kc)
 		}
 	}
 	if t.err == nil {
-		t.filter, t.err = filterText(x, p.Filter)
+		var fc *expr.Cond
+		t.filter, fc, t.err = filterText(x, p.Filter)
+		if fc != nil {
+			t.trees.Filter = expr.ConditionTree(expr.KindFilter, fc)
+		}
 	}
 	if t.err == nil {
-		t.proj = x.projection(st)
+		t.proj, t.trees.Projection = x.projection(st)
 	}
 	t.names, t.vals = x.names, x.vals
 	if !x.noCache {
@@ -386,7 +409,7 @@ func putItemMap(m attr.Item) {
 var flipped = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 // sortKey writes a sort key condition, the key on the left.
-func (x *exprText) sortKey(c Expr) (string, error) {
+func (x *exprText) sortKey(c Expr) (string, *expr.Cond, error) {
 	if b, ok := c.(*Binary); ok {
 		if _, left := b.L.(*Path); !left {
 			return x.cond(&Binary{Op: flipped[b.Op], L: b.R, R: b.L, Pos: b.Pos})
@@ -464,8 +487,8 @@ func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStateme
 		if p.SortKey != nil {
 			key[p.Range] = sk
 		}
-		got, err := db.GetItem(&engine.GetItemInput{TableName: st.Table, Key: key, ConsistentRead: in.ConsistentRead,
-			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ProjectionExpression: c.proj, ExpressionAttributeNames: c.names})
+		got, err := db.StatementGetItem(&engine.GetItemInput{TableName: st.Table, Key: key, ConsistentRead: in.ConsistentRead,
+			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ProjectionExpression: c.proj, ExpressionAttributeNames: c.names}, &c.trees)
 		if len(key) <= 2 {
 			c.keys.Put(key)
 		}
@@ -488,7 +511,7 @@ func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStateme
 			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ExclusiveStartKey: tok.lek,
 			FilterExpression: t.filter, ProjectionExpression: t.proj,
 			ExpressionAttributeNames: t.names, ExpressionAttributeValues: t.values(b, attr.Value{})}
-		res, err := db.Scan(s)
+		res, err := db.StatementScan(s, &t.trees)
 		putItemMap(s.ExpressionAttributeValues)
 		if err != nil {
 			return nil, err
@@ -531,7 +554,7 @@ func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStateme
 		}
 		// The filter may name key attributes (sk > 1 AND sk < 5), which a
 		// Query request may not.
-		res, err := db.StatementQuery(q)
+		res, err := db.StatementQuery(q, &t.trees)
 		putItemMap(q.ExpressionAttributeValues)
 		if err != nil {
 			return nil, err
@@ -572,20 +595,22 @@ func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStateme
 // between two partitions, like a Query's 1 MB page.
 const pageBytes = 1 << 20
 
-// filterText writes a filter's conjuncts, or "".
-func filterText(x *exprText, filter []Expr) (string, error) {
+// filterText writes a filter's conjuncts, or "" and nil.
+func filterText(x *exprText, filter []Expr) (string, *expr.Cond, error) {
 	if len(filter) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
 	parts := make([]string, 0, len(filter))
+	conds := make([]*expr.Cond, 0, len(filter))
 	for _, c := range filter {
-		s, err := x.cond(c)
+		s, cc, err := x.cond(c)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		parts = append(parts, s)
+		parts, conds = append(parts, s), append(conds, cc)
 	}
-	return and(parts), nil
+	s, c := and(parts, conds)
+	return s, c, nil
 }
 
 // addConsumed adds b's units to a.

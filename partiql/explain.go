@@ -180,7 +180,8 @@ func explainSelect(e *Explanation, st *Statement, t *engine.Schema, b *binder, b
 			key[p.Range] = v
 		}
 		x := newExprText(nil)
-		e.Request = ExplainRequest{Key: shownValues(key, bound), ProjectionExpression: x.projection(st), ExpressionAttributeNames: x.names}
+		proj, _ := x.projection(st)
+		e.Request = ExplainRequest{Key: shownValues(key, bound), ProjectionExpression: proj, ExpressionAttributeNames: x.names}
 		e.KeyCondition = keyText(t, key, bound)
 		e.Cost = "reads one item by its whole primary key: 0.5 read unit per 4 KB of it, rounded up (1 per 4 KB if ConsistentRead); a missing item bills as one of 4 KB"
 		return nil

@@ -70,6 +70,9 @@ type Input struct {
 	// Cache keeps the parses of expression texts for the next request
 	// that sends the same; nil parses every time.
 	Cache *Cache
+	// Trees holds the expressions a statement language built as trees
+	// (Tree): such an expression's text only sizes it, and is not parsed.
+	Trees *Trees
 }
 
 func (in *Input) text(k Kind) string {
@@ -152,6 +155,8 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 			continue
 		}
 		text := in.text(k)
+		tree := in.Trees.tree(k)
+		w := wording{kind: k, stmt: tree != nil}
 		if len(text) > MaxExpressionSize {
 			// "Invalid FilterExpression: Expression size has exceeded the
 			// maximum allowed size; expression size: 5872" (reported
@@ -163,14 +168,19 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 			// ConditionCheck key nested 100 levels", eu-west-2 and
 			// us-east-1, 2026-10-09), where a ConditionExpression's does.
 			if k == KindUpdate {
-				return nil, exprErr(k, "Expression size has exceeded the maximum allowed size;")
+				return nil, w.err("Expression size has exceeded the maximum allowed size;")
 			}
-			return nil, exprErr(k, "Expression size has exceeded the maximum allowed size; expression size: "+strconv.Itoa(len(text)))
+			return nil, w.err("Expression size has exceeded the maximum allowed size; expression size: " + strconv.Itoa(len(text)))
 		}
 		if isBlank(text) {
-			return nil, exprErr(k, msgEmpty)
+			return nil, w.err(msgEmpty)
 		}
-		p := in.Cache.parse(k, text)
+		var p *parsed
+		if tree != nil {
+			p = tree.p
+		} else {
+			p = in.Cache.parse(k, text)
+		}
 		if p.err != nil {
 			return nil, p.err
 		}

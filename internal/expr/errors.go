@@ -61,6 +61,24 @@ func exprErr(k Kind, msg string) *attr.Error {
 	return newErr(k.ErrPrefix() + msg)
 }
 
+// wording is how the errors of one expression are worded: after its
+// kind's prefix ("Invalid ConditionExpression: ") for an expression a
+// request sends as text, or bare, with the prefix beside it
+// (attr.Error.Prefix), for one a statement language built as a tree
+// (Tree, stmt), as a statement answers them.
+type wording struct {
+	kind Kind
+	stmt bool
+}
+
+// err words msg.
+func (w wording) err(msg string) *attr.Error {
+	if w.stmt {
+		return &attr.Error{Message: msg, Prefix: w.kind.ErrPrefix()}
+	}
+	return exprErr(w.kind, msg)
+}
+
 // ErrPrefix is what an error of an expression of kind k starts with, as
 // DynamoDB words it: "Invalid ConditionExpression: ".
 func (k Kind) ErrPrefix() string { return "Invalid " + k.String() + ": " }
@@ -81,42 +99,42 @@ const (
 	MsgLegacyTypeMismatch = "Type mismatch for attribute to update"
 )
 
-func syntaxErr(k Kind, token, near string) *attr.Error {
-	return exprErr(k, "Syntax error; token: \""+token+"\", near: \""+near+"\"")
+func syntaxErr(w wording, token, near string) *attr.Error {
+	return w.err("Syntax error; token: \"" + token + "\", near: \"" + near + "\"")
 }
 
-func reservedErr(k Kind, word string) *attr.Error {
-	return exprErr(k, "Attribute name is a reserved keyword; reserved keyword: "+word)
+func reservedErr(w wording, word string) *attr.Error {
+	return w.err("Attribute name is a reserved keyword; reserved keyword: " + word)
 }
 
-func undefinedNameErr(k Kind, name string) *attr.Error {
-	return exprErr(k, "An expression attribute name used in the document path is not defined; attribute name: "+name)
+func undefinedNameErr(w wording, name string) *attr.Error {
+	return w.err("An expression attribute name used in the document path is not defined; attribute name: " + name)
 }
 
-func undefinedValueErr(k Kind, name string) *attr.Error {
-	return exprErr(k, "An expression attribute value used in expression is not defined; attribute value: "+name)
+func undefinedValueErr(w wording, name string) *attr.Error {
+	return w.err("An expression attribute value used in expression is not defined; attribute value: " + name)
 }
 
-func operandCountErr(k Kind, fn string, n int) *attr.Error {
-	return exprErr(k, "Incorrect number of operands for operator or function; operator or function: "+
-		fn+", number of operands: "+strconv.Itoa(n))
+func operandCountErr(w wording, fn string, n int) *attr.Error {
+	return w.err("Incorrect number of operands for operator or function; operator or function: " +
+		fn + ", number of operands: " + strconv.Itoa(n))
 }
 
-func operandTypeErr(k Kind, fn, typ string) *attr.Error {
-	return exprErr(k, "Incorrect operand type for operator or function; operator or function: "+fn+", operand type: "+typ)
+func operandTypeErr(w wording, fn, typ string) *attr.Error {
+	return w.err("Incorrect operand type for operator or function; operator or function: " + fn + ", operand type: " + typ)
 }
 
-func needsPathErr(k Kind, fn string) *attr.Error {
-	return exprErr(k, MsgNeedsPath+fn)
+func needsPathErr(w wording, fn string) *attr.Error {
+	return w.err(MsgNeedsPath + fn)
 }
 
-func misusedFuncErr(k Kind, fn string) *attr.Error {
-	return exprErr(k, "The function is not allowed to be used this way in an expression; function: "+fn)
+func misusedFuncErr(w wording, fn string) *attr.Error {
+	return w.err("The function is not allowed to be used this way in an expression; function: " + fn)
 }
 
-func distinctErr(k Kind, op string, p []PathElem, b *binding) *attr.Error {
-	return exprErr(k, "The first operand must be distinct from the remaining operands for this operator or function; operator: "+
-		op+", first operand: "+pathString(p, b))
+func distinctErr(w wording, op string, p []PathElem, b *binding) *attr.Error {
+	return w.err("The first operand must be distinct from the remaining operands for this operator or function; operator: " +
+		op + ", first operand: " + pathString(p, b))
 }
 
 // pathString renders a path the way DynamoDB's messages do: "[a, b, [2]]".

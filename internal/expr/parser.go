@@ -43,6 +43,10 @@ type parsed struct {
 	// placeholders are reported in this order.
 	refOrder []int32
 
+	// stmt marks a tree a statement language built (Tree), whose
+	// errors are worded bare (wording).
+	stmt bool
+
 	// static is the first error that does not depend on the request's
 	// names and values and ranks above every error that does (invalid
 	// function names, misused functions, reserved words, repeated update
@@ -97,7 +101,7 @@ func parse(k Kind, src string) (out *parsed) {
 	if p.tok().kind != tEOF {
 		p.fail()
 	}
-	p.out.static = p.staticCheck()
+	p.out.static = staticCheck(p.out, p.ops, p.reserved, p.section)
 	return p.out
 }
 
@@ -131,7 +135,7 @@ func (p *parser) fail() {
 			end = n.end
 		}
 	}
-	panic(parseError{syntaxErr(p.kind, tokText, p.src[start:end])})
+	panic(parseError{syntaxErr(wording{kind: p.kind}, tokText, p.src[start:end])})
 }
 
 func (p *parser) abort(msg string) { panic(parseError{exprErr(p.kind, msg)}) }

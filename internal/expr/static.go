@@ -15,22 +15,22 @@ import (
 // "views" or the undefined "#a"); in update expressions a reserved word
 // beats a repeated section (" set #c = :c set abOrt = true " reports
 // abOrt).
-func (p *parser) staticCheck() *attr.Error {
-	k := p.kind
-	if p.ops > MaxOperators {
+func staticCheck(out *parsed, ops int, reserved string, section *attr.Error) *attr.Error {
+	w := out.wording()
+	if ops > MaxOperators {
 		// "Invalid FilterExpression: The expression contains too many
 		// operators; operator count: 301" (aws-sdk-js issue 3721).
 		// DynamoDB stops counting at the first operator over the limit.
-		return exprErr(k, "The expression contains too many operators; operator count: "+strconv.Itoa(MaxOperators+1))
+		return w.err("The expression contains too many operators; operator count: " + strconv.Itoa(MaxOperators+1))
 	}
 	var s staticWalk
-	s.kind = k
-	switch {
+	s.w = w
+	switch k := w.kind; {
 	case k.isCondition():
-		s.cond(p.out.cond)
+		s.cond(out.cond)
 	case k == KindUpdate:
-		for i := range p.out.actions {
-			if v := p.out.actions[i].Value; v != nil && p.out.actions[i].Kind == ActionSet {
+		for i := range out.actions {
+			if v := out.actions[i].Value; v != nil && out.actions[i].Kind == ActionSet {
 				s.operand(v, false)
 			}
 		}
@@ -40,16 +40,16 @@ func (p *parser) staticCheck() *attr.Error {
 		return s.unknown
 	case s.misused != nil:
 		return s.misused
-	case p.reserved != "":
-		return reservedErr(k, p.reserved)
-	case p.section != nil:
-		return p.section
+	case reserved != "":
+		return reservedErr(w, reserved)
+	case section != nil:
+		return section
 	}
 	return nil
 }
 
 type staticWalk struct {
-	kind    Kind
+	w       wording
 	unknown *attr.Error // invalid function name, or function not allowed here
 	misused *attr.Error // function used where its kind of result is not
 }
@@ -67,7 +67,7 @@ func (s *staticWalk) cond(c *Cond) {
 		}
 		s.function(c.fn, c.Func)
 		if c.fn == fnSize && s.misused == nil {
-			s.misused = misusedFuncErr(s.kind, c.Func)
+			s.misused = misusedFuncErr(s.w, c.Func)
 		}
 	default:
 		for _, o := range c.Operands {
@@ -86,7 +86,7 @@ func (s *staticWalk) operand(o *Operand, inCond bool) {
 		}
 		s.function(o.fn, o.Func)
 		if inCond && o.fn != fnSize && s.misused == nil {
-			s.misused = misusedFuncErr(s.kind, o.Func)
+			s.misused = misusedFuncErr(s.w, o.Func)
 		}
 		if !inCond && o.fn == fnListAppend && s.misused == nil {
 			// DynamoDB refuses a list_append nested in a list_append
@@ -98,7 +98,7 @@ func (s *staticWalk) operand(o *Operand, inCond bool) {
 			// DynamoDB).
 			for _, a := range o.Args {
 				if a.Kind == OperandFunc && a.fn == fnListAppend {
-					s.misused = misusedFuncErr(s.kind, a.Func)
+					s.misused = misusedFuncErr(s.w, a.Func)
 					break
 				}
 			}
@@ -117,10 +117,10 @@ func (s *staticWalk) function(fn funcID, name string) {
 	}
 	switch {
 	case fn == fnUnknown:
-		s.unknown = exprErr(s.kind, "Invalid function name; function: "+name)
-	case s.kind == KindUpdate && fn != fnIfNotExists && fn != fnListAppend:
-		s.unknown = exprErr(s.kind, "The function is not allowed in an update expression; function: "+name)
-	case s.kind != KindUpdate && (fn == fnIfNotExists || fn == fnListAppend):
-		s.unknown = exprErr(s.kind, "The function is not allowed in a condition expression; function: "+name)
+		s.unknown = s.w.err("Invalid function name; function: " + name)
+	case s.w.kind == KindUpdate && fn != fnIfNotExists && fn != fnListAppend:
+		s.unknown = s.w.err("The function is not allowed in an update expression; function: " + name)
+	case s.w.kind != KindUpdate && (fn == fnIfNotExists || fn == fnListAppend):
+		s.unknown = s.w.err("The function is not allowed in a condition expression; function: " + name)
 	}
 }

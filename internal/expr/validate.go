@@ -7,6 +7,9 @@ import (
 // bind resolves p's placeholders against a request's names and values and
 // runs the checks that depend on them. It returns the first error DynamoDB
 // would report for this expression.
+// wording is how p's errors are worded.
+func (p *parsed) wording() wording { return wording{kind: p.kind, stmt: p.stmt} }
+
 func bind(p *parsed, names map[string]string, values attr.Item) (binding, *attr.Error) {
 	var b binding
 	if p.static != nil {
@@ -25,7 +28,7 @@ func bind(p *parsed, names map[string]string, values attr.Item) (binding, *attr.
 		}
 	}
 	if p.kind.isCondition() {
-		c := condCheck{kind: p.kind, b: &b, names: names, values: values, p: p}
+		c := condCheck{w: p.wording(), b: &b, names: names, values: values, p: p}
 		c.cond(p.cond)
 		return b, c.condition
 	}
@@ -34,11 +37,11 @@ func bind(p *parsed, names map[string]string, values attr.Item) (binding, *attr.
 	for _, r := range p.refOrder {
 		if r >= 0 {
 			if _, ok := names[p.nameRefs[r]]; !ok {
-				undef = undefinedNameErr(p.kind, p.nameRefs[r])
+				undef = undefinedNameErr(p.wording(), p.nameRefs[r])
 				break
 			}
 		} else if _, ok := values[p.valueRefs[-1-r]]; !ok {
-			undef = undefinedValueErr(p.kind, p.valueRefs[-1-r])
+			undef = undefinedValueErr(p.wording(), p.valueRefs[-1-r])
 			break
 		}
 	}
@@ -48,7 +51,7 @@ func bind(p *parsed, names map[string]string, values attr.Item) (binding, *attr.
 	if p.kind == KindUpdate {
 		return b, checkUpdate(p, &b)
 	}
-	return b, checkPaths(p.kind, p.paths, &b)
+	return b, checkPaths(p.wording(), p.paths, &b)
 }
 
 // condCheck validates a condition the way DynamoDB ranks its errors
@@ -61,7 +64,7 @@ func bind(p *parsed, names map[string]string, values attr.Item) (binding, *attr.
 // "attribute_type(a, size(a)) and a=a" reports the operand type, not the
 // repeated a.
 type condCheck struct {
-	kind   Kind
+	w      wording
 	p      *parsed
 	b      *binding
 	names  map[string]string
@@ -118,7 +121,7 @@ func (c *condCheck) operand(o *Operand) {
 			for i := range o.Path {
 				if e := &o.Path[i]; e.Ref >= 0 {
 					if _, ok := c.names[e.Name]; !ok {
-						c.undef = undefinedNameErr(c.kind, e.Name)
+						c.undef = undefinedNameErr(c.w, e.Name)
 						break
 					}
 				}
@@ -126,7 +129,7 @@ func (c *condCheck) operand(o *Operand) {
 		}
 	case OperandValue:
 		if _, ok := c.values[o.ValueName]; !ok && c.undef == nil {
-			c.undef = undefinedValueErr(c.kind, o.ValueName)
+			c.undef = undefinedValueErr(c.w, o.ValueName)
 		}
 	case OperandFunc:
 		for _, a := range o.Args {
@@ -158,7 +161,7 @@ func (c *condCheck) function(fn funcID, name string, args []*Operand) {
 	}
 	if len(args) != funcArity[fn] {
 		if c.count == nil {
-			c.count = operandCountErr(c.kind, name, len(args))
+			c.count = operandCountErr(c.w, name, len(args))
 		}
 		return
 	}
@@ -171,12 +174,12 @@ func (c *condCheck) function(fn funcID, name string, args []*Operand) {
 	switch fn {
 	case fnAttributeExists, fnAttributeNotExists:
 		if args[0].Kind != OperandPath {
-			c.typ = needsPathErr(c.kind, name)
+			c.typ = needsPathErr(c.w, name)
 		}
 	case fnBeginsWith:
 		for _, a := range args {
 			if t := c.staticType(a); t != "" && t != "S" && t != "B" {
-				c.typ = operandTypeErr(c.kind, name, t)
+				c.typ = operandTypeErr(c.w, name, t)
 				return
 			}
 		}
@@ -188,18 +191,18 @@ func (c *condCheck) function(fn funcID, name string, args []*Operand) {
 				// an order that varies; this is one of them.
 				t = "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}"
 			}
-			c.typ = operandTypeErr(c.kind, name, t)
+			c.typ = operandTypeErr(c.w, name, t)
 			return
 		}
 		v := c.values[args[1].ValueName]
 		if attr.ParseType(v.S) == attr.TypeInvalid {
-			c.typ = exprErr(c.kind, "Invalid attribute type name found; type: "+v.S+
+			c.typ = c.w.err("Invalid attribute type name found; type: " + v.S +
 				", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}")
 		}
 	case fnSize:
 		switch t := c.staticType(args[0]); t {
 		case "N", "BOOL", "NULL":
-			c.typ = operandTypeErr(c.kind, name, t)
+			c.typ = operandTypeErr(c.w, name, t)
 		}
 	}
 }
@@ -211,7 +214,7 @@ func (c *condCheck) checkDistinct(op string, args []*Operand) {
 		return
 	}
 	if samePath(args[0].Path, args[1].Path, c.b) {
-		c.distinct = distinctErr(c.kind, op, args[0].Path, c.b)
+		c.distinct = distinctErr(c.w, op, args[0].Path, c.b)
 	}
 }
 
@@ -233,7 +236,7 @@ func (c *condCheck) checkOrderable(op string, args []*Operand) {
 		switch t := c.staticType(a); t {
 		case "", "S", "N", "B":
 		default:
-			c.typ = operandTypeErr(c.kind, op, t)
+			c.typ = operandTypeErr(c.w, op, t)
 			return
 		}
 	}
@@ -251,13 +254,13 @@ func (c *condCheck) checkBetween(lo, hi *Operand) {
 		return
 	}
 	if lv.Type != hv.Type {
-		c.typ = exprErr(c.kind, "The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: "+
-			valueString(lv)+", upper bound operand: "+valueString(hv))
+		c.typ = c.w.err("The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: " +
+			valueString(lv) + ", upper bound operand: " + valueString(hv))
 		return
 	}
 	if r, ok := attr.Compare(lv, hv); ok && r > 0 {
-		c.typ = exprErr(c.kind, "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: "+
-			valueString(lv)+", upper bound operand: "+valueString(hv))
+		c.typ = c.w.err("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: " +
+			valueString(lv) + ", upper bound operand: " + valueString(hv))
 	}
 }
 
@@ -288,20 +291,20 @@ func samePath(a, b []PathElem, bd *binding) bool {
 // DynamoDB reporting the overlap in "set d[1] = a, d.b = a, c[1].a = a,
 // #c = ..." although d[1] and d.b conflict earlier. Path one is the one
 // written first.
-func checkPaths(k Kind, paths [][]PathElem, b *binding) *attr.Error {
+func checkPaths(w wording, paths [][]PathElem, b *binding) *attr.Error {
 	for j := 1; j < len(paths); j++ {
 		for i := 0; i < j; i++ {
 			if rel := relate(paths[i], paths[j], b); rel == relOverlap {
-				return exprErr(k, "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: "+
-					pathString(paths[i], b)+", path two: "+pathString(paths[j], b))
+				return w.err("Two document paths overlap with each other; must remove or rewrite one of these paths; path one: " +
+					pathString(paths[i], b) + ", path two: " + pathString(paths[j], b))
 			}
 		}
 	}
 	for j := 1; j < len(paths); j++ {
 		for i := 0; i < j; i++ {
 			if rel := relate(paths[i], paths[j], b); rel == relConflict {
-				return exprErr(k, "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: "+
-					pathString(paths[i], b)+", path two: "+pathString(paths[j], b))
+				return w.err("Two document paths conflict with each other; must remove or rewrite one of these paths; path one: " +
+					pathString(paths[i], b) + ", path two: " + pathString(paths[j], b))
 			}
 		}
 	}
@@ -337,6 +340,7 @@ func relate(a, c []PathElem, b *binding) int {
 // types, then overlapping and conflicting paths, then the functions and
 // arithmetic of SET values.
 func checkUpdate(p *parsed, b *binding) *attr.Error {
+	w := p.wording()
 	for i := range p.actions {
 		a := &p.actions[i]
 		if a.Kind != ActionAdd && a.Kind != ActionDelete {
@@ -349,20 +353,20 @@ func checkUpdate(p *parsed, b *binding) *attr.Error {
 			// operator or function; operator: ADD, operand type: STRING,
 			// typeSet: ALLOWED_FOR_ADD_OPERAND" (reported against
 			// DynamoDB in several SDK and library issues).
-			return exprErr(KindUpdate, "Incorrect operand type for operator or function; operator: "+a.Kind.String()+
-				", operand type: "+longTypeName(t)+", typeSet: ALLOWED_FOR_"+a.Kind.String()+"_OPERAND")
+			return w.err("Incorrect operand type for operator or function; operator: " + a.Kind.String() +
+				", operand type: " + longTypeName(t) + ", typeSet: ALLOWED_FOR_" + a.Kind.String() + "_OPERAND")
 		}
 	}
 	paths := make([][]PathElem, len(p.actions))
 	for i := range p.actions {
 		paths[i] = p.actions[i].Path
 	}
-	if err := checkPaths(KindUpdate, paths, b); err != nil {
+	if err := checkPaths(w, paths, b); err != nil {
 		return err
 	}
 	for i := range p.actions {
 		if a := &p.actions[i]; a.Kind == ActionSet {
-			if _, err := checkSetOperand(a.Value, b); err != nil {
+			if _, err := checkSetOperand(a.Value, b, w); err != nil {
 				return err
 			}
 		}
@@ -372,7 +376,7 @@ func checkUpdate(p *parsed, b *binding) *attr.Error {
 
 // checkSetOperand checks the functions and arithmetic of a SET value and
 // returns the value's type when it is known before evaluation ("" if not).
-func checkSetOperand(o *Operand, b *binding) (string, *attr.Error) {
+func checkSetOperand(o *Operand, b *binding, w wording) (string, *attr.Error) {
 	switch o.Kind {
 	case OperandValue:
 		return b.values[o.Value].Type.String(), nil
@@ -385,7 +389,7 @@ func checkSetOperand(o *Operand, b *binding) (string, *attr.Error) {
 		}
 		var types [2]string
 		for i, a := range o.Args {
-			t, err := checkSetOperand(a, b)
+			t, err := checkSetOperand(a, b, w)
 			if err != nil {
 				return "", err
 			}
@@ -393,7 +397,7 @@ func checkSetOperand(o *Operand, b *binding) (string, *attr.Error) {
 		}
 		for _, t := range types {
 			if t != "" && t != "N" {
-				return "", operandTypeErr(KindUpdate, op, t)
+				return "", operandTypeErr(w, op, t)
 			}
 		}
 		return "N", nil
@@ -401,24 +405,24 @@ func checkSetOperand(o *Operand, b *binding) (string, *attr.Error) {
 	// OperandFunc: if_not_exists or list_append (others are static errors).
 	types := make([]string, len(o.Args))
 	for i, a := range o.Args {
-		t, err := checkSetOperand(a, b)
+		t, err := checkSetOperand(a, b, w)
 		if err != nil {
 			return "", err
 		}
 		types[i] = t
 	}
 	if len(o.Args) != funcArity[o.fn] {
-		return "", operandCountErr(KindUpdate, o.Func, len(o.Args))
+		return "", operandCountErr(w, o.Func, len(o.Args))
 	}
 	if o.fn == fnIfNotExists {
 		if o.Args[0].Kind != OperandPath {
-			return "", needsPathErr(KindUpdate, o.Func)
+			return "", needsPathErr(w, o.Func)
 		}
 		return "", nil
 	}
 	for _, t := range types {
 		if t != "" && t != "L" {
-			return "", operandTypeErr(KindUpdate, o.Func, t)
+			return "", operandTypeErr(w, o.Func, t)
 		}
 	}
 	return "L", nil

@@ -1,0 +1,291 @@
+package expr
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/dynago/dynago/attr"
+)
+
+// A statement language (package partiql) does not write its statements'
+// conditions, projections and updates as text for this package to parse:
+// it builds them as trees, the very trees the parser makes of the text
+// it shows for them (EXPLAIN), and a request carries them beside that
+// text (Input.Trees), which then only sizes the expression. Compile
+// checks a tree as it checks a parse of its text, in the same order and
+// with the same results, except that the errors are worded bare, as a
+// statement answers them, with the expression's prefix beside
+// (attr.Error.Prefix) for an operation that reports it.
+
+// Tree is an expression built as a syntax tree: a condition
+// (ConditionTree), an update (UpdateTree) or a projection
+// (ProjectionTree). It is immutable once built, and may serve any number
+// of requests with the same names and values placeholders.
+type Tree struct{ p *parsed }
+
+// Trees are the expressions of one request built as trees; nil for an
+// expression the request sends as text, or not at all.
+type Trees struct {
+	Condition, Filter, KeyCondition, Projection, Update *Tree
+}
+
+// tree returns the tree of kind k, or nil.
+func (t *Trees) tree(k Kind) *Tree {
+	if t == nil {
+		return nil
+	}
+	switch k {
+	case KindCondition:
+		return t.Condition
+	case KindFilter:
+		return t.Filter
+	case KindKeyCondition:
+		return t.KeyCondition
+	case KindProjection:
+		return t.Projection
+	}
+	return t.Update
+}
+
+// The builders below take nodes as the parser makes them from the text
+// the tree stands for: a "#name" placeholder is a PathElem whose Name is
+// the placeholder (its Ref is set here), a ":value" placeholder an
+// OperandValue whose ValueName is the placeholder (its Value is set
+// here), Parens is set where the text has parentheses, a function's node
+// carries its name, and the nodes are the builder's from then on. An
+// update's actions are in the order of the text: its SET actions, then
+// REMOVE, ADD and DELETE. What the parser would refuse in that text (a
+// list index past 32 bits, a path deeper than MaxPathDepth, an IN list
+// of more than MaxInOperands, arithmetic where the update grammar has
+// none) the tree is refused with, at the same place.
+
+// ConditionTree builds a condition of kind k (KindCondition, KindFilter
+// or KindKeyCondition).
+func ConditionTree(k Kind, root *Cond) *Tree {
+	w := newTreeWalk(k)
+	w.cond(root)
+	w.out.cond = root
+	return w.finish()
+}
+
+// UpdateTree builds an update expression.
+func UpdateTree(actions []Action) *Tree {
+	w := newTreeWalk(KindUpdate)
+	for i := range actions {
+		a := &actions[i]
+		w.path(a.Path)
+		switch a.Kind {
+		case ActionSet:
+			w.operands(a.Value, true)
+		case ActionAdd, ActionDelete:
+			w.operand(a.Value)
+		}
+	}
+	w.out.actions = actions
+	return w.finish()
+}
+
+// ProjectionTree builds a projection expression.
+func ProjectionTree(paths [][]PathElem) *Tree {
+	w := newTreeWalk(KindProjection)
+	for _, p := range paths {
+		w.path(p)
+	}
+	w.out.paths = paths
+	return w.finish()
+}
+
+// treeWalk visits a tree in the order of its text, doing what the parser
+// does as it reads it: numbering the placeholders, counting the
+// operators and keeping the first error it would stop at.
+type treeWalk struct {
+	out      *parsed
+	nameIx   map[string]int32
+	valIx    map[string]int32
+	ops      int
+	reserved string
+	err      *attr.Error
+	wd       wording
+}
+
+func newTreeWalk(k Kind) *treeWalk {
+	return &treeWalk{out: &parsed{kind: k, stmt: true}, wd: wording{kind: k, stmt: true}}
+}
+
+// fail keeps the first error the parser would stop at.
+func (w *treeWalk) fail(msg string) {
+	if w.err == nil {
+		w.err = w.wd.err(msg)
+	}
+}
+
+func (w *treeWalk) finish() *Tree {
+	if w.err != nil {
+		return &Tree{p: &parsed{kind: w.out.kind, stmt: true, err: w.err}}
+	}
+	w.out.static = staticCheck(w.out, w.ops, w.reserved, nil)
+	return &Tree{p: w.out}
+}
+
+func (w *treeWalk) nameSlot(ref string) int32 {
+	if s, ok := w.nameIx[ref]; ok {
+		w.out.refOrder = append(w.out.refOrder, s)
+		return s
+	}
+	if w.nameIx == nil {
+		w.nameIx = make(map[string]int32)
+	}
+	s := int32(len(w.out.nameRefs))
+	w.nameIx[ref] = s
+	w.out.nameRefs = append(w.out.nameRefs, ref)
+	w.out.refOrder = append(w.out.refOrder, s)
+	return s
+}
+
+func (w *treeWalk) valueSlot(ref string) int32 {
+	if s, ok := w.valIx[ref]; ok {
+		w.out.refOrder = append(w.out.refOrder, -1-s)
+		return s
+	}
+	if w.valIx == nil {
+		w.valIx = make(map[string]int32)
+	}
+	s := int32(len(w.out.valueRefs))
+	w.valIx[ref] = s
+	w.out.valueRefs = append(w.out.valueRefs, ref)
+	w.out.refOrder = append(w.out.refOrder, -1-s)
+	return s
+}
+
+// path numbers a path's name placeholders (parsePathRest).
+func (w *treeWalk) path(p []PathElem) {
+	for i := range p {
+		e := &p[i]
+		switch {
+		case e.IsIndex:
+			e.Ref = -1
+			if e.Index > math.MaxInt32 {
+				w.fail("List index is not within the allowable range; index: " + strconv.Itoa(e.Index))
+			}
+		case len(e.Name) > 0 && e.Name[0] == '#':
+			e.Ref = w.nameSlot(e.Name)
+		default:
+			e.Ref = -1
+			if w.reserved == "" && isReserved(e.Name) {
+				w.reserved = e.Name
+			}
+		}
+	}
+	if len(p) > MaxPathDepth {
+		w.fail("The document path has too many nesting levels; nesting levels: " + strconv.Itoa(len(p)))
+	}
+}
+
+// operand visits one operand: a path, a value or a function call.
+func (w *treeWalk) operand(o *Operand) {
+	switch o.Kind {
+	case OperandPath:
+		w.path(o.Path)
+	case OperandValue:
+		o.Value = w.valueSlot(o.ValueName)
+	case OperandFunc:
+		w.ops++
+		o.fn = lookupFunc(o.Func)
+		for _, a := range o.Args {
+			w.operands(a, false)
+		}
+	default:
+		w.operands(o, false)
+	}
+}
+
+// operands visits an operand where the grammar takes one (arith false:
+// a comparison's or a function's) or one with at most one + or - (arith:
+// an update's SET value). The text of a tree with more has an operator
+// the parser does not expect there: the syntax error names it and the
+// tokens either side.
+func (w *treeWalk) operands(o *Operand, arith bool) {
+	var seq []*Operand
+	var ops []OperandKind
+	var flatten func(o *Operand)
+	flatten = func(o *Operand) {
+		if o.Kind == OperandPlus || o.Kind == OperandMinus {
+			flatten(o.Args[0])
+			ops = append(ops, o.Kind)
+			flatten(o.Args[1])
+			return
+		}
+		seq = append(seq, o)
+	}
+	flatten(o)
+	w.operand(seq[0])
+	at := 0
+	if arith && len(ops) > 0 {
+		w.ops++
+		w.operand(seq[1])
+		at = 1
+	}
+	if len(ops) > at {
+		tok := "+"
+		if ops[at] == OperandMinus {
+			tok = "-"
+		}
+		if w.err == nil {
+			w.err = syntaxErr(w.wd, tok, lastToken(seq[at])+" "+tok+" "+firstToken(seq[at+1]))
+		}
+	}
+}
+
+// firstToken and lastToken are the first and last tokens of an
+// operand's text.
+func firstToken(o *Operand) string {
+	switch o.Kind {
+	case OperandPath:
+		return o.Path[0].Name
+	case OperandValue:
+		return o.ValueName
+	case OperandFunc:
+		return o.Func
+	}
+	return firstToken(o.Args[0])
+}
+
+func lastToken(o *Operand) string {
+	switch o.Kind {
+	case OperandPath:
+		if e := o.Path[len(o.Path)-1]; !e.IsIndex {
+			return e.Name
+		}
+		return "]"
+	case OperandValue:
+		return o.ValueName
+	case OperandFunc:
+		return ")"
+	}
+	return lastToken(o.Args[1])
+}
+
+// cond visits a condition (parseOr).
+func (w *treeWalk) cond(c *Cond) {
+	switch c.Kind {
+	case CondAnd, CondOr:
+		w.cond(c.Left)
+		w.cond(c.Right)
+	case CondNot:
+		w.cond(c.Left)
+	case CondFunc:
+		w.ops++
+		c.fn = lookupFunc(c.Func)
+		for _, o := range c.Operands {
+			w.operands(o, false)
+		}
+	default:
+		w.ops++
+		for _, o := range c.Operands {
+			w.operands(o, false)
+		}
+		if n := len(c.Operands) - 1; c.Kind == CondIn && n > MaxInOperands {
+			w.fail("The IN operator is provided with too many operands; number of operands: " + strconv.Itoa(n))
+		}
+	}
+}
