@@ -98,7 +98,7 @@ func BatchExecuteStatement(db *engine.DB, in *engine.BatchExecuteStatementInput)
 			}
 		}
 		if err != nil {
-			se, ierr := statementError(qlUnwrap(err))
+			se, ierr := statementError(err)
 			if ierr != nil {
 				return nil, ierr
 			}
@@ -184,11 +184,6 @@ func addTableCapacity(list []engine.ConsumedCapacity, cc *engine.ConsumedCapacit
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteTransaction.html
 func ExecuteTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*engine.ExecuteTransactionOutput, error) {
-	out, err := executeTransaction(db, in)
-	return out, qlUnwrap(err)
-}
-
-func executeTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*engine.ExecuteTransactionOutput, error) {
 	if err := engine.CheckExecuteTransaction(in); err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -27,39 +26,16 @@ const maxINPartitionKeys = 50
 // with the rest of the WHERE as key condition and filter, and any other is
 // a Scan with the WHERE as filter; INSERT is a PutItem that must not find
 // the key, UPDATE an UpdateItem that must, DELETE a DeleteItem. So a
-// statement validates, bills and fails as that operation does.
+// statement validates, bills and fails as that operation does. The
+// problems of its expressions are worded without the prefix an item
+// operation's would have ("Invalid FilterExpression: "), as the
+// expressions are dynago's rendering of the statement (comparison.test.ts
+// records AWS's "Incorrect operand type for operator or function; ..."
+// bare): internal/expr words the errors of the trees they are built as
+// so (expr.Tree).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
 func ExecuteStatement(db *engine.DB, in *engine.ExecuteStatementInput) (*engine.ExecuteStatementOutput, error) {
-	out, err := executeStatement(db, in)
-	return out, qlUnwrap(err)
-}
-
-// exprPrefixes are the prefixes an item operation puts before an
-// expression's error; a statement's error has none, as the expression is
-// dynago's rendering of the statement (comparison.test.ts records AWS's
-// "Incorrect operand type for operator or function; ..." bare).
-var exprPrefixes = []string{expr.KindFilter.ErrPrefix(), expr.KindCondition.ErrPrefix(), expr.KindKeyCondition.ErrPrefix(),
-	expr.KindUpdate.ErrPrefix(), expr.KindProjection.ErrPrefix()}
-
-// qlUnwrap drops an expression prefix from a ValidationException.
-func qlUnwrap(err error) error {
-	if err == nil {
-		return nil
-	}
-	var e *engine.Error
-	if !errors.As(err, &e) || e.Code != engine.CodeValidation {
-		return err
-	}
-	for _, p := range exprPrefixes {
-		if msg, ok := strings.CutPrefix(e.Message, p); ok {
-			return engine.Validation(msg)
-		}
-	}
-	return err
-}
-
-func executeStatement(db *engine.DB, in *engine.ExecuteStatementInput) (*engine.ExecuteStatementOutput, error) {
 	if err := engine.CheckExecuteStatement(in); err != nil {
 		return nil, err
 	}

@@ -3,7 +3,8 @@
 // checks and evaluation of condition, filter, key-condition, projection
 // and update expressions, and the older Expected, AttributeUpdates,
 // AttributesToGet, KeyConditions and ScanFilter members compiled to the
-// same trees.
+// same trees, as are the trees a statement language builds instead of
+// text (tree.go).
 //
 // # What holds inside
 //
@@ -13,6 +14,9 @@
 //   - Parsing is bounded by DynamoDB's own limits (MaxOperators,
 //     MaxPathDepth) rather than a nesting guard of its own, and every
 //     refusal is DynamoDB's text for it (messages.go).
+//   - A tree built by a statement language (Tree) is checked as the
+//     parse of the text it stands for, in the same order, and its errors
+//     are worded bare, the expression's prefix beside (attr.Error.Prefix).
 //   - expr knows attribute values (attr) and nothing of tables, storage,
 //     capacity or JSON: the engine says which attributes are keys.
 package expr
