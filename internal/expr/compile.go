@@ -177,7 +177,7 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 		}
 		var p *parsed
 		if tree != nil {
-			p = tree.p
+			p = &tree.p
 		} else {
 			p = in.Cache.parse(k, text)
 		}

@@ -21,7 +21,13 @@ import (
 // (ConditionTree), an update (UpdateTree) or a projection
 // (ProjectionTree). It is immutable once built, and may serve any number
 // of requests with the same names and values placeholders.
-type Tree struct{ p *parsed }
+type Tree struct {
+	p parsed
+	// The first placeholders' slots, in the tree's own allocation: a
+	// statement's expressions have few.
+	names, values [4]string
+	order         [8]int32
+}
 
 // Trees are the expressions of one request built as trees; nil for an
 // expression the request sends as text, or not at all.
@@ -62,15 +68,17 @@ func (t *Trees) tree(k Kind) *Tree {
 // ConditionTree builds a condition of kind k (KindCondition, KindFilter
 // or KindKeyCondition).
 func ConditionTree(k Kind, root *Cond) *Tree {
-	w := newTreeWalk(k)
+	t := &Tree{}
+	w := newTreeWalk(t, k)
 	w.cond(root)
-	w.out.cond = root
-	return w.finish()
+	t.p.cond = root
+	return w.finish(t)
 }
 
 // UpdateTree builds an update expression.
 func UpdateTree(actions []Action) *Tree {
-	w := newTreeWalk(KindUpdate)
+	t := &Tree{}
+	w := newTreeWalk(t, KindUpdate)
 	for i := range actions {
 		a := &actions[i]
 		w.path(a.Path)
@@ -81,18 +89,19 @@ func UpdateTree(actions []Action) *Tree {
 			w.operand(a.Value)
 		}
 	}
-	w.out.actions = actions
-	return w.finish()
+	t.p.actions = actions
+	return w.finish(t)
 }
 
 // ProjectionTree builds a projection expression.
 func ProjectionTree(paths [][]PathElem) *Tree {
-	w := newTreeWalk(KindProjection)
+	t := &Tree{}
+	w := newTreeWalk(t, KindProjection)
 	for _, p := range paths {
 		w.path(p)
 	}
-	w.out.paths = paths
-	return w.finish()
+	t.p.paths = paths
+	return w.finish(t)
 }
 
 // treeWalk visits a tree in the order of its text, doing what the parser
@@ -100,16 +109,17 @@ func ProjectionTree(paths [][]PathElem) *Tree {
 // operators and keeping the first error it would stop at.
 type treeWalk struct {
 	out      *parsed
-	nameIx   map[string]int32
-	valIx    map[string]int32
 	ops      int
 	reserved string
 	err      *attr.Error
 	wd       wording
 }
 
-func newTreeWalk(k Kind) *treeWalk {
-	return &treeWalk{out: &parsed{kind: k, stmt: true}, wd: wording{kind: k, stmt: true}}
+func newTreeWalk(t *Tree, k Kind) treeWalk {
+	out := &t.p
+	out.kind, out.stmt = k, true
+	out.nameRefs, out.valueRefs, out.refOrder = t.names[:0], t.values[:0], t.order[:0]
+	return treeWalk{out: out, wd: wording{kind: k, stmt: true}}
 }
 
 // fail keeps the first error the parser would stop at.
@@ -119,43 +129,41 @@ func (w *treeWalk) fail(msg string) {
 	}
 }
 
-func (w *treeWalk) finish() *Tree {
+// finish completes t, whose parse the walk filled: as a parse stopped
+// by the walk's error, or with its static checks.
+func (w *treeWalk) finish(t *Tree) *Tree {
 	if w.err != nil {
-		return &Tree{p: &parsed{kind: w.out.kind, stmt: true, err: w.err}}
+		t.p = parsed{kind: w.out.kind, stmt: true, err: w.err}
+		t.names, t.values, t.order = [4]string{}, [4]string{}, [8]int32{}
+		return t
 	}
 	w.out.static = staticCheck(w.out, w.ops, w.reserved, nil)
-	return &Tree{p: w.out}
+	return t
 }
 
-func (w *treeWalk) nameSlot(ref string) int32 {
-	if s, ok := w.nameIx[ref]; ok {
-		w.out.refOrder = append(w.out.refOrder, s)
-		return s
+// slot returns ref's slot in refs, adding it, and notes the occurrence
+// (code(slot)) in refOrder. A statement's expressions have few
+// placeholders: a search beats a map.
+func (w *treeWalk) slot(refs *[]string, ref string, code func(int32) int32) int32 {
+	s := int32(len(*refs))
+	for i, r := range *refs {
+		if r == ref {
+			s = int32(i)
+			break
+		}
 	}
-	if w.nameIx == nil {
-		w.nameIx = make(map[string]int32)
+	if int(s) == len(*refs) {
+		*refs = append(*refs, ref)
 	}
-	s := int32(len(w.out.nameRefs))
-	w.nameIx[ref] = s
-	w.out.nameRefs = append(w.out.nameRefs, ref)
-	w.out.refOrder = append(w.out.refOrder, s)
+	w.out.refOrder = append(w.out.refOrder, code(s))
 	return s
 }
 
-func (w *treeWalk) valueSlot(ref string) int32 {
-	if s, ok := w.valIx[ref]; ok {
-		w.out.refOrder = append(w.out.refOrder, -1-s)
-		return s
-	}
-	if w.valIx == nil {
-		w.valIx = make(map[string]int32)
-	}
-	s := int32(len(w.out.valueRefs))
-	w.valIx[ref] = s
-	w.out.valueRefs = append(w.out.valueRefs, ref)
-	w.out.refOrder = append(w.out.refOrder, -1-s)
-	return s
-}
+func nameCode(s int32) int32  { return s }
+func valueCode(s int32) int32 { return -1 - s }
+
+func (w *treeWalk) nameSlot(ref string) int32  { return w.slot(&w.out.nameRefs, ref, nameCode) }
+func (w *treeWalk) valueSlot(ref string) int32 { return w.slot(&w.out.valueRefs, ref, valueCode) }
 
 // path numbers a path's name placeholders (parsePathRest).
 func (w *treeWalk) path(p []PathElem) {
@@ -205,19 +213,13 @@ func (w *treeWalk) operand(o *Operand) {
 // the parser does not expect there: the syntax error names it and the
 // tokens either side.
 func (w *treeWalk) operands(o *Operand, arith bool) {
-	var seq []*Operand
-	var ops []OperandKind
-	var flatten func(o *Operand)
-	flatten = func(o *Operand) {
-		if o.Kind == OperandPlus || o.Kind == OperandMinus {
-			flatten(o.Args[0])
-			ops = append(ops, o.Kind)
-			flatten(o.Args[1])
-			return
-		}
-		seq = append(seq, o)
+	if o.Kind != OperandPlus && o.Kind != OperandMinus {
+		w.operand(o)
+		return
 	}
-	flatten(o)
+	var seqBuf [4]*Operand
+	var opsBuf [4]OperandKind
+	seq, ops := flatten(o, seqBuf[:0], opsBuf[:0])
 	w.operand(seq[0])
 	at := 0
 	if arith && len(ops) > 0 {
@@ -234,6 +236,17 @@ func (w *treeWalk) operands(o *Operand, arith bool) {
 			w.err = syntaxErr(w.wd, tok, lastToken(seq[at])+" "+tok+" "+firstToken(seq[at+1]))
 		}
 	}
+}
+
+// flatten appends the operands and the + and - of an arithmetic operand
+// to seq and ops, in the order of its text.
+func flatten(o *Operand, seq []*Operand, ops []OperandKind) ([]*Operand, []OperandKind) {
+	if o.Kind == OperandPlus || o.Kind == OperandMinus {
+		seq, ops = flatten(o.Args[0], seq, ops)
+		ops = append(ops, o.Kind)
+		return flatten(o.Args[1], seq, ops)
+	}
+	return append(seq, o), ops
 }
 
 // firstToken and lastToken are the first and last tokens of an
