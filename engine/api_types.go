@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/internal/expr"
 )
 
 // This file holds the request and response shapes of the operations the
@@ -471,9 +470,6 @@ type PutItemInput struct {
 	// ValueError is the first malformed attribute value the protocol
 	// decoder met (see ValueError in validation_order.go).
 	ValueError error
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // ExpectedAttributeValue is one legacy Expected condition.
@@ -507,9 +503,6 @@ type GetItemInput struct {
 	EmptyExpressions         Exprs // expressions present but empty
 	// ValueError: see ValueError in validation_order.go.
 	ValueError error
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // GetItemOutput is GetItem's response. Item is nil when no item has the key.
@@ -539,9 +532,6 @@ type DeleteItemInput struct {
 	// ValueError is the first malformed attribute value the protocol
 	// decoder met (see ValueError in validation_order.go).
 	ValueError error
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // DeleteItemOutput is DeleteItem's response.
@@ -574,12 +564,6 @@ type UpdateItemInput struct {
 	// ValueError is the first malformed attribute value the protocol
 	// decoder met (see ValueError in validation_order.go).
 	ValueError error
-	// fromStatement is set for a PartiQL UPDATE (StatementUpdateItem),
-	// which is not charged updateCharge (see updateItem).
-	fromStatement bool
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // AttributeValueUpdate is one legacy AttributeUpdates entry.

@@ -10,17 +10,17 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
 func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
-	return run(db, opDeleteItem, func() (*DeleteItemOutput, error) { return db.deleteItem(in) })
+	return run(db, opDeleteItem, func() (*DeleteItemOutput, error) { return db.deleteItem(in, nil) })
 }
 
-func (db *DB) deleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
+func (db *DB) deleteItem(in *DeleteItemInput, trees *expr.Trees) (*DeleteItemOutput, error) {
 	t, k, w, err := db.startWrite(in, &itemWrite{kind: writeDelete, item: in.Key, valueError: in.ValueError,
 		tableName: in.TableName, noTableName: in.NoTableName,
 		returnValues: in.ReturnValues, consumedCapacity: in.ReturnConsumedCapacity, collectionMetrics: in.ReturnItemCollectionMetrics,
 		returnValuesOnConditionCheckFailure: in.ReturnValuesOnConditionCheckFailure,
 		expr: writeRequest{op: expr.OpDeleteItem, condition: in.ConditionExpression,
 			names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
-			expected: in.Expected, conditionalOperator: in.ConditionalOperator, trees: in.trees,
+			expected: in.Expected, conditionalOperator: in.ConditionalOperator, trees: trees,
 		},
 	})
 	if err != nil {

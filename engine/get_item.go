@@ -13,10 +13,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
 func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
-	return run(db, opGetItem, func() (*GetItemOutput, error) { return db.getItem(in) })
+	return run(db, opGetItem, func() (*GetItemOutput, error) { return db.getItem(in, nil) })
 }
 
-func (db *DB) getItem(in *GetItemInput) (*GetItemOutput, error) {
+func (db *DB) getItem(in *GetItemInput, trees *expr.Trees) (*GetItemOutput, error) {
 	// DynamoDB's order of the members (engine/validation_order.go).
 	var c constraints
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
@@ -33,7 +33,7 @@ func (db *DB) getItem(in *GetItemInput) (*GetItemOutput, error) {
 	}
 	// DynamoDB's order: expression parameters, then the key's values,
 	// then the names in AttributesToGet.
-	proj, err := checkGetProjection(db.opts.ParseCaches.expr, in.ProjectionExpression, in.EmptyExpressions, in.AttributesToGet, in.ExpressionAttributeNames, in.trees)
+	proj, err := checkGetProjection(db.opts.ParseCaches.expr, in.ProjectionExpression, in.EmptyExpressions, in.AttributesToGet, in.ExpressionAttributeNames, trees)
 	if err != nil {
 		return nil, err
 	}

@@ -9,17 +9,17 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html
 func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
-	return run(db, opPutItem, func() (*PutItemOutput, error) { return db.putItem(in) })
+	return run(db, opPutItem, func() (*PutItemOutput, error) { return db.putItem(in, nil) })
 }
 
-func (db *DB) putItem(in *PutItemInput) (*PutItemOutput, error) {
+func (db *DB) putItem(in *PutItemInput, trees *expr.Trees) (*PutItemOutput, error) {
 	t, k, w, err := db.startWrite(in, &itemWrite{kind: writePut, item: in.Item, valueError: in.ValueError,
 		tableName: in.TableName, noTableName: in.NoTableName,
 		returnValues: in.ReturnValues, consumedCapacity: in.ReturnConsumedCapacity, collectionMetrics: in.ReturnItemCollectionMetrics,
 		returnValuesOnConditionCheckFailure: in.ReturnValuesOnConditionCheckFailure,
 		expr: writeRequest{op: expr.OpPutItem, condition: in.ConditionExpression,
 			names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
-			expected: in.Expected, conditionalOperator: in.ConditionalOperator, trees: in.trees,
+			expected: in.Expected, conditionalOperator: in.ConditionalOperator, trees: trees,
 		},
 	})
 	if err != nil {

@@ -13,13 +13,13 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
-	return run(db, opQuery, func() (*QueryOutput, error) { return db.query(in, false) })
+	return run(db, opQuery, func() (*QueryOutput, error) { return db.query(in, false, nil) })
 }
 
 // query is Query; keyFilter lets the filter name key attributes, which
 // a PartiQL SELECT's WHERE may do beside its key condition
 // (StatementQuery).
-func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
+func (db *DB) query(in *QueryInput, keyFilter bool, trees *expr.Trees) (*QueryOutput, error) {
 	if err := conditionalOperatorFirst(in.ConditionalOperator, len(in.QueryFilter)); err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (db *DB) query(in *QueryInput, keyFilter bool) (*QueryOutput, error) {
 		names:      in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		attributesToGet: in.AttributesToGet, filterParam: "QueryFilter", legacyFilter: in.QueryFilter,
 		conditionalOperator: in.ConditionalOperator, keyConditions: in.KeyConditions,
-		trees: in.trees,
+		trees: trees,
 	}
 	var x readExprs
 	var err error

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/internal/expr"
 )
 
 // Request and response shapes of Query and Scan, field for field as in
@@ -47,9 +46,6 @@ type ScanInput struct {
 	EmptyExpressions          Exprs // expressions present but empty
 	// ValueError: see ValueError in validation_order.go.
 	ValueError error
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // ScanOutput is Scan's response. Items is nil for Select COUNT.
@@ -88,9 +84,6 @@ type QueryInput struct {
 	EmptyExpressions          Exprs // expressions present but empty
 	// ValueError: see ValueError in validation_order.go.
 	ValueError error
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // QueryOutput is Query's response. Items is nil for Select COUNT.

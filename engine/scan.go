@@ -11,10 +11,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Scan.html
 func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
-	return run(db, opScan, func() (*ScanOutput, error) { return db.scan(in) })
+	return run(db, opScan, func() (*ScanOutput, error) { return db.scan(in, nil) })
 }
 
-func (db *DB) scan(in *ScanInput) (*ScanOutput, error) {
+func (db *DB) scan(in *ScanInput, trees *expr.Trees) (*ScanOutput, error) {
 	var c constraints
 	c.itemTableName(in.TableName, in.NoTableName)
 	c.indexName(in.IndexName)
@@ -67,7 +67,7 @@ func (db *DB) scan(in *ScanInput) (*ScanOutput, error) {
 		op: expr.OpScan, filter: in.FilterExpression, projection: in.ProjectionExpression,
 		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 		attributesToGet: in.AttributesToGet, filterParam: "ScanFilter", legacyFilter: in.ScanFilter,
-		conditionalOperator: in.ConditionalOperator, trees: in.trees,
+		conditionalOperator: in.ConditionalOperator, trees: trees,
 	})
 	if err != nil {
 		return nil, err

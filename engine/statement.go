@@ -111,89 +111,80 @@ func SchemaOf(d *TableDescription) *Schema {
 // DescribeTable's does).
 func TableNotFound() *Error { return NotFound(msgResourceNotFound) }
 
+// statementExprs is what a statement hands an operation beside its
+// request: the expressions it built as trees, one set for a single-item
+// operation or one per action of a transaction, in action order. A
+// request that came as a statement is not charged its update expression
+// against the item size limit (updateCharge), only the finished item is.
+// It never travels in the request: the API's shapes stay what the wire
+// carries.
+type statementExprs struct {
+	trees []*expr.Trees
+}
+
+// exprs is the trees of action i, or nil when the request did not come
+// as a statement.
+func (st *statementExprs) exprs(i int) *expr.Trees {
+	if st == nil || i >= len(st.trees) {
+		return nil
+	}
+	return st.trees[i]
+}
+
 // StatementGetItem is GetItem with the projection built as a tree
-// (x.Projection). It keeps x in in.
+// (x.Projection).
 func (db *DB) StatementGetItem(in *GetItemInput, x *expr.Trees) (*GetItemOutput, error) {
-	in.trees = x
-	return db.GetItem(in)
+	return run(db, opGetItem, func() (*GetItemOutput, error) { return db.getItem(in, x) })
 }
 
 // StatementScan is Scan with the filter and projection built as trees.
-// It keeps x in in.
 func (db *DB) StatementScan(in *ScanInput, x *expr.Trees) (*ScanOutput, error) {
-	in.trees = x
-	return db.Scan(in)
+	return run(db, opScan, func() (*ScanOutput, error) { return db.scan(in, x) })
 }
 
 // StatementQuery is Query as a statement's SELECT runs it, with the key
 // condition, filter and projection built as trees: its filter may name
 // key attributes (sk > 1 AND sk < 5 beside the key condition), which a
 // Query request may not, and its errors are the operation's own, not
-// reworded for the current validation layer as Query's are. It keeps x
-// in in.
+// reworded for the current validation layer as Query's are.
 func (db *DB) StatementQuery(in *QueryInput, x *expr.Trees) (*QueryOutput, error) {
-	in.trees = x
-	return db.query(in, true)
+	return db.query(in, true, x)
 }
 
-// StatementPutItem is PutItem with the condition built as a tree. It
-// keeps x in in.
+// StatementPutItem is PutItem with the condition built as a tree.
 func (db *DB) StatementPutItem(in *PutItemInput, x *expr.Trees) (*PutItemOutput, error) {
-	in.trees = x
-	return db.PutItem(in)
+	return run(db, opPutItem, func() (*PutItemOutput, error) { return db.putItem(in, x) })
 }
 
 // StatementDeleteItem is DeleteItem with the condition built as a tree.
-// It keeps x in in.
 func (db *DB) StatementDeleteItem(in *DeleteItemInput, x *expr.Trees) (*DeleteItemOutput, error) {
-	in.trees = x
-	return db.DeleteItem(in)
+	return run(db, opDeleteItem, func() (*DeleteItemOutput, error) { return db.deleteItem(in, x) })
 }
 
 // StatementUpdateItem is UpdateItem as a statement's UPDATE runs it, with
 // the update and condition built as trees: the request is not charged
 // its update expression against the item size limit (updateCharge), only
-// the finished item is. It marks in so, and keeps x in it.
+// the finished item is.
 func (db *DB) StatementUpdateItem(in *UpdateItemInput, x *expr.Trees) (*UpdateItemOutput, error) {
-	in.fromStatement = true
-	in.trees = x
-	return db.UpdateItem(in)
+	st := &statementExprs{trees: []*expr.Trees{x}}
+	return run(db, opUpdateItem, func() (*UpdateItemOutput, error) { return db.updateItem(in, st) })
 }
 
 // StatementTransactWriteItems is TransactWriteItems as ExecuteTransaction
 // runs its writes, with each action's expressions built as trees
 // (trees[i] for in.TransactItems[i]): an Update is not charged its update
-// expression (updateCharge), as StatementUpdateItem. It marks in so, and
-// keeps the trees in its actions.
+// expression (updateCharge), as StatementUpdateItem.
 func (db *DB) StatementTransactWriteItems(in *TransactWriteItemsInput, trees []*expr.Trees) (*TransactWriteItemsOutput, error) {
-	in.fromStatements = true
-	for i := range in.TransactItems {
-		ti := &in.TransactItems[i]
-		x := trees[i]
-		switch {
-		case ti.ConditionCheck != nil:
-			ti.ConditionCheck.trees = x
-		case ti.Put != nil:
-			ti.Put.trees = x
-		case ti.Update != nil:
-			ti.Update.trees = x
-		case ti.Delete != nil:
-			ti.Delete.trees = x
-		}
-	}
-	return db.TransactWriteItems(in)
+	st := &statementExprs{trees: trees}
+	return run(db, opTransactWriteItems, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in, st) })
 }
 
 // StatementTransactGetItems is TransactGetItems as ExecuteTransaction
 // runs its reads, with each read's projection built as a tree (trees[i]
-// for in.TransactItems[i]). It keeps the trees in its reads.
+// for in.TransactItems[i]).
 func (db *DB) StatementTransactGetItems(in *TransactGetItemsInput, trees []*expr.Trees) (*TransactGetItemsOutput, error) {
-	for i := range in.TransactItems {
-		if g := in.TransactItems[i].Get; g != nil {
-			g.trees = trees[i]
-		}
-	}
-	return db.TransactGetItems(in)
+	st := &statementExprs{trees: trees}
+	return run(db, opTransactGetItems, func() (*TransactGetItemsOutput, error) { return db.transactGetItems(in, st) })
 }
 
 // PartiQL request limits.

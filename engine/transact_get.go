@@ -15,10 +15,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
 func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
-	return run(db, opTransactGetItems, func() (*TransactGetItemsOutput, error) { return db.transactGetItems(in) })
+	return run(db, opTransactGetItems, func() (*TransactGetItemsOutput, error) { return db.transactGetItems(in, nil) })
 }
 
-func (db *DB) transactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
+func (db *DB) transactGetItems(in *TransactGetItemsInput, st *statementExprs) (*TransactGetItemsOutput, error) {
 	var c constraints
 	switch {
 	case in.TransactItems == nil:
@@ -52,7 +52,7 @@ func (db *DB) transactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutp
 	reads := make([]read, len(in.TransactItems))
 	for i, ti := range in.TransactItems {
 		g := ti.Get
-		proj, err := compileProjection(db.opts.ParseCaches.expr, expr.OpGetItem, g.ProjectionExpression, g.EmptyExpressions, g.ExpressionAttributeNames, nil, g.trees)
+		proj, err := compileProjection(db.opts.ParseCaches.expr, expr.OpGetItem, g.ProjectionExpression, g.EmptyExpressions, g.ExpressionAttributeNames, nil, st.exprs(i))
 		if err != nil {
 			return nil, err
 		}

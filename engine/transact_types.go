@@ -2,7 +2,6 @@ package engine
 
 import (
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/internal/expr"
 )
 
 // Request and response shapes of TransactWriteItems and TransactGetItems,
@@ -17,10 +16,6 @@ type TransactWriteItemsInput struct {
 	// ClientRequestTokenSet is true when the request carried the member,
 	// even as "" (which DynamoDB refuses as too short).
 	ClientRequestTokenSet bool
-	// fromStatements is set for ExecuteTransaction
-	// (StatementTransactWriteItems), whose UPDATE statements are not
-	// charged updateCharge (see prepareTransactWrite).
-	fromStatements bool
 }
 
 // TransactWriteItem is one action: exactly one member is set.
@@ -45,9 +40,6 @@ type TransactConditionCheck struct {
 	ExpressionAttributeValues           attr.Item
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // TransactPut creates or replaces an item.
@@ -59,9 +51,6 @@ type TransactPut struct {
 	ExpressionAttributeValues           attr.Item
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // TransactUpdate updates an item, creating it if it does not exist.
@@ -74,9 +63,6 @@ type TransactUpdate struct {
 	ExpressionAttributeValues           attr.Item
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // TransactDelete deletes an item.
@@ -88,9 +74,6 @@ type TransactDelete struct {
 	ExpressionAttributeValues           attr.Item
 	ReturnValuesOnConditionCheckFailure string
 	EmptyExpressions                    Exprs
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // TransactWriteItemsOutput is TransactWriteItems' response.
@@ -120,9 +103,6 @@ type TransactGet struct {
 	// ValueError is the first malformed attribute value the protocol
 	// decoder met in Key (see placedValue in validation_order.go).
 	ValueError error
-	// trees: a statement's expressions built as trees, which the
-	// operation uses instead of parsing the texts (engine/statement.go).
-	trees *expr.Trees
 }
 
 // TransactGetItemsOutput is TransactGetItems' response: one ItemResponse

@@ -69,11 +69,11 @@ type txAction struct {
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
 func (db *DB) TransactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
-	return run(db, opTransactWriteItems, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in) })
+	return run(db, opTransactWriteItems, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in, nil) })
 }
 
-func (db *DB) transactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
-	acts, err := db.prepareTransactWrite(in)
+func (db *DB) transactWriteItems(in *TransactWriteItemsInput, st *statementExprs) (*TransactWriteItemsOutput, error) {
+	acts, err := db.prepareTransactWrite(in, st)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func (db *DB) transactWriteItems(in *TransactWriteItemsInput) (*TransactWriteIte
 
 // prepareTransactWrite validates a request as DynamoDB does, compiles its
 // expressions and locates its items.
-func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, error) {
+func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput, st *statementExprs) ([]*txAction, error) {
 	var c constraints
 	switch {
 	case in.TransactItems == nil:
@@ -189,22 +189,22 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 			x := ti.ConditionCheck
 			a.kind, a.table, a.key, a.onFail = txCheck, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
 			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpConditionCheck, condition: x.ConditionExpression,
-				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: x.trees})
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: st.exprs(i)})
 		case ti.Put != nil:
 			x := ti.Put
 			a.kind, a.table, a.item, a.onFail = txPut, x.TableName, x.Item, x.ReturnValuesOnConditionCheckFailure
 			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpPutItem, condition: x.ConditionExpression,
-				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: x.trees})
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: st.exprs(i)})
 		case ti.Update != nil:
 			x := ti.Update
 			a.kind, a.table, a.key, a.onFail = txUpdate, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
 			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpUpdateItem, condition: x.ConditionExpression, update: x.UpdateExpression,
-				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: x.trees})
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: st.exprs(i)})
 		default:
 			x := ti.Delete
 			a.kind, a.table, a.key, a.onFail = txDelete, x.TableName, x.Key, x.ReturnValuesOnConditionCheckFailure
 			a.w, err = compileWrite(writeRequest{cache: db.opts.ParseCaches.expr, op: expr.OpDeleteItem, condition: x.ConditionExpression,
-				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: x.trees})
+				names: x.ExpressionAttributeNames, values: x.ExpressionAttributeValues, empty: x.EmptyExpressions, trees: st.exprs(i)})
 		}
 		if err != nil {
 			return nil, err
@@ -301,7 +301,7 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, er
 			// ExecuteTransaction UPDATE is charged is not recorded; it
 			// keeps the finished item's size alone, as a PartiQL UPDATE
 			// outside a transaction has.
-			if x := in.TransactItems[i].Update; !in.fromStatements && x.UpdateExpression != "" &&
+			if x := in.TransactItems[i].Update; st == nil && x.UpdateExpression != "" &&
 				updateCharge(a.w.update.Actions(), x.ExpressionAttributeNames, x.ExpressionAttributeValues) > attr.MaxItemSize {
 				return nil, Validation(msgUpdatedItemTooLarge)
 			}

@@ -12,10 +12,10 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
-	return run(db, opUpdateItem, func() (*UpdateItemOutput, error) { return db.updateItem(in) })
+	return run(db, opUpdateItem, func() (*UpdateItemOutput, error) { return db.updateItem(in, nil) })
 }
 
-func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
+func (db *DB) updateItem(in *UpdateItemInput, st *statementExprs) (*UpdateItemOutput, error) {
 	t, k, w, err := db.startWrite(in, &itemWrite{kind: writeUpdate, item: in.Key, valueError: in.ValueError,
 		tableName: in.TableName, noTableName: in.NoTableName,
 		returnValues: in.ReturnValues, consumedCapacity: in.ReturnConsumedCapacity, collectionMetrics: in.ReturnItemCollectionMetrics,
@@ -23,7 +23,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 		expr: writeRequest{op: expr.OpUpdateItem, condition: in.ConditionExpression, update: in.UpdateExpression,
 			names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues, empty: in.EmptyExpressions,
 			expected: in.Expected, conditionalOperator: in.ConditionalOperator,
-			attributeUpdates: in.AttributeUpdates, trees: in.trees,
+			attributeUpdates: in.AttributeUpdates, trees: st.exprs(0),
 		},
 	})
 	if err != nil {
@@ -38,7 +38,7 @@ func (db *DB) updateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
 			return nil, attrError(err)
 		}
 	}
-	if w.update != nil && in.UpdateExpression != "" && !in.fromStatement {
+	if w.update != nil && in.UpdateExpression != "" && st == nil {
 		// Charged from the request alone, before the condition is read.
 		// A PartiQL UPDATE is not: it sizes the finished item alone,
 		// and stores a 409,600-byte item at a one-byte key (paritysuite's
