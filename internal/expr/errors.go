@@ -199,3 +199,11 @@ func longTypeName(t attr.Type) string {
 	}
 	return "UNKNOWN"
 }
+
+// The limits the parser and a statement's trees enforce alike, each
+// followed by the figure that broke it.
+const (
+	msgListIndexRange    = "List index is not within the allowable range; index: "
+	msgPathTooDeep       = "The document path has too many nesting levels; nesting levels: "
+	msgTooManyINOperands = "The IN operator is provided with too many operands; number of operands: "
+)

@@ -218,7 +218,7 @@ func (p *parser) parsePathRest(first PathElem) []PathElem {
 			if err != nil {
 				// Inferred detail; DynamoDB Local's message list has the
 				// text up to the semicolon.
-				p.abort("List index is not within the allowable range; index: " + p.text(t))
+				p.abort(msgListIndexRange + p.text(t))
 			}
 			p.next()
 			p.expect(tRBracket)
@@ -228,7 +228,7 @@ func (p *parser) parsePathRest(first PathElem) []PathElem {
 				// "Invalid ProjectionExpression: The document path has too
 				// many nesting levels; nesting levels: 33" (ScyllaDB's
 				// Alternator tests, run against DynamoDB).
-				p.abort("The document path has too many nesting levels; nesting levels: " + strconv.Itoa(len(path)))
+				p.abort(msgPathTooDeep + strconv.Itoa(len(path)))
 			}
 			return path
 		}
@@ -387,7 +387,7 @@ func (p *parser) parsePrimary(operandOK bool) (*Cond, *Operand) {
 			// "Invalid FilterExpression: The IN operator is provided with
 			// too many operands; number of operands: 163" (reapit/
 			// foundations issue 8255).
-			p.abort("The IN operator is provided with too many operands; number of operands: " + strconv.Itoa(n))
+			p.abort(msgTooManyINOperands + strconv.Itoa(n))
 		}
 		return &Cond{Kind: CondIn, Operands: ops}, nil
 	}

@@ -173,7 +173,7 @@ func (w *treeWalk) path(p []PathElem) {
 		case e.IsIndex:
 			e.Ref = -1
 			if e.Index > math.MaxInt32 {
-				w.fail("List index is not within the allowable range; index: " + strconv.Itoa(e.Index))
+				w.fail(msgListIndexRange + strconv.Itoa(e.Index))
 			}
 		case len(e.Name) > 0 && e.Name[0] == '#':
 			e.Ref = w.nameSlot(e.Name)
@@ -185,7 +185,7 @@ func (w *treeWalk) path(p []PathElem) {
 		}
 	}
 	if len(p) > MaxPathDepth {
-		w.fail("The document path has too many nesting levels; nesting levels: " + strconv.Itoa(len(p)))
+		w.fail(msgPathTooDeep + strconv.Itoa(len(p)))
 	}
 }
 
@@ -298,7 +298,7 @@ func (w *treeWalk) cond(c *Cond) {
 			w.operands(o, false)
 		}
 		if n := len(c.Operands) - 1; c.Kind == CondIn && n > MaxInOperands {
-			w.fail("The IN operator is provided with too many operands; number of operands: " + strconv.Itoa(n))
+			w.fail(msgTooManyINOperands + strconv.Itoa(n))
 		}
 	}
 }
