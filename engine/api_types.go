@@ -639,3 +639,16 @@ type BatchWriteItemOutput struct {
 	ConsumedCapacity      []ConsumedCapacity
 	ItemCollectionMetrics map[string][]ItemCollectionMetrics
 }
+
+// Projection types.
+const (
+	ProjectionAll      = "ALL"
+	ProjectionKeysOnly = "KEYS_ONLY"
+	ProjectionInclude  = "INCLUDE"
+)
+
+// Index statuses.
+const (
+	IndexStatusActive   = "ACTIVE"
+	IndexStatusCreating = "CREATING"
+)

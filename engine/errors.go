@@ -1,6 +1,11 @@
 package engine
 
-import "github.com/dynago/dynago/attr"
+import (
+	"errors"
+	"strings"
+
+	"github.com/dynago/dynago/attr"
+)
 
 // DynamoDB error codes, as sent in the "__type" field after the '#'.
 const (
@@ -20,6 +25,8 @@ const (
 	CodeRequestLimitExceeded       = "RequestLimitExceeded"
 	CodeMissingAuthenticationToken = "MissingAuthenticationTokenException"
 	CodeAccessDenied               = "AccessDeniedException"
+	CodeThrottling                 = "ThrottlingException"
+	CodeRequestTimeout             = "RequestTimeoutException"
 	// CodeInternalFailure is the HTTP 500 of the framework in front of
 	// DynamoDB, sent without a message, for request shapes the service
 	// fails on (the ack-api-quirks lab, DDB-TABLE-437, -178 and -456).
@@ -76,3 +83,127 @@ func internalFailure() *Error { return &Error{Code: CodeInternalFailure} }
 
 // InUse returns a ResourceInUseException with the given message.
 func InUse(msg string) *Error { return &Error{Code: CodeResourceInUse, Message: msg} }
+
+// ValidationCurrent returns a ValidationException whose value problem has
+// another text in DynamoDB's current validation layer (attr.Error.Current),
+// which the operations that run that layer answer instead.
+func ValidationCurrent(msg, current string) *Error {
+	return &Error{Code: CodeValidation, Message: msg, current: current}
+}
+
+// Current is the text of the error's value problem in DynamoDB's current
+// validation layer, or "".
+func (e *Error) Current() string { return e.current }
+
+// attrError turns attr's validation errors into ValidationExceptions.
+func attrError(err error) error {
+	var ae *attr.Error
+	if errors.As(err, &ae) {
+		return &Error{Code: CodeValidation, Message: ae.Message, current: ae.Current, prefix: ae.Prefix}
+	}
+	return err
+}
+
+// TransactionCanceled is DynamoDB's TransactionCanceledException: the
+// message lists every action's code in request order, as in
+//
+//	Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]
+func TransactionCanceled(reasons []CancellationReason) error {
+	codes := make([]string, len(reasons))
+	for i, r := range reasons {
+		codes[i] = r.Code
+	}
+	return &Error{
+		Code:                CodeTransactionCanceled,
+		Message:             msgTransactionCanceled(codes),
+		CancellationReasons: reasons,
+	}
+}
+
+// msgTransactionCanceled is the text of a TransactionCanceledException,
+// listing every action's reason code in request order: "Transaction
+// cancelled, please refer cancellation reasons for specific reasons
+// [None, ConditionalCheckFailed]" (AWS's TransactWriteItems reference and
+// every recorded cancellation).
+func msgTransactionCanceled(codes []string) string {
+	return "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]"
+}
+
+// A constructor for each of the other codes, so every client error is
+// built the same way.
+
+// ConditionalCheckFailed returns a ConditionalCheckFailedException.
+func ConditionalCheckFailed(msg string) *Error {
+	return &Error{Code: CodeConditionalCheckFailed, Message: msg}
+}
+
+// Serialization returns a SerializationException: a request body that is
+// not the JSON of the operation's input.
+func Serialization(msg string) *Error { return &Error{Code: CodeSerialization, Message: msg} }
+
+// UnknownOperation returns the message-less UnknownOperationException.
+func UnknownOperation() *Error { return &Error{Code: CodeUnknownOperation} }
+
+// LimitExceeded returns a LimitExceededException.
+func LimitExceeded(msg string) *Error { return &Error{Code: CodeLimitExceeded, Message: msg} }
+
+// InternalServerErrorText returns an InternalServerError with its own
+// text, where DynamoDB words one.
+func InternalServerErrorText(msg string) *Error {
+	return &Error{Code: CodeInternalServerError, Message: msg}
+}
+
+// TransactionConflict returns a TransactionConflictException.
+func TransactionConflict(msg string) *Error {
+	return &Error{Code: CodeTransactionConflict, Message: msg}
+}
+
+// IdempotentParameterMismatch returns an
+// IdempotentParameterMismatchException.
+func IdempotentParameterMismatch(msg string) *Error {
+	return &Error{Code: CodeIdempotentParameter, Message: msg}
+}
+
+// ItemCollectionSizeLimitExceeded returns an
+// ItemCollectionSizeLimitExceededException.
+func ItemCollectionSizeLimitExceeded(msg string) *Error {
+	return &Error{Code: CodeItemCollectionSizeLimit, Message: msg}
+}
+
+// ProvisionedThroughputExceeded returns a
+// ProvisionedThroughputExceededException.
+func ProvisionedThroughputExceeded(msg string) *Error {
+	return &Error{Code: CodeProvisionedThroughput, Message: msg}
+}
+
+// RequestLimitExceeded returns a RequestLimitExceeded error.
+func RequestLimitExceeded(msg string) *Error {
+	return &Error{Code: CodeRequestLimitExceeded, Message: msg}
+}
+
+// MissingAuthenticationToken returns a
+// MissingAuthenticationTokenException.
+func MissingAuthenticationToken(msg string) *Error {
+	return &Error{Code: CodeMissingAuthenticationToken, Message: msg}
+}
+
+// AccessDenied returns an AccessDeniedException.
+func AccessDenied(msg string) *Error { return &Error{Code: CodeAccessDenied, Message: msg} }
+
+// ExpiredIterator returns an ExpiredIteratorException (streams).
+func ExpiredIterator(msg string) *Error { return &Error{Code: CodeExpiredIterator, Message: msg} }
+
+// TrimmedDataAccess returns a TrimmedDataAccessException (streams).
+func TrimmedDataAccess(msg string) *Error { return &Error{Code: CodeTrimmedDataAccess, Message: msg} }
+
+// DuplicateItem returns a DuplicateItemException (PartiQL's INSERT of an
+// item that exists).
+func DuplicateItem(msg string) *Error { return &Error{Code: CodeDuplicateItem, Message: msg} }
+
+// Throttling returns a ThrottlingException: too many requests for the
+// endpoint, not for a table's capacity.
+func Throttling(msg string) *Error { return &Error{Code: CodeThrottling, Message: msg} }
+
+// RequestTimeout returns a RequestTimeoutException: a request body that
+// did not arrive in time.
+func RequestTimeout(msg string) *Error { return &Error{Code: CodeRequestTimeout, Message: msg} }

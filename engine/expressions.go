@@ -19,7 +19,7 @@ const msgConditionFailed = "The conditional request failed"
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html#DDB-PutItem-request-ReturnValuesOnConditionCheckFailure
 func conditionFailed(old attr.Item, returnOnFailure string) error {
-	e := &Error{Code: CodeConditionalCheckFailed, Message: msgConditionFailed}
+	e := ConditionalCheckFailed(msgConditionFailed)
 	if returnOnFailure == ReturnValuesAllOld && old != nil {
 		e.Item = old
 	}

@@ -27,19 +27,6 @@ import (
 // projection names. Index rows are written by maintainIndexes in the same
 // batch as the item, so an index is never stale.
 
-// Projection types.
-const (
-	ProjectionAll      = "ALL"
-	ProjectionKeysOnly = "KEYS_ONLY"
-	ProjectionInclude  = "INCLUDE"
-)
-
-// Index statuses.
-const (
-	IndexStatusActive   = "ACTIVE"
-	IndexStatusCreating = "CREATING"
-)
-
 // Limits. https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
 const (
 	maxLocalIndexes      = 5

@@ -417,7 +417,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 		}
 	}
 	if online > 1 {
-		return 0, &Error{Code: CodeLimitExceeded, Message: msgOneOnlineIndex}
+		return 0, LimitExceeded(msgOneOnlineIndex)
 	}
 	// While an index backfills, a Create or Delete of another waits; a
 	// Delete of that index is admitted (the ack-api-quirks lab,
@@ -428,7 +428,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			if ix.Backfilling && !slices.ContainsFunc(in.GlobalSecondaryIndexUpdates, func(u GlobalSecondaryIndexUpdate) bool {
 				return u.Delete != nil && u.Delete.IndexName == ix.Name
 			}) {
-				return 0, &Error{Code: CodeLimitExceeded, Message: msgOneOnlineIndex}
+				return 0, LimitExceeded(msgOneOnlineIndex)
 			}
 		}
 	}
@@ -491,7 +491,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			// a Create on a PROVISIONED table needs its throughput
 			// (DDB-TABLE-152).
 			if gsis >= maxGlobalIndexes {
-				return 0, &Error{Code: CodeLimitExceeded, Message: fmt.Sprintf("Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of %d", maxGlobalIndexes)}
+				return 0, LimitExceeded(fmt.Sprintf("Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of %d", maxGlobalIndexes))
 			}
 			if m.BillingMode == BillingModePayPerRequest && g.ProvisionedThroughput != nil {
 				return 0, invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST", g.IndexName)

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
@@ -227,13 +226,4 @@ func canonicalizeValue(v *attr.Value) error {
 		return nil
 	}
 	return attrError(v.Canonicalize())
-}
-
-// attrError turns attr's validation errors into ValidationExceptions.
-func attrError(err error) error {
-	var ae *attr.Error
-	if errors.As(err, &ae) {
-		return &Error{Code: CodeValidation, Message: ae.Message, current: ae.Current, prefix: ae.Prefix}
-	}
-	return err
 }

@@ -65,7 +65,7 @@ func (db *DB) capacityCap(index string, p *ProvisionedThroughput) error {
 			msg = fmt.Sprintf("The requested %s for index %s, %d, is above the per index maximum for the account in %s. Per table maximum: %d. %s",
 				u.name, index, u.value, db.opts.Region, tableMaxCapacityUnits, msgCapacityLimitTail)
 		}
-		return &Error{Code: CodeLimitExceeded, Message: msg}
+		return LimitExceeded(msg)
 	}
 	return nil
 }

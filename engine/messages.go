@@ -111,7 +111,6 @@ func msgIteratorExpired(created, now string, toleratedMillis int64) string {
 // ExtendDB's index helpers (2026), which record the short text for every
 // Query and for Scans of an index.
 const (
-	msgStartKeyInvalid     = "The provided starting key is invalid"
 	msgKeySchema           = attr.MsgKeySchemaMismatch
 	msgScanStartKeyInvalid = msgStartKeyInvalid + ": " + msgKeySchema
 )
@@ -359,31 +358,6 @@ func msgAttributeDefinitionsUnused(defs, used []string) string {
 // which replace the member-constraint wording and the
 // LimitExceededException for the 50-tag limit.
 
-// msgTagKeyInvalid answers a tag key that is empty, longer than 128
-// characters or has a character outside letters, digits, white space and
-// + - = . _ : / @ ("Key: null" when the member is absent).
-func msgTagKeyInvalid(key string) string {
-	return "The Tag Key provided is invalid, Key: " + key
-}
-
-// msgTagValueInvalid answers a tag value longer than 256 characters or
-// with a character outside the same set ("Value: null" when the member is
-// absent).
-func msgTagValueInvalid(value string) string {
-	return "The Tag Value provided is invalid, Value: " + value
-}
-
-// MsgTagKeyNull and MsgTagValueNull are msgTagKeyInvalid and
-// msgTagValueInvalid for a Tag without the member, which only the
-// protocol decoder can tell from an empty one (DDB-TABLE-107 and -457:
-// "The Tag Value provided is invalid, Value: null" for a key-only tag,
-// "The Tag Key provided is invalid, Key: null" for {} or a value-only
-// one).
-var (
-	MsgTagKeyNull   = msgTagKeyInvalid("null")
-	MsgTagValueNull = msgTagValueInvalid("null")
-)
-
 // msgTagKeyAWSPrefix answers a key beginning with "aws:" in any case, in
 // TagResource and UntagResource (DDB-TABLE-105: "Tag Key cannot be
 // prefixed with aws:, Key: AWS:foo").
@@ -468,18 +442,6 @@ func msgRangeNeedsEquality(prior, later string) string {
 // of malformed values wherever they appear, and of the parameter mixes
 // DynamoDB refuses).
 
-// MsgInvalidExpressionValue wraps the problem with one value of
-// ExpressionAttributeValues as DynamoDB reports it, naming the value's
-// key: "ExpressionAttributeValues contains invalid value: Supplied
-// AttributeValue is empty, must contain exactly one of the supported
-// datatypes for key :v1" (recorded from DynamoDB in applications'
-// comments: a DocumentClient set in UpdateItem, an empty list in
-// easyCLA's UpdateItem). The decoder uses it for the problems it finds
-// (an empty value, several types); internal/expr words the others alike.
-func MsgInvalidExpressionValue(inner, key string) string {
-	return expr.MsgInvalidValue(inner, key)
-}
-
 // Transient states (Options.TransientDelay; engine/transient.go).
 
 // msgTableNotActive answers an item operation on a table that is
@@ -491,10 +453,6 @@ const msgTableNotActive = msgResourceNotFound
 // msgResourceNotFound is the bare ResourceNotFoundException text of an
 // item operation on a table that is not there.
 const msgResourceNotFound = "Requested resource not found"
-
-// msgInternalServerError is the text of every InternalServerError: a
-// failure of dynago's own, which clients retry.
-const msgInternalServerError = "Internal server error"
 
 // A table change that meets a table in a transient state. "Table is being
 // created: X": dynalite's DeleteTable, and the ack-api-quirks catalogue
@@ -759,18 +717,6 @@ func msgDuplicateAttributeToGet(name string) string {
 // Presence of top-level members: an absent member, a null one and an
 // empty one are three different requests.
 
-// MsgTableNameRequired answers a table-management request (CreateTable,
-// DeleteTable, DescribeTable, UpdateTable, DescribeTimeToLive,
-// UpdateTimeToLive) that has no TableName, or a null one, before any
-// member constraint: dynalite's tests against DynamoDB (test/createTable.js,
-// deleteTable.js, describeTable.js, updateTable.js, describeTimeToLive.js,
-// updateTimeToLive.js, "should return ValidationException for no
-// TableName"), and applications' reports of DescribeTable (aws/aws-sdk-java
-// issue 977, 2017) and UpdateTable (aws/aws-sdk-java pull 344, 2015). Item
-// operations answer fmtConstraintNull instead (paritysuite's putItem
-// error-messages test; Netflix-Skunkworks/iep-apps pull 527, GetItem, 2024).
-const MsgTableNameRequired = "The parameter 'TableName' is required but was not present in the request"
-
 // Limits and sizes: attribute name lengths.
 
 // fmtNonKeyAttributeNames answers a NonKeyAttributes list (%s, its names
@@ -814,14 +760,6 @@ var msgTableOpNameEmpty = constraints{
 // deepRequests.test.ts, eu-west-2 and us-east-1, 2026-10-09; dynalite's
 // query and scan tests against DynamoDB).
 var conditionalOperatorValues = []string{"OR", "AND"}
-
-// MsgStartKeyInvalidPrefix prefixes an empty or many-typed value in a
-// Query's or Scan's ExclusiveStartKey, which the protocol decoder finds:
-// "The provided starting key is invalid: Supplied AttributeValue is empty,
-// must contain exactly one of the supported datatypes" (dynalite's query
-// and scan tests against DynamoDB, "unsupported datatype in
-// ExclusiveStartKey" and "multiple datatypes in ExclusiveStartKey").
-const MsgStartKeyInvalidPrefix = msgStartKeyInvalid + ": "
 
 // Validation order, continued (engine/validation_order.go).
 
@@ -869,15 +807,6 @@ func msgIOPSIndexCreating(table string, indexes []string) string {
 
 func msgIndexNotBackfilling(table, index string) string {
 	return msgInUsePrefix + "Index is being created but is not backfilling yet. Table: " + table + " Index: " + index
-}
-
-// msgTransactionCanceled is the text of a TransactionCanceledException,
-// listing every action's reason code in request order: "Transaction
-// cancelled, please refer cancellation reasons for specific reasons
-// [None, ConditionalCheckFailed]" (AWS's TransactWriteItems reference and
-// every recorded cancellation).
-func msgTransactionCanceled(codes []string) string {
-	return "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]"
 }
 
 // Warm throughput requests (the ack-api-quirks lab, recorded 2026-10-08/09;

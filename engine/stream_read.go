@@ -331,7 +331,7 @@ func (db *DB) getShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutp
 			return nil, Validation(msgInvalidSequenceNumber(sh.ID, in.SequenceNumber))
 		}
 		if seq < trimmed {
-			return nil, &Error{Code: CodeTrimmedDataAccess, Message: msgTrimmed}
+			return nil, TrimmedDataAccess(msgTrimmed)
 		}
 		pos = seq
 		if in.ShardIteratorType == IteratorAfterSequenceNumber {
@@ -446,7 +446,7 @@ func (db *DB) getRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 	}
 	now := db.now()
 	if now.Sub(p.created) > iteratorLifetime {
-		return nil, &Error{Code: CodeExpiredIterator, Message: msgIteratorExpired(javaTime(p.created), javaTime(now), iteratorLifetime.Milliseconds())}
+		return nil, ExpiredIterator(msgIteratorExpired(javaTime(p.created), javaTime(now), iteratorLifetime.Milliseconds()))
 	}
 	v, found := db.streams.Load(p.streamID)
 	if !found && db.shared {
@@ -465,7 +465,7 @@ func (db *DB) getRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 	}
 	defer done()
 	if p.pos < trimmed && p.pos >= sh.Start {
-		return nil, &Error{Code: CodeTrimmedDataAccess, Message: msgTrimmed}
+		return nil, TrimmedDataAccess(msgTrimmed)
 	}
 	hi := visible // the last sequence number this call may read
 	if sh.End != 0 {

@@ -212,7 +212,7 @@ func (db *DB) tableByARN(arn string) (*table, error) {
 		return nil, Validation(msgInvalidTableArn(arn))
 	}
 	if f[4] != db.opts.AccountID {
-		return nil, &Error{Code: CodeAccessDenied, Message: msgArnNotAllowed}
+		return nil, AccessDenied(msgArnNotAllowed)
 	}
 	// Tag operations decide on the table as a shared store has it now.
 	t, err := db.lookupFresh(name)

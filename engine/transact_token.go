@@ -82,7 +82,7 @@ func (db *DB) beginToken(token string, fp [sha256.Size]byte) (e *tokenEntry, rep
 		if e != nil {
 			if !e.trim && e.fp != fp {
 				c.mu.Unlock()
-				return nil, false, &Error{Code: CodeIdempotentParameter, Message: msgIdempotentMismatch}
+				return nil, false, IdempotentParameterMismatch(msgIdempotentMismatch)
 			}
 			done := e.done
 			c.mu.Unlock()
@@ -99,7 +99,7 @@ func (db *DB) beginToken(token string, fp [sha256.Size]byte) (e *tokenEntry, rep
 		if found && len(stored) == sha256.Size+8 && db.now().UnixNano() < int64(binary.BigEndian.Uint64(stored[sha256.Size:])) {
 			c.mu.Unlock()
 			if [sha256.Size]byte(stored[:sha256.Size]) != fp {
-				return nil, false, &Error{Code: CodeIdempotentParameter, Message: msgIdempotentMismatch}
+				return nil, false, IdempotentParameterMismatch(msgIdempotentMismatch)
 			}
 			return nil, true, nil
 		}

@@ -559,22 +559,6 @@ func firstValidationError(reasons []CancellationReason) []CancellationReason {
 	return reasons
 }
 
-// TransactionCanceled is DynamoDB's TransactionCanceledException: the
-// message lists every action's code in request order, as in
-//
-//	Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]
-func TransactionCanceled(reasons []CancellationReason) error {
-	codes := make([]string, len(reasons))
-	for i, r := range reasons {
-		codes[i] = r.Code
-	}
-	return &Error{
-		Code:                CodeTransactionCanceled,
-		Message:             msgTransactionCanceled(codes),
-		CancellationReasons: reasons,
-	}
-}
-
 // transactWriteOutput bills a committed transaction: twice the write
 // units of each action, as DynamoDB bills transactional writes. A
 // ConditionCheck is billed as a write of the item it read, 2 write units

@@ -262,14 +262,14 @@ func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 		// A WarmThroughput change then is an HTTP 500 (the ack-api-quirks
 		// lab, DDB-TABLE-458, a table's, recorded whole).
 		if in.WarmThroughput != nil {
-			return &Error{Code: CodeInternalServerError, Message: msgWarmDuringAllocation}
+			return InternalServerErrorText(msgWarmDuringAllocation)
 		}
 	}
 	backfilling := db.backfillingIndexes(t)
 	if len(deleting) > 0 || len(pending) > 0 || len(backfilling) > 0 {
 		for _, u := range in.GlobalSecondaryIndexUpdates {
 			if u.Create != nil || u.Delete != nil && !backfilling[u.Delete.IndexName] {
-				return &Error{Code: CodeLimitExceeded, Message: msgOneOnlineIndex}
+				return LimitExceeded(msgOneOnlineIndex)
 			}
 		}
 	}
@@ -425,7 +425,7 @@ func (db *DB) tooManyTransitions(cur map[string]*table, t *table) error {
 		}
 	}
 	if n >= maxTablesInTransition {
-		return &Error{Code: CodeLimitExceeded, Message: msgTooManyTransitions}
+		return LimitExceeded(msgTooManyTransitions)
 	}
 	return nil
 }

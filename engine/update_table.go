@@ -444,9 +444,9 @@ func decreaseBudget(tp catThroughput, now time.Time) error {
 	if !now.Before(next) {
 		return nil
 	}
-	return &Error{Code: CodeLimitExceeded, Message: fmt.Sprintf("Subscriber limit exceeded: Provisioned throughput decreases are limited within a given UTC day. "+
+	return LimitExceeded(fmt.Sprintf("Subscriber limit exceeded: Provisioned throughput decreases are limited within a given UTC day. "+
 		"After the first 4 decreases, each subsequent decrease in the same UTC day can be performed at most once every 3600 seconds. "+
-		"Number of decreases today: %d. Last decrease at %s. Next decrease can be made at %s", n, javaFullDate(last), javaFullDate(next))}
+		"Number of decreases today: %d. Last decrease at %s. Next decrease can be made at %s", n, javaFullDate(last), javaFullDate(next)))
 }
 
 // javaFullDate writes t as DynamoDB's quota messages do (Java's full date

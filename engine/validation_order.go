@@ -325,13 +325,13 @@ func expectedOperatorFirst(op string, conditions int, deep func() bool) error {
 // recorded in the current layer and keep their older answers.
 func currentLayer(err error, envelope bool) error {
 	var e *Error
-	if !errors.As(err, &e) || e.current == "" {
+	if !errors.As(err, &e) || e.Current() == "" {
 		return err
 	}
 	if envelope {
-		return Validation(msgEnvelope + e.current)
+		return Validation(msgEnvelope + e.Current())
 	}
-	return Validation(e.current)
+	return Validation(e.Current())
 }
 
 // writeEnvelope puts the request-validation problems of PutItem,
@@ -350,7 +350,7 @@ func currentLayer(err error, envelope bool) error {
 // answer bare).
 func writeEnvelope(err error, deep func() bool) error {
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeValidation || e.current != "" || strings.HasPrefix(e.Message, msgEnvelope) {
+	if !errors.As(err, &e) || e.Code != CodeValidation || e.Current() != "" || strings.HasPrefix(e.Message, msgEnvelope) {
 		return err
 	}
 	m := e.Message

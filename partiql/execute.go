@@ -205,7 +205,7 @@ func runWrite(db *engine.DB, w *qlWrite, rcc string) (attr.Item, *engine.Consume
 		if err != nil {
 			var e *engine.Error
 			if errors.As(err, &e) && e.Code == engine.CodeConditionalCheckFailed {
-				return nil, nil, &engine.Error{Code: engine.CodeDuplicateItem, Message: msgQLDuplicateItem}
+				return nil, nil, engine.DuplicateItem(msgQLDuplicateItem)
 			}
 			return nil, nil, err
 		}

@@ -286,8 +286,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.hostAllowed(r.Host) {
 		s.log.Info(logHostRefused,
 			"host", r.Host, "remote", r.RemoteAddr)
-		s.writeErrorStatus(w, r, http.StatusForbidden, &engine.Error{Code: engine.CodeAccessDenied,
-			Message: hostRefused(r.Host)})
+		s.writeErrorStatus(w, r, http.StatusForbidden, engine.AccessDenied(hostRefused(r.Host)))
 		return
 	}
 	admin := strings.HasPrefix(r.URL.Path, adminPrefix)
@@ -349,8 +348,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// dynago's own requests have no X-Amz-Target, so a browser could
 		// send them cross-site as a plain form POST; refuse those.
 		if err := s.crossOrigin.Check(r); err != nil {
-			s.writeErrorStatus(w, r, http.StatusForbidden, &engine.Error{Code: engine.CodeAccessDenied,
-				Message: "Cross-origin request refused: " + r.URL.Path + " accepts requests only from non-browser clients or its own origin"})
+			s.writeErrorStatus(w, r, http.StatusForbidden, engine.AccessDenied("Cross-origin request refused: "+r.URL.Path+" accepts requests only from non-browser clients or its own origin"))
 			return
 		}
 	}
@@ -373,7 +371,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		opName = target[strings.IndexByte(target, '.')+1:]
 	}
 	if !ok {
-		s.writeError(w, r, &engine.Error{Code: engine.CodeUnknownOperation})
+		s.writeError(w, r, engine.UnknownOperation())
 		return
 	}
 	if s.namespaces != nil && s.auth == nil {
@@ -460,8 +458,7 @@ func (s *Server) options(w http.ResponseWriter, r *http.Request, allowed bool) {
 	case allowed:
 		s.writePlain(w, r, http.StatusOK, "")
 	case r.Header.Get("Origin") != "":
-		s.writeErrorStatus(w, r, http.StatusForbidden, &engine.Error{Code: engine.CodeAccessDenied,
-			Message: fmt.Sprintf("Origin %q is not allowed: dynago lets browsers call it from pages on localhost and loopback addresses only, unless started with --cors", r.Header.Get("Origin"))})
+		s.writeErrorStatus(w, r, http.StatusForbidden, engine.AccessDenied(fmt.Sprintf("Origin %q is not allowed: dynago lets browsers call it from pages on localhost and loopback addresses only, unless started with --cors", r.Header.Get("Origin"))))
 	default:
 		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
 	}
@@ -524,7 +521,7 @@ func (s *Server) logThrottle(c *inflight) {
 // SDKs retry it with backoff (the Go SDK's standard retryer and botocore
 // list ThrottlingException among their throttling errors). The message
 // is DynamoDB's for the control-plane throttling it reports this way.
-var errThrottled = &engine.Error{Code: "ThrottlingException", Message: "Rate of requests exceeds the allowed throughput."}
+var errThrottled = engine.Throttling("Rate of requests exceeds the allowed throughput.")
 
 // bodyFailed answers a request whose body could not be read.
 func (s *Server) bodyFailed(w http.ResponseWriter, c *inflight, err error, reqID string) {
@@ -538,8 +535,7 @@ func (s *Server) bodyFailed(w http.ResponseWriter, c *inflight, err error, reqID
 		s.log.Warn("client did not send its request body within --read-body-timeout; closing its connection",
 			"remote", r.RemoteAddr, "timeout", s.bodyTimeout, "request_id", reqID)
 		w.Header().Set("Connection", "close")
-		s.writeErrorStatus(w, r, http.StatusRequestTimeout, &engine.Error{Code: "RequestTimeoutException",
-			Message: fmt.Sprintf("Request body not received within %v", s.bodyTimeout)})
+		s.writeErrorStatus(w, r, http.StatusRequestTimeout, engine.RequestTimeout(fmt.Sprintf("Request body not received within %v", s.bodyTimeout)))
 		return
 	}
 	var e *engine.Error
@@ -548,7 +544,7 @@ func (s *Server) bodyFailed(w http.ResponseWriter, c *inflight, err error, reqID
 		return
 	}
 	s.log.Debug("reading request body", "request_id", reqID, "err", err)
-	s.writeError(w, r, &engine.Error{Code: engine.CodeSerialization, Message: "Unable to read request body"})
+	s.writeError(w, r, engine.Serialization("Unable to read request body"))
 }
 
 // writeFailure answers an operation's error: DynamoDB's error when it is
@@ -597,8 +593,7 @@ func (s *Server) sweepTTL(w http.ResponseWriter, r *http.Request, reqID string) 
 // InternalServerError (recorded in Alternator's
 // test/alternator/test_compressed_request.py, which runs against
 // DynamoDB); the message is dynago's.
-var errBadCoding = &engine.Error{Code: engine.CodeInternalServerError,
-	Message: "Unable to decode the request body: Content-Encoding must be gzip, deflate or identity, and the body encoded with it"}
+var errBadCoding = engine.InternalServerErrorText("Unable to decode the request body: Content-Encoding must be gzip, deflate or identity, and the body encoded with it")
 
 // newDecoder returns a reader decoding a gzip or deflate (zlib) body.
 func newDecoder(coding string, src io.Reader) (io.ReadCloser, error) {
@@ -626,7 +621,7 @@ func decodeFailure(err error) error {
 // test suites that run against the service); the body's wording is
 // dynago's.
 func tooLarge(limit int64) *engine.Error {
-	return &engine.Error{Code: engine.CodeValidation, Message: fmt.Sprintf("Request size exceeded %d bytes", limit)}
+	return engine.Validation(fmt.Sprintf("Request size exceeded %d bytes", limit))
 }
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *engine.Error) {

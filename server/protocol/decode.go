@@ -47,7 +47,7 @@ const (
 )
 
 func serialization(msg string) *engine.Error {
-	return &engine.Error{Code: engine.CodeSerialization, Message: msg}
+	return engine.Serialization(msg)
 }
 
 // errSyntax is the error for a body that is not JSON. DynamoDB sends a

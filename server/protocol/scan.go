@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"github.com/dynago/dynago/internal/expr"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -79,7 +80,7 @@ func (d *decoder) deferAttr(msg string) {
 		return
 	}
 	if d.valueKey != "" {
-		msg = engine.MsgInvalidExpressionValue(msg, d.valueKey)
+		msg = expr.MsgInvalidValue(msg, d.valueKey)
 	}
 	if d.startKey && msg != msgAttrNesting {
 		msg = engine.MsgStartKeyInvalidPrefix + msg

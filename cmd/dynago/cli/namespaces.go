@@ -72,8 +72,8 @@ func (n *namespaces) DB(accessKey, region string) (*engine.DB, error) {
 		return nil, errors.New("server shutting down")
 	}
 	if len(n.mu.dbs) >= n.max {
-		return nil, &engine.Error{Code: engine.CodeLimitExceeded, Message: fmt.Sprintf(
-			"Too many namespaces: this server keeps the tables of at most %d access key and region pairs apart (--max-namespaces); sign with one already in use", n.max)}
+		return nil, engine.LimitExceeded(fmt.Sprintf(
+			"Too many namespaces: this server keeps the tables of at most %d access key and region pairs apart (--max-namespaces); sign with one already in use", n.max))
 	}
 	o := n.base
 	o.Region = region
