@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -23,22 +24,22 @@ const (
 // BatchGetItem reads up to 100 items from one or more tables. Items are
 // returned in no particular order; keys whose items would push the response
 // past 16 MB come back in UnprocessedKeys.
-func (db *DB) BatchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
-	return run(db, opBatchGetItem, func() (*BatchGetItemOutput, error) { return db.batchGetItem(in) })
+func (db *DB) BatchGetItem(in *dynamo.BatchGetItemInput) (*dynamo.BatchGetItemOutput, error) {
+	return run(db, opBatchGetItem, func() (*dynamo.BatchGetItemOutput, error) { return db.batchGetItem(in) })
 }
 
-func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+func (db *DB) batchGetItem(in *dynamo.BatchGetItemInput) (*dynamo.BatchGetItemOutput, error) {
 	// The lengths of RequestItems and of each Keys list are read first,
 	// and the first that fails is answered alone, in the validation
 	// framework's words (msgFrameworkRequestItemsEmpty,
 	// msgFrameworkBatchGetKeys).
 	if in.RequestItems != nil && len(in.RequestItems) == 0 {
-		return nil, Validation(msgFrameworkRequestItemsEmpty)
+		return nil, dynamo.Validation(msgFrameworkRequestItemsEmpty)
 	}
 	names := sortedKeys(in.RequestItems)
 	for _, name := range names {
 		if keys := in.RequestItems[name].Keys; keys != nil && (len(keys) == 0 || len(keys) > maxBatchGetKeys) {
-			return nil, Validation(msgFrameworkBatchGetKeys(name, len(keys) > 0))
+			return nil, dynamo.Validation(msgFrameworkBatchGetKeys(name, len(keys) > 0))
 		}
 	}
 	var c constraints
@@ -67,7 +68,7 @@ func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		total += len(in.RequestItems[name].Keys)
 	}
 	if total > maxBatchGetKeys {
-		return nil, Validation(msgBatchGetTooMany)
+		return nil, dynamo.Validation(msgBatchGetTooMany)
 	}
 
 	// Everything that needs no table comes first, duplicate keys included:
@@ -84,12 +85,12 @@ func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		if ka.AttributesToGet != nil && legacy == nil {
 			legacy = []string{"AttributesToGet"}
 		}
-		if (ka.ProjectionExpression != "" || ka.EmptyExpressions.Has(ExprProjection)) && modern == nil {
+		if (ka.ProjectionExpression != "" || ka.EmptyExpressions.Has(dynamo.ExprProjection)) && modern == nil {
 			modern = []string{"ProjectionExpression"}
 		}
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
-		return nil, attrError(err)
+		return nil, dynamo.AttrError(err)
 	}
 	projections := make(map[string]*expr.Projection, len(names))
 	for _, name := range names {
@@ -103,7 +104,7 @@ func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 			// The keys' names first (placedValue).
 			for _, key := range ka.Keys {
 				if err := attr.CheckNames(key); err != nil {
-					return nil, attrError(err)
+					return nil, dynamo.AttrError(err)
 				}
 			}
 			return nil, ka.ValueError
@@ -128,7 +129,7 @@ func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 
 	type plan struct {
 		t    *table
-		ka   KeysAndAttributes
+		ka   dynamo.KeysAndAttributes
 		keys []itemKey
 	}
 	plans := make([]plan, 0, len(names))
@@ -149,7 +150,7 @@ func (db *DB) batchGetItem(in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		plans = append(plans, p)
 	}
 
-	out := &BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]KeysAndAttributes{}}
+	out := &dynamo.BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]dynamo.KeysAndAttributes{}}
 	respBytes := 0
 	for _, p := range plans {
 		name := p.t.meta.Name
@@ -192,7 +193,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	return names
 }
 
-var errDuplicateKeys = Validation(msgDuplicateKeys)
+var errDuplicateKeys = dynamo.Validation(msgDuplicateKeys)
 
 // requestItemsKeys checks the table names that key a batch request's
 // RequestItems. DynamoDB reports them together, as one violation of the
@@ -238,7 +239,7 @@ func javaItem(b *strings.Builder, it attr.Item, seed int) {
 // {"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}). The members other than Keys
 // are not in that recording; they follow in the order of the Java form,
 // each only when sent.
-func jsonKeysAndAttributesMap(m map[string]KeysAndAttributes, names []string) string {
+func jsonKeysAndAttributesMap(m map[string]dynamo.KeysAndAttributes, names []string) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, name := range names {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // BatchWriteItem puts or deletes up to 25 items across tables. The whole
@@ -14,13 +15,13 @@ import (
 // always empty.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
-func (db *DB) BatchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
-	return run(db, opBatchWriteItem, func() (*BatchWriteItemOutput, error) { return db.batchWriteItem(in) })
+func (db *DB) BatchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWriteItemOutput, error) {
+	return run(db, opBatchWriteItem, func() (*dynamo.BatchWriteItemOutput, error) { return db.batchWriteItem(in) })
 }
 
-func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWriteItemOutput, error) {
 	if in.RequestItems != nil && len(in.RequestItems) == 0 {
-		return nil, Validation(msgBatchWriteRequestItemsRequired)
+		return nil, dynamo.Validation(msgBatchWriteRequestItemsRequired)
 	}
 	var c constraints
 	if in.RequestItems == nil {
@@ -62,7 +63,7 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		return nil, err
 	}
 	if total > maxBatchWriteRequests {
-		return nil, Validation(msgBatchWriteTooMany)
+		return nil, dynamo.Validation(msgBatchWriteTooMany)
 	}
 
 	// Checks that need no table come first: DynamoDB refuses a bad value or
@@ -71,7 +72,7 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		for _, wr := range in.RequestItems[name] {
 			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
 				// DynamoDB's words, even for a request with neither.
-				return nil, Validation(msgWriteRequestNotOneAction)
+				return nil, dynamo.Validation(msgWriteRequestNotOneAction)
 			}
 			if wr.PutRequest != nil {
 				if err := placedValue(wr.ValueError, wr.PutRequest.Item); err != nil {
@@ -130,7 +131,7 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 
 	units := map[string]float64{}
 	indexUnits := map[string]map[string]float64{}
-	metrics := map[string][]ItemCollectionMetrics{}
+	metrics := map[string][]dynamo.ItemCollectionMetrics{}
 	for _, o := range ops {
 		item := o.item
 		r, err := db.writeItem(o.t, o.k, func(old *storedItem) (attr.Item, bool, error) {
@@ -153,7 +154,7 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			indexUnits[o.t.meta.Name][name] += u
 		}
 	}
-	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	out := &dynamo.BatchWriteItemOutput{UnprocessedItems: map[string][]dynamo.WriteRequest{}}
 	for _, name := range names {
 		// The tables were looked up for the writes: the catalog has
 		// them, unless one was deleted since.
@@ -165,7 +166,7 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
 	}
-	if in.ReturnItemCollectionMetrics == ReturnItemCollectionMetricsSize {
+	if in.ReturnItemCollectionMetrics == dynamo.ReturnItemCollectionMetricsSize {
 		out.ItemCollectionMetrics = metrics
 	}
 	return out, nil
@@ -176,7 +177,7 @@ func (db *DB) batchWriteItem(in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 // com.amazonaws.dynamodb.v20120810.AttributeValue@1a2b3c4d},
 // workloadProfileName=null), deleteRequest=null), ...]}. The hash codes
 // are Java object identities; clients match on the constraint text.
-func javaWriteRequestMap(m map[string][]WriteRequest, names []string) string {
+func javaWriteRequestMap(m map[string][]dynamo.WriteRequest, names []string) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, name := range names {

@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"github.com/dynago/dynago/dynamo"
+	"math"
+)
 
 // Capacity units as DynamoDB bills them.
 //
@@ -38,13 +41,13 @@ func writeUnits(size int) float64 {
 
 // consumed records the units a read charged to table t (engine/meter.go)
 // and builds the ConsumedCapacity the request asked for, or nil for NONE.
-func (db *DB) consumed(t *table, mode string, units float64) *ConsumedCapacity {
+func (db *DB) consumed(t *table, mode string, units float64) *dynamo.ConsumedCapacity {
 	db.bill(t, units, nil, false)
 	switch mode {
-	case ReturnConsumedCapacityTotal:
-		return &ConsumedCapacity{TableName: t.meta.Name, CapacityUnits: ptr(units)}
-	case ReturnConsumedCapacityIndexes:
-		return &ConsumedCapacity{TableName: t.meta.Name, CapacityUnits: ptr(units), Table: &Capacity{CapacityUnits: ptr(units)}}
+	case dynamo.ReturnConsumedCapacityTotal:
+		return &dynamo.ConsumedCapacity{TableName: t.meta.Name, CapacityUnits: ptr(units)}
+	case dynamo.ReturnConsumedCapacityIndexes:
+		return &dynamo.ConsumedCapacity{TableName: t.meta.Name, CapacityUnits: ptr(units), Table: &dynamo.Capacity{CapacityUnits: ptr(units)}}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -130,13 +131,13 @@ func newTable(m tableMeta) *table {
 	}
 	for _, k := range m.KeySchema {
 		switch k.KeyType {
-		case KeyTypeHash:
+		case dynamo.KeyTypeHash:
 			t.hashName, t.hashType = k.AttributeName, types[k.AttributeName]
-		case KeyTypeRange:
+		case dynamo.KeyTypeRange:
 			t.rangeName, t.rangeType = k.AttributeName, types[k.AttributeName]
 		}
 	}
-	t.primary = newIndex(indexMeta{KeySchema: m.KeySchema, Projection: catProjection{ProjectionType: ProjectionAll}}, types)
+	t.primary = newIndex(indexMeta{KeySchema: m.KeySchema, Projection: catProjection{ProjectionType: dynamo.ProjectionAll}}, types)
 	for _, im := range m.Indexes {
 		t.indexes = append(t.indexes, newIndex(im, types))
 	}
@@ -219,7 +220,7 @@ func (db *DB) lookupCached(name string) *table {
 		name = a.name
 	}
 	t := (*db.tables.Load())[name]
-	if t != nil && t.meta.Transition == TableStatusDeleting && db.gone(t) {
+	if t != nil && t.meta.Transition == dynamo.TableStatusDeleting && db.gone(t) {
 		return nil
 	}
 	return t
@@ -239,7 +240,7 @@ func (db *DB) tableOrNotFound(name string) (*table, error) {
 		if badTableARN(name) {
 			return nil, invalidTableARN(name)
 		}
-		return nil, NotFound(msgResourceNotFound)
+		return nil, dynamo.NotFound(msgResourceNotFound)
 	}
 	if t.meta.Transition != "" || len(t.meta.IndexesActiveAt) > 0 {
 		return db.transientItemView(t)

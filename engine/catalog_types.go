@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"github.com/dynago/dynago/dynamo"
+	"time"
+)
 
 // The catalog's own types: the parts of a table's catalog entry (tableMeta,
 // indexMeta, streamMeta) that have an API counterpart. They hold the same
@@ -65,92 +68,92 @@ type catProjection struct {
 
 // Translation from the API's shapes to the catalog's.
 
-func catKeys(ks []KeySchemaElement) []catKey {
-	return mapSlice(ks, func(k KeySchemaElement) catKey { return catKey{k.AttributeName, k.KeyType} })
+func catKeys(ks []dynamo.KeySchemaElement) []catKey {
+	return mapSlice(ks, func(k dynamo.KeySchemaElement) catKey { return catKey{k.AttributeName, k.KeyType} })
 }
 
-func catAttrs(as []AttributeDefinition) []catAttr {
-	return mapSlice(as, func(a AttributeDefinition) catAttr { return catAttr{a.AttributeName, a.AttributeType} })
+func catAttrs(as []dynamo.AttributeDefinition) []catAttr {
+	return mapSlice(as, func(a dynamo.AttributeDefinition) catAttr { return catAttr{a.AttributeName, a.AttributeType} })
 }
 
-func catTags(ts []Tag) []catTag {
-	return mapSlice(ts, func(t Tag) catTag { return catTag{t.Key, t.Value} })
+func catTags(ts []dynamo.Tag) []catTag {
+	return mapSlice(ts, func(t dynamo.Tag) catTag { return catTag{t.Key, t.Value} })
 }
 
-func catThroughputOf(p ProvisionedThroughputDescription) catThroughput {
+func catThroughputOf(p dynamo.ProvisionedThroughputDescription) catThroughput {
 	return catThroughput(p)
 }
 
-func catOnDemandOf(o *OnDemandThroughput) *catOnDemand {
+func catOnDemandOf(o *dynamo.OnDemandThroughput) *catOnDemand {
 	if o == nil {
 		return nil
 	}
 	return &catOnDemand{o.MaxReadRequestUnits, o.MaxWriteRequestUnits}
 }
 
-func catStreamOf(s *StreamSpecification) *catStream {
+func catStreamOf(s *dynamo.StreamSpecification) *catStream {
 	if s == nil {
 		return nil
 	}
 	return &catStream{s.StreamEnabled, s.StreamViewType}
 }
 
-func catSSEOf(s *SSEDescription) *catSSE {
+func catSSEOf(s *dynamo.SSEDescription) *catSSE {
 	if s == nil {
 		return nil
 	}
 	return &catSSE{s.Status, s.SSEType, s.KMSMasterKeyArn}
 }
 
-func catProjectionOf(p Projection) catProjection {
+func catProjectionOf(p dynamo.Projection) catProjection {
 	return catProjection{p.ProjectionType, p.NonKeyAttributes}
 }
 
 // Translation from the catalog's types to the API's.
 
-func apiKeys(ks []catKey) []KeySchemaElement {
-	return mapSlice(ks, func(k catKey) KeySchemaElement {
-		return KeySchemaElement{AttributeName: k.AttributeName, KeyType: k.KeyType}
+func apiKeys(ks []catKey) []dynamo.KeySchemaElement {
+	return mapSlice(ks, func(k catKey) dynamo.KeySchemaElement {
+		return dynamo.KeySchemaElement{AttributeName: k.AttributeName, KeyType: k.KeyType}
 	})
 }
 
-func apiAttrs(as []catAttr) []AttributeDefinition {
-	return mapSlice(as, func(a catAttr) AttributeDefinition {
-		return AttributeDefinition{AttributeName: a.AttributeName, AttributeType: a.AttributeType}
+func apiAttrs(as []catAttr) []dynamo.AttributeDefinition {
+	return mapSlice(as, func(a catAttr) dynamo.AttributeDefinition {
+		return dynamo.AttributeDefinition{AttributeName: a.AttributeName, AttributeType: a.AttributeType}
 	})
 }
 
-func apiTags(ts []catTag) []Tag {
-	return mapSlice(ts, func(t catTag) Tag { return Tag{Key: t.Key, Value: t.Value} })
+func apiTags(ts []catTag) []dynamo.Tag {
+	return mapSlice(ts, func(t catTag) dynamo.Tag { return dynamo.Tag{Key: t.Key, Value: t.Value} })
 }
 
-func (p catThroughput) api() ProvisionedThroughputDescription {
-	return ProvisionedThroughputDescription(p)
+func (p catThroughput) api() dynamo.ProvisionedThroughputDescription {
+	return dynamo.ProvisionedThroughputDescription(p)
 }
 
-func (o *catOnDemand) api() *OnDemandThroughput {
+func (o *catOnDemand) api() *dynamo.OnDemandThroughput {
 	if o == nil {
 		return nil
 	}
-	return &OnDemandThroughput{MaxReadRequestUnits: o.MaxReadRequestUnits, MaxWriteRequestUnits: o.MaxWriteRequestUnits}
+	return &dynamo.OnDemandThroughput{MaxReadRequestUnits: o.MaxReadRequestUnits, MaxWriteRequestUnits: o.MaxWriteRequestUnits}
 }
 
-func (s *catStream) api() *StreamSpecification {
+func (s *catStream) api() *dynamo.StreamSpecification {
 	if s == nil {
 		return nil
 	}
-	return &StreamSpecification{StreamEnabled: s.StreamEnabled, StreamViewType: s.StreamViewType}
+	return &dynamo.StreamSpecification{StreamEnabled: s.StreamEnabled, StreamViewType: s.StreamViewType}
 }
 
-func (s *catSSE) api() *SSEDescription {
+func (s *catSSE) api() *dynamo.SSEDescription {
 	if s == nil {
 		return nil
 	}
-	return &SSEDescription{Status: s.Status, SSEType: s.SSEType, KMSMasterKeyArn: s.KMSMasterKeyArn}
+	return &dynamo.SSEDescription{Status: s.Status, SSEType: s.SSEType, KMSMasterKeyArn: s.KMSMasterKeyArn}
 }
 
-func (p catProjection) api() Projection {
-	return Projection{ProjectionType: p.ProjectionType, NonKeyAttributes: p.NonKeyAttributes}
+func (p catProjection) api() dynamo.Projection {
+	return dynamo.Projection{ProjectionType: p.ProjectionType, NonKeyAttributes: p.NonKeyAttributes}
 }
 
 // mapSlice is f of each element of s, nil for nil.

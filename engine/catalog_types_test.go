@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"github.com/dynago/dynago/dynamo"
 	"reflect"
 	"testing"
 	"time"
@@ -18,14 +19,14 @@ func catalogPairs() []struct {
 	t1 := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	t2 := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 	r, w := int64(7), int64(-1)
-	keys := []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}, {AttributeName: "sk", KeyType: KeyTypeRange}}
-	attrs := []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}}
-	tags := []Tag{{Key: "team", Value: "blue"}, {Key: "env", Value: ""}}
-	tp := ProvisionedThroughputDescription{LastIncreaseDateTime: t1, LastDecreaseDateTime: t2, NumberOfDecreasesToday: 3, ReadCapacityUnits: 5, WriteCapacityUnits: 6}
-	od := &OnDemandThroughput{MaxReadRequestUnits: &r, MaxWriteRequestUnits: &w}
-	st := &StreamSpecification{StreamEnabled: true, StreamViewType: ViewNewAndOldImages}
-	sse := &SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: "arn:aws:kms:us-east-1:000000000000:key/k"}
-	pr := Projection{ProjectionType: ProjectionInclude, NonKeyAttributes: []string{"a", "b"}}
+	keys := []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}, {AttributeName: "sk", KeyType: dynamo.KeyTypeRange}}
+	attrs := []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}}
+	tags := []dynamo.Tag{{Key: "team", Value: "blue"}, {Key: "env", Value: ""}}
+	tp := dynamo.ProvisionedThroughputDescription{LastIncreaseDateTime: t1, LastDecreaseDateTime: t2, NumberOfDecreasesToday: 3, ReadCapacityUnits: 5, WriteCapacityUnits: 6}
+	od := &dynamo.OnDemandThroughput{MaxReadRequestUnits: &r, MaxWriteRequestUnits: &w}
+	st := &dynamo.StreamSpecification{StreamEnabled: true, StreamViewType: dynamo.ViewNewAndOldImages}
+	sse := &dynamo.SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: "arn:aws:kms:us-east-1:000000000000:key/k"}
+	pr := dynamo.Projection{ProjectionType: dynamo.ProjectionInclude, NonKeyAttributes: []string{"a", "b"}}
 	return []struct {
 		name     string
 		api, cat any
@@ -110,15 +111,15 @@ func TestCatalogEntryFormat(t *testing.T) {
 	m := tableMeta{
 		Name: "T", ID: 3, UUID: "u", Created: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		AttributeDefinitions: []catAttr{{"pk", "S"}},
-		KeySchema:            []catKey{{"pk", KeyTypeHash}},
-		BillingMode:          BillingModeProvisioned,
+		KeySchema:            []catKey{{"pk", dynamo.KeyTypeHash}},
+		BillingMode:          dynamo.BillingModeProvisioned,
 		Throughput:           catThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 2},
 		OnDemand:             &catOnDemand{MaxReadRequestUnits: &r},
-		Stream:               &catStream{true, ViewKeysOnly},
+		Stream:               &catStream{true, dynamo.ViewKeysOnly},
 		SSE:                  &catSSE{"ENABLED", "KMS", "k"},
 		Tags:                 []catTag{{"a", "b"}},
-		Indexes: []indexMeta{{Name: "g", ID: 1, Global: true, KeySchema: []catKey{{"x", KeyTypeHash}},
-			Projection: catProjection{ProjectionKeysOnly, nil}, Throughput: &catThroughput{ReadCapacityUnits: 4}}},
+		Indexes: []indexMeta{{Name: "g", ID: 1, Global: true, KeySchema: []catKey{{"x", dynamo.KeyTypeHash}},
+			Projection: catProjection{dynamo.ProjectionKeysOnly, nil}, Throughput: &catThroughput{ReadCapacityUnits: 4}}},
 	}
 	raw, err := json.Marshal(&m)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -45,7 +46,7 @@ func (db *DB) Check() error {
 	sort.Strings(names)
 	for _, n := range names {
 		t := tables[n]
-		if t.meta.Transition == TableStatusDeleting {
+		if t.meta.Transition == dynamo.TableStatusDeleting {
 			continue
 		}
 		if err := c.table(t); err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/storage"
 )
 
@@ -24,11 +25,11 @@ func TestCheck(t *testing.T) {
 			if i%3 == 0 {
 				g = "" // not in the index
 			}
-			if _, err := db.PutItem(&PutItemInput{TableName: "chk", Item: gItem(i, g, i)}); err != nil {
+			if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "chk", Item: gItem(i, g, i)}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := db.DeleteItem(&DeleteItemInput{TableName: "chk", Key: attr.Item{"pk": attr.S("item00001")}}); err != nil {
+		if _, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: "chk", Key: attr.Item{"pk": attr.S("item00001")}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.Check(); err != nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/sha1"
 	"fmt"
+	"github.com/dynago/dynago/dynamo"
 	"sort"
 	"strings"
 	"time"
@@ -17,11 +18,11 @@ import (
 // CREATING for that long, as on DynamoDB (engine/transient.go).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
-func (db *DB) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
-	return run(db, opCreateTable, func() (*CreateTableOutput, error) { return db.createTable(in) })
+func (db *DB) CreateTable(in *dynamo.CreateTableInput) (*dynamo.CreateTableOutput, error) {
+	return run(db, opCreateTable, func() (*dynamo.CreateTableOutput, error) { return db.createTable(in) })
 }
 
-func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
+func (db *DB) createTable(in *dynamo.CreateTableInput) (*dynamo.CreateTableOutput, error) {
 	if err := validateCreateTable(in); err != nil {
 		return nil, err
 	}
@@ -33,15 +34,15 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 	} else if t != nil {
 		// While the table is CREATING, DynamoDB names that instead (the
 		// ack-api-quirks lab, DDB-TABLE-005, recorded 2026-10-09).
-		if db.tableStatus(t) == TableStatusCreating {
-			return nil, InUse(msgTableBeingCreated(name))
+		if db.tableStatus(t) == dynamo.TableStatusCreating {
+			return nil, dynamo.InUse(msgTableBeingCreated(name))
 		}
-		return nil, InUse("Table already exists: " + name)
+		return nil, dynamo.InUse("Table already exists: " + name)
 	}
 	if err := db.capacityCap("", in.ProvisionedThroughput); err != nil {
 		return nil, err
 	}
-	if in.BillingMode != BillingModePayPerRequest {
+	if in.BillingMode != dynamo.BillingModePayPerRequest {
 		for _, g := range in.GlobalSecondaryIndexes {
 			if err := db.capacityCap(g.IndexName, g.ProvisionedThroughput); err != nil {
 				return nil, err
@@ -55,14 +56,14 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 		Created:              now,
 		AttributeDefinitions: catAttrs(in.AttributeDefinitions),
 		KeySchema:            catKeys(in.KeySchema),
-		BillingMode:          BillingModeProvisioned,
+		BillingMode:          dynamo.BillingModeProvisioned,
 		BillingModeSet:       in.BillingMode != "",
 		OnDemand:             catOnDemandOf(in.OnDemandThroughput),
 		Tags:                 catTags(in.Tags),
 		TableClass:           in.TableClass,
 	}
-	if in.BillingMode == BillingModePayPerRequest {
-		m.BillingMode = BillingModePayPerRequest
+	if in.BillingMode == dynamo.BillingModePayPerRequest {
+		m.BillingMode = dynamo.BillingModePayPerRequest
 		m.PayPerRequestSince = now
 	} else {
 		m.Throughput = catThroughput{
@@ -115,7 +116,7 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 			db.startWarmJob(&m, x.Name, gsiWarm(x, m.BillingMode), now)
 		}
 	}
-	db.startTransition(&m, TableStatusCreating, now)
+	db.startTransition(&m, dynamo.TableStatusCreating, now)
 	t := newTable(m)
 	next, err := db.putTableLocked(b, t)
 	if err != nil {
@@ -134,7 +135,7 @@ func (db *DB) createTable(in *CreateTableInput) (*CreateTableOutput, error) {
 		return nil, err
 	}
 	db.createdWarm(t, in, desc)
-	return &CreateTableOutput{TableDescription: desc}, nil
+	return &dynamo.CreateTableOutput{TableDescription: desc}, nil
 }
 
 // streamLabel is the label DynamoDB gives a stream: its creation time in
@@ -143,14 +144,14 @@ func streamLabel(now time.Time) string { return now.UTC().Format(streamLabelLayo
 
 const streamLabelLayout = "2006-01-02T15:04:05.000"
 
-func (db *DB) sseDescription(s *SSESpecification) *SSEDescription {
+func (db *DB) sseDescription(s *dynamo.SSESpecification) *dynamo.SSEDescription {
 	key := s.KMSMasterKeyId
 	if key == "" || key == awsManagedKeyAlias {
 		key = db.awsManagedKeyARN()
 	} else if !strings.HasPrefix(key, "arn:") {
 		key = fmt.Sprintf("arn:aws:kms:%s:%s:key/%s", db.opts.Region, db.opts.AccountID, key)
 	}
-	return &SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: key}
+	return &dynamo.SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: key}
 }
 
 // awsManagedKeyAlias names the account's AWS managed key for DynamoDB.
@@ -169,16 +170,16 @@ func (db *DB) awsManagedKeyARN() string {
 	return fmt.Sprintf("arn:aws:kms:%s:%s:key/%x-%x-%x-%x-%x", db.opts.Region, db.opts.AccountID, h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }
 
-func validateCreateTable(in *CreateTableInput) error {
+func validateCreateTable(in *dynamo.CreateTableInput) error {
 	// An absent or null TableName is answered before anything else; an
 	// empty one gets the length text below.
 	if in.NoTableName {
-		return Validation(MsgTableNameRequired)
+		return dynamo.Validation(dynamo.MsgTableNameRequired)
 	}
 	// CreateTable checks a plain name's length before its member
 	// constraints, with a message of its own.
 	if n := len(in.TableName); !strings.HasPrefix(in.TableName, "arn:") && (n < 3 || n > 255) {
-		return Validation("TableName must be at least 3 characters long and at most 255 characters long")
+		return dynamo.Validation("TableName must be at least 3 characters long and at most 255 characters long")
 	}
 	var c constraints
 	c.tableName("tableName", in.TableName)
@@ -199,7 +200,7 @@ func validateCreateTable(in *CreateTableInput) error {
 		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.NoIndexName, l.KeySchema, l.Projection, l.NoProjection, 2)
 		c.nonKeyAttributeNames(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.Projection)
 	}
-	c.enumOrEmpty("billingMode", in.BillingMode, in.BillingModeEmpty, BillingModeProvisioned, BillingModePayPerRequest)
+	c.enumOrEmpty("billingMode", in.BillingMode, in.BillingModeEmpty, dynamo.BillingModeProvisioned, dynamo.BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.streamSpecification(in.StreamSpecification)
 	c.sseType(in.SSESpecification)
@@ -260,10 +261,10 @@ func validateCreateTable(in *CreateTableInput) error {
 // an attribute definition that no key schema (the table's or an index's)
 // uses. DynamoDB checks this before any other rule of the indexes
 // (the ack-api-quirks lab, DDB-TABLE-127).
-func unusedAttributeDefinitions(in *CreateTableInput) error {
+func unusedAttributeDefinitions(in *dynamo.CreateTableInput) error {
 	used := map[string]bool{}
 	var order []string
-	use := func(ks []KeySchemaElement) {
+	use := func(ks []dynamo.KeySchemaElement) {
 		for _, k := range ks {
 			if !used[k.AttributeName] {
 				used[k.AttributeName] = true
@@ -298,7 +299,7 @@ func unusedAttributeDefinitions(in *CreateTableInput) error {
 	if !unused {
 		return nil
 	}
-	return Validation(msgAttributeDefinitionsUnused(defs, javaHashSetOrder(order)))
+	return dynamo.Validation(msgAttributeDefinitionsUnused(defs, javaHashSetOrder(order)))
 }
 
 // javaHashSetOrder returns names in the order a java.util.HashSet of
@@ -337,7 +338,7 @@ func (c *constraints) attributeName(field, name string) {
 }
 
 // keySchema checks a KeySchema member's declared constraints.
-func (c *constraints) keySchema(field string, ks []KeySchemaElement) {
+func (c *constraints) keySchema(field string, ks []dynamo.KeySchemaElement) {
 	if ks == nil {
 		c.notNull(field)
 		return
@@ -347,7 +348,7 @@ func (c *constraints) keySchema(field string, ks []KeySchemaElement) {
 		if k.KeyType == "" {
 			c.notNull(fmt.Sprintf("%s.%d.member.keyType", field, i+1))
 		} else {
-			c.enum(fmt.Sprintf("%s.%d.member.keyType", field, i+1), k.KeyType, KeyTypeHash, KeyTypeRange)
+			c.enum(fmt.Sprintf("%s.%d.member.keyType", field, i+1), k.KeyType, dynamo.KeyTypeHash, dynamo.KeyTypeRange)
 		}
 	}
 	if len(ks) < 1 {
@@ -363,7 +364,7 @@ func (c *constraints) keySchema(field string, ks []KeySchemaElement) {
 // {ReadCapacityUnits: 4} only, and RestoreTableFromBackup with an empty
 // override, "Value null at '...writeCapacityUnits' ...; Value null at
 // '...readCapacityUnits' ...").
-func (c *constraints) throughput(field string, p *ProvisionedThroughput) {
+func (c *constraints) throughput(field string, p *dynamo.ProvisionedThroughput) {
 	if p == nil {
 		return
 	}
@@ -384,11 +385,11 @@ func (c *constraints) throughput(field string, p *ProvisionedThroughput) {
 //
 // countDefs checks that the key uses every definition; a table with
 // indexes counts the index keys too (validateCreateIndexes).
-func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition, countDefs bool) error {
+func validateKeySchema(ks []dynamo.KeySchemaElement, defs []dynamo.AttributeDefinition, countDefs bool) error {
 	seen := map[string]bool{}
 	for _, d := range defs {
 		if seen[d.AttributeName] {
-			return Validation(msgAttributeNameDuplicated(d.AttributeName))
+			return dynamo.Validation(msgAttributeNameDuplicated(d.AttributeName))
 		}
 		seen[d.AttributeName] = true
 	}
@@ -396,17 +397,17 @@ func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition, countD
 	// two-element key with one definition fails here even when both
 	// elements name the defined attribute.
 	if len(defs) < len(ks) {
-		return Validation("Invalid KeySchema: Some index key attribute have no definition")
+		return dynamo.Validation("Invalid KeySchema: Some index key attribute have no definition")
 	}
-	if ks[0].KeyType != KeyTypeHash {
-		return Validation(msgKeySchemaFirstNotHash)
+	if ks[0].KeyType != dynamo.KeyTypeHash {
+		return dynamo.Validation(msgKeySchemaFirstNotHash)
 	}
 	if len(ks) == 2 {
 		if ks[0].AttributeName == ks[1].AttributeName {
-			return Validation(msgKeySchemaSameName)
+			return dynamo.Validation(msgKeySchemaSameName)
 		}
-		if ks[1].KeyType != KeyTypeRange {
-			return Validation(msgKeySchemaSecondNotRange)
+		if ks[1].KeyType != dynamo.KeyTypeRange {
+			return dynamo.Validation(msgKeySchemaSecondNotRange)
 		}
 	}
 	var missing []string
@@ -420,25 +421,25 @@ func validateKeySchema(ks []KeySchemaElement, defs []AttributeDefinition, countD
 		for i, d := range defs {
 			names[i] = d.AttributeName
 		}
-		return Validation(fmt.Sprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+		return dynamo.Validation(fmt.Sprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
 			strings.Join(missing, ", "), strings.Join(names, ", ")))
 	}
 	if countDefs && len(defs) != len(ks) {
-		return Validation("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+		return dynamo.Validation("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
 	}
 	return nil
 }
 
 // validateBilling checks BillingMode against ProvisionedThroughput.
-func validateBilling(mode string, p *ProvisionedThroughput) error {
-	if mode == BillingModePayPerRequest {
+func validateBilling(mode string, p *dynamo.ProvisionedThroughput) error {
+	if mode == dynamo.BillingModePayPerRequest {
 		if p != nil {
-			return Validation(msgPayPerRequestThroughput)
+			return dynamo.Validation(msgPayPerRequestThroughput)
 		}
 		return nil
 	}
 	if p == nil {
-		return Validation("One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+		return dynamo.Validation("One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
 	}
 	return nil
 }
@@ -447,7 +448,7 @@ func validateBilling(mode string, p *ProvisionedThroughput) error {
 // lists it (a CreateTable answer quoted in a public project's notes:
 // "Value 'AES-256' at 'sSESpecification.sSEType' failed to satisfy
 // constraint: Member must satisfy enum value set: [AES256, KMS]").
-func (c *constraints) sseType(s *SSESpecification) {
+func (c *constraints) sseType(s *dynamo.SSESpecification) {
 	if s != nil {
 		c.enum("sSESpecification.sSEType", s.SSEType, "AES256", "KMS")
 	}
@@ -457,7 +458,7 @@ func (c *constraints) sseType(s *SSESpecification) {
 // and UpdateTable (the ack-api-quirks catalogue, DDB-TABLE-442 and the
 // findings it lists, 2026-10-09): with Enabled false neither SSEType nor
 // KMSMasterKeyId may be given, and AES256 is not supported.
-func sseRules(s *SSESpecification) error {
+func sseRules(s *dynamo.SSESpecification) error {
 	if s == nil {
 		return nil
 	}
@@ -484,7 +485,7 @@ func sseRules(s *SSESpecification) error {
 // sseWanted reports whether s asks for encryption with a KMS key:
 // Enabled true, or no Enabled with SSEType KMS (the ack-api-quirks lab,
 // DDB-TABLE-044: {SSEType: KMS} alone enables it, {} does not).
-func sseWanted(s *SSESpecification) bool {
+func sseWanted(s *dynamo.SSESpecification) bool {
 	if s.Enabled != nil {
 		return *s.Enabled
 	}
@@ -499,16 +500,16 @@ func checkTableClass(class string) error {
 	case "", "STANDARD", "STANDARD_INFREQUENT_ACCESS":
 		return nil
 	}
-	return Validation("Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
+	return dynamo.Validation("Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
 }
 
 // createOnDemand checks CreateTable's OnDemandThroughput (the
 // ack-api-quirks lab, DDB-TABLE-039 and -128, 2026-10-08): refused on a
 // PROVISIONED table, and each member sent must be at least 1; a GSI's
 // members likewise. An empty one, or one member, is taken.
-func createOnDemand(in *CreateTableInput) error {
+func createOnDemand(in *dynamo.CreateTableInput) error {
 	if o := in.OnDemandThroughput; o != nil {
-		if in.BillingMode != BillingModePayPerRequest {
+		if in.BillingMode != dynamo.BillingModePayPerRequest {
 			if name := onDemandMember(o); name != "" {
 				return invalid("%s for OnDemandThroughput cannot be specified when table BillingMode is PROVISIONED.", name)
 			}
@@ -528,7 +529,7 @@ func createOnDemand(in *CreateTableInput) error {
 }
 
 // onDemandMember names the first member o sets, read before write, or "".
-func onDemandMember(o *OnDemandThroughput) string {
+func onDemandMember(o *dynamo.OnDemandThroughput) string {
 	switch {
 	case o.MaxReadRequestUnits != nil:
 		return "MaxReadRequestUnits"
@@ -541,7 +542,7 @@ func onDemandMember(o *OnDemandThroughput) string {
 // onDemandOutOfRange names the first member of o below 1, read before
 // write, or "". UpdateTable also takes -1, which removes the limit
 // (DDB-TABLE-051).
-func onDemandOutOfRange(o *OnDemandThroughput, minusOne bool) string {
+func onDemandOutOfRange(o *dynamo.OnDemandThroughput, minusOne bool) string {
 	bad := func(v *int64) bool { return v != nil && *v < 1 && !(minusOne && *v == -1) }
 	switch {
 	case bad(o.MaxReadRequestUnits):

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -9,11 +10,11 @@ import (
 // and still costs one write unit.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
-func (db *DB) DeleteItem(in *DeleteItemInput) (*DeleteItemOutput, error) {
-	return run(db, opDeleteItem, func() (*DeleteItemOutput, error) { return db.deleteItem(in, nil) })
+func (db *DB) DeleteItem(in *dynamo.DeleteItemInput) (*dynamo.DeleteItemOutput, error) {
+	return run(db, opDeleteItem, func() (*dynamo.DeleteItemOutput, error) { return db.deleteItem(in, nil) })
 }
 
-func (db *DB) deleteItem(in *DeleteItemInput, trees *expr.Trees) (*DeleteItemOutput, error) {
+func (db *DB) deleteItem(in *dynamo.DeleteItemInput, trees *expr.Trees) (*dynamo.DeleteItemOutput, error) {
 	t, k, w, err := db.startWrite(in, &itemWrite{kind: writeDelete, item: in.Key, valueError: in.ValueError,
 		tableName: in.TableName, noTableName: in.NoTableName,
 		returnValues: in.ReturnValues, consumedCapacity: in.ReturnConsumedCapacity, collectionMetrics: in.ReturnItemCollectionMetrics,
@@ -27,7 +28,7 @@ func (db *DB) deleteItem(in *DeleteItemInput, trees *expr.Trees) (*DeleteItemOut
 		return nil, err
 	}
 	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
-		if err := w.checkStored(old, in.ReturnValues == ReturnValuesAllOld, in.ReturnValuesOnConditionCheckFailure); err != nil {
+		if err := w.checkStored(old, in.ReturnValues == dynamo.ReturnValuesAllOld, in.ReturnValuesOnConditionCheckFailure); err != nil {
 			return nil, false, err
 		}
 		return nil, old.found, nil
@@ -35,8 +36,8 @@ func (db *DB) deleteItem(in *DeleteItemInput, trees *expr.Trees) (*DeleteItemOut
 	if err != nil {
 		return nil, err
 	}
-	out := &DeleteItemOutput{}
-	if in.ReturnValues == ReturnValuesAllOld {
+	out := &dynamo.DeleteItemOutput{}
+	if in.ReturnValues == dynamo.ReturnValuesAllOld {
 		out.Attributes = r.old
 	}
 	out.ConsumedCapacity = db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(r.oldSize), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity))

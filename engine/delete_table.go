@@ -4,6 +4,7 @@ import (
 	"maps"
 	"time"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 )
 
@@ -14,13 +15,13 @@ import (
 // (engine/transient.go).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html
-func (db *DB) DeleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
-	return run(db, opDeleteTable, func() (*DeleteTableOutput, error) { return db.deleteTable(in) })
+func (db *DB) DeleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutput, error) {
+	return run(db, opDeleteTable, func() (*dynamo.DeleteTableOutput, error) { return db.deleteTable(in) })
 }
 
-func (db *DB) deleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
+func (db *DB) deleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutput, error) {
 	if in.NoTableName {
-		return nil, Validation(MsgTableNameRequired)
+		return nil, dynamo.Validation(dynamo.MsgTableNameRequired)
 	}
 	var c constraints
 	c.tableOpName(in.TableName)
@@ -47,11 +48,11 @@ func (db *DB) deleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	}
 	for _, ix := range t.indexes {
 		if ix.meta.Backfilling {
-			return nil, InUse(msgIndexesInFlight)
+			return nil, dynamo.InUse(msgIndexesInFlight)
 		}
 	}
 	if t.meta.DeletionProtection {
-		return nil, Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+		return nil, dynamo.Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 	}
 	desc, err := db.describeDeleting(t)
 	if err != nil {
@@ -82,7 +83,7 @@ func (db *DB) deleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 		// (engine/transient.go).
 		m := t.meta
 		m.Indexes, m.IndexesActiveAt, m.StreamID = nil, nil, 0
-		db.startTransition(&m, TableStatusDeleting, now)
+		db.startTransition(&m, dynamo.TableStatusDeleting, now)
 		var err error
 		if next, err = db.putTableLocked(b, newTable(m)); err != nil {
 			return nil, err
@@ -107,7 +108,7 @@ func (db *DB) deleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 	}
 	db.tables.Store(&next)
 	db.log.Info("table deleted", "table", t.meta.Name, "id", t.meta.ID)
-	return &DeleteTableOutput{TableDescription: desc}, nil
+	return &dynamo.DeleteTableOutput{TableDescription: desc}, nil
 }
 
 // describeDeleting is the description DeleteTable returns: DescribeTable's
@@ -120,8 +121,8 @@ func (db *DB) deleteTable(in *DeleteTableInput) (*DeleteTableOutput, error) {
 // (2016) quotes such an answer. No recording shows a table with a stream,
 // encryption, a table class or deletion protection being deleted; their
 // members stay as DescribeTable gives them.
-func (db *DB) describeDeleting(t *table) (*TableDescription, error) {
-	d, err := db.describe(t, TableStatusDeleting)
+func (db *DB) describeDeleting(t *table) (*dynamo.TableDescription, error) {
+	d, err := db.describe(t, dynamo.TableStatusDeleting)
 	if err != nil {
 		return nil, err
 	}

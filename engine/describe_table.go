@@ -1,17 +1,20 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/dynago/dynago/dynamo"
+)
 
 // DescribeTable describes a table.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
-func (db *DB) DescribeTable(in *DescribeTableInput) (*DescribeTableOutput, error) {
-	return run(db, opDescribeTable, func() (*DescribeTableOutput, error) { return db.describeTable(in) })
+func (db *DB) DescribeTable(in *dynamo.DescribeTableInput) (*dynamo.DescribeTableOutput, error) {
+	return run(db, opDescribeTable, func() (*dynamo.DescribeTableOutput, error) { return db.describeTable(in) })
 }
 
-func (db *DB) describeTable(in *DescribeTableInput) (*DescribeTableOutput, error) {
+func (db *DB) describeTable(in *dynamo.DescribeTableInput) (*dynamo.DescribeTableOutput, error) {
 	if in.NoTableName {
-		return nil, Validation(MsgTableNameRequired)
+		return nil, dynamo.Validation(dynamo.MsgTableNameRequired)
 	}
 	var c constraints
 	c.tableOpName(in.TableName)
@@ -26,8 +29,8 @@ func (db *DB) describeTable(in *DescribeTableInput) (*DescribeTableOutput, error
 	if t == nil {
 		return nil, tableNotFound(in.TableName)
 	}
-	var desc *TableDescription
-	if status := db.tableStatus(t); status == TableStatusDeleting {
+	var desc *dynamo.TableDescription
+	if status := db.tableStatus(t); status == dynamo.TableStatusDeleting {
 		desc, err = db.describeDeleting(t)
 	} else {
 		desc, err = db.describe(t, status)
@@ -38,7 +41,7 @@ func (db *DB) describeTable(in *DescribeTableInput) (*DescribeTableOutput, error
 	if err != nil {
 		return nil, err
 	}
-	return &DescribeTableOutput{Table: desc}, nil
+	return &dynamo.DescribeTableOutput{Table: desc}, nil
 }
 
 // tableNotFound is the error of the table operations (DescribeTable,
@@ -48,19 +51,19 @@ func tableNotFound(name string) error {
 	if badTableARN(name) {
 		return invalidTableARN(name)
 	}
-	return NotFound(msgTableNotFound(tableNameFromARN(name)))
+	return dynamo.NotFound(msgTableNotFound(tableNameFromARN(name)))
 }
 
 // describe builds a table's description with the given status, without
 // the warm throughput, as CreateTable answers (withWarm adds it).
-func (db *DB) describe(t *table, status string) (*TableDescription, error) {
+func (db *DB) describe(t *table, status string) (*dynamo.TableDescription, error) {
 	m := &t.meta
 	count, size, err := db.stats(t)
 	if err != nil {
 		return nil, err
 	}
 	dp := m.DeletionProtection
-	d := &TableDescription{
+	d := &dynamo.TableDescription{
 		AttributeDefinitions:      apiAttrs(m.AttributeDefinitions),
 		TableName:                 m.Name,
 		KeySchema:                 apiKeys(m.KeySchema),
@@ -78,16 +81,16 @@ func (db *DB) describe(t *table, status string) (*TableDescription, error) {
 	// The count of decreases starts again at midnight UTC (DDB-TABLE-185).
 	tp.NumberOfDecreasesToday = decreasesToday(m.Throughput, db.now())
 	d.ProvisionedThroughput = &tp
-	if m.BillingMode == BillingModePayPerRequest {
-		d.ProvisionedThroughput = &ProvisionedThroughputDescription{NumberOfDecreasesToday: tp.NumberOfDecreasesToday}
-		d.BillingModeSummary = &BillingModeSummary{BillingMode: BillingModePayPerRequest, LastUpdateToPayPerRequestDateTime: m.PayPerRequestSince}
+	if m.BillingMode == dynamo.BillingModePayPerRequest {
+		d.ProvisionedThroughput = &dynamo.ProvisionedThroughputDescription{NumberOfDecreasesToday: tp.NumberOfDecreasesToday}
+		d.BillingModeSummary = &dynamo.BillingModeSummary{BillingMode: dynamo.BillingModePayPerRequest, LastUpdateToPayPerRequestDateTime: m.PayPerRequestSince}
 	} else if m.BillingModeSet {
 		// A table that was on demand keeps the time it last became so
 		// (the ack-api-quirks lab, DDB-TABLE-058, 2026-10-08).
-		d.BillingModeSummary = &BillingModeSummary{BillingMode: BillingModeProvisioned, LastUpdateToPayPerRequestDateTime: m.PayPerRequestSince}
+		d.BillingModeSummary = &dynamo.BillingModeSummary{BillingMode: dynamo.BillingModeProvisioned, LastUpdateToPayPerRequestDateTime: m.PayPerRequestSince}
 	}
 	if m.TableClass != "" {
-		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass, LastUpdateDateTime: m.TableClassUpdated}
+		d.TableClassSummary = &dynamo.TableClassSummary{TableClass: m.TableClass, LastUpdateDateTime: m.TableClassUpdated}
 	}
 	if m.Stream != nil {
 		d.StreamSpecification = m.Stream.api()
@@ -141,7 +144,7 @@ func tableWarm(m *tableMeta, switching bool) warmUnits {
 	switch {
 	case switching && m.Warm != (warmUnits{}):
 		return m.Warm
-	case m.BillingMode == BillingModePayPerRequest:
+	case m.BillingMode == dynamo.BillingModePayPerRequest:
 		return m.Warm.max(onDemandWarm)
 	}
 	return m.Warm.max(warmUnits{Read: m.Throughput.ReadCapacityUnits, Write: m.Throughput.WriteCapacityUnits})
@@ -149,24 +152,24 @@ func tableWarm(m *tableMeta, switching bool) warmUnits {
 
 // gsiWarm returns the warm throughput of a GSI of a table billed by mode.
 func gsiWarm(x *indexMeta, mode string) warmUnits {
-	if mode == BillingModePayPerRequest || x.Throughput == nil {
+	if mode == dynamo.BillingModePayPerRequest || x.Throughput == nil {
 		return x.Warm.max(onDemandWarm)
 	}
 	return x.Warm.max(warmUnits{Read: x.Throughput.ReadCapacityUnits, Write: x.Throughput.WriteCapacityUnits})
 }
 
-func warmDescription(w warmUnits) *WarmThroughputDescription {
-	return &WarmThroughputDescription{ReadUnitsPerSecond: w.Read, WriteUnitsPerSecond: w.Write, Status: TableStatusActive}
+func warmDescription(w warmUnits) *dynamo.WarmThroughputDescription {
+	return &dynamo.WarmThroughputDescription{ReadUnitsPerSecond: w.Read, WriteUnitsPerSecond: w.Write, Status: dynamo.TableStatusActive}
 }
 
 // warmShownDescription describes what the table (index "") or GSI of m
 // shows, its value now being w: the value before a change still running,
 // Status UPDATING (engine/warm_throughput.go).
-func (db *DB) warmShownDescription(m *tableMeta, index string, w warmUnits) *WarmThroughputDescription {
+func (db *DB) warmShownDescription(m *tableMeta, index string, w warmUnits) *dynamo.WarmThroughputDescription {
 	shown, running := db.warmShown(m, index, w)
 	d := warmDescription(shown)
 	if running {
-		d.Status = TableStatusUpdating
+		d.Status = dynamo.TableStatusUpdating
 	}
 	return d
 }
@@ -174,7 +177,7 @@ func (db *DB) warmShownDescription(m *tableMeta, index string, w warmUnits) *War
 // switchingToOnDemand reports whether t is UPDATING for a switch to
 // PAY_PER_REQUEST.
 func (db *DB) switchingToOnDemand(t *table) bool {
-	return t.meta.BillingMode == BillingModePayPerRequest && db.updatingCause(t) == causeBilling
+	return t.meta.BillingMode == dynamo.BillingModePayPerRequest && db.updatingCause(t) == causeBilling
 }
 
 // foldWarm raises the high-water marks of m (a copy the caller owns, its
@@ -190,7 +193,7 @@ func (db *DB) foldWarm(t *table, m *tableMeta) {
 
 // withWarm adds the warm throughput of t and its GSIs to d, t's
 // description.
-func (db *DB) withWarm(t *table, d *TableDescription) {
+func (db *DB) withWarm(t *table, d *dynamo.TableDescription) {
 	d.WarmThroughput = db.warmShownDescription(&t.meta, "", tableWarm(&t.meta, db.switchingToOnDemand(t)))
 	for i := range d.GlobalSecondaryIndexes {
 		g := &d.GlobalSecondaryIndexes[i]

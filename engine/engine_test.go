@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // forEachStore runs f against an in-memory and an on-disk database, as
@@ -33,15 +34,15 @@ func mustOpen(t testing.TB, o Options) *DB {
 
 func mustCreate(t testing.TB, db *DB, name string, withSort bool) {
 	t.Helper()
-	in := &CreateTableInput{
+	in := &dynamo.CreateTableInput{
 		TableName:            name,
-		BillingMode:          BillingModePayPerRequest,
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+		BillingMode:          dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
 	}
 	if withSort {
-		in.AttributeDefinitions = append(in.AttributeDefinitions, AttributeDefinition{AttributeName: "sk", AttributeType: "N"})
-		in.KeySchema = append(in.KeySchema, KeySchemaElement{AttributeName: "sk", KeyType: KeyTypeRange})
+		in.AttributeDefinitions = append(in.AttributeDefinitions, dynamo.AttributeDefinition{AttributeName: "sk", AttributeType: "N"})
+		in.KeySchema = append(in.KeySchema, dynamo.KeySchemaElement{AttributeName: "sk", KeyType: dynamo.KeyTypeRange})
 	}
 	if _, err := db.CreateTable(in); err != nil {
 		t.Fatalf("create table: %v", err)
@@ -50,7 +51,7 @@ func mustCreate(t testing.TB, db *DB, name string, withSort bool) {
 
 func wantCode(t *testing.T, err error, code, msgPart string) {
 	t.Helper()
-	var e *Error
+	var e *dynamo.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("want %s, got %v", code, err)
 	}
@@ -67,7 +68,7 @@ func TestItemsSurviveReopen(t *testing.T) {
 	}
 	mustCreate(t, db, "tbl1", true)
 	for i := range 50 {
-		_, err := db.PutItem(&PutItemInput{TableName: "tbl1", Item: attr.Item{
+		_, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl1", Item: attr.Item{
 			"pk": attr.S("p"), "sk": attr.N(fmt.Sprint(i)), "v": attr.S(strings.Repeat("x", i)),
 		}})
 		if err != nil {
@@ -79,7 +80,7 @@ func TestItemsSurviveReopen(t *testing.T) {
 	}
 	db = mustOpen(t, Options{Dir: dir})
 	for i := range 50 {
-		out, err := db.GetItem(&GetItemInput{TableName: "tbl1", Key: attr.Item{"pk": attr.S("p"), "sk": attr.N(fmt.Sprint(i))}})
+		out, err := db.GetItem(&dynamo.GetItemInput{TableName: "tbl1", Key: attr.Item{"pk": attr.S("p"), "sk": attr.N(fmt.Sprint(i))}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +88,7 @@ func TestItemsSurviveReopen(t *testing.T) {
 			t.Fatalf("item %d: v = %q", i, got)
 		}
 	}
-	d, err := db.DescribeTable(&DescribeTableInput{TableName: "tbl1"})
+	d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "tbl1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,20 +112,20 @@ func TestCountersTrackPutsAndDeletes(t *testing.T) {
 		mustCreate(t, db, "tbl1", false)
 		put := func(pk, v string) {
 			t.Helper()
-			if _, err := db.PutItem(&PutItemInput{TableName: "tbl1", Item: attr.Item{"pk": attr.S(pk), "v": attr.S(v)}}); err != nil {
+			if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl1", Item: attr.Item{"pk": attr.S(pk), "v": attr.S(v)}}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		put("a", "1")
 		put("b", "22")
 		put("a", "333") // replace: count unchanged, size grows by 2
-		if _, err := db.DeleteItem(&DeleteItemInput{TableName: "tbl1", Key: attr.Item{"pk": attr.S("b")}}); err != nil {
+		if _, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: "tbl1", Key: attr.Item{"pk": attr.S("b")}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.DeleteItem(&DeleteItemInput{TableName: "tbl1", Key: attr.Item{"pk": attr.S("zz")}}); err != nil {
+		if _, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: "tbl1", Key: attr.Item{"pk": attr.S("zz")}}); err != nil {
 			t.Fatal(err)
 		}
-		d, err := db.DescribeTable(&DescribeTableInput{TableName: "tbl1"})
+		d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "tbl1"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,21 +140,21 @@ func TestRecreatedTableIsEmpty(t *testing.T) {
 	forEachStore(t, func(t *testing.T, open func() *DB) {
 		db := open()
 		mustCreate(t, db, "tbl1", false)
-		if _, err := db.PutItem(&PutItemInput{TableName: "tbl1", Item: attr.Item{"pk": attr.S("a")}}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl1", Item: attr.Item{"pk": attr.S("a")}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.DeleteTable(&DeleteTableInput{TableName: "tbl1"}); err != nil {
+		if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "tbl1"}); err != nil {
 			t.Fatal(err)
 		}
 		mustCreate(t, db, "tbl1", false)
-		out, err := db.GetItem(&GetItemInput{TableName: "tbl1", Key: attr.Item{"pk": attr.S("a")}})
+		out, err := db.GetItem(&dynamo.GetItemInput{TableName: "tbl1", Key: attr.Item{"pk": attr.S("a")}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if out.Item != nil {
 			t.Fatalf("re-created table sees old item %v", out.Item)
 		}
-		d, _ := db.DescribeTable(&DescribeTableInput{TableName: "tbl1"})
+		d, _ := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "tbl1"})
 		if d.Table.ItemCount != 0 {
 			t.Fatalf("ItemCount = %d", d.Table.ItemCount)
 		}
@@ -164,16 +165,16 @@ func TestDeletionProtection(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
 	mustCreate(t, db, "tbl1", false)
 	on := true
-	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "tbl1", DeletionProtectionEnabled: &on}); err != nil {
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "tbl1", DeletionProtectionEnabled: &on}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := db.DeleteTable(&DeleteTableInput{TableName: "tbl1"})
-	wantCode(t, err, CodeValidation, "protected against deletion")
+	_, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "tbl1"})
+	wantCode(t, err, dynamo.CodeValidation, "protected against deletion")
 	off := false
-	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "tbl1", DeletionProtectionEnabled: &off}); err != nil {
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "tbl1", DeletionProtectionEnabled: &off}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.DeleteTable(&DeleteTableInput{TableName: "tbl1"}); err != nil {
+	if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "tbl1"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -227,7 +228,7 @@ func BenchmarkPutItem(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.PutItem(&PutItemInput{TableName: "bench", Item: items[i%len(items)]}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "bench", Item: items[i%len(items)]}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -239,7 +240,7 @@ func BenchmarkGetItem(b *testing.B) {
 	keys := make([]attr.Item, 1024)
 	for i := range keys {
 		pk := fmt.Sprintf("key-%d", i)
-		if _, err := db.PutItem(&PutItemInput{TableName: "bench", Item: item1KB(pk)}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "bench", Item: item1KB(pk)}); err != nil {
 			b.Fatal(err)
 		}
 		keys[i] = attr.Item{"pk": attr.S(pk)}
@@ -247,7 +248,7 @@ func BenchmarkGetItem(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		out, err := db.GetItem(&GetItemInput{TableName: "bench", Key: keys[i%len(keys)]})
+		out, err := db.GetItem(&dynamo.GetItemInput{TableName: "bench", Key: keys[i%len(keys)]})
 		if err != nil || out.Item == nil {
 			b.Fatal(err)
 		}
@@ -261,31 +262,31 @@ func BenchmarkGetItem(b *testing.B) {
 func TestWarmThroughputSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
 	db := mustOpen(t, Options{Dir: dir})
-	pt := func(n int64) *ProvisionedThroughput {
-		return &ProvisionedThroughput{ReadCapacityUnits: n, WriteCapacityUnits: n}
+	pt := func(n int64) *dynamo.ProvisionedThroughput {
+		return &dynamo.ProvisionedThroughput{ReadCapacityUnits: n, WriteCapacityUnits: n}
 	}
-	if _, err := db.CreateTable(&CreateTableInput{
+	if _, err := db.CreateTable(&dynamo.CreateTableInput{
 		TableName: "warm", ProvisionedThroughput: pt(3),
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: "byg", KeySchema: []KeySchemaElement{{AttributeName: "g", KeyType: KeyTypeHash}},
-			Projection: Projection{ProjectionType: ProjectionAll}, ProvisionedThroughput: pt(3)}},
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
+		GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{IndexName: "byg", KeySchema: []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: dynamo.KeyTypeHash}},
+			Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionAll}, ProvisionedThroughput: pt(3)}},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "warm", ProvisionedThroughput: pt(1),
-		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Update: &UpdateGlobalSecondaryIndexAction{IndexName: "byg", ProvisionedThroughput: pt(1)}}}}); err != nil {
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "warm", ProvisionedThroughput: pt(1),
+		GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Update: &dynamo.UpdateGlobalSecondaryIndexAction{IndexName: "byg", ProvisionedThroughput: pt(1)}}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
 	db = mustOpen(t, Options{Dir: dir})
-	out, err := db.DescribeTable(&DescribeTableInput{TableName: "warm"})
+	out, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "warm"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := WarmThroughputDescription{ReadUnitsPerSecond: 3, WriteUnitsPerSecond: 3, Status: TableStatusActive}
+	want := dynamo.WarmThroughputDescription{ReadUnitsPerSecond: 3, WriteUnitsPerSecond: 3, Status: dynamo.TableStatusActive}
 	if w := out.Table.WarmThroughput; w == nil || *w != want {
 		t.Fatalf("table WarmThroughput after a restart: %+v, want %+v", w, want)
 	}

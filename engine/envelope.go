@@ -1,6 +1,9 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+	"github.com/dynago/dynago/dynamo"
+)
 
 // The envelope: what every public operation does around its own work,
 // written once (run) and told apart by a line of traits per operation
@@ -133,8 +136,8 @@ func run[Out any](db *DB, o op, f func() (Out, error)) (Out, error) {
 		return out, nil
 	}
 	if tr.countCanceled {
-		var e *Error
-		if errors.As(err, &e) && e.Code == CodeTransactionCanceled {
+		var e *dynamo.Error
+		if errors.As(err, &e) && e.Code == dynamo.CodeTransactionCanceled {
 			db.meters.txCanceled.Add(1)
 		}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -19,8 +20,8 @@ const msgConditionFailed = "The conditional request failed"
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html#DDB-PutItem-request-ReturnValuesOnConditionCheckFailure
 func conditionFailed(old attr.Item, returnOnFailure string) error {
-	e := ConditionalCheckFailed(msgConditionFailed)
-	if returnOnFailure == ReturnValuesAllOld && old != nil {
+	e := dynamo.ConditionalCheckFailed(msgConditionFailed)
+	if returnOnFailure == dynamo.ReturnValuesAllOld && old != nil {
 		e.Item = old
 	}
 	return e
@@ -28,7 +29,7 @@ func conditionFailed(old attr.Item, returnOnFailure string) error {
 
 // returnValuesOnConditionCheckFailure checks that member.
 func (c *constraints) returnValuesOnConditionCheckFailure(v string) {
-	c.enum("returnValuesOnConditionCheckFailure", v, ReturnValuesAllOld, ReturnValuesNone)
+	c.enum("returnValuesOnConditionCheckFailure", v, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
 }
 
 // writeExprs is what a single-item write evaluates: a condition and, for
@@ -45,11 +46,11 @@ type writeRequest struct {
 	condition, update   string
 	names               map[string]string
 	values              attr.Item
-	empty               Exprs // expressions present but empty
-	expected            map[string]ExpectedAttributeValue
+	empty               dynamo.Exprs // expressions present but empty
+	expected            map[string]dynamo.ExpectedAttributeValue
 	conditionalOperator string
-	attributeUpdates    map[string]AttributeValueUpdate // UpdateItem only
-	trees               *expr.Trees                     // a statement's, instead of the texts
+	attributeUpdates    map[string]dynamo.AttributeValueUpdate // UpdateItem only
+	trees               *expr.Trees                            // a statement's, instead of the texts
 }
 
 // compileWrite compiles a write's condition and update from their
@@ -60,7 +61,7 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 		return w, err
 	}
 	if err := expr.CheckConditionalOperator(r.conditionalOperator, len(r.expected)); err != nil {
-		return w, attrError(err)
+		return w, dynamo.AttrError(err)
 	}
 	c, err := expr.Compile(expr.Input{
 		Cache:     r.cache,
@@ -73,7 +74,7 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 		Trees:     r.trees,
 	})
 	if err != nil {
-		return w, attrError(err)
+		return w, dynamo.AttrError(err)
 	}
 	w.cond, w.update = c.Condition, c.Update
 	if r.expected != nil {
@@ -88,7 +89,7 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 			conds[name] = expr.Expected{Value: e.Value, Exists: e.Exists, ComparisonOperator: e.ComparisonOperator, AttributeValueList: e.AttributeValueList}
 		}
 		if w.cond, err = expr.ConditionFromExpected("Expected", conds, r.conditionalOperator); err != nil {
-			return w, attrError(err)
+			return w, dynamo.AttrError(err)
 		}
 	}
 	if r.attributeUpdates != nil {
@@ -100,7 +101,7 @@ func compileWrite(r writeRequest) (writeExprs, error) {
 			upd[name] = expr.AttributeUpdate{Action: u.Action, Value: u.Value}
 		}
 		if w.update, err = expr.UpdateFromAttributeUpdates(upd); err != nil {
-			return w, attrError(err)
+			return w, dynamo.AttrError(err)
 		}
 	}
 	return w, nil
@@ -119,14 +120,14 @@ func (r writeRequest) checkMixing() error {
 	if r.conditionalOperator != "" {
 		legacy = append(legacy, "ConditionalOperator")
 	}
-	if r.update != "" || r.empty.Has(ExprUpdate) {
+	if r.update != "" || r.empty.Has(dynamo.ExprUpdate) {
 		modern = append(modern, "UpdateExpression")
 	}
-	if r.condition != "" || r.empty.Has(ExprCondition) {
+	if r.condition != "" || r.empty.Has(dynamo.ExprCondition) {
 		modern = append(modern, "ConditionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
-		return attrError(err)
+		return dynamo.AttrError(err)
 	}
 	return nil
 }
@@ -156,20 +157,20 @@ func (w writeExprs) check(old attr.Item, returnOnFailure string) error {
 // compileProjection compiles a read's ProjectionExpression, refusing it
 // alongside AttributesToGet. It returns nil when the request has none;
 // AttributesToGet is then applied by project.
-func compileProjection(cache *expr.Cache, op expr.Operation, projection string, empty Exprs, names map[string]string, attributesToGet []string, trees *expr.Trees) (*expr.Projection, error) {
+func compileProjection(cache *expr.Cache, op expr.Operation, projection string, empty dynamo.Exprs, names map[string]string, attributesToGet []string, trees *expr.Trees) (*expr.Projection, error) {
 	var legacy, modern []string
 	if attributesToGet != nil {
 		legacy = append(legacy, "AttributesToGet")
 	}
-	if projection != "" || empty.Has(ExprProjection) {
+	if projection != "" || empty.Has(dynamo.ExprProjection) {
 		modern = append(modern, "ProjectionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
-		return nil, attrError(err)
+		return nil, dynamo.AttrError(err)
 	}
 	c, err := expr.Compile(expr.Input{Cache: cache, Operation: op, Projection: projection, Present: present(empty), Names: names, Trees: trees})
 	if err != nil {
-		return nil, attrError(err)
+		return nil, dynamo.AttrError(err)
 	}
 	return c.Projection, nil
 }
@@ -197,13 +198,13 @@ type readRequest struct {
 	keyCondition, filter, projection string
 	names                            map[string]string
 	values                           attr.Item
-	empty                            Exprs // expressions present but empty
+	empty                            dynamo.Exprs // expressions present but empty
 	attributesToGet                  []string
 	filterParam                      string // "QueryFilter" or "ScanFilter"
-	legacyFilter                     map[string]Condition
+	legacyFilter                     map[string]dynamo.Condition
 	conditionalOperator              string
-	keyConditions                    map[string]Condition // Query only
-	trees                            *expr.Trees          // a statement's, instead of the texts
+	keyConditions                    map[string]dynamo.Condition // Query only
+	trees                            *expr.Trees                 // a statement's, instead of the texts
 }
 
 // compileRead compiles a Query's or Scan's expressions or their legacy
@@ -214,7 +215,7 @@ func compileRead(r readRequest) (readExprs, error) {
 		return x, err
 	}
 	if err := expr.CheckConditionalOperator(r.conditionalOperator, len(r.legacyFilter)); err != nil {
-		return x, attrError(err)
+		return x, dynamo.AttrError(err)
 	}
 	c, err := expr.Compile(expr.Input{
 		Cache:        r.cache,
@@ -228,7 +229,7 @@ func compileRead(r readRequest) (readExprs, error) {
 		Trees:        r.trees,
 	})
 	if err != nil {
-		return x, attrError(err)
+		return x, dynamo.AttrError(err)
 	}
 	x.key, x.filter, x.proj = c.KeyCondition, c.Filter, c.Projection
 	if r.legacyFilter != nil {
@@ -240,7 +241,7 @@ func compileRead(r readRequest) (readExprs, error) {
 			conds[name] = expr.Expected{ComparisonOperator: cond.ComparisonOperator, AttributeValueList: cond.AttributeValueList}
 		}
 		if x.filter, err = expr.ConditionFromExpected(r.filterParam, conds, r.conditionalOperator); err != nil {
-			return x, attrError(err)
+			return x, dynamo.AttrError(err)
 		}
 	}
 	if err := checkAttributesToGet(r.attributesToGet); err != nil {
@@ -266,20 +267,20 @@ func (r readRequest) checkMixing() error {
 	// DynamoDB refuses it only beside KeyConditionExpression (dynalite's
 	// validateExpressionParams, written against DynamoDB, leaves it out of
 	// the non-expression parameters otherwise).
-	if r.keyConditions != nil && (r.keyCondition != "" || r.empty.Has(ExprKeyCondition)) {
+	if r.keyConditions != nil && (r.keyCondition != "" || r.empty.Has(dynamo.ExprKeyCondition)) {
 		legacy = append(legacy, "KeyConditions")
 	}
-	if r.projection != "" || r.empty.Has(ExprProjection) {
+	if r.projection != "" || r.empty.Has(dynamo.ExprProjection) {
 		modern = append(modern, "ProjectionExpression")
 	}
-	if r.filter != "" || r.empty.Has(ExprFilter) {
+	if r.filter != "" || r.empty.Has(dynamo.ExprFilter) {
 		modern = append(modern, "FilterExpression")
 	}
-	if r.keyCondition != "" || r.empty.Has(ExprKeyCondition) {
+	if r.keyCondition != "" || r.empty.Has(dynamo.ExprKeyCondition) {
 		modern = append(modern, "KeyConditionExpression")
 	}
 	if err := expr.CheckMixing(legacy, modern); err != nil {
-		return attrError(err)
+		return dynamo.AttrError(err)
 	}
 	return nil
 }
@@ -328,17 +329,17 @@ func topLevelNames(c *expr.Condition) []string {
 
 // present converts the request's empty expressions to the expression
 // package's set, so that it refuses them.
-func present(empty Exprs) expr.Kinds {
+func present(empty dynamo.Exprs) expr.Kinds {
 	var k expr.Kinds
 	for _, m := range [...]struct {
-		e Exprs
+		e dynamo.Exprs
 		k expr.Kind
 	}{
-		{ExprCondition, expr.KindCondition},
-		{ExprUpdate, expr.KindUpdate},
-		{ExprKeyCondition, expr.KindKeyCondition},
-		{ExprFilter, expr.KindFilter},
-		{ExprProjection, expr.KindProjection},
+		{dynamo.ExprCondition, expr.KindCondition},
+		{dynamo.ExprUpdate, expr.KindUpdate},
+		{dynamo.ExprKeyCondition, expr.KindKeyCondition},
+		{dynamo.ExprFilter, expr.KindFilter},
+		{dynamo.ExprProjection, expr.KindProjection},
 	} {
 		if empty.Has(m.e) {
 			k = k.With(m.k)
@@ -357,31 +358,31 @@ func present(empty Exprs) expr.Kinds {
 // malformed.
 func MixedParamsError(in any) error {
 	switch in := in.(type) {
-	case *PutItemInput:
+	case *dynamo.PutItemInput:
 		return writeRequest{condition: in.ConditionExpression, empty: in.EmptyExpressions,
 			expected: in.Expected, conditionalOperator: in.ConditionalOperator}.checkMixing()
-	case *DeleteItemInput:
+	case *dynamo.DeleteItemInput:
 		return writeRequest{condition: in.ConditionExpression, empty: in.EmptyExpressions,
 			expected: in.Expected, conditionalOperator: in.ConditionalOperator}.checkMixing()
-	case *UpdateItemInput:
+	case *dynamo.UpdateItemInput:
 		return writeRequest{condition: in.ConditionExpression, update: in.UpdateExpression, empty: in.EmptyExpressions,
 			expected: in.Expected, conditionalOperator: in.ConditionalOperator,
 			attributeUpdates: in.AttributeUpdates}.checkMixing()
-	case *GetItemInput:
+	case *dynamo.GetItemInput:
 		var legacy, modern []string
 		if in.AttributesToGet != nil {
 			legacy = append(legacy, "AttributesToGet")
 		}
-		if in.ProjectionExpression != "" || in.EmptyExpressions.Has(ExprProjection) {
+		if in.ProjectionExpression != "" || in.EmptyExpressions.Has(dynamo.ExprProjection) {
 			modern = append(modern, "ProjectionExpression")
 		}
-		return attrError(expr.CheckMixing(legacy, modern))
-	case *QueryInput:
+		return dynamo.AttrError(expr.CheckMixing(legacy, modern))
+	case *dynamo.QueryInput:
 		return readRequest{keyCondition: in.KeyConditionExpression, filter: in.FilterExpression,
 			projection: in.ProjectionExpression, empty: in.EmptyExpressions,
 			attributesToGet: in.AttributesToGet, filterParam: "QueryFilter", legacyFilter: in.QueryFilter,
 			conditionalOperator: in.ConditionalOperator, keyConditions: in.KeyConditions}.checkMixing()
-	case *ScanInput:
+	case *dynamo.ScanInput:
 		return readRequest{filter: in.FilterExpression, projection: in.ProjectionExpression, empty: in.EmptyExpressions,
 			attributesToGet: in.AttributesToGet, filterParam: "ScanFilter", legacyFilter: in.ScanFilter,
 			conditionalOperator: in.ConditionalOperator}.checkMixing()

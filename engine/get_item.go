@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -12,11 +13,11 @@ import (
 // consistent; ConsistentRead changes only the bill.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
-func (db *DB) GetItem(in *GetItemInput) (*GetItemOutput, error) {
-	return run(db, opGetItem, func() (*GetItemOutput, error) { return db.getItem(in, nil) })
+func (db *DB) GetItem(in *dynamo.GetItemInput) (*dynamo.GetItemOutput, error) {
+	return run(db, opGetItem, func() (*dynamo.GetItemOutput, error) { return db.getItem(in, nil) })
 }
 
-func (db *DB) getItem(in *GetItemInput, trees *expr.Trees) (*GetItemOutput, error) {
+func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetItemOutput, error) {
 	// DynamoDB's order of the members (engine/validation_order.go).
 	var c constraints
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
@@ -55,7 +56,7 @@ func (db *DB) getItem(in *GetItemInput, trees *expr.Trees) (*GetItemOutput, erro
 	if err != nil {
 		return nil, err
 	}
-	out := &GetItemOutput{Item: shape(it, proj, in.AttributesToGet)}
+	out := &dynamo.GetItemOutput{Item: shape(it, proj, in.AttributesToGet)}
 	out.ConsumedCapacity = db.consumed(t, in.ReturnConsumedCapacity, readUnits(size, in.ConsistentRead))
 	return out, nil
 }
@@ -91,7 +92,7 @@ func (c *constraints) attributesToGet(names []string) {
 // checkGetProjection compiles the ProjectionExpression of GetItem or a
 // BatchGetItem table, where ExpressionAttributeNames can only serve a
 // ProjectionExpression. It returns nil when there is none.
-func checkGetProjection(cache *expr.Cache, projection string, empty Exprs, names []string, exprNames map[string]string, trees *expr.Trees) (*expr.Projection, error) {
+func checkGetProjection(cache *expr.Cache, projection string, empty dynamo.Exprs, names []string, exprNames map[string]string, trees *expr.Trees) (*expr.Projection, error) {
 	return compileProjection(cache, expr.OpGetItem, projection, empty, exprNames, names, trees)
 }
 
@@ -100,7 +101,7 @@ func checkAttributesToGet(names []string) error {
 	seen := make(map[string]bool, len(names))
 	for _, n := range names {
 		if seen[n] {
-			return Validation(msgDuplicateAttributeToGet(n))
+			return dynamo.Validation(msgDuplicateAttributeToGet(n))
 		}
 		seen[n] = true
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -82,7 +83,7 @@ func newIndex(m indexMeta, types map[string]attr.Type) *index {
 	ix := &index{meta: m, projType: m.Projection.ProjectionType, include: m.Projection.NonKeyAttributes}
 	for _, k := range m.KeySchema {
 		a := keyAttr{k.AttributeName, types[k.AttributeName]}
-		if k.KeyType == KeyTypeHash {
+		if k.KeyType == dynamo.KeyTypeHash {
 			ix.hash = append(ix.hash, a)
 		} else {
 			ix.rng = append(ix.rng, a)
@@ -159,7 +160,7 @@ func checkIndexKeySize(index, name string, v attr.Value, partition bool) error {
 		limit = maxPartitionKeyBytes
 	}
 	if size > limit {
-		return Validation(msgIndexKeyTooLarge(name, size, limit, index))
+		return dynamo.Validation(msgIndexKeyTooLarge(name, size, limit, index))
 	}
 	return nil
 }
@@ -207,7 +208,7 @@ func (t *table) indexEntry(ix *index, it attr.Item, k itemKey, strict bool) ([]b
 
 // projectForIndex returns the attributes of it that ix stores.
 func (t *table) projectForIndex(ix *index, it attr.Item) attr.Item {
-	if ix.projType == ProjectionAll {
+	if ix.projType == dynamo.ProjectionAll {
 		return it
 	}
 	p := make(attr.Item, 4+len(ix.include))
@@ -252,7 +253,7 @@ func (ix *index) isKey(name string) bool {
 
 // projects reports whether ix stores the top-level attribute name.
 func (t *table) projects(ix *index, name string) bool {
-	return ix.projType == ProjectionAll || ix.isKey(name) || slices.Contains(ix.include, name)
+	return ix.projType == dynamo.ProjectionAll || ix.isKey(name) || slices.Contains(ix.include, name)
 }
 
 // maintainIndexes adds to b the secondary-index changes that replacing old
@@ -399,7 +400,7 @@ func itemsEqual(a, b attr.Item) bool {
 // computed only when the request asked for its capacity or the DB meters
 // index writes (Options.MeterIndexWrites).
 func (db *DB) resultIndexUnits(t *table, k itemKey, r writeResult, mode string) map[string]float64 {
-	if !r.wrote || (mode != ReturnConsumedCapacityTotal && mode != ReturnConsumedCapacityIndexes && !db.opts.MeterIndexWrites) {
+	if !r.wrote || (mode != dynamo.ReturnConsumedCapacityTotal && mode != dynamo.ReturnConsumedCapacityIndexes && !db.opts.MeterIndexWrites) {
 		return nil
 	}
 	return t.indexWriteUnits(k, r.old, r.new)
@@ -407,7 +408,7 @@ func (db *DB) resultIndexUnits(t *table, k itemKey, r writeResult, mode string) 
 
 // consumedWrite builds a write's ConsumedCapacity: the table's units plus
 // those of each index it touched, broken down with INDEXES.
-func (db *DB) consumedWrite(t *table, mode string, tableUnits float64, perIndex map[string]float64) *ConsumedCapacity {
+func (db *DB) consumedWrite(t *table, mode string, tableUnits float64, perIndex map[string]float64) *dynamo.ConsumedCapacity {
 	return db.consumedSplit(t, mode, tableUnits, perIndex, true)
 }
 
@@ -415,9 +416,9 @@ func (db *DB) consumedWrite(t *table, mode string, tableUnits float64, perIndex 
 // indexes (engine/meter.go), reads or writes, and builds a
 // ConsumedCapacity from them: their sum with TOTAL, also broken down with
 // INDEXES.
-func (db *DB) consumedSplit(t *table, mode string, tableUnits float64, perIndex map[string]float64, write bool) *ConsumedCapacity {
+func (db *DB) consumedSplit(t *table, mode string, tableUnits float64, perIndex map[string]float64, write bool) *dynamo.ConsumedCapacity {
 	db.bill(t, tableUnits, perIndex, write)
-	if mode != ReturnConsumedCapacityTotal && mode != ReturnConsumedCapacityIndexes {
+	if mode != dynamo.ReturnConsumedCapacityTotal && mode != dynamo.ReturnConsumedCapacityIndexes {
 		return nil
 	}
 	total := tableUnits
@@ -428,10 +429,10 @@ func (db *DB) consumedSplit(t *table, mode string, tableUnits float64, perIndex 
 	}
 	sort.Strings(names)
 	switch mode {
-	case ReturnConsumedCapacityTotal:
-		return &ConsumedCapacity{TableName: t.meta.Name, CapacityUnits: ptr(total)}
-	case ReturnConsumedCapacityIndexes:
-		c := &ConsumedCapacity{TableName: t.meta.Name, CapacityUnits: ptr(total), Table: &Capacity{CapacityUnits: ptr(tableUnits)}}
+	case dynamo.ReturnConsumedCapacityTotal:
+		return &dynamo.ConsumedCapacity{TableName: t.meta.Name, CapacityUnits: ptr(total)}
+	case dynamo.ReturnConsumedCapacityIndexes:
+		c := &dynamo.ConsumedCapacity{TableName: t.meta.Name, CapacityUnits: ptr(total), Table: &dynamo.Capacity{CapacityUnits: ptr(tableUnits)}}
 		for _, name := range names {
 			ix := t.index(name)
 			if ix == nil {
@@ -439,14 +440,14 @@ func (db *DB) consumedSplit(t *table, mode string, tableUnits float64, perIndex 
 			}
 			if ix.meta.Global {
 				if c.GlobalSecondaryIndexes == nil {
-					c.GlobalSecondaryIndexes = map[string]Capacity{}
+					c.GlobalSecondaryIndexes = map[string]dynamo.Capacity{}
 				}
-				c.GlobalSecondaryIndexes[name] = Capacity{CapacityUnits: ptr(perIndex[name])}
+				c.GlobalSecondaryIndexes[name] = dynamo.Capacity{CapacityUnits: ptr(perIndex[name])}
 			} else {
 				if c.LocalSecondaryIndexes == nil {
-					c.LocalSecondaryIndexes = map[string]Capacity{}
+					c.LocalSecondaryIndexes = map[string]dynamo.Capacity{}
 				}
-				c.LocalSecondaryIndexes[name] = Capacity{CapacityUnits: ptr(perIndex[name])}
+				c.LocalSecondaryIndexes[name] = dynamo.Capacity{CapacityUnits: ptr(perIndex[name])}
 			}
 		}
 		return c
@@ -461,13 +462,13 @@ func (db *DB) consumedSplit(t *table, mode string, tableUnits float64, perIndex 
 // collection under 1 GB.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections
-func (t *table) collectionMetrics(mode string, k itemKey) *ItemCollectionMetrics {
-	if mode != ReturnItemCollectionMetricsSize {
+func (t *table) collectionMetrics(mode string, k itemKey) *dynamo.ItemCollectionMetrics {
+	if mode != dynamo.ReturnItemCollectionMetricsSize {
 		return nil
 	}
 	for _, ix := range t.indexes {
 		if !ix.meta.Global {
-			return &ItemCollectionMetrics{ItemCollectionKey: attr.Item{t.hashName: k.pk}, SizeEstimateRangeGB: []float64{0, 1}}
+			return &dynamo.ItemCollectionMetrics{ItemCollectionKey: attr.Item{t.hashName: k.pk}, SizeEstimateRangeGB: []float64{0, 1}}
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // BenchmarkPutItemGSIs measures PutItem (a new 1 KB item each time) on a
@@ -15,18 +16,18 @@ func BenchmarkPutItemGSIs(b *testing.B) {
 	for _, n := range []int{0, 1, 5, 20} {
 		b.Run(fmt.Sprintf("gsis=%d", n), func(b *testing.B) {
 			db := mustOpen(b, Options{InMemory: true})
-			in := &CreateTableInput{
+			in := &dynamo.CreateTableInput{
 				TableName:            "bench",
-				BillingMode:          BillingModePayPerRequest,
-				AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-				KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+				BillingMode:          dynamo.BillingModePayPerRequest,
+				AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+				KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
 			}
 			for i := range n {
 				name := fmt.Sprintf("g%02d", i)
-				in.AttributeDefinitions = append(in.AttributeDefinitions, AttributeDefinition{AttributeName: name, AttributeType: "S"})
-				in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, GlobalSecondaryIndex{
-					IndexName: "idx" + name, KeySchema: []KeySchemaElement{{AttributeName: name, KeyType: KeyTypeHash}},
-					Projection: Projection{ProjectionType: ProjectionKeysOnly},
+				in.AttributeDefinitions = append(in.AttributeDefinitions, dynamo.AttributeDefinition{AttributeName: name, AttributeType: "S"})
+				in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, dynamo.GlobalSecondaryIndex{
+					IndexName: "idx" + name, KeySchema: []dynamo.KeySchemaElement{{AttributeName: name, KeyType: dynamo.KeyTypeHash}},
+					Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionKeysOnly},
 				})
 			}
 			if _, err := db.CreateTable(in); err != nil {
@@ -39,7 +40,7 @@ func BenchmarkPutItemGSIs(b *testing.B) {
 				for j := range n {
 					it[fmt.Sprintf("g%02d", j)] = attr.S(fmt.Sprint("v", i%97))
 				}
-				if _, err := db.PutItem(&PutItemInput{TableName: "bench", Item: it}); err != nil {
+				if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "bench", Item: it}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -53,18 +54,18 @@ func BenchmarkBackfill(b *testing.B) {
 	items := backfillBenchItems
 	db := mustOpen(b, Options{InMemory: true})
 	createGSITable(b, db, "bfill")
-	batch := make([]WriteRequest, 0, 25)
+	batch := make([]dynamo.WriteRequest, 0, 25)
 	flush := func() {
 		if len(batch) == 0 {
 			return
 		}
-		if _, err := db.BatchWriteItem(&BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"bfill": batch}}); err != nil {
+		if _, err := db.BatchWriteItem(&dynamo.BatchWriteItemInput{RequestItems: map[string][]dynamo.WriteRequest{"bfill": batch}}); err != nil {
 			b.Fatal(err)
 		}
 		batch = batch[:0]
 	}
 	for i := range items {
-		batch = append(batch, WriteRequest{PutRequest: &PutRequest{Item: gItem(i, fmt.Sprint("g", i%1000), i)}})
+		batch = append(batch, dynamo.WriteRequest{PutRequest: &dynamo.PutRequest{Item: gItem(i, fmt.Sprint("g", i%1000), i)}})
 		if len(batch) == 25 {
 			flush()
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -47,7 +48,7 @@ func (c *constraints) requiredIndexName(field, name string, null bool) {
 // DynamoDB reports their absence as "Value null at
 // 'globalSecondaryIndexUpdates.1.member.create.keySchema' failed to
 // satisfy constraint: Member must not be null".
-func (c *constraints) indexMembers(field string, name string, noName bool, ks []KeySchemaElement, p Projection, noProjection bool, maxKeys int) {
+func (c *constraints) indexMembers(field string, name string, noName bool, ks []dynamo.KeySchemaElement, p dynamo.Projection, noProjection bool, maxKeys int) {
 	c.requiredIndexName(field, name, noName)
 	if ks == nil {
 		c.notNull(field + ".keySchema")
@@ -57,7 +58,7 @@ func (c *constraints) indexMembers(field string, name string, noName bool, ks []
 			if k.KeyType == "" {
 				c.notNull(fmt.Sprintf("%s.keySchema.%d.member.keyType", field, i+1))
 			} else {
-				c.enum(fmt.Sprintf("%s.keySchema.%d.member.keyType", field, i+1), k.KeyType, KeyTypeHash, KeyTypeRange)
+				c.enum(fmt.Sprintf("%s.keySchema.%d.member.keyType", field, i+1), k.KeyType, dynamo.KeyTypeHash, dynamo.KeyTypeRange)
 			}
 		}
 		if len(ks) < 1 {
@@ -69,7 +70,7 @@ func (c *constraints) indexMembers(field string, name string, noName bool, ks []
 	if noProjection {
 		c.notNull(field + ".projection")
 	}
-	c.enum(field+".projection.projectionType", p.ProjectionType, ProjectionAll, ProjectionKeysOnly, ProjectionInclude)
+	c.enum(field+".projection.projectionType", p.ProjectionType, dynamo.ProjectionAll, dynamo.ProjectionKeysOnly, dynamo.ProjectionInclude)
 	if n := len(p.NonKeyAttributes); n > 20 {
 		c.add(fmtConstraintMaxLength, "["+strings.Join(p.NonKeyAttributes, ", ")+"]", field+".projection.nonKeyAttributes", 20)
 	}
@@ -77,7 +78,7 @@ func (c *constraints) indexMembers(field string, name string, noName bool, ks []
 
 // javaKeySchema renders a key schema as DynamoDB quotes it in a length
 // constraint: "[KeySchemaElement(attributeName=pk, keyType=HASH), ...]".
-func javaKeySchema(ks []KeySchemaElement) string {
+func javaKeySchema(ks []dynamo.KeySchemaElement) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, k := range ks {
@@ -94,14 +95,14 @@ func javaKeySchema(ks []KeySchemaElement) string {
 // a table: the attribute definitions, the names in use, projected-attribute
 // totals.
 type indexCheck struct {
-	defs      []AttributeDefinition
+	defs      []dynamo.AttributeDefinition
 	defined   map[string]bool
 	names     map[string]bool
 	used      map[string]bool // attributes named by some key schema
 	projected int
 }
 
-func newIndexCheck(defs []AttributeDefinition, table []KeySchemaElement) *indexCheck {
+func newIndexCheck(defs []dynamo.AttributeDefinition, table []dynamo.KeySchemaElement) *indexCheck {
 	ic := &indexCheck{defs: defs, defined: map[string]bool{}, names: map[string]bool{}, used: map[string]bool{}}
 	for _, d := range defs {
 		ic.defined[d.AttributeName] = true
@@ -113,16 +114,16 @@ func newIndexCheck(defs []AttributeDefinition, table []KeySchemaElement) *indexC
 }
 
 func invalid(format string, args ...any) error {
-	return Validation(msgInvalidParametersPrefix + fmt.Sprintf(format, args...))
+	return dynamo.Validation(msgInvalidParametersPrefix + fmt.Sprintf(format, args...))
 }
 
 // keys checks an index key schema: defined attributes, HASH before RANGE,
 // no repeats, at most maxEach of each (1 for an LSI or a classic GSI).
-func (ic *indexCheck) keys(ks []KeySchemaElement, maxEach int) error {
+func (ic *indexCheck) keys(ks []dynamo.KeySchemaElement, maxEach int) error {
 	if len(ks) == 0 {
 		// The member constraints refuse this first; an embedded caller
 		// that skips them still gets an answer, not a panic.
-		return Validation(msgKeySchemaFirstNotHash)
+		return dynamo.Validation(msgKeySchemaFirstNotHash)
 	}
 	var missing bool
 	names := make([]string, len(ks))
@@ -140,26 +141,26 @@ func (ic *indexCheck) keys(ks []KeySchemaElement, maxEach int) error {
 		return invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]", strings.Join(names, ", "), strings.Join(defs, ", "))
 	}
 	if len(ks) == 2 && ks[0].AttributeName == ks[1].AttributeName {
-		return Validation(msgKeySchemaSameName)
+		return dynamo.Validation(msgKeySchemaSameName)
 	}
 	if len(ks) > 2 {
 		seen := map[string]bool{}
 		for _, k := range ks {
 			if seen[k.AttributeName] {
-				return Validation("The KeySchema contains multiple key attributes with the same name")
+				return dynamo.Validation("The KeySchema contains multiple key attributes with the same name")
 			}
 			seen[k.AttributeName] = true
 		}
 	}
-	if ks[0].KeyType != KeyTypeHash {
-		return Validation(msgKeySchemaFirstNotHash)
+	if ks[0].KeyType != dynamo.KeyTypeHash {
+		return dynamo.Validation(msgKeySchemaFirstNotHash)
 	}
-	if len(ks) == 2 && ks[1].KeyType != KeyTypeRange && maxEach == 1 {
-		return Validation(msgKeySchemaSecondNotRange)
+	if len(ks) == 2 && ks[1].KeyType != dynamo.KeyTypeRange && maxEach == 1 {
+		return dynamo.Validation(msgKeySchemaSecondNotRange)
 	}
 	hashes, ranges := 0, 0
 	for _, k := range ks {
-		if k.KeyType == KeyTypeHash {
+		if k.KeyType == dynamo.KeyTypeHash {
 			if ranges > 0 {
 				return invalid("All HASH key attributes must precede RANGE key attributes in the KeySchema")
 			}
@@ -181,14 +182,14 @@ func (ic *indexCheck) keys(ks []KeySchemaElement, maxEach int) error {
 }
 
 // projection checks a Projection and counts its attributes.
-func (ic *indexCheck) projection(p Projection) error {
+func (ic *indexCheck) projection(p dynamo.Projection) error {
 	if p.ProjectionType == "" {
 		return invalid("Unknown ProjectionType: null")
 	}
-	if p.NonKeyAttributes != nil && p.ProjectionType != ProjectionInclude {
+	if p.NonKeyAttributes != nil && p.ProjectionType != dynamo.ProjectionInclude {
 		return invalid("ProjectionType is %s, but NonKeyAttributes is specified", p.ProjectionType)
 	}
-	if p.ProjectionType == ProjectionInclude && len(p.NonKeyAttributes) == 0 {
+	if p.ProjectionType == dynamo.ProjectionInclude && len(p.NonKeyAttributes) == 0 {
 		return invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
 	}
 	seen := map[string]bool{}
@@ -219,11 +220,11 @@ func (ic *indexCheck) name(n string) error {
 
 // gsiThroughput checks a GSI's ProvisionedThroughput against the table's
 // billing mode.
-func gsiThroughput(name, mode string, p *ProvisionedThroughput) error {
-	if mode == BillingModePayPerRequest && p != nil {
+func gsiThroughput(name, mode string, p *dynamo.ProvisionedThroughput) error {
+	if mode == dynamo.BillingModePayPerRequest && p != nil {
 		return invalid("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", name)
 	}
-	if mode != BillingModePayPerRequest && p == nil {
+	if mode != dynamo.BillingModePayPerRequest && p == nil {
 		return invalid("ProvisionedThroughput is not specified for index: %s", name)
 	}
 	return nil
@@ -232,7 +233,7 @@ func gsiThroughput(name, mode string, p *ProvisionedThroughput) error {
 // validateCreateIndexes checks CreateTable's index definitions, after the
 // table's own key schema, in DynamoDB's order: LSIs, then GSIs, then
 // the count of attribute definitions against the attributes keys use.
-func validateCreateIndexes(in *CreateTableInput) error {
+func validateCreateIndexes(in *dynamo.CreateTableInput) error {
 	ic := newIndexCheck(in.AttributeDefinitions, in.KeySchema)
 	if in.LocalSecondaryIndexes != nil {
 		if len(in.LocalSecondaryIndexes) == 0 {
@@ -296,21 +297,21 @@ func validateCreateIndexes(in *CreateTableInput) error {
 // OnDemandThroughput without a member is none: CreateTable's GSI is
 // created without one (the ack-api-quirks lab, DDB-TABLE-456,
 // ct_gsi_odt_empty), and a GSI Create is taken alike (no recording).
-func gsiMeta(g GlobalSecondaryIndex, id uint32, mode string) indexMeta {
+func gsiMeta(g dynamo.GlobalSecondaryIndex, id uint32, mode string) indexMeta {
 	odt := g.OnDemandThroughput
 	if odt != nil && onDemandMember(odt) == "" {
 		odt = nil
 	}
 	m := indexMeta{Name: g.IndexName, ID: id, Global: true, KeySchema: catKeys(g.KeySchema), Projection: catProjectionOf(g.Projection), OnDemand: catOnDemandOf(odt),
 		Warm: initialWarm(g.WarmThroughput)}
-	if mode != BillingModePayPerRequest && g.ProvisionedThroughput != nil {
+	if mode != dynamo.BillingModePayPerRequest && g.ProvisionedThroughput != nil {
 		m.Throughput = &catThroughput{ReadCapacityUnits: g.ProvisionedThroughput.ReadCapacityUnits, WriteCapacityUnits: g.ProvisionedThroughput.WriteCapacityUnits}
 	}
 	return m
 }
 
 // describeIndexes adds the table's indexes to d.
-func (db *DB) describeIndexes(t *table, d *TableDescription) error {
+func (db *DB) describeIndexes(t *table, d *dynamo.TableDescription) error {
 	for _, ix := range t.indexes {
 		count, size, err := db.indexStats(t, ix)
 		if err != nil {
@@ -318,19 +319,19 @@ func (db *DB) describeIndexes(t *table, d *TableDescription) error {
 		}
 		p := ix.meta.Projection.api()
 		if !ix.meta.Global {
-			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
+			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, dynamo.LocalSecondaryIndexDescription{
 				IndexName: ix.meta.Name, KeySchema: apiKeys(ix.meta.KeySchema), Projection: p,
 				IndexSizeBytes: size, ItemCount: count, IndexArn: t.indexArn(db, ix),
 			})
 			continue
 		}
-		g := GlobalSecondaryIndexDescription{
+		g := dynamo.GlobalSecondaryIndexDescription{
 			IndexName: ix.meta.Name, KeySchema: apiKeys(ix.meta.KeySchema), Projection: p,
-			IndexStatus: IndexStatusActive, IndexSizeBytes: size, ItemCount: count,
+			IndexStatus: dynamo.IndexStatusActive, IndexSizeBytes: size, ItemCount: count,
 			IndexArn: t.indexArn(db, ix), OnDemandThroughput: ix.meta.OnDemand.api(),
 		}
 		if ix.meta.Backfilling {
-			g.IndexStatus = IndexStatusCreating
+			g.IndexStatus = dynamo.IndexStatusCreating
 			g.Backfilling = ptr(true)
 		}
 		if ix.meta.Throughput != nil {
@@ -338,7 +339,7 @@ func (db *DB) describeIndexes(t *table, d *TableDescription) error {
 			tp.NumberOfDecreasesToday = decreasesToday(*ix.meta.Throughput, db.now())
 			g.ProvisionedThroughput = &tp
 		} else {
-			g.ProvisionedThroughput = &ProvisionedThroughputDescription{}
+			g.ProvisionedThroughput = &dynamo.ProvisionedThroughputDescription{}
 		}
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, g)
 	}
@@ -352,19 +353,19 @@ func (db *DB) describeIndexes(t *table, d *TableDescription) error {
 const msgOneOnlineIndex = "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"
 
 func indexNotFound(name string) error {
-	return NotFound("Requested resource not found: Index: " + name + " not found")
+	return dynamo.NotFound("Requested resource not found: Index: " + name + " not found")
 }
 
 // updateIndexNotFound answers a GSI Update naming an index the table does
 // not have (the ack-api-quirks lab, recorded 2026-10-09: DDB-TABLE-375,
 // an index deleted meanwhile, and -456, a name it never had).
 func updateIndexNotFound(name, table string) error {
-	return NotFound("Requested resource not found: Index " + name + " for table " + table)
+	return dynamo.NotFound("Requested resource not found: Index " + name + " for table " + table)
 }
 
 // gsiUpdateMembers checks the declared constraints of
 // GlobalSecondaryIndexUpdates.
-func (c *constraints) gsiUpdateMembers(us []GlobalSecondaryIndexUpdate) {
+func (c *constraints) gsiUpdateMembers(us []dynamo.GlobalSecondaryIndexUpdate) {
 	for i, u := range us {
 		f := fmt.Sprintf("globalSecondaryIndexUpdates.%d.member", i+1)
 		if u.Create != nil {
@@ -385,7 +386,7 @@ func (c *constraints) gsiUpdateMembers(us []GlobalSecondaryIndexUpdate) {
 // applyGSIUpdates applies GlobalSecondaryIndexUpdates to m (a copy the
 // caller owns) and stages in b what they change on disk. It returns the
 // id of an index whose backfill the caller starts after committing, or 0.
-func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batch) (uint32, error) {
+func (db *DB) applyGSIUpdates(m *tableMeta, in *dynamo.UpdateTableInput, b storage.Batch) (uint32, error) {
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return 0, invalid(msgGSIUpdatesEmpty)
 	}
@@ -417,7 +418,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 		}
 	}
 	if online > 1 {
-		return 0, LimitExceeded(msgOneOnlineIndex)
+		return 0, dynamo.LimitExceeded(msgOneOnlineIndex)
 	}
 	// While an index backfills, a Create or Delete of another waits; a
 	// Delete of that index is admitted (the ack-api-quirks lab,
@@ -425,10 +426,10 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 	// stops at its next chunk (engine/index_backfill.go).
 	if online == 1 {
 		for _, ix := range m.Indexes {
-			if ix.Backfilling && !slices.ContainsFunc(in.GlobalSecondaryIndexUpdates, func(u GlobalSecondaryIndexUpdate) bool {
+			if ix.Backfilling && !slices.ContainsFunc(in.GlobalSecondaryIndexUpdates, func(u dynamo.GlobalSecondaryIndexUpdate) bool {
 				return u.Delete != nil && u.Delete.IndexName == ix.Name
 			}) {
-				return 0, LimitExceeded(msgOneOnlineIndex)
+				return 0, dynamo.LimitExceeded(msgOneOnlineIndex)
 			}
 		}
 	}
@@ -457,7 +458,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 		case u.Create != nil:
 			g := *u.Create
 			if find(g.IndexName) >= 0 {
-				return 0, Validation("Attempting to create an index which already exists")
+				return 0, dynamo.Validation("Attempting to create an index which already exists")
 			}
 			if in.AttributeDefinitions == nil {
 				return 0, invalid("AttributeDefinitions is not specified for index: %s", g.IndexName)
@@ -491,15 +492,15 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			// a Create on a PROVISIONED table needs its throughput
 			// (DDB-TABLE-152).
 			if gsis >= maxGlobalIndexes {
-				return 0, LimitExceeded(fmt.Sprintf("Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of %d", maxGlobalIndexes))
+				return 0, dynamo.LimitExceeded(fmt.Sprintf("Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of %d", maxGlobalIndexes))
 			}
-			if m.BillingMode == BillingModePayPerRequest && g.ProvisionedThroughput != nil {
+			if m.BillingMode == dynamo.BillingModePayPerRequest && g.ProvisionedThroughput != nil {
 				return 0, invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST", g.IndexName)
 			}
-			if m.BillingMode != BillingModePayPerRequest && g.ProvisionedThroughput == nil {
+			if m.BillingMode != dynamo.BillingModePayPerRequest && g.ProvisionedThroughput == nil {
 				return 0, invalid("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: %s", g.IndexName)
 			}
-			if m.BillingMode != BillingModePayPerRequest {
+			if m.BillingMode != dynamo.BillingModePayPerRequest {
 				if err := db.capacityCap(g.IndexName, g.ProvisionedThroughput); err != nil {
 					return 0, err
 				}
@@ -507,7 +508,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			// Its WarmThroughput as CreateTable judges a GSI's
 			// (engine/warm_throughput.go).
 			gp := g.ProvisionedThroughput
-			if m.BillingMode == BillingModePayPerRequest {
+			if m.BillingMode == dynamo.BillingModePayPerRequest {
 				gp = nil
 			}
 			if err := createWarm(g.IndexName, g.WarmThroughput, gp); err != nil {
@@ -525,7 +526,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 				return 0, indexNotFound(u.Delete.IndexName)
 			}
 			if !m.Indexes[i].Global {
-				return 0, Validation("Cannot delete an index that is not a GlobalSecondaryIndex: " + u.Delete.IndexName)
+				return 0, dynamo.Validation("Cannot delete an index that is not a GlobalSecondaryIndex: " + u.Delete.IndexName)
 			}
 			id := m.Indexes[i].ID
 			gone := m.Indexes[i]
@@ -549,13 +550,13 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 				// WarmThroughput with a member for an index the table
 				// lacks is an HTTP 500 (the ack-api-quirks lab,
 				// DDB-TABLE-456 and -161).
-				return 0, internalFailure()
+				return 0, dynamo.InternalFailure()
 			}
 			if i < 0 {
 				return 0, updateIndexNotFound(u.Update.IndexName, m.Name)
 			}
 			if !m.Indexes[i].Global {
-				return 0, Validation("Cannot update an index that is not a GlobalSecondaryIndex: " + u.Update.IndexName)
+				return 0, dynamo.Validation("Cannot update an index that is not a GlobalSecondaryIndex: " + u.Update.IndexName)
 			}
 			x := &m.Indexes[i]
 			// An index of an on-demand table takes only an
@@ -564,7 +565,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 			// (the name alone, or an empty OnDemandThroughput).
 			// A WarmThroughput with a member is an Update too (the
 			// text names it; DDB-TABLE-155).
-			if o := u.Update.OnDemandThroughput; m.BillingMode == BillingModePayPerRequest &&
+			if o := u.Update.OnDemandThroughput; m.BillingMode == dynamo.BillingModePayPerRequest &&
 				(u.Update.ProvisionedThroughput != nil || (o == nil || o.MaxReadRequestUnits == nil && o.MaxWriteRequestUnits == nil) && !warmSet(u.Update.WarmThroughput)) {
 				return 0, invalid("The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput", x.Name)
 			}
@@ -577,7 +578,7 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 					old = *x.Throughput
 				}
 				if x.Throughput != nil && p.ReadCapacityUnits == old.ReadCapacityUnits && p.WriteCapacityUnits == old.WriteCapacityUnits {
-					return 0, Validation(fmt.Sprintf("The provisioned throughput for the index %[1]s will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index %[1]s: %[2]d. Requested ReadCapacityUnits: %[3]d. Current WriteCapacityUnits provisioned for index %[1]s: %[4]d. Requested WriteCapacityUnits: %[5]d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+					return 0, dynamo.Validation(fmt.Sprintf("The provisioned throughput for the index %[1]s will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index %[1]s: %[2]d. Requested ReadCapacityUnits: %[3]d. Current WriteCapacityUnits provisioned for index %[1]s: %[4]d. Requested WriteCapacityUnits: %[5]d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 						x.Name, old.ReadCapacityUnits, p.ReadCapacityUnits, old.WriteCapacityUnits, p.WriteCapacityUnits))
 				}
 				if err := db.capacityCap(x.Name, p); err != nil {
@@ -615,10 +616,10 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *UpdateTableInput, b storage.Batc
 
 // mergeDefinitions adds the request's attribute definitions to the
 // table's; nil when one redefines an attribute with another type.
-func mergeDefinitions(have, add []AttributeDefinition) []AttributeDefinition {
+func mergeDefinitions(have, add []dynamo.AttributeDefinition) []dynamo.AttributeDefinition {
 	out := slices.Clone(have)
 	for _, d := range add {
-		i := slices.IndexFunc(out, func(x AttributeDefinition) bool { return x.AttributeName == d.AttributeName })
+		i := slices.IndexFunc(out, func(x dynamo.AttributeDefinition) bool { return x.AttributeName == d.AttributeName })
 		if i >= 0 {
 			if out[i].AttributeType != d.AttributeType {
 				return nil
@@ -632,7 +633,7 @@ func mergeDefinitions(have, add []AttributeDefinition) []AttributeDefinition {
 
 // usedDefinitions keeps the definitions of attributes that some key
 // schema of m names, as DynamoDB keeps only those.
-func usedDefinitions(defs []AttributeDefinition, m *tableMeta) []AttributeDefinition {
+func usedDefinitions(defs []dynamo.AttributeDefinition, m *tableMeta) []dynamo.AttributeDefinition {
 	used := map[string]bool{}
 	for _, k := range m.KeySchema {
 		used[k.AttributeName] = true
@@ -642,7 +643,7 @@ func usedDefinitions(defs []AttributeDefinition, m *tableMeta) []AttributeDefini
 			used[k.AttributeName] = true
 		}
 	}
-	var out []AttributeDefinition
+	var out []dynamo.AttributeDefinition
 	for _, d := range defs {
 		if used[d.AttributeName] {
 			out = append(out, d)

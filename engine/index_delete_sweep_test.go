@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/dynago/dynago/dynamo"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -32,15 +33,15 @@ func TestIndexDeleteLeavesNothing(t *testing.T) {
 		for w := range 4 {
 			wg.Go(func() {
 				for i := 0; !stop.Load(); i++ {
-					if _, err := db.PutItem(&PutItemInput{TableName: "sweep", Item: gItem(w*100000+i, "g", i)}); err != nil {
+					if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "sweep", Item: gItem(w*100000+i, "g", i)}); err != nil {
 						t.Error(err)
 						return
 					}
 				}
 			})
 		}
-		_, err := db.UpdateTable(&UpdateTableInput{TableName: "sweep", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{
-			{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: name}}}})
+		_, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "sweep", GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{
+			{Delete: &dynamo.DeleteGlobalSecondaryIndexAction{IndexName: name}}}})
 		stop.Store(true)
 		wg.Wait()
 		if err != nil {

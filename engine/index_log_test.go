@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"github.com/dynago/dynago/dynamo"
 	"log/slog"
 	"strings"
 	"sync"
@@ -35,7 +36,7 @@ func TestBackfillLogNamesIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	createGSITable(t, db, "logged")
-	if _, err := db.PutItem(&PutItemInput{TableName: "logged", Item: gItem(1, "g", 1)}); err != nil {
+	if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "logged", Item: gItem(1, "g", 1)}); err != nil {
 		t.Fatal(err)
 	}
 	addGSI(t, db, "logged", "byGroup")

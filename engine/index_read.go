@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -62,17 +63,17 @@ func (t *table) readIndex(name, sel string, consistent bool) (*index, error) {
 	}
 	ix := t.index(name)
 	if ix == nil {
-		return nil, Validation(msgNoIndex(name))
+		return nil, dynamo.Validation(msgNoIndex(name))
 	}
 	if ix.meta.Global {
 		if consistent {
-			return nil, Validation(msgConsistentGSI)
+			return nil, dynamo.Validation(msgConsistentGSI)
 		}
 		if ix.meta.Backfilling {
-			return nil, Validation(msgBackfilling)
+			return nil, dynamo.Validation(msgBackfilling)
 		}
-		if sel == SelectAllAttributes && ix.projType != ProjectionAll {
-			return nil, Validation(msgSelectAllOnGSI(name))
+		if sel == dynamo.SelectAllAttributes && ix.projType != dynamo.ProjectionAll {
+			return nil, dynamo.Validation(msgSelectAllOnGSI(name))
 		}
 	}
 	return ix, nil
@@ -88,7 +89,7 @@ func (t *table) readIndex(name, sel string, consistent bool) (*index, error) {
 // (MsgNotProjected). A local index fetches from the table instead.
 func (ks keyspace) checkProjected(proj *expr.Projection, atg []string) error {
 	t, ix := ks.t, ks.ix
-	if !ix.meta.Global || ix.projType == ProjectionAll {
+	if !ix.meta.Global || ix.projType == dynamo.ProjectionAll {
 		return nil
 	}
 	names := atg
@@ -104,7 +105,7 @@ func (ks keyspace) checkProjected(proj *expr.Projection, atg []string) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return Validation(MsgNotProjected(ix.meta.Name, missing))
+	return dynamo.Validation(MsgNotProjected(ix.meta.Name, missing))
 }
 
 // lsiFetch says whether a read of the LSI ix must fetch each item from
@@ -114,10 +115,10 @@ func (ks keyspace) checkProjected(proj *expr.Projection, atg []string) error {
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.Projections
 func (ks keyspace) lsiFetch(sel string, x readExprs, attributesToGet []string) bool {
 	t, ix := ks.t, ks.ix
-	if ix.meta.Global || ix.projType == ProjectionAll {
+	if ix.meta.Global || ix.projType == dynamo.ProjectionAll {
 		return false
 	}
-	if sel == SelectAllAttributes {
+	if sel == dynamo.SelectAllAttributes {
 		return true
 	}
 	var names []string
@@ -162,7 +163,7 @@ func (db *DB) fetcher(t *table, consistent bool, units *float64) func(attr.Item)
 
 // consumedRead builds a read's ConsumedCapacity: a table's units, or an
 // index's plus the table's for LSI fetches.
-func (db *DB) consumedRead(ks keyspace, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
+func (db *DB) consumedRead(ks keyspace, mode string, indexUnits, tableUnits float64) *dynamo.ConsumedCapacity {
 	if ks.isTable() {
 		return db.consumed(ks.t, mode, indexUnits)
 	}

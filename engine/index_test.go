@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 )
 
@@ -18,15 +19,15 @@ func createGSITable(t testing.TB, db *DB, name string) {
 	mustCreate(t, db, name, false)
 }
 
-func addGSI(t testing.TB, db *DB, table, index string) *UpdateTableOutput {
+func addGSI(t testing.TB, db *DB, table, index string) *dynamo.UpdateTableOutput {
 	t.Helper()
-	out, err := db.UpdateTable(&UpdateTableInput{
+	out, err := db.UpdateTable(&dynamo.UpdateTableInput{
 		TableName:            table,
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "g", AttributeType: "S"}, {AttributeName: "r", AttributeType: "N"}},
-		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "g", AttributeType: "S"}, {AttributeName: "r", AttributeType: "N"}},
+		GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Create: &dynamo.GlobalSecondaryIndex{
 			IndexName:  index,
-			KeySchema:  []KeySchemaElement{{AttributeName: "g", KeyType: KeyTypeHash}, {AttributeName: "r", KeyType: KeyTypeRange}},
-			Projection: Projection{ProjectionType: ProjectionInclude, NonKeyAttributes: []string{"v"}},
+			KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: dynamo.KeyTypeHash}, {AttributeName: "r", KeyType: dynamo.KeyTypeRange}},
+			Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionInclude, NonKeyAttributes: []string{"v"}},
 		}}},
 	})
 	if err != nil {
@@ -135,29 +136,29 @@ func TestBackfillRacesWriters(t *testing.T) {
 		if i%3 != 0 {
 			g = fmt.Sprint("g", i%7)
 		}
-		if _, err := db.PutItem(&PutItemInput{TableName: "race", Item: gItem(i, g, i)}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "race", Item: gItem(i, g, i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	paused, resume := pauseBackfillAtSecondChunk(db)
 	out := addGSI(t, db, "race", "byg")
 	g := out.TableDescription.GlobalSecondaryIndexes[0]
-	if g.IndexStatus != IndexStatusCreating || g.Backfilling == nil || !*g.Backfilling {
+	if g.IndexStatus != dynamo.IndexStatusCreating || g.Backfilling == nil || !*g.Backfilling {
 		t.Fatalf("created index: %+v", g)
 	}
 	<-paused
 	// While it backfills, the index cannot be read.
-	_, err := db.Query(&QueryInput{TableName: "race", IndexName: "byg", KeyConditions: map[string]Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g1")}}}})
-	wantCode(t, err, CodeValidation, msgBackfilling)
+	_, err := db.Query(&dynamo.QueryInput{TableName: "race", IndexName: "byg", KeyConditions: map[string]dynamo.Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g1")}}}})
+	wantCode(t, err, dynamo.CodeValidation, msgBackfilling)
 	// Another online index change waits for this one: a Create of
 	// another index (the ack-api-quirks lab, DDB-TABLE-159 and -163,
 	// recorded 2026-10-08). A Delete of this index is admitted (-149;
 	// TestDeleteBackfillingIndex).
-	_, err = db.UpdateTable(&UpdateTableInput{TableName: "race",
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "h", AttributeType: "S"}},
-		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{IndexName: "byh",
-			KeySchema: []KeySchemaElement{{AttributeName: "h", KeyType: KeyTypeHash}}, Projection: Projection{ProjectionType: ProjectionKeysOnly}}}}})
-	wantCode(t, err, CodeLimitExceeded, msgOneOnlineIndex)
+	_, err = db.UpdateTable(&dynamo.UpdateTableInput{TableName: "race",
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "h", AttributeType: "S"}},
+		GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Create: &dynamo.GlobalSecondaryIndex{IndexName: "byh",
+			KeySchema: []dynamo.KeySchemaElement{{AttributeName: "h", KeyType: dynamo.KeyTypeHash}}, Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionKeysOnly}}}}})
+	wantCode(t, err, dynamo.CodeLimitExceeded, msgOneOnlineIndex)
 
 	var wg sync.WaitGroup
 	var half sync.WaitGroup
@@ -179,15 +180,15 @@ func TestBackfillRacesWriters(t *testing.T) {
 					if rng.IntN(2) == 0 {
 						g = fmt.Sprint("g", rng.IntN(7))
 					}
-					_, err = db.PutItem(&PutItemInput{TableName: "race", Item: gItem(i, g, rng.IntN(50))})
+					_, err = db.PutItem(&dynamo.PutItemInput{TableName: "race", Item: gItem(i, g, rng.IntN(50))})
 				case 1: // move the key
-					_, err = db.UpdateItem(&UpdateItemInput{TableName: "race", Key: attr.Item{"pk": gItem(i, "", 0)["pk"]},
+					_, err = db.UpdateItem(&dynamo.UpdateItemInput{TableName: "race", Key: attr.Item{"pk": gItem(i, "", 0)["pk"]},
 						UpdateExpression:          "SET g = :g, r = :r",
 						ExpressionAttributeValues: attr.Item{":g": attr.S(fmt.Sprint("g", rng.IntN(7))), ":r": attr.N(fmt.Sprint(rng.IntN(50)))}})
 				case 2: // remove the key
-					_, err = db.UpdateItem(&UpdateItemInput{TableName: "race", Key: attr.Item{"pk": gItem(i, "", 0)["pk"]}, UpdateExpression: "REMOVE g"})
+					_, err = db.UpdateItem(&dynamo.UpdateItemInput{TableName: "race", Key: attr.Item{"pk": gItem(i, "", 0)["pk"]}, UpdateExpression: "REMOVE g"})
 				case 3:
-					_, err = db.DeleteItem(&DeleteItemInput{TableName: "race", Key: attr.Item{"pk": gItem(i, "", 0)["pk"]}})
+					_, err = db.DeleteItem(&dynamo.DeleteItemInput{TableName: "race", Key: attr.Item{"pk": gItem(i, "", 0)["pk"]}})
 				}
 				if err != nil {
 					t.Error(err)
@@ -201,11 +202,11 @@ func TestBackfillRacesWriters(t *testing.T) {
 	wg.Wait()
 	waitActive(t, db, "race")
 	checkIndexEqualsRecomputation(t, db, "race", "byg")
-	d, err := db.DescribeTable(&DescribeTableInput{TableName: "race"})
+	d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "race"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := d.Table.GlobalSecondaryIndexes[0]; g.IndexStatus != IndexStatusActive || g.Backfilling != nil {
+	if g := d.Table.GlobalSecondaryIndexes[0]; g.IndexStatus != dynamo.IndexStatusActive || g.Backfilling != nil {
 		t.Fatalf("after backfill: %+v", g)
 	}
 }
@@ -219,7 +220,7 @@ func TestBackfillResumesAfterRestart(t *testing.T) {
 	}
 	createGSITable(t, db, "resume")
 	for i := range 2000 {
-		if _, err := db.PutItem(&PutItemInput{TableName: "resume", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "resume", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -247,7 +248,7 @@ func TestBackfillResumesAfterRestart(t *testing.T) {
 	if _, found, _ := db.store.Get(metaBackfillKey(tb.meta.ID, tb.index("byg").meta.ID), nil); found {
 		t.Fatal("cursor left behind")
 	}
-	out, err := db.Query(&QueryInput{TableName: "resume", IndexName: "byg", KeyConditions: map[string]Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g3")}}}})
+	out, err := db.Query(&dynamo.QueryInput{TableName: "resume", IndexName: "byg", KeyConditions: map[string]dynamo.Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g3")}}}})
 	if err != nil || out.Count != 400 {
 		t.Fatalf("query after resume: %v %d", err, out.Count)
 	}
@@ -258,7 +259,7 @@ func TestDeleteIndexFreesRows(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
 	createGSITable(t, db, "del")
 	for i := range 100 {
-		if _, err := db.PutItem(&PutItemInput{TableName: "del", Item: gItem(i, "g", i)}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "del", Item: gItem(i, "g", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -266,7 +267,7 @@ func TestDeleteIndexFreesRows(t *testing.T) {
 	waitActive(t, db, "del")
 	tb := lookupOK(t, db, "del")
 	id := tb.index("byg").meta.ID
-	out, err := db.UpdateTable(&UpdateTableInput{TableName: "del", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}})
+	out, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "del", GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Delete: &dynamo.DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +297,7 @@ func TestDeleteBackfillingIndex(t *testing.T) {
 	createGSITable(t, db, "dbf")
 	const n = 4 * backfillChunk
 	for i := range n {
-		if _, err := db.PutItem(&PutItemInput{TableName: "dbf", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "dbf", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -330,13 +331,13 @@ func TestDeleteBackfillingIndex(t *testing.T) {
 	id := tb.index("byg").meta.ID
 
 	// Another index's Create waits.
-	_, err := db.UpdateTable(&UpdateTableInput{TableName: "dbf",
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "h", AttributeType: "S"}},
-		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{IndexName: "byh",
-			KeySchema: []KeySchemaElement{{AttributeName: "h", KeyType: KeyTypeHash}}, Projection: Projection{ProjectionType: ProjectionKeysOnly}}}}})
-	wantCode(t, err, CodeLimitExceeded, msgOneOnlineIndex)
+	_, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "dbf",
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "h", AttributeType: "S"}},
+		GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Create: &dynamo.GlobalSecondaryIndex{IndexName: "byh",
+			KeySchema: []dynamo.KeySchemaElement{{AttributeName: "h", KeyType: dynamo.KeyTypeHash}}, Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionKeysOnly}}}}})
+	wantCode(t, err, dynamo.CodeLimitExceeded, msgOneOnlineIndex)
 	// The backfilling index's own Delete is admitted.
-	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "dbf", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}}); err != nil {
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "dbf", GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Delete: &dynamo.DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}}); err != nil {
 		t.Fatalf("Delete of the backfilling index: %v", err)
 	}
 	close(resume)
@@ -361,7 +362,7 @@ func TestDeleteBackfillingIndex(t *testing.T) {
 			t.Fatalf("catalog key %x left after the Delete: %v", k, err)
 		}
 	}
-	d, err := db.DescribeTable(&DescribeTableInput{TableName: "dbf"})
+	d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "dbf"})
 	if err != nil {
 		t.Fatal(err)
 	}

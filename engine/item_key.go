@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 )
 
@@ -82,16 +83,16 @@ func (ix *index) keyOf(it attr.Item, mode keyMode, bad error, dst []attr.Value) 
 			v, present := it[a.name]
 			switch {
 			case !present && mode == keyOfItem:
-				return dst, false, Validation(msgMissingKeyInItem(a.name))
+				return dst, false, dynamo.Validation(msgMissingKeyInItem(a.name))
 			case v.Type != a.typ && mode == keyOfItem:
-				return dst, false, Validation(msgKeyTypeInItem(a.name, a.typ, v.Type))
+				return dst, false, dynamo.Validation(msgKeyTypeInItem(a.name, a.typ, v.Type))
 			case (!present || v.Type != a.typ) && shapeFirst:
 				return dst, false, errKeySchema
 			case !present || (v.Type != a.typ && mode == keyOfEntryLenient):
 				in = false
 				continue
 			case v.Type != a.typ:
-				return dst, false, Validation(msgIndexKeyType(a.name, a.typ, v.Type, ix.meta.Name))
+				return dst, false, dynamo.Validation(msgIndexKeyType(a.name, a.typ, v.Type, ix.meta.Name))
 			}
 			if !shapeFirst {
 				if err := ix.checkValue(a.name, v, part == 0, mode); err != nil {
@@ -131,7 +132,7 @@ func (ix *index) checkValue(name string, v attr.Value, partition bool, mode keyM
 		return checkKeyValue(name, v, partition, msgEmptyKeyItem)
 	}
 	if kind, empty := emptyKind(v); empty {
-		return Validation(msgIndexKeyEmpty(kind, ix.meta.Name, name))
+		return dynamo.Validation(msgIndexKeyEmpty(kind, ix.meta.Name, name))
 	}
 	return checkIndexKeySize(ix.meta.Name, name, v, partition)
 }
@@ -151,7 +152,7 @@ func (t *table) primaryKey(it attr.Item, mode keyMode) (itemKey, error) {
 	return k, t.locate(&k)
 }
 
-var errKeySchema = Validation(msgKeySchema)
+var errKeySchema = dynamo.Validation(msgKeySchema)
 
 // checkKeyValue applies the rules for key attribute values: no empty
 // strings or binaries, and the size limits. emptyPrefix begins the empty
@@ -161,22 +162,22 @@ func checkKeyValue(name string, v attr.Value, partition bool, emptyPrefix string
 	switch v.Type {
 	case attr.TypeS:
 		if v.S == "" {
-			return Validation(emptyPrefix + msgEmptyKeyValue("string", name))
+			return dynamo.Validation(emptyPrefix + msgEmptyKeyValue("string", name))
 		}
 		size = len(v.S)
 	case attr.TypeB:
 		if len(v.B) == 0 {
-			return Validation(emptyPrefix + msgEmptyKeyValue("binary", name))
+			return dynamo.Validation(emptyPrefix + msgEmptyKeyValue("binary", name))
 		}
 		size = len(v.B)
 	case attr.TypeN:
 		return nil
 	}
 	if partition && size > maxPartitionKeyBytes {
-		return Validation(msgHashKeyTooLarge)
+		return dynamo.Validation(msgHashKeyTooLarge)
 	}
 	if !partition && size > maxSortKeyBytes {
-		return Validation(msgRangeKeyTooLarge)
+		return dynamo.Validation(msgRangeKeyTooLarge)
 	}
 	return nil
 }
@@ -207,7 +208,7 @@ func (t *table) keyItem(k itemKey) attr.Item {
 // canonicalize validates every value of an item and normalises its numbers,
 // turning attr's errors into ValidationExceptions.
 func canonicalize(it attr.Item) error {
-	return attrError(attr.CanonicalizeItem(it))
+	return dynamo.AttrError(attr.CanonicalizeItem(it))
 }
 
 // canonicalizeValues validates attribute values in place.
@@ -225,5 +226,5 @@ func canonicalizeValue(v *attr.Value) error {
 	if v == nil {
 		return nil
 	}
-	return attrError(v.Canonicalize())
+	return dynamo.AttrError(v.Canonicalize())
 }

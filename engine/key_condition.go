@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
@@ -42,7 +43,7 @@ func (kt *keyTuple) values() []attr.Value { return kt.v[:kt.n] }
 
 // keyCondition checks a Query's key condition, compiled (x.key, its parts
 // already checked for shape) or legacy (KeyConditions), against ix's key.
-func (ix *index) keyCondition(compiled bool, parts []keyPart, legacy map[string]Condition) (keyCondition, error) {
+func (ix *index) keyCondition(compiled bool, parts []keyPart, legacy map[string]dynamo.Condition) (keyCondition, error) {
 	if ix.multi() {
 		if !compiled {
 			var err error
@@ -81,7 +82,7 @@ type keyPart struct {
 // written.
 func keyConditionParts(c *expr.Condition) ([]keyPart, error) {
 	if op := invalidKeyOperator(c.Root()); op != "" {
-		return nil, Validation(msgKeyInvalidOperator(op))
+		return nil, dynamo.Validation(msgKeyInvalidOperator(op))
 	}
 	var parts []keyPart
 	var walk func(n *expr.Cond) error
@@ -105,7 +106,7 @@ func keyConditionParts(c *expr.Condition) ([]keyPart, error) {
 	seen := make(map[string]bool, len(parts))
 	for _, p := range parts {
 		if seen[p.name] {
-			return nil, Validation(msgKeyOneConditionPerKey)
+			return nil, dynamo.Validation(msgKeyOneConditionPerKey)
 		}
 		seen[p.name] = true
 	}
@@ -149,7 +150,7 @@ func (ix *index) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 		nkeys = 2
 	}
 	if len(parts) > nkeys {
-		return kc, Validation(msgTooManyConditions(len(parts), nkeys))
+		return kc, dynamo.Validation(msgTooManyConditions(len(parts), nkeys))
 	}
 	var hash, rng *keyPart
 	for i := range parts {
@@ -161,16 +162,16 @@ func (ix *index) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 		}
 	}
 	if hash == nil {
-		return kc, Validation(msgMissedKeyElement(h.name))
+		return kc, dynamo.Validation(msgMissedKeyElement(h.name))
 	}
 	if len(parts) == 2 && rng == nil {
-		return kc, Validation(msgMissedKeyElement(r.name))
+		return kc, dynamo.Validation(msgMissedKeyElement(r.name))
 	}
 	if hash.op != keys.OpEQ {
-		return kc, Validation(msgKeyConditionNotSupp)
+		return kc, dynamo.Validation(msgKeyConditionNotSupp)
 	}
 	if hash.a.Type != h.typ {
-		return kc, Validation(msgKeyTypeMismatch)
+		return kc, dynamo.Validation(msgKeyTypeMismatch)
 	}
 	if err := checkKeyValue(h.name, hash.a, true, msgEmptyKeyItem); err != nil {
 		return kc, err
@@ -180,12 +181,12 @@ func (ix *index) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 		return kc, nil
 	}
 	if rng.a.Type != r.typ || (rng.op == keys.OpBetween && rng.b.Type != r.typ) {
-		return kc, Validation(msgKeyTypeMismatch)
+		return kc, dynamo.Validation(msgKeyTypeMismatch)
 	}
 	if rng.op == keys.OpBeginsWith && r.typ == attr.TypeN {
 		// Unreachable through expressions, whose begins_with refuses a
 		// number operand before this; kept for safety.
-		return kc, Validation(msgKeyOperandType("begins_with", "N"))
+		return kc, dynamo.Validation(msgKeyOperandType("begins_with", "N"))
 	}
 	kc.op, kc.a, kc.b = rng.op, rng.a, rng.b
 	return kc, nil
@@ -197,29 +198,29 @@ func (ix *index) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 // key schema, then operand types.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-KeyConditions
-func (ix *index) legacyKeyCondition(conds map[string]Condition) (keyCondition, error) {
+func (ix *index) legacyKeyCondition(conds map[string]dynamo.Condition) (keyCondition, error) {
 	var kc keyCondition
 	h, r := ix.hashKey(), ix.rangeKey()
 	names := sortedConditionNames(conds)
 	for _, name := range names {
 		cond := conds[name]
 		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
-			return kc, attrError(err)
+			return kc, dynamo.AttrError(err)
 		}
 	}
 	for _, name := range names {
 		if _, ok := legacyKeyOps[conds[name].ComparisonOperator]; !ok {
-			return kc, Validation(msgKeyNotIndexable)
+			return kc, dynamo.Validation(msgKeyNotIndexable)
 		}
 	}
 	if len(conds) > 2 {
-		return kc, Validation(msgKeyConditionsLength)
+		return kc, dynamo.Validation(msgKeyConditionsLength)
 	}
 	hash, ok := conds[h.name]
 	if !ok {
-		return kc, Validation(msgMissedKeyElement(h.name))
+		return kc, dynamo.Validation(msgMissedKeyElement(h.name))
 	}
-	var rng Condition
+	var rng dynamo.Condition
 	hasRange := false
 	for _, name := range names {
 		switch name {
@@ -230,17 +231,17 @@ func (ix *index) legacyKeyCondition(conds map[string]Condition) (keyCondition, e
 			if r.name == "" {
 				// A second condition on a table without a sort key
 				// (dynalite's tests against DynamoDB).
-				return kc, Validation(msgKeyConditionNotSupp)
+				return kc, dynamo.Validation(msgKeyConditionNotSupp)
 			}
 			// The partition key is there: the sort key is missing.
-			return kc, Validation(msgMissedKeyElement(r.name))
+			return kc, dynamo.Validation(msgMissedKeyElement(r.name))
 		}
 	}
 	if hash.ComparisonOperator != "EQ" {
-		return kc, Validation(msgKeyConditionNotSupp)
+		return kc, dynamo.Validation(msgKeyConditionNotSupp)
 	}
 	if hash.AttributeValueList[0].Type != h.typ {
-		return kc, Validation(msgKeyTypeMismatch)
+		return kc, dynamo.Validation(msgKeyTypeMismatch)
 	}
 	if err := checkKeyValue(h.name, hash.AttributeValueList[0], true, msgEmptyKeyItem); err != nil {
 		return kc, err
@@ -252,11 +253,11 @@ func (ix *index) legacyKeyCondition(conds map[string]Condition) (keyCondition, e
 	spec := legacyKeyOps[rng.ComparisonOperator]
 	for _, v := range rng.AttributeValueList {
 		if v.Type != r.typ {
-			return kc, Validation(msgKeyTypeMismatch)
+			return kc, dynamo.Validation(msgKeyTypeMismatch)
 		}
 	}
 	if spec.op == keys.OpBeginsWith && r.typ == attr.TypeN {
-		return kc, Validation("One or more parameter values were invalid: ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type")
+		return kc, dynamo.Validation("One or more parameter values were invalid: ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type")
 	}
 	kc.op, kc.a = spec.op, rng.AttributeValueList[0]
 	if spec.nargs == 2 {
@@ -275,7 +276,7 @@ func (ix *index) legacyKeyCondition(conds map[string]Condition) (keyCondition, e
 func (ix *index) multiKeyCondition(parts []keyPart) (keyCondition, error) {
 	var ic keyCondition
 	if n := len(ix.hash) + len(ix.rng); len(parts) > n {
-		return ic, Validation(msgTooManyConditions(len(parts), n))
+		return ic, dynamo.Validation(msgTooManyConditions(len(parts), n))
 	}
 	byName := map[string]*keyPart{}
 	for i := range parts {
@@ -285,13 +286,13 @@ func (ix *index) multiKeyCondition(parts []keyPart) (keyCondition, error) {
 	for _, a := range ix.hash {
 		p := byName[a.name]
 		if p == nil {
-			return ic, Validation(msgMissedKeyElement(a.name))
+			return ic, dynamo.Validation(msgMissedKeyElement(a.name))
 		}
 		if p.op != keys.OpEQ {
-			return ic, Validation(msgKeyConditionNotSupp)
+			return ic, dynamo.Validation(msgKeyConditionNotSupp)
 		}
 		if p.a.Type != a.typ {
-			return ic, Validation(msgKeyTypeMismatch)
+			return ic, dynamo.Validation(msgKeyTypeMismatch)
 		}
 		if err := checkKeyValue(a.name, p.a, true, msgEmptyKeyItem); err != nil {
 			return ic, err
@@ -312,7 +313,7 @@ func (ix *index) multiKeyCondition(parts []keyPart) (keyCondition, error) {
 		}
 		for i := range j {
 			if rng[i] == nil || rng[i].op != keys.OpEQ {
-				return ic, Validation(msgRangeNeedsEquality(ix.rng[i].name, ix.rng[j].name))
+				return ic, dynamo.Validation(msgRangeNeedsEquality(ix.rng[i].name, ix.rng[j].name))
 			}
 		}
 	}
@@ -323,21 +324,21 @@ func (ix *index) multiKeyCondition(parts []keyPart) (keyCondition, error) {
 		}
 		used++
 		if p.a.Type != a.typ || (p.op == keys.OpBetween && p.b.Type != a.typ) {
-			return ic, Validation(msgKeyTypeMismatch)
+			return ic, dynamo.Validation(msgKeyTypeMismatch)
 		}
 		if p.op == keys.OpEQ {
 			ic.eq.add(p.a)
 			continue
 		}
 		if p.op == keys.OpBeginsWith && a.typ == attr.TypeN {
-			return ic, Validation(msgKeyOperandType("begins_with", "N"))
+			return ic, dynamo.Validation(msgKeyOperandType("begins_with", "N"))
 		}
 		ic.op, ic.a, ic.b = p.op, p.a, p.b
 	}
 	if used != len(parts) {
 		for _, p := range parts {
 			if !slices.ContainsFunc(append(slices.Clone(ix.hash), ix.rng...), func(a keyAttr) bool { return a.name == p.name }) {
-				return ic, Validation(msgMissedKeyElement(firstMissing(ix, byName)))
+				return ic, dynamo.Validation(msgMissedKeyElement(firstMissing(ix, byName)))
 			}
 		}
 	}
@@ -357,16 +358,16 @@ func firstMissing(ix *index, byName map[string]*keyPart) string {
 
 // legacyParts turns legacy KeyConditions into key parts, for a
 // multi-attribute index.
-func legacyParts(conds map[string]Condition) ([]keyPart, error) {
+func legacyParts(conds map[string]dynamo.Condition) ([]keyPart, error) {
 	var parts []keyPart
 	for _, name := range sortedConditionNames(conds) {
 		cond := conds[name]
 		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
-			return nil, attrError(err)
+			return nil, dynamo.AttrError(err)
 		}
 		spec, ok := legacyKeyOps[cond.ComparisonOperator]
 		if !ok {
-			return nil, Validation(msgKeyNotIndexable)
+			return nil, dynamo.Validation(msgKeyNotIndexable)
 		}
 		p := keyPart{name: name, op: spec.op, a: cond.AttributeValueList[0]}
 		if spec.nargs == 2 {
@@ -448,10 +449,10 @@ func keyPartOf(c *expr.Condition, n *expr.Cond) (keyPart, error) {
 	// key checks the operand that must name the key attribute.
 	key := func(o *expr.Operand) error {
 		if o.Kind == expr.OperandFunc {
-			return Validation(msgKeyNestedOperation)
+			return dynamo.Validation(msgKeyNestedOperation)
 		}
 		if len(o.Path) != 1 || o.Path[0].IsIndex {
-			return Validation(msgKeyNested)
+			return dynamo.Validation(msgKeyNested)
 		}
 		p.name = c.Name(&o.Path[0])
 		return nil
@@ -461,15 +462,15 @@ func keyPartOf(c *expr.Condition, n *expr.Cond) (keyPart, error) {
 	value := func(o *expr.Operand, op string, ordered bool) (attr.Value, error) {
 		switch o.Kind {
 		case expr.OperandPath:
-			return attr.Value{}, Validation(msgKeyMultipleNames)
+			return attr.Value{}, dynamo.Validation(msgKeyMultipleNames)
 		case expr.OperandFunc:
-			return attr.Value{}, Validation(msgKeyNestedOperation)
+			return attr.Value{}, dynamo.Validation(msgKeyNestedOperation)
 		}
 		v := c.Value(o)
 		if ordered && v.Type != attr.TypeS && v.Type != attr.TypeN && v.Type != attr.TypeB {
 			// Quoted from DynamoDB's answers for a BOOL operand of <, >=
 			// and BETWEEN in a key condition.
-			return v, Validation(msgKeyOperandType(op, v.Type.String()))
+			return v, dynamo.Validation(msgKeyOperandType(op, v.Type.String()))
 		}
 		return v, nil
 	}
@@ -480,7 +481,7 @@ func keyPartOf(c *expr.Condition, n *expr.Cond) (keyPart, error) {
 		op := n.Op
 		if l.Kind == expr.OperandValue {
 			if r.Kind == expr.OperandValue {
-				return p, Validation(msgKeyNoKeyAttribute)
+				return p, dynamo.Validation(msgKeyNoKeyAttribute)
 			}
 			// value op path: mirror it.
 			l, r, op = r, l, mirror(op)
@@ -495,7 +496,7 @@ func keyPartOf(c *expr.Condition, n *expr.Cond) (keyPart, error) {
 		return p, nil
 	case expr.CondBetween:
 		if n.Operands[0].Kind == expr.OperandValue {
-			return p, Validation(msgKeyFirstOperand("BETWEEN"))
+			return p, dynamo.Validation(msgKeyFirstOperand("BETWEEN"))
 		}
 		if err = key(n.Operands[0]); err != nil {
 			return p, err
@@ -510,7 +511,7 @@ func keyPartOf(c *expr.Condition, n *expr.Cond) (keyPart, error) {
 		return p, nil
 	case expr.CondFunc: // begins_with; other functions were refused before
 		if n.Operands[0].Kind == expr.OperandValue {
-			return p, Validation(msgKeyFirstOperand(n.Func))
+			return p, dynamo.Validation(msgKeyFirstOperand(n.Func))
 		}
 		if err = key(n.Operands[0]); err != nil {
 			return p, err
@@ -521,7 +522,7 @@ func keyPartOf(c *expr.Condition, n *expr.Cond) (keyPart, error) {
 		p.op = keys.OpBeginsWith
 		return p, nil
 	}
-	return p, Validation(msgKeyConditionNotSupp)
+	return p, dynamo.Validation(msgKeyConditionNotSupp)
 }
 
 // mirror turns "a op b" into "b op' a".

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
@@ -34,7 +35,7 @@ func (ks keyspace) queryRange(kc *keyCondition) (rangeRead, error) {
 	if kc.op == keys.OpBetween && cmp(kc.a, kc.b) > 0 {
 		// Only legacy KeyConditions get here: the expression package
 		// refuses reversed bounds in a KeyConditionExpression.
-		return r, Validation(msgBetweenReversed)
+		return r, dynamo.Validation(msgBetweenReversed)
 	}
 	r.lower, r.upper, err = keys.SortKeyRange(part, kc.eq.values(), kc.op, kc.a, kc.b)
 	if err != nil {
@@ -68,7 +69,7 @@ func (ix *index) checkFilterKeys(filter *expr.Condition, legacy bool) error {
 	for _, list := range [2][]keyAttr{ix.hash, ix.rng} {
 		for _, a := range list {
 			if slices.Contains(used, a.name) {
-				return Validation(msgFilterOnKey(legacy, a.name))
+				return dynamo.Validation(msgFilterOnKey(legacy, a.name))
 			}
 		}
 	}

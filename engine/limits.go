@@ -1,18 +1,21 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/dynago/dynago/dynamo"
+)
 
 // DescribeLimits returns DynamoDB's default account and table quotas. dynago
 // enforces the table ones (capacityCap), not the account's; clients that size their requests by them see the
 // numbers they would see on AWS.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeLimits.html
-func (db *DB) DescribeLimits() (*DescribeLimitsOutput, error) {
+func (db *DB) DescribeLimits() (*dynamo.DescribeLimitsOutput, error) {
 	return run(db, opDescribeLimits, db.describeLimits)
 }
 
-func (db *DB) describeLimits() (*DescribeLimitsOutput, error) {
-	return &DescribeLimitsOutput{
+func (db *DB) describeLimits() (*dynamo.DescribeLimitsOutput, error) {
+	return &dynamo.DescribeLimitsOutput{
 		AccountMaxReadCapacityUnits:  80000,
 		AccountMaxWriteCapacityUnits: 80000,
 		TableMaxReadCapacityUnits:    tableMaxCapacityUnits,
@@ -23,12 +26,12 @@ func (db *DB) describeLimits() (*DescribeLimitsOutput, error) {
 // DescribeEndpoints answers endpoint discovery with the address clients
 // already use: address is the host (and port) the request came to. A cache
 // period of 1440 minutes is what DynamoDB returns.
-func (db *DB) DescribeEndpoints(address string) (*DescribeEndpointsOutput, error) {
-	return run(db, opDescribeEndpoints, func() (*DescribeEndpointsOutput, error) { return db.describeEndpoints(address) })
+func (db *DB) DescribeEndpoints(address string) (*dynamo.DescribeEndpointsOutput, error) {
+	return run(db, opDescribeEndpoints, func() (*dynamo.DescribeEndpointsOutput, error) { return db.describeEndpoints(address) })
 }
 
-func (db *DB) describeEndpoints(address string) (*DescribeEndpointsOutput, error) {
-	return &DescribeEndpointsOutput{Endpoints: []Endpoint{{Address: address, CachePeriodInMinutes: 1440}}}, nil
+func (db *DB) describeEndpoints(address string) (*dynamo.DescribeEndpointsOutput, error) {
+	return &dynamo.DescribeEndpointsOutput{Endpoints: []dynamo.Endpoint{{Address: address, CachePeriodInMinutes: 1440}}}, nil
 }
 
 // Per-table and per-index provisioned capacity caps, DescribeLimits'
@@ -46,7 +49,7 @@ const (
 
 // capacityCap returns the LimitExceededException of throughput p over the
 // caps, for the table (index "") or for the index named index.
-func (db *DB) capacityCap(index string, p *ProvisionedThroughput) error {
+func (db *DB) capacityCap(index string, p *dynamo.ProvisionedThroughput) error {
 	if p == nil {
 		return nil
 	}
@@ -65,7 +68,7 @@ func (db *DB) capacityCap(index string, p *ProvisionedThroughput) error {
 			msg = fmt.Sprintf("The requested %s for index %s, %d, is above the per index maximum for the account in %s. Per table maximum: %d. %s",
 				u.name, index, u.value, db.opts.Region, tableMaxCapacityUnits, msgCapacityLimitTail)
 		}
-		return LimitExceeded(msg)
+		return dynamo.LimitExceeded(msg)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -21,7 +22,7 @@ const maxProjectedNameLen = 255
 
 // nonKeyAttributeNames checks the member constraints of a Projection's
 // NonKeyAttributes names; field is the path of the index holding it.
-func (c *constraints) nonKeyAttributeNames(field string, p Projection) {
+func (c *constraints) nonKeyAttributeNames(field string, p dynamo.Projection) {
 	for _, a := range p.NonKeyAttributes {
 		if a == "" || len(a) > maxProjectedNameLen {
 			c.add(fmtNonKeyAttributeNames, strings.Join(p.NonKeyAttributes, ", "), field)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/dynago/dynago/dynamo"
 	"sort"
 	"strings"
 )
@@ -9,11 +10,11 @@ import (
 // after ExclusiveStartTableName.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTables.html
-func (db *DB) ListTables(in *ListTablesInput) (*ListTablesOutput, error) {
-	return run(db, opListTables, func() (*ListTablesOutput, error) { return db.listTables(in) })
+func (db *DB) ListTables(in *dynamo.ListTablesInput) (*dynamo.ListTablesOutput, error) {
+	return run(db, opListTables, func() (*dynamo.ListTablesOutput, error) { return db.listTables(in) })
 }
 
-func (db *DB) listTables(in *ListTablesInput) (*ListTablesOutput, error) {
+func (db *DB) listTables(in *dynamo.ListTablesInput) (*dynamo.ListTablesOutput, error) {
 	// On a shared store, list the tables as the store has them now.
 	if err := db.reloadCatalog(); err != nil {
 		return nil, err
@@ -57,7 +58,7 @@ func (db *DB) listTables(in *ListTablesInput) (*ListTablesOutput, error) {
 		}
 	}
 	sort.Strings(names)
-	out := &ListTablesOutput{TableNames: names}
+	out := &dynamo.ListTablesOutput{TableNames: names}
 	if len(names) > limit {
 		out.TableNames = names[:limit]
 		out.LastEvaluatedTableName = names[limit-1]

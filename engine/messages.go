@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -112,7 +113,7 @@ func msgIteratorExpired(created, now string, toleratedMillis int64) string {
 // Query and for Scans of an index.
 const (
 	msgKeySchema           = attr.MsgKeySchemaMismatch
-	msgScanStartKeyInvalid = msgStartKeyInvalid + ": " + msgKeySchema
+	msgScanStartKeyInvalid = dynamo.MsgStartKeyInvalid + ": " + msgKeySchema
 )
 
 // msgStartKeyOutsideQuery and msgStartKeyRangePredicate answer a Query's
@@ -155,7 +156,7 @@ const (
 // with it: COUNT is "only the Count" (DynamoDB Local's error table, and
 // ExtendDB's validation, 2026, measured against DynamoDB).
 func selectWords(sel string) string {
-	if sel == SelectCount {
+	if sel == dynamo.SelectCount {
 		return "only the Count"
 	}
 	return sel

@@ -5,17 +5,18 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // billSum adds ConsumedCapacity answers (with INDEXES) up per table and
 // index, read or write, the way Meters should count them.
 type billSum map[string]map[string]*UnitCounts // table → index ("" = table) → units
 
-func (s billSum) add(cc *ConsumedCapacity, write bool) {
+func (s billSum) add(cc *dynamo.ConsumedCapacity, write bool) {
 	if cc == nil {
 		return
 	}
-	add := func(index string, c Capacity) {
+	add := func(index string, c dynamo.Capacity) {
 		if s[cc.TableName] == nil {
 			s[cc.TableName] = map[string]*UnitCounts{}
 		}
@@ -76,17 +77,17 @@ func TestMetersCountWhatRequestsAreBilled(t *testing.T) {
 	silent := mustOpen(t, Options{InMemory: true, MeterIndexWrites: true})
 	sum := billSum{}
 	for _, db := range []*DB{asked, silent} {
-		if _, err := db.CreateTable(&CreateTableInput{
+		if _, err := db.CreateTable(&dynamo.CreateTableInput{
 			TableName:   "metered",
-			BillingMode: BillingModePayPerRequest,
-			AttributeDefinitions: []AttributeDefinition{
+			BillingMode: dynamo.BillingModePayPerRequest,
+			AttributeDefinitions: []dynamo.AttributeDefinition{
 				{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"}, {AttributeName: "r", AttributeType: "N"},
 			},
-			KeySchema: []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
-			GlobalSecondaryIndexes: []GlobalSecondaryIndex{{
+			KeySchema: []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
+			GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{
 				IndexName:  "byG",
-				KeySchema:  []KeySchemaElement{{AttributeName: "g", KeyType: KeyTypeHash}, {AttributeName: "r", KeyType: KeyTypeRange}},
-				Projection: Projection{ProjectionType: ProjectionAll},
+				KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: dynamo.KeyTypeHash}, {AttributeName: "r", KeyType: dynamo.KeyTypeRange}},
+				Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionAll},
 			}},
 		}); err != nil {
 			t.Fatal(err)
@@ -94,7 +95,7 @@ func TestMetersCountWhatRequestsAreBilled(t *testing.T) {
 	}
 	mode := func(db *DB) string {
 		if db == asked {
-			return ReturnConsumedCapacityIndexes
+			return dynamo.ReturnConsumedCapacityIndexes
 		}
 		return ""
 	}
@@ -104,7 +105,7 @@ func TestMetersCountWhatRequestsAreBilled(t *testing.T) {
 			if i%2 == 0 {
 				it = gItem(i, "even", i)
 			}
-			out, err := db.PutItem(&PutItemInput{TableName: "metered", Item: it, ReturnConsumedCapacity: mode(db)})
+			out, err := db.PutItem(&dynamo.PutItemInput{TableName: "metered", Item: it, ReturnConsumedCapacity: mode(db)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +113,7 @@ func TestMetersCountWhatRequestsAreBilled(t *testing.T) {
 				sum.add(out.ConsumedCapacity, true)
 			}
 		}
-		up, err := db.UpdateItem(&UpdateItemInput{
+		up, err := db.UpdateItem(&dynamo.UpdateItemInput{
 			TableName: "metered", Key: attr.Item{"pk": attr.S("item00002")},
 			UpdateExpression:          "SET r = :r",
 			ExpressionAttributeValues: attr.Item{":r": attr.N("100")},
@@ -121,15 +122,15 @@ func TestMetersCountWhatRequestsAreBilled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		del, err := db.DeleteItem(&DeleteItemInput{TableName: "metered", Key: attr.Item{"pk": attr.S("item00004")}, ReturnConsumedCapacity: mode(db)})
+		del, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: "metered", Key: attr.Item{"pk": attr.S("item00004")}, ReturnConsumedCapacity: mode(db)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		get, err := db.GetItem(&GetItemInput{TableName: "metered", Key: attr.Item{"pk": attr.S("item00001")}, ConsistentRead: true, ReturnConsumedCapacity: mode(db)})
+		get, err := db.GetItem(&dynamo.GetItemInput{TableName: "metered", Key: attr.Item{"pk": attr.S("item00001")}, ConsistentRead: true, ReturnConsumedCapacity: mode(db)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := db.Query(&QueryInput{
+		q, err := db.Query(&dynamo.QueryInput{
 			TableName: "metered", IndexName: "byG",
 			KeyConditionExpression:    "g = :g",
 			ExpressionAttributeValues: attr.Item{":g": attr.S("even")},
@@ -141,8 +142,8 @@ func TestMetersCountWhatRequestsAreBilled(t *testing.T) {
 		if q.Count != 2 {
 			t.Fatalf("query found %d items, want 2", q.Count)
 		}
-		tx, err := db.TransactWriteItems(&TransactWriteItemsInput{
-			TransactItems:          []TransactWriteItem{{Put: &TransactPut{TableName: "metered", Item: gItem(10, "even", 10)}}},
+		tx, err := db.TransactWriteItems(&dynamo.TransactWriteItemsInput{
+			TransactItems:          []dynamo.TransactWriteItem{{Put: &dynamo.TransactPut{TableName: "metered", Item: gItem(10, "even", 10)}}},
 			ReturnConsumedCapacity: mode(db),
 		})
 		if err != nil {
@@ -171,14 +172,14 @@ func TestMetersCountRecordsDeletionsAndCancellations(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
 	arn := createStreamTable(t, db, "streamed", "NEW_IMAGE")
 	for i := 0; i < 3; i++ {
-		if _, err := db.PutItem(&PutItemInput{TableName: "streamed", Item: attr.Item{"pk": attr.S(fmt.Sprint(i))}}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "streamed", Item: attr.Item{"pk": attr.S(fmt.Sprint(i))}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err := db.TransactWriteItems(&TransactWriteItemsInput{TransactItems: []TransactWriteItem{{
-		ConditionCheck: &TransactConditionCheck{TableName: "streamed", Key: attr.Item{"pk": attr.S("0")}, ConditionExpression: "attribute_not_exists(pk)"},
+	_, err := db.TransactWriteItems(&dynamo.TransactWriteItemsInput{TransactItems: []dynamo.TransactWriteItem{{
+		ConditionCheck: &dynamo.TransactConditionCheck{TableName: "streamed", Key: attr.Item{"pk": attr.S("0")}, ConditionExpression: "attribute_not_exists(pk)"},
 	}}})
-	wantCode(t, err, CodeTransactionCanceled, "ConditionalCheckFailed")
+	wantCode(t, err, dynamo.CodeTransactionCanceled, "ConditionalCheckFailed")
 	m := db.Meters()
 	if m.StreamRecordsWritten != 3 {
 		t.Errorf("StreamRecordsWritten = %d, want 3", m.StreamRecordsWritten)

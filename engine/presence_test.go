@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // A program embedding the engine gets DynamoDB's answers to an absent,
@@ -16,7 +17,7 @@ func TestTableNamePresence(t *testing.T) {
 		// dynalite's test/describeTable.js, deleteTable.js,
 		// updateTable.js, describeTimeToLive.js and updateTimeToLive.js
 		// ("should return ValidationException for no TableName").
-		required = MsgTableNameRequired
+		required = dynamo.MsgTableNameRequired
 		// The ack-api-quirks catalogue, DDB-TABLE-457
 		// (describe_table_empty_name, 2026-10-09); the other table
 		// operations are taken to be alike.
@@ -37,49 +38,58 @@ func TestTableNamePresence(t *testing.T) {
 		call func() error
 		msg  string
 	}{
-		{"describe table, absent", func() error { _, err := db.DescribeTable(&DescribeTableInput{NoTableName: true}); return err }, required},
-		{"describe table, empty", func() error { _, err := db.DescribeTable(&DescribeTableInput{}); return err }, tableEmpty},
-		{"delete table, absent", func() error { _, err := db.DeleteTable(&DeleteTableInput{NoTableName: true}); return err }, required},
-		{"delete table, empty", func() error { _, err := db.DeleteTable(&DeleteTableInput{}); return err }, tableEmpty},
+		{"describe table, absent", func() error { _, err := db.DescribeTable(&dynamo.DescribeTableInput{NoTableName: true}); return err }, required},
+		{"describe table, empty", func() error { _, err := db.DescribeTable(&dynamo.DescribeTableInput{}); return err }, tableEmpty},
+		{"delete table, absent", func() error { _, err := db.DeleteTable(&dynamo.DeleteTableInput{NoTableName: true}); return err }, required},
+		{"delete table, empty", func() error { _, err := db.DeleteTable(&dynamo.DeleteTableInput{}); return err }, tableEmpty},
 		// before the member constraints of the rest of the request
 		// (dynalite's validations/index.js throws it first).
 		{"update table, absent, bad billing mode", func() error {
-			_, err := db.UpdateTable(&UpdateTableInput{NoTableName: true, BillingMode: "X"})
+			_, err := db.UpdateTable(&dynamo.UpdateTableInput{NoTableName: true, BillingMode: "X"})
 			return err
 		}, required},
-		{"update table, empty", func() error { _, err := db.UpdateTable(&UpdateTableInput{}); return err }, tableEmpty},
+		{"update table, empty", func() error { _, err := db.UpdateTable(&dynamo.UpdateTableInput{}); return err }, tableEmpty},
 		{"describe ttl, absent", func() error {
-			_, err := db.DescribeTimeToLive(&DescribeTimeToLiveInput{NoTableName: true})
+			_, err := db.DescribeTimeToLive(&dynamo.DescribeTimeToLiveInput{NoTableName: true})
 			return err
 		}, required},
-		{"describe ttl, empty", func() error { _, err := db.DescribeTimeToLive(&DescribeTimeToLiveInput{}); return err }, tableEmpty},
+		{"describe ttl, empty", func() error { _, err := db.DescribeTimeToLive(&dynamo.DescribeTimeToLiveInput{}); return err }, tableEmpty},
 		{"update ttl, absent, no specification", func() error {
-			_, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{NoTableName: true})
+			_, err := db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{NoTableName: true})
 			return err
 		}, required},
 
 		{"put item, absent", func() error {
-			_, err := db.PutItem(&PutItemInput{NoTableName: true, Item: attr.Item{"pk": attr.S("a")}})
+			_, err := db.PutItem(&dynamo.PutItemInput{NoTableName: true, Item: attr.Item{"pk": attr.S("a")}})
 			return err
 		}, itemNull},
-		{"put item, empty", func() error { _, err := db.PutItem(&PutItemInput{Item: attr.Item{"pk": attr.S("a")}}); return err }, putEmpty},
-		{"put item, empty, no item", func() error { _, err := db.PutItem(&PutItemInput{}); return err },
+		{"put item, empty", func() error {
+			_, err := db.PutItem(&dynamo.PutItemInput{Item: attr.Item{"pk": attr.S("a")}})
+			return err
+		}, putEmpty},
+		{"put item, empty, no item", func() error { _, err := db.PutItem(&dynamo.PutItemInput{}); return err },
 			"2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1; Value null at 'item' failed to satisfy constraint: Member must not be null"},
-		{"get item, empty", func() error { _, err := db.GetItem(&GetItemInput{Key: attr.Item{"pk": attr.S("a")}}); return err }, itemEmpty},
+		{"get item, empty", func() error {
+			_, err := db.GetItem(&dynamo.GetItemInput{Key: attr.Item{"pk": attr.S("a")}})
+			return err
+		}, itemEmpty},
 		// DeleteItem with its Key alike (captures/cross-region-latest.json,
 		// o_del_empty_table, eu-west-2 and us-east-1, 2026-09-20).
-		{"delete item, empty", func() error { _, err := db.DeleteItem(&DeleteItemInput{Key: attr.Item{"pk": attr.S("a")}}); return err }, putEmpty},
-		{"scan, empty", func() error { _, err := db.Scan(&ScanInput{}); return err }, itemEmpty},
-		{"scan, absent", func() error { _, err := db.Scan(&ScanInput{NoTableName: true}); return err }, itemNull},
+		{"delete item, empty", func() error {
+			_, err := db.DeleteItem(&dynamo.DeleteItemInput{Key: attr.Item{"pk": attr.S("a")}})
+			return err
+		}, putEmpty},
+		{"scan, empty", func() error { _, err := db.Scan(&dynamo.ScanInput{}); return err }, itemEmpty},
+		{"scan, absent", func() error { _, err := db.Scan(&dynamo.ScanInput{NoTableName: true}); return err }, itemNull},
 		{"query, empty", func() error {
-			_, err := db.Query(&QueryInput{KeyConditionExpression: "pk = :v", ExpressionAttributeValues: attr.Item{":v": attr.S("a")}})
+			_, err := db.Query(&dynamo.QueryInput{KeyConditionExpression: "pk = :v", ExpressionAttributeValues: attr.Item{":v": attr.S("a")}})
 			return err
 		}, itemEmpty},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
-			var e *Error
-			if !errors.As(err, &e) || e.Code != CodeValidation || e.Message != tc.msg {
+			var e *dynamo.Error
+			if !errors.As(err, &e) || e.Code != dynamo.CodeValidation || e.Message != tc.msg {
 				t.Fatalf("got %v, want ValidationException %q", err, tc.msg)
 			}
 		})

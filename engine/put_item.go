@@ -2,17 +2,18 @@ package engine
 
 import (
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
 // PutItem creates or replaces an item.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html
-func (db *DB) PutItem(in *PutItemInput) (*PutItemOutput, error) {
-	return run(db, opPutItem, func() (*PutItemOutput, error) { return db.putItem(in, nil) })
+func (db *DB) PutItem(in *dynamo.PutItemInput) (*dynamo.PutItemOutput, error) {
+	return run(db, opPutItem, func() (*dynamo.PutItemOutput, error) { return db.putItem(in, nil) })
 }
 
-func (db *DB) putItem(in *PutItemInput, trees *expr.Trees) (*PutItemOutput, error) {
+func (db *DB) putItem(in *dynamo.PutItemInput, trees *expr.Trees) (*dynamo.PutItemOutput, error) {
 	t, k, w, err := db.startWrite(in, &itemWrite{kind: writePut, item: in.Item, valueError: in.ValueError,
 		tableName: in.TableName, noTableName: in.NoTableName,
 		returnValues: in.ReturnValues, consumedCapacity: in.ReturnConsumedCapacity, collectionMetrics: in.ReturnItemCollectionMetrics,
@@ -26,7 +27,7 @@ func (db *DB) putItem(in *PutItemInput, trees *expr.Trees) (*PutItemOutput, erro
 		return nil, err
 	}
 	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
-		if err := w.checkStored(old, in.ReturnValues == ReturnValuesAllOld, in.ReturnValuesOnConditionCheckFailure); err != nil {
+		if err := w.checkStored(old, in.ReturnValues == dynamo.ReturnValuesAllOld, in.ReturnValuesOnConditionCheckFailure); err != nil {
 			return nil, false, err
 		}
 		return in.Item, true, nil
@@ -34,8 +35,8 @@ func (db *DB) putItem(in *PutItemInput, trees *expr.Trees) (*PutItemOutput, erro
 	if err != nil {
 		return nil, err
 	}
-	out := &PutItemOutput{}
-	if in.ReturnValues == ReturnValuesAllOld {
+	out := &dynamo.PutItemOutput{}
+	if in.ReturnValues == dynamo.ReturnValuesAllOld {
 		out.Attributes = r.old
 	}
 	out.ConsumedCapacity = db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity))
@@ -43,9 +44,9 @@ func (db *DB) putItem(in *PutItemInput, trees *expr.Trees) (*PutItemOutput, erro
 	return out, nil
 }
 
-var errItemTooLarge = Validation(msgItemTooLarge)
+var errItemTooLarge = dynamo.Validation(msgItemTooLarge)
 
 func (c *constraints) returnValues(v string) {
 	// DynamoDB lists the values in this order.
-	c.enum("returnValues", v, ReturnValuesAllNew, ReturnValuesUpdatedOld, ReturnValuesAllOld, ReturnValuesNone, ReturnValuesUpdatedNew)
+	c.enum("returnValues", v, dynamo.ReturnValuesAllNew, dynamo.ReturnValuesUpdatedOld, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone, dynamo.ReturnValuesUpdatedNew)
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
@@ -12,14 +13,14 @@ import (
 // ScanIndexForward is false), one page at a time.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
-func (db *DB) Query(in *QueryInput) (*QueryOutput, error) {
-	return run(db, opQuery, func() (*QueryOutput, error) { return db.query(in, false, nil) })
+func (db *DB) Query(in *dynamo.QueryInput) (*dynamo.QueryOutput, error) {
+	return run(db, opQuery, func() (*dynamo.QueryOutput, error) { return db.query(in, false, nil) })
 }
 
 // query is Query; keyFilter lets the filter name key attributes, which
 // a PartiQL SELECT's WHERE may do beside its key condition
 // (StatementQuery).
-func (db *DB) query(in *QueryInput, keyFilter bool, trees *expr.Trees) (*QueryOutput, error) {
+func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*dynamo.QueryOutput, error) {
 	if err := conditionalOperatorFirst(in.ConditionalOperator, len(in.QueryFilter)); err != nil {
 		return nil, err
 	}
@@ -66,8 +67,8 @@ func (db *DB) query(in *QueryInput, keyFilter bool, trees *expr.Trees) (*QueryOu
 	if err := bareStartKeyValues(in.ExclusiveStartKey); err != nil {
 		return nil, err
 	}
-	if in.KeyConditions == nil && in.KeyConditionExpression == "" && !in.EmptyExpressions.Has(ExprKeyCondition) {
-		return nil, Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+	if in.KeyConditions == nil && in.KeyConditionExpression == "" && !in.EmptyExpressions.Has(dynamo.ExprKeyCondition) {
+		return nil, dynamo.Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
 	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression, true); err != nil {
 		return nil, err
@@ -114,7 +115,7 @@ func (db *DB) query(in *QueryInput, keyFilter bool, trees *expr.Trees) (*QueryOu
 		return nil, err
 	}
 	r.reverse = in.ScanIndexForward != nil && !*in.ScanIndexForward
-	r.countOnly = in.Select == SelectCount
+	r.countOnly = in.Select == dynamo.SelectCount
 	if in.Limit != nil {
 		r.limit = int(*in.Limit)
 	}
@@ -124,17 +125,17 @@ func (db *DB) query(in *QueryInput, keyFilter bool, trees *expr.Trees) (*QueryOu
 		r.fetch = db.fetcher(ks.t, in.ConsistentRead, &fetchUnits)
 	}
 	if in.ExclusiveStartKey != nil {
-		pk, sk, row, err := ks.startKey(in.ExclusiveStartKey, Validation(msgStartKeyInvalid))
+		pk, sk, row, err := ks.startKey(in.ExclusiveStartKey, dynamo.Validation(dynamo.MsgStartKeyInvalid))
 		if err != nil {
 			return nil, err
 		}
 		// DynamoDB tells a start key in another partition from one whose
 		// sort key the condition excludes.
 		if !kc.partitionMatches(pk.values()) {
-			return nil, Validation(msgStartKeyOutsideQuery)
+			return nil, dynamo.Validation(msgStartKeyOutsideQuery)
 		}
 		if !kc.sortMatches(sk.values()) {
-			return nil, Validation(msgStartKeyRangePredicate)
+			return nil, dynamo.Validation(msgStartKeyRangePredicate)
 		}
 		r.resume(row)
 	}
@@ -142,7 +143,7 @@ func (db *DB) query(in *QueryInput, keyFilter bool, trees *expr.Trees) (*QueryOu
 	if err != nil {
 		return nil, err
 	}
-	return (*QueryOutput)(out), nil
+	return (*dynamo.QueryOutput)(out), nil
 }
 
 // legacyOps maps the ComparisonOperators a key condition may use to their
@@ -169,7 +170,7 @@ func (c *constraints) comparisonOperator(field, v string) {
 	c.enum(field, v, "IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL", "NE", "LE", "BEGINS_WITH", "GE", "CONTAINS")
 }
 
-func sortedConditionNames(conds map[string]Condition) []string {
+func sortedConditionNames(conds map[string]dynamo.Condition) []string {
 	names := make([]string, 0, len(conds))
 	for n := range conds {
 		names = append(names, n)

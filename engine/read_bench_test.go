@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // Read-path benchmarks. Tables are built once per size and shared by the
@@ -44,7 +45,7 @@ func benchTable(b *testing.B, n int) *DB {
 			defer wg.Done()
 			for i := w; i < n; i += workers {
 				it := attr.Item{"pk": attr.S(fmt.Sprintf("p%d", i%benchPartitions)), "sk": attr.N(fmt.Sprint(i)), "pad": pad, "odd": attr.Bool(i%100 == 7)}
-				if _, err := db.PutItem(&PutItemInput{TableName: "reads", Item: it}); err != nil {
+				if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "reads", Item: it}); err != nil {
 					b.Error(err)
 					return
 				}
@@ -65,7 +66,7 @@ func BenchmarkQueryLimit20(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				out, err := db.Query(&QueryInput{
+				out, err := db.Query(&dynamo.QueryInput{
 					TableName:                 "reads",
 					KeyConditionExpression:    "pk = :p",
 					ExpressionAttributeValues: attr.Item{":p": attr.S(fmt.Sprintf("p%d", i%benchPartitions))},
@@ -91,7 +92,7 @@ func BenchmarkScan(b *testing.B) {
 			b.ResetTimer()
 			read := 0
 			for i := 0; i < b.N; i++ {
-				in := &ScanInput{TableName: "reads"}
+				in := &dynamo.ScanInput{TableName: "reads"}
 				if filtered {
 					in.FilterExpression = "odd = :t"
 					in.ExpressionAttributeValues = attr.Item{":t": attr.Bool(true)}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -133,7 +134,7 @@ func (c *constraints) limit(v *int32) {
 
 // selectValue checks the Select member.
 func (c *constraints) selectValue(v string) {
-	c.enum("select", v, SelectAllAttributes, SelectAllProjectedAttributes, SelectSpecificAttributes, SelectCount)
+	c.enum("select", v, dynamo.SelectAllAttributes, dynamo.SelectAllProjectedAttributes, dynamo.SelectSpecificAttributes, dynamo.SelectCount)
 }
 
 // conditionalOperator checks the legacy ConditionalOperator member.
@@ -162,19 +163,19 @@ func (c *constraints) indexName(name string) {
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-Select
 func checkSelect(sel, index string, attributesToGet []string, projectionExpr string, query bool) error {
 	switch sel {
-	case SelectSpecificAttributes:
+	case dynamo.SelectSpecificAttributes:
 		if attributesToGet == nil && projectionExpr == "" {
-			return Validation(msgSelectSpecificAlone)
+			return dynamo.Validation(msgSelectSpecificAlone)
 		}
-	case SelectAllAttributes, SelectAllProjectedAttributes, SelectCount:
+	case dynamo.SelectAllAttributes, dynamo.SelectAllProjectedAttributes, dynamo.SelectCount:
 		if attributesToGet != nil {
-			return Validation(msgSelectWithAttributesToGet(sel))
+			return dynamo.Validation(msgSelectWithAttributesToGet(sel))
 		}
 		if projectionExpr != "" {
-			return Validation(msgSelectWithProjection(sel, query))
+			return dynamo.Validation(msgSelectWithProjection(sel, query))
 		}
-		if sel == SelectAllProjectedAttributes && index == "" {
-			return Validation(msgAllProjectedNoIndex)
+		if sel == dynamo.SelectAllProjectedAttributes && index == "" {
+			return dynamo.Validation(msgAllProjectedNoIndex)
 		}
 	}
 	return nil
@@ -185,12 +186,12 @@ func checkSelect(sel, index string, attributesToGet []string, projectionExpr str
 // LastEvaluatedKey of the table or index, and the bill, including reads
 // of the table made to complete LSI items (fetchUnits, added to by
 // r.fetch while the page is read).
-func (db *DB) readPage(ks keyspace, r rangeRead, capacityMode string, consistent bool, fetchUnits *float64) (*ScanOutput, error) {
+func (db *DB) readPage(ks keyspace, r rangeRead, capacityMode string, consistent bool, fetchUnits *float64) (*dynamo.ScanOutput, error) {
 	res, err := db.readRange(ks.t, r)
 	if err != nil {
 		return nil, err
 	}
-	out := &ScanOutput{
+	out := &dynamo.ScanOutput{
 		Items:            res.items,
 		Count:            res.count,
 		ScannedCount:     res.scanned,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 )
 
 func i32(v int32) *int32 { return &v }
@@ -16,13 +17,13 @@ func putN(t testing.TB, db *DB, table string, pk string, sk int, extra int) {
 	if extra > 0 {
 		it["pad"] = attr.S(strings.Repeat("x", extra))
 	}
-	if _, err := db.PutItem(&PutItemInput{TableName: table, Item: it}); err != nil {
+	if _, err := db.PutItem(&dynamo.PutItemInput{TableName: table, Item: it}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func eq(v attr.Value) map[string]Condition {
-	return map[string]Condition{"pk": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{v}}}
+func eq(v attr.Value) map[string]dynamo.Condition {
+	return map[string]dynamo.Condition{"pk": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{v}}}
 }
 
 func sks(items []attr.Item) []string {
@@ -41,7 +42,7 @@ func TestQueryOrderAndPaging(t *testing.T) {
 	}
 	putN(t, db, "qtab", "b", 1, 0)
 
-	out, err := db.Query(&QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a"))})
+	out, err := db.Query(&dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a"))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestQueryOrderAndPaging(t *testing.T) {
 		if pages > 10 {
 			t.Fatal("paging does not end")
 		}
-		out, err := db.Query(&QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ScanIndexForward: new(false), Limit: i32(2), ExclusiveStartKey: start})
+		out, err := db.Query(&dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ScanIndexForward: new(false), Limit: i32(2), ExclusiveStartKey: start})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestQueryOrderAndPaging(t *testing.T) {
 	}
 
 	// A start key that is no item still positions the page.
-	out, err = db.Query(&QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ExclusiveStartKey: attr.Item{"pk": attr.S("a"), "sk": attr.N("4.5")}})
+	out, err = db.Query(&dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ExclusiveStartKey: attr.Item{"pk": attr.S("a"), "sk": attr.N("4.5")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +84,8 @@ func TestQueryOrderAndPaging(t *testing.T) {
 	}
 
 	conds := eq(attr.S("a"))
-	conds["sk"] = Condition{ComparisonOperator: "BETWEEN", AttributeValueList: []attr.Value{attr.N("-3"), attr.N("7")}}
-	out, err = db.Query(&QueryInput{TableName: "qtab", KeyConditions: conds, Select: SelectCount})
+	conds["sk"] = dynamo.Condition{ComparisonOperator: "BETWEEN", AttributeValueList: []attr.Value{attr.N("-3"), attr.N("7")}}
+	out, err = db.Query(&dynamo.QueryInput{TableName: "qtab", KeyConditions: conds, Select: dynamo.SelectCount})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,25 +98,25 @@ func TestQueryErrors(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
 	mustCreate(t, db, "qtab", true)
 	cases := []struct {
-		in  QueryInput
+		in  dynamo.QueryInput
 		msg string
 	}{
-		{QueryInput{TableName: "qtab"}, "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."},
-		{QueryInput{TableName: "qtab", KeyConditions: map[string]Condition{"sk": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.N("1")}}}}, "Query condition missed key schema element: pk"},
-		{QueryInput{TableName: "qtab", KeyConditions: map[string]Condition{"pk": {ComparisonOperator: "NE", AttributeValueList: []attr.Value{attr.S("a")}}}}, "Attempted conditional constraint is not an indexable operation"},
-		{QueryInput{TableName: "qtab", KeyConditions: map[string]Condition{"pk": {ComparisonOperator: "EQ"}}}, "Invalid number of argument(s) for the EQ ComparisonOperator"},
-		{QueryInput{TableName: "qtab", KeyConditions: map[string]Condition{"pk": {ComparisonOperator: "GT", AttributeValueList: []attr.Value{attr.S("a")}}}}, "Query key condition not supported"},
-		{QueryInput{TableName: "qtab", KeyConditions: eq(attr.N("1"))}, "Condition parameter type does not match schema type"},
-		{QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ExclusiveStartKey: attr.Item{"pk": attr.S("a")}}, "The provided starting key is invalid"},
-		{QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ExclusiveStartKey: attr.Item{"pk": attr.S("b"), "sk": attr.N("1")}}, "The provided starting key is outside query boundaries based on provided conditions"},
-		{QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Limit: i32(0)}, "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
-		{QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Select: SelectSpecificAttributes}, "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"},
-		{QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Select: SelectAllProjectedAttributes}, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"},
-		{QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), IndexName: "nope"}, "The table does not have the specified index: nope"},
+		{dynamo.QueryInput{TableName: "qtab"}, "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: map[string]dynamo.Condition{"sk": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.N("1")}}}}, "Query condition missed key schema element: pk"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: map[string]dynamo.Condition{"pk": {ComparisonOperator: "NE", AttributeValueList: []attr.Value{attr.S("a")}}}}, "Attempted conditional constraint is not an indexable operation"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: map[string]dynamo.Condition{"pk": {ComparisonOperator: "EQ"}}}, "Invalid number of argument(s) for the EQ ComparisonOperator"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: map[string]dynamo.Condition{"pk": {ComparisonOperator: "GT", AttributeValueList: []attr.Value{attr.S("a")}}}}, "Query key condition not supported"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.N("1"))}, "Condition parameter type does not match schema type"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ExclusiveStartKey: attr.Item{"pk": attr.S("a")}}, "The provided starting key is invalid"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ExclusiveStartKey: attr.Item{"pk": attr.S("b"), "sk": attr.N("1")}}, "The provided starting key is outside query boundaries based on provided conditions"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Limit: i32(0)}, "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Select: dynamo.SelectSpecificAttributes}, "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Select: dynamo.SelectAllProjectedAttributes}, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), IndexName: "nope"}, "The table does not have the specified index: nope"},
 	}
 	for _, c := range cases {
 		_, err := db.Query(&c.in)
-		wantCode(t, err, CodeValidation, c.msg)
+		wantCode(t, err, dynamo.CodeValidation, c.msg)
 	}
 }
 
@@ -131,7 +132,7 @@ func TestScanSegmentsAndPages(t *testing.T) {
 	for seg := int32(0); seg < 4; seg++ {
 		var start attr.Item
 		for {
-			out, err := db.Scan(&ScanInput{TableName: "stab", Segment: i32(seg), TotalSegments: i32(4), Limit: i32(7), ExclusiveStartKey: start})
+			out, err := db.Scan(&dynamo.ScanInput{TableName: "stab", Segment: i32(seg), TotalSegments: i32(4), Limit: i32(7), ExclusiveStartKey: start})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,25 +154,25 @@ func TestScanSegmentsAndPages(t *testing.T) {
 		}
 	}
 	// A start key from another segment is refused.
-	out, err := db.Scan(&ScanInput{TableName: "stab", Segment: i32(0), TotalSegments: i32(4)})
+	out, err := db.Scan(&dynamo.ScanInput{TableName: "stab", Segment: i32(0), TotalSegments: i32(4)})
 	if err != nil || len(out.Items) == 0 {
 		t.Fatal(err)
 	}
-	_, err = db.Scan(&ScanInput{TableName: "stab", Segment: i32(1), TotalSegments: i32(4), ExclusiveStartKey: out.Items[0]})
+	_, err = db.Scan(&dynamo.ScanInput{TableName: "stab", Segment: i32(1), TotalSegments: i32(4), ExclusiveStartKey: out.Items[0]})
 	if err == nil {
 		// out.Items[0] carries more than the key: that is its own error.
 		t.Fatal("a whole item as start key was accepted")
 	}
 	key := attr.Item{"pk": out.Items[0]["pk"], "sk": out.Items[0]["sk"]}
-	_, err = db.Scan(&ScanInput{TableName: "stab", Segment: i32(1), TotalSegments: i32(4), ExclusiveStartKey: key})
-	wantCode(t, err, CodeValidation, "Please use ExclusiveStartKey with correct Segment. TotalSegments: 4 Segment: 1")
+	_, err = db.Scan(&dynamo.ScanInput{TableName: "stab", Segment: i32(1), TotalSegments: i32(4), ExclusiveStartKey: key})
+	wantCode(t, err, dynamo.CodeValidation, "Please use ExclusiveStartKey with correct Segment. TotalSegments: 4 Segment: 1")
 
-	_, err = db.Scan(&ScanInput{TableName: "stab", Segment: i32(4), TotalSegments: i32(4)})
-	wantCode(t, err, CodeValidation, "Segment: 4 is not less than TotalSegments: 4")
-	_, err = db.Scan(&ScanInput{TableName: "stab", Segment: i32(0)})
-	wantCode(t, err, CodeValidation, "The TotalSegments parameter is required")
-	_, err = db.Scan(&ScanInput{TableName: "stab", ExclusiveStartKey: attr.Item{"pk": attr.S("x")}})
-	wantCode(t, err, CodeValidation, "The provided starting key is invalid: The provided key element does not match the schema")
+	_, err = db.Scan(&dynamo.ScanInput{TableName: "stab", Segment: i32(4), TotalSegments: i32(4)})
+	wantCode(t, err, dynamo.CodeValidation, "Segment: 4 is not less than TotalSegments: 4")
+	_, err = db.Scan(&dynamo.ScanInput{TableName: "stab", Segment: i32(0)})
+	wantCode(t, err, dynamo.CodeValidation, "The TotalSegments parameter is required")
+	_, err = db.Scan(&dynamo.ScanInput{TableName: "stab", ExclusiveStartKey: attr.Item{"pk": attr.S("x")}})
+	wantCode(t, err, dynamo.CodeValidation, "The provided starting key is invalid: The provided key element does not match the schema")
 }
 
 func TestScanOneMegabytePagesAndBill(t *testing.T) {
@@ -184,7 +185,7 @@ func TestScanOneMegabytePagesAndBill(t *testing.T) {
 	pages, total := 0, 0
 	var start attr.Item
 	for {
-		out, err := db.Scan(&ScanInput{TableName: "big", ExclusiveStartKey: start, ReturnConsumedCapacity: ReturnConsumedCapacityTotal, ConsistentRead: true})
+		out, err := db.Scan(&dynamo.ScanInput{TableName: "big", ExclusiveStartKey: start, ReturnConsumedCapacity: dynamo.ReturnConsumedCapacityTotal, ConsistentRead: true})
 		if err != nil {
 			t.Fatal(err)
 		}

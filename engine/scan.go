@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 )
@@ -10,11 +11,11 @@ import (
 // disjoint, and together the whole table.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Scan.html
-func (db *DB) Scan(in *ScanInput) (*ScanOutput, error) {
-	return run(db, opScan, func() (*ScanOutput, error) { return db.scan(in, nil) })
+func (db *DB) Scan(in *dynamo.ScanInput) (*dynamo.ScanOutput, error) {
+	return run(db, opScan, func() (*dynamo.ScanOutput, error) { return db.scan(in, nil) })
 }
 
-func (db *DB) scan(in *ScanInput, trees *expr.Trees) (*ScanOutput, error) {
+func (db *DB) scan(in *dynamo.ScanInput, trees *expr.Trees) (*dynamo.ScanOutput, error) {
 	var c constraints
 	c.itemTableName(in.TableName, in.NoTableName)
 	c.indexName(in.IndexName)
@@ -54,11 +55,11 @@ func (db *DB) scan(in *ScanInput, trees *expr.Trees) (*ScanOutput, error) {
 	}
 	switch {
 	case in.Segment != nil && in.TotalSegments == nil:
-		return nil, Validation(msgSegmentWithoutTotal)
+		return nil, dynamo.Validation(msgSegmentWithoutTotal)
 	case in.Segment == nil && in.TotalSegments != nil:
-		return nil, Validation(msgTotalWithoutSegment)
+		return nil, dynamo.Validation(msgTotalWithoutSegment)
 	case in.Segment != nil && *in.Segment >= *in.TotalSegments:
-		return nil, Validation(msgSegmentNotLess(*in.Segment, *in.TotalSegments))
+		return nil, dynamo.Validation(msgSegmentNotLess(*in.Segment, *in.TotalSegments))
 	}
 	if err := checkSelect(in.Select, in.IndexName, in.AttributesToGet, in.ProjectionExpression, false); err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func (db *DB) scan(in *ScanInput, trees *expr.Trees) (*ScanOutput, error) {
 		return nil, err
 	}
 	r := ks.scanRange(in.Segment, in.TotalSegments)
-	r.countOnly = in.Select == SelectCount
+	r.countOnly = in.Select == dynamo.SelectCount
 	if in.Limit != nil {
 		r.limit = int(*in.Limit)
 	}
@@ -92,11 +93,11 @@ func (db *DB) scan(in *ScanInput, trees *expr.Trees) (*ScanOutput, error) {
 	if in.ExclusiveStartKey != nil {
 		// A table's Scan has the long text, an index's the short one
 		// (ExtendDB's index helpers, 2026).
-		bad := msgStartKeyInvalid
+		bad := dynamo.MsgStartKeyInvalid
 		if ks.isTable() {
 			bad = msgScanStartKeyInvalid
 		}
-		_, _, row, err := ks.startKey(in.ExclusiveStartKey, Validation(bad))
+		_, _, row, err := ks.startKey(in.ExclusiveStartKey, dynamo.Validation(bad))
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +107,7 @@ func (db *DB) scan(in *ScanInput, trees *expr.Trees) (*ScanOutput, error) {
 				return nil, err
 			}
 			if keys.SegmentOf(hash, int(*in.TotalSegments)) != int(*in.Segment) {
-				return nil, Validation(msgStartKeyWrongSegment(*in.TotalSegments, *in.Segment))
+				return nil, dynamo.Validation(msgStartKeyWrongSegment(*in.TotalSegments, *in.Segment))
 			}
 		}
 		r.resume(row)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/pgtest"
 	"github.com/dynago/dynago/internal/storage"
@@ -154,7 +155,7 @@ func TestSharedTokenAppliedTwiceAcrossNodes(t *testing.T) {
 	if err := <-errc; err != nil {
 		t.Fatalf("node a: %v", err)
 	}
-	out, err := b.GetItem(&GetItemInput{TableName: "tok", Key: attr.Item{"pk": attr.S("ctr")}, ConsistentRead: true})
+	out, err := b.GetItem(&dynamo.GetItemInput{TableName: "tok", Key: attr.Item{"pk": attr.S("ctr")}, ConsistentRead: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func TestSharedTokenAppliedTwiceAcrossNodes(t *testing.T) {
 func TestSharedCatalogRegressionSkipsIndex(t *testing.T) {
 	a, b, _, hb, _, _ := twoNodes(t)
 	createGSITable(t, a, "gtb")
-	if _, err := a.PutItem(&PutItemInput{TableName: "gtb", Item: gItem(1, "old", 1)}); err != nil {
+	if _, err := a.PutItem(&dynamo.PutItemInput{TableName: "gtb", Item: gItem(1, "old", 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if lookupOK(t, b, "gtb") == nil {
@@ -192,7 +193,7 @@ func TestSharedCatalogRegressionSkipsIndex(t *testing.T) {
 	addGSI(t, a, "gtb", "byg")
 	waitActive(t, a, "gtb")
 	// b describes the table: its cache now has the index.
-	if _, err := b.DescribeTable(&DescribeTableInput{TableName: "gtb"}); err != nil {
+	if _, err := b.DescribeTable(&dynamo.DescribeTableInput{TableName: "gtb"}); err != nil {
 		t.Fatal(err)
 	}
 	if b.lookupCached("gtb").index("byg") == nil {
@@ -206,7 +207,7 @@ func TestSharedCatalogRegressionSkipsIndex(t *testing.T) {
 	hb.setGet(once(isItemRow, func() { close(held); <-goOn2 }))
 	errc := make(chan error, 1)
 	go func() {
-		_, err := b.UpdateItem(&UpdateItemInput{TableName: "gtb", Key: attr.Item{"pk": attr.S("item00001")},
+		_, err := b.UpdateItem(&dynamo.UpdateItemInput{TableName: "gtb", Key: attr.Item{"pk": attr.S("item00001")},
 			UpdateExpression: "SET g = :g", ExpressionAttributeValues: attr.Item{":g": attr.S("new")}})
 		errc <- err
 	}()
@@ -232,7 +233,7 @@ func TestSharedCatalogRegressionSkipsIndex(t *testing.T) {
 	}
 	releasePoll2()
 	for _, g := range []string{"old", "new"} {
-		q, err := a.Query(&QueryInput{TableName: "gtb", IndexName: "byg", KeyConditionExpression: "g = :g",
+		q, err := a.Query(&dynamo.QueryInput{TableName: "gtb", IndexName: "byg", KeyConditionExpression: "g = :g",
 			ExpressionAttributeValues: attr.Item{":g": attr.S(g)}})
 		if err != nil {
 			t.Fatal(err)
@@ -260,16 +261,16 @@ func TestSharedFencedNodeCommitsBehindReader(t *testing.T) {
 	mApp := fmt.Sprintf("dynago-test-%d", time.Now().UnixNano())
 	n := mustOpen(t, Options{Store: openPG(t, url, schema)})
 	m := mustOpen(t, Options{Store: openPG(t, withAppName(url, mApp), schema)})
-	arn := createStreamTable(t, n, "stb", ViewNewImage)
+	arn := createStreamTable(t, n, "stb", dynamo.ViewNewImage)
 	if lookupOK(t, m, "stb") == nil {
 		t.Fatal("m does not see s")
 	}
-	d, err := m.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	d, err := m.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
 	if err != nil {
 		t.Fatal(err)
 	}
 	shard := d.StreamDescription.Shards[0].ShardId
-	gi, err := m.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
+	gi, err := m.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: dynamo.IteratorTrimHorizon})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +303,7 @@ func TestSharedFencedNodeCommitsBehindReader(t *testing.T) {
 	defer mon.Close(ctx)
 	errc := make(chan error, 1)
 	go func() {
-		_, err := n.PutItem(&PutItemInput{TableName: "stb", Item: attr.Item{"pk": attr.S("x"), "v": attr.S("1")}})
+		_, err := n.PutItem(&dynamo.PutItemInput{TableName: "stb", Item: attr.Item{"pk": attr.S("x"), "v": attr.S("1")}})
 		errc <- err
 	}()
 	// n's transaction waits on the row x holds.
@@ -321,12 +322,12 @@ func TestSharedFencedNodeCommitsBehindReader(t *testing.T) {
 	}
 	// m reads: n is fenced, so m no longer waits for n's watermark.
 	type read struct {
-		out *GetRecordsOutput
+		out *dynamo.GetRecordsOutput
 		err error
 	}
 	readc := make(chan read, 1)
 	go func() {
-		r, err := m.GetRecords(&GetRecordsInput{ShardIterator: gi.ShardIterator})
+		r, err := m.GetRecords(&dynamo.GetRecordsInput{ShardIterator: gi.ShardIterator})
 		readc <- read{r, err}
 	}()
 	// The other transaction ends once the reader waits for n's (its
@@ -364,12 +365,12 @@ func TestSharedFencedNodeCommitsBehindReader(t *testing.T) {
 	// Everything from TRIM_HORIZON first, then from the reader's
 	// position: a record the first read sees, the second sees too unless
 	// it lies behind the position.
-	gi2, _ := m.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
-	all, err := m.GetRecords(&GetRecordsInput{ShardIterator: gi2.ShardIterator})
+	gi2, _ := m.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: dynamo.IteratorTrimHorizon})
+	all, err := m.GetRecords(&dynamo.GetRecordsInput{ShardIterator: gi2.ShardIterator})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := m.GetRecords(&GetRecordsInput{ShardIterator: pos})
+	r2, err := m.GetRecords(&dynamo.GetRecordsInput{ShardIterator: pos})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,19 +396,19 @@ func TestSharedLSIFetchPoolDeadlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := mustOpen(t, Options{Store: st})
-	_, err = db.CreateTable(&CreateTableInput{
-		TableName: "lsi", BillingMode: BillingModePayPerRequest,
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}, {AttributeName: "l", AttributeType: "N"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}, {AttributeName: "sk", KeyType: KeyTypeRange}},
-		LocalSecondaryIndexes: []LocalSecondaryIndex{{IndexName: "byl",
-			KeySchema:  []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}, {AttributeName: "l", KeyType: KeyTypeRange}},
-			Projection: Projection{ProjectionType: ProjectionKeysOnly}}},
+	_, err = db.CreateTable(&dynamo.CreateTableInput{
+		TableName: "lsi", BillingMode: dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}, {AttributeName: "l", AttributeType: "N"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}, {AttributeName: "sk", KeyType: dynamo.KeyTypeRange}},
+		LocalSecondaryIndexes: []dynamo.LocalSecondaryIndex{{IndexName: "byl",
+			KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}, {AttributeName: "l", KeyType: dynamo.KeyTypeRange}},
+			Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionKeysOnly}}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 200; i++ {
-		if _, err := db.PutItem(&PutItemInput{TableName: "lsi", Item: attr.Item{"pk": attr.S("p"), "sk": attr.N(fmt.Sprint(i)), "l": attr.N(fmt.Sprint(i)), "x": attr.S("payload")}}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "lsi", Item: attr.Item{"pk": attr.S("p"), "sk": attr.N(fmt.Sprint(i)), "l": attr.N(fmt.Sprint(i)), "x": attr.S("payload")}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -419,7 +420,7 @@ func TestSharedLSIFetchPoolDeadlock(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 30; j++ {
-				_, err := db.Query(&QueryInput{TableName: "lsi", IndexName: "byl", Select: "ALL_ATTRIBUTES", KeyConditionExpression: "pk = :p",
+				_, err := db.Query(&dynamo.QueryInput{TableName: "lsi", IndexName: "byl", Select: "ALL_ATTRIBUTES", KeyConditionExpression: "pk = :p",
 					ExpressionAttributeValues: attr.Item{":p": attr.S("p")}})
 				if err != nil {
 					errs <- err
@@ -447,7 +448,7 @@ func TestSharedLSIFetchPoolDeadlock(t *testing.T) {
 // stream), nor be replaced by it.
 func TestSharedSameStreamNumberOnTwoNodes(t *testing.T) {
 	a, b, ha, hb, _, _ := twoNodes(t)
-	arn := createStreamTable(t, a, "samenum", ViewNewImage)
+	arn := createStreamTable(t, a, "samenum", dynamo.ViewNewImage)
 	if lookupOK(t, b, "samenum") == nil {
 		t.Fatal("b does not see the table")
 	}
@@ -459,20 +460,20 @@ func TestSharedSameStreamNumberOnTwoNodes(t *testing.T) {
 	ha.setGet(once(isPos, at(a)))
 	hb.setGet(once(isPos, at(b)))
 	for i, db := range []*DB{a, b} {
-		if _, err := db.PutItem(&PutItemInput{TableName: "samenum", Item: attr.Item{"pk": s(fmt.Sprint("k", i))}}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "samenum", Item: attr.Item{"pk": s(fmt.Sprint("k", i))}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	ha.setGet(nil)
 	hb.setGet(nil)
-	if _, err := a.UpdateTable(&UpdateTableInput{TableName: "samenum", StreamSpecification: &StreamSpecification{StreamEnabled: false}}); err != nil {
+	if _, err := a.UpdateTable(&dynamo.UpdateTableInput{TableName: "samenum", StreamSpecification: &dynamo.StreamSpecification{StreamEnabled: false}}); err != nil {
 		t.Fatal(err)
 	}
 	f := newFollower(arn)
-	var recs []Record
+	var recs []dynamo.Record
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		recs = append(recs, f.poll(t, a)...)
-		d, err := a.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+		d, err := a.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -95,7 +96,7 @@ func (db *DB) TableSchema(name string) (*Schema, error) {
 
 // SchemaOf is the schema of a table's description, from this engine or
 // any endpoint's DescribeTable, as TableSchema would give it.
-func SchemaOf(d *TableDescription) *Schema {
+func SchemaOf(d *dynamo.TableDescription) *Schema {
 	m := tableMeta{Name: d.TableName, AttributeDefinitions: catAttrs(d.AttributeDefinitions), KeySchema: catKeys(d.KeySchema)}
 	for _, g := range d.GlobalSecondaryIndexes {
 		m.Indexes = append(m.Indexes, indexMeta{Name: g.IndexName, Global: true, KeySchema: catKeys(g.KeySchema), Projection: catProjectionOf(g.Projection)})
@@ -109,7 +110,7 @@ func SchemaOf(d *TableDescription) *Schema {
 // TableNotFound is the ResourceNotFoundException of an item operation on
 // a table that is not there, which does not name the table (as
 // DescribeTable's does).
-func TableNotFound() *Error { return NotFound(msgResourceNotFound) }
+func TableNotFound() *dynamo.Error { return dynamo.NotFound(msgResourceNotFound) }
 
 // statementExprs is what a statement hands an operation beside its
 // request: the expressions it built as trees, one set for a single-item
@@ -133,13 +134,13 @@ func (st *statementExprs) exprs(i int) *expr.Trees {
 
 // StatementGetItem is GetItem with the projection built as a tree
 // (x.Projection).
-func (db *DB) StatementGetItem(in *GetItemInput, x *expr.Trees) (*GetItemOutput, error) {
-	return run(db, opGetItem, func() (*GetItemOutput, error) { return db.getItem(in, x) })
+func (db *DB) StatementGetItem(in *dynamo.GetItemInput, x *expr.Trees) (*dynamo.GetItemOutput, error) {
+	return run(db, opGetItem, func() (*dynamo.GetItemOutput, error) { return db.getItem(in, x) })
 }
 
 // StatementScan is Scan with the filter and projection built as trees.
-func (db *DB) StatementScan(in *ScanInput, x *expr.Trees) (*ScanOutput, error) {
-	return run(db, opScan, func() (*ScanOutput, error) { return db.scan(in, x) })
+func (db *DB) StatementScan(in *dynamo.ScanInput, x *expr.Trees) (*dynamo.ScanOutput, error) {
+	return run(db, opScan, func() (*dynamo.ScanOutput, error) { return db.scan(in, x) })
 }
 
 // StatementQuery is Query as a statement's SELECT runs it, with the key
@@ -147,44 +148,44 @@ func (db *DB) StatementScan(in *ScanInput, x *expr.Trees) (*ScanOutput, error) {
 // key attributes (sk > 1 AND sk < 5 beside the key condition), which a
 // Query request may not, and its errors are the operation's own, not
 // reworded for the current validation layer as Query's are.
-func (db *DB) StatementQuery(in *QueryInput, x *expr.Trees) (*QueryOutput, error) {
+func (db *DB) StatementQuery(in *dynamo.QueryInput, x *expr.Trees) (*dynamo.QueryOutput, error) {
 	return db.query(in, true, x)
 }
 
 // StatementPutItem is PutItem with the condition built as a tree.
-func (db *DB) StatementPutItem(in *PutItemInput, x *expr.Trees) (*PutItemOutput, error) {
-	return run(db, opPutItem, func() (*PutItemOutput, error) { return db.putItem(in, x) })
+func (db *DB) StatementPutItem(in *dynamo.PutItemInput, x *expr.Trees) (*dynamo.PutItemOutput, error) {
+	return run(db, opPutItem, func() (*dynamo.PutItemOutput, error) { return db.putItem(in, x) })
 }
 
 // StatementDeleteItem is DeleteItem with the condition built as a tree.
-func (db *DB) StatementDeleteItem(in *DeleteItemInput, x *expr.Trees) (*DeleteItemOutput, error) {
-	return run(db, opDeleteItem, func() (*DeleteItemOutput, error) { return db.deleteItem(in, x) })
+func (db *DB) StatementDeleteItem(in *dynamo.DeleteItemInput, x *expr.Trees) (*dynamo.DeleteItemOutput, error) {
+	return run(db, opDeleteItem, func() (*dynamo.DeleteItemOutput, error) { return db.deleteItem(in, x) })
 }
 
 // StatementUpdateItem is UpdateItem as a statement's UPDATE runs it, with
 // the update and condition built as trees: the request is not charged
 // its update expression against the item size limit (updateCharge), only
 // the finished item is.
-func (db *DB) StatementUpdateItem(in *UpdateItemInput, x *expr.Trees) (*UpdateItemOutput, error) {
+func (db *DB) StatementUpdateItem(in *dynamo.UpdateItemInput, x *expr.Trees) (*dynamo.UpdateItemOutput, error) {
 	st := &statementExprs{trees: []*expr.Trees{x}}
-	return run(db, opUpdateItem, func() (*UpdateItemOutput, error) { return db.updateItem(in, st) })
+	return run(db, opUpdateItem, func() (*dynamo.UpdateItemOutput, error) { return db.updateItem(in, st) })
 }
 
 // StatementTransactWriteItems is TransactWriteItems as ExecuteTransaction
 // runs its writes, with each action's expressions built as trees
 // (trees[i] for in.TransactItems[i]): an Update is not charged its update
 // expression (updateCharge), as StatementUpdateItem.
-func (db *DB) StatementTransactWriteItems(in *TransactWriteItemsInput, trees []*expr.Trees) (*TransactWriteItemsOutput, error) {
+func (db *DB) StatementTransactWriteItems(in *dynamo.TransactWriteItemsInput, trees []*expr.Trees) (*dynamo.TransactWriteItemsOutput, error) {
 	st := &statementExprs{trees: trees}
-	return run(db, opTransactWriteItems, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in, st) })
+	return run(db, opTransactWriteItems, func() (*dynamo.TransactWriteItemsOutput, error) { return db.transactWriteItems(in, st) })
 }
 
 // StatementTransactGetItems is TransactGetItems as ExecuteTransaction
 // runs its reads, with each read's projection built as a tree (trees[i]
 // for in.TransactItems[i]).
-func (db *DB) StatementTransactGetItems(in *TransactGetItemsInput, trees []*expr.Trees) (*TransactGetItemsOutput, error) {
+func (db *DB) StatementTransactGetItems(in *dynamo.TransactGetItemsInput, trees []*expr.Trees) (*dynamo.TransactGetItemsOutput, error) {
 	st := &statementExprs{trees: trees}
-	return run(db, opTransactGetItems, func() (*TransactGetItemsOutput, error) { return db.transactGetItems(in, st) })
+	return run(db, opTransactGetItems, func() (*dynamo.TransactGetItemsOutput, error) { return db.transactGetItems(in, st) })
 }
 
 // PartiQL request limits.
@@ -212,7 +213,7 @@ func (c *constraints) statement(field, s string, absent bool) {
 // request, then, when the protocol decoder found a malformed value among
 // its parameters, reports the parameters' first problem
 // (ParameterValueError).
-func CheckExecuteStatement(in *ExecuteStatementInput) error {
+func CheckExecuteStatement(in *dynamo.ExecuteStatementInput) error {
 	var c constraints
 	c.statement("statement", in.Statement, in.NoStatement)
 	c.limit(in.Limit)
@@ -220,7 +221,7 @@ func CheckExecuteStatement(in *ExecuteStatementInput) error {
 		c.length("nextToken", in.NextToken, 1, maxNextTokenLength)
 	}
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
-	c.enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+	c.enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
 	if err := c.err(); err != nil {
 		return err
 	}
@@ -231,7 +232,7 @@ func CheckExecuteStatement(in *ExecuteStatementInput) error {
 // BatchExecuteStatement request. A malformed parameter value is its
 // statement's error, met where its parameters are bound
 // (ParameterValueError).
-func CheckBatchExecuteStatement(in *BatchExecuteStatementInput) error {
+func CheckBatchExecuteStatement(in *dynamo.BatchExecuteStatementInput) error {
 	var c constraints
 	switch {
 	case in.Statements == nil:
@@ -244,7 +245,7 @@ func CheckBatchExecuteStatement(in *BatchExecuteStatementInput) error {
 	for i, s := range in.Statements {
 		at := fmt.Sprintf("statements.%d.member.", i+1)
 		c.statement(at+"statement", s.Statement, s.NoStatement)
-		c.enum(at+"returnValuesOnConditionCheckFailure", s.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+		c.enum(at+"returnValuesOnConditionCheckFailure", s.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
 	}
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	return c.err()
@@ -254,7 +255,7 @@ func CheckBatchExecuteStatement(in *BatchExecuteStatementInput) error {
 // request, then, when the protocol decoder found a malformed value among
 // the parameters, reports the first problem of the first statement's
 // parameters that has one (ParameterValueError), or the decoder's.
-func CheckExecuteTransaction(in *ExecuteTransactionInput) error {
+func CheckExecuteTransaction(in *dynamo.ExecuteTransactionInput) error {
 	var c constraints
 	switch {
 	case in.TransactStatements == nil:
@@ -267,7 +268,7 @@ func CheckExecuteTransaction(in *ExecuteTransactionInput) error {
 	for i, s := range in.TransactStatements {
 		at := fmt.Sprintf("transactStatements.%d.member.", i+1)
 		c.statement(at+"statement", s.Statement, s.NoStatement)
-		c.enum(at+"returnValuesOnConditionCheckFailure", s.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+		c.enum(at+"returnValuesOnConditionCheckFailure", s.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
 	}
 	if in.ClientRequestTokenSet {
 		switch n := len(in.ClientRequestToken); {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/pgtest"
 	"github.com/dynago/dynago/internal/storage"
@@ -60,16 +61,16 @@ func TestSharedCatalogKeptThroughFailedRefreshes(t *testing.T) {
 	if db.lookupCached("kept") == nil {
 		t.Fatal("a failed catalog refresh dropped table kept from the cache")
 	}
-	_, err := db.ListTables(&ListTablesInput{})
-	var e *Error
+	_, err := db.ListTables(&dynamo.ListTablesInput{})
+	var e *dynamo.Error
 	if !errors.Is(err, faultstore.ErrInjected) || errors.As(err, &e) {
 		t.Errorf("ListTables with the catalog unreadable: %v; want the store's error", err)
 	}
-	if _, err := db.GetItem(&GetItemInput{TableName: "kept", Key: attr.Item{"pk": attr.S("k")}}); err != nil {
+	if _, err := db.GetItem(&dynamo.GetItemInput{TableName: "kept", Key: attr.Item{"pk": attr.S("k")}}); err != nil {
 		t.Errorf("GetItem of a cached table, items readable: %v", err)
 	}
 	fs.Heal()
-	out, err := db.ListTables(&ListTablesInput{})
+	out, err := db.ListTables(&dynamo.ListTablesInput{})
 	if err != nil || len(out.TableNames) != 1 || out.TableNames[0] != "kept" {
 		t.Errorf("ListTables with the store back: %v, %v", out, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -28,9 +29,9 @@ const (
 
 // ttlIdentity is the userIdentity of a record written by Time to Live.
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/time-to-live-ttl-streams.html
-var ttlIdentity = Identity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}
+var ttlIdentity = dynamo.Identity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}
 
-func streamNotFound(arn string) *Error { return NotFound(msgStreamNotFound(arn)) }
+func streamNotFound(arn string) *dynamo.Error { return dynamo.NotFound(msgStreamNotFound(arn)) }
 
 // maxLimit checks a Limit against the most an operation returns. The
 // model declares only the minimum, but DynamoDB refuses a larger Limit
@@ -73,7 +74,7 @@ func parseStreamARN(s string) (a streamARN, ok bool) {
 // checkStreamARN refuses a StreamArn that is not a stream's ARN.
 func checkStreamARN(s string) error {
 	if _, ok := parseStreamARN(s); !ok {
-		return Validation(msgInvalidStreamArn)
+		return dynamo.Validation(msgInvalidStreamArn)
 	}
 	return nil
 }
@@ -86,11 +87,11 @@ func limitOr(v *int32, def int) int {
 }
 
 // ListStreams lists the streams still readable, optionally of one table.
-func (db *DB) ListStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
-	return run(db, opListStreams, func() (*ListStreamsOutput, error) { return db.listStreams(in) })
+func (db *DB) ListStreams(in *dynamo.ListStreamsInput) (*dynamo.ListStreamsOutput, error) {
+	return run(db, opListStreams, func() (*dynamo.ListStreamsOutput, error) { return db.listStreams(in) })
 }
 
-func (db *DB) listStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
+func (db *DB) listStreams(in *dynamo.ListStreamsInput) (*dynamo.ListStreamsOutput, error) {
 	var c constraints
 	if in.TableName != "" {
 		c.tableName("tableName", in.TableName)
@@ -107,7 +108,7 @@ func (db *DB) listStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 	if in.ExclusiveStartStreamArn != "" {
 		var ok bool
 		if startAfter, ok = parseStreamARN(in.ExclusiveStartStreamArn); !ok {
-			return nil, Validation(msgInvalidStreamArn)
+			return nil, dynamo.Validation(msgInvalidStreamArn)
 		}
 	}
 	limit := limitOr(in.Limit, maxDescribeLimit)
@@ -127,10 +128,10 @@ func (db *DB) listStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 			found = found || s.meta.TableName == table
 		}
 		if !found {
-			return nil, NotFound(msgTableNotFound(table))
+			return nil, dynamo.NotFound(msgTableNotFound(table))
 		}
 	}
-	out := &ListStreamsOutput{Streams: []StreamSummary{}}
+	out := &dynamo.ListStreamsOutput{Streams: []dynamo.StreamSummary{}}
 	// A start ARN need not name a live stream: the list goes on after
 	// where it would be, in the order of table name and label (no
 	// recording of DynamoDB's answer; ListTables treats an
@@ -150,17 +151,17 @@ func (db *DB) listStreams(in *ListStreamsInput) (*ListStreamsOutput, error) {
 			out.LastEvaluatedStreamArn = out.Streams[limit-1].StreamArn
 			break
 		}
-		out.Streams = append(out.Streams, StreamSummary{StreamArn: s.meta.ARN, TableName: s.meta.TableName, StreamLabel: s.meta.Label})
+		out.Streams = append(out.Streams, dynamo.StreamSummary{StreamArn: s.meta.ARN, TableName: s.meta.TableName, StreamLabel: s.meta.Label})
 	}
 	return out, nil
 }
 
 // DescribeStream describes a stream and its shards, oldest first.
-func (db *DB) DescribeStream(in *DescribeStreamInput) (*DescribeStreamOutput, error) {
-	return run(db, opDescribeStream, func() (*DescribeStreamOutput, error) { return db.describeStream(in) })
+func (db *DB) DescribeStream(in *dynamo.DescribeStreamInput) (*dynamo.DescribeStreamOutput, error) {
+	return run(db, opDescribeStream, func() (*dynamo.DescribeStreamOutput, error) { return db.describeStream(in) })
 }
 
-func (db *DB) describeStream(in *DescribeStreamInput) (*DescribeStreamOutput, error) {
+func (db *DB) describeStream(in *dynamo.DescribeStreamInput) (*dynamo.DescribeStreamOutput, error) {
 	var c constraints
 	c.streamArn("streamArn", in.StreamArn)
 	c.limit(in.Limit)
@@ -181,7 +182,7 @@ func (db *DB) describeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 		return nil, err
 	}
 	if f := in.ShardFilter; f != nil && f.ShardId == "" {
-		return nil, Validation(msgShardFilterNoShardID)
+		return nil, dynamo.Validation(msgShardFilterNoShardID)
 	}
 	s, err := db.lookupStream(in.StreamArn)
 	if err != nil {
@@ -199,13 +200,13 @@ func (db *DB) describeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 	shards := append([]shardMeta(nil), s.shards...)
 	s.mu.Unlock()
 
-	d := StreamDescription{
-		StreamArn: meta.ARN, StreamLabel: meta.Label, StreamStatus: StreamEnabled,
+	d := dynamo.StreamDescription{
+		StreamArn: meta.ARN, StreamLabel: meta.Label, StreamStatus: dynamo.StreamEnabled,
 		StreamViewType: meta.ViewType, CreationRequestDateTime: meta.Created,
-		TableName: meta.TableName, KeySchema: apiKeys(meta.KeySchema), Shards: []Shard{},
+		TableName: meta.TableName, KeySchema: apiKeys(meta.KeySchema), Shards: []dynamo.Shard{},
 	}
 	if !meta.Disabled.IsZero() {
-		d.StreamStatus = StreamDisabled
+		d.StreamStatus = dynamo.StreamDisabled
 	}
 	started := in.ExclusiveStartShardId == ""
 	for _, sh := range shards {
@@ -220,14 +221,14 @@ func (db *DB) describeStream(in *DescribeStreamInput) (*DescribeStreamOutput, er
 			d.LastEvaluatedShardId = d.Shards[limit-1].ShardId
 			break
 		}
-		out := Shard{ShardId: sh.ID, ParentShardId: sh.Parent}
+		out := dynamo.Shard{ShardId: sh.ID, ParentShardId: sh.Parent}
 		out.SequenceNumberRange.StartingSequenceNumber = formatSeq(sh.Start)
 		if sh.End != 0 {
 			out.SequenceNumberRange.EndingSequenceNumber = formatSeq(sh.End)
 		}
 		d.Shards = append(d.Shards, out)
 	}
-	return &DescribeStreamOutput{StreamDescription: d}, nil
+	return &dynamo.DescribeStreamOutput{StreamDescription: d}, nil
 }
 
 // shardView is what a reader of one shard needs, read under the stream's
@@ -259,7 +260,7 @@ func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, t
 		i := slices.IndexFunc(in.shards, match)
 		if i < 0 {
 			snap.Close()
-			return sh, 0, 0, nil, done, NotFound(msgShardNotFound)
+			return sh, 0, 0, nil, done, dynamo.NotFound(msgShardNotFound)
 		}
 		return in.shards[i], v, max(in.trimmed, s.trimmedNow()), snap, func() { snap.Close() }, nil
 	}
@@ -268,7 +269,7 @@ func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, t
 	i := slices.IndexFunc(s.shards, match)
 	if i < 0 {
 		done()
-		return sh, 0, 0, nil, func() {}, NotFound(msgShardNotFound)
+		return sh, 0, 0, nil, func() {}, dynamo.NotFound(msgShardNotFound)
 	}
 	if !s.db.shared {
 		visible = s.visibleLocked()
@@ -277,15 +278,15 @@ func (s *stream) shardView(match func(shardMeta) bool) (sh shardMeta, visible, t
 }
 
 // GetShardIterator returns an iterator for reading a shard.
-func (db *DB) GetShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutput, error) {
-	return run(db, opGetShardIterator, func() (*GetShardIteratorOutput, error) { return db.getShardIterator(in) })
+func (db *DB) GetShardIterator(in *dynamo.GetShardIteratorInput) (*dynamo.GetShardIteratorOutput, error) {
+	return run(db, opGetShardIterator, func() (*dynamo.GetShardIteratorOutput, error) { return db.getShardIterator(in) })
 }
 
-func (db *DB) getShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutput, error) {
+func (db *DB) getShardIterator(in *dynamo.GetShardIteratorInput) (*dynamo.GetShardIteratorOutput, error) {
 	var c constraints
 	c.streamArn("streamArn", in.StreamArn)
 	c.shardID("shardId", in.ShardId)
-	c.enum("shardIteratorType", in.ShardIteratorType, IteratorTrimHorizon, IteratorLatest, IteratorAtSequenceNumber, IteratorAfterSequenceNumber, IteratorAtTimestamp)
+	c.enum("shardIteratorType", in.ShardIteratorType, dynamo.IteratorTrimHorizon, dynamo.IteratorLatest, dynamo.IteratorAtSequenceNumber, dynamo.IteratorAfterSequenceNumber, dynamo.IteratorAtTimestamp)
 	if in.ShardIteratorType == "" {
 		c.notNull("shardIteratorType")
 	}
@@ -298,9 +299,9 @@ func (db *DB) getShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutp
 	if err := checkStreamARN(in.StreamArn); err != nil {
 		return nil, err
 	}
-	bySeq := in.ShardIteratorType == IteratorAtSequenceNumber || in.ShardIteratorType == IteratorAfterSequenceNumber
+	bySeq := in.ShardIteratorType == dynamo.IteratorAtSequenceNumber || in.ShardIteratorType == dynamo.IteratorAfterSequenceNumber
 	if bySeq != (in.SequenceNumber != "") {
-		return nil, Validation(msgSequenceNumberUse(in.ShardIteratorType, in.SequenceNumber != ""))
+		return nil, dynamo.Validation(msgSequenceNumberUse(in.ShardIteratorType, in.SequenceNumber != ""))
 	}
 	s, err := db.lookupStream(in.StreamArn)
 	if err != nil {
@@ -317,39 +318,39 @@ func (db *DB) getShardIterator(in *GetShardIteratorInput) (*GetShardIteratorOutp
 	done()
 	var pos uint64
 	switch in.ShardIteratorType {
-	case IteratorTrimHorizon:
+	case dynamo.IteratorTrimHorizon:
 		pos = max(sh.Start, trimmed)
-	case IteratorLatest:
+	case dynamo.IteratorLatest:
 		pos = visible + 1
 		if sh.End != 0 {
 			pos = sh.End + 1
 		}
 		pos = max(pos, sh.Start)
-	case IteratorAtSequenceNumber, IteratorAfterSequenceNumber:
+	case dynamo.IteratorAtSequenceNumber, dynamo.IteratorAfterSequenceNumber:
 		seq, ok := parseSeq(in.SequenceNumber)
 		if !ok || seq < sh.Start || (sh.End != 0 && seq > sh.End) {
-			return nil, Validation(msgInvalidSequenceNumber(sh.ID, in.SequenceNumber))
+			return nil, dynamo.Validation(msgInvalidSequenceNumber(sh.ID, in.SequenceNumber))
 		}
 		if seq < trimmed {
-			return nil, TrimmedDataAccess(msgTrimmed)
+			return nil, dynamo.TrimmedDataAccess(msgTrimmed)
 		}
 		pos = seq
-		if in.ShardIteratorType == IteratorAfterSequenceNumber {
+		if in.ShardIteratorType == dynamo.IteratorAfterSequenceNumber {
 			pos = seq + 1
 		}
-	case IteratorAtTimestamp:
+	case dynamo.IteratorAtTimestamp:
 		if in.Timestamp == nil {
-			return nil, Validation("Timestamp must be provided for AT_TIMESTAMP iterator type")
+			return nil, dynamo.Validation("Timestamp must be provided for AT_TIMESTAMP iterator type")
 		}
 		if in.Timestamp.After(now) {
-			return nil, Validation("The timestamp provided is in the future")
+			return nil, dynamo.Validation("The timestamp provided is in the future")
 		}
 		var err error
 		if pos, err = db.seqAtTime(s, sh, max(sh.Start, trimmed), *in.Timestamp); err != nil {
 			return nil, err
 		}
 	}
-	return &GetShardIteratorOutput{ShardIterator: encodeIterator(s.meta.ARN, s.meta.ID, sh.Index, pos, now)}, nil
+	return &dynamo.GetShardIteratorOutput{ShardIterator: encodeIterator(s.meta.ARN, s.meta.ID, sh.Index, pos, now)}, nil
 }
 
 // seqAtTime finds the first record of sh at or after ts, or the position
@@ -428,11 +429,11 @@ func javaTime(t time.Time) string { return t.UTC().Format("Mon Jan 02 15:04:05 M
 // GetRecords reads the records of a shard from an iterator's position:
 // up to Limit records and 1 MB. Records that are not yet settled (a lower
 // sequence number still committing) are left for the next call.
-func (db *DB) GetRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
-	return run(db, opGetRecords, func() (*GetRecordsOutput, error) { return db.getRecords(in) })
+func (db *DB) GetRecords(in *dynamo.GetRecordsInput) (*dynamo.GetRecordsOutput, error) {
+	return run(db, opGetRecords, func() (*dynamo.GetRecordsOutput, error) { return db.getRecords(in) })
 }
 
-func (db *DB) getRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
+func (db *DB) getRecords(in *dynamo.GetRecordsInput) (*dynamo.GetRecordsOutput, error) {
 	var c constraints
 	c.length("shardIterator", in.ShardIterator, 1, 2048)
 	c.limit(in.Limit)
@@ -442,11 +443,11 @@ func (db *DB) getRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 	}
 	p, ok := decodeIterator(in.ShardIterator)
 	if !ok {
-		return nil, Validation(msgInvalidShardIterator)
+		return nil, dynamo.Validation(msgInvalidShardIterator)
 	}
 	now := db.now()
 	if now.Sub(p.created) > iteratorLifetime {
-		return nil, ExpiredIterator(msgIteratorExpired(javaTime(p.created), javaTime(now), iteratorLifetime.Milliseconds()))
+		return nil, dynamo.ExpiredIterator(msgIteratorExpired(javaTime(p.created), javaTime(now), iteratorLifetime.Milliseconds()))
 	}
 	v, found := db.streams.Load(p.streamID)
 	if !found && db.shared {
@@ -456,7 +457,7 @@ func (db *DB) getRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 		v, found = db.streams.Load(p.streamID)
 	}
 	if !found {
-		return nil, NotFound(msgIteratorStreamGone)
+		return nil, dynamo.NotFound(msgIteratorStreamGone)
 	}
 	s := v.(*stream)
 	sh, visible, trimmed, view, done, err := s.shardView(func(sh shardMeta) bool { return sh.Index == p.shard })
@@ -465,14 +466,14 @@ func (db *DB) getRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 	}
 	defer done()
 	if p.pos < trimmed && p.pos >= sh.Start {
-		return nil, TrimmedDataAccess(msgTrimmed)
+		return nil, dynamo.TrimmedDataAccess(msgTrimmed)
 	}
 	hi := visible // the last sequence number this call may read
 	if sh.End != 0 {
 		hi = min(hi, sh.End)
 	}
 	limit := limitOr(in.Limit, maxGetRecordsLimit)
-	out := &GetRecordsOutput{Records: []Record{}}
+	out := &dynamo.GetRecordsOutput{Records: []dynamo.Record{}}
 	next := p.pos
 	if p.pos <= hi {
 		it, err := view.NewIter(streamRecordKey(s.meta.ID, p.pos), streamRecordKey(s.meta.ID, hi+1))
@@ -513,17 +514,17 @@ func (db *DB) getRecords(in *GetRecordsInput) (*GetRecordsOutput, error) {
 }
 
 // decodeStreamRecord builds the API record of a stored one.
-func (db *DB) decodeStreamRecord(s *stream, seq uint64, v []byte) (Record, error) {
+func (db *DB) decodeStreamRecord(s *stream, seq uint64, v []byte) (dynamo.Record, error) {
 	sr, err := decodeRecord(v)
 	if err != nil {
-		return Record{}, fmt.Errorf("stream %s record %d: %w", s.meta.ARN, seq, err)
+		return dynamo.Record{}, fmt.Errorf("stream %s record %d: %w", s.meta.ARN, seq, err)
 	}
-	r := Record{
+	r := dynamo.Record{
 		EventID:      eventID(s.meta.ID, seq),
 		EventVersion: "1.1",
 		EventSource:  "aws:dynamodb",
 		AwsRegion:    db.opts.Region,
-		Dynamodb: StreamRecord{
+		Dynamodb: dynamo.StreamRecord{
 			ApproximateCreationDateTime: sr.at.Truncate(time.Second),
 			SequenceNumber:              formatSeq(seq),
 			SizeBytes:                   int64(sr.size),
@@ -532,27 +533,27 @@ func (db *DB) decodeStreamRecord(s *stream, seq uint64, v []byte) (Record, error
 	}
 	switch sr.kind {
 	case recInsert:
-		r.EventName = EventInsert
+		r.EventName = dynamo.EventInsert
 	case recModify:
-		r.EventName = EventModify
+		r.EventName = dynamo.EventModify
 	default:
-		r.EventName = EventRemove
+		r.EventName = dynamo.EventRemove
 	}
 	if sr.w == byTTL {
 		id := ttlIdentity
 		r.UserIdentity = &id
 	}
 	if r.Dynamodb.Keys, err = attr.DecodeItem(sr.keys); err != nil {
-		return Record{}, err
+		return dynamo.Record{}, err
 	}
 	if sr.old != nil {
 		if r.Dynamodb.OldImage, err = attr.DecodeItem(sr.old); err != nil {
-			return Record{}, err
+			return dynamo.Record{}, err
 		}
 	}
 	if sr.new != nil {
 		if r.Dynamodb.NewImage, err = attr.DecodeItem(sr.new); err != nil {
-			return Record{}, err
+			return dynamo.Record{}, err
 		}
 	}
 	return r, nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -347,13 +348,13 @@ func (db *DB) stageStreamRecord(b *writeBatch, t *table, k itemKey, old *storedI
 	if t.rangeName != "" {
 		size += attr.AttributeSize(t.rangeName, k.sk)
 	}
-	if view == ViewOldImage || view == ViewNewAndOldImages {
+	if view == dynamo.ViewOldImage || view == dynamo.ViewNewAndOldImages {
 		if old.found {
 			oldBody = old.body
 			size += old.size
 		}
 	}
-	if view == ViewNewImage || view == ViewNewAndOldImages {
+	if view == dynamo.ViewNewImage || view == dynamo.ViewNewAndOldImages {
 		if newBody != nil {
 			nb = newBody
 			size += newSize
@@ -479,7 +480,7 @@ func (db *DB) newStreamLocked(b storage.Batch, m *tableMeta, now time.Time) (*st
 		ViewType: m.Stream.StreamViewType, KeySchema: m.KeySchema, Created: now,
 	}
 	for _, k := range m.KeySchema {
-		if k.KeyType == KeyTypeHash {
+		if k.KeyType == dynamo.KeyTypeHash {
 			sm.HashName = k.AttributeName
 		} else {
 			sm.RangeName = k.AttributeName

@@ -10,16 +10,17 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 )
 
 func createStreamTable(t testing.TB, db *DB, name, view string) string {
 	t.Helper()
-	out, err := db.CreateTable(&CreateTableInput{
+	out, err := db.CreateTable(&dynamo.CreateTableInput{
 		TableName:            name,
-		BillingMode:          BillingModePayPerRequest,
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
-		StreamSpecification:  &StreamSpecification{StreamEnabled: true, StreamViewType: view},
+		BillingMode:          dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
+		StreamSpecification:  &dynamo.StreamSpecification{StreamEnabled: true, StreamViewType: view},
 	})
 	if err != nil {
 		t.Fatalf("create table: %v", err)
@@ -46,11 +47,11 @@ func newFollower(arn string) *follower {
 	return &follower{arn: arn, iter: map[string]string{}, done: map[string]bool{}}
 }
 
-func (f *follower) poll(t testing.TB, db *DB) []Record {
+func (f *follower) poll(t testing.TB, db *DB) []dynamo.Record {
 	t.Helper()
-	var shards []Shard
+	var shards []dynamo.Shard
 	for start := ""; ; {
-		d, err := db.DescribeStream(&DescribeStreamInput{StreamArn: f.arn, ExclusiveStartShardId: start})
+		d, err := db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: f.arn, ExclusiveStartShardId: start})
 		if err != nil {
 			t.Fatalf("describe stream: %v", err)
 		}
@@ -59,7 +60,7 @@ func (f *follower) poll(t testing.TB, db *DB) []Record {
 			break
 		}
 	}
-	var out []Record
+	var out []dynamo.Record
 	for _, sh := range shards {
 		if f.done[sh.ShardId] {
 			continue
@@ -71,14 +72,14 @@ func (f *follower) poll(t testing.TB, db *DB) []Record {
 		}
 		it := f.iter[sh.ShardId]
 		if it == "" {
-			g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: f.arn, ShardId: sh.ShardId, ShardIteratorType: IteratorTrimHorizon})
+			g, err := db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: f.arn, ShardId: sh.ShardId, ShardIteratorType: dynamo.IteratorTrimHorizon})
 			if err != nil {
 				t.Fatalf("get shard iterator: %v", err)
 			}
 			it = g.ShardIterator
 		}
 		for {
-			r, err := db.GetRecords(&GetRecordsInput{ShardIterator: it})
+			r, err := db.GetRecords(&dynamo.GetRecordsInput{ShardIterator: it})
 			if err != nil {
 				t.Fatalf("get records: %v", err)
 			}
@@ -102,27 +103,27 @@ func (f *follower) poll(t testing.TB, db *DB) []Record {
 
 func TestStreamRecordsOfEachWrite(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
-	arn := createStreamTable(t, db, "tbl", ViewNewAndOldImages)
+	arn := createStreamTable(t, db, "tbl", dynamo.ViewNewAndOldImages)
 	put := func(it attr.Item) {
 		t.Helper()
-		if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: it}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: it}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	put(attr.Item{"pk": s("a"), "v": n(1)})
 	put(attr.Item{"pk": s("a"), "v": n(1)}) // no change: no record
 	put(attr.Item{"pk": s("a"), "v": n(2)})
-	if _, err := db.DeleteItem(&DeleteItemInput{TableName: "tbl", Key: attr.Item{"pk": s("a")}}); err != nil {
+	if _, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: "tbl", Key: attr.Item{"pk": s("a")}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.DeleteItem(&DeleteItemInput{TableName: "tbl", Key: attr.Item{"pk": s("missing")}}); err != nil {
+	if _, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: "tbl", Key: attr.Item{"pk": s("missing")}}); err != nil {
 		t.Fatal(err)
 	}
 	recs := newFollower(arn).poll(t, db)
 	if len(recs) != 3 {
 		t.Fatalf("got %d records, want 3: %+v", len(recs), recs)
 	}
-	wantEvents := []string{EventInsert, EventModify, EventRemove}
+	wantEvents := []string{dynamo.EventInsert, dynamo.EventModify, dynamo.EventRemove}
 	for i, r := range recs {
 		if r.EventName != wantEvents[i] {
 			t.Errorf("record %d: event %s, want %s", i, r.EventName, wantEvents[i])
@@ -136,7 +137,7 @@ func TestStreamRecordsOfEachWrite(t *testing.T) {
 		if i > 0 && r.Dynamodb.SequenceNumber <= recs[i-1].Dynamodb.SequenceNumber {
 			t.Errorf("sequence numbers not increasing: %s then %s", recs[i-1].Dynamodb.SequenceNumber, r.Dynamodb.SequenceNumber)
 		}
-		if r.Dynamodb.SizeBytes <= 0 || r.Dynamodb.StreamViewType != ViewNewAndOldImages {
+		if r.Dynamodb.SizeBytes <= 0 || r.Dynamodb.StreamViewType != dynamo.ViewNewAndOldImages {
 			t.Errorf("record %d: size %d view %s", i, r.Dynamodb.SizeBytes, r.Dynamodb.StreamViewType)
 		}
 	}
@@ -156,10 +157,10 @@ func TestStreamRecordsOfEachWrite(t *testing.T) {
 
 func TestStreamViewTypes(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
-	for _, view := range []string{ViewKeysOnly, ViewNewImage, ViewOldImage, ViewNewAndOldImages} {
+	for _, view := range []string{dynamo.ViewKeysOnly, dynamo.ViewNewImage, dynamo.ViewOldImage, dynamo.ViewNewAndOldImages} {
 		arn := createStreamTable(t, db, "tbl_"+view, view)
 		for _, v := range []int{1, 2} {
-			if _, err := db.PutItem(&PutItemInput{TableName: "tbl_" + view, Item: attr.Item{"pk": s("a"), "v": n(v)}}); err != nil {
+			if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl_" + view, Item: attr.Item{"pk": s("a"), "v": n(v)}}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -168,8 +169,8 @@ func TestStreamViewTypes(t *testing.T) {
 			t.Fatalf("%s: %d records", view, len(recs))
 		}
 		m := recs[1].Dynamodb
-		wantOld := view == ViewOldImage || view == ViewNewAndOldImages
-		wantNew := view == ViewNewImage || view == ViewNewAndOldImages
+		wantOld := view == dynamo.ViewOldImage || view == dynamo.ViewNewAndOldImages
+		wantNew := view == dynamo.ViewNewImage || view == dynamo.ViewNewAndOldImages
 		if (m.OldImage != nil) != wantOld || (m.NewImage != nil) != wantNew {
 			t.Errorf("%s: old %v new %v", view, m.OldImage, m.NewImage)
 		}
@@ -178,20 +179,20 @@ func TestStreamViewTypes(t *testing.T) {
 
 func TestStreamDisableAndReenable(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
-	arn1 := createStreamTable(t, db, "tbl", ViewKeysOnly)
-	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("a")}})
-	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "tbl", StreamSpecification: &StreamSpecification{StreamEnabled: false}}); err != nil {
+	arn1 := createStreamTable(t, db, "tbl", dynamo.ViewKeysOnly)
+	db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("a")}})
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "tbl", StreamSpecification: &dynamo.StreamSpecification{StreamEnabled: false}}); err != nil {
 		t.Fatal(err)
 	}
-	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("b")}}) // no stream: no record
-	d, err := db.DescribeStream(&DescribeStreamInput{StreamArn: arn1})
+	db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("b")}}) // no stream: no record
+	d, err := db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.StreamDescription.StreamStatus != StreamDisabled || d.StreamDescription.Shards[0].SequenceNumberRange.EndingSequenceNumber == "" {
+	if d.StreamDescription.StreamStatus != dynamo.StreamDisabled || d.StreamDescription.Shards[0].SequenceNumberRange.EndingSequenceNumber == "" {
 		t.Fatalf("after disable: %+v", d.StreamDescription)
 	}
-	out, err := db.UpdateTable(&UpdateTableInput{TableName: "tbl", StreamSpecification: &StreamSpecification{StreamEnabled: true, StreamViewType: ViewNewImage}})
+	out, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "tbl", StreamSpecification: &dynamo.StreamSpecification{StreamEnabled: true, StreamViewType: dynamo.ViewNewImage}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestStreamDisableAndReenable(t *testing.T) {
 	if arn2 == arn1 {
 		t.Fatalf("re-enabled stream kept ARN %s", arn1)
 	}
-	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("c")}})
+	db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("c")}})
 	old := newFollower(arn1).poll(t, db)
 	if len(old) != 1 || old[0].Dynamodb.Keys["pk"].S != "a" {
 		t.Fatalf("old stream: %+v", old)
@@ -208,24 +209,24 @@ func TestStreamDisableAndReenable(t *testing.T) {
 	if len(cur) != 1 || cur[0].Dynamodb.Keys["pk"].S != "c" {
 		t.Fatalf("new stream: %+v", cur)
 	}
-	l, err := db.ListStreams(&ListStreamsInput{TableName: "tbl"})
+	l, err := db.ListStreams(&dynamo.ListStreamsInput{TableName: "tbl"})
 	if err != nil || len(l.Streams) != 2 {
 		t.Fatalf("list streams: %+v %v", l, err)
 	}
-	l, err = db.ListStreams(&ListStreamsInput{TableName: "tbl", Limit: i32(1)})
+	l, err = db.ListStreams(&dynamo.ListStreamsInput{TableName: "tbl", Limit: i32(1)})
 	if err != nil || len(l.Streams) != 1 || l.LastEvaluatedStreamArn == "" {
 		t.Fatalf("list streams page 1: %+v %v", l, err)
 	}
-	l2, err := db.ListStreams(&ListStreamsInput{TableName: "tbl", Limit: i32(1), ExclusiveStartStreamArn: l.LastEvaluatedStreamArn})
+	l2, err := db.ListStreams(&dynamo.ListStreamsInput{TableName: "tbl", Limit: i32(1), ExclusiveStartStreamArn: l.LastEvaluatedStreamArn})
 	if err != nil || len(l2.Streams) != 1 || l2.Streams[0].StreamArn == l.Streams[0].StreamArn {
 		t.Fatalf("list streams page 2: %+v %v", l2, err)
 	}
 	// Deleting the table disables its stream; it stays readable.
-	if _, err := db.DeleteTable(&DeleteTableInput{TableName: "tbl"}); err != nil {
+	if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "tbl"}); err != nil {
 		t.Fatal(err)
 	}
-	d, err = db.DescribeStream(&DescribeStreamInput{StreamArn: arn2})
-	if err != nil || d.StreamDescription.StreamStatus != StreamDisabled {
+	d, err = db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn2})
+	if err != nil || d.StreamDescription.StreamStatus != dynamo.StreamDisabled {
 		t.Fatalf("after delete table: %+v %v", d, err)
 	}
 	if got := newFollower(arn2).poll(t, db); len(got) != 1 {
@@ -241,11 +242,11 @@ func TestStreamLineageUnderConcurrentWriters(t *testing.T) {
 	dir := t.TempDir()
 	opts := Options{Dir: dir, StreamShardDuration: 3 * time.Millisecond}
 	db := mustOpen(t, opts)
-	arn := createStreamTable(t, db, "tbl", ViewNewImage)
+	arn := createStreamTable(t, db, "tbl", dynamo.ViewNewImage)
 	const writers, perPhase = 6, 150
 	f := newFollower(arn)
 	last := map[string]int{}
-	check := func(recs []Record) {
+	check := func(recs []dynamo.Record) {
 		for _, r := range recs {
 			pk := r.Dynamodb.Keys["pk"].S
 			v, _ := strconv.Atoi(r.Dynamodb.NewImage["v"].S)
@@ -264,7 +265,7 @@ func TestStreamLineageUnderConcurrentWriters(t *testing.T) {
 				defer wg.Done()
 				for i := from + 1; i <= from+perPhase; i++ {
 					it := attr.Item{"pk": s(fmt.Sprint("w", w)), "v": n(i)}
-					if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: it}); err != nil {
+					if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: it}); err != nil {
 						t.Error(err)
 						return
 					}
@@ -289,7 +290,7 @@ func TestStreamLineageUnderConcurrentWriters(t *testing.T) {
 			t.Errorf("writer %d: reader saw up to %d, want %d", w, got, 2*perPhase)
 		}
 	}
-	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	d, _ := db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
 	if len(d.StreamDescription.Shards) < 3 {
 		t.Errorf("only %d shards: rollover did not happen", len(d.StreamDescription.Shards))
 	}
@@ -306,21 +307,21 @@ func TestStreamTrimAndIteratorExpiry(t *testing.T) {
 	clock := func() time.Time { return time.Unix(0, now.Load()) }
 	advance := func(d time.Duration) { now.Add(int64(d)) }
 	db := mustOpen(t, Options{InMemory: true, Now: clock})
-	arn := createStreamTable(t, db, "tbl", ViewKeysOnly)
-	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("old")}})
+	arn := createStreamTable(t, db, "tbl", dynamo.ViewKeysOnly)
+	db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("old")}})
 	first := newFollower(arn).poll(t, db)[0].Dynamodb.SequenceNumber
-	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	d, _ := db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
 	shard := d.StreamDescription.Shards[0].ShardId
-	g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
+	g, err := db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: dynamo.IteratorTrimHorizon})
 	if err != nil {
 		t.Fatal(err)
 	}
 	advance(16 * time.Minute)
-	_, err = db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator})
-	wantCode(t, err, CodeExpiredIterator, "Iterator expired")
+	_, err = db.GetRecords(&dynamo.GetRecordsInput{ShardIterator: g.ShardIterator})
+	wantCode(t, err, dynamo.CodeExpiredIterator, "Iterator expired")
 
 	advance(3 * time.Hour)
-	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("new")}})
+	db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("new")}})
 	advance(21*time.Hour + time.Minute) // "old" is now older than 24 hours
 	if err := db.trimStreams(clock()); err != nil {
 		t.Fatal(err)
@@ -329,37 +330,37 @@ func TestStreamTrimAndIteratorExpiry(t *testing.T) {
 	if len(recs) != 1 || recs[0].Dynamodb.Keys["pk"].S != "new" {
 		t.Fatalf("after trim: %+v", recs)
 	}
-	_, err = db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorAtSequenceNumber, SequenceNumber: first})
-	wantCode(t, err, CodeTrimmedDataAccess, "trimmed")
+	_, err = db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: dynamo.IteratorAtSequenceNumber, SequenceNumber: first})
+	wantCode(t, err, dynamo.CodeTrimmedDataAccess, "trimmed")
 
 	// A disabled stream disappears 24 hours after it was disabled.
-	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "tbl", StreamSpecification: &StreamSpecification{}}); err != nil {
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "tbl", StreamSpecification: &dynamo.StreamSpecification{}}); err != nil {
 		t.Fatal(err)
 	}
 	advance(25 * time.Hour)
 	if err := db.trimStreams(clock()); err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
-	wantCode(t, err, CodeResourceNotFound, "Stream")
+	_, err = db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
+	wantCode(t, err, dynamo.CodeResourceNotFound, "Stream")
 }
 
 func TestStreamIteratorTypesAndErrors(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
-	arn := createStreamTable(t, db, "tbl", ViewKeysOnly)
+	arn := createStreamTable(t, db, "tbl", dynamo.ViewKeysOnly)
 	for _, k := range []string{"a", "b", "c"} {
-		db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s(k)}})
+		db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s(k)}})
 	}
-	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	d, _ := db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
 	shard := d.StreamDescription.Shards[0].ShardId
 	all := newFollower(arn).poll(t, db)
 	read := func(typ, seq string) []string {
 		t.Helper()
-		g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: typ, SequenceNumber: seq})
+		g, err := db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: typ, SequenceNumber: seq})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator})
+		r, err := db.GetRecords(&dynamo.GetRecordsInput{ShardIterator: g.ShardIterator})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,34 +371,34 @@ func TestStreamIteratorTypesAndErrors(t *testing.T) {
 		return ks
 	}
 	mid := all[1].Dynamodb.SequenceNumber
-	if got := fmt.Sprint(read(IteratorAtSequenceNumber, mid)); got != "[b c]" {
+	if got := fmt.Sprint(read(dynamo.IteratorAtSequenceNumber, mid)); got != "[b c]" {
 		t.Errorf("AT_SEQUENCE_NUMBER: %s", got)
 	}
-	if got := fmt.Sprint(read(IteratorAfterSequenceNumber, mid)); got != "[c]" {
+	if got := fmt.Sprint(read(dynamo.IteratorAfterSequenceNumber, mid)); got != "[c]" {
 		t.Errorf("AFTER_SEQUENCE_NUMBER: %s", got)
 	}
-	if got := read(IteratorLatest, ""); len(got) != 0 {
+	if got := read(dynamo.IteratorLatest, ""); len(got) != 0 {
 		t.Errorf("LATEST: %v", got)
 	}
-	g, _ := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
-	r, err := db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator, Limit: i32(2)})
+	g, _ := db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: dynamo.IteratorTrimHorizon})
+	r, err := db.GetRecords(&dynamo.GetRecordsInput{ShardIterator: g.ShardIterator, Limit: i32(2)})
 	if err != nil || len(r.Records) != 2 || r.NextShardIterator == "" {
 		t.Fatalf("Limit 2: %+v %v", r, err)
 	}
-	_, err = db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator, Limit: i32(1001)})
-	wantCode(t, err, CodeValidation, "less than or equal to 1000")
-	_, err = db.GetRecords(&GetRecordsInput{ShardIterator: "garbage"})
-	wantCode(t, err, CodeValidation, "Invalid ShardIterator")
-	_, err = db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: "shardId-00000000000000000000-00000000", ShardIteratorType: IteratorLatest})
-	wantCode(t, err, CodeResourceNotFound, "Shard does not exist")
-	_, err = db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorAtSequenceNumber})
-	wantCode(t, err, CodeValidation, "SequenceNumber")
-	_, err = db.DescribeStream(&DescribeStreamInput{StreamArn: arn + "x"})
-	wantCode(t, err, CodeResourceNotFound, "not found")
+	_, err = db.GetRecords(&dynamo.GetRecordsInput{ShardIterator: g.ShardIterator, Limit: i32(1001)})
+	wantCode(t, err, dynamo.CodeValidation, "less than or equal to 1000")
+	_, err = db.GetRecords(&dynamo.GetRecordsInput{ShardIterator: "garbage"})
+	wantCode(t, err, dynamo.CodeValidation, "Invalid ShardIterator")
+	_, err = db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: "shardId-00000000000000000000-00000000", ShardIteratorType: dynamo.IteratorLatest})
+	wantCode(t, err, dynamo.CodeResourceNotFound, "Shard does not exist")
+	_, err = db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: dynamo.IteratorAtSequenceNumber})
+	wantCode(t, err, dynamo.CodeValidation, "SequenceNumber")
+	_, err = db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn + "x"})
+	wantCode(t, err, dynamo.CodeResourceNotFound, "not found")
 }
 
 func BenchmarkPutItemStream(b *testing.B) {
-	for _, view := range []string{"off", ViewKeysOnly, ViewNewAndOldImages} {
+	for _, view := range []string{"off", dynamo.ViewKeysOnly, dynamo.ViewNewAndOldImages} {
 		b.Run(view, func(b *testing.B) {
 			db := mustOpen(b, Options{InMemory: true})
 			if view == "off" {
@@ -410,7 +411,7 @@ func BenchmarkPutItemStream(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				it := item1KB(fmt.Sprint("k", i%10000))
 				it["v"] = n(i)
-				if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: it}); err != nil {
+				if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: it}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -420,23 +421,23 @@ func BenchmarkPutItemStream(b *testing.B) {
 
 func BenchmarkGetRecords(b *testing.B) {
 	db := mustOpen(b, Options{InMemory: true})
-	arn := createStreamTable(b, db, "tbl", ViewNewAndOldImages)
+	arn := createStreamTable(b, db, "tbl", dynamo.ViewNewAndOldImages)
 	for i := range 10000 {
 		it := item1KB(fmt.Sprint("k", i%1000))
 		it["v"] = n(i)
-		db.PutItem(&PutItemInput{TableName: "tbl", Item: it})
+		db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: it})
 	}
-	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	d, _ := db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
 	shard := d.StreamDescription.Shards[0].ShardId
 	b.ReportAllocs()
 	b.ResetTimer()
 	records := 0
 	for i := 0; i < b.N; i++ {
-		g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: IteratorTrimHorizon})
+		g, err := db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: shard, ShardIteratorType: dynamo.IteratorTrimHorizon})
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator})
+		r, err := db.GetRecords(&dynamo.GetRecordsInput{ShardIterator: g.ShardIterator})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -449,9 +450,9 @@ func BenchmarkGetRecords(b *testing.B) {
 // indexes every item but changes none, so the stream gets no record.
 func TestStreamIgnoresIndexBackfill(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
-	arn := createStreamTable(t, db, "tbl", ViewNewAndOldImages)
+	arn := createStreamTable(t, db, "tbl", dynamo.ViewNewAndOldImages)
 	for i := range 50 {
-		if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: gItem(i, "g", i)}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: gItem(i, "g", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -466,10 +467,10 @@ func TestStreamIgnoresIndexBackfill(t *testing.T) {
 		t.Fatalf("backfill wrote %d stream records", len(got))
 	}
 	// A write after the backfill has its record, as usual.
-	if _, err := db.PutItem(&PutItemInput{TableName: "tbl", Item: gItem(1, "h", 7)}); err != nil {
+	if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: gItem(1, "h", 7)}); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.poll(t, db); len(got) != 1 || got[0].EventName != EventModify {
+	if got := f.poll(t, db); len(got) != 1 || got[0].EventName != dynamo.EventModify {
 		t.Fatalf("after backfill: %+v", got)
 	}
 }
@@ -486,9 +487,9 @@ func TestStreamNumbersNeverReused(t *testing.T) {
 	// left with no record at all.
 	opts := Options{Dir: dir, Now: clock, StreamShardDuration: 48 * time.Hour}
 	db := mustOpen(t, opts)
-	arn := createStreamTable(t, db, "tbl", ViewKeysOnly)
+	arn := createStreamTable(t, db, "tbl", dynamo.ViewKeysOnly)
 	for _, k := range []string{"a", "b", "c"} {
-		db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s(k)}})
+		db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s(k)}})
 	}
 	old := newFollower(arn).poll(t, db)
 	lastOld := old[len(old)-1]
@@ -498,7 +499,7 @@ func TestStreamNumbersNeverReused(t *testing.T) {
 	}
 	db.Close()
 	db = mustOpen(t, opts)
-	db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("d")}})
+	db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s("d")}})
 	recs := newFollower(arn).poll(t, db)
 	if len(recs) != 1 || recs[0].Dynamodb.Keys["pk"].S != "d" {
 		t.Fatalf("after trim and restart: %+v", recs)
@@ -507,13 +508,13 @@ func TestStreamNumbersNeverReused(t *testing.T) {
 		t.Fatalf("number reused: new %s, old last %s", recs[0].Dynamodb.SequenceNumber, lastOld.Dynamodb.SequenceNumber)
 	}
 	// A reader that stopped after the last old record finds the new one.
-	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	d, _ := db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
 	for _, sh := range d.StreamDescription.Shards {
-		g, err := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: sh.ShardId, ShardIteratorType: IteratorTrimHorizon})
+		g, err := db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: sh.ShardId, ShardIteratorType: dynamo.IteratorTrimHorizon})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.GetRecords(&GetRecordsInput{ShardIterator: g.ShardIterator}); err != nil {
+		if _, err := db.GetRecords(&dynamo.GetRecordsInput{ShardIterator: g.ShardIterator}); err != nil {
 			t.Fatalf("shard %s after restart: %v", sh.ShardId, err)
 		}
 	}
@@ -526,12 +527,12 @@ func TestStreamIdleShardRollsOver(t *testing.T) {
 	now.Store(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
 	clock := func() time.Time { return time.Unix(0, now.Load()) }
 	db := mustOpen(t, Options{InMemory: true, Now: clock})
-	arn := createStreamTable(t, db, "tbl", ViewKeysOnly)
+	arn := createStreamTable(t, db, "tbl", dynamo.ViewKeysOnly)
 	now.Add(int64(5 * time.Hour))
 	if err := db.trimStreams(clock()); err != nil {
 		t.Fatal(err)
 	}
-	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
+	d, _ := db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
 	sh := d.StreamDescription.Shards
 	if len(sh) != 2 || sh[0].SequenceNumberRange.EndingSequenceNumber == "" || sh[1].ParentShardId != sh[0].ShardId {
 		t.Fatalf("shards after an idle 5 hours: %+v", sh)
@@ -546,16 +547,16 @@ func TestStreamIdleShardRollsOver(t *testing.T) {
 // would take it past 1 MB, but always holds one record.
 func TestGetRecordsPageAtMostOneMegabyte(t *testing.T) {
 	db := mustOpen(t, Options{InMemory: true})
-	arn := createStreamTable(t, db, "tbl", ViewNewAndOldImages)
+	arn := createStreamTable(t, db, "tbl", dynamo.ViewNewAndOldImages)
 	big := strings.Repeat("x", 300_000)
 	for i := range 6 {
-		db.PutItem(&PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s(fmt.Sprint(i)), "v": s(big)}})
+		db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": s(fmt.Sprint(i)), "v": s(big)}})
 	}
-	d, _ := db.DescribeStream(&DescribeStreamInput{StreamArn: arn})
-	g, _ := db.GetShardIterator(&GetShardIteratorInput{StreamArn: arn, ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: IteratorTrimHorizon})
+	d, _ := db.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
+	g, _ := db.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: dynamo.IteratorTrimHorizon})
 	it, total := g.ShardIterator, 0
 	for total < 6 {
-		r, err := db.GetRecords(&GetRecordsInput{ShardIterator: it})
+		r, err := db.GetRecords(&dynamo.GetRecordsInput{ShardIterator: it})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/dynago/dynago/dynamo"
 	"sort"
 	"strings"
 	"unicode"
@@ -14,12 +15,12 @@ const maxTagsPerResource = 50
 // TagResource adds or replaces tags on a table.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TagResource.html
-func (db *DB) TagResource(in *TagResourceInput) error {
+func (db *DB) TagResource(in *dynamo.TagResourceInput) error {
 	_, err := run(db, opTagResource, func() (struct{}, error) { return struct{}{}, db.tagResource(in) })
 	return err
 }
 
-func (db *DB) tagResource(in *TagResourceInput) error {
+func (db *DB) tagResource(in *dynamo.TagResourceInput) error {
 	var c constraints
 	c.resourceArn(in.ResourceArn)
 	if in.Tags == nil {
@@ -29,7 +30,7 @@ func (db *DB) tagResource(in *TagResourceInput) error {
 		return err
 	}
 	if len(in.Tags) == 0 {
-		return Validation(msgNoTags)
+		return dynamo.Validation(msgNoTags)
 	}
 	if err := validateTags(in.Tags); err != nil {
 		return err
@@ -41,7 +42,7 @@ func (db *DB) tagResource(in *TagResourceInput) error {
 		// The limit applies to the tags the table would have
 		// (DDB-TABLE-108 of the ack-api-quirks lab).
 		if len(tags) > maxTagsPerResource {
-			return Validation(msgTooManyTags)
+			return dynamo.Validation(msgTooManyTags)
 		}
 		return nil
 	})
@@ -50,12 +51,12 @@ func (db *DB) tagResource(in *TagResourceInput) error {
 // UntagResource removes tags from a table. A key the table does not
 // have is no error; an invalid or reserved one is, and so are more than
 // 50 keys (DDB-TABLE-105 and -107 of the ack-api-quirks lab).
-func (db *DB) UntagResource(in *UntagResourceInput) error {
+func (db *DB) UntagResource(in *dynamo.UntagResourceInput) error {
 	_, err := run(db, opUntagResource, func() (struct{}, error) { return struct{}{}, db.untagResource(in) })
 	return err
 }
 
-func (db *DB) untagResource(in *UntagResourceInput) error {
+func (db *DB) untagResource(in *dynamo.UntagResourceInput) error {
 	var c constraints
 	c.resourceArn(in.ResourceArn)
 	if in.TagKeys == nil {
@@ -65,7 +66,7 @@ func (db *DB) untagResource(in *UntagResourceInput) error {
 		return err
 	}
 	if len(in.TagKeys) == 0 {
-		return Validation(msgNoTagKeys)
+		return dynamo.Validation(msgNoTagKeys)
 	}
 	for _, k := range in.TagKeys {
 		if err := validateTagKey(k); err != nil {
@@ -73,7 +74,7 @@ func (db *DB) untagResource(in *UntagResourceInput) error {
 		}
 	}
 	if len(in.TagKeys) > maxTagsPerResource {
-		return Validation(msgTooManyTags)
+		return dynamo.Validation(msgTooManyTags)
 	}
 	return db.changeTags(in.ResourceArn, false, func(tags map[string]string) error {
 		for _, k := range in.TagKeys {
@@ -84,11 +85,11 @@ func (db *DB) untagResource(in *UntagResourceInput) error {
 }
 
 // ListTagsOfResource lists a table's tags, sorted by key.
-func (db *DB) ListTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
-	return run(db, opListTagsOfResource, func() (*ListTagsOfResourceOutput, error) { return db.listTagsOfResource(in) })
+func (db *DB) ListTagsOfResource(in *dynamo.ListTagsOfResourceInput) (*dynamo.ListTagsOfResourceOutput, error) {
+	return run(db, opListTagsOfResource, func() (*dynamo.ListTagsOfResourceOutput, error) { return db.listTagsOfResource(in) })
 }
 
-func (db *DB) listTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
+func (db *DB) listTagsOfResource(in *dynamo.ListTagsOfResourceInput) (*dynamo.ListTagsOfResourceOutput, error) {
 	var c constraints
 	c.resourceArn(in.ResourceArn)
 	if err := c.err(); err != nil {
@@ -102,14 +103,14 @@ func (db *DB) listTagsOfResource(in *ListTagsOfResourceInput) (*ListTagsOfResour
 	// ack-api-quirks catalogue, DDB-TABLE-101: an empty set, once the
 	// table is known); a DELETING table's are gone (DDB-TABLE-104).
 	switch db.tableStatus(t) {
-	case TableStatusCreating:
-		return &ListTagsOfResourceOutput{Tags: []Tag{}}, nil
-	case TableStatusDeleting:
-		return nil, NotFound(msgArnNotFound(in.ResourceArn))
+	case dynamo.TableStatusCreating:
+		return &dynamo.ListTagsOfResourceOutput{Tags: []dynamo.Tag{}}, nil
+	case dynamo.TableStatusDeleting:
+		return nil, dynamo.NotFound(msgArnNotFound(in.ResourceArn))
 	}
-	tags := append([]Tag{}, apiTags(t.meta.Tags)...)
+	tags := append([]dynamo.Tag{}, apiTags(t.meta.Tags)...)
 	sort.Slice(tags, func(i, j int) bool { return tags[i].Key < tags[j].Key })
-	return &ListTagsOfResourceOutput{Tags: tags}, nil
+	return &dynamo.ListTagsOfResourceOutput{Tags: tags}, nil
 }
 
 func (c *constraints) resourceArn(arn string) {
@@ -150,10 +151,10 @@ func validTagText(s string, maxChars int) bool {
 // UntagResource and CreateTable.
 func validateTagKey(key string) error {
 	if key == "" || !validTagText(key, maxTagKeyChars) {
-		return Validation(msgTagKeyInvalid(key))
+		return dynamo.Validation(dynamo.MsgTagKeyInvalid(key))
 	}
 	if len(key) >= 4 && strings.EqualFold(key[:4], "aws:") {
-		return Validation(msgTagKeyAWSPrefix(key))
+		return dynamo.Validation(msgTagKeyAWSPrefix(key))
 	}
 	return nil
 }
@@ -161,22 +162,22 @@ func validateTagKey(key string) error {
 // validateTags applies the tag rules to the Tags of a TagResource or a
 // CreateTable, in order, then refuses a key given twice and more than 50
 // tags.
-func validateTags(tags []Tag) error {
+func validateTags(tags []dynamo.Tag) error {
 	seen := make(map[string]bool, len(tags))
 	for _, tg := range tags {
 		if err := validateTagKey(tg.Key); err != nil {
 			return err
 		}
 		if !validTagText(tg.Value, maxTagValueChars) {
-			return Validation(msgTagValueInvalid(tg.Value))
+			return dynamo.Validation(dynamo.MsgTagValueInvalid(tg.Value))
 		}
 		if seen[tg.Key] {
-			return Validation(msgTagKeyDuplicate(tg.Key))
+			return dynamo.Validation(msgTagKeyDuplicate(tg.Key))
 		}
 		seen[tg.Key] = true
 	}
 	if len(tags) > maxTagsPerResource {
-		return Validation(msgTooManyTags)
+		return dynamo.Validation(msgTooManyTags)
 	}
 	return nil
 }
@@ -189,30 +190,30 @@ func (db *DB) tableByARN(arn string) (*table, error) {
 		return nil, ErrClosed
 	}
 	if !strings.HasPrefix(arn, "arn:") {
-		return nil, Validation(msgArnNoPrefix(arn))
+		return nil, dynamo.Validation(msgArnNoPrefix(arn))
 	}
 	f := strings.SplitN(arn, ":", 6)
 	if len(f) != 6 || f[1] == "" || f[2] != "dynamodb" || f[3] == "" || f[4] == "" || !strings.HasPrefix(f[5], "table/") {
-		return nil, Validation(msgArnNotDynamoDB(arn))
+		return nil, dynamo.Validation(msgArnNotDynamoDB(arn))
 	}
 	name, sub, hasSub := strings.Cut(strings.TrimPrefix(f[5], "table/"), "/")
 	if hasSub {
 		switch kind, _, _ := strings.Cut(sub, "/"); kind {
 		case "index":
-			return nil, Validation(msgArnNotTableOrStream(arn))
+			return nil, dynamo.Validation(msgArnNotTableOrStream(arn))
 		case "stream":
 			// DynamoDB answers a stream's ARN as a resource it does
 			// not find (DDB-TABLE-071); dynago has no tags on streams.
-			return nil, NotFound(msgArnNotFound(arn))
+			return nil, dynamo.NotFound(msgArnNotFound(arn))
 		default:
-			return nil, Validation(msgArnNotDynamoDB(arn))
+			return nil, dynamo.Validation(msgArnNotDynamoDB(arn))
 		}
 	}
 	if f[3] != db.opts.Region {
-		return nil, Validation(msgInvalidTableArn(arn))
+		return nil, dynamo.Validation(msgInvalidTableArn(arn))
 	}
 	if f[4] != db.opts.AccountID {
-		return nil, AccessDenied(msgArnNotAllowed)
+		return nil, dynamo.AccessDenied(msgArnNotAllowed)
 	}
 	// Tag operations decide on the table as a shared store has it now.
 	t, err := db.lookupFresh(name)
@@ -220,7 +221,7 @@ func (db *DB) tableByARN(arn string) (*table, error) {
 		return nil, err
 	}
 	if t == nil || strings.HasPrefix(name, "arn:") {
-		return nil, NotFound(msgArnNotFound(arn))
+		return nil, dynamo.NotFound(msgArnNotFound(arn))
 	}
 	return t, nil
 }
@@ -245,15 +246,15 @@ func (db *DB) changeTags(arn string, adding bool, change func(map[string]string)
 		return err
 	}
 	switch db.tableStatus(t) {
-	case TableStatusCreating:
+	case dynamo.TableStatusCreating:
 		if adding {
 			return db.inUse(t)
 		}
-	case TableStatusDeleting:
+	case dynamo.TableStatusDeleting:
 		if adding {
 			return db.inUse(t)
 		}
-		return NotFound(msgArnNotFound(arn))
+		return dynamo.NotFound(msgArnNotFound(arn))
 	}
 	tags := map[string]string{}
 	for _, tg := range t.meta.Tags {

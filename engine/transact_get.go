@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -14,11 +15,11 @@ import (
 // units of a strongly consistent read.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactGetItems.html
-func (db *DB) TransactGetItems(in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
-	return run(db, opTransactGetItems, func() (*TransactGetItemsOutput, error) { return db.transactGetItems(in, nil) })
+func (db *DB) TransactGetItems(in *dynamo.TransactGetItemsInput) (*dynamo.TransactGetItemsOutput, error) {
+	return run(db, opTransactGetItems, func() (*dynamo.TransactGetItemsOutput, error) { return db.transactGetItems(in, nil) })
 }
 
-func (db *DB) transactGetItems(in *TransactGetItemsInput, st *statementExprs) (*TransactGetItemsOutput, error) {
+func (db *DB) transactGetItems(in *dynamo.TransactGetItemsInput, st *statementExprs) (*dynamo.TransactGetItemsOutput, error) {
 	var c constraints
 	switch {
 	case in.TransactItems == nil:
@@ -104,7 +105,7 @@ func (db *DB) transactGetItems(in *TransactGetItemsInput, st *statementExprs) (*
 		return nil, err
 	}
 	defer snap.Close()
-	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(reads))}
+	out := &dynamo.TransactGetItemsOutput{Responses: make([]dynamo.ItemResponse, len(reads))}
 	units := map[string]float64{}
 	tables := map[string]*table{}
 	for i, r := range reads {

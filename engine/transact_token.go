@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -82,7 +83,7 @@ func (db *DB) beginToken(token string, fp [sha256.Size]byte) (e *tokenEntry, rep
 		if e != nil {
 			if !e.trim && e.fp != fp {
 				c.mu.Unlock()
-				return nil, false, IdempotentParameterMismatch(msgIdempotentMismatch)
+				return nil, false, dynamo.IdempotentParameterMismatch(msgIdempotentMismatch)
 			}
 			done := e.done
 			c.mu.Unlock()
@@ -99,7 +100,7 @@ func (db *DB) beginToken(token string, fp [sha256.Size]byte) (e *tokenEntry, rep
 		if found && len(stored) == sha256.Size+8 && db.now().UnixNano() < int64(binary.BigEndian.Uint64(stored[sha256.Size:])) {
 			c.mu.Unlock()
 			if [sha256.Size]byte(stored[:sha256.Size]) != fp {
-				return nil, false, IdempotentParameterMismatch(msgIdempotentMismatch)
+				return nil, false, dynamo.IdempotentParameterMismatch(msgIdempotentMismatch)
 			}
 			return nil, true, nil
 		}
@@ -209,7 +210,7 @@ func (db *DB) finishToken(token string, e *tokenEntry) {
 // it does, after its values were canonicalised: its actions in order and
 // ReturnItemCollectionMetrics. ReturnConsumedCapacity is left out, as
 // DynamoDB answers a repeat with a different bill anyway.
-func transactFingerprint(in *TransactWriteItemsInput) [sha256.Size]byte {
+func transactFingerprint(in *dynamo.TransactWriteItemsInput) [sha256.Size]byte {
 	var b []byte
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
@@ -242,7 +243,7 @@ func transactFingerprint(in *TransactWriteItemsInput) [sha256.Size]byte {
 			str(m[k])
 		}
 	}
-	common := func(table, cond string, n map[string]string, v attr.Item, onFail string, empty Exprs) {
+	common := func(table, cond string, n map[string]string, v attr.Item, onFail string, empty dynamo.Exprs) {
 		str(table)
 		str(cond)
 		names(n)

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 )
 
-func tokenAdd(token, n string) *TransactWriteItemsInput {
-	return &TransactWriteItemsInput{
+func tokenAdd(token, n string) *dynamo.TransactWriteItemsInput {
+	return &dynamo.TransactWriteItemsInput{
 		ClientRequestToken: token, ClientRequestTokenSet: true,
-		TransactItems: []TransactWriteItem{{Update: &TransactUpdate{TableName: "tok",
+		TransactItems: []dynamo.TransactWriteItem{{Update: &dynamo.TransactUpdate{TableName: "tok",
 			Key: attr.Item{"pk": attr.S("ctr")}, UpdateExpression: "ADD n :n",
 			ExpressionAttributeValues: attr.Item{":n": attr.N(n)}}}},
 	}
@@ -56,7 +57,7 @@ func TestTokenSurvivesRestart(t *testing.T) {
 	db = mustOpen(t, Options{Dir: dir, Now: now})
 	count := func() string {
 		t.Helper()
-		out, err := db.GetItem(&GetItemInput{TableName: "tok", Key: attr.Item{"pk": attr.S("ctr")}})
+		out, err := db.GetItem(&dynamo.GetItemInput{TableName: "tok", Key: attr.Item{"pk": attr.S("ctr")}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +70,7 @@ func TestTokenSurvivesRestart(t *testing.T) {
 		t.Fatalf("n = %s after a repeat across a restart, want 1", got)
 	}
 	_, err := db.TransactWriteItems(tokenAdd("once", "2"))
-	wantCode(t, err, CodeIdempotentParameter, "same client token")
+	wantCode(t, err, dynamo.CodeIdempotentParameter, "same client token")
 
 	// Past ten minutes the token is new again, and expired tokens are
 	// trimmed as new ones commit.
@@ -144,7 +145,7 @@ func TestTrimDoesNotDeleteARenewedToken(t *testing.T) {
 	if _, err := db.TransactWriteItems(tokenAdd("T", "5")); err != nil {
 		t.Fatal(err)
 	}
-	out, err := db.GetItem(&GetItemInput{TableName: "tok", Key: attr.Item{"pk": attr.S("ctr")}})
+	out, err := db.GetItem(&dynamo.GetItemInput{TableName: "tok", Key: attr.Item{"pk": attr.S("ctr")}})
 	if err != nil {
 		t.Fatal(err)
 	}

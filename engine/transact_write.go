@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -26,9 +27,9 @@ const (
 )
 
 var (
-	errTransactDuplicate = Validation("Transaction request cannot include multiple operations on one item")
-	errTransactOneAction = Validation("TransactItems can only contain one of Check, Put, Update or Delete")
-	errTransactTooLarge  = Validation("Transaction request size has exceeded the maximum allowed size")
+	errTransactDuplicate = dynamo.Validation("Transaction request cannot include multiple operations on one item")
+	errTransactOneAction = dynamo.Validation("TransactItems can only contain one of Check, Put, Update or Delete")
+	errTransactTooLarge  = dynamo.Validation("Transaction request size has exceeded the maximum allowed size")
 )
 
 // Kinds of transaction actions.
@@ -68,11 +69,11 @@ type txAction struct {
 // transactions and single-item writes serialise instead of failing.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
-func (db *DB) TransactWriteItems(in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
-	return run(db, opTransactWriteItems, func() (*TransactWriteItemsOutput, error) { return db.transactWriteItems(in, nil) })
+func (db *DB) TransactWriteItems(in *dynamo.TransactWriteItemsInput) (*dynamo.TransactWriteItemsOutput, error) {
+	return run(db, opTransactWriteItems, func() (*dynamo.TransactWriteItemsOutput, error) { return db.transactWriteItems(in, nil) })
 }
 
-func (db *DB) transactWriteItems(in *TransactWriteItemsInput, st *statementExprs) (*TransactWriteItemsOutput, error) {
+func (db *DB) transactWriteItems(in *dynamo.TransactWriteItemsInput, st *statementExprs) (*dynamo.TransactWriteItemsOutput, error) {
 	acts, err := db.prepareTransactWrite(in, st)
 	if err != nil {
 		return nil, err
@@ -98,7 +99,7 @@ func (db *DB) transactWriteItems(in *TransactWriteItemsInput, st *statementExprs
 
 // prepareTransactWrite validates a request as DynamoDB does, compiles its
 // expressions and locates its items.
-func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput, st *statementExprs) ([]*txAction, error) {
+func (db *DB) prepareTransactWrite(in *dynamo.TransactWriteItemsInput, st *statementExprs) ([]*txAction, error) {
 	var c constraints
 	switch {
 	case in.TransactItems == nil:
@@ -127,10 +128,10 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput, st *statementExp
 			if x.Key == nil {
 				c.notNull(f + "key")
 			}
-			if x.ConditionExpression == "" && !x.EmptyExpressions.Has(ExprCondition) {
+			if x.ConditionExpression == "" && !x.EmptyExpressions.Has(dynamo.ExprCondition) {
 				c.notNull(f + "conditionExpression")
 			}
-			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
 		}
 		if x := ti.Put; x != nil {
 			f := at + "put."
@@ -138,7 +139,7 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput, st *statementExp
 			if x.Item == nil {
 				c.notNull(f + "item")
 			}
-			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
 		}
 		if x := ti.Delete; x != nil {
 			f := at + "delete."
@@ -146,7 +147,7 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput, st *statementExp
 			if x.Key == nil {
 				c.notNull(f + "key")
 			}
-			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
 		}
 		if x := ti.Update; x != nil {
 			f := at + "update."
@@ -154,10 +155,10 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput, st *statementExp
 			if x.Key == nil {
 				c.notNull(f + "key")
 			}
-			if x.UpdateExpression == "" && !x.EmptyExpressions.Has(ExprUpdate) {
+			if x.UpdateExpression == "" && !x.EmptyExpressions.Has(dynamo.ExprUpdate) {
 				c.notNull(f + "updateExpression")
 			}
-			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, ReturnValuesAllOld, ReturnValuesNone)
+			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
 		}
 	}
 	if err := c.err(); err != nil {
@@ -289,7 +290,7 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput, st *statementExp
 				keyNames = append(keyNames, t.rangeName)
 			}
 			if err := a.w.update.CheckKeys(keyNames...); err != nil {
-				return nil, attrError(err)
+				return nil, dynamo.AttrError(err)
 			}
 			// An Update is charged its statement as UpdateItem is
 			// (updateCharge), after the same checks as there, and an
@@ -303,7 +304,7 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput, st *statementExp
 			// outside a transaction has.
 			if x := in.TransactItems[i].Update; st == nil && x.UpdateExpression != "" &&
 				updateCharge(a.w.update.Actions(), x.ExpressionAttributeNames, x.ExpressionAttributeValues) > attr.MaxItemSize {
-				return nil, Validation(msgUpdatedItemTooLarge)
+				return nil, dynamo.Validation(msgUpdatedItemTooLarge)
 			}
 		}
 		if seen[string(a.k.row)] {
@@ -318,16 +319,16 @@ func (db *DB) prepareTransactWrite(in *TransactWriteItemsInput, st *statementExp
 // ValidationException met at action i: a ValidationError reason there
 // and None everywhere else. Any other error is returned as it is.
 func cancelAt(n, i int, err error) error {
-	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeValidation {
+	var e *dynamo.Error
+	if !errors.As(err, &e) || e.Code != dynamo.CodeValidation {
 		return err
 	}
-	reasons := make([]CancellationReason, n)
+	reasons := make([]dynamo.CancellationReason, n)
 	for j := range reasons {
 		reasons[j].Code = ReasonNone
 	}
-	reasons[i] = CancellationReason{Code: ReasonValidationError, Message: e.Message}
-	return TransactionCanceled(reasons)
+	reasons[i] = dynamo.CancellationReason{Code: ReasonValidationError, Message: e.Message}
+	return dynamo.TransactionCanceled(reasons)
 }
 
 // emptyKind reports whether v is an empty string or binary, and which.
@@ -353,7 +354,7 @@ func (t *table) emptyTableKey(it attr.Item) error {
 		}
 		if v, ok := it[k.name]; ok && v.Type == k.typ {
 			if kind, empty := emptyKind(v); empty {
-				return Validation(msgTxEmptyKey(kind, k.name))
+				return dynamo.Validation(msgTxEmptyKey(kind, k.name))
 			}
 		}
 	}
@@ -372,7 +373,7 @@ func (t *table) emptyItemKey(it attr.Item) error {
 		return err
 	}
 	return t.emptyIndexKey(it, func(kind, index, name string) error {
-		return Validation(msgIndexKeyEmpty(kind, index, name))
+		return dynamo.Validation(msgIndexKeyEmpty(kind, index, name))
 	})
 }
 
@@ -396,7 +397,7 @@ func (t *table) emptyIndexKey(it attr.Item, refuse func(kind, index, name string
 // runTransactWrite locks the items, decides every action and commits the
 // writes in one batch, or cancels the transaction with a reason per action.
 // With a token, the token commits in the same batch as the writes.
-func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, withToken bool, fp [32]byte) (*TransactWriteItemsOutput, error) {
+func (db *DB) runTransactWrite(in *dynamo.TransactWriteItemsInput, acts []*txAction, withToken bool, fp [32]byte) (*dynamo.TransactWriteItemsOutput, error) {
 	rows := make([][]byte, len(acts))
 	for i, a := range acts {
 		rows[i] = a.k.row
@@ -404,7 +405,7 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 	held := db.locks.lockAll(rows)
 	defer db.locks.unlockAll(held)
 
-	reasons := make([]CancellationReason, len(acts))
+	reasons := make([]dynamo.CancellationReason, len(acts))
 	failed := false
 	olds, err := db.loadManyForWrite(acts)
 	if err != nil {
@@ -439,7 +440,7 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 		}
 	}
 	if failed {
-		return nil, TransactionCanceled(firstValidationError(reasons))
+		return nil, dynamo.TransactionCanceled(firstValidationError(reasons))
 	}
 
 	for i, a := range acts {
@@ -448,10 +449,10 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 		}
 		size, err := db.stageWrite(b, a.t, a.k, &a.old, a.next, byUser)
 		if err != nil {
-			var e *Error
-			if errors.As(err, &e) && e.Code == CodeValidation {
-				reasons[i] = CancellationReason{Code: ReasonValidationError, Message: e.Message}
-				return nil, TransactionCanceled(reasons)
+			var e *dynamo.Error
+			if errors.As(err, &e) && e.Code == dynamo.CodeValidation {
+				reasons[i] = dynamo.CancellationReason{Code: ReasonValidationError, Message: e.Message}
+				return nil, dynamo.TransactionCanceled(reasons)
 			}
 			return nil, err
 		}
@@ -476,16 +477,16 @@ func (db *DB) runTransactWrite(in *TransactWriteItemsInput, acts []*txAction, wi
 // decide evaluates one action against its current item (a.old), under
 // the transaction's locks: it checks the condition and computes the item
 // to write. A reason other than None cancels the transaction.
-func (a *txAction) decide() (CancellationReason, error) {
-	none := CancellationReason{Code: ReasonNone}
+func (a *txAction) decide() (dynamo.CancellationReason, error) {
+	none := dynamo.CancellationReason{Code: ReasonNone}
 	cur, err := a.old.Item()
 	if err != nil {
 		return none, err
 	}
 	if err := a.w.check(cur, a.onFail); err != nil {
-		var e *Error
-		if errors.As(err, &e) && e.Code == CodeConditionalCheckFailed {
-			return CancellationReason{Code: ReasonConditionalCheckFailed, Message: e.Message, Item: e.Item}, nil
+		var e *dynamo.Error
+		if errors.As(err, &e) && e.Code == dynamo.CodeConditionalCheckFailed {
+			return dynamo.CancellationReason{Code: ReasonConditionalCheckFailed, Message: e.Message, Item: e.Item}, nil
 		}
 		return none, err
 	}
@@ -502,7 +503,7 @@ func (a *txAction) decide() (CancellationReason, error) {
 		next := base
 		if a.w.update != nil {
 			if next, err = a.w.update.Apply(base); err != nil {
-				return validationReason(attrError(err))
+				return validationReason(dynamo.AttrError(err))
 			}
 		}
 		if err := checkUpdatedItem(next); err != nil {
@@ -512,7 +513,7 @@ func (a *txAction) decide() (CancellationReason, error) {
 		// whole request; one of the wrong type cancels it (the
 		// paritysuite conformance suite, transactIndexKeys, eu-west-2).
 		if err := a.t.emptyIndexKey(next, func(kind, _, _ string) error {
-			return Validation(msgTxUpdateIndexKeyEmpty(kind))
+			return dynamo.Validation(msgTxUpdateIndexKeyEmpty(kind))
 		}); err != nil {
 			return none, err
 		}
@@ -526,12 +527,12 @@ func (a *txAction) decide() (CancellationReason, error) {
 
 // validationReason turns a ValidationException met while deciding an
 // action into its cancellation reason; other errors are internal.
-func validationReason(err error) (CancellationReason, error) {
-	var e *Error
-	if errors.As(err, &e) && e.Code == CodeValidation {
-		return CancellationReason{Code: ReasonValidationError, Message: e.Message}, nil
+func validationReason(err error) (dynamo.CancellationReason, error) {
+	var e *dynamo.Error
+	if errors.As(err, &e) && e.Code == dynamo.CodeValidation {
+		return dynamo.CancellationReason{Code: ReasonValidationError, Message: e.Message}, nil
 	}
-	return CancellationReason{Code: ReasonNone}, err
+	return dynamo.CancellationReason{Code: ReasonNone}, err
 }
 
 // firstValidationError keeps, when some reasons are ValidationErrors,
@@ -540,7 +541,7 @@ func validationReason(err error) (CancellationReason, error) {
 // one and reports no condition it did not get to check (ScyllaDB
 // Alternator's test_transact_write_cancellation_reasons_validationerror,
 // run against DynamoDB).
-func firstValidationError(reasons []CancellationReason) []CancellationReason {
+func firstValidationError(reasons []dynamo.CancellationReason) []dynamo.CancellationReason {
 	first := -1
 	for i, r := range reasons {
 		if r.Code == ReasonValidationError {
@@ -553,7 +554,7 @@ func firstValidationError(reasons []CancellationReason) []CancellationReason {
 	}
 	for i := range reasons {
 		if i != first {
-			reasons[i] = CancellationReason{Code: ReasonNone}
+			reasons[i] = dynamo.CancellationReason{Code: ReasonNone}
 		}
 	}
 	return reasons
@@ -567,15 +568,15 @@ func firstValidationError(reasons []CancellationReason) []CancellationReason {
 // conditional, check, replay and cancel cases, eu-west-2).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-capacity-handling
-func (db *DB) transactWriteOutput(in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
-	out := &TransactWriteItemsOutput{}
-	if in.ReturnItemCollectionMetrics == ReturnItemCollectionMetricsSize {
-		out.ItemCollectionMetrics = map[string][]ItemCollectionMetrics{}
+func (db *DB) transactWriteOutput(in *dynamo.TransactWriteItemsInput, acts []*txAction) (*dynamo.TransactWriteItemsOutput, error) {
+	out := &dynamo.TransactWriteItemsOutput{}
+	if in.ReturnItemCollectionMetrics == dynamo.ReturnItemCollectionMetricsSize {
+		out.ItemCollectionMetrics = map[string][]dynamo.ItemCollectionMetrics{}
 	}
 	// The bill is worked out whether or not the request asked for it,
 	// for the meters (engine/meter.go); what each index cost only when
 	// asked or metered.
-	asked := in.ReturnConsumedCapacity != "" && in.ReturnConsumedCapacity != ReturnConsumedCapacityNone
+	asked := in.ReturnConsumedCapacity != "" && in.ReturnConsumedCapacity != dynamo.ReturnConsumedCapacityNone
 	units := map[string]float64{}
 	perIndex := map[string]map[string]float64{}
 	tables := map[string]*table{}
@@ -615,7 +616,7 @@ func (db *DB) transactWriteOutput(in *TransactWriteItemsInput, acts []*txAction)
 // the paritysuite conformance suite (WriteCapacityUnits of a table line,
 // ReadCapacityUnits of a replay, eu-west-2). No recording shows an index
 // entry; they carry the split too.
-func (db *DB) consumedTx(t *table, mode string, tableUnits float64, perIndex map[string]float64, read bool) *ConsumedCapacity {
+func (db *DB) consumedTx(t *table, mode string, tableUnits float64, perIndex map[string]float64, read bool) *dynamo.ConsumedCapacity {
 	c := db.consumedSplit(t, mode, tableUnits, perIndex, !read)
 	if c == nil {
 		return nil
@@ -630,7 +631,7 @@ func (db *DB) consumedTx(t *table, mode string, tableUnits float64, perIndex map
 	if c.Table != nil {
 		c.Table.ReadCapacityUnits, c.Table.WriteCapacityUnits = split(c.Table.CapacityUnits)
 	}
-	for _, m := range [...]map[string]Capacity{c.GlobalSecondaryIndexes, c.LocalSecondaryIndexes} {
+	for _, m := range [...]map[string]dynamo.Capacity{c.GlobalSecondaryIndexes, c.LocalSecondaryIndexes} {
 		for name, x := range m {
 			x.ReadCapacityUnits, x.WriteCapacityUnits = split(x.CapacityUnits)
 			m[name] = x
@@ -645,12 +646,12 @@ func (db *DB) consumedTx(t *table, mode string, tableUnits float64, perIndex map
 // units of a strongly consistent read, reported as ReadCapacityUnits
 // (the paritysuite conformance suite, eu-west-2: a 1.5 KB item written
 // for 4 write units is replayed for 2 read units).
-func (db *DB) repeatedTransact(in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
-	out := &TransactWriteItemsOutput{}
-	if in.ReturnItemCollectionMetrics == ReturnItemCollectionMetricsSize {
-		out.ItemCollectionMetrics = map[string][]ItemCollectionMetrics{}
+func (db *DB) repeatedTransact(in *dynamo.TransactWriteItemsInput, acts []*txAction) (*dynamo.TransactWriteItemsOutput, error) {
+	out := &dynamo.TransactWriteItemsOutput{}
+	if in.ReturnItemCollectionMetrics == dynamo.ReturnItemCollectionMetricsSize {
+		out.ItemCollectionMetrics = map[string][]dynamo.ItemCollectionMetrics{}
 	}
-	if in.ReturnConsumedCapacity == "" || in.ReturnConsumedCapacity == ReturnConsumedCapacityNone {
+	if in.ReturnConsumedCapacity == "" || in.ReturnConsumedCapacity == dynamo.ReturnConsumedCapacityNone {
 		return out, nil
 	}
 	units := map[string]float64{}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/dynago/dynago/dynamo"
 	"maps"
 	"slices"
 	"sort"
@@ -48,12 +49,12 @@ func (db *DB) tableStatus(t *table) string {
 	if t.meta.Transition != "" && db.now().Before(t.meta.TransitionEnds) {
 		return t.meta.Transition
 	}
-	return TableStatusActive
+	return dynamo.TableStatusActive
 }
 
 // gone reports whether t, once DELETING, has finished being deleted.
 func (db *DB) gone(t *table) bool {
-	return t.meta.Transition == TableStatusDeleting && !db.now().Before(t.meta.TransitionEnds)
+	return t.meta.Transition == dynamo.TableStatusDeleting && !db.now().Before(t.meta.TransitionEnds)
 }
 
 // startTransition puts m in status for the TransientDelay from now, or
@@ -101,7 +102,7 @@ const (
 
 // updateCause returns what in changes first, as updatingCause reads it,
 // for a table whose billing mode was oldMode.
-func updateCause(in *UpdateTableInput, oldMode string) string {
+func updateCause(in *dynamo.UpdateTableInput, oldMode string) string {
 	for _, u := range in.GlobalSecondaryIndexUpdates {
 		if u.Create != nil || u.Delete != nil {
 			return causeIndex
@@ -126,7 +127,7 @@ func updateCause(in *UpdateTableInput, oldMode string) string {
 
 // setCause records cause as what m's UPDATING transition is for.
 func setCause(m *tableMeta, cause string) {
-	if m.Transition != TableStatusUpdating {
+	if m.Transition != dynamo.TableStatusUpdating {
 		return
 	}
 	m.TransitionCause = cause
@@ -135,7 +136,7 @@ func setCause(m *tableMeta, cause string) {
 // updatingCause returns the cause of t's UPDATING, or "" when t is not
 // UPDATING or its cause is unknown.
 func (db *DB) updatingCause(t *table) string {
-	if db.tableStatus(t) != TableStatusUpdating {
+	if db.tableStatus(t) != dynamo.TableStatusUpdating {
 		return ""
 	}
 	return t.meta.TransitionCause
@@ -174,20 +175,20 @@ func (db *DB) deletingIndexes(t *table) []string {
 // table (DDB-TABLE-376: DeleteTable while a GSI is DELETING).
 func (db *DB) inUse(t *table) error {
 	switch db.tableStatus(t) {
-	case TableStatusCreating:
-		return InUse(msgTableBeingCreated(t.meta.Name))
-	case TableStatusDeleting:
-		return InUse(msgTableBeingDeleted(t.meta.Name))
+	case dynamo.TableStatusCreating:
+		return dynamo.InUse(msgTableBeingCreated(t.meta.Name))
+	case dynamo.TableStatusDeleting:
+		return dynamo.InUse(msgTableBeingDeleted(t.meta.Name))
 	}
 	if len(db.pendingIndexes(t)) > 0 || len(indexTransitions(&t.meta, db.now())) > 0 {
-		return InUse(msgIndexesInFlight)
+		return dynamo.InUse(msgIndexesInFlight)
 	}
-	if db.tableStatus(t) == TableStatusUpdating {
+	if db.tableStatus(t) == dynamo.TableStatusUpdating {
 		// DeleteTable (DDB-TABLE-369; -119 while the stream is switched).
 		if db.updatingCause(t) == causeStream {
-			return InUse(msgDeleteWhileStream)
+			return dynamo.InUse(msgDeleteWhileStream)
 		}
-		return InUse(msgTableInProcessOfUpdate(t.meta.Name))
+		return dynamo.InUse(msgTableInProcessOfUpdate(t.meta.Name))
 	}
 	return nil
 }
@@ -217,9 +218,9 @@ func (db *DB) inUse(t *table) error {
 //
 // Then an UPDATING table refuses what its running change rules out
 // (updatingRefusal), and an Update of an index UPDATING is refused.
-func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
+func (db *DB) updateInUse(t *table, in *dynamo.UpdateTableInput) error {
 	switch db.tableStatus(t) {
-	case TableStatusCreating, TableStatusDeleting:
+	case dynamo.TableStatusCreating, dynamo.TableStatusDeleting:
 		return db.inUse(t)
 	}
 	trans := indexTransitions(&t.meta, db.now())
@@ -229,14 +230,14 @@ func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 	if len(deleting) > 0 {
 		for _, u := range in.GlobalSecondaryIndexUpdates {
 			if name := gsiActionName(u); slices.Contains(deleting, name) {
-				return InUse(msgIndexBeingDeleted(t.meta.Name, name))
+				return dynamo.InUse(msgIndexBeingDeleted(t.meta.Name, name))
 			}
 		}
 		if switching || in.ProvisionedThroughput != nil {
-			return InUse(msgIOPSIndexDeleting(t.meta.Name, deleting))
+			return dynamo.InUse(msgIOPSIndexDeleting(t.meta.Name, deleting))
 		}
-		if odt && t.meta.BillingMode == BillingModePayPerRequest {
-			return InUse(msgOnDemandWhileIndex("deletion", deleting))
+		if odt && t.meta.BillingMode == dynamo.BillingModePayPerRequest {
+			return dynamo.InUse(msgOnDemandWhileIndex("deletion", deleting))
 		}
 	}
 	pending := db.allocatingIndexes(t)
@@ -245,49 +246,49 @@ func (db *DB) updateInUse(t *table, in *UpdateTableInput) error {
 		for _, u := range in.GlobalSecondaryIndexUpdates {
 			switch {
 			case u.Delete != nil && pending[u.Delete.IndexName]:
-				return InUse(msgDeleteInAllocation(t.meta.Name, u.Delete.IndexName))
+				return dynamo.InUse(msgDeleteInAllocation(t.meta.Name, u.Delete.IndexName))
 			case u.Update != nil && pending[u.Update.IndexName]:
-				return InUse(msgIndexNotBackfilling(t.meta.Name, u.Update.IndexName))
+				return dynamo.InUse(msgIndexNotBackfilling(t.meta.Name, u.Update.IndexName))
 			}
 		}
 		if in.ProvisionedThroughput != nil {
-			return InUse(msgIOPSIndexCreating(t.meta.Name, names))
+			return dynamo.InUse(msgIOPSIndexCreating(t.meta.Name, names))
 		}
 		if in.StreamSpecification != nil {
-			return InUse(msgStreamWhileIndex)
+			return dynamo.InUse(msgStreamWhileIndex)
 		}
-		if odt && t.meta.BillingMode == BillingModePayPerRequest {
-			return InUse(msgOnDemandWhileIndex("creation", names))
+		if odt && t.meta.BillingMode == dynamo.BillingModePayPerRequest {
+			return dynamo.InUse(msgOnDemandWhileIndex("creation", names))
 		}
 		// A WarmThroughput change then is an HTTP 500 (the ack-api-quirks
 		// lab, DDB-TABLE-458, a table's, recorded whole).
 		if in.WarmThroughput != nil {
-			return InternalServerErrorText(msgWarmDuringAllocation)
+			return dynamo.InternalServerErrorText(msgWarmDuringAllocation)
 		}
 	}
 	backfilling := db.backfillingIndexes(t)
 	if len(deleting) > 0 || len(pending) > 0 || len(backfilling) > 0 {
 		for _, u := range in.GlobalSecondaryIndexUpdates {
 			if u.Create != nil || u.Delete != nil && !backfilling[u.Delete.IndexName] {
-				return LimitExceeded(msgOneOnlineIndex)
+				return dynamo.LimitExceeded(msgOneOnlineIndex)
 			}
 		}
 	}
-	if db.tableStatus(t) == TableStatusUpdating {
+	if db.tableStatus(t) == dynamo.TableStatusUpdating {
 		if err := db.updatingRefusal(t, in); err != nil {
 			return err
 		}
 	}
 	for _, u := range in.GlobalSecondaryIndexUpdates {
 		if u.Update != nil && trans[u.Update.IndexName].Status == IndexStatusUpdating {
-			return InUse(msgIndexBeingUpdated(t.meta.Name, u.Update.IndexName))
+			return dynamo.InUse(msgIndexBeingUpdated(t.meta.Name, u.Update.IndexName))
 		}
 	}
 	return nil
 }
 
 // gsiActionName returns the index a GlobalSecondaryIndexUpdate names.
-func gsiActionName(u GlobalSecondaryIndexUpdate) string {
+func gsiActionName(u dynamo.GlobalSecondaryIndexUpdate) string {
 	switch {
 	case u.Create != nil:
 		return u.Create.IndexName
@@ -321,7 +322,7 @@ func gsiActionName(u GlobalSecondaryIndexUpdate) string {
 //     Delete names that change (DDB-TABLE-175);
 //   - anything else: "Table is being updated: X" (no recording of each
 //     pair; the lab quotes the other texts it saw only in part).
-func (db *DB) updatingRefusal(t *table, in *UpdateTableInput) error {
+func (db *DB) updatingRefusal(t *table, in *dynamo.UpdateTableInput) error {
 	cause := db.updatingCause(t)
 	createOrDelete, creates := false, false
 	for _, u := range in.GlobalSecondaryIndexUpdates {
@@ -367,33 +368,33 @@ func (db *DB) updatingRefusal(t *table, in *UpdateTableInput) error {
 	case causeBilling, causeIOPS:
 		switch {
 		case in.BillingMode != "" || in.ProvisionedThroughput != nil:
-			return InUse(msgIOPSBeingUpdated(t.meta.Name))
+			return dynamo.InUse(msgIOPSBeingUpdated(t.meta.Name))
 		case in.StreamSpecification != nil:
-			return InUse(msgStreamWhileIOPS(t.meta.Name))
+			return dynamo.InUse(msgStreamWhileIOPS(t.meta.Name))
 		case createOrDelete:
-			return InUse(msgIndexWhileIOPS(t.meta.Name))
+			return dynamo.InUse(msgIndexWhileIOPS(t.meta.Name))
 		case odt && cause == causeBilling:
-			if t.meta.BillingMode == BillingModePayPerRequest {
+			if t.meta.BillingMode == dynamo.BillingModePayPerRequest {
 				// Before the switch the table was PROVISIONED.
 				return invalid("%s for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED", onDemandMember(in.OnDemandThroughput))
 			}
-			return InUse(msgOnDemandWhileBilling)
+			return dynamo.InUse(msgOnDemandWhileBilling)
 		}
 	case causeStream:
 		if createOrDelete {
-			return InUse(msgIndexWhileStream)
+			return dynamo.InUse(msgIndexWhileStream)
 		}
 	case causeClass:
 		if createOrDelete {
-			return InUse(msgIndexWhileClass)
+			return dynamo.InUse(msgIndexWhileClass)
 		}
 	}
-	return InUse(msgTableBeingUpdated(t.meta.Name))
+	return dynamo.InUse(msgTableBeingUpdated(t.meta.Name))
 }
 
 // gsiThroughputOnly reports whether in changes only GSI throughput: the
 // table stays ACTIVE and the index goes UPDATING (DDB-TABLE-148).
-func gsiThroughputOnly(in *UpdateTableInput) bool {
+func gsiThroughputOnly(in *dynamo.UpdateTableInput) bool {
 	if in.BillingMode != "" || in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
 		in.SSESpecification != nil || in.TableClass != "" || in.DeletionProtectionEnabled != nil ||
 		in.OnDemandThroughput != nil || len(in.GlobalSecondaryIndexUpdates) == 0 {
@@ -415,7 +416,7 @@ func (db *DB) tooManyTransitions(cur map[string]*table, t *table) error {
 	if db.opts.TransientDelay <= 0 || t.meta.Transition == "" || !now.Before(t.meta.TransitionEnds) {
 		return nil
 	}
-	if old := cur[t.meta.Name]; old != nil && old.meta.ID == t.meta.ID && db.tableStatus(old) != TableStatusActive {
+	if old := cur[t.meta.Name]; old != nil && old.meta.ID == t.meta.ID && db.tableStatus(old) != dynamo.TableStatusActive {
 		return nil // already counted
 	}
 	n := 0
@@ -425,7 +426,7 @@ func (db *DB) tooManyTransitions(cur map[string]*table, t *table) error {
 		}
 	}
 	if n >= maxTablesInTransition {
-		return LimitExceeded(msgTooManyTransitions)
+		return dynamo.LimitExceeded(msgTooManyTransitions)
 	}
 	return nil
 }
@@ -520,8 +521,8 @@ func (db *DB) indexesActiveAt(m *tableMeta, created uint32, now time.Time) map[s
 // this view.
 func (db *DB) transientItemView(t *table) (*table, error) {
 	switch db.tableStatus(t) {
-	case TableStatusCreating, TableStatusDeleting:
-		return nil, NotFound(msgTableNotActive)
+	case dynamo.TableStatusCreating, dynamo.TableStatusDeleting:
+		return nil, dynamo.NotFound(msgTableNotActive)
 	}
 	pending := db.pendingIndexes(t)
 	if len(pending) == 0 {
@@ -549,11 +550,11 @@ func (db *DB) transientItemView(t *table) (*table, error) {
 // DDB-TABLE-148, -138 and -165 (the UpdateTable answer too), recorded
 // 2026-10-08. After that an index still backfilling is CREATING,
 // Backfilling true (describeIndexes).
-func (db *DB) transientIndexStatus(t *table, d *TableDescription) {
+func (db *DB) transientIndexStatus(t *table, d *dynamo.TableDescription) {
 	if t.meta.Transition == "" && len(t.meta.IndexesActiveAt) == 0 && len(t.meta.IndexTransitions) == 0 {
 		return
 	}
-	creating := db.tableStatus(t) == TableStatusCreating
+	creating := db.tableStatus(t) == dynamo.TableStatusCreating
 	now := db.now()
 	phases := map[string]int{}
 	for name, at := range t.meta.IndexesActiveAt {
@@ -564,11 +565,11 @@ func (db *DB) transientIndexStatus(t *table, d *TableDescription) {
 		g := &d.GlobalSecondaryIndexes[i]
 		switch {
 		case creating:
-			g.IndexStatus, g.Backfilling = IndexStatusCreating, nil
+			g.IndexStatus, g.Backfilling = dynamo.IndexStatusCreating, nil
 		case phases[g.IndexName] == phaseAllocation:
-			g.IndexStatus, g.Backfilling = IndexStatusCreating, ptr(false)
+			g.IndexStatus, g.Backfilling = dynamo.IndexStatusCreating, ptr(false)
 		case phases[g.IndexName] == phaseBackfill:
-			g.IndexStatus, g.Backfilling = IndexStatusCreating, ptr(true)
+			g.IndexStatus, g.Backfilling = dynamo.IndexStatusCreating, ptr(true)
 		case trans[g.IndexName].Status == IndexStatusUpdating:
 			g.IndexStatus = IndexStatusUpdating
 		}
@@ -581,11 +582,11 @@ func (db *DB) transientIndexStatus(t *table, d *TableDescription) {
 			continue
 		}
 		im := x.Deleted
-		g := GlobalSecondaryIndexDescription{
+		g := dynamo.GlobalSecondaryIndexDescription{
 			IndexName: name, KeySchema: apiKeys(im.KeySchema), Projection: im.Projection.api(),
 			IndexStatus: IndexStatusDeleting, OnDemandThroughput: im.OnDemand.api(),
 			IndexArn:              t.arn(db) + "/index/" + name,
-			ProvisionedThroughput: &ProvisionedThroughputDescription{},
+			ProvisionedThroughput: &dynamo.ProvisionedThroughputDescription{},
 		}
 		if im.Throughput != nil {
 			tp := im.Throughput.api()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // A restart in the middle of a transition ends in the right state: the
@@ -28,7 +29,7 @@ func TestTransientRestart(t *testing.T) {
 	}
 	status := func(db *DB, name string) string {
 		t.Helper()
-		out, err := db.DescribeTable(&DescribeTableInput{TableName: name})
+		out, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: name})
 		if err != nil {
 			return err.Error()
 		}
@@ -36,11 +37,11 @@ func TestTransientRestart(t *testing.T) {
 	}
 	create := func(db *DB, name string) {
 		t.Helper()
-		if _, err := db.CreateTable(&CreateTableInput{
+		if _, err := db.CreateTable(&dynamo.CreateTableInput{
 			TableName:            name,
-			BillingMode:          BillingModePayPerRequest,
-			AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-			KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+			BillingMode:          dynamo.BillingModePayPerRequest,
+			AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+			KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -50,20 +51,20 @@ func TestTransientRestart(t *testing.T) {
 	create(db, "creating")
 	create(db, "deleting")
 	now.Add(int64(delay))
-	if _, err := db.DeleteTable(&DeleteTableInput{TableName: "deleting"}); err != nil {
+	if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "deleting"}); err != nil {
 		t.Fatal(err)
 	}
 	create(db, "creating2")
 	db.Close()
 
 	db = open()
-	if got := status(db, "creating2"); got != TableStatusCreating {
+	if got := status(db, "creating2"); got != dynamo.TableStatusCreating {
 		t.Fatalf("after a restart mid-CREATING: %s", got)
 	}
-	if got := status(db, "deleting"); got != TableStatusDeleting {
+	if got := status(db, "deleting"); got != dynamo.TableStatusDeleting {
 		t.Fatalf("after a restart mid-DELETING: %s", got)
 	}
-	if got := status(db, "creating"); got != TableStatusActive {
+	if got := status(db, "creating"); got != dynamo.TableStatusActive {
 		t.Fatalf("a table created before: %s", got)
 	}
 	db.Close()
@@ -71,7 +72,7 @@ func TestTransientRestart(t *testing.T) {
 	now.Add(int64(delay))
 	db = open()
 	defer db.Close()
-	if got := status(db, "creating2"); got != TableStatusActive {
+	if got := status(db, "creating2"); got != dynamo.TableStatusActive {
 		t.Fatalf("after a restart past CREATING: %s", got)
 	}
 	if got := status(db, "deleting"); got != "ResourceNotFoundException: Requested resource not found: Table: deleting not found" {
@@ -81,7 +82,7 @@ func TestTransientRestart(t *testing.T) {
 	if _, ok := (*db.tables.Load())["deleting"]; ok {
 		t.Fatal("the deleted table's entry survived the restart")
 	}
-	out, err := db.ListTables(&ListTablesInput{})
+	out, err := db.ListTables(&dynamo.ListTablesInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,11 +103,11 @@ func openTransient(t *testing.T, now *atomic.Int64) *DB {
 }
 
 func createPlain(db *DB, name string) error {
-	_, err := db.CreateTable(&CreateTableInput{
+	_, err := db.CreateTable(&dynamo.CreateTableInput{
 		TableName:            name,
-		BillingMode:          BillingModePayPerRequest,
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+		BillingMode:          dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
 	})
 	return err
 }
@@ -132,14 +133,14 @@ func TestTransientLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range maxTablesInTransition - 1 {
-		if _, err := db.DeleteTable(&DeleteTableInput{TableName: fmt.Sprintf("t%03d", i)}); err != nil {
+		if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: fmt.Sprintf("t%03d", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := db.DeleteTable(&DeleteTableInput{TableName: "t499"}); err == nil || err.Error() != want {
+	if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "t499"}); err == nil || err.Error() != want {
 		t.Fatalf("DeleteTable beyond the limit: %v", err)
 	}
-	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "t499", DeletionProtectionEnabled: ptr(true)}); err == nil || err.Error() != want {
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "t499", DeletionProtectionEnabled: ptr(true)}); err == nil || err.Error() != want {
 		t.Fatalf("UpdateTable beyond the limit: %v", err)
 	}
 }
@@ -156,7 +157,7 @@ func TestTransientSweep(t *testing.T) {
 	}
 	now.Add(int64(time.Minute))
 	for _, n := range []string{"taaa", "tbbb"} {
-		if _, err := db.DeleteTable(&DeleteTableInput{TableName: n}); err != nil {
+		if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: n}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -167,11 +168,11 @@ func TestTransientSweep(t *testing.T) {
 	if _, ok := (*db.tables.Load())["taaa"]; ok {
 		t.Fatal("a finished deletion's entry survived CreateTable")
 	}
-	if _, err := db.DeleteTable(&DeleteTableInput{TableName: "tccc"}); err != nil {
+	if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "tccc"}); err != nil {
 		t.Fatal(err)
 	}
 	now.Add(int64(time.Minute))
-	out, err := db.ListTables(&ListTablesInput{})
+	out, err := db.ListTables(&dynamo.ListTablesInput{})
 	if err != nil || len(out.TableNames) != 1 {
 		t.Fatalf("ListTables: %v, %v", out, err)
 	}
@@ -198,40 +199,40 @@ func TestGSIPhasesAdmission(t *testing.T) {
 	now.Store(time.Date(2026, 10, 8, 7, 8, 9, 0, time.UTC).UnixNano())
 	const delay = time.Minute
 	db := mustOpen(t, Options{InMemory: true, TransientDelay: delay, Now: func() time.Time { return time.Unix(0, now.Load()) }})
-	pt := &ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 1}
-	if _, err := db.CreateTable(&CreateTableInput{
+	pt := &dynamo.ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 1}
+	if _, err := db.CreateTable(&dynamo.CreateTableInput{
 		TableName: "phs", ProvisionedThroughput: pt,
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
 	}); err != nil {
 		t.Fatal(err)
 	}
 	now.Add(int64(delay))
 	for i := range 2 * backfillChunk {
-		if _, err := db.PutItem(&PutItemInput{TableName: "phs", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "phs", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The backfill stops before its second chunk until released.
 	paused, resume := pauseBackfillAtSecondChunk(db)
 	create := func(name, attr string) error {
-		_, err := db.UpdateTable(&UpdateTableInput{TableName: "phs",
-			AttributeDefinitions: []AttributeDefinition{{AttributeName: attr, AttributeType: "S"}},
-			GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{IndexName: name,
-				KeySchema: []KeySchemaElement{{AttributeName: attr, KeyType: KeyTypeHash}}, Projection: Projection{ProjectionType: ProjectionKeysOnly},
+		_, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "phs",
+			AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: attr, AttributeType: "S"}},
+			GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Create: &dynamo.GlobalSecondaryIndex{IndexName: name,
+				KeySchema: []dynamo.KeySchemaElement{{AttributeName: attr, KeyType: dynamo.KeyTypeHash}}, Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionKeysOnly},
 				ProvisionedThroughput: pt}}}})
 		return err
 	}
-	deleteIndex := func(name string) (*UpdateTableOutput, error) {
-		return db.UpdateTable(&UpdateTableInput{TableName: "phs", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: name}}}})
+	deleteIndex := func(name string) (*dynamo.UpdateTableOutput, error) {
+		return db.UpdateTable(&dynamo.UpdateTableInput{TableName: "phs", GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Delete: &dynamo.DeleteGlobalSecondaryIndexAction{IndexName: name}}}})
 	}
 	tableIOPS := func(n int64) error {
-		_, err := db.UpdateTable(&UpdateTableInput{TableName: "phs", ProvisionedThroughput: &ProvisionedThroughput{ReadCapacityUnits: n, WriteCapacityUnits: n}})
+		_, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "phs", ProvisionedThroughput: &dynamo.ProvisionedThroughput{ReadCapacityUnits: n, WriteCapacityUnits: n}})
 		return err
 	}
 	gsi := func(want string, backfilling bool) {
 		t.Helper()
-		d, err := db.DescribeTable(&DescribeTableInput{TableName: "phs"})
+		d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "phs"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +240,7 @@ func TestGSIPhasesAdmission(t *testing.T) {
 			t.Fatalf("TableStatus %s, want %s", d.Table.TableStatus, want)
 		}
 		g := d.Table.GlobalSecondaryIndexes[0]
-		if g.IndexStatus != IndexStatusCreating || g.Backfilling == nil || *g.Backfilling != backfilling {
+		if g.IndexStatus != dynamo.IndexStatusCreating || g.Backfilling == nil || *g.Backfilling != backfilling {
 			t.Fatalf("new GSI: %s, Backfilling %v; want CREATING, %v", g.IndexStatus, g.Backfilling, backfilling)
 		}
 	}
@@ -249,40 +250,40 @@ func TestGSIPhasesAdmission(t *testing.T) {
 	}
 	<-paused
 	// Resource allocation.
-	gsi(TableStatusUpdating, false)
+	gsi(dynamo.TableStatusUpdating, false)
 	_, err := deleteIndex("byg")
-	wantCode(t, err, CodeResourceInUse, msgDeleteInAllocation("phs", "byg"))
-	_, err = db.UpdateTable(&UpdateTableInput{TableName: "phs", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Update: &UpdateGlobalSecondaryIndexAction{IndexName: "byg", ProvisionedThroughput: &ProvisionedThroughput{ReadCapacityUnits: 2, WriteCapacityUnits: 2}}}}})
-	wantCode(t, err, CodeResourceInUse, msgIndexNotBackfilling("phs", "byg"))
-	wantCode(t, tableIOPS(2), CodeResourceInUse, msgIOPSIndexCreating("phs", []string{"byg"}))
-	wantCode(t, create("byh", "h"), CodeLimitExceeded, msgOneOnlineIndex)
+	wantCode(t, err, dynamo.CodeResourceInUse, msgDeleteInAllocation("phs", "byg"))
+	_, err = db.UpdateTable(&dynamo.UpdateTableInput{TableName: "phs", GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Update: &dynamo.UpdateGlobalSecondaryIndexAction{IndexName: "byg", ProvisionedThroughput: &dynamo.ProvisionedThroughput{ReadCapacityUnits: 2, WriteCapacityUnits: 2}}}}})
+	wantCode(t, err, dynamo.CodeResourceInUse, msgIndexNotBackfilling("phs", "byg"))
+	wantCode(t, tableIOPS(2), dynamo.CodeResourceInUse, msgIOPSIndexCreating("phs", []string{"byg"}))
+	wantCode(t, create("byh", "h"), dynamo.CodeLimitExceeded, msgOneOnlineIndex)
 
 	// Backfill: the table is ACTIVE, the index still backfilling.
 	now.Add(int64(delay))
-	gsi(TableStatusActive, true)
-	wantCode(t, create("byh", "h"), CodeLimitExceeded, msgOneOnlineIndex)
-	if _, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "phs", TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: true, AttributeName: "ttl"}}); err != nil {
+	gsi(dynamo.TableStatusActive, true)
+	wantCode(t, create("byh", "h"), dynamo.CodeLimitExceeded, msgOneOnlineIndex)
+	if _, err := db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{TableName: "phs", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: true, AttributeName: "ttl"}}); err != nil {
 		t.Fatalf("UpdateTimeToLive while the index backfills: %v", err)
 	}
-	if err := db.TagResource(&TagResourceInput{ResourceArn: "arn:aws:dynamodb:us-east-1:000000000000:table/phs", Tags: []Tag{{Key: "k", Value: "v"}}}); err != nil {
+	if err := db.TagResource(&dynamo.TagResourceInput{ResourceArn: "arn:aws:dynamodb:us-east-1:000000000000:table/phs", Tags: []dynamo.Tag{{Key: "k", Value: "v"}}}); err != nil {
 		t.Fatalf("TagResource while the index backfills: %v", err)
 	}
 	if err := tableIOPS(2); err != nil {
 		t.Fatalf("table throughput while the index backfills: %v", err)
 	}
 	now.Add(int64(delay))
-	gsi(TableStatusActive, true)
+	gsi(dynamo.TableStatusActive, true)
 	out, err := deleteIndex("byg")
 	if err != nil {
 		t.Fatalf("Delete of the backfilling index: %v", err)
 	}
-	if d := out.TableDescription; d.TableStatus != TableStatusUpdating || len(d.GlobalSecondaryIndexes) != 1 || d.GlobalSecondaryIndexes[0].IndexStatus != IndexStatusDeleting {
+	if d := out.TableDescription; d.TableStatus != dynamo.TableStatusUpdating || len(d.GlobalSecondaryIndexes) != 1 || d.GlobalSecondaryIndexes[0].IndexStatus != IndexStatusDeleting {
 		t.Fatalf("Delete's answer: %s %+v", d.TableStatus, d.GlobalSecondaryIndexes)
 	}
 	close(resume)
 	now.Add(int64(delay))
-	d, err := db.DescribeTable(&DescribeTableInput{TableName: "phs"})
-	if err != nil || d.Table.TableStatus != TableStatusActive || len(d.Table.GlobalSecondaryIndexes) != 0 {
+	d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "phs"})
+	if err != nil || d.Table.TableStatus != dynamo.TableStatusActive || len(d.Table.GlobalSecondaryIndexes) != 0 {
 		t.Fatalf("after the deletion: %v %+v", err, d)
 	}
 }
@@ -301,12 +302,12 @@ func TestGSIBackfillPhaseReported(t *testing.T) {
 	now.Store(time.Date(2026, 10, 8, 7, 8, 9, 0, time.UTC).UnixNano())
 	const delay = time.Minute
 	db := mustOpen(t, Options{InMemory: true, TransientDelay: delay, Now: func() time.Time { return time.Unix(0, now.Load()) }})
-	pt := &ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 1}
+	pt := &dynamo.ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 1}
 	for _, name := range []string{"bfp", "bfd"} {
-		if _, err := db.CreateTable(&CreateTableInput{
+		if _, err := db.CreateTable(&dynamo.CreateTableInput{
 			TableName: name, ProvisionedThroughput: pt,
-			AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-			KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
+			AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+			KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -314,33 +315,33 @@ func TestGSIBackfillPhaseReported(t *testing.T) {
 	now.Add(int64(delay))
 	for i := range 3 {
 		for _, name := range []string{"bfp", "bfd"} {
-			if _, err := db.PutItem(&PutItemInput{TableName: name, Item: gItem(i, "g1", i)}); err != nil {
+			if _, err := db.PutItem(&dynamo.PutItemInput{TableName: name, Item: gItem(i, "g1", i)}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	create := func(table, name, key string) error {
-		_, err := db.UpdateTable(&UpdateTableInput{TableName: table,
-			AttributeDefinitions: []AttributeDefinition{{AttributeName: key, AttributeType: "S"}},
-			GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Create: &GlobalSecondaryIndex{IndexName: name,
-				KeySchema: []KeySchemaElement{{AttributeName: key, KeyType: KeyTypeHash}}, Projection: Projection{ProjectionType: ProjectionKeysOnly},
+		_, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: table,
+			AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: key, AttributeType: "S"}},
+			GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Create: &dynamo.GlobalSecondaryIndex{IndexName: name,
+				KeySchema: []dynamo.KeySchemaElement{{AttributeName: key, KeyType: dynamo.KeyTypeHash}}, Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionKeysOnly},
 				ProvisionedThroughput: pt}}}})
 		return err
 	}
 	query := func() error {
-		_, err := db.Query(&QueryInput{TableName: "bfp", IndexName: "byg", KeyConditions: map[string]Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g1")}}}})
+		_, err := db.Query(&dynamo.QueryInput{TableName: "bfp", IndexName: "byg", KeyConditions: map[string]dynamo.Condition{"g": {ComparisonOperator: "EQ", AttributeValueList: []attr.Value{attr.S("g1")}}}})
 		return err
 	}
-	gsi := func(table, want string, backfilling *bool) *GlobalSecondaryIndexDescription {
+	gsi := func(table, want string, backfilling *bool) *dynamo.GlobalSecondaryIndexDescription {
 		t.Helper()
-		d, err := db.DescribeTable(&DescribeTableInput{TableName: table})
+		d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: table})
 		if err != nil {
 			t.Fatal(err)
 		}
 		g := d.Table.GlobalSecondaryIndexes[0]
-		status := IndexStatusCreating
+		status := dynamo.IndexStatusCreating
 		if backfilling == nil {
-			status = IndexStatusActive
+			status = dynamo.IndexStatusActive
 		}
 		if d.Table.TableStatus != want || g.IndexStatus != status || (g.Backfilling == nil) != (backfilling == nil) || backfilling != nil && *g.Backfilling != *backfilling {
 			show := func(b *bool) string {
@@ -361,41 +362,41 @@ func TestGSIBackfillPhaseReported(t *testing.T) {
 	}
 
 	// Resource allocation.
-	gsi("bfp", TableStatusUpdating, ptr(false))
-	wantCode(t, query(), CodeValidation, msgBackfilling)
+	gsi("bfp", dynamo.TableStatusUpdating, ptr(false))
+	wantCode(t, query(), dynamo.CodeValidation, msgBackfilling)
 
 	// The backfill phase, though the backfill has ended.
 	now.Add(int64(delay))
-	if g := gsi("bfp", TableStatusActive, ptr(true)); g.ItemCount != 3 {
+	if g := gsi("bfp", dynamo.TableStatusActive, ptr(true)); g.ItemCount != 3 {
 		t.Fatalf("ItemCount %d while backfilling, want the 3 backfilled", g.ItemCount)
 	}
-	wantCode(t, query(), CodeValidation, msgBackfilling)
-	wantCode(t, create("bfp", "byh", "h"), CodeLimitExceeded, msgOneOnlineIndex)
-	_, err := db.DeleteTable(&DeleteTableInput{TableName: "bfp"})
-	wantCode(t, err, CodeResourceInUse, msgIndexesInFlight)
-	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "bfp", ProvisionedThroughput: &ProvisionedThroughput{ReadCapacityUnits: 2, WriteCapacityUnits: 2}}); err != nil {
+	wantCode(t, query(), dynamo.CodeValidation, msgBackfilling)
+	wantCode(t, create("bfp", "byh", "h"), dynamo.CodeLimitExceeded, msgOneOnlineIndex)
+	_, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "bfp"})
+	wantCode(t, err, dynamo.CodeResourceInUse, msgIndexesInFlight)
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "bfp", ProvisionedThroughput: &dynamo.ProvisionedThroughput{ReadCapacityUnits: 2, WriteCapacityUnits: 2}}); err != nil {
 		t.Fatalf("table throughput in the backfill phase: %v", err)
 	}
-	gsi("bfp", TableStatusUpdating, ptr(true))
+	gsi("bfp", dynamo.TableStatusUpdating, ptr(true))
 	// Its own Delete is admitted.
-	out, err := db.UpdateTable(&UpdateTableInput{TableName: "bfd", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}})
+	out, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "bfd", GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Delete: &dynamo.DeleteGlobalSecondaryIndexAction{IndexName: "byg"}}}})
 	if err != nil {
 		t.Fatalf("Delete in the backfill phase: %v", err)
 	}
-	if d := out.TableDescription; d.TableStatus != TableStatusUpdating || len(d.GlobalSecondaryIndexes) != 1 || d.GlobalSecondaryIndexes[0].IndexStatus != IndexStatusDeleting {
+	if d := out.TableDescription; d.TableStatus != dynamo.TableStatusUpdating || len(d.GlobalSecondaryIndexes) != 1 || d.GlobalSecondaryIndexes[0].IndexStatus != IndexStatusDeleting {
 		t.Fatalf("Delete's answer: %s %+v", d.TableStatus, d.GlobalSecondaryIndexes)
 	}
 
 	// ACTIVE.
 	now.Add(int64(delay))
-	gsi("bfp", TableStatusActive, nil)
+	gsi("bfp", dynamo.TableStatusActive, nil)
 	if err := query(); err != nil {
 		t.Fatalf("Query once ACTIVE: %v", err)
 	}
 	if err := create("bfp", "byh", "h"); err != nil {
 		t.Fatalf("another Create once ACTIVE: %v", err)
 	}
-	if d, err := db.DescribeTable(&DescribeTableInput{TableName: "bfd"}); err != nil || len(d.Table.GlobalSecondaryIndexes) != 0 {
+	if d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "bfd"}); err != nil || len(d.Table.GlobalSecondaryIndexes) != 0 {
 		t.Fatalf("bfd after the deletion: %v %+v", err, d)
 	}
 }

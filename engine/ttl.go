@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 )
 
@@ -53,13 +54,13 @@ const (
 // on DynamoDB.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html
-func (db *DB) UpdateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
-	return run(db, opUpdateTimeToLive, func() (*UpdateTimeToLiveOutput, error) { return db.updateTimeToLive(in) })
+func (db *DB) UpdateTimeToLive(in *dynamo.UpdateTimeToLiveInput) (*dynamo.UpdateTimeToLiveOutput, error) {
+	return run(db, opUpdateTimeToLive, func() (*dynamo.UpdateTimeToLiveOutput, error) { return db.updateTimeToLive(in) })
 }
 
-func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
+func (db *DB) updateTimeToLive(in *dynamo.UpdateTimeToLiveInput) (*dynamo.UpdateTimeToLiveOutput, error) {
 	if in.NoTableName {
-		return nil, Validation(MsgTableNameRequired)
+		return nil, dynamo.Validation(dynamo.MsgTableNameRequired)
 	}
 	var c constraints
 	c.tableOpName(in.TableName)
@@ -95,22 +96,22 @@ func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	}
 	// A CREATING or DELETING table refuses the change; an UPDATING one
 	// takes it (engine/transient.go).
-	if s := db.tableStatus(t); s == TableStatusCreating || s == TableStatusDeleting {
+	if s := db.tableStatus(t); s == dynamo.TableStatusCreating || s == dynamo.TableStatusDeleting {
 		return nil, db.inUse(t)
 	}
 	m := t.meta // copy; the old *table stays valid for readers holding it
 	switch {
 	case spec.Enabled && m.TTLEnabled && spec.AttributeName == m.TTLAttribute:
-		return nil, Validation("TimeToLive is already enabled")
+		return nil, dynamo.Validation("TimeToLive is already enabled")
 	case !spec.Enabled && !m.TTLEnabled:
-		return nil, Validation("TimeToLive is already disabled")
+		return nil, dynamo.Validation("TimeToLive is already disabled")
 	case m.TTLEnabled && spec.AttributeName != m.TTLAttribute:
 		// Enabling another attribute, or disabling with the wrong name.
-		return nil, Validation("TimeToLive is active on a different AttributeName: current AttributeName is " + m.TTLAttribute)
+		return nil, dynamo.Validation("TimeToLive is active on a different AttributeName: current AttributeName is " + m.TTLAttribute)
 	}
 	now := db.now()
 	if cd := db.ttlCooldown(); cd > 0 && !m.TTLUpdated.IsZero() && now.Before(m.TTLUpdated.Add(cd)) {
-		return nil, Validation("Time to live has been modified multiple times within a fixed interval")
+		return nil, dynamo.Validation("Time to live has been modified multiple times within a fixed interval")
 	}
 	m.TTLEnabled = spec.Enabled
 	m.TTLAttribute = ""
@@ -129,7 +130,7 @@ func (db *DB) updateTimeToLive(in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 		return nil, err
 	}
 	db.tables.Store(&next)
-	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: TimeToLiveSpecification{
+	return &dynamo.UpdateTimeToLiveOutput{TimeToLiveSpecification: dynamo.TimeToLiveSpecification{
 		Enabled: spec.Enabled, AttributeName: spec.AttributeName,
 	}}, nil
 }
@@ -144,13 +145,13 @@ func (db *DB) ttlCooldown() time.Duration { return db.opts.TTLChangeCooldown }
 // since).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTimeToLive.html
-func (db *DB) DescribeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLiveOutput, error) {
-	return run(db, opDescribeTimeToLive, func() (*DescribeTimeToLiveOutput, error) { return db.describeTimeToLive(in) })
+func (db *DB) DescribeTimeToLive(in *dynamo.DescribeTimeToLiveInput) (*dynamo.DescribeTimeToLiveOutput, error) {
+	return run(db, opDescribeTimeToLive, func() (*dynamo.DescribeTimeToLiveOutput, error) { return db.describeTimeToLive(in) })
 }
 
-func (db *DB) describeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLiveOutput, error) {
+func (db *DB) describeTimeToLive(in *dynamo.DescribeTimeToLiveInput) (*dynamo.DescribeTimeToLiveOutput, error) {
 	if in.NoTableName {
-		return nil, Validation(MsgTableNameRequired)
+		return nil, dynamo.Validation(dynamo.MsgTableNameRequired)
 	}
 	var c constraints
 	c.tableOpName(in.TableName)
@@ -167,14 +168,14 @@ func (db *DB) describeTimeToLive(in *DescribeTimeToLiveInput) (*DescribeTimeToLi
 	// A table CREATING or DELETING has no setting to show (the
 	// ack-api-quirks catalogue, DDB-TABLE-442, answered live in us-east-1
 	// and us-west-2 on 2026-10-09).
-	if s := db.tableStatus(t); s == TableStatusCreating || s == TableStatusDeleting {
-		return nil, Validation("Cannot describe time to live while table is in " + s + " state: Current table state is " + s)
+	if s := db.tableStatus(t); s == dynamo.TableStatusCreating || s == dynamo.TableStatusDeleting {
+		return nil, dynamo.Validation("Cannot describe time to live while table is in " + s + " state: Current table state is " + s)
 	}
-	d := TimeToLiveDescription{TimeToLiveStatus: ttlStatusDisabled}
+	d := dynamo.TimeToLiveDescription{TimeToLiveStatus: ttlStatusDisabled}
 	if t.meta.TTLEnabled {
 		d.TimeToLiveStatus, d.AttributeName = ttlStatusEnabled, t.meta.TTLAttribute
 	}
-	return &DescribeTimeToLiveOutput{TimeToLiveDescription: d}, nil
+	return &dynamo.DescribeTimeToLiveOutput{TimeToLiveDescription: d}, nil
 }
 
 // startTTLSweeper starts the background sweeper, unless

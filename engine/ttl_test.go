@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 )
 
@@ -48,25 +49,25 @@ func openTTL(t testing.TB, clk *ttlClock, cooldown time.Duration) *DB {
 
 func setTTL(t testing.TB, db *DB, table string, enabled bool, name string) {
 	t.Helper()
-	if _, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{
+	if _, err := db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{
 		TableName:               table,
-		TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: enabled, AttributeName: name},
+		TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: enabled, AttributeName: name},
 	}); err != nil {
 		t.Fatalf("UpdateTimeToLive(%v, %q): %v", enabled, name, err)
 	}
 }
 
 func updateTTL(db *DB, table string, enabled bool, name string) error {
-	_, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{
+	_, err := db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{
 		TableName:               table,
-		TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: enabled, AttributeName: name},
+		TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: enabled, AttributeName: name},
 	})
 	return err
 }
 
-func describeTTL(t testing.TB, db *DB, table string) TimeToLiveDescription {
+func describeTTL(t testing.TB, db *DB, table string) dynamo.TimeToLiveDescription {
 	t.Helper()
-	out, err := db.DescribeTimeToLive(&DescribeTimeToLiveInput{TableName: table})
+	out, err := db.DescribeTimeToLive(&dynamo.DescribeTimeToLiveInput{TableName: table})
 	if err != nil {
 		t.Fatalf("DescribeTimeToLive: %v", err)
 	}
@@ -75,7 +76,7 @@ func describeTTL(t testing.TB, db *DB, table string) TimeToLiveDescription {
 
 func wantTTL(t testing.TB, db *DB, table, status, name string) {
 	t.Helper()
-	want := TimeToLiveDescription{TimeToLiveStatus: status, AttributeName: name}
+	want := dynamo.TimeToLiveDescription{TimeToLiveStatus: status, AttributeName: name}
 	if got := describeTTL(t, db, table); got != want {
 		t.Fatalf("DescribeTimeToLive = %+v, want %+v", got, want)
 	}
@@ -83,7 +84,7 @@ func wantTTL(t testing.TB, db *DB, table, status, name string) {
 
 func ttlWantError(t testing.TB, err error, code, msg string) {
 	t.Helper()
-	var e *Error
+	var e *dynamo.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("want %s %q, got %v", code, msg, err)
 	}
@@ -94,14 +95,14 @@ func ttlWantError(t testing.TB, err error, code, msg string) {
 
 func ttlPut(t testing.TB, db *DB, table string, it attr.Item) {
 	t.Helper()
-	if _, err := db.PutItem(&PutItemInput{TableName: table, Item: it}); err != nil {
+	if _, err := db.PutItem(&dynamo.PutItemInput{TableName: table, Item: it}); err != nil {
 		t.Fatalf("put %v: %v", it, err)
 	}
 }
 
 func ttlExists(t testing.TB, db *DB, table string, key attr.Item) bool {
 	t.Helper()
-	out, err := db.GetItem(&GetItemInput{TableName: table, Key: key})
+	out, err := db.GetItem(&dynamo.GetItemInput{TableName: table, Key: key})
 	if err != nil {
 		t.Fatalf("get %v: %v", key, err)
 	}
@@ -119,7 +120,7 @@ func ttlSweep(t testing.TB, db *DB) int {
 
 func ttlItemCount(t testing.TB, db *DB, table string) int64 {
 	t.Helper()
-	out, err := db.DescribeTable(&DescribeTableInput{TableName: table})
+	out, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: table})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,20 +136,20 @@ func TestTTLEnableDisableDescribe(t *testing.T) {
 
 	wantTTL(t, db, "ttl1", "DISABLED", "")
 
-	out, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{
+	out, err := db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{
 		TableName:               "ttl1",
-		TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: true, AttributeName: "exp"},
+		TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (TimeToLiveSpecification{Enabled: true, AttributeName: "exp"}); out.TimeToLiveSpecification != want {
+	if want := (dynamo.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"}); out.TimeToLiveSpecification != want {
 		t.Fatalf("UpdateTimeToLive output = %+v, want %+v", out.TimeToLiveSpecification, want)
 	}
 	wantTTL(t, db, "ttl1", "ENABLED", "exp")
 
 	// The state checks come before the cooldown, which is still running.
-	const code = CodeValidation
+	const code = dynamo.CodeValidation
 	ttlWantError(t, updateTTL(db, "ttl1", true, "exp"), code, "TimeToLive is already enabled")
 	ttlWantError(t, updateTTL(db, "ttl1", true, "other"), code, "TimeToLive is active on a different AttributeName: current AttributeName is exp")
 	ttlWantError(t, updateTTL(db, "ttl1", false, "other"), code, "TimeToLive is active on a different AttributeName: current AttributeName is exp")
@@ -194,7 +195,7 @@ func TestTTLCooldownOption(t *testing.T) {
 	mustCreate(t, db2, "short", false)
 	setTTL(t, db2, "short", true, "exp")
 	clk.Add(9 * time.Minute)
-	ttlWantError(t, updateTTL(db2, "short", false, "exp"), CodeValidation, "Time to live has been modified multiple times within a fixed interval")
+	ttlWantError(t, updateTTL(db2, "short", false, "exp"), dynamo.CodeValidation, "Time to live has been modified multiple times within a fixed interval")
 	clk.Add(time.Minute)
 	setTTL(t, db2, "short", false, "exp")
 }
@@ -203,42 +204,42 @@ func TestTTLValidation(t *testing.T) {
 	clk := newTTLClock()
 	db := openTTL(t, clk, 0)
 	mustCreate(t, db, "tbl", false)
-	const code = CodeValidation
-	spec := &TimeToLiveSpecification{Enabled: true, AttributeName: "exp"}
+	const code = dynamo.CodeValidation
+	spec := &dynamo.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"}
 	long := strings.Repeat("a", 256)
 
-	_, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{NoTableName: true, TimeToLiveSpecification: spec})
-	ttlWantError(t, err, code, MsgTableNameRequired)
-	_, err = db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "tbl"})
+	_, err := db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{NoTableName: true, TimeToLiveSpecification: spec})
+	ttlWantError(t, err, code, dynamo.MsgTableNameRequired)
+	_, err = db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{TableName: "tbl"})
 	ttlWantError(t, err, code, "1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
-	_, err = db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "tbl", TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: true, NoAttributeName: true}})
+	_, err = db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{TableName: "tbl", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: true, NoAttributeName: true}})
 	ttlWantError(t, err, code, "1 validation error detected: Value null at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must not be null")
-	_, err = db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "tbl", TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: true}})
+	_, err = db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{TableName: "tbl", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: true}})
 	ttlWantError(t, err, code, "1 validation error detected: Value '' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length greater than or equal to 1")
-	_, err = db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "tbl", TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: true, AttributeName: long}})
+	_, err = db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{TableName: "tbl", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: true, AttributeName: long}})
 	ttlWantError(t, err, code, "1 validation error detected: Value '"+long+"' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length less than or equal to 255")
-	_, err = db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "ab", TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: false, AttributeName: long}})
+	_, err = db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{TableName: "ab", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: false, AttributeName: long}})
 	ttlWantError(t, err, code, "2 validation errors detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; "+
 		"Value '"+long+"' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length less than or equal to 255")
 	// 255 characters is the limit, not past it.
 	setTTL(t, db, "tbl", true, long[:255])
 	wantTTL(t, db, "tbl", "ENABLED", long[:255])
 
-	_, err = db.DescribeTimeToLive(&DescribeTimeToLiveInput{NoTableName: true})
-	ttlWantError(t, err, code, MsgTableNameRequired)
-	_, err = db.DescribeTimeToLive(&DescribeTimeToLiveInput{TableName: "a$c"})
+	_, err = db.DescribeTimeToLive(&dynamo.DescribeTimeToLiveInput{NoTableName: true})
+	ttlWantError(t, err, code, dynamo.MsgTableNameRequired)
+	_, err = db.DescribeTimeToLive(&dynamo.DescribeTimeToLiveInput{TableName: "a$c"})
 	ttlWantError(t, err, code, "1 validation error detected: Value 'a$c' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
 
-	_, err = db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "nope", TimeToLiveSpecification: spec})
-	ttlWantError(t, err, CodeResourceNotFound, "Requested resource not found: Table: nope not found")
-	_, err = db.DescribeTimeToLive(&DescribeTimeToLiveInput{TableName: "nope"})
-	ttlWantError(t, err, CodeResourceNotFound, "Requested resource not found: Table: nope not found")
+	_, err = db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{TableName: "nope", TimeToLiveSpecification: spec})
+	ttlWantError(t, err, dynamo.CodeResourceNotFound, "Requested resource not found: Table: nope not found")
+	_, err = db.DescribeTimeToLive(&dynamo.DescribeTimeToLiveInput{TableName: "nope"})
+	ttlWantError(t, err, dynamo.CodeResourceNotFound, "Requested resource not found: Table: nope not found")
 
 	db.Close()
-	if _, err := db.DescribeTimeToLive(&DescribeTimeToLiveInput{TableName: "tbl"}); !errors.Is(err, ErrClosed) {
+	if _, err := db.DescribeTimeToLive(&dynamo.DescribeTimeToLiveInput{TableName: "tbl"}); !errors.Is(err, ErrClosed) {
 		t.Fatalf("DescribeTimeToLive on a closed DB: %v", err)
 	}
-	if _, err := db.UpdateTimeToLive(&UpdateTimeToLiveInput{TableName: "tbl", TimeToLiveSpecification: spec}); !errors.Is(err, ErrClosed) {
+	if _, err := db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{TableName: "tbl", TimeToLiveSpecification: spec}); !errors.Is(err, ErrClosed) {
 		t.Fatalf("UpdateTimeToLive on a closed DB: %v", err)
 	}
 	if _, err := db.SweepExpired(); !errors.Is(err, ErrClosed) {
@@ -294,7 +295,7 @@ func TestTTLSweepRules(t *testing.T) {
 			t.Fatalf("%s: not readable before the sweep", c.name)
 		}
 	}
-	scan, err := db.Scan(&ScanInput{TableName: "rules"})
+	scan, err := db.Scan(&dynamo.ScanInput{TableName: "rules"})
 	if err != nil || scan.Count != len(cases)+1 {
 		t.Fatalf("scan before the sweep: %d items, %v", scan.Count, err)
 	}
@@ -340,17 +341,17 @@ func ttlPtr[T any](v T) *T { return &v }
 func TestTTLSweepIndexes(t *testing.T) {
 	clk := newTTLClock()
 	db := openTTL(t, clk, 0)
-	_, err := db.CreateTable(&CreateTableInput{
+	_, err := db.CreateTable(&dynamo.CreateTableInput{
 		TableName:   "idx",
-		BillingMode: BillingModePayPerRequest,
-		AttributeDefinitions: []AttributeDefinition{
+		BillingMode: dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{
 			{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"},
 		},
-		KeySchema: []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{
+		KeySchema: []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
+		GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{
 			IndexName:  "byg",
-			KeySchema:  []KeySchemaElement{{AttributeName: "g", KeyType: KeyTypeHash}},
-			Projection: Projection{ProjectionType: ProjectionAll},
+			KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: dynamo.KeyTypeHash}},
+			Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionAll},
 		}},
 	})
 	if err != nil {
@@ -367,7 +368,7 @@ func TestTTLSweepIndexes(t *testing.T) {
 	}
 	query := func() []attr.Item {
 		t.Helper()
-		out, err := db.Query(&QueryInput{
+		out, err := db.Query(&dynamo.QueryInput{
 			TableName: "idx", IndexName: "byg", KeyConditionExpression: "g = :g",
 			ExpressionAttributeValues: attr.Item{":g": attr.S("G")},
 		})
@@ -391,7 +392,7 @@ func TestTTLSweepIndexes(t *testing.T) {
 			t.Errorf("expired item %v still in the index", it)
 		}
 	}
-	d, err := db.DescribeTable(&DescribeTableInput{TableName: "idx"})
+	d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "idx"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,15 +436,15 @@ func TestTTLSweepRechecksUnderLock(t *testing.T) {
 	}
 
 	// Between the listing and the delete:
-	if _, err := db.UpdateItem(&UpdateItemInput{TableName: "race", Key: attr.Item{"pk": attr.S("renewed")},
+	if _, err := db.UpdateItem(&dynamo.UpdateItemInput{TableName: "race", Key: attr.Item{"pk": attr.S("renewed")},
 		UpdateExpression: "SET exp = :e", ExpressionAttributeValues: attr.Item{":e": ttlNum(now + 3600)}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.UpdateItem(&UpdateItemInput{TableName: "race", Key: attr.Item{"pk": attr.S("cleared")},
+	if _, err := db.UpdateItem(&dynamo.UpdateItemInput{TableName: "race", Key: attr.Item{"pk": attr.S("cleared")},
 		UpdateExpression: "REMOVE exp"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.DeleteItem(&DeleteItemInput{TableName: "race", Key: attr.Item{"pk": attr.S("deleted")}}); err != nil {
+	if _, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: "race", Key: attr.Item{"pk": attr.S("deleted")}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, pk := range []string{"renewed", "cleared", "deleted"} {
@@ -464,7 +465,7 @@ func TestTTLSweepRechecksUnderLock(t *testing.T) {
 		t.Fatalf("disabled: expireRow = %v, %v; want false", ok, err)
 	}
 	// The table deleted and re-created under the same name.
-	if _, err := db.DeleteTable(&DeleteTableInput{TableName: "race"}); err != nil {
+	if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "race"}); err != nil {
 		t.Fatal(err)
 	}
 	mustCreate(t, db, "race", false)
@@ -522,7 +523,7 @@ func TestTTLSurvivesReopen(t *testing.T) {
 	db = mustOpen(t, opts)
 	wantTTL(t, db, "disk", "ENABLED", "exp")
 	// The last change's time survives too: the cooldown still runs.
-	ttlWantError(t, updateTTL(db, "disk", false, "exp"), CodeValidation, "Time to live has been modified multiple times within a fixed interval")
+	ttlWantError(t, updateTTL(db, "disk", false, "exp"), dynamo.CodeValidation, "Time to live has been modified multiple times within a fixed interval")
 	if n := ttlSweep(t, db); n != 1 {
 		t.Fatalf("sweep after reopen deleted %d, want 1", n)
 	}
@@ -602,12 +603,12 @@ func TestTTLBackgroundSweeper(t *testing.T) {
 func TestTTLStreamRecords(t *testing.T) {
 	clk := newTTLClock()
 	db := openTTL(t, clk, 0)
-	out, err := db.CreateTable(&CreateTableInput{
+	out, err := db.CreateTable(&dynamo.CreateTableInput{
 		TableName:            "str",
-		BillingMode:          BillingModePayPerRequest,
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
-		StreamSpecification:  &StreamSpecification{StreamEnabled: true, StreamViewType: ViewNewAndOldImages},
+		BillingMode:          dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
+		StreamSpecification:  &dynamo.StreamSpecification{StreamEnabled: true, StreamViewType: dynamo.ViewNewAndOldImages},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -617,7 +618,7 @@ func TestTTLStreamRecords(t *testing.T) {
 	exp := ttlNum(clk.unix() - 1)
 	ttlPut(t, db, "str", attr.Item{"pk": attr.S("user"), "exp": exp})
 	ttlPut(t, db, "str", attr.Item{"pk": attr.S("ttl"), "exp": exp})
-	if _, err := db.DeleteItem(&DeleteItemInput{TableName: "str", Key: attr.Item{"pk": attr.S("user")}}); err != nil {
+	if _, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: "str", Key: attr.Item{"pk": attr.S("user")}}); err != nil {
 		t.Fatal(err)
 	}
 	if n := ttlSweep(t, db); n != 1 {
@@ -625,9 +626,9 @@ func TestTTLStreamRecords(t *testing.T) {
 	}
 
 	recs := newFollower(arn).poll(t, db)
-	var removes []Record
+	var removes []dynamo.Record
 	for _, r := range recs {
-		if r.EventName == EventRemove {
+		if r.EventName == dynamo.EventRemove {
 			removes = append(removes, r)
 		}
 	}
@@ -641,7 +642,7 @@ func TestTTLStreamRecords(t *testing.T) {
 	if user.UserIdentity != nil {
 		t.Errorf("user delete has UserIdentity %+v", *user.UserIdentity)
 	}
-	want := Identity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}
+	want := dynamo.Identity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}
 	if ttl.UserIdentity == nil || *ttl.UserIdentity != want {
 		t.Errorf("TTL delete UserIdentity = %v, want %+v", ttl.UserIdentity, want)
 	}

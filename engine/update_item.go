@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -11,11 +12,11 @@ import (
 // concurrent counters never lose an increment.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
-func (db *DB) UpdateItem(in *UpdateItemInput) (*UpdateItemOutput, error) {
-	return run(db, opUpdateItem, func() (*UpdateItemOutput, error) { return db.updateItem(in, nil) })
+func (db *DB) UpdateItem(in *dynamo.UpdateItemInput) (*dynamo.UpdateItemOutput, error) {
+	return run(db, opUpdateItem, func() (*dynamo.UpdateItemOutput, error) { return db.updateItem(in, nil) })
 }
 
-func (db *DB) updateItem(in *UpdateItemInput, st *statementExprs) (*UpdateItemOutput, error) {
+func (db *DB) updateItem(in *dynamo.UpdateItemInput, st *statementExprs) (*dynamo.UpdateItemOutput, error) {
 	t, k, w, err := db.startWrite(in, &itemWrite{kind: writeUpdate, item: in.Key, valueError: in.ValueError,
 		tableName: in.TableName, noTableName: in.NoTableName,
 		returnValues: in.ReturnValues, consumedCapacity: in.ReturnConsumedCapacity, collectionMetrics: in.ReturnItemCollectionMetrics,
@@ -35,7 +36,7 @@ func (db *DB) updateItem(in *UpdateItemInput, st *statementExprs) (*UpdateItemOu
 			keyNames = append(keyNames, t.rangeName)
 		}
 		if err := w.update.CheckKeys(keyNames...); err != nil {
-			return nil, attrError(err)
+			return nil, dynamo.AttrError(err)
 		}
 	}
 	if w.update != nil && in.UpdateExpression != "" && st == nil {
@@ -45,7 +46,7 @@ func (db *DB) updateItem(in *UpdateItemInput, st *statementExprs) (*UpdateItemOu
 		// tests/tier3/limits/itemSizeBySurface.test.ts, "a PartiQL
 		// UPDATE does not inherit the exclusion", eu-west-2).
 		if updateCharge(w.update.Actions(), in.ExpressionAttributeNames, in.ExpressionAttributeValues) > attr.MaxItemSize {
-			return nil, Validation(msgUpdatedItemTooLarge)
+			return nil, dynamo.Validation(msgUpdatedItemTooLarge)
 		}
 	}
 	r, err := db.writeItem(t, k, func(old *storedItem) (attr.Item, bool, error) {
@@ -64,7 +65,7 @@ func (db *DB) updateItem(in *UpdateItemInput, st *statementExprs) (*UpdateItemOu
 		next := base
 		if w.update != nil {
 			if next, err = w.update.Apply(base); err != nil {
-				return nil, false, attrError(err)
+				return nil, false, dynamo.AttrError(err)
 			}
 		}
 		if cur == nil && w.update != nil && len(next) == len(base) {
@@ -82,15 +83,15 @@ func (db *DB) updateItem(in *UpdateItemInput, st *statementExprs) (*UpdateItemOu
 	if err != nil {
 		return nil, err
 	}
-	out := &UpdateItemOutput{}
+	out := &dynamo.UpdateItemOutput{}
 	switch in.ReturnValues {
-	case ReturnValuesAllOld:
+	case dynamo.ReturnValuesAllOld:
 		out.Attributes = r.old
-	case ReturnValuesAllNew:
+	case dynamo.ReturnValuesAllNew:
 		out.Attributes = r.new
-	case ReturnValuesUpdatedOld, ReturnValuesUpdatedNew:
+	case dynamo.ReturnValuesUpdatedOld, dynamo.ReturnValuesUpdatedNew:
 		src := r.new
-		if in.ReturnValues == ReturnValuesUpdatedOld {
+		if in.ReturnValues == dynamo.ReturnValuesUpdatedOld {
 			src = r.old
 		}
 		if w.update != nil && src != nil {
@@ -113,7 +114,7 @@ func checkUpdatedItem(it attr.Item) error {
 		return err
 	}
 	if attr.ItemSize(it) > attr.MaxItemSize {
-		return Validation(msgUpdatedItemTooLarge)
+		return dynamo.Validation(msgUpdatedItemTooLarge)
 	}
 	return nil
 }

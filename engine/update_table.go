@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/dynago/dynago/dynamo"
 	"slices"
 	"strings"
 	"time"
@@ -16,18 +17,18 @@ import (
 // CREATING, for at least that long (engine/transient.go).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html
-func (db *DB) UpdateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
-	return run(db, opUpdateTable, func() (*UpdateTableOutput, error) { return db.updateTable(in) })
+func (db *DB) UpdateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutput, error) {
+	return run(db, opUpdateTable, func() (*dynamo.UpdateTableOutput, error) { return db.updateTable(in) })
 }
 
-func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
+func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutput, error) {
 	if in.NoTableName {
-		return nil, Validation(MsgTableNameRequired)
+		return nil, dynamo.Validation(dynamo.MsgTableNameRequired)
 	}
 	var c constraints
 	c.tableOpName(in.TableName)
 	c.attributeDefinitions(in.AttributeDefinitions)
-	c.enumOrEmpty("billingMode", in.BillingMode, in.BillingModeEmpty, BillingModeProvisioned, BillingModePayPerRequest)
+	c.enumOrEmpty("billingMode", in.BillingMode, in.BillingModeEmpty, dynamo.BillingModeProvisioned, dynamo.BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.streamSpecification(in.StreamSpecification)
 	c.sseType(in.SSESpecification)
@@ -43,7 +44,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	// looked up: a missing table answers it so too (the ack-api-quirks
 	// lab, DDB-TABLE-015 and -070, 2026-10-08).
 	if updatesNothing(in) {
-		return nil, Validation(msgUpdateTableNothing)
+		return nil, dynamo.Validation(msgUpdateTableNothing)
 	}
 	// An empty WarmThroughput or OnDemandThroughput, judged before the
 	// table is looked up (engine/warm_throughput.go).
@@ -81,22 +82,22 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		mode = in.BillingMode
 	}
 	switch mode {
-	case BillingModePayPerRequest:
+	case dynamo.BillingModePayPerRequest:
 		if in.ProvisionedThroughput != nil {
-			return nil, Validation(msgPayPerRequestThroughput)
+			return nil, dynamo.Validation(msgPayPerRequestThroughput)
 		}
-		if m.BillingMode != BillingModePayPerRequest {
-			m.BillingMode = BillingModePayPerRequest
+		if m.BillingMode != dynamo.BillingModePayPerRequest {
+			m.BillingMode = dynamo.BillingModePayPerRequest
 			m.PayPerRequestSince = now
 			m.Throughput.ReadCapacityUnits, m.Throughput.WriteCapacityUnits = 0, 0
 		}
 		m.BillingModeSet = true
-	case BillingModeProvisioned:
+	case dynamo.BillingModeProvisioned:
 		p := in.ProvisionedThroughput
 		// BillingMode PROVISIONED needs the throughput, whatever the
 		// table's mode (the ack-api-quirks catalogue, DDB-TABLE-152, -164).
-		if in.BillingMode == BillingModeProvisioned && p == nil {
-			return nil, Validation("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
+		if in.BillingMode == dynamo.BillingModeProvisioned && p == nil {
+			return nil, dynamo.Validation("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
 		}
 		if p != nil {
 			old := m.Throughput
@@ -104,14 +105,14 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 			// without BillingMode PROVISIONED (the ack-api-quirks
 			// catalogue, DDB-TABLE-164), unless another member changes
 			// something.
-			if m.BillingMode == BillingModeProvisioned && p.ReadCapacityUnits == old.ReadCapacityUnits && p.WriteCapacityUnits == old.WriteCapacityUnits &&
+			if m.BillingMode == dynamo.BillingModeProvisioned && p.ReadCapacityUnits == old.ReadCapacityUnits && p.WriteCapacityUnits == old.WriteCapacityUnits &&
 				in.StreamSpecification == nil && in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil {
-				return nil, Validation(msgThroughputUnchanged(old.ReadCapacityUnits, p.ReadCapacityUnits, old.WriteCapacityUnits, p.WriteCapacityUnits))
+				return nil, dynamo.Validation(msgThroughputUnchanged(old.ReadCapacityUnits, p.ReadCapacityUnits, old.WriteCapacityUnits, p.WriteCapacityUnits))
 			}
 			if err := db.capacityCap("", p); err != nil {
 				return nil, err
 			}
-			if m.BillingMode == BillingModeProvisioned {
+			if m.BillingMode == dynamo.BillingModeProvisioned {
 				if p.ReadCapacityUnits > old.ReadCapacityUnits || p.WriteCapacityUnits > old.WriteCapacityUnits {
 					m.Throughput.LastIncreaseDateTime = now
 				}
@@ -128,14 +129,14 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		if in.BillingMode != "" {
 			m.BillingModeSet = true
 		}
-		m.BillingMode = BillingModeProvisioned
+		m.BillingMode = dynamo.BillingModeProvisioned
 	}
 	// OnDemandThroughput (the ack-api-quirks lab, DDB-TABLE-051, -059 and
 	// -153): refused once the table is PROVISIONED, each member at least
 	// 1 or -1, and merged member by member into what the table has. A
 	// switch to PROVISIONED drops it.
 	if o := in.OnDemandThroughput; o != nil && onDemandMember(o) != "" {
-		if m.BillingMode == BillingModeProvisioned {
+		if m.BillingMode == dynamo.BillingModeProvisioned {
 			return nil, invalid("%s for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED", onDemandMember(o))
 		}
 		if name := onDemandOutOfRange(o, true); name != "" {
@@ -153,7 +154,7 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 		m.OnDemand = &merged
 	}
-	if m.BillingMode == BillingModeProvisioned {
+	if m.BillingMode == dynamo.BillingModeProvisioned {
 		m.OnDemand = nil
 	}
 	// WarmThroughput never drops, and leaves the table ACTIVE
@@ -216,8 +217,8 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	// A change admitted while the table is UPDATING (engine/transient.go's
 	// updatingRefusal) joins the running one, unless it creates an index.
-	if !gsiThroughputOnly(in) && in.WarmThroughput == nil && (db.tableStatus(t) != TableStatusUpdating || updateCause(in, t.meta.BillingMode) == causeIndex) {
-		db.startTransition(&m, TableStatusUpdating, now)
+	if !gsiThroughputOnly(in) && in.WarmThroughput == nil && (db.tableStatus(t) != dynamo.TableStatusUpdating || updateCause(in, t.meta.BillingMode) == causeIndex) {
+		db.startTransition(&m, dynamo.TableStatusUpdating, now)
 		setCause(&m, updateCause(in, t.meta.BillingMode))
 	}
 	m.IndexesActiveAt = db.indexesActiveAt(&m, created, now)
@@ -258,12 +259,12 @@ func (db *DB) updateTable(in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	db.withWarm(nt, desc)
-	return &UpdateTableOutput{TableDescription: desc}, nil
+	return &dynamo.UpdateTableOutput{TableDescription: desc}, nil
 }
 
 // updatesNothing reports whether in names no change: AttributeDefinitions
 // alone is none.
-func updatesNothing(in *UpdateTableInput) bool {
+func updatesNothing(in *dynamo.UpdateTableInput) bool {
 	return in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
 		in.OnDemandThroughput == nil && in.WarmThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0
@@ -282,7 +283,7 @@ func updatesNothing(in *UpdateTableInput) bool {
 // a Create or BillingMode. AttributeDefinitions is no change of its own
 // (DDB-TABLE-162). An empty GlobalSecondaryIndexUpdates beside a change
 // is refused first (DDB-TABLE-359).
-func updateCombination(in *UpdateTableInput) error {
+func updateCombination(in *dynamo.UpdateTableInput) error {
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return invalid(msgGSIUpdatesEmpty)
 	}
@@ -318,11 +319,11 @@ func updateCombination(in *UpdateTableInput) error {
 		// beside anything else the WarmThroughput (-433).
 		for _, u := range in.GlobalSecondaryIndexUpdates {
 			if u.Create != nil {
-				return Validation(msgWarmWithIndexCreate)
+				return dynamo.Validation(msgWarmWithIndexCreate)
 			}
 		}
-		return Validation(msgWarmOnly)
-	case in.StreamSpecification != nil && (in.ProvisionedThroughput != nil || in.BillingMode == BillingModeProvisioned):
+		return dynamo.Validation(msgWarmOnly)
+	case in.StreamSpecification != nil && (in.ProvisionedThroughput != nil || in.BillingMode == dynamo.BillingModeProvisioned):
 		return invalid("You cannot modify stream status while updating table IOPS")
 	}
 	for _, u := range in.GlobalSecondaryIndexUpdates {
@@ -341,7 +342,7 @@ func updateCombination(in *UpdateTableInput) error {
 
 // streamSpecification checks a StreamSpecification's declared
 // constraints: StreamEnabled is required (AWS's API reference).
-func (c *constraints) streamSpecification(s *StreamSpecification) {
+func (c *constraints) streamSpecification(s *dynamo.StreamSpecification) {
 	if s == nil {
 		return
 	}
@@ -358,7 +359,7 @@ func (c *constraints) streamSpecification(s *StreamSpecification) {
 }
 
 // updateStream applies a StreamSpecification change to m.
-func updateStream(m *tableMeta, s *StreamSpecification, now time.Time) error {
+func updateStream(m *tableMeta, s *dynamo.StreamSpecification, now time.Time) error {
 	enabled := m.Stream != nil && m.Stream.StreamEnabled
 	switch {
 	// The ack-api-quirks lab, DDB-TABLE-050 and -437, and -442's
@@ -368,9 +369,9 @@ func updateStream(m *tableMeta, s *StreamSpecification, now time.Time) error {
 	case !s.StreamEnabled && s.StreamViewType != "":
 		return invalid("If stream is being disabled, then UpdateViewType must not be specified")
 	case s.StreamEnabled && enabled:
-		return Validation(msgStreamAlreadyEnabled(m.Name))
+		return dynamo.Validation(msgStreamAlreadyEnabled(m.Name))
 	case !s.StreamEnabled && !enabled:
-		return Validation(msgNoStreamToDisable(m.Name))
+		return dynamo.Validation(msgNoStreamToDisable(m.Name))
 	case s.StreamEnabled:
 		m.Stream = &catStream{StreamEnabled: true, StreamViewType: s.StreamViewType}
 	default:
@@ -385,11 +386,11 @@ func updateStream(m *tableMeta, s *StreamSpecification, now time.Time) error {
 // The message lists the GSIs lacking it (dynalite's test against DynamoDB).
 func switchGSIBilling(m *tableMeta, was string) error {
 	switch {
-	case m.BillingMode == BillingModePayPerRequest && was != BillingModePayPerRequest:
+	case m.BillingMode == dynamo.BillingModePayPerRequest && was != dynamo.BillingModePayPerRequest:
 		for i := range m.Indexes {
 			m.Indexes[i].Throughput = nil
 		}
-	case m.BillingMode == BillingModeProvisioned && was == BillingModePayPerRequest:
+	case m.BillingMode == dynamo.BillingModeProvisioned && was == dynamo.BillingModePayPerRequest:
 		var missing []string
 		for i := range m.Indexes {
 			m.Indexes[i].OnDemand = nil // DDB-TABLE-153
@@ -400,7 +401,7 @@ func switchGSIBilling(m *tableMeta, was string) error {
 			}
 		}
 		if len(missing) > 0 {
-			return Validation("One or more parameter values were invalid: ProvisionedThroughput must be specified for index: " + strings.Join(missing, ","))
+			return dynamo.Validation("One or more parameter values were invalid: ProvisionedThroughput must be specified for index: " + strings.Join(missing, ","))
 		}
 	}
 	return nil
@@ -444,7 +445,7 @@ func decreaseBudget(tp catThroughput, now time.Time) error {
 	if !now.Before(next) {
 		return nil
 	}
-	return LimitExceeded(fmt.Sprintf("Subscriber limit exceeded: Provisioned throughput decreases are limited within a given UTC day. "+
+	return dynamo.LimitExceeded(fmt.Sprintf("Subscriber limit exceeded: Provisioned throughput decreases are limited within a given UTC day. "+
 		"After the first 4 decreases, each subsequent decrease in the same UTC day can be performed at most once every 3600 seconds. "+
 		"Number of decreases today: %d. Last decrease at %s. Next decrease can be made at %s", n, javaFullDate(last), javaFullDate(next)))
 }

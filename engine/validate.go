@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/dynago/dynago/dynamo"
 	"strings"
 )
 
@@ -26,7 +27,7 @@ func (c constraints) err() error {
 	if len(c) > 1 {
 		word = "errors"
 	}
-	return Validation(fmt.Sprintf("%d validation %s detected: %s", len(c), word, strings.Join(c, "; ")))
+	return dynamo.Validation(fmt.Sprintf("%d validation %s detected: %s", len(c), word, strings.Join(c, "; ")))
 }
 
 // length checks a string member's length, in bytes as DynamoDB counts
@@ -128,12 +129,12 @@ func (c *constraints) enum(field, value string, allowed ...string) {
 
 // returnConsumedCapacity checks the common ReturnConsumedCapacity member.
 func (c *constraints) returnConsumedCapacity(v string) {
-	c.enum("returnConsumedCapacity", v, ReturnConsumedCapacityIndexes, ReturnConsumedCapacityTotal, ReturnConsumedCapacityNone)
+	c.enum("returnConsumedCapacity", v, dynamo.ReturnConsumedCapacityIndexes, dynamo.ReturnConsumedCapacityTotal, dynamo.ReturnConsumedCapacityNone)
 }
 
 // returnItemCollectionMetrics checks the common ReturnItemCollectionMetrics member.
 func (c *constraints) returnItemCollectionMetrics(v string) {
-	c.enum("returnItemCollectionMetrics", v, ReturnItemCollectionMetricsSize, ReturnItemCollectionMetricsNone)
+	c.enum("returnItemCollectionMetrics", v, dynamo.ReturnItemCollectionMetricsSize, dynamo.ReturnItemCollectionMetricsNone)
 }
 
 // tableARN is a TableName given as an ARN,
@@ -168,7 +169,7 @@ func parseTableARN(s string) (a tableARN, ok bool) {
 // arn:aws:dynamodb:us-east-1:797456418907:table/T/index/gsi", ScyllaDB's
 // Alternator tests against DynamoDB).
 func invalidTableARN(s string) error {
-	return Validation(msgInvalidTableArn(s))
+	return dynamo.Validation(msgInvalidTableArn(s))
 }
 
 // badTableARN reports whether name is an ARN but not a table's.
@@ -209,7 +210,7 @@ func (c *constraints) enumOrEmpty(field, value string, empty bool, allowed ...st
 // sseKeyID checks an SSESpecification's KMSMasterKeyId sent as "": its
 // minimum length is 1 (the ack-api-quirks catalogue, 2026-10-09,
 // ct_ and ut_sse_kms_key_empty).
-func (c *constraints) sseKeyID(s *SSESpecification) {
+func (c *constraints) sseKeyID(s *dynamo.SSESpecification) {
 	if s != nil && s.KeyIDEmpty {
 		c.add("Value '' at 'sSESpecification.kMSMasterKeyId' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -69,22 +70,22 @@ func valueLayer(found error, in any) error {
 func unusableWithoutExpressions(in any) error {
 	var x expr.Input
 	switch in := in.(type) {
-	case *PutItemInput:
+	case *dynamo.PutItemInput:
 		if in.ConditionExpression != "" || in.EmptyExpressions != 0 {
 			return nil
 		}
 		x = expr.Input{Operation: expr.OpPutItem, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}
-	case *DeleteItemInput:
+	case *dynamo.DeleteItemInput:
 		if in.ConditionExpression != "" || in.EmptyExpressions != 0 {
 			return nil
 		}
 		x = expr.Input{Operation: expr.OpDeleteItem, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}
-	case *UpdateItemInput:
+	case *dynamo.UpdateItemInput:
 		if in.ConditionExpression != "" || in.UpdateExpression != "" || in.EmptyExpressions != 0 {
 			return nil
 		}
 		x = expr.Input{Operation: expr.OpUpdateItem, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}
-	case *GetItemInput:
+	case *dynamo.GetItemInput:
 		if in.ProjectionExpression != "" || in.EmptyExpressions != 0 {
 			return nil
 		}
@@ -93,7 +94,7 @@ func unusableWithoutExpressions(in any) error {
 		return nil
 	}
 	_, err := expr.Compile(x)
-	return attrError(err)
+	return dynamo.AttrError(err)
 }
 
 // The order of the members within layer 1 is DynamoDB's, which is neither
@@ -136,7 +137,7 @@ func conditionalOperatorFirst(op string, conditions int) error {
 			return nil
 		}
 	}
-	return Validation(msgConditionalOperatorApplied)
+	return dynamo.Validation(msgConditionalOperatorApplied)
 }
 
 // frameworkFirst is checked ahead of layer 1 by PutItem, UpdateItem and
@@ -160,12 +161,12 @@ func conditionalOperatorFirst(op string, conditions int) error {
 // the older form kept).
 func frameworkFirst(tableName string, noTableName bool, returnValues string, rvAlone bool, deep func() bool) error {
 	if !noTableName && tableName == "" {
-		return Validation(msgFrameworkTableNameEmpty)
+		return dynamo.Validation(msgFrameworkTableNameEmpty)
 	}
 	if !rvAlone || !genericReturnValues(returnValues, tableName, noTableName, deep) {
 		return nil
 	}
-	return Validation(msgFrameworkReturnValues)
+	return dynamo.Validation(msgFrameworkReturnValues)
 }
 
 // genericReturnValues reports whether an unknown ReturnValues rv of a
@@ -182,7 +183,7 @@ func genericReturnValues(rv, tableName string, noTableName bool, deep func() boo
 
 func knownReturnValues(v string) bool {
 	switch v {
-	case ReturnValuesAllNew, ReturnValuesUpdatedOld, ReturnValuesAllOld, ReturnValuesNone, ReturnValuesUpdatedNew:
+	case dynamo.ReturnValuesAllNew, dynamo.ReturnValuesUpdatedOld, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone, dynamo.ReturnValuesUpdatedNew:
 		return true
 	}
 	return false
@@ -220,7 +221,7 @@ func (c *constraints) writeReturnValues(rv, rcc, ricm string, generic bool) {
 // item or key, the ExpressionAttributeValues, the Expected values and
 // the AttributeUpdates values. A value the protocol decoder cut off past
 // its own guard is deep too.
-func deepRequest(item attr.Item, values attr.Item, expected map[string]ExpectedAttributeValue, updates map[string]AttributeValueUpdate) bool {
+func deepRequest(item attr.Item, values attr.Item, expected map[string]dynamo.ExpectedAttributeValue, updates map[string]dynamo.AttributeValueUpdate) bool {
 	deep := func(v attr.Value) bool { return valueLevels(v, 1) > maxShallowLevels }
 	for _, v := range item {
 		if deep(v) {
@@ -289,9 +290,9 @@ func valueLevels(v attr.Value, level int) int {
 // levels").
 func returnValuesOldOnly(deep func() bool) error {
 	if deep() {
-		return Validation(msgReturnValuesOldOnlyBare)
+		return dynamo.Validation(msgReturnValuesOldOnlyBare)
 	}
-	return Validation(msgReturnValuesOldOnly)
+	return dynamo.Validation(msgReturnValuesOldOnly)
 }
 
 // expectedOperatorFirst is conditionalOperatorFirst for the Expected of
@@ -324,14 +325,14 @@ func expectedOperatorFirst(op string, conditions int, deep func() bool) error {
 // protocol decoder finds (an empty value, several types) are not
 // recorded in the current layer and keep their older answers.
 func currentLayer(err error, envelope bool) error {
-	var e *Error
+	var e *dynamo.Error
 	if !errors.As(err, &e) || e.Current() == "" {
 		return err
 	}
 	if envelope {
-		return Validation(msgEnvelope + e.Current())
+		return dynamo.Validation(msgEnvelope + e.Current())
 	}
-	return Validation(e.Current())
+	return dynamo.Validation(e.Current())
 }
 
 // writeEnvelope puts the request-validation problems of PutItem,
@@ -349,18 +350,18 @@ func currentLayer(err error, envelope bool) error {
 // request read past the depth guard (deep: deepRequests.test.ts has it
 // answer bare).
 func writeEnvelope(err error, deep func() bool) error {
-	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeValidation || e.Current() != "" || strings.HasPrefix(e.Message, msgEnvelope) {
+	var e *dynamo.Error
+	if !errors.As(err, &e) || e.Code != dynamo.CodeValidation || e.Current() != "" || strings.HasPrefix(e.Message, msgEnvelope) {
 		return err
 	}
 	m := e.Message
-	if e.prefix != "" {
+	if e.Prefix() != "" {
 		// A problem of a statement's expression, worded bare where it was
 		// found (attr.Error.Prefix): enveloped as the parameter's own.
 		if deep() {
 			return err
 		}
-		return Validation(msgEnvelope + e.prefix + m)
+		return dynamo.Validation(msgEnvelope + e.Prefix() + m)
 	}
 	if !envelopedInWrites(m) || deep() {
 		return err
@@ -368,7 +369,7 @@ func writeEnvelope(err error, deep func() bool) error {
 	if strings.HasPrefix(m, msgValuesWithoutExpressions) {
 		m = msgValuesWithoutExpressions
 	}
-	return Validation(msgEnvelope + m)
+	return dynamo.Validation(msgEnvelope + m)
 }
 
 // envelopedInWrites reports whether m is one of the problems writeEnvelope
@@ -440,7 +441,7 @@ func (c *constraints) namePatternFirst(field, name string) {
 
 // attributeDefinitions checks the members of AttributeDefinitions
 // entries (CreateTable, UpdateTable), attributeType first.
-func (c *constraints) attributeDefinitions(defs []AttributeDefinition) {
+func (c *constraints) attributeDefinitions(defs []dynamo.AttributeDefinition) {
 	for i, d := range defs {
 		f := fmt.Sprintf("attributeDefinitions.%d.member.", i+1)
 		if d.TypeEmpty {
@@ -490,7 +491,7 @@ func placedValue(found error, it attr.Item) error {
 		return nil
 	}
 	if err := attr.CheckNames(it); err != nil {
-		return attrError(err)
+		return dynamo.AttrError(err)
 	}
 	return found
 }
@@ -522,7 +523,7 @@ func placedValue(found error, it attr.Item) error {
 // of one condition cannot use ("ExpressionAttributeNames but no
 // expressions", "ExpressionAttributeValues but no expressions": with an
 // OR over one condition; unusableNamesAndValues).
-func queryFilterFirst(in *QueryInput) bool {
+func queryFilterFirst(in *dynamo.QueryInput) bool {
 	return in.QueryFilter != nil || in.AttributesToGet != nil
 }
 
@@ -545,9 +546,9 @@ func bareStartKeyValues(esk attr.Item) error {
 		return nil
 	}
 	err := canonicalize(esk)
-	var e *Error
-	if errors.As(err, &e) && e.Code == CodeValidation && startKeyShape(e.Message) {
-		return Validation(MsgStartKeyInvalidPrefix + e.Message)
+	var e *dynamo.Error
+	if errors.As(err, &e) && e.Code == dynamo.CodeValidation && startKeyShape(e.Message) {
+		return dynamo.Validation(dynamo.MsgStartKeyInvalidPrefix + e.Message)
 	}
 	return err
 }
@@ -572,18 +573,18 @@ func startKeyShape(msg string) bool {
 // is known only with the table ("unsupported comparison", checked after
 // the table is found), and an index's number of key attributes with the
 // index.
-func keyConditionsShape(in *QueryInput) error {
+func keyConditionsShape(in *dynamo.QueryInput) error {
 	if in.KeyConditions == nil {
 		return nil
 	}
 	for _, name := range sortedConditionNames(in.KeyConditions) {
 		cond := in.KeyConditions[name]
 		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
-			return attrError(err)
+			return dynamo.AttrError(err)
 		}
 	}
 	if n := len(in.KeyConditions); n == 0 || (n > 2 && in.IndexName == "") {
-		return Validation(msgKeyConditionsLength)
+		return dynamo.Validation(msgKeyConditionsLength)
 	}
 	return nil
 }
@@ -591,14 +592,14 @@ func keyConditionsShape(in *QueryInput) error {
 // unusableNamesAndValues refuses a Query's ExpressionAttributeNames or
 // ExpressionAttributeValues when it has no expression to use them, as
 // compiling its expressions does (queryFilterFirst).
-func unusableNamesAndValues(in *QueryInput) error {
+func unusableNamesAndValues(in *dynamo.QueryInput) error {
 	_, err := expr.Compile(expr.Input{
 		Operation: expr.OpQuery,
 		Present:   present(in.EmptyExpressions),
 		Names:     in.ExpressionAttributeNames,
 		Values:    in.ExpressionAttributeValues,
 	})
-	return attrError(err)
+	return dynamo.AttrError(err)
 }
 
 // scanFilterFirst checks, after a name listed twice in AttributesToGet,
@@ -611,7 +612,7 @@ func unusableNamesAndValues(in *QueryInput) error {
 // arguments" and "invalid ComparisonOperator types", each sent with an
 // empty ExclusiveStartKey value and a Segment without TotalSegments).
 // ConditionalOperator's own rule stays with the expressions.
-func scanFilterFirst(in *ScanInput) error {
+func scanFilterFirst(in *dynamo.ScanInput) error {
 	if in.ScanFilter == nil {
 		return nil
 	}
@@ -627,7 +628,7 @@ func scanFilterFirst(in *ScanInput) error {
 		conds[name] = expr.Expected{ComparisonOperator: cond.ComparisonOperator, AttributeValueList: cond.AttributeValueList}
 	}
 	_, err := expr.ConditionFromExpected("ScanFilter", conds, "")
-	return attrError(err)
+	return dynamo.AttrError(err)
 }
 
 // ParameterValueError reports, when the protocol decoder found a
@@ -646,7 +647,7 @@ func ParameterValueError(found error, params []attr.Value) error {
 	if found == nil {
 		return nil
 	}
-	if err := CheckParameters(params, len(params)); err != nil {
+	if err := dynamo.CheckParameters(params, len(params)); err != nil {
 		return err
 	}
 	return found

@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"github.com/dynago/dynago/dynamo"
+	"time"
+)
 
 // Warm throughput requests: CreateTable's WarmThroughput (the table's and
 // each GSI's), UpdateTable's and a GSI Create's or Update's (the
@@ -39,7 +42,7 @@ type warmJob struct {
 }
 
 // warmRequested returns cur with the members w sets replaced.
-func warmRequested(cur warmUnits, w *WarmThroughput) warmUnits {
+func warmRequested(cur warmUnits, w *dynamo.WarmThroughput) warmUnits {
 	if w.ReadUnitsPerSecond != nil {
 		cur.Read = *w.ReadUnitsPerSecond
 	}
@@ -50,7 +53,7 @@ func warmRequested(cur warmUnits, w *WarmThroughput) warmUnits {
 }
 
 // warmSet reports whether w sets a member.
-func warmSet(w *WarmThroughput) bool {
+func warmSet(w *dynamo.WarmThroughput) bool {
 	return w != nil && (w.ReadUnitsPerSecond != nil || w.WriteUnitsPerSecond != nil)
 }
 
@@ -63,10 +66,10 @@ func warmSet(w *WarmThroughput) bool {
 // on existing tables only, so it is judged where a request changing
 // nothing is, before the lookup. Beside any other member the table's is
 // absent: in is returned without it (a copy; in is the caller's).
-func emptyThroughputs(in *UpdateTableInput) (*UpdateTableInput, error) {
+func emptyThroughputs(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableInput, error) {
 	for _, u := range in.GlobalSecondaryIndexUpdates {
 		if u.Update != nil && u.Update.WarmThroughput != nil && !warmSet(u.Update.WarmThroughput) {
-			return nil, Validation(msgWarmEmptyForIndex(u.Update.IndexName))
+			return nil, dynamo.Validation(msgWarmEmptyForIndex(u.Update.IndexName))
 		}
 	}
 	warmEmpty := in.WarmThroughput != nil && !warmSet(in.WarmThroughput)
@@ -82,7 +85,7 @@ func emptyThroughputs(in *UpdateTableInput) (*UpdateTableInput, error) {
 		out.OnDemandThroughput = nil
 	}
 	if updatesNothing(&out) {
-		return nil, internalFailure()
+		return nil, dynamo.InternalFailure()
 	}
 	return &out, nil
 }
@@ -97,7 +100,7 @@ func warmWhat(index string) string {
 
 // createWarm checks a WarmThroughput of CreateTable, of the table
 // (index "") or of a GSI, with the throughput it has (nil: on demand).
-func createWarm(index string, w *WarmThroughput, p *ProvisionedThroughput) error {
+func createWarm(index string, w *dynamo.WarmThroughput, p *dynamo.ProvisionedThroughput) error {
 	if w == nil {
 		return nil
 	}
@@ -105,25 +108,25 @@ func createWarm(index string, w *WarmThroughput, p *ProvisionedThroughput) error
 	if p == nil {
 		switch {
 		case w.ReadUnitsPerSecond != nil && *w.ReadUnitsPerSecond < onDemandWarm.Read:
-			return Validation(msgWarmBelowOnDemand("ReadUnitsPerSecond", what))
+			return dynamo.Validation(msgWarmBelowOnDemand("ReadUnitsPerSecond", what))
 		case w.WriteUnitsPerSecond != nil && *w.WriteUnitsPerSecond < onDemandWarm.Write:
-			return Validation(msgWarmBelowOnDemand("WriteUnitsPerSecond", what))
+			return dynamo.Validation(msgWarmBelowOnDemand("WriteUnitsPerSecond", what))
 		}
 		return nil
 	}
 	switch {
 	case w.ReadUnitsPerSecond != nil && *w.ReadUnitsPerSecond < p.ReadCapacityUnits:
-		return Validation(msgWarmBelowProvisioned("ReadUnitsPerSecond", what, "ReadCapacityUnits"))
+		return dynamo.Validation(msgWarmBelowProvisioned("ReadUnitsPerSecond", what, "ReadCapacityUnits"))
 	case w.WriteUnitsPerSecond != nil && *w.WriteUnitsPerSecond < p.WriteCapacityUnits:
-		return Validation(msgWarmBelowProvisioned("WriteUnitsPerSecond", what, "WriteCapacityUnits"))
+		return dynamo.Validation(msgWarmBelowProvisioned("WriteUnitsPerSecond", what, "WriteCapacityUnits"))
 	}
 	return nil
 }
 
 // createWarms checks CreateTable's WarmThroughput members.
-func createWarms(in *CreateTableInput) error {
+func createWarms(in *dynamo.CreateTableInput) error {
 	tp := in.ProvisionedThroughput
-	if in.BillingMode == BillingModePayPerRequest {
+	if in.BillingMode == dynamo.BillingModePayPerRequest {
 		tp = nil
 	}
 	if err := createWarm("", in.WarmThroughput, tp); err != nil {
@@ -131,7 +134,7 @@ func createWarms(in *CreateTableInput) error {
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
 		gp := g.ProvisionedThroughput
-		if in.BillingMode == BillingModePayPerRequest {
+		if in.BillingMode == dynamo.BillingModePayPerRequest {
 			gp = nil
 		}
 		if err := createWarm(g.IndexName, g.WarmThroughput, gp); err != nil {
@@ -143,7 +146,7 @@ func createWarms(in *CreateTableInput) error {
 
 // initialWarm is the high-water mark a created table or GSI starts with:
 // the members its request sets.
-func initialWarm(w *WarmThroughput) warmUnits {
+func initialWarm(w *dynamo.WarmThroughput) warmUnits {
 	if w == nil {
 		return warmUnits{}
 	}
@@ -153,14 +156,14 @@ func initialWarm(w *WarmThroughput) warmUnits {
 // raiseWarm checks a WarmThroughput of UpdateTable or of a GSI Update
 // against cur, what the table (index "") or GSI shows now, and returns the
 // new high-water mark.
-func raiseWarm(index string, w *WarmThroughput, cur warmUnits) (warmUnits, error) {
+func raiseWarm(index string, w *dynamo.WarmThroughput, cur warmUnits) (warmUnits, error) {
 	want := warmRequested(cur, w)
 	what := warmWhat(index)
 	switch {
 	case want.Read < cur.Read:
-		return cur, Validation(msgWarmDecrease("ReadUnitsPerSecond", what))
+		return cur, dynamo.Validation(msgWarmDecrease("ReadUnitsPerSecond", what))
 	case want.Write < cur.Write:
-		return cur, Validation(msgWarmDecrease("WriteUnitsPerSecond", what))
+		return cur, dynamo.Validation(msgWarmDecrease("WriteUnitsPerSecond", what))
 	}
 	return want, nil
 }
@@ -194,7 +197,7 @@ func (db *DB) startWarmJob(m *tableMeta, index string, from warmUnits, now time.
 
 // updateWarm applies UpdateTable's table WarmThroughput to m (a copy whose
 // Warm foldWarm raised), t being the table before.
-func (db *DB) updateWarm(t *table, m *tableMeta, w *WarmThroughput, now time.Time) error {
+func (db *DB) updateWarm(t *table, m *tableMeta, w *dynamo.WarmThroughput, now time.Time) error {
 	if !warmSet(w) {
 		return nil
 	}
@@ -210,7 +213,7 @@ func (db *DB) updateWarm(t *table, m *tableMeta, w *WarmThroughput, now time.Tim
 
 // updateIndexWarm applies a GSI Update's WarmThroughput to x, a GSI of m
 // (whose Warm foldWarm raised); mode is the table's billing mode before.
-func (db *DB) updateIndexWarm(m *tableMeta, x *indexMeta, w *WarmThroughput, mode string, now time.Time) error {
+func (db *DB) updateIndexWarm(m *tableMeta, x *indexMeta, w *dynamo.WarmThroughput, mode string, now time.Time) error {
 	if !warmSet(w) {
 		return nil
 	}
@@ -227,12 +230,12 @@ func (db *DB) updateIndexWarm(m *tableMeta, x *indexMeta, w *WarmThroughput, mod
 // createdWarm adds to CreateTable's answer d the WarmThroughput of the
 // table and of each GSI whose request sent one: the answer has no other
 // (DDB-TABLE-138, -032).
-func (db *DB) createdWarm(t *table, in *CreateTableInput, d *TableDescription) {
+func (db *DB) createdWarm(t *table, in *dynamo.CreateTableInput, d *dynamo.TableDescription) {
 	if in.WarmThroughput == nil && !anyGSIWarm(in.GlobalSecondaryIndexes) {
 		return
 	}
 	all := *d
-	all.GlobalSecondaryIndexes = append([]GlobalSecondaryIndexDescription(nil), d.GlobalSecondaryIndexes...)
+	all.GlobalSecondaryIndexes = append([]dynamo.GlobalSecondaryIndexDescription(nil), d.GlobalSecondaryIndexes...)
 	db.withWarm(t, &all)
 	if in.WarmThroughput != nil {
 		d.WarmThroughput = all.WarmThroughput
@@ -246,7 +249,7 @@ func (db *DB) createdWarm(t *table, in *CreateTableInput, d *TableDescription) {
 	}
 }
 
-func anyGSIWarm(gs []GlobalSecondaryIndex) bool {
+func anyGSIWarm(gs []dynamo.GlobalSecondaryIndex) bool {
 	for _, g := range gs {
 		if g.WarmThroughput != nil {
 			return true

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/dynago/dynago/dynamo"
 	"testing"
 	"time"
 )
@@ -15,41 +16,41 @@ func TestWarmThroughputRequestSurvivesRestart(t *testing.T) {
 	opts := Options{Dir: dir, TransientDelay: time.Minute, Now: func() time.Time { return now }}
 	db := mustOpen(t, opts)
 	n := func(v int64) *int64 { return &v }
-	if _, err := db.CreateTable(&CreateTableInput{
-		TableName: "warm", BillingMode: BillingModePayPerRequest,
-		AttributeDefinitions: []AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"}},
-		KeySchema:            []KeySchemaElement{{AttributeName: "pk", KeyType: KeyTypeHash}},
-		WarmThroughput:       &WarmThroughput{ReadUnitsPerSecond: n(13000)},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: "byg", KeySchema: []KeySchemaElement{{AttributeName: "g", KeyType: KeyTypeHash}},
-			Projection: Projection{ProjectionType: ProjectionAll}}},
+	if _, err := db.CreateTable(&dynamo.CreateTableInput{
+		TableName: "warm", BillingMode: dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "g", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
+		WarmThroughput:       &dynamo.WarmThroughput{ReadUnitsPerSecond: n(13000)},
+		GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{IndexName: "byg", KeySchema: []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: dynamo.KeyTypeHash}},
+			Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionAll}}},
 	}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(time.Minute)
-	if _, err := db.UpdateTable(&UpdateTableInput{TableName: "warm", GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{
-		{Update: &UpdateGlobalSecondaryIndexAction{IndexName: "byg", WarmThroughput: &WarmThroughput{WriteUnitsPerSecond: n(5000)}}}}}); err != nil {
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "warm", GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{
+		{Update: &dynamo.UpdateGlobalSecondaryIndexAction{IndexName: "byg", WarmThroughput: &dynamo.WarmThroughput{WriteUnitsPerSecond: n(5000)}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
 	db = mustOpen(t, opts)
-	describe := func() *TableDescription {
-		out, err := db.DescribeTable(&DescribeTableInput{TableName: "warm"})
+	describe := func() *dynamo.TableDescription {
+		out, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: "warm"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out.Table
 	}
 	d := describe()
-	if w, want := *d.WarmThroughput, (WarmThroughputDescription{ReadUnitsPerSecond: 13000, WriteUnitsPerSecond: 4000, Status: TableStatusActive}); w != want {
+	if w, want := *d.WarmThroughput, (dynamo.WarmThroughputDescription{ReadUnitsPerSecond: 13000, WriteUnitsPerSecond: 4000, Status: dynamo.TableStatusActive}); w != want {
 		t.Fatalf("table WarmThroughput after a restart: %+v, want %+v", w, want)
 	}
-	if w, want := *d.GlobalSecondaryIndexes[0].WarmThroughput, (WarmThroughputDescription{ReadUnitsPerSecond: 12000, WriteUnitsPerSecond: 4000, Status: IndexStatusUpdating}); w != want {
+	if w, want := *d.GlobalSecondaryIndexes[0].WarmThroughput, (dynamo.WarmThroughputDescription{ReadUnitsPerSecond: 12000, WriteUnitsPerSecond: 4000, Status: IndexStatusUpdating}); w != want {
 		t.Fatalf("GSI WarmThroughput rising after a restart: %+v, want %+v", w, want)
 	}
 	now = now.Add(time.Minute)
-	if w, want := *describe().GlobalSecondaryIndexes[0].WarmThroughput, (WarmThroughputDescription{ReadUnitsPerSecond: 12000, WriteUnitsPerSecond: 5000, Status: TableStatusActive}); w != want {
+	if w, want := *describe().GlobalSecondaryIndexes[0].WarmThroughput, (dynamo.WarmThroughputDescription{ReadUnitsPerSecond: 12000, WriteUnitsPerSecond: 5000, Status: dynamo.TableStatusActive}); w != want {
 		t.Fatalf("GSI WarmThroughput risen: %+v, want %+v", w, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/storage"
 )
 
@@ -99,7 +100,7 @@ func (db *DB) writeItemBy(t *table, k itemKey, w writer, l *lease, f decide) (wr
 			return r, err
 		}
 		if nt == nil {
-			return r, NotFound(msgResourceNotFound)
+			return r, dynamo.NotFound(msgResourceNotFound)
 		}
 		if nt.meta.ID != t.meta.ID {
 			// A new table under the same name: the request starts

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/dynago/dynago/attr"
+import (
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
+)
 
 // writeKind tells the single-item writes apart where their preludes
 // differ.
@@ -59,7 +62,7 @@ func (db *DB) startWrite(in any, w *itemWrite) (*table, itemKey, writeExprs, err
 	if err := w.members(deep); err != nil {
 		return nil, itemKey{}, none, err
 	}
-	if w.kind != writeUpdate && w.returnValues != "" && w.returnValues != ReturnValuesNone && w.returnValues != ReturnValuesAllOld {
+	if w.kind != writeUpdate && w.returnValues != "" && w.returnValues != dynamo.ReturnValuesNone && w.returnValues != dynamo.ReturnValuesAllOld {
 		return nil, itemKey{}, none, returnValuesOldOnly(deep)
 	}
 	if err := valueLayer(w.valueError, in); err != nil {

@@ -36,6 +36,8 @@ type layerRule struct {
 var layers = []layerRule{
 	{dir: "attr", onlyOurs: []string{}, tests: true,
 		why: "attribute values stand at the bottom"},
+	{dir: "dynamo", onlyOurs: []string{"attr"}, tests: true,
+		why: "DynamoDB's shapes and errors stand under every layer that speaks them, on attribute values alone"},
 	{dir: "internal", onlyOurs: []string{"internal", "attr"}, tests: true,
 		why: "what the engine stands on imports nothing above it"},
 	{dir: "internal/storage", onlyOurs: []string{"internal/storage"}, tests: false,

@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/local"
 	"github.com/dynago/dynago/testserver"
 )
@@ -157,7 +157,7 @@ func BenchmarkGetItemEngine(b *testing.B) {
 	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Bench"), Item: benchItem("q", 7)}); err != nil {
 		b.Fatal(err)
 	}
-	in := &engine.GetItemInput{TableName: "Bench", Key: attr.Item{"pk": attr.S("q"), "sk": {Type: attr.TypeN, S: "7"}}}
+	in := &dynamo.GetItemInput{TableName: "Bench", Key: attr.Item{"pk": attr.S("q"), "sk": {Type: attr.TypeN, S: "7"}}}
 	b.ReportAllocs()
 	cpu := processCPU()
 	for b.Loop() {

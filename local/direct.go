@@ -16,6 +16,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/server"
 )
@@ -85,7 +86,7 @@ type conn[C any] struct {
 	// smithy.OperationError.
 	service string
 	// apiError is the SDK's error type for an engine error.
-	apiError func(*engine.Error) error
+	apiError func(*dynamo.Error) error
 }
 
 func (c *conn[C]) isClosed() bool { return c.closed != nil && c.closed.Load() }
@@ -207,13 +208,13 @@ func operationErrorOf(service, op string, err error) error {
 // decodes from a response: in an *awshttp.ResponseError with the HTTP
 // status (500 for InternalServerError and InternalFailure, 400 otherwise)
 // and a request id.
-func responseError(err error, apiError func(*engine.Error) error) error {
-	var e *engine.Error
+func responseError(err error, apiError func(*dynamo.Error) error) error {
+	var e *dynamo.Error
 	if !errors.As(err, &e) {
-		e = engine.InternalServerError()
+		e = dynamo.InternalServerError()
 	}
 	status := http.StatusBadRequest
-	if e.Code == engine.CodeInternalServerError || e.Code == engine.CodeInternalFailure {
+	if e.Code == dynamo.CodeInternalServerError || e.Code == dynamo.CodeInternalFailure {
 		status = http.StatusInternalServerError
 	}
 	id := requestID()
@@ -233,15 +234,15 @@ func responseError(err error, apiError func(*engine.Error) error) error {
 // names for its code, with the message and (for a failed condition or a
 // canceled transaction) the item and reasons, or a smithy.GenericAPIError
 // for a code the SDK has no type for (ValidationException among them).
-func apiError(e *engine.Error) error {
+func apiError(e *dynamo.Error) error {
 	var msg *string
 	if e.Message != "" {
 		msg = aws.String(e.Message)
 	}
 	switch e.Code {
-	case engine.CodeConditionalCheckFailed:
+	case dynamo.CodeConditionalCheckFailed:
 		return &types.ConditionalCheckFailedException{Message: msg, Item: fromItem(e.Item)}
-	case engine.CodeTransactionCanceled:
+	case dynamo.CodeTransactionCanceled:
 		x := &types.TransactionCanceledException{Message: msg}
 		if e.CancellationReasons != nil {
 			x.CancellationReasons = make([]types.CancellationReason, len(e.CancellationReasons))
@@ -252,13 +253,13 @@ func apiError(e *engine.Error) error {
 			}
 		}
 		return x
-	case engine.CodeResourceNotFound:
+	case dynamo.CodeResourceNotFound:
 		return &types.ResourceNotFoundException{Message: msg}
-	case engine.CodeResourceInUse:
+	case dynamo.CodeResourceInUse:
 		return &types.ResourceInUseException{Message: msg}
-	case engine.CodeProvisionedThroughput:
+	case dynamo.CodeProvisionedThroughput:
 		return &types.ProvisionedThroughputExceededException{Message: msg}
-	case engine.CodeInternalServerError:
+	case dynamo.CodeInternalServerError:
 		return &types.InternalServerError{Message: msg}
 	}
 	return registryError(dynamodb.TypeRegistry, "com.amazonaws.dynamodb#", e)
@@ -269,7 +270,7 @@ func apiError(e *engine.Error) error {
 // smithy.GenericAPIError when it names none (InternalFailure among them),
 // whose message is "UnknownError" when e has none, as the SDK's decoder
 // of a response's error fills it in.
-func registryError(reg *smithy.TypeRegistry, namespace string, e *engine.Error) error {
+func registryError(reg *smithy.TypeRegistry, namespace string, e *dynamo.Error) error {
 	if entry, ok := reg.Entries[namespace+e.Code]; ok {
 		v := entry.New()
 		if f := reflect.ValueOf(v).Elem().FieldByName("Message"); f.IsValid() && f.Type() == reflect.TypeFor[*string]() {
@@ -321,7 +322,7 @@ func str(p *string) (s string, present bool) {
 
 // expr reads an expression member, adding bit to *empty when it is
 // present but empty, as the decoder does.
-func expr(p *string, empty *engine.Exprs, bit engine.Exprs) string {
+func expr(p *string, empty *dynamo.Exprs, bit dynamo.Exprs) string {
 	if p == nil {
 		return ""
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // maxAttrDepth is the protocol decoder's depth guard on nested M and L
@@ -304,7 +304,7 @@ func fromValue(v *attr.Value) types.AttributeValue {
 	return &types.AttributeValueMemberNULL{Value: true}
 }
 
-func fromConsumed(c *engine.ConsumedCapacity) *types.ConsumedCapacity {
+func fromConsumed(c *dynamo.ConsumedCapacity) *types.ConsumedCapacity {
 	if c == nil {
 		return nil
 	}
@@ -319,7 +319,7 @@ func fromConsumed(c *engine.ConsumedCapacity) *types.ConsumedCapacity {
 	}
 }
 
-func fromConsumedList(list []engine.ConsumedCapacity) []types.ConsumedCapacity {
+func fromConsumedList(list []dynamo.ConsumedCapacity) []types.ConsumedCapacity {
 	if list == nil {
 		return nil
 	}
@@ -330,14 +330,14 @@ func fromConsumedList(list []engine.ConsumedCapacity) []types.ConsumedCapacity {
 	return out
 }
 
-func fromCapacity(c *engine.Capacity) *types.Capacity {
+func fromCapacity(c *dynamo.Capacity) *types.Capacity {
 	if c == nil {
 		return nil
 	}
 	return &types.Capacity{CapacityUnits: c.CapacityUnits, ReadCapacityUnits: c.ReadCapacityUnits, WriteCapacityUnits: c.WriteCapacityUnits}
 }
 
-func fromCapacities(m map[string]engine.Capacity) map[string]types.Capacity {
+func fromCapacities(m map[string]dynamo.Capacity) map[string]types.Capacity {
 	if m == nil {
 		return nil
 	}
@@ -348,7 +348,7 @@ func fromCapacities(m map[string]engine.Capacity) map[string]types.Capacity {
 	return out
 }
 
-func fromMetrics(m *engine.ItemCollectionMetrics) *types.ItemCollectionMetrics {
+func fromMetrics(m *dynamo.ItemCollectionMetrics) *types.ItemCollectionMetrics {
 	if m == nil {
 		return nil
 	}
@@ -358,7 +358,7 @@ func fromMetrics(m *engine.ItemCollectionMetrics) *types.ItemCollectionMetrics {
 	}
 }
 
-func fromMetricsMap(m map[string][]engine.ItemCollectionMetrics) map[string][]types.ItemCollectionMetrics {
+func fromMetricsMap(m map[string][]dynamo.ItemCollectionMetrics) map[string][]types.ItemCollectionMetrics {
 	if m == nil {
 		return nil
 	}

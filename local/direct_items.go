@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // The item operations of the direct path. Each converts the SDK's input
@@ -49,7 +49,7 @@ func releaseKey(key attr.Item) {
 
 // GetItem is (*dynamodb.Client).GetItem on the engine.
 func (c *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	var req engine.GetItemInput
+	var req dynamo.GetItemInput
 	var key attr.Item
 	defer func() { releaseKey(key) }()
 	return call(&c.conn, ctx, "GetItem", in, optFns, (*dynamodb.Client).GetItem, func(in *dynamodb.GetItemInput) bool {
@@ -59,7 +59,7 @@ func (c *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns 
 			!validList(in.AttributesToGet) || !validText(string(in.ReturnConsumedCapacity)) || jsonBound(in.Key) > c.limit {
 			return false
 		}
-		req = engine.GetItemInput{
+		req = dynamo.GetItemInput{
 			Key:                      key,
 			ConsistentRead:           boolValue(in.ConsistentRead),
 			AttributesToGet:          in.AttributesToGet,
@@ -68,7 +68,7 @@ func (c *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns 
 		}
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
-		req.ProjectionExpression = expr(in.ProjectionExpression, &req.EmptyExpressions, engine.ExprProjection)
+		req.ProjectionExpression = expr(in.ProjectionExpression, &req.EmptyExpressions, dynamo.ExprProjection)
 		return true
 	}, func() (*dynamodb.GetItemOutput, error) {
 		out, err := c.db.GetItem(&req)
@@ -81,7 +81,7 @@ func (c *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns 
 
 // PutItem is (*dynamodb.Client).PutItem on the engine.
 func (c *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	var req engine.PutItemInput
+	var req dynamo.PutItemInput
 	return call(&c.conn, ctx, "PutItem", in, optFns, (*dynamodb.Client).PutItem, func(in *dynamodb.PutItemInput) bool {
 		item, ok1 := toItem(in.Item)
 		values, ok2 := toItem(in.ExpressionAttributeValues)
@@ -91,7 +91,7 @@ func (c *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns 
 			jsonBound(in.Item)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 			return false
 		}
-		req = engine.PutItemInput{
+		req = dynamo.PutItemInput{
 			Item:                                item,
 			ExpressionAttributeNames:            in.ExpressionAttributeNames,
 			ExpressionAttributeValues:           values,
@@ -104,7 +104,7 @@ func (c *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns 
 		var ok bool
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
-		req.ConditionExpression = expr(in.ConditionExpression, &req.EmptyExpressions, engine.ExprCondition)
+		req.ConditionExpression = expr(in.ConditionExpression, &req.EmptyExpressions, dynamo.ExprCondition)
 		return true
 	}, func() (*dynamodb.PutItemOutput, error) {
 		out, err := c.db.PutItem(&req)
@@ -121,7 +121,7 @@ func (c *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns 
 
 // DeleteItem is (*dynamodb.Client).DeleteItem on the engine.
 func (c *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	var req engine.DeleteItemInput
+	var req dynamo.DeleteItemInput
 	return call(&c.conn, ctx, "DeleteItem", in, optFns, (*dynamodb.Client).DeleteItem, func(in *dynamodb.DeleteItemInput) bool {
 		key, ok1 := toItem(in.Key)
 		values, ok2 := toItem(in.ExpressionAttributeValues)
@@ -131,7 +131,7 @@ func (c *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 			jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 			return false
 		}
-		req = engine.DeleteItemInput{
+		req = dynamo.DeleteItemInput{
 			Key:                                 key,
 			ExpressionAttributeNames:            in.ExpressionAttributeNames,
 			ExpressionAttributeValues:           values,
@@ -144,7 +144,7 @@ func (c *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 		var ok bool
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
-		req.ConditionExpression = expr(in.ConditionExpression, &req.EmptyExpressions, engine.ExprCondition)
+		req.ConditionExpression = expr(in.ConditionExpression, &req.EmptyExpressions, dynamo.ExprCondition)
 		return true
 	}, func() (*dynamodb.DeleteItemOutput, error) {
 		out, err := c.db.DeleteItem(&req)
@@ -161,7 +161,7 @@ func (c *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 
 // UpdateItem is (*dynamodb.Client).UpdateItem on the engine.
 func (c *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	var req engine.UpdateItemInput
+	var req dynamo.UpdateItemInput
 	return call(&c.conn, ctx, "UpdateItem", in, optFns, (*dynamodb.Client).UpdateItem, func(in *dynamodb.UpdateItemInput) bool {
 		key, ok1 := toItem(in.Key)
 		values, ok2 := toItem(in.ExpressionAttributeValues)
@@ -172,7 +172,7 @@ func (c *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 			jsonBound(in.Key)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 			return false
 		}
-		req = engine.UpdateItemInput{
+		req = dynamo.UpdateItemInput{
 			Key:                                 key,
 			ExpressionAttributeNames:            in.ExpressionAttributeNames,
 			ExpressionAttributeValues:           values,
@@ -185,8 +185,8 @@ func (c *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 		var ok bool
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
-		req.UpdateExpression = expr(in.UpdateExpression, &req.EmptyExpressions, engine.ExprUpdate)
-		req.ConditionExpression = expr(in.ConditionExpression, &req.EmptyExpressions, engine.ExprCondition)
+		req.UpdateExpression = expr(in.UpdateExpression, &req.EmptyExpressions, dynamo.ExprUpdate)
+		req.ConditionExpression = expr(in.ConditionExpression, &req.EmptyExpressions, dynamo.ExprCondition)
 		return true
 	}, func() (*dynamodb.UpdateItemOutput, error) {
 		out, err := c.db.UpdateItem(&req)
@@ -203,7 +203,7 @@ func (c *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 
 // Query is (*dynamodb.Client).Query on the engine.
 func (c *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	var req engine.QueryInput
+	var req dynamo.QueryInput
 	return call(&c.conn, ctx, "Query", in, optFns, (*dynamodb.Client).Query, func(in *dynamodb.QueryInput) bool {
 		start, ok1 := toItem(in.ExclusiveStartKey)
 		values, ok2 := toItem(in.ExpressionAttributeValues)
@@ -214,7 +214,7 @@ func (c *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...f
 			jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 			return false
 		}
-		req = engine.QueryInput{
+		req = dynamo.QueryInput{
 			Select:                    string(in.Select),
 			AttributesToGet:           in.AttributesToGet,
 			Limit:                     in.Limit,
@@ -230,9 +230,9 @@ func (c *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...f
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
 		req.IndexName, _ = str(in.IndexName)
-		req.ProjectionExpression = expr(in.ProjectionExpression, &req.EmptyExpressions, engine.ExprProjection)
-		req.FilterExpression = expr(in.FilterExpression, &req.EmptyExpressions, engine.ExprFilter)
-		req.KeyConditionExpression = expr(in.KeyConditionExpression, &req.EmptyExpressions, engine.ExprKeyCondition)
+		req.ProjectionExpression = expr(in.ProjectionExpression, &req.EmptyExpressions, dynamo.ExprProjection)
+		req.FilterExpression = expr(in.FilterExpression, &req.EmptyExpressions, dynamo.ExprFilter)
+		req.KeyConditionExpression = expr(in.KeyConditionExpression, &req.EmptyExpressions, dynamo.ExprKeyCondition)
 		return true
 	}, func() (*dynamodb.QueryOutput, error) {
 		out, err := c.db.Query(&req)
@@ -251,7 +251,7 @@ func (c *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...f
 
 // Scan is (*dynamodb.Client).Scan on the engine.
 func (c *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	var req engine.ScanInput
+	var req dynamo.ScanInput
 	return call(&c.conn, ctx, "Scan", in, optFns, (*dynamodb.Client).Scan, func(in *dynamodb.ScanInput) bool {
 		start, ok1 := toItem(in.ExclusiveStartKey)
 		values, ok2 := toItem(in.ExpressionAttributeValues)
@@ -262,7 +262,7 @@ func (c *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...fun
 			jsonBound(in.ExclusiveStartKey)+jsonBound(in.ExpressionAttributeValues) > c.limit {
 			return false
 		}
-		req = engine.ScanInput{
+		req = dynamo.ScanInput{
 			AttributesToGet:           in.AttributesToGet,
 			Limit:                     in.Limit,
 			Select:                    string(in.Select),
@@ -279,8 +279,8 @@ func (c *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...fun
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
 		req.IndexName, _ = str(in.IndexName)
-		req.ProjectionExpression = expr(in.ProjectionExpression, &req.EmptyExpressions, engine.ExprProjection)
-		req.FilterExpression = expr(in.FilterExpression, &req.EmptyExpressions, engine.ExprFilter)
+		req.ProjectionExpression = expr(in.ProjectionExpression, &req.EmptyExpressions, dynamo.ExprProjection)
+		req.FilterExpression = expr(in.FilterExpression, &req.EmptyExpressions, dynamo.ExprFilter)
 		return true
 	}, func() (*dynamodb.ScanOutput, error) {
 		out, err := c.db.Scan(&req)
@@ -299,21 +299,21 @@ func (c *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...fun
 
 // BatchGetItem is (*dynamodb.Client).BatchGetItem on the engine.
 func (c *Direct) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	var req engine.BatchGetItemInput
+	var req dynamo.BatchGetItemInput
 	return call(&c.conn, ctx, "BatchGetItem", in, optFns, (*dynamodb.Client).BatchGetItem, func(in *dynamodb.BatchGetItemInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
-		req = engine.BatchGetItemInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+		req = dynamo.BatchGetItemInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 		if in.RequestItems != nil {
-			req.RequestItems = make(map[string]engine.KeysAndAttributes, len(in.RequestItems))
+			req.RequestItems = make(map[string]dynamo.KeysAndAttributes, len(in.RequestItems))
 			for table, ka := range in.RequestItems {
-				k := engine.KeysAndAttributes{
+				k := dynamo.KeysAndAttributes{
 					AttributesToGet:          ka.AttributesToGet,
 					ConsistentRead:           boolValue(ka.ConsistentRead),
 					ExpressionAttributeNames: ka.ExpressionAttributeNames,
 				}
-				k.ProjectionExpression = expr(ka.ProjectionExpression, &k.EmptyExpressions, engine.ExprProjection)
+				k.ProjectionExpression = expr(ka.ProjectionExpression, &k.EmptyExpressions, dynamo.ExprProjection)
 				if ka.Keys != nil {
 					k.Keys = make([]attr.Item, len(ka.Keys))
 					for i, key := range ka.Keys {
@@ -339,7 +339,7 @@ func (c *Direct) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 	})
 }
 
-func fromBatchGetItem(out *engine.BatchGetItemOutput) *dynamodb.BatchGetItemOutput {
+func fromBatchGetItem(out *dynamo.BatchGetItemOutput) *dynamodb.BatchGetItemOutput {
 	res := &dynamodb.BatchGetItemOutput{
 		Responses:        make(map[string][]map[string]types.AttributeValue, len(out.Responses)),
 		UnprocessedKeys:  make(map[string]types.KeysAndAttributes, len(out.UnprocessedKeys)),
@@ -376,33 +376,33 @@ func fromBatchGetItem(out *engine.BatchGetItemOutput) *dynamodb.BatchGetItemOutp
 
 // BatchWriteItem is (*dynamodb.Client).BatchWriteItem on the engine.
 func (c *Direct) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	var req engine.BatchWriteItemInput
+	var req dynamo.BatchWriteItemInput
 	return call(&c.conn, ctx, "BatchWriteItem", in, optFns, (*dynamodb.Client).BatchWriteItem, func(in *dynamodb.BatchWriteItemInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
-		req = engine.BatchWriteItemInput{
+		req = dynamo.BatchWriteItemInput{
 			ReturnConsumedCapacity:      string(in.ReturnConsumedCapacity),
 			ReturnItemCollectionMetrics: string(in.ReturnItemCollectionMetrics),
 		}
 		if in.RequestItems != nil {
-			req.RequestItems = make(map[string][]engine.WriteRequest, len(in.RequestItems))
+			req.RequestItems = make(map[string][]dynamo.WriteRequest, len(in.RequestItems))
 			for table, list := range in.RequestItems {
-				reqs := make([]engine.WriteRequest, len(list)) // the SDK sends a nil list as []
+				reqs := make([]dynamo.WriteRequest, len(list)) // the SDK sends a nil list as []
 				for i, w := range list {
 					if w.PutRequest != nil {
 						it, ok := toItem(w.PutRequest.Item)
 						if !ok {
 							return false
 						}
-						reqs[i].PutRequest = &engine.PutRequest{Item: it}
+						reqs[i].PutRequest = &dynamo.PutRequest{Item: it}
 					}
 					if w.DeleteRequest != nil {
 						key, ok := toItem(w.DeleteRequest.Key)
 						if !ok {
 							return false
 						}
-						reqs[i].DeleteRequest = &engine.DeleteRequest{Key: key}
+						reqs[i].DeleteRequest = &dynamo.DeleteRequest{Key: key}
 					}
 				}
 				req.RequestItems[table] = reqs
@@ -418,7 +418,7 @@ func (c *Direct) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 	})
 }
 
-func fromBatchWriteItem(out *engine.BatchWriteItemOutput) *dynamodb.BatchWriteItemOutput {
+func fromBatchWriteItem(out *dynamo.BatchWriteItemOutput) *dynamodb.BatchWriteItemOutput {
 	res := &dynamodb.BatchWriteItemOutput{
 		UnprocessedItems:      make(map[string][]types.WriteRequest, len(out.UnprocessedItems)),
 		ConsumedCapacity:      fromConsumedList(out.ConsumedCapacity),
@@ -448,14 +448,14 @@ func nonNil(m map[string]types.AttributeValue) map[string]types.AttributeValue {
 
 // TransactGetItems is (*dynamodb.Client).TransactGetItems on the engine.
 func (c *Direct) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
-	var req engine.TransactGetItemsInput
+	var req dynamo.TransactGetItemsInput
 	return call(&c.conn, ctx, "TransactGetItems", in, optFns, (*dynamodb.Client).TransactGetItems, func(in *dynamodb.TransactGetItemsInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
-		req = engine.TransactGetItemsInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+		req = dynamo.TransactGetItemsInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 		if in.TransactItems != nil {
-			req.TransactItems = make([]engine.TransactGetItem, len(in.TransactItems))
+			req.TransactItems = make([]dynamo.TransactGetItem, len(in.TransactItems))
 			for i, ti := range in.TransactItems {
 				g := ti.Get
 				if g == nil {
@@ -465,9 +465,9 @@ func (c *Direct) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 				if !ok {
 					return false
 				}
-				x := &engine.TransactGet{Key: key, ExpressionAttributeNames: g.ExpressionAttributeNames}
+				x := &dynamo.TransactGet{Key: key, ExpressionAttributeNames: g.ExpressionAttributeNames}
 				x.TableName, _ = str(g.TableName)
-				x.ProjectionExpression = expr(g.ProjectionExpression, &x.EmptyExpressions, engine.ExprProjection)
+				x.ProjectionExpression = expr(g.ProjectionExpression, &x.EmptyExpressions, dynamo.ExprProjection)
 				req.TransactItems[i].Get = x
 			}
 		}
@@ -499,18 +499,18 @@ func (c *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 	if err := c.token("TransactWriteItems", &in.ClientRequestToken); err != nil {
 		return nil, err
 	}
-	var req engine.TransactWriteItemsInput
+	var req dynamo.TransactWriteItemsInput
 	return call(&c.conn, ctx, "TransactWriteItems", in, optFns, (*dynamodb.Client).TransactWriteItems, func(in *dynamodb.TransactWriteItemsInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
-		req = engine.TransactWriteItemsInput{
+		req = dynamo.TransactWriteItemsInput{
 			ReturnConsumedCapacity:      string(in.ReturnConsumedCapacity),
 			ReturnItemCollectionMetrics: string(in.ReturnItemCollectionMetrics),
 		}
 		req.ClientRequestToken, req.ClientRequestTokenSet = str(in.ClientRequestToken)
 		if in.TransactItems != nil {
-			req.TransactItems = make([]engine.TransactWriteItem, len(in.TransactItems))
+			req.TransactItems = make([]dynamo.TransactWriteItem, len(in.TransactItems))
 			for i := range in.TransactItems {
 				if !transactWriteItem(&in.TransactItems[i], &req.TransactItems[i]) {
 					return false
@@ -532,17 +532,17 @@ func (c *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 
 // transactWriteItem converts one action of TransactWriteItems into dst
 // and reports false when it leaves the request to the SDK's path.
-func transactWriteItem(ti *types.TransactWriteItem, dst *engine.TransactWriteItem) bool {
+func transactWriteItem(ti *types.TransactWriteItem, dst *dynamo.TransactWriteItem) bool {
 	if x := ti.ConditionCheck; x != nil {
 		key, ok1 := toItem(x.Key)
 		values, ok2 := toItem(x.ExpressionAttributeValues)
 		if !ok1 || !ok2 {
 			return false
 		}
-		y := &engine.TransactConditionCheck{Key: key, ExpressionAttributeNames: x.ExpressionAttributeNames, ExpressionAttributeValues: values,
+		y := &dynamo.TransactConditionCheck{Key: key, ExpressionAttributeNames: x.ExpressionAttributeNames, ExpressionAttributeValues: values,
 			ReturnValuesOnConditionCheckFailure: string(x.ReturnValuesOnConditionCheckFailure)}
 		y.TableName, _ = str(x.TableName)
-		y.ConditionExpression = expr(x.ConditionExpression, &y.EmptyExpressions, engine.ExprCondition)
+		y.ConditionExpression = expr(x.ConditionExpression, &y.EmptyExpressions, dynamo.ExprCondition)
 		dst.ConditionCheck = y
 	}
 	if x := ti.Put; x != nil {
@@ -551,10 +551,10 @@ func transactWriteItem(ti *types.TransactWriteItem, dst *engine.TransactWriteIte
 		if !ok1 || !ok2 {
 			return false
 		}
-		y := &engine.TransactPut{Item: item, ExpressionAttributeNames: x.ExpressionAttributeNames, ExpressionAttributeValues: values,
+		y := &dynamo.TransactPut{Item: item, ExpressionAttributeNames: x.ExpressionAttributeNames, ExpressionAttributeValues: values,
 			ReturnValuesOnConditionCheckFailure: string(x.ReturnValuesOnConditionCheckFailure)}
 		y.TableName, _ = str(x.TableName)
-		y.ConditionExpression = expr(x.ConditionExpression, &y.EmptyExpressions, engine.ExprCondition)
+		y.ConditionExpression = expr(x.ConditionExpression, &y.EmptyExpressions, dynamo.ExprCondition)
 		dst.Put = y
 	}
 	if x := ti.Update; x != nil {
@@ -563,11 +563,11 @@ func transactWriteItem(ti *types.TransactWriteItem, dst *engine.TransactWriteIte
 		if !ok1 || !ok2 {
 			return false
 		}
-		y := &engine.TransactUpdate{Key: key, ExpressionAttributeNames: x.ExpressionAttributeNames, ExpressionAttributeValues: values,
+		y := &dynamo.TransactUpdate{Key: key, ExpressionAttributeNames: x.ExpressionAttributeNames, ExpressionAttributeValues: values,
 			ReturnValuesOnConditionCheckFailure: string(x.ReturnValuesOnConditionCheckFailure)}
 		y.TableName, _ = str(x.TableName)
-		y.UpdateExpression = expr(x.UpdateExpression, &y.EmptyExpressions, engine.ExprUpdate)
-		y.ConditionExpression = expr(x.ConditionExpression, &y.EmptyExpressions, engine.ExprCondition)
+		y.UpdateExpression = expr(x.UpdateExpression, &y.EmptyExpressions, dynamo.ExprUpdate)
+		y.ConditionExpression = expr(x.ConditionExpression, &y.EmptyExpressions, dynamo.ExprCondition)
 		dst.Update = y
 	}
 	if x := ti.Delete; x != nil {
@@ -576,10 +576,10 @@ func transactWriteItem(ti *types.TransactWriteItem, dst *engine.TransactWriteIte
 		if !ok1 || !ok2 {
 			return false
 		}
-		y := &engine.TransactDelete{Key: key, ExpressionAttributeNames: x.ExpressionAttributeNames, ExpressionAttributeValues: values,
+		y := &dynamo.TransactDelete{Key: key, ExpressionAttributeNames: x.ExpressionAttributeNames, ExpressionAttributeValues: values,
 			ReturnValuesOnConditionCheckFailure: string(x.ReturnValuesOnConditionCheckFailure)}
 		y.TableName, _ = str(x.TableName)
-		y.ConditionExpression = expr(x.ConditionExpression, &y.EmptyExpressions, engine.ExprCondition)
+		y.ConditionExpression = expr(x.ConditionExpression, &y.EmptyExpressions, dynamo.ExprCondition)
 		dst.Delete = y
 	}
 	return true

@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/partiql"
 )
 
@@ -34,7 +34,7 @@ func toValues(list []types.AttributeValue) ([]attr.Value, bool) {
 
 // ExecuteStatement is (*dynamodb.Client).ExecuteStatement on the engine.
 func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteStatementOutput, error) {
-	var req engine.ExecuteStatementInput
+	var req dynamo.ExecuteStatementInput
 	return call(&c.conn, ctx, "ExecuteStatement", in, optFns, (*dynamodb.Client).ExecuteStatement, func(in *dynamodb.ExecuteStatementInput) bool {
 		if !validInput(in, c.limit) {
 			return false
@@ -43,7 +43,7 @@ func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteState
 		if !ok {
 			return false
 		}
-		req = engine.ExecuteStatementInput{
+		req = dynamo.ExecuteStatementInput{
 			Parameters:                          params,
 			ConsistentRead:                      boolValue(in.ConsistentRead),
 			Limit:                               in.Limit,
@@ -75,14 +75,14 @@ func (c *Direct) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteState
 // BatchExecuteStatement is (*dynamodb.Client).BatchExecuteStatement on
 // the engine.
 func (c *Direct) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
-	var req engine.BatchExecuteStatementInput
+	var req dynamo.BatchExecuteStatementInput
 	return call(&c.conn, ctx, "BatchExecuteStatement", in, optFns, (*dynamodb.Client).BatchExecuteStatement, func(in *dynamodb.BatchExecuteStatementInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
-		req = engine.BatchExecuteStatementInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+		req = dynamo.BatchExecuteStatementInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 		if in.Statements != nil {
-			req.Statements = make([]engine.BatchStatementRequest, len(in.Statements))
+			req.Statements = make([]dynamo.BatchStatementRequest, len(in.Statements))
 			for i, s := range in.Statements {
 				params, ok := toValues(s.Parameters)
 				if !ok {
@@ -133,15 +133,15 @@ func (c *Direct) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTra
 	if err := c.token("ExecuteTransaction", &in.ClientRequestToken); err != nil {
 		return nil, err
 	}
-	var req engine.ExecuteTransactionInput
+	var req dynamo.ExecuteTransactionInput
 	return call(&c.conn, ctx, "ExecuteTransaction", in, optFns, (*dynamodb.Client).ExecuteTransaction, func(in *dynamodb.ExecuteTransactionInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
-		req = engine.ExecuteTransactionInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+		req = dynamo.ExecuteTransactionInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 		req.ClientRequestToken, req.ClientRequestTokenSet = str(in.ClientRequestToken)
 		if in.TransactStatements != nil {
-			req.TransactStatements = make([]engine.ParameterizedStatement, len(in.TransactStatements))
+			req.TransactStatements = make([]dynamo.ParameterizedStatement, len(in.TransactStatements))
 			for i, s := range in.TransactStatements {
 				params, ok := toValues(s.Parameters)
 				if !ok {

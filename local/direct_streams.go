@@ -12,6 +12,7 @@ import (
 	smithytime "github.com/aws/smithy-go/time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -67,15 +68,15 @@ func NewDirectStreams(db *engine.DB, sdk *dynamodbstreams.Client) *DirectStreams
 
 // streamsAPIError is apiError for DynamoDB Streams: the type its SDK's
 // registry names for e's code.
-func streamsAPIError(e *engine.Error) error {
+func streamsAPIError(e *dynamo.Error) error {
 	return registryError(dynamodbstreams.TypeRegistry, "com.amazonaws.dynamodbstreams#", e)
 }
 
 // ListStreams is (*dynamodbstreams.Client).ListStreams on the engine.
 func (c *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.ListStreamsInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.ListStreamsOutput, error) {
-	var req engine.ListStreamsInput
+	var req dynamo.ListStreamsInput
 	return call(&c.conn, ctx, "ListStreams", in, optFns, (*dynamodbstreams.Client).ListStreams, func(in *dynamodbstreams.ListStreamsInput) bool {
-		req = engine.ListStreamsInput{TableName: aws.ToString(in.TableName), Limit: in.Limit,
+		req = dynamo.ListStreamsInput{TableName: aws.ToString(in.TableName), Limit: in.Limit,
 			ExclusiveStartStreamArn: aws.ToString(in.ExclusiveStartStreamArn)}
 		return validInput(in, c.limit)
 	}, func() (*dynamodbstreams.ListStreamsOutput, error) {
@@ -95,14 +96,14 @@ func (c *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.Lis
 // DescribeStream is (*dynamodbstreams.Client).DescribeStream on the
 // engine.
 func (c *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.DescribeStreamInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error) {
-	var req engine.DescribeStreamInput
+	var req dynamo.DescribeStreamInput
 	return call(&c.conn, ctx, "DescribeStream", in, optFns, (*dynamodbstreams.Client).DescribeStream, func(in *dynamodbstreams.DescribeStreamInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
-		req = engine.DescribeStreamInput{StreamArn: aws.ToString(in.StreamArn), Limit: in.Limit, ExclusiveStartShardId: aws.ToString(in.ExclusiveStartShardId)}
+		req = dynamo.DescribeStreamInput{StreamArn: aws.ToString(in.StreamArn), Limit: in.Limit, ExclusiveStartShardId: aws.ToString(in.ExclusiveStartShardId)}
 		if f := in.ShardFilter; f != nil {
-			req.ShardFilter = &engine.ShardFilter{Type: string(f.Type), ShardId: aws.ToString(f.ShardId)}
+			req.ShardFilter = &dynamo.ShardFilter{Type: string(f.Type), ShardId: aws.ToString(f.ShardId)}
 		}
 		return true
 	}, func() (*dynamodbstreams.DescribeStreamOutput, error) {
@@ -114,7 +115,7 @@ func (c *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.
 	})
 }
 
-func fromStreamDescription(s *engine.StreamDescription) *types.StreamDescription {
+func fromStreamDescription(s *dynamo.StreamDescription) *types.StreamDescription {
 	d := &types.StreamDescription{
 		CreationRequestDateTime: fromTime(s.CreationRequestDateTime),
 		LastEvaluatedShardId:    optString(s.LastEvaluatedShardId),
@@ -147,12 +148,12 @@ func fromStreamDescription(s *engine.StreamDescription) *types.StreamDescription
 // GetShardIterator is (*dynamodbstreams.Client).GetShardIterator on the
 // engine.
 func (c *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstreams.GetShardIteratorInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetShardIteratorOutput, error) {
-	var req engine.GetShardIteratorInput
+	var req dynamo.GetShardIteratorInput
 	return call(&c.conn, ctx, "GetShardIterator", in, optFns, (*dynamodbstreams.Client).GetShardIterator, func(in *dynamodbstreams.GetShardIteratorInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
-		req = engine.GetShardIteratorInput{StreamArn: aws.ToString(in.StreamArn), ShardId: aws.ToString(in.ShardId),
+		req = dynamo.GetShardIteratorInput{StreamArn: aws.ToString(in.StreamArn), ShardId: aws.ToString(in.ShardId),
 			ShardIteratorType: string(in.ShardIteratorType), SequenceNumber: aws.ToString(in.SequenceNumber)}
 		if in.Timestamp != nil {
 			// The time as the SDK sends it (epoch seconds, to the
@@ -178,9 +179,9 @@ func (c *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstream
 
 // GetRecords is (*dynamodbstreams.Client).GetRecords on the engine.
 func (c *DirectStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetRecordsInput, optFns ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error) {
-	var req engine.GetRecordsInput
+	var req dynamo.GetRecordsInput
 	return call(&c.conn, ctx, "GetRecords", in, optFns, (*dynamodbstreams.Client).GetRecords, func(in *dynamodbstreams.GetRecordsInput) bool {
-		req = engine.GetRecordsInput{ShardIterator: aws.ToString(in.ShardIterator), Limit: in.Limit}
+		req = dynamo.GetRecordsInput{ShardIterator: aws.ToString(in.ShardIterator), Limit: in.Limit}
 		return validInput(in, c.limit)
 	}, func() (*dynamodbstreams.GetRecordsOutput, error) {
 		out, err := c.db.GetRecords(&req)
@@ -191,7 +192,7 @@ func (c *DirectStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetR
 	})
 }
 
-func fromGetRecords(out *engine.GetRecordsOutput) *dynamodbstreams.GetRecordsOutput {
+func fromGetRecords(out *dynamo.GetRecordsOutput) *dynamodbstreams.GetRecordsOutput {
 	res := &dynamodbstreams.GetRecordsOutput{NextShardIterator: optString(out.NextShardIterator), Records: make([]types.Record, len(out.Records))}
 	for i := range out.Records {
 		r := &out.Records[i]

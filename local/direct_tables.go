@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	smithytime "github.com/aws/smithy-go/time"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // The table operations, Time to Live, tags and limits on the direct path,
@@ -18,93 +18,93 @@ import (
 // empty is absent, a string or structure it sends when set is present
 // even when empty.
 
-func keySchema(ks []types.KeySchemaElement) []engine.KeySchemaElement {
+func keySchema(ks []types.KeySchemaElement) []dynamo.KeySchemaElement {
 	if ks == nil {
 		return nil
 	}
-	out := make([]engine.KeySchemaElement, len(ks))
+	out := make([]dynamo.KeySchemaElement, len(ks))
 	for i, k := range ks {
-		out[i] = engine.KeySchemaElement{AttributeName: aws.ToString(k.AttributeName), KeyType: string(k.KeyType)}
+		out[i] = dynamo.KeySchemaElement{AttributeName: aws.ToString(k.AttributeName), KeyType: string(k.KeyType)}
 	}
 	return out
 }
 
-func attributeDefinitions(defs []types.AttributeDefinition) []engine.AttributeDefinition {
+func attributeDefinitions(defs []types.AttributeDefinition) []dynamo.AttributeDefinition {
 	if defs == nil {
 		return nil
 	}
-	out := make([]engine.AttributeDefinition, len(defs))
+	out := make([]dynamo.AttributeDefinition, len(defs))
 	for i, d := range defs {
-		out[i] = engine.AttributeDefinition{AttributeName: aws.ToString(d.AttributeName), AttributeType: string(d.AttributeType)}
+		out[i] = dynamo.AttributeDefinition{AttributeName: aws.ToString(d.AttributeName), AttributeType: string(d.AttributeType)}
 	}
 	return out
 }
 
-func projection(p *types.Projection) (engine.Projection, bool) {
+func projection(p *types.Projection) (dynamo.Projection, bool) {
 	if p == nil {
-		return engine.Projection{}, false
+		return dynamo.Projection{}, false
 	}
-	return engine.Projection{ProjectionType: string(p.ProjectionType), NonKeyAttributes: copyStrings(p.NonKeyAttributes)}, true
+	return dynamo.Projection{ProjectionType: string(p.ProjectionType), NonKeyAttributes: copyStrings(p.NonKeyAttributes)}, true
 }
 
-func provisionedThroughput(p *types.ProvisionedThroughput) *engine.ProvisionedThroughput {
+func provisionedThroughput(p *types.ProvisionedThroughput) *dynamo.ProvisionedThroughput {
 	if p == nil {
 		return nil
 	}
-	return &engine.ProvisionedThroughput{
+	return &dynamo.ProvisionedThroughput{
 		ReadCapacityUnits: aws.ToInt64(p.ReadCapacityUnits), WriteCapacityUnits: aws.ToInt64(p.WriteCapacityUnits),
 		ReadNull: p.ReadCapacityUnits == nil, WriteNull: p.WriteCapacityUnits == nil,
 	}
 }
 
-func onDemandThroughput(p *types.OnDemandThroughput) *engine.OnDemandThroughput {
+func onDemandThroughput(p *types.OnDemandThroughput) *dynamo.OnDemandThroughput {
 	if p == nil {
 		return nil
 	}
-	return &engine.OnDemandThroughput{MaxReadRequestUnits: p.MaxReadRequestUnits, MaxWriteRequestUnits: p.MaxWriteRequestUnits}
+	return &dynamo.OnDemandThroughput{MaxReadRequestUnits: p.MaxReadRequestUnits, MaxWriteRequestUnits: p.MaxWriteRequestUnits}
 }
 
-func streamSpecification(s *types.StreamSpecification) *engine.StreamSpecification {
+func streamSpecification(s *types.StreamSpecification) *dynamo.StreamSpecification {
 	if s == nil {
 		return nil
 	}
-	return &engine.StreamSpecification{StreamEnabled: aws.ToBool(s.StreamEnabled), NoStreamEnabled: s.StreamEnabled == nil,
+	return &dynamo.StreamSpecification{StreamEnabled: aws.ToBool(s.StreamEnabled), NoStreamEnabled: s.StreamEnabled == nil,
 		StreamViewType: string(s.StreamViewType)}
 }
 
-func sseSpecification(s *types.SSESpecification) *engine.SSESpecification {
+func sseSpecification(s *types.SSESpecification) *dynamo.SSESpecification {
 	if s == nil {
 		return nil
 	}
-	return &engine.SSESpecification{Enabled: s.Enabled, SSEType: string(s.SSEType),
+	return &dynamo.SSESpecification{Enabled: s.Enabled, SSEType: string(s.SSEType),
 		KMSMasterKeyId: aws.ToString(s.KMSMasterKeyId), KeyIDEmpty: s.KMSMasterKeyId != nil && *s.KMSMasterKeyId == ""}
 }
 
 // tags converts Tags; ok is false for a tag without its Key or Value,
 // which the SDK's own validation refuses (its path answers it).
-func tags(list []types.Tag) ([]engine.Tag, bool) {
+func tags(list []types.Tag) ([]dynamo.Tag, bool) {
 	if list == nil {
 		return nil, true
 	}
-	out := make([]engine.Tag, len(list))
+	out := make([]dynamo.Tag, len(list))
 	for i, t := range list {
 		if t.Key == nil || t.Value == nil {
 			return nil, false
 		}
-		out[i] = engine.Tag{Key: *t.Key, Value: *t.Value}
+		out[i] = dynamo.Tag{Key: *t.Key, Value: *t.Value}
 	}
 	return out, true
 }
 
-func warmThroughput(w *types.WarmThroughput) *engine.WarmThroughput {
+func warmThroughput(w *types.WarmThroughput) *dynamo.WarmThroughput {
 	if w == nil {
 		return nil
 	}
-	return &engine.WarmThroughput{ReadUnitsPerSecond: w.ReadUnitsPerSecond, WriteUnitsPerSecond: w.WriteUnitsPerSecond}
+	return &dynamo.WarmThroughput{ReadUnitsPerSecond: w.ReadUnitsPerSecond, WriteUnitsPerSecond: w.WriteUnitsPerSecond}
 }
 
-func globalSecondaryIndex(g *types.GlobalSecondaryIndex) engine.GlobalSecondaryIndex {
-	x := engine.GlobalSecondaryIndex{
+func globalSecondaryIndex(g *types.GlobalSecondaryIndex) dynamo.GlobalSecondaryIndex {
+	x := dynamo.GlobalSecondaryIndex{
 		KeySchema:             keySchema(g.KeySchema),
 		ProvisionedThroughput: provisionedThroughput(g.ProvisionedThroughput),
 		OnDemandThroughput:    onDemandThroughput(g.OnDemandThroughput),
@@ -119,7 +119,7 @@ func globalSecondaryIndex(g *types.GlobalSecondaryIndex) engine.GlobalSecondaryI
 
 // CreateTable is (*dynamodb.Client).CreateTable on the engine.
 func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
-	var req engine.CreateTableInput
+	var req dynamo.CreateTableInput
 	return call(&c.conn, ctx, "CreateTable", in, optFns, (*dynamodb.Client).CreateTable, func(in *dynamodb.CreateTableInput) bool {
 		if !validInput(in, c.limit) {
 			return false
@@ -128,7 +128,7 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 		if !ok {
 			return false
 		}
-		req = engine.CreateTableInput{
+		req = dynamo.CreateTableInput{
 			AttributeDefinitions:      attributeDefinitions(in.AttributeDefinitions),
 			KeySchema:                 keySchema(in.KeySchema),
 			BillingMode:               string(in.BillingMode),
@@ -144,7 +144,7 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
 		if in.LocalSecondaryIndexes != nil {
-			req.LocalSecondaryIndexes = make([]engine.LocalSecondaryIndex, len(in.LocalSecondaryIndexes))
+			req.LocalSecondaryIndexes = make([]dynamo.LocalSecondaryIndex, len(in.LocalSecondaryIndexes))
 			for i, l := range in.LocalSecondaryIndexes {
 				x := &req.LocalSecondaryIndexes[i]
 				x.KeySchema = keySchema(l.KeySchema)
@@ -155,7 +155,7 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 			}
 		}
 		if in.GlobalSecondaryIndexes != nil {
-			req.GlobalSecondaryIndexes = make([]engine.GlobalSecondaryIndex, len(in.GlobalSecondaryIndexes))
+			req.GlobalSecondaryIndexes = make([]dynamo.GlobalSecondaryIndex, len(in.GlobalSecondaryIndexes))
 			for i := range in.GlobalSecondaryIndexes {
 				req.GlobalSecondaryIndexes[i] = globalSecondaryIndex(&in.GlobalSecondaryIndexes[i])
 			}
@@ -172,7 +172,7 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 
 // DescribeTable is (*dynamodb.Client).DescribeTable on the engine.
 func (c *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
-	var req engine.DescribeTableInput
+	var req dynamo.DescribeTableInput
 	return call(&c.conn, ctx, "DescribeTable", in, optFns, (*dynamodb.Client).DescribeTable, func(in *dynamodb.DescribeTableInput) bool {
 		var ok bool
 		req.TableName, ok = str(in.TableName)
@@ -189,7 +189,7 @@ func (c *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableIn
 
 // DeleteTable is (*dynamodb.Client).DeleteTable on the engine.
 func (c *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
-	var req engine.DeleteTableInput
+	var req dynamo.DeleteTableInput
 	return call(&c.conn, ctx, "DeleteTable", in, optFns, (*dynamodb.Client).DeleteTable, func(in *dynamodb.DeleteTableInput) bool {
 		var ok bool
 		req.TableName, ok = str(in.TableName)
@@ -206,7 +206,7 @@ func (c *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput,
 
 // ListTables is (*dynamodb.Client).ListTables on the engine.
 func (c *Direct) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error) {
-	var req engine.ListTablesInput
+	var req dynamo.ListTablesInput
 	return call(&c.conn, ctx, "ListTables", in, optFns, (*dynamodb.Client).ListTables, func(in *dynamodb.ListTablesInput) bool {
 		req.Limit = in.Limit
 		req.ExclusiveStartTableName, req.ExclusiveStartTableNameSet = str(in.ExclusiveStartTableName)
@@ -223,12 +223,12 @@ func (c *Direct) ListTables(ctx context.Context, in *dynamodb.ListTablesInput, o
 
 // UpdateTable is (*dynamodb.Client).UpdateTable on the engine.
 func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
-	var req engine.UpdateTableInput
+	var req dynamo.UpdateTableInput
 	return call(&c.conn, ctx, "UpdateTable", in, optFns, (*dynamodb.Client).UpdateTable, func(in *dynamodb.UpdateTableInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
-		req = engine.UpdateTableInput{
+		req = dynamo.UpdateTableInput{
 			AttributeDefinitions:      attributeDefinitions(in.AttributeDefinitions),
 			BillingMode:               string(in.BillingMode),
 			ProvisionedThroughput:     provisionedThroughput(in.ProvisionedThroughput),
@@ -243,7 +243,7 @@ func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
 		if in.GlobalSecondaryIndexUpdates != nil {
-			req.GlobalSecondaryIndexUpdates = make([]engine.GlobalSecondaryIndexUpdate, len(in.GlobalSecondaryIndexUpdates))
+			req.GlobalSecondaryIndexUpdates = make([]dynamo.GlobalSecondaryIndexUpdate, len(in.GlobalSecondaryIndexUpdates))
 			for i, u := range in.GlobalSecondaryIndexUpdates {
 				x := &req.GlobalSecondaryIndexUpdates[i]
 				if a := u.Create; a != nil {
@@ -252,14 +252,14 @@ func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 					x.Create = &g
 				}
 				if a := u.Update; a != nil {
-					y := &engine.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: provisionedThroughput(a.ProvisionedThroughput),
+					y := &dynamo.UpdateGlobalSecondaryIndexAction{ProvisionedThroughput: provisionedThroughput(a.ProvisionedThroughput),
 						OnDemandThroughput: onDemandThroughput(a.OnDemandThroughput), WarmThroughput: warmThroughput(a.WarmThroughput)}
 					y.IndexName, ok = str(a.IndexName)
 					y.NoIndexName = !ok
 					x.Update = y
 				}
 				if a := u.Delete; a != nil {
-					y := new(engine.DeleteGlobalSecondaryIndexAction)
+					y := new(dynamo.DeleteGlobalSecondaryIndexAction)
 					y.IndexName, ok = str(a.IndexName)
 					y.NoIndexName = !ok
 					x.Delete = y
@@ -278,7 +278,7 @@ func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 
 // UpdateTimeToLive is (*dynamodb.Client).UpdateTimeToLive on the engine.
 func (c *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
-	var req engine.UpdateTimeToLiveInput
+	var req dynamo.UpdateTimeToLiveInput
 	return call(&c.conn, ctx, "UpdateTimeToLive", in, optFns, (*dynamodb.Client).UpdateTimeToLive, func(in *dynamodb.UpdateTimeToLiveInput) bool {
 		if !validInput(in, c.limit) {
 			return false
@@ -287,7 +287,7 @@ func (c *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeTo
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
 		if s := in.TimeToLiveSpecification; s != nil {
-			spec := &engine.TimeToLiveSpecification{Enabled: aws.ToBool(s.Enabled), NoEnabled: s.Enabled == nil}
+			spec := &dynamo.TimeToLiveSpecification{Enabled: aws.ToBool(s.Enabled), NoEnabled: s.Enabled == nil}
 			spec.AttributeName, ok = str(s.AttributeName)
 			spec.NoAttributeName = !ok
 			req.TimeToLiveSpecification = spec
@@ -307,7 +307,7 @@ func (c *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeTo
 // DescribeTimeToLive is (*dynamodb.Client).DescribeTimeToLive on the
 // engine.
 func (c *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
-	var req engine.DescribeTimeToLiveInput
+	var req dynamo.DescribeTimeToLiveInput
 	return call(&c.conn, ctx, "DescribeTimeToLive", in, optFns, (*dynamodb.Client).DescribeTimeToLive, func(in *dynamodb.DescribeTimeToLiveInput) bool {
 		var ok bool
 		req.TableName, ok = str(in.TableName)
@@ -326,13 +326,13 @@ func (c *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTi
 
 // TagResource is (*dynamodb.Client).TagResource on the engine.
 func (c *Direct) TagResource(ctx context.Context, in *dynamodb.TagResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TagResourceOutput, error) {
-	var req engine.TagResourceInput
+	var req dynamo.TagResourceInput
 	return call(&c.conn, ctx, "TagResource", in, optFns, (*dynamodb.Client).TagResource, func(in *dynamodb.TagResourceInput) bool {
 		if !validInput(in, c.limit) {
 			return false
 		}
 		tg, ok := tags(in.Tags)
-		req = engine.TagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), Tags: tg}
+		req = dynamo.TagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), Tags: tg}
 		return ok
 	}, func() (*dynamodb.TagResourceOutput, error) {
 		if err := c.db.TagResource(&req); err != nil {
@@ -344,9 +344,9 @@ func (c *Direct) TagResource(ctx context.Context, in *dynamodb.TagResourceInput,
 
 // UntagResource is (*dynamodb.Client).UntagResource on the engine.
 func (c *Direct) UntagResource(ctx context.Context, in *dynamodb.UntagResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UntagResourceOutput, error) {
-	var req engine.UntagResourceInput
+	var req dynamo.UntagResourceInput
 	return call(&c.conn, ctx, "UntagResource", in, optFns, (*dynamodb.Client).UntagResource, func(in *dynamodb.UntagResourceInput) bool {
-		req = engine.UntagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), TagKeys: in.TagKeys}
+		req = dynamo.UntagResourceInput{ResourceArn: aws.ToString(in.ResourceArn), TagKeys: in.TagKeys}
 		return validInput(in, c.limit)
 	}, func() (*dynamodb.UntagResourceOutput, error) {
 		if err := c.db.UntagResource(&req); err != nil {
@@ -359,9 +359,9 @@ func (c *Direct) UntagResource(ctx context.Context, in *dynamodb.UntagResourceIn
 // ListTagsOfResource is (*dynamodb.Client).ListTagsOfResource on the
 // engine.
 func (c *Direct) ListTagsOfResource(ctx context.Context, in *dynamodb.ListTagsOfResourceInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListTagsOfResourceOutput, error) {
-	var req engine.ListTagsOfResourceInput
+	var req dynamo.ListTagsOfResourceInput
 	return call(&c.conn, ctx, "ListTagsOfResource", in, optFns, (*dynamodb.Client).ListTagsOfResource, func(in *dynamodb.ListTagsOfResourceInput) bool {
-		req = engine.ListTagsOfResourceInput{ResourceArn: aws.ToString(in.ResourceArn), NextToken: aws.ToString(in.NextToken)}
+		req = dynamo.ListTagsOfResourceInput{ResourceArn: aws.ToString(in.ResourceArn), NextToken: aws.ToString(in.NextToken)}
 		return validInput(in, c.limit)
 	}, func() (*dynamodb.ListTagsOfResourceOutput, error) {
 		out, err := c.db.ListTagsOfResource(&req)
@@ -404,7 +404,7 @@ func fromTime(t time.Time) *time.Time {
 	return &v
 }
 
-func fromKeySchema(ks []engine.KeySchemaElement) []types.KeySchemaElement {
+func fromKeySchema(ks []dynamo.KeySchemaElement) []types.KeySchemaElement {
 	if ks == nil {
 		return nil
 	}
@@ -415,7 +415,7 @@ func fromKeySchema(ks []engine.KeySchemaElement) []types.KeySchemaElement {
 	return out
 }
 
-func fromProjection(p *engine.Projection) *types.Projection {
+func fromProjection(p *dynamo.Projection) *types.Projection {
 	return &types.Projection{ProjectionType: types.ProjectionType(p.ProjectionType), NonKeyAttributes: copyStrings(p.NonKeyAttributes)}
 }
 
@@ -428,14 +428,14 @@ func copyStrings(list []string) []string {
 	return append([]string{}, list...)
 }
 
-func fromOnDemand(o *engine.OnDemandThroughput) *types.OnDemandThroughput {
+func fromOnDemand(o *dynamo.OnDemandThroughput) *types.OnDemandThroughput {
 	if o == nil {
 		return nil
 	}
 	return &types.OnDemandThroughput{MaxReadRequestUnits: o.MaxReadRequestUnits, MaxWriteRequestUnits: o.MaxWriteRequestUnits}
 }
 
-func fromThroughput(p *engine.ProvisionedThroughputDescription) *types.ProvisionedThroughputDescription {
+func fromThroughput(p *dynamo.ProvisionedThroughputDescription) *types.ProvisionedThroughputDescription {
 	if p == nil {
 		return nil
 	}
@@ -450,7 +450,7 @@ func fromThroughput(p *engine.ProvisionedThroughputDescription) *types.Provision
 
 // fromTable converts a table description as the SDK decodes the server's
 // encoding of it (server/protocol's appendTableDescription).
-func fromTable(t *engine.TableDescription) *types.TableDescription {
+func fromTable(t *dynamo.TableDescription) *types.TableDescription {
 	if t == nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/expr"
 )
@@ -12,23 +13,23 @@ import (
 // statementCodes maps an operation's error code to the Code of a
 // BatchStatementError (API_BatchStatementError's enumeration).
 var statementCodes = map[string]string{
-	engine.CodeValidation:              "ValidationError",
-	engine.CodeConditionalCheckFailed:  "ConditionalCheckFailed",
-	engine.CodeResourceNotFound:        "ResourceNotFound",
-	engine.CodeDuplicateItem:           "DuplicateItem",
-	engine.CodeItemCollectionSizeLimit: "ItemCollectionSizeLimitExceeded",
-	engine.CodeProvisionedThroughput:   "ProvisionedThroughputExceeded",
-	engine.CodeRequestLimitExceeded:    "RequestLimitExceeded",
-	engine.CodeTransactionConflict:     "TransactionConflict",
-	engine.CodeInternalServerError:     "InternalServerError",
-	engine.CodeAccessDenied:            "AccessDenied",
+	dynamo.CodeValidation:              "ValidationError",
+	dynamo.CodeConditionalCheckFailed:  "ConditionalCheckFailed",
+	dynamo.CodeResourceNotFound:        "ResourceNotFound",
+	dynamo.CodeDuplicateItem:           "DuplicateItem",
+	dynamo.CodeItemCollectionSizeLimit: "ItemCollectionSizeLimitExceeded",
+	dynamo.CodeProvisionedThroughput:   "ProvisionedThroughputExceeded",
+	dynamo.CodeRequestLimitExceeded:    "RequestLimitExceeded",
+	dynamo.CodeTransactionConflict:     "TransactionConflict",
+	dynamo.CodeInternalServerError:     "InternalServerError",
+	dynamo.CodeAccessDenied:            "AccessDenied",
 	"ThrottlingException":              "ThrottlingError",
 }
 
 // statementError turns an operation's error into a batch slot's error;
 // an error that is not DynamoDB's stays an error of the request.
-func statementError(err error) (*engine.BatchStatementError, error) {
-	var e *engine.Error
+func statementError(err error) (*dynamo.BatchStatementError, error) {
+	var e *dynamo.Error
 	if !errors.As(err, &e) {
 		return nil, err
 	}
@@ -36,7 +37,7 @@ func statementError(err error) (*engine.BatchStatementError, error) {
 	if !ok {
 		code = strings.TrimSuffix(e.Code, "Exception")
 	}
-	return &engine.BatchStatementError{Code: code, Message: e.Message, Item: e.Item}, nil
+	return &dynamo.BatchStatementError{Code: code, Message: e.Message, Item: e.Item}, nil
 }
 
 // BatchExecuteStatement runs up to 25 statements, all reads (each a
@@ -45,7 +46,7 @@ func statementError(err error) (*engine.BatchStatementError, error) {
 // others.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchExecuteStatement.html
-func BatchExecuteStatement(db *engine.DB, in *engine.BatchExecuteStatementInput) (*engine.BatchExecuteStatementOutput, error) {
+func BatchExecuteStatement(db *engine.DB, in *dynamo.BatchExecuteStatementInput) (*dynamo.BatchExecuteStatementOutput, error) {
 	if err := engine.CheckBatchExecuteStatement(in); err != nil {
 		return nil, err
 	}
@@ -73,22 +74,22 @@ func BatchExecuteStatement(db *engine.DB, in *engine.BatchExecuteStatementInput)
 		ps[i].b, ps[i].err = bindParams(s.Parameters, st.Params)
 	}
 	if reads > 0 && writes > 0 {
-		return nil, engine.Validation(msgQLBatchMixed)
+		return nil, dynamo.Validation(msgQLBatchMixed)
 	}
-	out := &engine.BatchExecuteStatementOutput{Responses: make([]engine.BatchStatementResponse, len(in.Statements))}
-	var caps []engine.ConsumedCapacity
+	out := &dynamo.BatchExecuteStatementOutput{Responses: make([]dynamo.BatchStatementResponse, len(in.Statements))}
+	var caps []dynamo.ConsumedCapacity
 	for i, s := range in.Statements {
 		r := &out.Responses[i]
 		p := ps[i]
 		err := p.err
-		var cc *engine.ConsumedCapacity
+		var cc *dynamo.ConsumedCapacity
 		if err == nil {
 			r.TableName = p.st.Table
 			switch p.st.Kind {
 			case Select:
 				r.Item, cc, err = batchRead(db, p.st, p.b, s.ConsistentRead, in.ReturnConsumedCapacity)
 			case Exists:
-				err = engine.Validation(msgQLExistsOutsideTx)
+				err = dynamo.Validation(msgQLExistsOutsideTx)
 			default:
 				var w *qlWrite
 				if w, err = planWrite(db, p.st, p.b, qlBatch); err == nil {
@@ -111,7 +112,7 @@ func BatchExecuteStatement(db *engine.DB, in *engine.BatchExecuteStatementInput)
 }
 
 // batchRead runs a SELECT of a batch, which must name its whole key.
-func batchRead(db *engine.DB, st *Statement, b *binder, consistent bool, rcc string) (attr.Item, *engine.ConsumedCapacity, error) {
+func batchRead(db *engine.DB, st *Statement, b *binder, consistent bool, rcc string) (attr.Item, *dynamo.ConsumedCapacity, error) {
 	g, trees, err := keyRead(db, st, b, msgQLBatchSelectKey, msgQLBatchSelectKey)
 	if err != nil {
 		return nil, nil, err
@@ -126,35 +127,35 @@ func batchRead(db *engine.DB, st *Statement, b *binder, consistent bool, rcc str
 
 // keyRead plans a SELECT that must be a read of one item by its whole key
 // and nothing else, with its projection as a tree.
-func keyRead(db *engine.DB, st *Statement, b *binder, notKey, onIndex string) (*engine.GetItemInput, *expr.Trees, error) {
+func keyRead(db *engine.DB, st *Statement, b *binder, notKey, onIndex string) (*dynamo.GetItemInput, *expr.Trees, error) {
 	t, err := db.TableSchema(st.Table)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st.Index != "" {
 		if ix := t.Index(st.Index); ix != nil && ix.Multi() {
-			return nil, nil, engine.Validation(msgQLMultiKeyIndex)
+			return nil, nil, dynamo.Validation(msgQLMultiKeyIndex)
 		}
-		return nil, nil, engine.Validation(onIndex)
+		return nil, nil, dynamo.Validation(onIndex)
 	}
 	if st.Aggregate != nil {
 		return nil, nil, planError(&PlanError{Code: PlanAggregate, Expr: st.Aggregate})
 	}
 	if len(st.OrderBy) > 0 {
-		return nil, nil, engine.Validation(notKey)
+		return nil, nil, dynamo.Validation(notKey)
 	}
 	x := newExprText(b)
 	key, rest, err := x.whereKey(t, st.Where)
 	if err != nil {
 		if errors.Is(err, errIncompleteKey) {
-			return nil, nil, engine.Validation(notKey)
+			return nil, nil, dynamo.Validation(notKey)
 		}
 		return nil, nil, err
 	}
 	if len(rest) > 0 {
-		return nil, nil, engine.Validation(notKey)
+		return nil, nil, dynamo.Validation(notKey)
 	}
-	g := &engine.GetItemInput{TableName: st.Table, Key: key}
+	g := &dynamo.GetItemInput{TableName: st.Table, Key: key}
 	trees := &expr.Trees{}
 	g.ProjectionExpression, trees.Projection = x.projection(st)
 	g.ExpressionAttributeNames = x.names
@@ -163,7 +164,7 @@ func keyRead(db *engine.DB, st *Statement, b *binder, notKey, onIndex string) (*
 
 // addTableCapacity adds one statement's capacity to the list of a
 // batch, one entry per table in the order first met.
-func addTableCapacity(list []engine.ConsumedCapacity, cc *engine.ConsumedCapacity) []engine.ConsumedCapacity {
+func addTableCapacity(list []dynamo.ConsumedCapacity, cc *dynamo.ConsumedCapacity) []dynamo.ConsumedCapacity {
 	if cc == nil {
 		return list
 	}
@@ -183,7 +184,7 @@ func addTableCapacity(list []engine.ConsumedCapacity, cc *engine.ConsumedCapacit
 // cancels as they do.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteTransaction.html
-func ExecuteTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*engine.ExecuteTransactionOutput, error) {
+func ExecuteTransaction(db *engine.DB, in *dynamo.ExecuteTransactionInput) (*dynamo.ExecuteTransactionOutput, error) {
 	if err := engine.CheckExecuteTransaction(in); err != nil {
 		return nil, err
 	}
@@ -193,7 +194,7 @@ func ExecuteTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*eng
 	for i, s := range in.TransactStatements {
 		st, err := cacheOf(db).Parse(s.Statement)
 		if err != nil {
-			return nil, engine.Validation(msgQLTxStatement(i, qlError(err).(*engine.Error).Message))
+			return nil, dynamo.Validation(msgQLTxStatement(i, qlError(err).(*dynamo.Error).Message))
 		}
 		if bs[i], err = bindParams(s.Parameters, st.Params); err != nil {
 			return nil, err
@@ -206,17 +207,17 @@ func ExecuteTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*eng
 		}
 	}
 	if reads > 0 && writes > 0 {
-		return nil, engine.Validation(msgQLTxMixed)
+		return nil, dynamo.Validation(msgQLTxMixed)
 	}
 	prefixed := func(i int, err error) error {
-		var e *engine.Error
-		if errors.As(err, &e) && e.Code == engine.CodeValidation {
-			return engine.Validation(msgQLTxStatement(i, e.Message))
+		var e *dynamo.Error
+		if errors.As(err, &e) && e.Code == dynamo.CodeValidation {
+			return dynamo.Validation(msgQLTxStatement(i, e.Message))
 		}
 		return err
 	}
 	if reads > 0 {
-		tg := &engine.TransactGetItemsInput{ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+		tg := &dynamo.TransactGetItemsInput{ReturnConsumedCapacity: in.ReturnConsumedCapacity}
 		trees := make([]*expr.Trees, len(sts))
 		for i, st := range sts {
 			g, x, err := keyRead(db, st, bs[i], msgQLTxSelectKey, msgQLTxIndex)
@@ -224,16 +225,16 @@ func ExecuteTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*eng
 				return nil, prefixed(i, err)
 			}
 			trees[i] = x
-			tg.TransactItems = append(tg.TransactItems, engine.TransactGetItem{Get: &engine.TransactGet{TableName: g.TableName, Key: g.Key,
+			tg.TransactItems = append(tg.TransactItems, dynamo.TransactGetItem{Get: &dynamo.TransactGet{TableName: g.TableName, Key: g.Key,
 				ProjectionExpression: g.ProjectionExpression, ExpressionAttributeNames: g.ExpressionAttributeNames}})
 		}
 		res, err := db.StatementTransactGetItems(tg, trees)
 		if err != nil {
 			return nil, err
 		}
-		return &engine.ExecuteTransactionOutput{Responses: res.Responses, ConsumedCapacity: res.ConsumedCapacity}, nil
+		return &dynamo.ExecuteTransactionOutput{Responses: res.Responses, ConsumedCapacity: res.ConsumedCapacity}, nil
 	}
-	tw := &engine.TransactWriteItemsInput{ReturnConsumedCapacity: in.ReturnConsumedCapacity,
+	tw := &dynamo.TransactWriteItemsInput{ReturnConsumedCapacity: in.ReturnConsumedCapacity,
 		ClientRequestToken: in.ClientRequestToken, ClientRequestTokenSet: in.ClientRequestTokenSet}
 	trees := make([]*expr.Trees, len(sts))
 	for i, st := range sts {
@@ -243,19 +244,19 @@ func ExecuteTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*eng
 		}
 		onFail := in.TransactStatements[i].ReturnValuesOnConditionCheckFailure
 		name := w.t.Table
-		var ti engine.TransactWriteItem
+		var ti dynamo.TransactWriteItem
 		switch w.kind {
 		case Insert:
-			ti.Put = &engine.TransactPut{TableName: name, Item: w.item, ConditionExpression: w.cond, ExpressionAttributeNames: w.names,
+			ti.Put = &dynamo.TransactPut{TableName: name, Item: w.item, ConditionExpression: w.cond, ExpressionAttributeNames: w.names,
 				ReturnValuesOnConditionCheckFailure: onFail}
 		case Update:
-			ti.Update = &engine.TransactUpdate{TableName: name, Key: w.key, UpdateExpression: w.update, ConditionExpression: w.cond,
+			ti.Update = &dynamo.TransactUpdate{TableName: name, Key: w.key, UpdateExpression: w.update, ConditionExpression: w.cond,
 				ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values, ReturnValuesOnConditionCheckFailure: onFail}
 		case Delete:
-			ti.Delete = &engine.TransactDelete{TableName: name, Key: w.key, ConditionExpression: w.cond,
+			ti.Delete = &dynamo.TransactDelete{TableName: name, Key: w.key, ConditionExpression: w.cond,
 				ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values, ReturnValuesOnConditionCheckFailure: onFail}
 		case Exists:
-			ti.ConditionCheck = &engine.TransactConditionCheck{TableName: name, Key: w.key, ConditionExpression: w.cond,
+			ti.ConditionCheck = &dynamo.TransactConditionCheck{TableName: name, Key: w.key, ConditionExpression: w.cond,
 				ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values, ReturnValuesOnConditionCheckFailure: onFail}
 		}
 		tw.TransactItems = append(tw.TransactItems, ti)
@@ -265,22 +266,22 @@ func ExecuteTransaction(db *engine.DB, in *engine.ExecuteTransactionInput) (*eng
 	if err != nil {
 		return nil, duplicateReasons(err, sts)
 	}
-	return &engine.ExecuteTransactionOutput{Responses: []engine.ItemResponse{}, ConsumedCapacity: res.ConsumedCapacity}, nil
+	return &dynamo.ExecuteTransactionOutput{Responses: []dynamo.ItemResponse{}, ConsumedCapacity: res.ConsumedCapacity}, nil
 }
 
 // duplicateReasons reports an INSERT whose key exists as DuplicateItem in
 // a cancelled transaction's reasons, where TransactWriteItems says its
 // condition failed.
 func duplicateReasons(err error, sts []*Statement) error {
-	var e *engine.Error
-	if !errors.As(err, &e) || e.Code != engine.CodeTransactionCanceled || len(e.CancellationReasons) != len(sts) {
+	var e *dynamo.Error
+	if !errors.As(err, &e) || e.Code != dynamo.CodeTransactionCanceled || len(e.CancellationReasons) != len(sts) {
 		return err
 	}
-	reasons := append([]engine.CancellationReason(nil), e.CancellationReasons...)
+	reasons := append([]dynamo.CancellationReason(nil), e.CancellationReasons...)
 	for i, r := range reasons {
 		if sts[i].Kind == Insert && r.Code == engine.ReasonConditionalCheckFailed {
-			reasons[i] = engine.CancellationReason{Code: "DuplicateItem", Message: msgQLDuplicateItem}
+			reasons[i] = dynamo.CancellationReason{Code: "DuplicateItem", Message: msgQLDuplicateItem}
 		}
 	}
-	return engine.TransactionCanceled(reasons)
+	return dynamo.TransactionCanceled(reasons)
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // ExecuteStatement against the operation it plans onto: a SELECT by the
@@ -13,7 +13,7 @@ import (
 
 func BenchmarkPartiQLSelectByKey(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &engine.ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ? AND sk = ?`,
+	in := &dynamo.ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ? AND sk = ?`,
 		Parameters: []attr.Value{attr.S("p7"), attr.N("507")}}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -26,7 +26,7 @@ func BenchmarkPartiQLSelectByKey(b *testing.B) {
 
 func BenchmarkPartiQLGetItem(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &engine.GetItemInput{TableName: "reads", Key: attr.Item{"pk": attr.S("p7"), "sk": attr.N("507")}}
+	in := &dynamo.GetItemInput{TableName: "reads", Key: attr.Item{"pk": attr.S("p7"), "sk": attr.N("507")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		out, err := db.GetItem(in)
@@ -38,7 +38,7 @@ func BenchmarkPartiQLGetItem(b *testing.B) {
 
 func BenchmarkPartiQLSelectByPartition(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &engine.ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ?`, Parameters: []attr.Value{attr.S("p7")}}
+	in := &dynamo.ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ?`, Parameters: []attr.Value{attr.S("p7")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		out, err := ExecuteStatement(db, in)
@@ -50,7 +50,7 @@ func BenchmarkPartiQLSelectByPartition(b *testing.B) {
 
 func BenchmarkPartiQLQuery(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &engine.QueryInput{TableName: "reads", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: attr.Item{":p": attr.S("p7")}}
+	in := &dynamo.QueryInput{TableName: "reads", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: attr.Item{":p": attr.S("p7")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		out, err := db.Query(in)
@@ -65,7 +65,7 @@ func BenchmarkPartiQLQuery(b *testing.B) {
 
 func BenchmarkPartiQLSelectByPartitionLimit(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &engine.ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ?`, Parameters: []attr.Value{attr.S("p7")}, Limit: ptr(int32(10))}
+	in := &dynamo.ExecuteStatementInput{Statement: `SELECT * FROM "reads" WHERE pk = ?`, Parameters: []attr.Value{attr.S("p7")}, Limit: ptr(int32(10))}
 	b.ReportAllocs()
 	for b.Loop() {
 		out, err := ExecuteStatement(db, in)
@@ -77,7 +77,7 @@ func BenchmarkPartiQLSelectByPartitionLimit(b *testing.B) {
 
 func BenchmarkPartiQLQueryLimit(b *testing.B) {
 	db := benchTable(b, 10_000)
-	in := &engine.QueryInput{TableName: "reads", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: attr.Item{":p": attr.S("p7")}, Limit: ptr(int32(10))}
+	in := &dynamo.QueryInput{TableName: "reads", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: attr.Item{":p": attr.S("p7")}, Limit: ptr(int32(10))}
 	b.ReportAllocs()
 	for b.Loop() {
 		out, err := db.Query(in)

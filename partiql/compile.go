@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/expr"
 )
@@ -23,7 +24,7 @@ import (
 func qlError(err error) error {
 	var pe *Error
 	if errors.As(err, &pe) {
-		return engine.Validation(pe.Message)
+		return dynamo.Validation(pe.Message)
 	}
 	return err
 }
@@ -45,7 +46,7 @@ func bindParams(params []attr.Value, want int) (*binder, error) {
 
 // bind is bindParams into b.
 func (b *binder) bind(params []attr.Value, want int) error {
-	if err := engine.CheckParameters(params, want); err != nil {
+	if err := dynamo.CheckParameters(params, want); err != nil {
 		return err
 	}
 	b.params = params
@@ -63,7 +64,7 @@ func (b *binder) value(e Expr, at string) (attr.Value, error) {
 		case LitNumber:
 			n, err := attr.NormalizeNumber(x.Text)
 			if err != nil {
-				return attr.Value{}, engine.Validation(err.Error() + " under " + at)
+				return attr.Value{}, dynamo.Validation(err.Error() + " under " + at)
 			}
 			return attr.N(n), nil
 		case LitBool:
@@ -71,7 +72,7 @@ func (b *binder) value(e Expr, at string) (attr.Value, error) {
 		case LitNull:
 			return attr.Value{Type: attr.TypeNULL, Bool: true}, nil
 		case LitMissing:
-			return attr.Value{}, engine.Validation(msgQLMissingLiteral)
+			return attr.Value{}, dynamo.Validation(msgQLMissingLiteral)
 		}
 	case *Param:
 		return b.params[x.N], nil
@@ -90,9 +91,9 @@ func (b *binder) value(e Expr, at string) (attr.Value, error) {
 	case *Bag:
 		return b.bag(x, at)
 	case *Call:
-		return attr.Value{}, engine.Validation(msgQLUnsupportedType(x.Name, at) + At(x.Pos))
+		return attr.Value{}, dynamo.Validation(msgQLUnsupportedType(x.Name, at) + At(x.Pos))
 	}
-	return attr.Value{}, engine.Validation(msgQLUnsupportedType(exprName(e), at))
+	return attr.Value{}, dynamo.Validation(msgQLUnsupportedType(exprName(e), at))
 }
 
 // mapValue converts a tuple literal to an M value.
@@ -101,10 +102,10 @@ func (b *binder) mapValue(x *Map, at string) (attr.Value, error) {
 	for i, k := range x.Keys {
 		key, ok := k.(*Literal)
 		if !ok || key.Kind != LitString {
-			return attr.Value{}, engine.Validation(msgQLTupleKeyType(exprName(k), at))
+			return attr.Value{}, dynamo.Validation(msgQLTupleKeyType(exprName(k), at))
 		}
 		if _, dup := m[key.Text]; dup {
-			return attr.Value{}, engine.Validation(msgQLDuplicateTupleKey(key.Text, at))
+			return attr.Value{}, dynamo.Validation(msgQLDuplicateTupleKey(key.Text, at))
 		}
 		v, err := b.value(x.Vals[i], at+"."+key.Text)
 		if err != nil {
@@ -118,7 +119,7 @@ func (b *binder) mapValue(x *Map, at string) (attr.Value, error) {
 // bag converts a set literal: strings make an SS, numbers an NS.
 func (b *binder) bag(x *Bag, at string) (attr.Value, error) {
 	if len(x.Elems) == 0 {
-		return attr.Value{}, engine.Validation(msgQLEmptyBag)
+		return attr.Value{}, dynamo.Validation(msgQLEmptyBag)
 	}
 	var out attr.Value
 	for i, el := range x.Elems {
@@ -135,12 +136,12 @@ func (b *binder) bag(x *Bag, at string) (attr.Value, error) {
 		case attr.TypeB:
 			t = attr.TypeBS
 		default:
-			return attr.Value{}, engine.Validation(msgQLBagType)
+			return attr.Value{}, dynamo.Validation(msgQLBagType)
 		}
 		if i == 0 {
 			out.Type = t
 		} else if out.Type != t {
-			return attr.Value{}, engine.Validation(msgQLBagType)
+			return attr.Value{}, dynamo.Validation(msgQLBagType)
 		}
 		if t == attr.TypeBS {
 			out.BS = append(out.BS, v.B)
@@ -152,7 +153,7 @@ func (b *binder) bag(x *Bag, at string) (attr.Value, error) {
 		// A value's own problem, as the engine words it (a duplicate).
 		var ae *attr.Error
 		if errors.As(err, &ae) {
-			err = engine.Validation(ae.Message)
+			err = dynamo.Validation(ae.Message)
 		}
 		return attr.Value{}, err
 	}
@@ -323,12 +324,12 @@ func (x *exprText) operand(e Expr) (string, *expr.Operand, error) {
 		return s, o, nil
 	case *Literal:
 		if y.Kind == LitMissing {
-			return "", nil, engine.Validation(msgQLMissingLiteral)
+			return "", nil, dynamo.Validation(msgQLMissingLiteral)
 		}
 	case *Call:
 		if y.Name == "size" {
 			if len(y.Args) != 1 {
-				return "", nil, engine.Validation(msgQLOperands("size", len(y.Args)))
+				return "", nil, dynamo.Validation(msgQLOperands("size", len(y.Args)))
 			}
 			a, ao, err := x.operand(y.Args[0])
 			if err != nil {
@@ -336,14 +337,14 @@ func (x *exprText) operand(e Expr) (string, *expr.Operand, error) {
 			}
 			return "size(" + a + ")", &expr.Operand{Kind: expr.OperandFunc, Func: "size", Args: []*expr.Operand{ao}}, nil
 		}
-		return "", nil, engine.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
+		return "", nil, dynamo.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
 	case *Binary:
-		return "", nil, engine.Validation(msgQLConditionOp(y.Op))
+		return "", nil, dynamo.Validation(msgQLConditionOp(y.Op))
 	case *Neg:
-		return "", nil, engine.Validation(msgQLConditionOp("-"))
+		return "", nil, dynamo.Validation(msgQLConditionOp("-"))
 	}
 	if !IsValue(e) {
-		return "", nil, engine.Validation(msgQLConditionOp(exprName(e)))
+		return "", nil, dynamo.Validation(msgQLConditionOp(exprName(e)))
 	}
 	if x.tmpl {
 		if p, ok := e.(*Param); ok {
@@ -415,7 +416,7 @@ func (x *exprText) cond(e Expr) (string, *expr.Cond, error) {
 			}
 			return l + " " + y.Op + " " + r, &expr.Cond{Kind: expr.CondCompare, Op: compareOps[y.Op], Operands: []*expr.Operand{lo, ro}}, nil
 		}
-		return "", nil, engine.Validation(msgQLConditionOp(y.Op))
+		return "", nil, dynamo.Validation(msgQLConditionOp(y.Op))
 	case *Not:
 		c, cc, err := x.cond(y.X)
 		if err != nil {
@@ -440,7 +441,7 @@ func (x *exprText) cond(e Expr) (string, *expr.Cond, error) {
 		return s, c, nil
 	case *In:
 		if _, ok := y.X.(*Path); !ok || !y.Seq || len(y.List) == 0 {
-			return "", nil, engine.Validation(msgQLInOperator)
+			return "", nil, dynamo.Validation(msgQLInOperator)
 		}
 		l, lo, _ := x.operand(y.X)
 		vals := make([]string, len(y.List))
@@ -463,7 +464,7 @@ func (x *exprText) cond(e Expr) (string, *expr.Cond, error) {
 	case *Is:
 		p, ok := y.X.(*Path)
 		if !ok {
-			return "", nil, engine.Validation(msgQLIsOperand)
+			return "", nil, dynamo.Validation(msgQLIsOperand)
 		}
 		ph, elems := x.path(p)
 		po := func() *expr.Operand { return &expr.Operand{Kind: expr.OperandPath, Path: elems} }
@@ -486,7 +487,7 @@ func (x *exprText) cond(e Expr) (string, *expr.Cond, error) {
 		}
 		typ, ok := isTypes[y.Type]
 		if !ok {
-			return "", nil, engine.Validation(msgQLIsType(y.Type))
+			return "", nil, dynamo.Validation(msgQLIsType(y.Type))
 		}
 		t := x.value(attr.S(typ))
 		s, c := "attribute_type("+ph+", "+t+")", funcCond("attribute_type", po(), valueOperand(t))
@@ -497,7 +498,7 @@ func (x *exprText) cond(e Expr) (string, *expr.Cond, error) {
 	case *Call:
 		return x.call(y)
 	}
-	return "", nil, engine.Validation(msgQLWhereBoolean)
+	return "", nil, dynamo.Validation(msgQLWhereBoolean)
 }
 
 // boolTest rewrites `f(...) = TRUE` and its variants, where f is a
@@ -531,17 +532,17 @@ func (x *exprText) call(c *Call) (string, *expr.Cond, error) {
 	switch c.Name {
 	case "attribute_exists", "attribute_not_exists":
 		if len(c.Args) != 1 {
-			return "", nil, engine.Validation(msgQLOperands(c.Name, len(c.Args)))
+			return "", nil, dynamo.Validation(msgQLOperands(c.Name, len(c.Args)))
 		}
 		p, ok := c.Args[0].(*Path)
 		if !ok {
-			return "", nil, engine.Validation(msgQLNeedsPath(c.Name))
+			return "", nil, dynamo.Validation(msgQLNeedsPath(c.Name))
 		}
 		s, o := x.pathOperand(p)
 		return c.Name + "(" + s + ")", funcCond(c.Name, o), nil
 	case "begins_with", "contains", "attribute_type":
 		if len(c.Args) != 2 {
-			return "", nil, engine.Validation(msgQLOperands(c.Name, len(c.Args)))
+			return "", nil, dynamo.Validation(msgQLOperands(c.Name, len(c.Args)))
 		}
 		a, ao, err := x.operand(c.Args[0])
 		if err != nil {
@@ -553,7 +554,7 @@ func (x *exprText) call(c *Call) (string, *expr.Cond, error) {
 		}
 		return c.Name + "(" + a + ", " + b + ")", funcCond(c.Name, ao, bo), nil
 	}
-	return "", nil, engine.Validation(msgQLUnrecognizedFunction(c.Name) + At(c.Pos))
+	return "", nil, dynamo.Validation(msgQLUnrecognizedFunction(c.Name) + At(c.Pos))
 }
 
 // and joins conditions with AND, each in parentheses when there are
@@ -573,7 +574,7 @@ func and(parts []string, conds []*expr.Cond) (string, *expr.Cond) {
 }
 
 // errIncompleteKey is the one error of a WHERE without the whole key.
-var errIncompleteKey = engine.Validation(msgQLIncompleteKey)
+var errIncompleteKey = dynamo.Validation(msgQLIncompleteKey)
 
 // whereKey finds a write's key in its WHERE: one equality for each key
 // attribute. It returns the key and the other conjuncts.
@@ -592,7 +593,7 @@ func (x *exprText) whereKey(t *engine.Schema, where Expr) (attr.Item, []Expr, er
 				continue
 			}
 			if _, dup := key[n]; dup {
-				return nil, nil, engine.Validation(msgQLMultipleKeyConditions(n))
+				return nil, nil, dynamo.Validation(msgQLMultipleKeyConditions(n))
 			}
 			val, err := x.b.value(v, "root")
 			if err != nil {
@@ -626,18 +627,18 @@ func (x *exprText) update(acts []Action) (string, *expr.Tree, error) {
 		if c, ok := a.Value.(*Call); ok && (c.Name == "set_add" || c.Name == "set_delete") {
 			op := strings.ToUpper(strings.TrimPrefix(c.Name, "set_"))
 			if len(c.Args) != 2 {
-				return "", nil, engine.Validation(msgQLSetArgs(op) + At(c.Pos))
+				return "", nil, dynamo.Validation(msgQLSetArgs(op) + At(c.Pos))
 			}
 			first, ok := c.Args[0].(*Path)
 			if !ok || !samePath(first, a.Path) {
-				return "", nil, engine.Validation(msgQLSetFirstArg(op) + At(c.Pos))
+				return "", nil, dynamo.Validation(msgQLSetFirstArg(op) + At(c.Pos))
 			}
 			v, err := x.setOperand(c.Args[1])
 			if err != nil {
 				return "", nil, err
 			}
 			if v.Type != attr.TypeSS && v.Type != attr.TypeNS && v.Type != attr.TypeBS {
-				return "", nil, engine.Validation(msgQLSetSecondArg(op) + At(first.Pos))
+				return "", nil, dynamo.Validation(msgQLSetSecondArg(op) + At(first.Pos))
 			}
 			ph := x.value(v)
 			if op == "ADD" {
@@ -699,7 +700,7 @@ func (x *exprText) updateValue(e Expr) (string, *expr.Operand, error) {
 		return s, o, nil
 	case *Binary:
 		if y.Op != "+" && y.Op != "-" {
-			return "", nil, engine.Validation(msgQLUpdateOp(y.Op))
+			return "", nil, dynamo.Validation(msgQLUpdateOp(y.Op))
 		}
 		l, lo, err := x.updateValue(y.L)
 		if err != nil {
@@ -728,12 +729,12 @@ func (x *exprText) updateValue(e Expr) (string, *expr.Operand, error) {
 			}
 			return y.Name + "(" + strings.Join(args, ", ") + ")", &expr.Operand{Kind: expr.OperandFunc, Func: y.Name, Args: ops}, nil
 		}
-		return "", nil, engine.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
+		return "", nil, dynamo.Validation(msgQLUnrecognizedFunction(y.Name) + At(y.Pos))
 	case *Is:
-		return "", nil, engine.Validation(msgQLIsInUpdate)
+		return "", nil, dynamo.Validation(msgQLIsInUpdate)
 	}
 	if !IsValue(e) {
-		return "", nil, engine.Validation(msgQLUpdateOp(exprName(e)))
+		return "", nil, dynamo.Validation(msgQLUpdateOp(exprName(e)))
 	}
 	v, err := x.b.value(e, "root")
 	if err != nil {
@@ -751,10 +752,10 @@ func (b *binder) item(e Expr) (attr.Item, error) {
 		for i, k := range x.Keys {
 			key, ok := k.(*Literal)
 			if !ok || key.Kind != LitString {
-				return nil, engine.Validation(msgQLTupleKeyType(exprName(k), "root"))
+				return nil, dynamo.Validation(msgQLTupleKeyType(exprName(k), "root"))
 			}
 			if _, dup := it[key.Text]; dup {
-				return nil, engine.Validation(msgQLDuplicateTupleKey(key.Text, "root"))
+				return nil, dynamo.Validation(msgQLDuplicateTupleKey(key.Text, "root"))
 			}
 			v, err := b.value(x.Vals[i], "root")
 			if err != nil {
@@ -772,7 +773,7 @@ func (b *binder) item(e Expr) (attr.Item, error) {
 			return it, nil
 		}
 	}
-	return nil, engine.Validation(msgQLInsertFormat)
+	return nil, dynamo.Validation(msgQLInsertFormat)
 }
 
 // checkInsertKey checks an INSERT's item for its table's key.
@@ -785,10 +786,10 @@ func checkInsertKey(t *engine.Schema, it attr.Item) error {
 	for i, n := range names {
 		v, ok := it[n]
 		if !ok {
-			return engine.Validation(msgQLKeyAbsent(n))
+			return dynamo.Validation(msgQLKeyAbsent(n))
 		}
 		if v.Type != types[i] {
-			return engine.Validation(msgQLKeyType(n))
+			return dynamo.Validation(msgQLKeyType(n))
 		}
 	}
 	return nil

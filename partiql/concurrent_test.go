@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -22,7 +23,7 @@ func TestStatementsConcurrent(t *testing.T) {
 	for p := 0; p < 4; p++ {
 		for s := 0; s < 30; s++ {
 			it := attr.Item{"pk": attr.S(fmt.Sprint("p", p)), "sk": attr.N(fmt.Sprint(s)), "odd": attr.Bool(s%2 == 1)}
-			if _, err := db.PutItem(&engine.PutItemInput{TableName: "conc", Item: it}); err != nil {
+			if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "conc", Item: it}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -34,14 +35,14 @@ func TestStatementsConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 50; i++ {
 				p := attr.S(fmt.Sprint("p", (g+i)%4))
-				out, err := ExecuteStatement(db, &engine.ExecuteStatementInput{Statement: `SELECT * FROM "conc" WHERE pk = ? AND sk = ?`,
+				out, err := ExecuteStatement(db, &dynamo.ExecuteStatementInput{Statement: `SELECT * FROM "conc" WHERE pk = ? AND sk = ?`,
 					Parameters: []attr.Value{p, attr.N(fmt.Sprint(i % 30))}})
 				if err != nil || len(out.Items) != 1 || !attr.Equal(out.Items[0]["pk"], p) {
 					t.Errorf("by key: %v %v", err, out)
 					return
 				}
 				// A partition, 7 at a time, with a filter: 15 odd items.
-				in := &engine.ExecuteStatementInput{Statement: `SELECT sk FROM "conc" WHERE pk = ? AND sk >= ? AND odd = ?`,
+				in := &dynamo.ExecuteStatementInput{Statement: `SELECT sk FROM "conc" WHERE pk = ? AND sk >= ? AND odd = ?`,
 					Parameters: []attr.Value{p, attr.N("0"), attr.Bool(true)}, Limit: ptr(int32(7))}
 				n := 0
 				for {
@@ -60,7 +61,7 @@ func TestStatementsConcurrent(t *testing.T) {
 					t.Errorf("partition: %d items", n)
 					return
 				}
-				out, err = ExecuteStatement(db, &engine.ExecuteStatementInput{Statement: `SELECT pk FROM "conc" WHERE sk = ?`, Parameters: []attr.Value{attr.N(fmt.Sprint(i % 30))}})
+				out, err = ExecuteStatement(db, &dynamo.ExecuteStatementInput{Statement: `SELECT pk FROM "conc" WHERE sk = ?`, Parameters: []attr.Value{attr.N(fmt.Sprint(i % 30))}})
 				if err != nil || len(out.Items) != 4 {
 					t.Errorf("scan: %v %d", err, len(out.Items))
 					return

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/expr"
 )
@@ -35,7 +36,7 @@ const maxINPartitionKeys = 50
 // so (expr.Tree).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExecuteStatement.html
-func ExecuteStatement(db *engine.DB, in *engine.ExecuteStatementInput) (*engine.ExecuteStatementOutput, error) {
+func ExecuteStatement(db *engine.DB, in *dynamo.ExecuteStatementInput) (*dynamo.ExecuteStatementOutput, error) {
 	if err := engine.CheckExecuteStatement(in); err != nil {
 		return nil, err
 	}
@@ -52,7 +53,7 @@ func ExecuteStatement(db *engine.DB, in *engine.ExecuteStatementInput) (*engine.
 	case Select:
 		return qlSelect(db, st, b, in)
 	case Exists:
-		return nil, engine.Validation(msgQLExistsOutsideTx)
+		return nil, dynamo.Validation(msgQLExistsOutsideTx)
 	}
 	bw := bv // planWrite keeps it; bv stays on the stack
 	w, err := planWrite(db, st, &bw, qlSingle)
@@ -64,7 +65,7 @@ func ExecuteStatement(db *engine.DB, in *engine.ExecuteStatementInput) (*engine.
 	if err != nil {
 		return nil, err
 	}
-	out := &engine.ExecuteStatementOutput{Items: []attr.Item{}, ConsumedCapacity: cc}
+	out := &dynamo.ExecuteStatementOutput{Items: []attr.Item{}, ConsumedCapacity: cc}
 	if attrs != nil {
 		out.Items = append(out.Items, attrs)
 	}
@@ -105,26 +106,26 @@ func planWrite(db *engine.DB, st *Statement, b *binder, ctx qlContext) (*qlWrite
 // on a description).
 func planWriteOn(st *Statement, b *binder, ctx qlContext, lookup func() (*engine.Schema, error)) (*qlWrite, error) {
 	if st.Index != "" && st.Kind != Exists {
-		return nil, engine.Validation(msgQLOnIndex)
+		return nil, dynamo.Validation(msgQLOnIndex)
 	}
 	switch {
 	case st.Kind == Insert && st.Returning != ReturnNone:
-		return nil, engine.Validation(msgQLReturningInsert)
+		return nil, dynamo.Validation(msgQLReturningInsert)
 	case st.Kind == Delete && st.Returning != ReturnNone && st.Returning != ReturnAllOld:
-		return nil, engine.Validation(msgQLReturningDelete(st.Returning.String()))
+		return nil, dynamo.Validation(msgQLReturningDelete(st.Returning.String()))
 	case ctx == qlTransaction && st.Returning != ReturnNone:
-		return nil, engine.Validation(msgQLTxReturning)
+		return nil, dynamo.Validation(msgQLTxReturning)
 	}
-	w := &qlWrite{kind: st.Kind, returning: engine.ReturnValuesNone}
+	w := &qlWrite{kind: st.Kind, returning: dynamo.ReturnValuesNone}
 	switch st.Returning {
 	case ReturnAllOld:
-		w.returning = engine.ReturnValuesAllOld
+		w.returning = dynamo.ReturnValuesAllOld
 	case ReturnModifiedOld:
-		w.returning = engine.ReturnValuesUpdatedOld
+		w.returning = dynamo.ReturnValuesUpdatedOld
 	case ReturnAllNew:
-		w.returning = engine.ReturnValuesAllNew
+		w.returning = dynamo.ReturnValuesAllNew
 	case ReturnModifiedNew:
-		w.returning = engine.ReturnValuesUpdatedNew
+		w.returning = dynamo.ReturnValuesUpdatedNew
 	}
 	if st.Kind == Insert {
 		it, err := b.item(st.Value)
@@ -149,7 +150,7 @@ func planWriteOn(st *Statement, b *binder, ctx qlContext, lookup func() (*engine
 		return nil, err
 	}
 	if st.Kind == Exists && st.Index != "" {
-		return nil, engine.Validation(msgQLTxConditionIndex)
+		return nil, dynamo.Validation(msgQLTxConditionIndex)
 	}
 	if st.Aggregate != nil {
 		return nil, planError(&PlanError{Code: PlanAggregate, Expr: st.Aggregate})
@@ -158,7 +159,7 @@ func planWriteOn(st *Statement, b *binder, ctx qlContext, lookup func() (*engine
 	key, rest, err := x.whereKey(t, st.Where)
 	if err != nil {
 		if st.Kind == Exists && errors.Is(err, errIncompleteKey) {
-			return nil, engine.Validation(msgQLExistsNeedsCondition)
+			return nil, dynamo.Validation(msgQLExistsNeedsCondition)
 		}
 		return nil, err
 	}
@@ -174,7 +175,7 @@ func planWriteOn(st *Statement, b *binder, ctx qlContext, lookup func() (*engine
 		trees = append(trees, funcCond("attribute_exists", nameOperand(ph)))
 	}
 	if st.Kind == Exists && len(rest) == 0 {
-		return nil, engine.Validation(msgQLExistsNeedsCondition)
+		return nil, dynamo.Validation(msgQLExistsNeedsCondition)
 	}
 	for _, r := range rest {
 		s, c, err := x.cond(r)
@@ -197,21 +198,21 @@ var insertCondition = expr.ConditionTree(expr.KindCondition, funcCond("attribute
 
 // runWrite runs a planned write through its item operation, returning the
 // item RETURNING asked for.
-func runWrite(db *engine.DB, w *qlWrite, rcc string) (attr.Item, *engine.ConsumedCapacity, error) {
+func runWrite(db *engine.DB, w *qlWrite, rcc string) (attr.Item, *dynamo.ConsumedCapacity, error) {
 	switch w.kind {
 	case Insert:
-		out, err := db.StatementPutItem(&engine.PutItemInput{TableName: w.t.Table, Item: w.item, ConditionExpression: w.cond,
+		out, err := db.StatementPutItem(&dynamo.PutItemInput{TableName: w.t.Table, Item: w.item, ConditionExpression: w.cond,
 			ExpressionAttributeNames: w.names, ReturnConsumedCapacity: rcc}, &w.trees)
 		if err != nil {
-			var e *engine.Error
-			if errors.As(err, &e) && e.Code == engine.CodeConditionalCheckFailed {
-				return nil, nil, engine.DuplicateItem(msgQLDuplicateItem)
+			var e *dynamo.Error
+			if errors.As(err, &e) && e.Code == dynamo.CodeConditionalCheckFailed {
+				return nil, nil, dynamo.DuplicateItem(msgQLDuplicateItem)
 			}
 			return nil, nil, err
 		}
 		return nil, out.ConsumedCapacity, nil
 	case Update:
-		out, err := db.StatementUpdateItem(&engine.UpdateItemInput{TableName: w.t.Table, Key: w.key, UpdateExpression: w.update,
+		out, err := db.StatementUpdateItem(&dynamo.UpdateItemInput{TableName: w.t.Table, Key: w.key, UpdateExpression: w.update,
 			ConditionExpression: w.cond, ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values,
 			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail}, &w.trees)
 		if err != nil {
@@ -219,7 +220,7 @@ func runWrite(db *engine.DB, w *qlWrite, rcc string) (attr.Item, *engine.Consume
 		}
 		return returned(w.returning, out.Attributes), out.ConsumedCapacity, nil
 	case Delete:
-		out, err := db.StatementDeleteItem(&engine.DeleteItemInput{TableName: w.t.Table, Key: w.key, ConditionExpression: w.cond,
+		out, err := db.StatementDeleteItem(&dynamo.DeleteItemInput{TableName: w.t.Table, Key: w.key, ConditionExpression: w.cond,
 			ExpressionAttributeNames: w.names, ExpressionAttributeValues: w.values,
 			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail}, &w.trees)
 		if err != nil {
@@ -227,13 +228,13 @@ func runWrite(db *engine.DB, w *qlWrite, rcc string) (attr.Item, *engine.Consume
 		}
 		return returned(w.returning, out.Attributes), out.ConsumedCapacity, nil
 	}
-	return nil, nil, engine.Validation(msgQLExistsOutsideTx)
+	return nil, nil, dynamo.Validation(msgQLExistsOutsideTx)
 }
 
 // returned is the item a RETURNING clause gives: none without one, and
 // an empty item where the operation returned no attributes.
 func returned(rv string, attrs attr.Item) attr.Item {
-	if rv == engine.ReturnValuesNone {
+	if rv == dynamo.ReturnValuesNone {
 		return nil
 	}
 	if attrs == nil {
@@ -421,7 +422,7 @@ func bindHashes(p *Plan, b *binder) ([]attr.Value, error) {
 }
 
 // qlSelect runs a SELECT.
-func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStatementInput) (*engine.ExecuteStatementOutput, error) {
+func qlSelect(db *engine.DB, st *Statement, b *binder, in *dynamo.ExecuteStatementInput) (*dynamo.ExecuteStatementOutput, error) {
 	c, err := compiledSelect(db, st, in.ConsistentRead)
 	if err != nil {
 		return nil, err
@@ -444,7 +445,7 @@ func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStateme
 	if err != nil {
 		return nil, err
 	}
-	out := &engine.ExecuteStatementOutput{}
+	out := &dynamo.ExecuteStatementOutput{}
 	switch {
 	case p.KeyOnly && len(hashes) == 1:
 		var sk attr.Value
@@ -463,7 +464,7 @@ func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStateme
 		if p.SortKey != nil {
 			key[p.Range] = sk
 		}
-		got, err := db.StatementGetItem(&engine.GetItemInput{TableName: st.Table, Key: key, ConsistentRead: in.ConsistentRead,
+		got, err := db.StatementGetItem(&dynamo.GetItemInput{TableName: st.Table, Key: key, ConsistentRead: in.ConsistentRead,
 			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ProjectionExpression: c.proj, ExpressionAttributeNames: c.names}, &c.trees)
 		if len(key) <= 2 {
 			c.keys.Put(key)
@@ -483,7 +484,7 @@ func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStateme
 		if t.err != nil {
 			return nil, t.err
 		}
-		s := &engine.ScanInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead, Limit: in.Limit,
+		s := &dynamo.ScanInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead, Limit: in.Limit,
 			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ExclusiveStartKey: tok.lek,
 			FilterExpression: t.filter, ProjectionExpression: t.proj,
 			ExpressionAttributeNames: t.names, ExpressionAttributeValues: t.values(b, attr.Value{})}
@@ -504,7 +505,7 @@ func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStateme
 		return out, nil
 	}
 	if tok.part >= len(hashes) {
-		return nil, engine.Validation(msgQLNextTokenMismatch)
+		return nil, dynamo.Validation(msgQLNextTokenMismatch)
 	}
 	remaining := 0
 	if in.Limit != nil {
@@ -517,7 +518,7 @@ func qlSelect(db *engine.DB, st *Statement, b *binder, in *engine.ExecuteStateme
 		if t.err != nil {
 			return nil, t.err
 		}
-		q := &engine.QueryInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead,
+		q := &dynamo.QueryInput{TableName: st.Table, IndexName: st.Index, ConsistentRead: in.ConsistentRead,
 			KeyConditionExpression: t.keyCond, FilterExpression: t.filter, ProjectionExpression: t.proj,
 			ExpressionAttributeNames: t.names, ExpressionAttributeValues: t.values(b, hashes[i]),
 			ReturnConsumedCapacity: in.ReturnConsumedCapacity, ExclusiveStartKey: lek}
@@ -590,7 +591,7 @@ func filterText(x *exprText, filter []Expr) (string, *expr.Cond, error) {
 }
 
 // addConsumed adds b's units to a.
-func addConsumed(a, b *engine.ConsumedCapacity) *engine.ConsumedCapacity {
+func addConsumed(a, b *dynamo.ConsumedCapacity) *dynamo.ConsumedCapacity {
 	if a == nil {
 		return b
 	}
@@ -606,21 +607,21 @@ func addConsumed(a, b *engine.ConsumedCapacity) *engine.ConsumedCapacity {
 		}
 		return ptr(*x + *y)
 	}
-	sumCap := func(x, y *engine.Capacity) *engine.Capacity {
+	sumCap := func(x, y *dynamo.Capacity) *dynamo.Capacity {
 		if x == nil {
 			return y
 		}
 		if y == nil {
 			return x
 		}
-		return &engine.Capacity{CapacityUnits: sum(x.CapacityUnits, y.CapacityUnits),
+		return &dynamo.Capacity{CapacityUnits: sum(x.CapacityUnits, y.CapacityUnits),
 			ReadCapacityUnits: sum(x.ReadCapacityUnits, y.ReadCapacityUnits), WriteCapacityUnits: sum(x.WriteCapacityUnits, y.WriteCapacityUnits)}
 	}
-	sumMap := func(x, y map[string]engine.Capacity) map[string]engine.Capacity {
+	sumMap := func(x, y map[string]dynamo.Capacity) map[string]dynamo.Capacity {
 		if x == nil {
 			return y
 		}
-		out := make(map[string]engine.Capacity, len(x))
+		out := make(map[string]dynamo.Capacity, len(x))
 		for k, v := range x {
 			out[k] = v
 		}
@@ -633,7 +634,7 @@ func addConsumed(a, b *engine.ConsumedCapacity) *engine.ConsumedCapacity {
 		}
 		return out
 	}
-	return &engine.ConsumedCapacity{TableName: a.TableName,
+	return &dynamo.ConsumedCapacity{TableName: a.TableName,
 		CapacityUnits: sum(a.CapacityUnits, b.CapacityUnits), ReadCapacityUnits: sum(a.ReadCapacityUnits, b.ReadCapacityUnits),
 		WriteCapacityUnits: sum(a.WriteCapacityUnits, b.WriteCapacityUnits), Table: sumCap(a.Table, b.Table),
 		LocalSecondaryIndexes: sumMap(a.LocalSecondaryIndexes, b.LocalSecondaryIndexes), GlobalSecondaryIndexes: sumMap(a.GlobalSecondaryIndexes, b.GlobalSecondaryIndexes)}
@@ -650,7 +651,7 @@ type qlToken struct {
 // statement and its parameters, uvarint(part), then the LastEvaluatedKey
 // in the binary item format (nothing when the next page starts a
 // partition).
-func requestDigest(in *engine.ExecuteStatementInput) [8]byte {
+func requestDigest(in *dynamo.ExecuteStatementInput) [8]byte {
 	bp := tokenBufs.Get().(*[]byte)
 	buf := binary.AppendUvarint((*bp)[:0], uint64(len(in.Statement)))
 	buf = append(buf, in.Statement...)
@@ -672,7 +673,7 @@ func putTokenBuf(bp *[]byte, b []byte) {
 	}
 }
 
-func encodeQLToken(in *engine.ExecuteStatementInput, part int, lek attr.Item) string {
+func encodeQLToken(in *dynamo.ExecuteStatementInput, part int, lek attr.Item) string {
 	d := requestDigest(in)
 	bp := tokenBufs.Get().(*[]byte)
 	b := append(append((*bp)[:0], 'Q'), d[:]...)
@@ -688,26 +689,26 @@ func encodeQLToken(in *engine.ExecuteStatementInput, part int, lek attr.Item) st
 	return tok
 }
 
-func decodeQLToken(in *engine.ExecuteStatementInput) (qlToken, error) {
+func decodeQLToken(in *dynamo.ExecuteStatementInput) (qlToken, error) {
 	var tok qlToken
 	if !in.NextTokenSet {
 		return tok, nil
 	}
 	b, err := base64.StdEncoding.DecodeString(in.NextToken)
 	if err != nil || len(b) < 10 || b[0] != 'Q' {
-		return tok, engine.Validation(msgQLNextTokenInvalid)
+		return tok, dynamo.Validation(msgQLNextTokenInvalid)
 	}
 	if d := requestDigest(in); string(b[1:9]) != string(d[:]) {
-		return tok, engine.Validation(msgQLNextTokenMismatch)
+		return tok, dynamo.Validation(msgQLNextTokenMismatch)
 	}
 	part, n := binary.Uvarint(b[9:])
 	if n <= 0 || part > maxINPartitionKeys {
-		return tok, engine.Validation(msgQLNextTokenInvalid)
+		return tok, dynamo.Validation(msgQLNextTokenInvalid)
 	}
 	tok.part = int(part)
 	if rest := b[9+n:]; len(rest) > 0 {
 		if tok.lek, err = attr.DecodeItem(rest); err != nil {
-			return tok, engine.Validation(msgQLNextTokenInvalid)
+			return tok, dynamo.Validation(msgQLNextTokenInvalid)
 		}
 	}
 	return tok, nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -38,7 +39,7 @@ func FuzzExecuteStatement(f *testing.F) {
 		{"pk": attr.S("a"), "sk": attr.N("2"), "ss": {Type: attr.TypeSS, SS: []string{"x"}}},
 		{"pk": attr.S("b"), "sk": attr.N("1"), "m": {Type: attr.TypeM, M: map[string]attr.Value{"b": {Type: attr.TypeL, L: []attr.Value{attr.S("y")}}}}},
 	} {
-		if _, err := db.PutItem(&engine.PutItemInput{TableName: "fzt", Item: it}); err != nil {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "fzt", Item: it}); err != nil {
 			f.Fatal(err)
 		}
 	}
@@ -53,20 +54,20 @@ func FuzzExecuteStatement(f *testing.F) {
 		}
 		for _, run := range []func() error{
 			func() error {
-				_, err := ExecuteStatement(db, &engine.ExecuteStatementInput{Statement: stmt, Parameters: ps})
+				_, err := ExecuteStatement(db, &dynamo.ExecuteStatementInput{Statement: stmt, Parameters: ps})
 				return err
 			},
 			func() error {
-				_, err := ExecuteTransaction(db, &engine.ExecuteTransactionInput{TransactStatements: []engine.ParameterizedStatement{{Statement: stmt, Parameters: ps}}})
+				_, err := ExecuteTransaction(db, &dynamo.ExecuteTransactionInput{TransactStatements: []dynamo.ParameterizedStatement{{Statement: stmt, Parameters: ps}}})
 				return err
 			},
 			func() error {
-				_, err := BatchExecuteStatement(db, &engine.BatchExecuteStatementInput{Statements: []engine.BatchStatementRequest{{Statement: stmt, Parameters: ps}}})
+				_, err := BatchExecuteStatement(db, &dynamo.BatchExecuteStatementInput{Statements: []dynamo.BatchStatementRequest{{Statement: stmt, Parameters: ps}}})
 				return err
 			},
 		} {
-			var e *engine.Error
-			if err := run(); err != nil && (!errors.As(err, &e) || e.Code == engine.CodeInternalServerError) {
+			var e *dynamo.Error
+			if err := run(); err != nil && (!errors.As(err, &e) || e.Code == dynamo.CodeInternalServerError) {
 				t.Fatalf("%q: %v", stmt, err)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -73,7 +74,7 @@ type ExplainRequest struct {
 // endpoint's DescribeTable, AWS's included: `dynago sql --explain` calls
 // it, and the web console is to. Errors are those ExecuteStatement would
 // answer before reading anything.
-func ExplainStatement(in *ExplainInput, describe func(table string) (*engine.TableDescription, error)) (*Explanation, error) {
+func ExplainStatement(in *ExplainInput, describe func(table string) (*dynamo.TableDescription, error)) (*Explanation, error) {
 	st, err := Parse(in.Statement)
 	if err != nil {
 		return nil, qlError(err)
@@ -97,8 +98,8 @@ func ExplainStatement(in *ExplainInput, describe func(table string) (*engine.Tab
 	d, err := describe(st.Table)
 	if err != nil {
 		// DescribeTable names the table; a statement does not.
-		var e *engine.Error
-		if errors.As(err, &e) && e.Code == engine.CodeResourceNotFound {
+		var e *dynamo.Error
+		if errors.As(err, &e) && e.Code == dynamo.CodeResourceNotFound {
 			return nil, engine.TableNotFound()
 		}
 		return nil, err
@@ -110,7 +111,7 @@ func ExplainStatement(in *ExplainInput, describe func(table string) (*engine.Tab
 		return e, explainSelect(e, st, t, b, bound, in.ConsistentRead)
 	}
 	if st.Kind == Exists {
-		return nil, engine.Validation(msgQLExistsOutsideTx)
+		return nil, dynamo.Validation(msgQLExistsOutsideTx)
 	}
 	w, err := planWriteOn(st, b, qlSingle, func() (*engine.Schema, error) { return t, nil })
 	if err != nil {

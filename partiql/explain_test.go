@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -17,25 +18,25 @@ func explainDB(t *testing.T) *engine.DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	_, err = db.CreateTable(&engine.CreateTableInput{TableName: "tbl", BillingMode: engine.BillingModePayPerRequest,
-		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}, {AttributeName: "gh", AttributeType: "S"}},
-		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: engine.KeyTypeHash}, {AttributeName: "sk", KeyType: engine.KeyTypeRange}},
-		GlobalSecondaryIndexes: []engine.GlobalSecondaryIndex{{IndexName: "gsi",
-			KeySchema:  []engine.KeySchemaElement{{AttributeName: "gh", KeyType: engine.KeyTypeHash}, {AttributeName: "sk", KeyType: engine.KeyTypeRange}},
-			Projection: engine.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"p"}}}},
+	_, err = db.CreateTable(&dynamo.CreateTableInput{TableName: "tbl", BillingMode: dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}, {AttributeName: "gh", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}, {AttributeName: "sk", KeyType: dynamo.KeyTypeRange}},
+		GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{IndexName: "gsi",
+			KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "gh", KeyType: dynamo.KeyTypeHash}, {AttributeName: "sk", KeyType: dynamo.KeyTypeRange}},
+			Projection: dynamo.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"p"}}}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.PutItem(&engine.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": attr.S("a"), "sk": attr.N("1"), "gh": attr.S("x"), "p": attr.S("v")}}); err != nil {
+	if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "tbl", Item: attr.Item{"pk": attr.S("a"), "sk": attr.N("1"), "gh": attr.S("x"), "p": attr.S("v")}}); err != nil {
 		t.Fatal(err)
 	}
 	return db
 }
 
-func describeOn(db *engine.DB) func(string) (*engine.TableDescription, error) {
-	return func(name string) (*engine.TableDescription, error) {
-		out, err := db.DescribeTable(&engine.DescribeTableInput{TableName: name})
+func describeOn(db *engine.DB) func(string) (*dynamo.TableDescription, error) {
+	return func(name string) (*dynamo.TableDescription, error) {
+		out, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: name})
 		if err != nil {
 			return nil, err
 		}
@@ -73,7 +74,7 @@ func TestExplainErrorsAsExecution(t *testing.T) {
 		{`DELETE FROM "tbl" WHERE pk = 'a' AND sk = 1 RETURNING ALL NEW *`, false},
 		{`EXISTS(SELECT * FROM "tbl" WHERE pk = 'a' AND sk = 1 AND x = 1)`, false},
 	} {
-		_, execErr := ExecuteStatement(db, &engine.ExecuteStatementInput{Statement: c.stmt, ConsistentRead: c.consistent})
+		_, execErr := ExecuteStatement(db, &dynamo.ExecuteStatementInput{Statement: c.stmt, ConsistentRead: c.consistent})
 		_, explainErr := ExplainStatement(&ExplainInput{Statement: c.stmt, ConsistentRead: c.consistent}, describeOn(db))
 		if execErr == nil || explainErr == nil || execErr.Error() != explainErr.Error() {
 			t.Errorf("%s:\n execution: %v\n explain:   %v", c.stmt, execErr, explainErr)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -37,11 +38,11 @@ func TestStatementExpressionErrors(t *testing.T) {
 		{`UPDATE "tbl" SET x = 1 WHERE pk = 'k' AND sk = 1 AND a < [1]`, envCond + typeL},
 		{`DELETE FROM "tbl" WHERE pk = 'k' AND sk = 1 AND a < [1]`, envCond + typeL},
 	} {
-		_, err := ExecuteStatement(db, &engine.ExecuteStatementInput{Statement: c.stmt})
-		if e, ok := err.(*engine.Error); !ok || e.Code != engine.CodeValidation || e.Message != c.want {
+		_, err := ExecuteStatement(db, &dynamo.ExecuteStatementInput{Statement: c.stmt})
+		if e, ok := err.(*dynamo.Error); !ok || e.Code != dynamo.CodeValidation || e.Message != c.want {
 			t.Errorf("%s: %v, want %q", c.stmt, err, c.want)
 		}
-		b, err := BatchExecuteStatement(db, &engine.BatchExecuteStatementInput{Statements: []engine.BatchStatementRequest{{Statement: c.stmt}}})
+		b, err := BatchExecuteStatement(db, &dynamo.BatchExecuteStatementInput{Statements: []dynamo.BatchStatementRequest{{Statement: c.stmt}}})
 		if strings.HasPrefix(c.stmt, "SELECT") && !strings.Contains(c.stmt, deep) {
 			continue // a batch reads by key only
 		}
@@ -56,8 +57,8 @@ func TestStatementExpressionErrors(t *testing.T) {
 		{`EXISTS(SELECT * FROM "tbl" WHERE pk = 'k' AND sk = 1 AND a < [1])`, typeL},
 		{`SELECT ` + deep + ` FROM "tbl" WHERE pk = 'k' AND sk = 1`, depth},
 	} {
-		_, err := ExecuteTransaction(db, &engine.ExecuteTransactionInput{TransactStatements: []engine.ParameterizedStatement{{Statement: c.stmt}}})
-		if e, ok := err.(*engine.Error); !ok || e.Code != engine.CodeValidation || e.Message != c.want {
+		_, err := ExecuteTransaction(db, &dynamo.ExecuteTransactionInput{TransactStatements: []dynamo.ParameterizedStatement{{Statement: c.stmt}}})
+		if e, ok := err.(*dynamo.Error); !ok || e.Code != dynamo.CodeValidation || e.Message != c.want {
 			t.Errorf("transaction %s: %v, want %q", c.stmt, err, c.want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -16,15 +17,15 @@ import (
 // mustCreate creates table name, keyed pk (S) and, withSort, sk (N).
 func mustCreate(t testing.TB, db *engine.DB, name string, withSort bool) {
 	t.Helper()
-	in := &engine.CreateTableInput{
+	in := &dynamo.CreateTableInput{
 		TableName:            name,
-		BillingMode:          engine.BillingModePayPerRequest,
-		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: engine.KeyTypeHash}},
+		BillingMode:          dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
 	}
 	if withSort {
-		in.AttributeDefinitions = append(in.AttributeDefinitions, engine.AttributeDefinition{AttributeName: "sk", AttributeType: "N"})
-		in.KeySchema = append(in.KeySchema, engine.KeySchemaElement{AttributeName: "sk", KeyType: engine.KeyTypeRange})
+		in.AttributeDefinitions = append(in.AttributeDefinitions, dynamo.AttributeDefinition{AttributeName: "sk", AttributeType: "N"})
+		in.KeySchema = append(in.KeySchema, dynamo.KeySchemaElement{AttributeName: "sk", KeyType: dynamo.KeyTypeRange})
 	}
 	if _, err := db.CreateTable(in); err != nil {
 		t.Fatalf("create table: %v", err)
@@ -61,7 +62,7 @@ func benchTable(b *testing.B, n int) *engine.DB {
 			defer wg.Done()
 			for i := w; i < n; i += workers {
 				it := attr.Item{"pk": attr.S(fmt.Sprintf("p%d", i%benchPartitions)), "sk": attr.N(fmt.Sprint(i)), "pad": pad, "odd": attr.Bool(i%100 == 7)}
-				if _, err := db.PutItem(&engine.PutItemInput{TableName: "reads", Item: it}); err != nil {
+				if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "reads", Item: it}); err != nil {
 					b.Error(err)
 					return
 				}

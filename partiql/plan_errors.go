@@ -3,6 +3,7 @@ package partiql
 import (
 	"errors"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -21,29 +22,29 @@ func planError(err error) error {
 	}
 	switch pe.Code {
 	case PlanNoIndex:
-		return engine.Validation(msgQLNoIndex)
+		return dynamo.Validation(msgQLNoIndex)
 	case PlanMultiKeyIndex:
-		return engine.Validation(msgQLMultiKeyIndex)
+		return dynamo.Validation(msgQLMultiKeyIndex)
 	case PlanConsistentGSI:
-		return engine.Validation(msgQLConsistentGSI)
+		return dynamo.Validation(msgQLConsistentGSI)
 	case PlanNotProjected:
-		return engine.Validation(engine.MsgNotProjected(pe.Name, pe.Names))
+		return dynamo.Validation(engine.MsgNotProjected(pe.Name, pe.Names))
 	case PlanOverlap:
-		return engine.Validation(msgQLOverlap)
+		return dynamo.Validation(msgQLOverlap)
 	case PlanOrderByNoWhere:
-		return engine.Validation(msgQLOrderByNoWhere)
+		return dynamo.Validation(msgQLOrderByNoWhere)
 	case PlanOrderByType:
-		return engine.Validation(msgQLOrderByType(exprName(pe.Expr)))
+		return dynamo.Validation(msgQLOrderByType(exprName(pe.Expr)))
 	case PlanOrderByKey:
-		return engine.Validation(msgQLOrderByKey(pe.Name))
+		return dynamo.Validation(msgQLOrderByKey(pe.Name))
 	case PlanOrderByNoHash:
-		return engine.Validation(msgQLOrderByNoHash)
+		return dynamo.Validation(msgQLOrderByNoHash)
 	case PlanOrderByMultiHash:
-		return engine.Validation(msgQLOrderByMultiHash)
+		return dynamo.Validation(msgQLOrderByMultiHash)
 	case PlanTooManyReads:
-		return engine.Validation(msgQLTooManyReads)
+		return dynamo.Validation(msgQLTooManyReads)
 	case PlanAggregate:
-		return engine.Validation(MsgPathComponent + At(pe.Expr.Position()))
+		return dynamo.Validation(MsgPathComponent + At(pe.Expr.Position()))
 	}
 	return err
 }

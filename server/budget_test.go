@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // TestBudget checks the budget's accounting: grants within the limit,
@@ -102,23 +102,23 @@ func waitWaiters(t *testing.T, b *budget, n int) {
 // TestResponseReserve checks the reserves of the operations whose answers
 // may be large.
 func TestResponseReserve(t *testing.T) {
-	keys := func(n int) map[string]engine.KeysAndAttributes {
-		return map[string]engine.KeysAndAttributes{"t": {Keys: make([]attr.Item, n)}}
+	keys := func(n int) map[string]dynamo.KeysAndAttributes {
+		return map[string]dynamo.KeysAndAttributes{"t": {Keys: make([]attr.Item, n)}}
 	}
 	one := int32(1)
 	for _, tc := range []struct {
 		in   any
 		want int64
 	}{
-		{&engine.PutItemInput{}, smallReserve},
-		{&engine.GetItemInput{}, maxItemBytes},
-		{&engine.BatchGetItemInput{RequestItems: keys(2)}, 2 * maxItemBytes},
-		{&engine.BatchGetItemInput{RequestItems: keys(100)}, maxResponseReserve},
-		{&engine.TransactGetItemsInput{TransactItems: make([]engine.TransactGetItem, 100)}, transactGetReserve},
-		{&engine.QueryInput{}, pageReserve},
-		{&engine.QueryInput{Limit: &one}, maxItemBytes},
-		{&engine.ScanInput{}, pageReserve},
-		{&engine.GetRecordsInput{}, pageReserve},
+		{&dynamo.PutItemInput{}, smallReserve},
+		{&dynamo.GetItemInput{}, maxItemBytes},
+		{&dynamo.BatchGetItemInput{RequestItems: keys(2)}, 2 * maxItemBytes},
+		{&dynamo.BatchGetItemInput{RequestItems: keys(100)}, maxResponseReserve},
+		{&dynamo.TransactGetItemsInput{TransactItems: make([]dynamo.TransactGetItem, 100)}, transactGetReserve},
+		{&dynamo.QueryInput{}, pageReserve},
+		{&dynamo.QueryInput{Limit: &one}, maxItemBytes},
+		{&dynamo.ScanInput{}, pageReserve},
+		{&dynamo.GetRecordsInput{}, pageReserve},
 	} {
 		if got := responseReserve(tc.in); got != tc.want {
 			t.Errorf("responseReserve(%T) = %d, want %d", tc.in, got, tc.want)

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -285,16 +286,16 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 
 // describeAll describes every table of db; a table deleted meanwhile is
 // left out.
-func describeAll(db *engine.DB) []*engine.TableDescription {
-	var out []*engine.TableDescription
-	in := &engine.ListTablesInput{}
+func describeAll(db *engine.DB) []*dynamo.TableDescription {
+	var out []*dynamo.TableDescription
+	in := &dynamo.ListTablesInput{}
 	for {
 		l, err := db.ListTables(in)
 		if err != nil {
 			return out
 		}
 		for _, name := range l.TableNames {
-			d, err := db.DescribeTable(&engine.DescribeTableInput{TableName: name})
+			d, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: name})
 			if err == nil {
 				out = append(out, d.Table)
 			}
@@ -302,6 +303,6 @@ func describeAll(db *engine.DB) []*engine.TableDescription {
 		if l.LastEvaluatedTableName == "" {
 			return out
 		}
-		in = &engine.ListTablesInput{ExclusiveStartTableName: l.LastEvaluatedTableName, ExclusiveStartTableNameSet: true}
+		in = &dynamo.ListTablesInput{ExclusiveStartTableName: l.LastEvaluatedTableName, ExclusiveStartTableNameSet: true}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -61,19 +62,19 @@ func TestMetricsCountRequestsAndEngineFigures(t *testing.T) {
 		t.Errorf("throttled = %v, want 1", v)
 	}
 
-	if _, err := db.CreateTable(&engine.CreateTableInput{
+	if _, err := db.CreateTable(&dynamo.CreateTableInput{
 		TableName:            "metered",
-		BillingMode:          engine.BillingModePayPerRequest,
-		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: engine.KeyTypeHash}},
+		BillingMode:          dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
 	}); err != nil {
 		t.Fatal(err)
 	}
 	item := attr.Item{"pk": attr.S("a"), "v": attr.S(strings.Repeat("x", 1500))} // 2 write units
-	if _, err := db.PutItem(&engine.PutItemInput{TableName: "metered", Item: item}); err != nil {
+	if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "metered", Item: item}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.GetItem(&engine.GetItemInput{TableName: "metered", Key: attr.Item{"pk": attr.S("a")}}); err != nil {
+	if _, err := db.GetItem(&dynamo.GetItemInput{TableName: "metered", Key: attr.Item{"pk": attr.S("a")}}); err != nil {
 		t.Fatal(err)
 	}
 	if v := scrape(t, m, `dynago_consumed_write_units_total{index="",table="metered"}`); v != 2 {
@@ -115,23 +116,23 @@ func TestMetricsIndexBackfillingFollowsPhase(t *testing.T) {
 	}
 	defer db.Close()
 	m := NewMetrics(func() []*engine.DB { return []*engine.DB{db} })
-	if _, err := db.CreateTable(&engine.CreateTableInput{
+	if _, err := db.CreateTable(&dynamo.CreateTableInput{
 		TableName:            "bfm",
-		BillingMode:          engine.BillingModePayPerRequest,
-		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
-		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: engine.KeyTypeHash}},
+		BillingMode:          dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
 	}); err != nil {
 		t.Fatal(err)
 	}
 	now.Add(int64(time.Minute))
-	if _, err := db.PutItem(&engine.PutItemInput{TableName: "bfm", Item: attr.Item{"pk": attr.S("a"), "g": attr.S("x")}}); err != nil {
+	if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "bfm", Item: attr.Item{"pk": attr.S("a"), "g": attr.S("x")}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.UpdateTable(&engine.UpdateTableInput{TableName: "bfm",
-		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "g", AttributeType: "S"}},
-		GlobalSecondaryIndexUpdates: []engine.GlobalSecondaryIndexUpdate{{Create: &engine.GlobalSecondaryIndex{IndexName: "byg",
-			KeySchema:  []engine.KeySchemaElement{{AttributeName: "g", KeyType: engine.KeyTypeHash}},
-			Projection: engine.Projection{ProjectionType: engine.ProjectionKeysOnly}}}}}); err != nil {
+	if _, err := db.UpdateTable(&dynamo.UpdateTableInput{TableName: "bfm",
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "g", AttributeType: "S"}},
+		GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{{Create: &dynamo.GlobalSecondaryIndex{IndexName: "byg",
+			KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: dynamo.KeyTypeHash}},
+			Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionKeysOnly}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	const series = `dynago_index_backfilling{index="byg",table="bfm"}`

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/partiql"
 	"github.com/dynago/dynago/server/protocol"
@@ -133,33 +134,33 @@ const (
 func responseReserve(in any) int64 {
 	items := func(n int, limit int64) int64 { return min(int64(n)*maxItemBytes, limit) }
 	switch v := in.(type) {
-	case *engine.GetItemInput:
+	case *dynamo.GetItemInput:
 		return maxItemBytes
-	case *engine.BatchGetItemInput:
+	case *dynamo.BatchGetItemInput:
 		n := 0
 		for _, ka := range v.RequestItems {
 			n += len(ka.Keys)
 		}
 		return max(items(n, maxResponseReserve), smallReserve)
-	case *engine.TransactGetItemsInput:
+	case *dynamo.TransactGetItemsInput:
 		return max(items(len(v.TransactItems), transactGetReserve), smallReserve)
-	case *engine.QueryInput:
+	case *dynamo.QueryInput:
 		if v.Limit != nil && *v.Limit > 0 {
 			return max(items(int(*v.Limit), pageReserve), smallReserve)
 		}
 		return pageReserve
-	case *engine.ScanInput:
+	case *dynamo.ScanInput:
 		if v.Limit != nil && *v.Limit > 0 {
 			return max(items(int(*v.Limit), pageReserve), smallReserve)
 		}
 		return pageReserve
-	case *engine.GetRecordsInput:
+	case *dynamo.GetRecordsInput:
 		return pageReserve
-	case *engine.ExecuteStatementInput:
+	case *dynamo.ExecuteStatementInput:
 		return pageReserve
-	case *engine.BatchExecuteStatementInput:
+	case *dynamo.BatchExecuteStatementInput:
 		return max(items(len(v.Statements), maxResponseReserve), smallReserve)
-	case *engine.ExecuteTransactionInput:
+	case *dynamo.ExecuteTransactionInput:
 		return max(items(len(v.TransactStatements), transactGetReserve), smallReserve)
 	}
 	return smallReserve

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // What the server records of each request: its outcome for the metrics
@@ -105,43 +105,43 @@ func tableOf(in any) (table, index string) {
 		return strings.Join(l, ",")
 	}
 	switch v := in.(type) {
-	case *engine.GetItemInput:
+	case *dynamo.GetItemInput:
 		return v.TableName, ""
-	case *engine.PutItemInput:
+	case *dynamo.PutItemInput:
 		return v.TableName, ""
-	case *engine.UpdateItemInput:
+	case *dynamo.UpdateItemInput:
 		return v.TableName, ""
-	case *engine.DeleteItemInput:
+	case *dynamo.DeleteItemInput:
 		return v.TableName, ""
-	case *engine.QueryInput:
+	case *dynamo.QueryInput:
 		return v.TableName, v.IndexName
-	case *engine.ScanInput:
+	case *dynamo.ScanInput:
 		return v.TableName, v.IndexName
-	case *engine.CreateTableInput:
+	case *dynamo.CreateTableInput:
 		return v.TableName, ""
-	case *engine.DescribeTableInput:
+	case *dynamo.DescribeTableInput:
 		return v.TableName, ""
-	case *engine.DeleteTableInput:
+	case *dynamo.DeleteTableInput:
 		return v.TableName, ""
-	case *engine.UpdateTableInput:
+	case *dynamo.UpdateTableInput:
 		return v.TableName, ""
-	case *engine.UpdateTimeToLiveInput:
+	case *dynamo.UpdateTimeToLiveInput:
 		return v.TableName, ""
-	case *engine.DescribeTimeToLiveInput:
+	case *dynamo.DescribeTimeToLiveInput:
 		return v.TableName, ""
-	case *engine.BatchGetItemInput:
+	case *dynamo.BatchGetItemInput:
 		names := map[string]bool{}
 		for n := range v.RequestItems {
 			names[n] = true
 		}
 		return join(names), ""
-	case *engine.BatchWriteItemInput:
+	case *dynamo.BatchWriteItemInput:
 		names := map[string]bool{}
 		for n := range v.RequestItems {
 			names[n] = true
 		}
 		return join(names), ""
-	case *engine.TransactWriteItemsInput:
+	case *dynamo.TransactWriteItemsInput:
 		names := map[string]bool{}
 		for _, it := range v.TransactItems {
 			switch {
@@ -156,7 +156,7 @@ func tableOf(in any) (table, index string) {
 			}
 		}
 		return join(names), ""
-	case *engine.TransactGetItemsInput:
+	case *dynamo.TransactGetItemsInput:
 		names := map[string]bool{}
 		for _, it := range v.TransactItems {
 			if it.Get != nil {
@@ -175,46 +175,46 @@ func tableOf(in any) (table, index string) {
 func askCapacity(in any) (asked bool) {
 	var mode *string
 	switch v := in.(type) {
-	case *engine.GetItemInput:
+	case *dynamo.GetItemInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.PutItemInput:
+	case *dynamo.PutItemInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.UpdateItemInput:
+	case *dynamo.UpdateItemInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.DeleteItemInput:
+	case *dynamo.DeleteItemInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.QueryInput:
+	case *dynamo.QueryInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.ScanInput:
+	case *dynamo.ScanInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.BatchGetItemInput:
+	case *dynamo.BatchGetItemInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.BatchWriteItemInput:
+	case *dynamo.BatchWriteItemInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.TransactWriteItemsInput:
+	case *dynamo.TransactWriteItemsInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.TransactGetItemsInput:
+	case *dynamo.TransactGetItemsInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.ExecuteStatementInput:
+	case *dynamo.ExecuteStatementInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.BatchExecuteStatementInput:
+	case *dynamo.BatchExecuteStatementInput:
 		mode = &v.ReturnConsumedCapacity
-	case *engine.ExecuteTransactionInput:
+	case *dynamo.ExecuteTransactionInput:
 		mode = &v.ReturnConsumedCapacity
 	default:
 		return true
 	}
-	if *mode != "" && *mode != engine.ReturnConsumedCapacityNone {
+	if *mode != "" && *mode != dynamo.ReturnConsumedCapacityNone {
 		return true
 	}
-	*mode = engine.ReturnConsumedCapacityTotal
+	*mode = dynamo.ReturnConsumedCapacityTotal
 	return false
 }
 
 // unitsOf adds up the capacity an answer reports, and, when the client
 // did not ask for it (asked false), takes it out of the answer.
 func unitsOf(out any, asked bool) (units float64, known bool) {
-	one := func(cc **engine.ConsumedCapacity) {
+	one := func(cc **dynamo.ConsumedCapacity) {
 		if *cc != nil && (*cc).CapacityUnits != nil {
 			units, known = units+*(*cc).CapacityUnits, true
 		}
@@ -222,7 +222,7 @@ func unitsOf(out any, asked bool) (units float64, known bool) {
 			*cc = nil
 		}
 	}
-	many := func(ccs *[]engine.ConsumedCapacity) {
+	many := func(ccs *[]dynamo.ConsumedCapacity) {
 		for _, cc := range *ccs {
 			if cc.CapacityUnits != nil {
 				units, known = units+*cc.CapacityUnits, true
@@ -233,31 +233,31 @@ func unitsOf(out any, asked bool) (units float64, known bool) {
 		}
 	}
 	switch v := out.(type) {
-	case *engine.GetItemOutput:
+	case *dynamo.GetItemOutput:
 		one(&v.ConsumedCapacity)
-	case *engine.PutItemOutput:
+	case *dynamo.PutItemOutput:
 		one(&v.ConsumedCapacity)
-	case *engine.UpdateItemOutput:
+	case *dynamo.UpdateItemOutput:
 		one(&v.ConsumedCapacity)
-	case *engine.DeleteItemOutput:
+	case *dynamo.DeleteItemOutput:
 		one(&v.ConsumedCapacity)
-	case *engine.QueryOutput:
+	case *dynamo.QueryOutput:
 		one(&v.ConsumedCapacity)
-	case *engine.ScanOutput:
+	case *dynamo.ScanOutput:
 		one(&v.ConsumedCapacity)
-	case *engine.ExecuteStatementOutput:
+	case *dynamo.ExecuteStatementOutput:
 		one(&v.ConsumedCapacity)
-	case *engine.BatchGetItemOutput:
+	case *dynamo.BatchGetItemOutput:
 		many(&v.ConsumedCapacity)
-	case *engine.BatchWriteItemOutput:
+	case *dynamo.BatchWriteItemOutput:
 		many(&v.ConsumedCapacity)
-	case *engine.TransactWriteItemsOutput:
+	case *dynamo.TransactWriteItemsOutput:
 		many(&v.ConsumedCapacity)
-	case *engine.TransactGetItemsOutput:
+	case *dynamo.TransactGetItemsOutput:
 		many(&v.ConsumedCapacity)
-	case *engine.BatchExecuteStatementOutput:
+	case *dynamo.BatchExecuteStatementOutput:
 		many(&v.ConsumedCapacity)
-	case *engine.ExecuteTransactionOutput:
+	case *dynamo.ExecuteTransactionOutput:
 		many(&v.ConsumedCapacity)
 	}
 	return units, known

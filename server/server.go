@@ -56,6 +56,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/server/protocol"
 	"github.com/dynago/dynago/server/sigv4"
@@ -286,7 +287,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.hostAllowed(r.Host) {
 		s.log.Info(logHostRefused,
 			"host", r.Host, "remote", r.RemoteAddr)
-		s.writeErrorStatus(w, r, http.StatusForbidden, engine.AccessDenied(hostRefused(r.Host)))
+		s.writeErrorStatus(w, r, http.StatusForbidden, dynamo.AccessDenied(hostRefused(r.Host)))
 		return
 	}
 	admin := strings.HasPrefix(r.URL.Path, adminPrefix)
@@ -335,7 +336,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic serving request", "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			s.writeError(w, r, engine.InternalServerError())
+			s.writeError(w, r, dynamo.InternalServerError())
 		}
 		s.budget.release(c.src, c.held)
 		s.budget.leave(c.src)
@@ -348,7 +349,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// dynago's own requests have no X-Amz-Target, so a browser could
 		// send them cross-site as a plain form POST; refuse those.
 		if err := s.crossOrigin.Check(r); err != nil {
-			s.writeErrorStatus(w, r, http.StatusForbidden, engine.AccessDenied("Cross-origin request refused: "+r.URL.Path+" accepts requests only from non-browser clients or its own origin"))
+			s.writeErrorStatus(w, r, http.StatusForbidden, dynamo.AccessDenied("Cross-origin request refused: "+r.URL.Path+" accepts requests only from non-browser clients or its own origin"))
 			return
 		}
 	}
@@ -371,7 +372,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		opName = target[strings.IndexByte(target, '.')+1:]
 	}
 	if !ok {
-		s.writeError(w, r, engine.UnknownOperation())
+		s.writeError(w, r, dynamo.UnknownOperation())
 		return
 	}
 	if s.namespaces != nil && s.auth == nil {
@@ -395,7 +396,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// After the target is routed (DynamoDB answers an unknown one
 		// before looking at the signature) and the body read; a namespace
 		// is opened only for a verified caller.
-		var aerr *engine.Error
+		var aerr *dynamo.Error
 		if c.rawHash != nil {
 			_, aerr = s.auth.VerifyPayloadHash(r, hex.EncodeToString(c.rawHash.Sum(nil)), s.auth.Now())
 		} else {
@@ -458,7 +459,7 @@ func (s *Server) options(w http.ResponseWriter, r *http.Request, allowed bool) {
 	case allowed:
 		s.writePlain(w, r, http.StatusOK, "")
 	case r.Header.Get("Origin") != "":
-		s.writeErrorStatus(w, r, http.StatusForbidden, engine.AccessDenied(fmt.Sprintf("Origin %q is not allowed: dynago lets browsers call it from pages on localhost and loopback addresses only, unless started with --cors", r.Header.Get("Origin"))))
+		s.writeErrorStatus(w, r, http.StatusForbidden, dynamo.AccessDenied(fmt.Sprintf("Origin %q is not allowed: dynago lets browsers call it from pages on localhost and loopback addresses only, unless started with --cors", r.Header.Get("Origin"))))
 	default:
 		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
 	}
@@ -521,7 +522,7 @@ func (s *Server) logThrottle(c *inflight) {
 // SDKs retry it with backoff (the Go SDK's standard retryer and botocore
 // list ThrottlingException among their throttling errors). The message
 // is DynamoDB's for the control-plane throttling it reports this way.
-var errThrottled = engine.Throttling("Rate of requests exceeds the allowed throughput.")
+var errThrottled = dynamo.Throttling("Rate of requests exceeds the allowed throughput.")
 
 // bodyFailed answers a request whose body could not be read.
 func (s *Server) bodyFailed(w http.ResponseWriter, c *inflight, err error, reqID string) {
@@ -535,28 +536,28 @@ func (s *Server) bodyFailed(w http.ResponseWriter, c *inflight, err error, reqID
 		s.log.Warn("client did not send its request body within --read-body-timeout; closing its connection",
 			"remote", r.RemoteAddr, "timeout", s.bodyTimeout, "request_id", reqID)
 		w.Header().Set("Connection", "close")
-		s.writeErrorStatus(w, r, http.StatusRequestTimeout, engine.RequestTimeout(fmt.Sprintf("Request body not received within %v", s.bodyTimeout)))
+		s.writeErrorStatus(w, r, http.StatusRequestTimeout, dynamo.RequestTimeout(fmt.Sprintf("Request body not received within %v", s.bodyTimeout)))
 		return
 	}
-	var e *engine.Error
+	var e *dynamo.Error
 	if errors.As(err, &e) {
 		s.writeError(w, r, e)
 		return
 	}
 	s.log.Debug("reading request body", "request_id", reqID, "err", err)
-	s.writeError(w, r, engine.Serialization("Unable to read request body"))
+	s.writeError(w, r, dynamo.Serialization("Unable to read request body"))
 }
 
 // writeFailure answers an operation's error: DynamoDB's error when it is
 // one, else a logged InternalServerError (HTTP 500).
 func (s *Server) writeFailure(w http.ResponseWriter, r *http.Request, err error, logAttrs ...any) {
-	var e *engine.Error
+	var e *dynamo.Error
 	if errors.As(err, &e) {
 		s.writeError(w, r, e)
 		return
 	}
 	s.log.Error("internal error", append(logAttrs, "err", err)...)
-	s.writeError(w, r, engine.InternalServerError())
+	s.writeError(w, r, dynamo.InternalServerError())
 }
 
 // route finds the handler of an X-Amz-Target: DynamoDB's operations under
@@ -593,7 +594,7 @@ func (s *Server) sweepTTL(w http.ResponseWriter, r *http.Request, reqID string) 
 // InternalServerError (recorded in Alternator's
 // test/alternator/test_compressed_request.py, which runs against
 // DynamoDB); the message is dynago's.
-var errBadCoding = engine.InternalServerErrorText("Unable to decode the request body: Content-Encoding must be gzip, deflate or identity, and the body encoded with it")
+var errBadCoding = dynamo.InternalServerErrorText("Unable to decode the request body: Content-Encoding must be gzip, deflate or identity, and the body encoded with it")
 
 // newDecoder returns a reader decoding a gzip or deflate (zlib) body.
 func newDecoder(coding string, src io.Reader) (io.ReadCloser, error) {
@@ -620,18 +621,18 @@ func decodeFailure(err error) error {
 // size limit. DynamoDB's status for it is 413 (it has been observed by
 // test suites that run against the service); the body's wording is
 // dynago's.
-func tooLarge(limit int64) *engine.Error {
-	return engine.Validation(fmt.Sprintf("Request size exceeded %d bytes", limit))
+func tooLarge(limit int64) *dynamo.Error {
+	return dynamo.Validation(fmt.Sprintf("Request size exceeded %d bytes", limit))
 }
 
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *engine.Error) {
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, e *dynamo.Error) {
 	noteError(w, e.Code)
 	body, status := protocol.EncodeError(nil, e)
 	s.write(w, r, status, body)
 }
 
 // writeErrorStatus is writeError with an HTTP status of its own.
-func (s *Server) writeErrorStatus(w http.ResponseWriter, r *http.Request, status int, e *engine.Error) {
+func (s *Server) writeErrorStatus(w http.ResponseWriter, r *http.Request, status int, e *dynamo.Error) {
 	noteError(w, e.Code)
 	body, _ := protocol.EncodeError(nil, e)
 	s.write(w, r, status, body)

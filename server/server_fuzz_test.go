@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -57,15 +58,15 @@ func FuzzServe(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { db.Close() })
-	_, err = db.CreateTable(&engine.CreateTableInput{
+	_, err = db.CreateTable(&dynamo.CreateTableInput{
 		TableName:            "fuzz",
-		BillingMode:          engine.BillingModePayPerRequest,
-		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "n", AttributeType: "N"}},
-		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: engine.KeyTypeHash}},
-		GlobalSecondaryIndexes: []engine.GlobalSecondaryIndex{{
+		BillingMode:          dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "n", AttributeType: "N"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
+		GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{
 			IndexName:  "byN",
-			KeySchema:  []engine.KeySchemaElement{{AttributeName: "n", KeyType: engine.KeyTypeHash}},
-			Projection: engine.Projection{ProjectionType: "ALL"},
+			KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "n", KeyType: dynamo.KeyTypeHash}},
+			Projection: dynamo.Projection{ProjectionType: "ALL"},
 		}},
 	})
 	if err != nil {

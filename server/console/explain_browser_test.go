@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/local"
 	"github.com/dynago/dynago/partiql"
@@ -21,14 +22,14 @@ import (
 func engineExplain(db *engine.DB) func(*http.Request, string, bool) (any, error) {
 	return func(_ *http.Request, stmt string, consistent bool) (any, error) {
 		e, err := partiql.ExplainStatement(&partiql.ExplainInput{Statement: stmt, ConsistentRead: consistent},
-			func(table string) (*engine.TableDescription, error) {
-				out, err := db.DescribeTable(&engine.DescribeTableInput{TableName: table})
+			func(table string) (*dynamo.TableDescription, error) {
+				out, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: table})
 				if err != nil {
 					return nil, err
 				}
 				return out.Table, nil
 			})
-		var ee *engine.Error
+		var ee *dynamo.Error
 		if errors.As(err, &ee) {
 			return nil, &console.Error{Type: ee.Code, Message: ee.Message}
 		}

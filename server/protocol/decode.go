@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // This file holds the typed readers the operation decoders are written
@@ -46,13 +46,13 @@ const (
 	javaAttributeValue = modelPrefix + "AttributeValue"
 )
 
-func serialization(msg string) *engine.Error {
-	return engine.Serialization(msg)
+func serialization(msg string) *dynamo.Error {
+	return dynamo.Serialization(msg)
 }
 
 // errSyntax is the error for a body that is not JSON. DynamoDB sends a
 // SerializationException with no message at all for it.
-func errSyntax() *engine.Error { return serialization("") }
+func errSyntax() *dynamo.Error { return serialization("") }
 
 // position is where a value sits in its parent; DynamoDB words a type error
 // differently for a structure member and for a collection element.
@@ -81,7 +81,7 @@ func tokenName(kind int) string {
 
 // convError is the error for a token of the wrong kind where a scalar of
 // the Java type java.lang.<javaName> was expected.
-func convError(kind int, javaName string) *engine.Error {
+func convError(kind int, javaName string) *dynamo.Error {
 	switch kind {
 	case tkObject:
 		return serialization(msgStartOfMap)
@@ -92,7 +92,7 @@ func convError(kind int, javaName string) *engine.Error {
 }
 
 // str reads a string. null leaves dst unchanged.
-func (d *decoder) str(dst *string) *engine.Error {
+func (d *decoder) str(dst *string) *dynamo.Error {
 	kind, text, err := d.token()
 	if err != nil {
 		return err
@@ -109,7 +109,7 @@ func (d *decoder) str(dst *string) *engine.Error {
 
 // strPresent is str that also reports whether a string was present (not
 // null), for a member whose absence DynamoDB answers apart from "".
-func (d *decoder) strPresent(dst *string) (bool, *engine.Error) {
+func (d *decoder) strPresent(dst *string) (bool, *dynamo.Error) {
 	kind, text, err := d.token()
 	if err != nil {
 		return false, err
@@ -136,16 +136,16 @@ func tableNameRequired(err error, present bool) error {
 	if present {
 		return err
 	}
-	if e, ok := err.(*engine.Error); ok && e.Code == engine.CodeSerialization {
+	if e, ok := err.(*dynamo.Error); ok && e.Code == dynamo.CodeSerialization {
 		return err
 	}
-	return engine.Validation(engine.MsgTableNameRequired)
+	return dynamo.Validation(dynamo.MsgTableNameRequired)
 }
 
 // expression reads an expression member (a string) and adds bit to
 // empty when it is present but empty, which DynamoDB refuses where it
 // ignores an absent or null one.
-func (d *decoder) expression(dst *string, empty *engine.Exprs, bit engine.Exprs) *engine.Error {
+func (d *decoder) expression(dst *string, empty *dynamo.Exprs, bit dynamo.Exprs) *dynamo.Error {
 	kind, text, err := d.token()
 	if err != nil {
 		return err
@@ -165,7 +165,7 @@ func (d *decoder) expression(dst *string, empty *engine.Exprs, bit engine.Exprs)
 
 // boolean reads a boolean and reports whether one was present (not null).
 // Like DynamoDB, it also takes the strings "true" and "false" in any case.
-func (d *decoder) boolean(dst *bool) (bool, *engine.Error) {
+func (d *decoder) boolean(dst *bool) (bool, *dynamo.Error) {
 	kind, text, err := d.token()
 	if err != nil {
 		return false, err
@@ -190,7 +190,7 @@ func (d *decoder) boolean(dst *bool) (bool, *engine.Error) {
 	return false, convError(kind, "Boolean")
 }
 
-func (d *decoder) boolPtr(dst **bool) *engine.Error {
+func (d *decoder) boolPtr(dst **bool) *dynamo.Error {
 	var b bool
 	ok, err := d.boolean(&b)
 	if ok {
@@ -218,7 +218,7 @@ func equalFoldASCII(b []byte, lower string) bool {
 // ("Integer" or "Long"): a fraction is truncated, as DynamoDB's
 // TruncatingBigNumber does, and a value outside [lo, hi] saturates so the
 // engine's range checks reject it. It reports whether a number was present.
-func (d *decoder) integer(dst *int64, javaName string, lo, hi int64) (bool, *engine.Error) {
+func (d *decoder) integer(dst *int64, javaName string, lo, hi int64) (bool, *dynamo.Error) {
 	kind, text, err := d.token()
 	if err != nil {
 		return false, err
@@ -233,12 +233,12 @@ func (d *decoder) integer(dst *int64, javaName string, lo, hi int64) (bool, *eng
 	return false, convError(kind, javaName)
 }
 
-func (d *decoder) long(dst *int64) *engine.Error {
+func (d *decoder) long(dst *int64) *dynamo.Error {
 	_, err := d.integer(dst, "Long", minInt64, maxInt64)
 	return err
 }
 
-func (d *decoder) longPtr(dst **int64) *engine.Error {
+func (d *decoder) longPtr(dst **int64) *dynamo.Error {
 	var v int64
 	ok, err := d.integer(&v, "Long", minInt64, maxInt64)
 	if ok {
@@ -247,7 +247,7 @@ func (d *decoder) longPtr(dst **int64) *engine.Error {
 	return err
 }
 
-func (d *decoder) int32Ptr(dst **int32) *engine.Error {
+func (d *decoder) int32Ptr(dst **int32) *dynamo.Error {
 	var v int64
 	ok, err := d.integer(&v, "Integer", minInt32, maxInt32)
 	if ok {
@@ -337,7 +337,7 @@ func parseTruncSat(text []byte, lo, hi int64) int64 {
 
 // blob reads a base64 string. null leaves dst unchanged; an empty string
 // gives an empty, non-nil slice.
-func (d *decoder) blob(dst *[]byte) *engine.Error {
+func (d *decoder) blob(dst *[]byte) *dynamo.Error {
 	kind, text, err := d.token()
 	if err != nil {
 		return err
@@ -375,7 +375,7 @@ var b64 = func() (t [256]byte) {
 // decodeBase64 decodes padded standard base64 strictly, with DynamoDB's
 // error messages: the length must be a multiple of 4, padding may only end
 // the text, and the bits the padding discards must be zero.
-func decodeBase64(s []byte) ([]byte, *engine.Error) {
+func decodeBase64(s []byte) ([]byte, *dynamo.Error) {
 	if len(s)%4 != 0 {
 		return nil, serialization(msgBase64Length + strconv.Itoa(javaLength(s)))
 	}
@@ -435,7 +435,7 @@ func javaLength(s []byte) int {
 // typ (its name in DynamoDB's model) and reports whether it is one: false
 // with a nil error means JSON null, which stands for an absent member.
 // d.pos is left on the '{'.
-func (d *decoder) openStruct(typ string, at position) (bool, *engine.Error) {
+func (d *decoder) openStruct(typ string, at position) (bool, *dynamo.Error) {
 	kind, _, err := d.token()
 	if err != nil {
 		return false, err
@@ -455,7 +455,7 @@ func (d *decoder) openStruct(typ string, at position) (bool, *engine.Error) {
 }
 
 // openList is openStruct for a list.
-func (d *decoder) openList(at position) (bool, *engine.Error) {
+func (d *decoder) openList(at position) (bool, *dynamo.Error) {
 	kind, _, err := d.token()
 	if err != nil {
 		return false, err
@@ -476,7 +476,7 @@ func (d *decoder) openList(at position) (bool, *engine.Error) {
 
 // openMap is openStruct for a map whose values have the Java type
 // valueType.
-func (d *decoder) openMap(valueType string, at position) (bool, *engine.Error) {
+func (d *decoder) openMap(valueType string, at position) (bool, *dynamo.Error) {
 	kind, _, err := d.token()
 	if err != nil {
 		return false, err
@@ -498,7 +498,7 @@ func (d *decoder) openMap(valueType string, at position) (bool, *engine.Error) {
 // members reads the object whose '{' is at d.pos, calling fn for each
 // member with its name (valid only until fn reads a string). fn must
 // consume exactly one value.
-func (d *decoder) members(fn func(key []byte) *engine.Error) *engine.Error {
+func (d *decoder) members(fn func(key []byte) *dynamo.Error) *dynamo.Error {
 	d.pos++
 	c := d.peek()
 	if c == '}' {
@@ -535,7 +535,7 @@ func (d *decoder) members(fn func(key []byte) *engine.Error) *engine.Error {
 
 // elements reads the array whose '[' is at d.pos, calling fn once per
 // element; fn must consume exactly one value.
-func (d *decoder) elements(fn func() *engine.Error) *engine.Error {
+func (d *decoder) elements(fn func() *dynamo.Error) *dynamo.Error {
 	d.pos++
 	if d.peek() == ']' {
 		d.pos++
@@ -558,7 +558,7 @@ func (d *decoder) elements(fn func() *engine.Error) *engine.Error {
 }
 
 // object reads a structure: openStruct, then members.
-func (d *decoder) object(typ string, at position, fn func(key []byte) *engine.Error) (bool, *engine.Error) {
+func (d *decoder) object(typ string, at position, fn func(key []byte) *dynamo.Error) (bool, *dynamo.Error) {
 	ok, err := d.openStruct(typ, at)
 	if !ok || err != nil {
 		return false, err
@@ -568,13 +568,13 @@ func (d *decoder) object(typ string, at position, fn func(key []byte) *engine.Er
 
 // decodeList reads a list whose elements elem decodes. A present list is
 // never nil, so the engine can tell [] from an absent member.
-func decodeList[T any](d *decoder, dst *[]T, at position, elem func(d *decoder, e *T) *engine.Error) *engine.Error {
+func decodeList[T any](d *decoder, dst *[]T, at position, elem func(d *decoder, e *T) *dynamo.Error) *dynamo.Error {
 	ok, err := d.openList(at)
 	if !ok || err != nil {
 		return err
 	}
 	out := []T{}
-	err = d.elements(func() *engine.Error {
+	err = d.elements(func() *dynamo.Error {
 		var e T
 		if err := elem(d, &e); err != nil {
 			return err
@@ -588,13 +588,13 @@ func decodeList[T any](d *decoder, dst *[]T, at position, elem func(d *decoder, 
 
 // decodeMap reads a map whose values elem decodes; valueType is the values'
 // Java type. A present map is never nil.
-func decodeMap[T any](d *decoder, dst *map[string]T, valueType string, at position, elem func(d *decoder, e *T) *engine.Error) *engine.Error {
+func decodeMap[T any](d *decoder, dst *map[string]T, valueType string, at position, elem func(d *decoder, e *T) *dynamo.Error) *dynamo.Error {
 	ok, err := d.openMap(valueType, at)
 	if !ok || err != nil {
 		return err
 	}
 	out := map[string]T{}
-	err = d.members(func(key []byte) *engine.Error {
+	err = d.members(func(key []byte) *dynamo.Error {
 		name := string(key)
 		var e T
 		if err := elem(d, &e); err != nil {
@@ -611,9 +611,9 @@ func decodeMap[T any](d *decoder, dst *map[string]T, valueType string, at positi
 // zero value (an empty string in a string set, for instance), which the
 // engine then rejects with DynamoDB's message for an empty member.
 
-func strElem(d *decoder, s *string) *engine.Error { return d.str(s) }
+func strElem(d *decoder, s *string) *dynamo.Error { return d.str(s) }
 
-func blobElem(d *decoder, b *[]byte) *engine.Error {
+func blobElem(d *decoder, b *[]byte) *dynamo.Error {
 	if err := d.blob(b); err != nil {
 		return err
 	}
@@ -623,18 +623,18 @@ func blobElem(d *decoder, b *[]byte) *engine.Error {
 	return nil
 }
 
-func (d *decoder) strList(dst *[]string) *engine.Error {
+func (d *decoder) strList(dst *[]string) *dynamo.Error {
 	return decodeList(d, dst, atField, strElem)
 }
 
-func (d *decoder) strMap(dst *map[string]string) *engine.Error {
+func (d *decoder) strMap(dst *map[string]string) *dynamo.Error {
 	return decodeMap(d, dst, javaString, atField, strElem)
 }
 
 // root reads the request body as the input structure typ (its name in
 // DynamoDB's model, such as "PutItemInput") and returns the decoding error
 // as an error (nil when there is none).
-func (d *decoder) root(typ string, fn func(key []byte) *engine.Error) error {
+func (d *decoder) root(typ string, fn func(key []byte) *dynamo.Error) error {
 	if d.atEnd() {
 		// DynamoDB answers an empty body with a bare SerializationException.
 		return errSyntax()

@@ -2,7 +2,7 @@ package protocol
 
 import (
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // This file decodes AttributeValues, the hot path of every item operation.
@@ -46,7 +46,7 @@ func attrType(key []byte) attr.Type {
 // attrValue decodes one AttributeValue. At atField, null means absent and
 // attrValue reports false; at atElement, null is an empty AttributeValue,
 // which is a ValidationException.
-func (d *decoder) attrValue(v *attr.Value, at position) (bool, *engine.Error) {
+func (d *decoder) attrValue(v *attr.Value, at position) (bool, *dynamo.Error) {
 	if !d.qlParams {
 		return d.attrValueIn(v, at)
 	}
@@ -74,11 +74,11 @@ func (d *decoder) qlCheck(v *attr.Value, level int) bool {
 	case v.Type == attr.TypeM || v.Type == attr.TypeL:
 		return d.qlBad
 	}
-	return engine.QLParamLeafFails(*v)
+	return dynamo.QLParamLeafFails(*v)
 }
 
 // attrValueIn is attrValue without the parameters' check.
-func (d *decoder) attrValueIn(v *attr.Value, at position) (bool, *engine.Error) {
+func (d *decoder) attrValueIn(v *attr.Value, at position) (bool, *dynamo.Error) {
 	ok, err := d.openStruct("AttributeValue", at)
 	if err != nil {
 		return false, err
@@ -114,7 +114,7 @@ func (d *decoder) malformed(v *attr.Value, msg string) {
 }
 
 // attrMembers reads the members of an AttributeValue whose '{' is at d.pos.
-func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
+func (d *decoder) attrMembers(v *attr.Value) *dynamo.Error {
 	d.pos++
 	multi := false
 	var n *string // the text of the N member, if set
@@ -185,7 +185,7 @@ func (d *decoder) attrMembers(v *attr.Value) *engine.Error {
 
 // attrMember reads the value of the type member t into v and reports
 // whether it was set (JSON null is not).
-func (d *decoder) attrMember(v *attr.Value, t attr.Type) (bool, *engine.Error) {
+func (d *decoder) attrMember(v *attr.Value, t attr.Type) (bool, *dynamo.Error) {
 	switch t {
 	case attr.TypeS, attr.TypeN:
 		kind, text, err := d.token()
@@ -257,7 +257,7 @@ func (d *decoder) attrMember(v *attr.Value, t attr.Type) (bool, *engine.Error) {
 // member twice keeps all its members and reports no failing member to
 // its container, which then keeps its own (a later value replaces an
 // earlier one, so which failing member comes first is unclear).
-func (d *decoder) attrMap(m map[string]attr.Value, keyed bool) *engine.Error {
+func (d *decoder) attrMap(m map[string]attr.Value, keyed bool) *dynamo.Error {
 	ql := d.qlParams && !keyed
 	var bad []string // under ql, the failing members in document order
 	members := 0
@@ -322,7 +322,7 @@ func (d *decoder) attrMap(m map[string]attr.Value, keyed bool) *engine.Error {
 }
 
 // attrList reads the elements of an L value whose '[' is at d.pos.
-func (d *decoder) attrList() ([]attr.Value, *engine.Error) {
+func (d *decoder) attrList() ([]attr.Value, *dynamo.Error) {
 	d.pos++
 	list := []attr.Value{}
 	bad := false // under qlParams, whether an element's binding fails
@@ -353,7 +353,7 @@ func (d *decoder) attrList() ([]attr.Value, *engine.Error) {
 }
 
 // item reads a map of AttributeValues. A present map is never nil.
-func (d *decoder) item(dst *attr.Item, at position) *engine.Error {
+func (d *decoder) item(dst *attr.Item, at position) *dynamo.Error {
 	ok, err := d.openMap(javaAttributeValue, at)
 	if !ok || err != nil {
 		return err
@@ -363,12 +363,12 @@ func (d *decoder) item(dst *attr.Item, at position) *engine.Error {
 	return d.attrMap(m, false)
 }
 
-func itemElem(d *decoder, it *attr.Item) *engine.Error { return d.item(it, atElement) }
+func itemElem(d *decoder, it *attr.Item) *dynamo.Error { return d.item(it, atElement) }
 
 // exprValues reads ExpressionAttributeValues: a map of AttributeValues
 // whose problems are reported with the key of the value they are in. A
 // present map is never nil.
-func (d *decoder) exprValues(dst *attr.Item) *engine.Error {
+func (d *decoder) exprValues(dst *attr.Item) *dynamo.Error {
 	ok, err := d.openMap(javaAttributeValue, atField)
 	if !ok || err != nil {
 		return err
@@ -380,7 +380,7 @@ func (d *decoder) exprValues(dst *attr.Item) *engine.Error {
 
 // attrField reads an AttributeValue member of a structure (Expected's
 // Value, AttributeUpdates' Value).
-func (d *decoder) attrField(dst **attr.Value) *engine.Error {
+func (d *decoder) attrField(dst **attr.Value) *dynamo.Error {
 	v := new(attr.Value)
 	ok, err := d.attrValue(v, atField)
 	if ok {
@@ -389,7 +389,7 @@ func (d *decoder) attrField(dst **attr.Value) *engine.Error {
 	return err
 }
 
-func attrElem(d *decoder, v *attr.Value) *engine.Error {
+func attrElem(d *decoder, v *attr.Value) *dynamo.Error {
 	_, err := d.attrValue(v, atElement)
 	return err
 }
@@ -415,7 +415,7 @@ func (d *decoder) handOver(err error, dst *error) error {
 // member constraints and after any problem it finds in an earlier place
 // (placedValue in engine/validation_order.go). A malformed body is still
 // a SerializationException, as the engine sees no input then.
-func (d *decoder) placed(dst *error, fn func() *engine.Error) *engine.Error {
+func (d *decoder) placed(dst *error, fn func() *dynamo.Error) *dynamo.Error {
 	outer := d.deferred
 	d.deferred = nil
 	err := fn()

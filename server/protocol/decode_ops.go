@@ -2,7 +2,7 @@ package protocol
 
 import (
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // This file holds one decoder per operation and the readers for the
@@ -11,8 +11,8 @@ import (
 
 // Control-plane structures.
 
-func keySchemaElem(d *decoder, e *engine.KeySchemaElement) *engine.Error {
-	_, err := d.object("KeySchemaElement", atElement, func(key []byte) *engine.Error {
+func keySchemaElem(d *decoder, e *dynamo.KeySchemaElement) *dynamo.Error {
+	_, err := d.object("KeySchemaElement", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "AttributeName":
 			return d.str(&e.AttributeName)
@@ -24,12 +24,12 @@ func keySchemaElem(d *decoder, e *engine.KeySchemaElement) *engine.Error {
 	return err
 }
 
-func (d *decoder) keySchema(dst *[]engine.KeySchemaElement) *engine.Error {
+func (d *decoder) keySchema(dst *[]dynamo.KeySchemaElement) *dynamo.Error {
 	return decodeList(d, dst, atField, keySchemaElem)
 }
 
-func attributeDefinitionElem(d *decoder, e *engine.AttributeDefinition) *engine.Error {
-	_, err := d.object("AttributeDefinition", atElement, func(key []byte) *engine.Error {
+func attributeDefinitionElem(d *decoder, e *dynamo.AttributeDefinition) *dynamo.Error {
+	_, err := d.object("AttributeDefinition", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "AttributeName":
 			return d.str(&e.AttributeName)
@@ -43,13 +43,13 @@ func attributeDefinitionElem(d *decoder, e *engine.AttributeDefinition) *engine.
 	return err
 }
 
-func (d *decoder) attributeDefinitions(dst *[]engine.AttributeDefinition) *engine.Error {
+func (d *decoder) attributeDefinitions(dst *[]dynamo.AttributeDefinition) *dynamo.Error {
 	return decodeList(d, dst, atField, attributeDefinitionElem)
 }
 
 // projection reads a Projection; present reports a non-null one.
-func (d *decoder) projection(p *engine.Projection, present *bool) *engine.Error {
-	ok, err := d.object("Projection", atField, func(key []byte) *engine.Error {
+func (d *decoder) projection(p *dynamo.Projection, present *bool) *dynamo.Error {
+	ok, err := d.object("Projection", atField, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "ProjectionType":
 			return d.str(&p.ProjectionType)
@@ -62,11 +62,11 @@ func (d *decoder) projection(p *engine.Projection, present *bool) *engine.Error 
 	return err
 }
 
-func (d *decoder) provisionedThroughput(dst **engine.ProvisionedThroughput) *engine.Error {
-	pt := new(engine.ProvisionedThroughput)
+func (d *decoder) provisionedThroughput(dst **dynamo.ProvisionedThroughput) *dynamo.Error {
+	pt := new(dynamo.ProvisionedThroughput)
 	var read, write bool // present and not null
-	ok, err := d.object("ProvisionedThroughput", atField, func(key []byte) *engine.Error {
-		var err *engine.Error
+	ok, err := d.object("ProvisionedThroughput", atField, func(key []byte) *dynamo.Error {
+		var err *dynamo.Error
 		switch string(key) {
 		case "ReadCapacityUnits":
 			read, err = d.integer(&pt.ReadCapacityUnits, "Long", minInt64, maxInt64)
@@ -84,9 +84,9 @@ func (d *decoder) provisionedThroughput(dst **engine.ProvisionedThroughput) *eng
 	return err
 }
 
-func (d *decoder) onDemandThroughput(dst **engine.OnDemandThroughput) *engine.Error {
-	odt := new(engine.OnDemandThroughput)
-	ok, err := d.object("OnDemandThroughput", atField, func(key []byte) *engine.Error {
+func (d *decoder) onDemandThroughput(dst **dynamo.OnDemandThroughput) *dynamo.Error {
+	odt := new(dynamo.OnDemandThroughput)
+	ok, err := d.object("OnDemandThroughput", atField, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "MaxReadRequestUnits":
 			return d.longPtr(&odt.MaxReadRequestUnits)
@@ -101,9 +101,9 @@ func (d *decoder) onDemandThroughput(dst **engine.OnDemandThroughput) *engine.Er
 	return err
 }
 
-func (d *decoder) warmThroughput(dst **engine.WarmThroughput) *engine.Error {
-	w := new(engine.WarmThroughput)
-	ok, err := d.object("WarmThroughput", atField, func(key []byte) *engine.Error {
+func (d *decoder) warmThroughput(dst **dynamo.WarmThroughput) *dynamo.Error {
+	w := new(dynamo.WarmThroughput)
+	ok, err := d.object("WarmThroughput", atField, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "ReadUnitsPerSecond":
 			return d.longPtr(&w.ReadUnitsPerSecond)
@@ -118,9 +118,9 @@ func (d *decoder) warmThroughput(dst **engine.WarmThroughput) *engine.Error {
 	return err
 }
 
-func (d *decoder) streamSpecification(dst **engine.StreamSpecification) *engine.Error {
-	ss := &engine.StreamSpecification{NoStreamEnabled: true}
-	ok, err := d.object("StreamSpecification", atField, func(key []byte) *engine.Error {
+func (d *decoder) streamSpecification(dst **dynamo.StreamSpecification) *dynamo.Error {
+	ss := &dynamo.StreamSpecification{NoStreamEnabled: true}
+	ok, err := d.object("StreamSpecification", atField, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "StreamEnabled":
 			set, err := d.boolean(&ss.StreamEnabled)
@@ -139,9 +139,9 @@ func (d *decoder) streamSpecification(dst **engine.StreamSpecification) *engine.
 	return err
 }
 
-func (d *decoder) sseSpecification(dst **engine.SSESpecification) *engine.Error {
-	sse := new(engine.SSESpecification)
-	ok, err := d.object("SSESpecification", atField, func(key []byte) *engine.Error {
+func (d *decoder) sseSpecification(dst **dynamo.SSESpecification) *dynamo.Error {
+	sse := new(dynamo.SSESpecification)
+	ok, err := d.object("SSESpecification", atField, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Enabled":
 			return d.boolPtr(&sse.Enabled)
@@ -163,9 +163,9 @@ func (d *decoder) sseSpecification(dst **engine.SSESpecification) *engine.Error 
 // tagElem decodes a Tag. A Tag without its Key or Value is refused with
 // the text DynamoDB gives it (engine.MsgTagKeyNull, engine.MsgTagValueNull),
 // since the engine cannot tell an absent member from an empty one.
-func tagElem(d *decoder, t *engine.Tag) *engine.Error {
+func tagElem(d *decoder, t *dynamo.Tag) *dynamo.Error {
 	var hasKey, hasValue bool
-	present, err := d.object("Tag", atElement, func(key []byte) *engine.Error {
+	present, err := d.object("Tag", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Key":
 			hasKey = true
@@ -180,25 +180,25 @@ func tagElem(d *decoder, t *engine.Tag) *engine.Error {
 	if err == nil {
 		switch {
 		case !present || !hasKey:
-			d.deferValidation(engine.MsgTagKeyNull)
+			d.deferValidation(dynamo.MsgTagKeyNull)
 		case !hasValue:
-			d.deferValidation(engine.MsgTagValueNull)
+			d.deferValidation(dynamo.MsgTagValueNull)
 		}
 	}
 	return err
 }
 
-func (d *decoder) tags(dst *[]engine.Tag) *engine.Error {
+func (d *decoder) tags(dst *[]dynamo.Tag) *dynamo.Error {
 	return decodeList(d, dst, atField, tagElem)
 }
 
-func localSecondaryIndexElem(d *decoder, x *engine.LocalSecondaryIndex) *engine.Error {
+func localSecondaryIndexElem(d *decoder, x *dynamo.LocalSecondaryIndex) *dynamo.Error {
 	projected, named := false, false
 	defer func() { x.NoProjection, x.NoIndexName = !projected, !named }()
-	_, err := d.object("LocalSecondaryIndex", atElement, func(key []byte) *engine.Error {
+	_, err := d.object("LocalSecondaryIndex", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "IndexName":
-			var err *engine.Error
+			var err *dynamo.Error
 			named, err = d.strPresent(&x.IndexName)
 			return err
 		case "KeySchema":
@@ -213,13 +213,13 @@ func localSecondaryIndexElem(d *decoder, x *engine.LocalSecondaryIndex) *engine.
 
 // globalSecondaryIndex reads a GSI definition; typ is its model name, which
 // differs between CreateTable's list and UpdateTable's Create action.
-func (d *decoder) globalSecondaryIndex(x *engine.GlobalSecondaryIndex, typ string, at position) (bool, *engine.Error) {
+func (d *decoder) globalSecondaryIndex(x *dynamo.GlobalSecondaryIndex, typ string, at position) (bool, *dynamo.Error) {
 	projected, named := false, false
 	defer func() { x.NoProjection, x.NoIndexName = !projected, !named }()
-	return d.object(typ, at, func(key []byte) *engine.Error {
+	return d.object(typ, at, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "IndexName":
-			var err *engine.Error
+			var err *dynamo.Error
 			named, err = d.strPresent(&x.IndexName)
 			return err
 		case "KeySchema":
@@ -237,24 +237,24 @@ func (d *decoder) globalSecondaryIndex(x *engine.GlobalSecondaryIndex, typ strin
 	})
 }
 
-func globalSecondaryIndexElem(d *decoder, x *engine.GlobalSecondaryIndex) *engine.Error {
+func globalSecondaryIndexElem(d *decoder, x *dynamo.GlobalSecondaryIndex) *dynamo.Error {
 	_, err := d.globalSecondaryIndex(x, "GlobalSecondaryIndex", atElement)
 	return err
 }
 
-func gsiUpdateElem(d *decoder, u *engine.GlobalSecondaryIndexUpdate) *engine.Error {
-	_, err := d.object("GlobalSecondaryIndexUpdate", atElement, func(key []byte) *engine.Error {
+func gsiUpdateElem(d *decoder, u *dynamo.GlobalSecondaryIndexUpdate) *dynamo.Error {
+	_, err := d.object("GlobalSecondaryIndexUpdate", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Create":
-			x := new(engine.GlobalSecondaryIndex)
+			x := new(dynamo.GlobalSecondaryIndex)
 			ok, err := d.globalSecondaryIndex(x, "CreateGlobalSecondaryIndexAction", atField)
 			if ok {
 				u.Create = x
 			}
 			return err
 		case "Update":
-			x := &engine.UpdateGlobalSecondaryIndexAction{NoIndexName: true}
-			ok, err := d.object("UpdateGlobalSecondaryIndexAction", atField, func(key []byte) *engine.Error {
+			x := &dynamo.UpdateGlobalSecondaryIndexAction{NoIndexName: true}
+			ok, err := d.object("UpdateGlobalSecondaryIndexAction", atField, func(key []byte) *dynamo.Error {
 				switch string(key) {
 				case "IndexName":
 					named, err := d.strPresent(&x.IndexName)
@@ -274,8 +274,8 @@ func gsiUpdateElem(d *decoder, u *engine.GlobalSecondaryIndexUpdate) *engine.Err
 			}
 			return err
 		case "Delete":
-			x := &engine.DeleteGlobalSecondaryIndexAction{NoIndexName: true}
-			ok, err := d.object("DeleteGlobalSecondaryIndexAction", atField, func(key []byte) *engine.Error {
+			x := &dynamo.DeleteGlobalSecondaryIndexAction{NoIndexName: true}
+			ok, err := d.object("DeleteGlobalSecondaryIndexAction", atField, func(key []byte) *dynamo.Error {
 				if string(key) == "IndexName" {
 					named, err := d.strPresent(&x.IndexName)
 					x.NoIndexName = !named
@@ -296,10 +296,10 @@ func gsiUpdateElem(d *decoder, u *engine.GlobalSecondaryIndexUpdate) *engine.Err
 // Control-plane operations.
 
 // DecodeCreateTable decodes a CreateTable request body.
-func DecodeCreateTable(body []byte) (*engine.CreateTableInput, error) {
-	in := &engine.CreateTableInput{NoTableName: true}
+func DecodeCreateTable(body []byte) (*dynamo.CreateTableInput, error) {
+	in := &dynamo.CreateTableInput{NoTableName: true}
 	d := &decoder{data: body}
-	err := d.root("CreateTableInput", func(key []byte) *engine.Error {
+	err := d.root("CreateTableInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			present, err := d.strPresent(&in.TableName)
@@ -346,9 +346,9 @@ func DecodeCreateTable(body []byte) (*engine.CreateTableInput, error) {
 // present reports a TableName that was neither absent nor null.
 func decodeTableName(body []byte, typ string) (name string, present bool, err error) {
 	d := &decoder{data: body}
-	err = d.root(typ, func(key []byte) *engine.Error {
+	err = d.root(typ, func(key []byte) *dynamo.Error {
 		if string(key) == "TableName" {
-			var err *engine.Error
+			var err *dynamo.Error
 			present, err = d.strPresent(&name)
 			return err
 		}
@@ -358,28 +358,28 @@ func decodeTableName(body []byte, typ string) (name string, present bool, err er
 }
 
 // DecodeDescribeTable decodes a DescribeTable request body.
-func DecodeDescribeTable(body []byte) (*engine.DescribeTableInput, error) {
+func DecodeDescribeTable(body []byte) (*dynamo.DescribeTableInput, error) {
 	name, present, err := decodeTableName(body, "DescribeTableInput")
 	if err != nil {
 		return nil, err
 	}
-	return &engine.DescribeTableInput{TableName: name, NoTableName: !present}, nil
+	return &dynamo.DescribeTableInput{TableName: name, NoTableName: !present}, nil
 }
 
 // DecodeDeleteTable decodes a DeleteTable request body.
-func DecodeDeleteTable(body []byte) (*engine.DeleteTableInput, error) {
+func DecodeDeleteTable(body []byte) (*dynamo.DeleteTableInput, error) {
 	name, present, err := decodeTableName(body, "DeleteTableInput")
 	if err != nil {
 		return nil, err
 	}
-	return &engine.DeleteTableInput{TableName: name, NoTableName: !present}, nil
+	return &dynamo.DeleteTableInput{TableName: name, NoTableName: !present}, nil
 }
 
 // DecodeListTables decodes a ListTables request body.
-func DecodeListTables(body []byte) (*engine.ListTablesInput, error) {
-	in := new(engine.ListTablesInput)
+func DecodeListTables(body []byte) (*dynamo.ListTablesInput, error) {
+	in := new(dynamo.ListTablesInput)
 	d := &decoder{data: body}
-	err := d.root("ListTablesInput", func(key []byte) *engine.Error {
+	err := d.root("ListTablesInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "ExclusiveStartTableName":
 			return d.optStr(&in.ExclusiveStartTableName, &in.ExclusiveStartTableNameSet)
@@ -395,10 +395,10 @@ func DecodeListTables(body []byte) (*engine.ListTablesInput, error) {
 }
 
 // DecodeUpdateTable decodes an UpdateTable request body.
-func DecodeUpdateTable(body []byte) (*engine.UpdateTableInput, error) {
-	in := &engine.UpdateTableInput{NoTableName: true}
+func DecodeUpdateTable(body []byte) (*dynamo.UpdateTableInput, error) {
+	in := &dynamo.UpdateTableInput{NoTableName: true}
 	d := &decoder{data: body}
-	err := d.root("UpdateTableInput", func(key []byte) *engine.Error {
+	err := d.root("UpdateTableInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			present, err := d.strPresent(&in.TableName)
@@ -437,10 +437,10 @@ func DecodeUpdateTable(body []byte) (*engine.UpdateTableInput, error) {
 }
 
 // DecodeTagResource decodes a TagResource request body.
-func DecodeTagResource(body []byte) (*engine.TagResourceInput, error) {
-	in := new(engine.TagResourceInput)
+func DecodeTagResource(body []byte) (*dynamo.TagResourceInput, error) {
+	in := new(dynamo.TagResourceInput)
 	d := &decoder{data: body}
-	err := d.root("TagResourceInput", func(key []byte) *engine.Error {
+	err := d.root("TagResourceInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "ResourceArn":
 			return d.str(&in.ResourceArn)
@@ -456,10 +456,10 @@ func DecodeTagResource(body []byte) (*engine.TagResourceInput, error) {
 }
 
 // DecodeUntagResource decodes an UntagResource request body.
-func DecodeUntagResource(body []byte) (*engine.UntagResourceInput, error) {
-	in := new(engine.UntagResourceInput)
+func DecodeUntagResource(body []byte) (*dynamo.UntagResourceInput, error) {
+	in := new(dynamo.UntagResourceInput)
 	d := &decoder{data: body}
-	err := d.root("UntagResourceInput", func(key []byte) *engine.Error {
+	err := d.root("UntagResourceInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "ResourceArn":
 			return d.str(&in.ResourceArn)
@@ -475,10 +475,10 @@ func DecodeUntagResource(body []byte) (*engine.UntagResourceInput, error) {
 }
 
 // DecodeListTagsOfResource decodes a ListTagsOfResource request body.
-func DecodeListTagsOfResource(body []byte) (*engine.ListTagsOfResourceInput, error) {
-	in := new(engine.ListTagsOfResourceInput)
+func DecodeListTagsOfResource(body []byte) (*dynamo.ListTagsOfResourceInput, error) {
+	in := new(dynamo.ListTagsOfResourceInput)
 	d := &decoder{data: body}
-	err := d.root("ListTagsOfResourceInput", func(key []byte) *engine.Error {
+	err := d.root("ListTagsOfResourceInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "ResourceArn":
 			return d.str(&in.ResourceArn)
@@ -497,7 +497,7 @@ func DecodeListTagsOfResource(body []byte) (*engine.ListTagsOfResourceInput, err
 // accepted and its members ignored.
 func decodeEmpty(body []byte, typ string) error {
 	d := &decoder{data: body}
-	return d.root(typ, func([]byte) *engine.Error { return d.skipValue() })
+	return d.root(typ, func([]byte) *dynamo.Error { return d.skipValue() })
 }
 
 // DecodeDescribeLimits checks a DescribeLimits request body, which has no
@@ -514,8 +514,8 @@ func DecodeDescribeEndpoints(body []byte) error {
 
 // Item-operation structures.
 
-func expectedElem(d *decoder, e *engine.ExpectedAttributeValue) *engine.Error {
-	_, err := d.object("ExpectedAttributeValue", atElement, func(key []byte) *engine.Error {
+func expectedElem(d *decoder, e *dynamo.ExpectedAttributeValue) *dynamo.Error {
+	_, err := d.object("ExpectedAttributeValue", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Value":
 			return d.attrField(&e.Value)
@@ -531,12 +531,12 @@ func expectedElem(d *decoder, e *engine.ExpectedAttributeValue) *engine.Error {
 	return err
 }
 
-func (d *decoder) expected(dst *map[string]engine.ExpectedAttributeValue) *engine.Error {
+func (d *decoder) expected(dst *map[string]dynamo.ExpectedAttributeValue) *dynamo.Error {
 	return decodeMap(d, dst, modelPrefix+"ExpectedAttributeValue", atField, expectedElem)
 }
 
-func attributeUpdateElem(d *decoder, u *engine.AttributeValueUpdate) *engine.Error {
-	_, err := d.object("AttributeValueUpdate", atElement, func(key []byte) *engine.Error {
+func attributeUpdateElem(d *decoder, u *dynamo.AttributeValueUpdate) *dynamo.Error {
+	_, err := d.object("AttributeValueUpdate", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Action":
 			return d.str(&u.Action)
@@ -551,10 +551,10 @@ func attributeUpdateElem(d *decoder, u *engine.AttributeValueUpdate) *engine.Err
 // Item operations.
 
 // DecodePutItem decodes a PutItem request body.
-func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
-	in := &engine.PutItemInput{NoTableName: true}
+func DecodePutItem(body []byte) (*dynamo.PutItemInput, error) {
+	in := &dynamo.PutItemInput{NoTableName: true}
 	d := &decoder{data: body}
-	err := d.root("PutItemInput", func(key []byte) *engine.Error {
+	err := d.root("PutItemInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			present, err := d.strPresent(&in.TableName)
@@ -563,7 +563,7 @@ func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
 		case "Item":
 			return d.item(&in.Item, atField)
 		case "ConditionExpression":
-			return d.expression(&in.ConditionExpression, &in.EmptyExpressions, engine.ExprCondition)
+			return d.expression(&in.ConditionExpression, &in.EmptyExpressions, dynamo.ExprCondition)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
@@ -591,10 +591,10 @@ func DecodePutItem(body []byte) (*engine.PutItemInput, error) {
 }
 
 // DecodeGetItem decodes a GetItem request body.
-func DecodeGetItem(body []byte) (*engine.GetItemInput, error) {
-	in := &engine.GetItemInput{NoTableName: true}
+func DecodeGetItem(body []byte) (*dynamo.GetItemInput, error) {
+	in := &dynamo.GetItemInput{NoTableName: true}
 	d := &decoder{data: body}
-	err := d.root("GetItemInput", func(key []byte) *engine.Error {
+	err := d.root("GetItemInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			present, err := d.strPresent(&in.TableName)
@@ -608,7 +608,7 @@ func DecodeGetItem(body []byte) (*engine.GetItemInput, error) {
 		case "AttributesToGet":
 			return d.strList(&in.AttributesToGet)
 		case "ProjectionExpression":
-			return d.expression(&in.ProjectionExpression, &in.EmptyExpressions, engine.ExprProjection)
+			return d.expression(&in.ProjectionExpression, &in.EmptyExpressions, dynamo.ExprProjection)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ReturnConsumedCapacity":
@@ -624,10 +624,10 @@ func DecodeGetItem(body []byte) (*engine.GetItemInput, error) {
 }
 
 // DecodeDeleteItem decodes a DeleteItem request body.
-func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
-	in := &engine.DeleteItemInput{NoTableName: true}
+func DecodeDeleteItem(body []byte) (*dynamo.DeleteItemInput, error) {
+	in := &dynamo.DeleteItemInput{NoTableName: true}
 	d := &decoder{data: body}
-	err := d.root("DeleteItemInput", func(key []byte) *engine.Error {
+	err := d.root("DeleteItemInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			present, err := d.strPresent(&in.TableName)
@@ -636,7 +636,7 @@ func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
 		case "Key":
 			return d.item(&in.Key, atField)
 		case "ConditionExpression":
-			return d.expression(&in.ConditionExpression, &in.EmptyExpressions, engine.ExprCondition)
+			return d.expression(&in.ConditionExpression, &in.EmptyExpressions, dynamo.ExprCondition)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
@@ -664,10 +664,10 @@ func DecodeDeleteItem(body []byte) (*engine.DeleteItemInput, error) {
 }
 
 // DecodeUpdateItem decodes an UpdateItem request body.
-func DecodeUpdateItem(body []byte) (*engine.UpdateItemInput, error) {
-	in := &engine.UpdateItemInput{NoTableName: true}
+func DecodeUpdateItem(body []byte) (*dynamo.UpdateItemInput, error) {
+	in := &dynamo.UpdateItemInput{NoTableName: true}
 	d := &decoder{data: body}
-	err := d.root("UpdateItemInput", func(key []byte) *engine.Error {
+	err := d.root("UpdateItemInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			present, err := d.strPresent(&in.TableName)
@@ -676,9 +676,9 @@ func DecodeUpdateItem(body []byte) (*engine.UpdateItemInput, error) {
 		case "Key":
 			return d.item(&in.Key, atField)
 		case "UpdateExpression":
-			return d.expression(&in.UpdateExpression, &in.EmptyExpressions, engine.ExprUpdate)
+			return d.expression(&in.UpdateExpression, &in.EmptyExpressions, dynamo.ExprUpdate)
 		case "ConditionExpression":
-			return d.expression(&in.ConditionExpression, &in.EmptyExpressions, engine.ExprCondition)
+			return d.expression(&in.ConditionExpression, &in.EmptyExpressions, dynamo.ExprCondition)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
@@ -707,11 +707,11 @@ func DecodeUpdateItem(body []byte) (*engine.UpdateItemInput, error) {
 	return in, nil
 }
 
-func keysAndAttributesElem(d *decoder, k *engine.KeysAndAttributes) *engine.Error {
-	_, err := d.object("KeysAndAttributes", atElement, func(key []byte) *engine.Error {
+func keysAndAttributesElem(d *decoder, k *dynamo.KeysAndAttributes) *dynamo.Error {
+	_, err := d.object("KeysAndAttributes", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Keys":
-			return d.placed(&k.ValueError, func() *engine.Error {
+			return d.placed(&k.ValueError, func() *dynamo.Error {
 				return decodeList(d, &k.Keys, atField, itemElem)
 			})
 		case "AttributesToGet":
@@ -720,7 +720,7 @@ func keysAndAttributesElem(d *decoder, k *engine.KeysAndAttributes) *engine.Erro
 			_, err := d.boolean(&k.ConsistentRead)
 			return err
 		case "ProjectionExpression":
-			return d.expression(&k.ProjectionExpression, &k.EmptyExpressions, engine.ExprProjection)
+			return d.expression(&k.ProjectionExpression, &k.EmptyExpressions, dynamo.ExprProjection)
 		case "ExpressionAttributeNames":
 			return d.strMap(&k.ExpressionAttributeNames)
 		}
@@ -730,10 +730,10 @@ func keysAndAttributesElem(d *decoder, k *engine.KeysAndAttributes) *engine.Erro
 }
 
 // DecodeBatchGetItem decodes a BatchGetItem request body.
-func DecodeBatchGetItem(body []byte) (*engine.BatchGetItemInput, error) {
-	in := new(engine.BatchGetItemInput)
+func DecodeBatchGetItem(body []byte) (*dynamo.BatchGetItemInput, error) {
+	in := new(dynamo.BatchGetItemInput)
 	d := &decoder{data: body}
-	err := d.root("BatchGetItemInput", func(key []byte) *engine.Error {
+	err := d.root("BatchGetItemInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "RequestItems":
 			return decodeMap(d, &in.RequestItems, modelPrefix+"KeysAndAttributes", atField, keysAndAttributesElem)
@@ -748,31 +748,31 @@ func DecodeBatchGetItem(body []byte) (*engine.BatchGetItemInput, error) {
 	return in, nil
 }
 
-func writeRequestElem(d *decoder, w *engine.WriteRequest) *engine.Error {
-	_, err := d.object("WriteRequest", atElement, func(key []byte) *engine.Error {
+func writeRequestElem(d *decoder, w *dynamo.WriteRequest) *dynamo.Error {
+	_, err := d.object("WriteRequest", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "PutRequest":
 			var it attr.Item
-			ok, err := d.object("PutRequest", atField, func(key []byte) *engine.Error {
+			ok, err := d.object("PutRequest", atField, func(key []byte) *dynamo.Error {
 				if string(key) == "Item" {
-					return d.placed(&w.ValueError, func() *engine.Error { return d.item(&it, atField) })
+					return d.placed(&w.ValueError, func() *dynamo.Error { return d.item(&it, atField) })
 				}
 				return d.skipValue()
 			})
 			if ok {
-				w.PutRequest = &engine.PutRequest{Item: it}
+				w.PutRequest = &dynamo.PutRequest{Item: it}
 			}
 			return err
 		case "DeleteRequest":
 			var it attr.Item
-			ok, err := d.object("DeleteRequest", atField, func(key []byte) *engine.Error {
+			ok, err := d.object("DeleteRequest", atField, func(key []byte) *dynamo.Error {
 				if string(key) == "Key" {
-					return d.placed(&w.ValueError, func() *engine.Error { return d.item(&it, atField) })
+					return d.placed(&w.ValueError, func() *dynamo.Error { return d.item(&it, atField) })
 				}
 				return d.skipValue()
 			})
 			if ok {
-				w.DeleteRequest = &engine.DeleteRequest{Key: it}
+				w.DeleteRequest = &dynamo.DeleteRequest{Key: it}
 			}
 			return err
 		}
@@ -781,15 +781,15 @@ func writeRequestElem(d *decoder, w *engine.WriteRequest) *engine.Error {
 	return err
 }
 
-func writeRequestsElem(d *decoder, list *[]engine.WriteRequest) *engine.Error {
+func writeRequestsElem(d *decoder, list *[]dynamo.WriteRequest) *dynamo.Error {
 	return decodeList(d, list, atElement, writeRequestElem)
 }
 
 // DecodeBatchWriteItem decodes a BatchWriteItem request body.
-func DecodeBatchWriteItem(body []byte) (*engine.BatchWriteItemInput, error) {
-	in := new(engine.BatchWriteItemInput)
+func DecodeBatchWriteItem(body []byte) (*dynamo.BatchWriteItemInput, error) {
+	in := new(dynamo.BatchWriteItemInput)
 	d := &decoder{data: body}
-	err := d.root("BatchWriteItemInput", func(key []byte) *engine.Error {
+	err := d.root("BatchWriteItemInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "RequestItems":
 			return decodeMap(d, &in.RequestItems, "java.util.List<"+modelPrefix+"WriteRequest>", atField, writeRequestsElem)

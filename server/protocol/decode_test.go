@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // decoders maps each operation to its decoder, with results as any.
@@ -59,13 +59,13 @@ func wrap[T any](f func([]byte) (*T, error)) func([]byte) (any, error) {
 // in a batch or transaction request (server/protocol.placed).
 func placedError(v any) error {
 	switch in := v.(type) {
-	case *engine.BatchGetItemInput:
+	case *dynamo.BatchGetItemInput:
 		for _, ka := range in.RequestItems {
 			if ka.ValueError != nil {
 				return ka.ValueError
 			}
 		}
-	case *engine.BatchWriteItemInput:
+	case *dynamo.BatchWriteItemInput:
 		for _, reqs := range in.RequestItems {
 			for _, w := range reqs {
 				if w.ValueError != nil {
@@ -73,7 +73,7 @@ func placedError(v any) error {
 				}
 			}
 		}
-	case *engine.TransactWriteItemsInput:
+	case *dynamo.TransactWriteItemsInput:
 		for _, ti := range in.TransactItems {
 			if ti.ExprValueError != nil {
 				return ti.ExprValueError
@@ -82,7 +82,7 @@ func placedError(v any) error {
 				return ti.ValueError
 			}
 		}
-	case *engine.TransactGetItemsInput:
+	case *dynamo.TransactGetItemsInput:
 		for _, ti := range in.TransactItems {
 			if ti.Get != nil && ti.Get.ValueError != nil {
 				return ti.Get.ValueError
@@ -116,59 +116,59 @@ func TestDecodeRequests(t *testing.T) {
 			"TableClass":"STANDARD",
 			"TableName":"t1",
 			"Tags":[{"Key":"k","Value":"v"}]}`,
-			&engine.CreateTableInput{
+			&dynamo.CreateTableInput{
 				TableName: "t1",
-				AttributeDefinitions: []engine.AttributeDefinition{
+				AttributeDefinitions: []dynamo.AttributeDefinition{
 					{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}, {AttributeName: "g", AttributeType: "B"},
 				},
-				KeySchema: []engine.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "sk", KeyType: "RANGE"}},
-				LocalSecondaryIndexes: []engine.LocalSecondaryIndex{{
+				KeySchema: []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "sk", KeyType: "RANGE"}},
+				LocalSecondaryIndexes: []dynamo.LocalSecondaryIndex{{
 					IndexName:  "lsi",
-					KeySchema:  []engine.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "g", KeyType: "RANGE"}},
-					Projection: engine.Projection{ProjectionType: "KEYS_ONLY"},
+					KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}, {AttributeName: "g", KeyType: "RANGE"}},
+					Projection: dynamo.Projection{ProjectionType: "KEYS_ONLY"},
 				}},
-				GlobalSecondaryIndexes: []engine.GlobalSecondaryIndex{{
+				GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{
 					IndexName:             "gsi",
-					KeySchema:             []engine.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
-					Projection:            engine.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"a", "b"}},
-					ProvisionedThroughput: &engine.ProvisionedThroughput{ReadCapacityUnits: 3, WriteCapacityUnits: 4},
-					OnDemandThroughput:    &engine.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](10), MaxWriteRequestUnits: ptr[int64](-1)},
+					KeySchema:             []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
+					Projection:            dynamo.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"a", "b"}},
+					ProvisionedThroughput: &dynamo.ProvisionedThroughput{ReadCapacityUnits: 3, WriteCapacityUnits: 4},
+					OnDemandThroughput:    &dynamo.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](10), MaxWriteRequestUnits: ptr[int64](-1)},
 				}},
 				BillingMode:               "PROVISIONED",
-				ProvisionedThroughput:     &engine.ProvisionedThroughput{ReadCapacityUnits: 5, WriteCapacityUnits: 6},
-				StreamSpecification:       &engine.StreamSpecification{StreamEnabled: true, StreamViewType: "NEW_IMAGE"},
-				SSESpecification:          &engine.SSESpecification{Enabled: ptr(true), SSEType: "KMS", KMSMasterKeyId: "k"},
-				Tags:                      []engine.Tag{{Key: "k", Value: "v"}},
+				ProvisionedThroughput:     &dynamo.ProvisionedThroughput{ReadCapacityUnits: 5, WriteCapacityUnits: 6},
+				StreamSpecification:       &dynamo.StreamSpecification{StreamEnabled: true, StreamViewType: "NEW_IMAGE"},
+				SSESpecification:          &dynamo.SSESpecification{Enabled: ptr(true), SSEType: "KMS", KMSMasterKeyId: "k"},
+				Tags:                      []dynamo.Tag{{Key: "k", Value: "v"}},
 				TableClass:                "STANDARD",
 				DeletionProtectionEnabled: ptr(false),
 			}},
 		{"CreateTable", `{"TableName":"t","OnDemandThroughput":{},"Tags":[],"KeySchema":null,"Unknown":{"deep":[1,{"x":null}]}}`,
-			&engine.CreateTableInput{TableName: "t", OnDemandThroughput: &engine.OnDemandThroughput{}, Tags: []engine.Tag{}}},
+			&dynamo.CreateTableInput{TableName: "t", OnDemandThroughput: &dynamo.OnDemandThroughput{}, Tags: []dynamo.Tag{}}},
 		{"CreateTable", `{"TableName":"t","WarmThroughput":{"ReadUnitsPerSecond":12001,"Other":1},
 			"GlobalSecondaryIndexes":[{"IndexName":"g","WarmThroughput":{"WriteUnitsPerSecond":4001}}]}`,
-			&engine.CreateTableInput{TableName: "t", WarmThroughput: &engine.WarmThroughput{ReadUnitsPerSecond: ptr[int64](12001)},
-				GlobalSecondaryIndexes: []engine.GlobalSecondaryIndex{{IndexName: "g", NoProjection: true,
-					WarmThroughput: &engine.WarmThroughput{WriteUnitsPerSecond: ptr[int64](4001)}}}}},
+			&dynamo.CreateTableInput{TableName: "t", WarmThroughput: &dynamo.WarmThroughput{ReadUnitsPerSecond: ptr[int64](12001)},
+				GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{IndexName: "g", NoProjection: true,
+					WarmThroughput: &dynamo.WarmThroughput{WriteUnitsPerSecond: ptr[int64](4001)}}}}},
 		{"UpdateTable", `{"TableName":"t","WarmThroughput":{},"GlobalSecondaryIndexUpdates":[
 				{"Create":{"IndexName":"g1","WarmThroughput":{"ReadUnitsPerSecond":1,"WriteUnitsPerSecond":2}}},
 				{"Update":{"IndexName":"g2","WarmThroughput":{"ReadUnitsPerSecond":3}}}]}`,
-			&engine.UpdateTableInput{TableName: "t", WarmThroughput: &engine.WarmThroughput{},
-				GlobalSecondaryIndexUpdates: []engine.GlobalSecondaryIndexUpdate{
-					{Create: &engine.GlobalSecondaryIndex{IndexName: "g1", NoProjection: true,
-						WarmThroughput: &engine.WarmThroughput{ReadUnitsPerSecond: ptr[int64](1), WriteUnitsPerSecond: ptr[int64](2)}}},
-					{Update: &engine.UpdateGlobalSecondaryIndexAction{IndexName: "g2", WarmThroughput: &engine.WarmThroughput{ReadUnitsPerSecond: ptr[int64](3)}}},
+			&dynamo.UpdateTableInput{TableName: "t", WarmThroughput: &dynamo.WarmThroughput{},
+				GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{
+					{Create: &dynamo.GlobalSecondaryIndex{IndexName: "g1", NoProjection: true,
+						WarmThroughput: &dynamo.WarmThroughput{ReadUnitsPerSecond: ptr[int64](1), WriteUnitsPerSecond: ptr[int64](2)}}},
+					{Update: &dynamo.UpdateGlobalSecondaryIndexAction{IndexName: "g2", WarmThroughput: &dynamo.WarmThroughput{ReadUnitsPerSecond: ptr[int64](3)}}},
 				}}},
-		{"DescribeTable", `{"TableName":"t\u00e9"}`, &engine.DescribeTableInput{TableName: "té"}},
-		{"DeleteTable", `{"TableName":"t"}`, &engine.DeleteTableInput{TableName: "t"}},
-		{"ListTables", `{}`, &engine.ListTablesInput{}},
-		{"ListTables", `{"ExclusiveStartTableName":"a","Limit":10}`, &engine.ListTablesInput{ExclusiveStartTableName: "a", ExclusiveStartTableNameSet: true, Limit: ptr[int32](10)}},
-		{"ListTables", `{"Limit":1.9}`, &engine.ListTablesInput{Limit: ptr[int32](1)}},
-		{"ListTables", `{"Limit":-2.5e0}`, &engine.ListTablesInput{Limit: ptr[int32](-2)}},
-		{"ListTables", `{"Limit":1e2}`, &engine.ListTablesInput{Limit: ptr[int32](100)}},
-		{"ListTables", `{"Limit":2147483648}`, &engine.ListTablesInput{Limit: ptr[int32](2147483647)}},
-		{"ListTables", `{"Limit":-1e300}`, &engine.ListTablesInput{Limit: ptr[int32](-2147483648)}},
-		{"ListTables", `{"Limit":0.0001e4}`, &engine.ListTablesInput{Limit: ptr[int32](1)}},
-		{"ListTables", `{"Limit":null}`, &engine.ListTablesInput{}},
+		{"DescribeTable", `{"TableName":"t\u00e9"}`, &dynamo.DescribeTableInput{TableName: "té"}},
+		{"DeleteTable", `{"TableName":"t"}`, &dynamo.DeleteTableInput{TableName: "t"}},
+		{"ListTables", `{}`, &dynamo.ListTablesInput{}},
+		{"ListTables", `{"ExclusiveStartTableName":"a","Limit":10}`, &dynamo.ListTablesInput{ExclusiveStartTableName: "a", ExclusiveStartTableNameSet: true, Limit: ptr[int32](10)}},
+		{"ListTables", `{"Limit":1.9}`, &dynamo.ListTablesInput{Limit: ptr[int32](1)}},
+		{"ListTables", `{"Limit":-2.5e0}`, &dynamo.ListTablesInput{Limit: ptr[int32](-2)}},
+		{"ListTables", `{"Limit":1e2}`, &dynamo.ListTablesInput{Limit: ptr[int32](100)}},
+		{"ListTables", `{"Limit":2147483648}`, &dynamo.ListTablesInput{Limit: ptr[int32](2147483647)}},
+		{"ListTables", `{"Limit":-1e300}`, &dynamo.ListTablesInput{Limit: ptr[int32](-2147483648)}},
+		{"ListTables", `{"Limit":0.0001e4}`, &dynamo.ListTablesInput{Limit: ptr[int32](1)}},
+		{"ListTables", `{"Limit":null}`, &dynamo.ListTablesInput{}},
 		{"UpdateTable", `{"TableName":"t","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",
 			"GlobalSecondaryIndexUpdates":[
 				{"Create":{"IndexName":"g1","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}},
@@ -176,26 +176,26 @@ func TestDecodeRequests(t *testing.T) {
 				{"Delete":{"IndexName":"g3"}}],
 			"StreamSpecification":{"StreamEnabled":false},"SSESpecification":{"Enabled":false},"TableClass":"STANDARD_INFREQUENT_ACCESS",
 			"DeletionProtectionEnabled":true,"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},"OnDemandThroughput":{"MaxReadRequestUnits":5}}`,
-			&engine.UpdateTableInput{
+			&dynamo.UpdateTableInput{
 				TableName:            "t",
-				AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "g", AttributeType: "S"}},
+				AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "g", AttributeType: "S"}},
 				BillingMode:          "PAY_PER_REQUEST",
-				GlobalSecondaryIndexUpdates: []engine.GlobalSecondaryIndexUpdate{
-					{Create: &engine.GlobalSecondaryIndex{IndexName: "g1", KeySchema: []engine.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}}, Projection: engine.Projection{ProjectionType: "ALL"}}},
-					{Update: &engine.UpdateGlobalSecondaryIndexAction{IndexName: "g2", ProvisionedThroughput: &engine.ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 2}}},
-					{Delete: &engine.DeleteGlobalSecondaryIndexAction{IndexName: "g3"}},
+				GlobalSecondaryIndexUpdates: []dynamo.GlobalSecondaryIndexUpdate{
+					{Create: &dynamo.GlobalSecondaryIndex{IndexName: "g1", KeySchema: []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}}, Projection: dynamo.Projection{ProjectionType: "ALL"}}},
+					{Update: &dynamo.UpdateGlobalSecondaryIndexAction{IndexName: "g2", ProvisionedThroughput: &dynamo.ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 2}}},
+					{Delete: &dynamo.DeleteGlobalSecondaryIndexAction{IndexName: "g3"}},
 				},
-				StreamSpecification:       &engine.StreamSpecification{},
-				SSESpecification:          &engine.SSESpecification{Enabled: ptr(false)},
+				StreamSpecification:       &dynamo.StreamSpecification{},
+				SSESpecification:          &dynamo.SSESpecification{Enabled: ptr(false)},
 				TableClass:                "STANDARD_INFREQUENT_ACCESS",
 				DeletionProtectionEnabled: ptr(true),
-				ProvisionedThroughput:     &engine.ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 1},
-				OnDemandThroughput:        &engine.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](5)},
+				ProvisionedThroughput:     &dynamo.ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 1},
+				OnDemandThroughput:        &dynamo.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](5)},
 			}},
 		{"TagResource", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t","Tags":[{"Key":"a","Value":""}]}`,
-			&engine.TagResourceInput{ResourceArn: "arn:aws:dynamodb:us-east-1:000000000000:table/t", Tags: []engine.Tag{{Key: "a"}}}},
-		{"UntagResource", `{"ResourceArn":"arn","TagKeys":["a","b"]}`, &engine.UntagResourceInput{ResourceArn: "arn", TagKeys: []string{"a", "b"}}},
-		{"ListTagsOfResource", `{"ResourceArn":"arn","NextToken":"n"}`, &engine.ListTagsOfResourceInput{ResourceArn: "arn", NextToken: "n"}},
+			&dynamo.TagResourceInput{ResourceArn: "arn:aws:dynamodb:us-east-1:000000000000:table/t", Tags: []dynamo.Tag{{Key: "a"}}}},
+		{"UntagResource", `{"ResourceArn":"arn","TagKeys":["a","b"]}`, &dynamo.UntagResourceInput{ResourceArn: "arn", TagKeys: []string{"a", "b"}}},
+		{"ListTagsOfResource", `{"ResourceArn":"arn","NextToken":"n"}`, &dynamo.ListTagsOfResourceInput{ResourceArn: "arn", NextToken: "n"}},
 		{"DescribeLimits", `{}`, nil},
 		{"DescribeLimits", ` {"x":[]} `, nil},
 		{"DescribeEndpoints", `{}`, nil},
@@ -207,7 +207,7 @@ func TestDecodeRequests(t *testing.T) {
 			"ExpressionAttributeValues":{":v":{"S":"v"}},"ReturnValues":"ALL_OLD","ReturnConsumedCapacity":"TOTAL",
 			"ReturnItemCollectionMetrics":"SIZE","ReturnValuesOnConditionCheckFailure":"ALL_OLD","ConditionalOperator":"AND",
 			"Expected":{"a":{"Value":{"S":"1"},"Exists":true},"b":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"N":"1"},{"N":"2"}]}}}`,
-			&engine.PutItemInput{
+			&dynamo.PutItemInput{
 				TableName: "t",
 				Item: attr.Item{
 					"s":  attr.S("x\"y\\z\n☃😀"),
@@ -226,7 +226,7 @@ func TestDecodeRequests(t *testing.T) {
 				ConditionExpression:       "attribute_not_exists(#p)",
 				ExpressionAttributeNames:  map[string]string{"#p": "pk"},
 				ExpressionAttributeValues: attr.Item{":v": attr.S("v")},
-				Expected: map[string]engine.ExpectedAttributeValue{
+				Expected: map[string]dynamo.ExpectedAttributeValue{
 					"a": {Value: ptr(attr.S("1")), Exists: ptr(true)},
 					"b": {ComparisonOperator: "BETWEEN", AttributeValueList: []attr.Value{attr.N("1"), attr.N("2")}},
 				},
@@ -238,67 +238,67 @@ func TestDecodeRequests(t *testing.T) {
 			}},
 		// Unknown members of an AttributeValue are ignored; null members are absent.
 		{"PutItem", `{"TableName":"t","Item":{"a":{"S":"x","Q":[1,2],"N":null},"b":{"NULL":false}}}`,
-			&engine.PutItemInput{TableName: "t", Item: attr.Item{"a": attr.S("x"), "b": {Type: attr.TypeNULL}}}},
+			&dynamo.PutItemInput{TableName: "t", Item: attr.Item{"a": attr.S("x"), "b": {Type: attr.TypeNULL}}}},
 		// Booleans may be the strings "true"/"false"; null set members are empty.
 		{"PutItem", `{"Item":{"a":{"BOOL":"TRUE"},"b":{"SS":["x",null]}}}`,
-			&engine.PutItemInput{NoTableName: true, Item: attr.Item{"a": attr.Bool(true), "b": {Type: attr.TypeSS, SS: []string{"x", ""}}}}},
+			&dynamo.PutItemInput{NoTableName: true, Item: attr.Item{"a": attr.Bool(true), "b": {Type: attr.TypeSS, SS: []string{"x", ""}}}}},
 		// Duplicate members: the last wins.
 		{"PutItem", `{"TableName":"a","TableName":"b","Item":{"k":{"S":"1","S":"2"}}}`,
-			&engine.PutItemInput{TableName: "b", Item: attr.Item{"k": attr.S("2")}}},
-		{"PutItem", `{"Item":{}}`, &engine.PutItemInput{NoTableName: true, Item: attr.Item{}}},
+			&dynamo.PutItemInput{TableName: "b", Item: attr.Item{"k": attr.S("2")}}},
+		{"PutItem", `{"Item":{}}`, &dynamo.PutItemInput{NoTableName: true, Item: attr.Item{}}},
 		{"GetItem", `{"TableName":"t","Key":{"pk":{"S":"a"},"sk":{"N":"-1e5"}},"ConsistentRead":true,"AttributesToGet":["a"],
 			"ProjectionExpression":"#a","ExpressionAttributeNames":{"#a":"a"},"ReturnConsumedCapacity":"INDEXES"}`,
-			&engine.GetItemInput{TableName: "t", Key: attr.Item{"pk": attr.S("a"), "sk": attr.N("-1e5")}, ConsistentRead: true,
+			&dynamo.GetItemInput{TableName: "t", Key: attr.Item{"pk": attr.S("a"), "sk": attr.N("-1e5")}, ConsistentRead: true,
 				AttributesToGet: []string{"a"}, ProjectionExpression: "#a", ExpressionAttributeNames: map[string]string{"#a": "a"},
 				ReturnConsumedCapacity: "INDEXES"}},
 		{"DeleteItem", `{"TableName":"t","Key":{"pk":{"S":"a"}},"ConditionExpression":"c","ExpressionAttributeNames":{"#a":"a"},
 			"ExpressionAttributeValues":{":a":{"N":"1"}},"ReturnValues":"ALL_OLD","ReturnConsumedCapacity":"TOTAL",
 			"ReturnItemCollectionMetrics":"SIZE","ReturnValuesOnConditionCheckFailure":"NONE","Expected":{"x":{"Exists":false}},"ConditionalOperator":"OR"}`,
-			&engine.DeleteItemInput{TableName: "t", Key: attr.Item{"pk": attr.S("a")}, ConditionExpression: "c",
+			&dynamo.DeleteItemInput{TableName: "t", Key: attr.Item{"pk": attr.S("a")}, ConditionExpression: "c",
 				ExpressionAttributeNames: map[string]string{"#a": "a"}, ExpressionAttributeValues: attr.Item{":a": attr.N("1")},
-				Expected: map[string]engine.ExpectedAttributeValue{"x": {Exists: ptr(false)}}, ConditionalOperator: "OR",
+				Expected: map[string]dynamo.ExpectedAttributeValue{"x": {Exists: ptr(false)}}, ConditionalOperator: "OR",
 				ReturnValues: "ALL_OLD", ReturnConsumedCapacity: "TOTAL", ReturnItemCollectionMetrics: "SIZE", ReturnValuesOnConditionCheckFailure: "NONE"}},
 		{"UpdateItem", `{"TableName":"t","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET #a = :v","ConditionExpression":"c",
 			"ExpressionAttributeNames":{"#a":"a"},"ExpressionAttributeValues":{":v":{"L":[{"S":"x"}]}},
 			"AttributeUpdates":{"a":{"Action":"PUT","Value":{"N":"3"}},"b":{"Action":"DELETE"}},
 			"Expected":{"c":{"Value":{"B":"AA=="}}},"ConditionalOperator":"AND","ReturnValues":"UPDATED_NEW",
 			"ReturnConsumedCapacity":"NONE","ReturnItemCollectionMetrics":"NONE","ReturnValuesOnConditionCheckFailure":"ALL_OLD"}`,
-			&engine.UpdateItemInput{TableName: "t", Key: attr.Item{"pk": attr.S("a")}, UpdateExpression: "SET #a = :v", ConditionExpression: "c",
+			&dynamo.UpdateItemInput{TableName: "t", Key: attr.Item{"pk": attr.S("a")}, UpdateExpression: "SET #a = :v", ConditionExpression: "c",
 				ExpressionAttributeNames:  map[string]string{"#a": "a"},
 				ExpressionAttributeValues: attr.Item{":v": {Type: attr.TypeL, L: []attr.Value{attr.S("x")}}},
-				AttributeUpdates: map[string]engine.AttributeValueUpdate{
+				AttributeUpdates: map[string]dynamo.AttributeValueUpdate{
 					"a": {Action: "PUT", Value: ptr(attr.N("3"))},
 					"b": {Action: "DELETE"},
 				},
-				Expected:            map[string]engine.ExpectedAttributeValue{"c": {Value: ptr(attr.B([]byte{0}))}},
+				Expected:            map[string]dynamo.ExpectedAttributeValue{"c": {Value: ptr(attr.B([]byte{0}))}},
 				ConditionalOperator: "AND", ReturnValues: "UPDATED_NEW", ReturnConsumedCapacity: "NONE",
 				ReturnItemCollectionMetrics: "NONE", ReturnValuesOnConditionCheckFailure: "ALL_OLD"}},
 		{"BatchGetItem", `{"RequestItems":{"t1":{"Keys":[{"pk":{"S":"a"}},{"pk":{"S":"b"}}],"ConsistentRead":true,
 			"ProjectionExpression":"#p","ExpressionAttributeNames":{"#p":"pk"},"AttributesToGet":["x"]},"t2":{"Keys":[]}},
 			"ReturnConsumedCapacity":"TOTAL"}`,
-			&engine.BatchGetItemInput{RequestItems: map[string]engine.KeysAndAttributes{
+			&dynamo.BatchGetItemInput{RequestItems: map[string]dynamo.KeysAndAttributes{
 				"t1": {Keys: []attr.Item{{"pk": attr.S("a")}, {"pk": attr.S("b")}}, ConsistentRead: true, ProjectionExpression: "#p",
 					ExpressionAttributeNames: map[string]string{"#p": "pk"}, AttributesToGet: []string{"x"}},
 				"t2": {Keys: []attr.Item{}},
 			}, ReturnConsumedCapacity: "TOTAL"}},
 		// Empty expressions are told from absent and null ones.
-		{"PutItem", `{"ConditionExpression":""}`, &engine.PutItemInput{NoTableName: true, EmptyExpressions: engine.ExprCondition}},
-		{"PutItem", `{"ConditionExpression":null}`, &engine.PutItemInput{NoTableName: true}},
+		{"PutItem", `{"ConditionExpression":""}`, &dynamo.PutItemInput{NoTableName: true, EmptyExpressions: dynamo.ExprCondition}},
+		{"PutItem", `{"ConditionExpression":null}`, &dynamo.PutItemInput{NoTableName: true}},
 		{"UpdateItem", `{"UpdateExpression":"","ConditionExpression":"c"}`,
-			&engine.UpdateItemInput{NoTableName: true, ConditionExpression: "c", EmptyExpressions: engine.ExprUpdate}},
-		{"DeleteItem", `{"ConditionExpression":""}`, &engine.DeleteItemInput{NoTableName: true, EmptyExpressions: engine.ExprCondition}},
-		{"GetItem", `{"ProjectionExpression":""}`, &engine.GetItemInput{NoTableName: true, EmptyExpressions: engine.ExprProjection}},
+			&dynamo.UpdateItemInput{NoTableName: true, ConditionExpression: "c", EmptyExpressions: dynamo.ExprUpdate}},
+		{"DeleteItem", `{"ConditionExpression":""}`, &dynamo.DeleteItemInput{NoTableName: true, EmptyExpressions: dynamo.ExprCondition}},
+		{"GetItem", `{"ProjectionExpression":""}`, &dynamo.GetItemInput{NoTableName: true, EmptyExpressions: dynamo.ExprProjection}},
 		{"BatchGetItem", `{"RequestItems":{"t":{"ProjectionExpression":""}}}`,
-			&engine.BatchGetItemInput{RequestItems: map[string]engine.KeysAndAttributes{"t": {EmptyExpressions: engine.ExprProjection}}}},
+			&dynamo.BatchGetItemInput{RequestItems: map[string]dynamo.KeysAndAttributes{"t": {EmptyExpressions: dynamo.ExprProjection}}}},
 		{"Query", `{"KeyConditionExpression":"","FilterExpression":"","ProjectionExpression":"p"}`,
-			&engine.QueryInput{NoTableName: true, ProjectionExpression: "p", EmptyExpressions: engine.ExprKeyCondition | engine.ExprFilter}},
+			&dynamo.QueryInput{NoTableName: true, ProjectionExpression: "p", EmptyExpressions: dynamo.ExprKeyCondition | dynamo.ExprFilter}},
 		{"Scan", `{"FilterExpression":"f","ProjectionExpression":""}`,
-			&engine.ScanInput{NoTableName: true, FilterExpression: "f", EmptyExpressions: engine.ExprProjection}},
+			&dynamo.ScanInput{NoTableName: true, FilterExpression: "f", EmptyExpressions: dynamo.ExprProjection}},
 		{"BatchWriteItem", `{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"},"v":{"N":"1"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"b"}}}},{}]},
 			"ReturnConsumedCapacity":"TOTAL","ReturnItemCollectionMetrics":"SIZE"}`,
-			&engine.BatchWriteItemInput{RequestItems: map[string][]engine.WriteRequest{"t": {
-				{PutRequest: &engine.PutRequest{Item: attr.Item{"pk": attr.S("a"), "v": attr.N("1")}}},
-				{DeleteRequest: &engine.DeleteRequest{Key: attr.Item{"pk": attr.S("b")}}},
+			&dynamo.BatchWriteItemInput{RequestItems: map[string][]dynamo.WriteRequest{"t": {
+				{PutRequest: &dynamo.PutRequest{Item: attr.Item{"pk": attr.S("a"), "v": attr.N("1")}}},
+				{DeleteRequest: &dynamo.DeleteRequest{Key: attr.Item{"pk": attr.S("b")}}},
 				{},
 			}}, ReturnConsumedCapacity: "TOTAL", ReturnItemCollectionMetrics: "SIZE"}},
 	}
@@ -330,27 +330,27 @@ func TestDecodeNestingDepth(t *testing.T) {
 	}
 	for _, n := range []int{maxAttrDepth, 200000} {
 		_, err := decodePut([]byte(nested(n)))
-		checkError(t, "nested", err, engine.CodeValidation, msgAttrNesting)
+		checkError(t, "nested", err, dynamo.CodeValidation, msgAttrNesting)
 	}
 	// Lists nest the same way.
 	deepList := `{"Item":{"a":` + strings.Repeat(`{"L":[`, 200000) + `{"S":"x"}` + strings.Repeat(`]}`, 200000) + `}}`
 	_, err := decodePut([]byte(deepList))
-	checkError(t, "deep list", err, engine.CodeValidation, msgAttrNesting)
+	checkError(t, "deep list", err, dynamo.CodeValidation, msgAttrNesting)
 	// Too deep and also malformed: the SerializationException wins.
 	_, err = decodePut([]byte(nested(200000)[:1000000]))
-	checkError(t, "deep truncated", err, engine.CodeSerialization, "")
+	checkError(t, "deep truncated", err, dynamo.CodeSerialization, "")
 	// Deep garbage in an unknown member is skipped without recursion.
 	_, err = decodePut([]byte(`{"X":` + strings.Repeat(`[{"a":`, 100000) + "1" + strings.Repeat("}]", 100000) + `}`))
 	if err != nil {
 		t.Errorf("deep unknown member: %v", err)
 	}
 	_, err = decodePut([]byte(`{"X":` + strings.Repeat(`[{"a":`, 100000) + "1" + strings.Repeat("]}", 100000) + `}`))
-	checkError(t, "deep malformed unknown member", err, engine.CodeSerialization, "")
+	checkError(t, "deep malformed unknown member", err, dynamo.CodeSerialization, "")
 }
 
 func checkError(t *testing.T, name string, err error, code, msg string) {
 	t.Helper()
-	var e *engine.Error
+	var e *dynamo.Error
 	if !errors.As(err, &e) {
 		t.Errorf("%s: error %v (%T), want *engine.Error %s", name, err, err, code)
 		return
@@ -362,8 +362,8 @@ func checkError(t *testing.T, name string, err error, code, msg string) {
 
 func TestDecodeErrors(t *testing.T) {
 	const (
-		ser = engine.CodeSerialization
-		val = engine.CodeValidation
+		ser = dynamo.CodeSerialization
+		val = dynamo.CodeValidation
 	)
 	tests := []struct {
 		op, body  string

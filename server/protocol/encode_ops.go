@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // This file holds one encoder per operation and the writers for the
@@ -81,7 +81,7 @@ func strMapMember(dst []byte, name string, m map[string]string) []byte {
 
 // Table descriptions.
 
-func appendKeySchema(dst []byte, ks []engine.KeySchemaElement) []byte {
+func appendKeySchema(dst []byte, ks []dynamo.KeySchemaElement) []byte {
 	dst = append(dst, '[')
 	for _, e := range ks {
 		dst = append(comma(dst), '{')
@@ -92,21 +92,21 @@ func appendKeySchema(dst []byte, ks []engine.KeySchemaElement) []byte {
 	return append(dst, ']')
 }
 
-func keySchemaMember(dst []byte, ks []engine.KeySchemaElement) []byte {
+func keySchemaMember(dst []byte, ks []dynamo.KeySchemaElement) []byte {
 	if ks == nil {
 		return dst
 	}
 	return appendKeySchema(member(dst, "KeySchema"), ks)
 }
 
-func appendProjection(dst []byte, p *engine.Projection) []byte {
+func appendProjection(dst []byte, p *dynamo.Projection) []byte {
 	dst = append(dst, '{')
 	dst = stringsMember(dst, "NonKeyAttributes", p.NonKeyAttributes)
 	dst = strMember(dst, "ProjectionType", p.ProjectionType)
 	return append(dst, '}')
 }
 
-func onDemandMember(dst []byte, odt *engine.OnDemandThroughput) []byte {
+func onDemandMember(dst []byte, odt *dynamo.OnDemandThroughput) []byte {
 	if odt == nil {
 		return dst
 	}
@@ -116,7 +116,7 @@ func onDemandMember(dst []byte, odt *engine.OnDemandThroughput) []byte {
 	return append(dst, '}')
 }
 
-func throughputMember(dst []byte, pt *engine.ProvisionedThroughputDescription) []byte {
+func throughputMember(dst []byte, pt *dynamo.ProvisionedThroughputDescription) []byte {
 	if pt == nil {
 		return dst
 	}
@@ -129,7 +129,7 @@ func throughputMember(dst []byte, pt *engine.ProvisionedThroughputDescription) [
 	return append(dst, '}')
 }
 
-func appendTableDescription(dst []byte, t *engine.TableDescription) []byte {
+func appendTableDescription(dst []byte, t *dynamo.TableDescription) []byte {
 	dst = append(dst, '{')
 	if t.AttributeDefinitions != nil {
 		dst = append(member(dst, "AttributeDefinitions"), '[')
@@ -218,7 +218,7 @@ func appendTableDescription(dst []byte, t *engine.TableDescription) []byte {
 	return append(dst, '}')
 }
 
-func warmMember(dst []byte, w *engine.WarmThroughputDescription) []byte {
+func warmMember(dst []byte, w *dynamo.WarmThroughputDescription) []byte {
 	if w == nil {
 		return dst
 	}
@@ -229,7 +229,7 @@ func warmMember(dst []byte, w *engine.WarmThroughputDescription) []byte {
 	return append(dst, '}')
 }
 
-func tableMember(dst []byte, name string, t *engine.TableDescription) []byte {
+func tableMember(dst []byte, name string, t *dynamo.TableDescription) []byte {
 	if t == nil {
 		return dst
 	}
@@ -237,7 +237,7 @@ func tableMember(dst []byte, name string, t *engine.TableDescription) []byte {
 }
 
 // EncodeCreateTable appends CreateTable's response body to dst.
-func EncodeCreateTable(dst []byte, out *engine.CreateTableOutput) []byte {
+func EncodeCreateTable(dst []byte, out *dynamo.CreateTableOutput) []byte {
 	dst = append(dst, '{')
 	if out != nil {
 		dst = tableMember(dst, "TableDescription", out.TableDescription)
@@ -246,7 +246,7 @@ func EncodeCreateTable(dst []byte, out *engine.CreateTableOutput) []byte {
 }
 
 // EncodeDescribeTable appends DescribeTable's response body to dst.
-func EncodeDescribeTable(dst []byte, out *engine.DescribeTableOutput) []byte {
+func EncodeDescribeTable(dst []byte, out *dynamo.DescribeTableOutput) []byte {
 	dst = append(dst, '{')
 	if out != nil {
 		dst = tableMember(dst, "Table", out.Table)
@@ -255,7 +255,7 @@ func EncodeDescribeTable(dst []byte, out *engine.DescribeTableOutput) []byte {
 }
 
 // EncodeDeleteTable appends DeleteTable's response body to dst.
-func EncodeDeleteTable(dst []byte, out *engine.DeleteTableOutput) []byte {
+func EncodeDeleteTable(dst []byte, out *dynamo.DeleteTableOutput) []byte {
 	dst = append(dst, '{')
 	if out != nil {
 		dst = tableMember(dst, "TableDescription", out.TableDescription)
@@ -264,7 +264,7 @@ func EncodeDeleteTable(dst []byte, out *engine.DeleteTableOutput) []byte {
 }
 
 // EncodeUpdateTable appends UpdateTable's response body to dst.
-func EncodeUpdateTable(dst []byte, out *engine.UpdateTableOutput) []byte {
+func EncodeUpdateTable(dst []byte, out *dynamo.UpdateTableOutput) []byte {
 	dst = append(dst, '{')
 	if out != nil {
 		dst = tableMember(dst, "TableDescription", out.TableDescription)
@@ -274,7 +274,7 @@ func EncodeUpdateTable(dst []byte, out *engine.UpdateTableOutput) []byte {
 
 // EncodeListTables appends ListTables' response body to dst. TableNames is
 // always sent, as [] when empty.
-func EncodeListTables(dst []byte, out *engine.ListTablesOutput) []byte {
+func EncodeListTables(dst []byte, out *dynamo.ListTablesOutput) []byte {
 	dst = append(dst, '{')
 	var names []string
 	if out != nil {
@@ -295,9 +295,9 @@ func EncodeUntagResource(dst []byte) []byte { return dst }
 
 // EncodeListTagsOfResource appends ListTagsOfResource's response body to
 // dst. Tags is always sent, as [] when empty.
-func EncodeListTagsOfResource(dst []byte, out *engine.ListTagsOfResourceOutput) []byte {
+func EncodeListTagsOfResource(dst []byte, out *dynamo.ListTagsOfResourceOutput) []byte {
 	dst = append(dst, '{')
-	var tags []engine.Tag
+	var tags []dynamo.Tag
 	if out != nil {
 		dst = strMember(dst, "NextToken", out.NextToken)
 		tags = out.Tags
@@ -313,9 +313,9 @@ func EncodeListTagsOfResource(dst []byte, out *engine.ListTagsOfResourceOutput) 
 }
 
 // EncodeDescribeLimits appends DescribeLimits' response body to dst.
-func EncodeDescribeLimits(dst []byte, out *engine.DescribeLimitsOutput) []byte {
+func EncodeDescribeLimits(dst []byte, out *dynamo.DescribeLimitsOutput) []byte {
 	if out == nil {
-		out = &engine.DescribeLimitsOutput{}
+		out = &dynamo.DescribeLimitsOutput{}
 	}
 	dst = append(dst, '{')
 	dst = intMember(dst, "AccountMaxReadCapacityUnits", out.AccountMaxReadCapacityUnits)
@@ -327,7 +327,7 @@ func EncodeDescribeLimits(dst []byte, out *engine.DescribeLimitsOutput) []byte {
 
 // EncodeDescribeEndpoints appends DescribeEndpoints' response body to dst.
 // Endpoints is always sent.
-func EncodeDescribeEndpoints(dst []byte, out *engine.DescribeEndpointsOutput) []byte {
+func EncodeDescribeEndpoints(dst []byte, out *dynamo.DescribeEndpointsOutput) []byte {
 	dst = append(dst, '{')
 	dst = append(member(dst, "Endpoints"), '[')
 	if out != nil {
@@ -343,7 +343,7 @@ func EncodeDescribeEndpoints(dst []byte, out *engine.DescribeEndpointsOutput) []
 
 // Item-operation responses.
 
-func appendCapacity(dst []byte, c *engine.Capacity) []byte {
+func appendCapacity(dst []byte, c *dynamo.Capacity) []byte {
 	dst = append(dst, '{')
 	dst = doublePtrMember(dst, "CapacityUnits", c.CapacityUnits)
 	dst = doublePtrMember(dst, "ReadCapacityUnits", c.ReadCapacityUnits)
@@ -351,7 +351,7 @@ func appendCapacity(dst []byte, c *engine.Capacity) []byte {
 	return append(dst, '}')
 }
 
-func capacityMapMember(dst []byte, name string, m map[string]engine.Capacity) []byte {
+func capacityMapMember(dst []byte, name string, m map[string]dynamo.Capacity) []byte {
 	if m == nil {
 		return dst
 	}
@@ -364,7 +364,7 @@ func capacityMapMember(dst []byte, name string, m map[string]engine.Capacity) []
 	return append(dst, '}')
 }
 
-func appendConsumedCapacity(dst []byte, c *engine.ConsumedCapacity) []byte {
+func appendConsumedCapacity(dst []byte, c *dynamo.ConsumedCapacity) []byte {
 	dst = append(dst, '{')
 	dst = doublePtrMember(dst, "CapacityUnits", c.CapacityUnits)
 	dst = capacityMapMember(dst, "GlobalSecondaryIndexes", c.GlobalSecondaryIndexes)
@@ -378,14 +378,14 @@ func appendConsumedCapacity(dst []byte, c *engine.ConsumedCapacity) []byte {
 	return append(dst, '}')
 }
 
-func consumedMember(dst []byte, c *engine.ConsumedCapacity) []byte {
+func consumedMember(dst []byte, c *dynamo.ConsumedCapacity) []byte {
 	if c == nil {
 		return dst
 	}
 	return appendConsumedCapacity(member(dst, "ConsumedCapacity"), c)
 }
 
-func consumedListMember(dst []byte, list []engine.ConsumedCapacity) []byte {
+func consumedListMember(dst []byte, list []dynamo.ConsumedCapacity) []byte {
 	if list == nil {
 		return dst
 	}
@@ -396,7 +396,7 @@ func consumedListMember(dst []byte, list []engine.ConsumedCapacity) []byte {
 	return append(dst, ']')
 }
 
-func appendItemCollectionMetrics(dst []byte, m *engine.ItemCollectionMetrics) []byte {
+func appendItemCollectionMetrics(dst []byte, m *dynamo.ItemCollectionMetrics) []byte {
 	dst = append(dst, '{')
 	dst = itemMember(dst, "ItemCollectionKey", m.ItemCollectionKey)
 	if m.SizeEstimateRangeGB != nil {
@@ -409,7 +409,7 @@ func appendItemCollectionMetrics(dst []byte, m *engine.ItemCollectionMetrics) []
 	return append(dst, '}')
 }
 
-func metricsMember(dst []byte, m *engine.ItemCollectionMetrics) []byte {
+func metricsMember(dst []byte, m *dynamo.ItemCollectionMetrics) []byte {
 	if m == nil {
 		return dst
 	}
@@ -418,7 +418,7 @@ func metricsMember(dst []byte, m *engine.ItemCollectionMetrics) []byte {
 
 // appendWriteOutput writes the members PutItem, DeleteItem and UpdateItem
 // share.
-func appendWriteOutput(dst []byte, attrs attr.Item, c *engine.ConsumedCapacity, m *engine.ItemCollectionMetrics) []byte {
+func appendWriteOutput(dst []byte, attrs attr.Item, c *dynamo.ConsumedCapacity, m *dynamo.ItemCollectionMetrics) []byte {
 	dst = append(dst, '{')
 	dst = itemMember(dst, "Attributes", attrs)
 	dst = consumedMember(dst, c)
@@ -427,7 +427,7 @@ func appendWriteOutput(dst []byte, attrs attr.Item, c *engine.ConsumedCapacity, 
 }
 
 // EncodePutItem appends PutItem's response body to dst.
-func EncodePutItem(dst []byte, out *engine.PutItemOutput) []byte {
+func EncodePutItem(dst []byte, out *dynamo.PutItemOutput) []byte {
 	if out == nil {
 		return append(dst, '{', '}')
 	}
@@ -435,7 +435,7 @@ func EncodePutItem(dst []byte, out *engine.PutItemOutput) []byte {
 }
 
 // EncodeDeleteItem appends DeleteItem's response body to dst.
-func EncodeDeleteItem(dst []byte, out *engine.DeleteItemOutput) []byte {
+func EncodeDeleteItem(dst []byte, out *dynamo.DeleteItemOutput) []byte {
 	if out == nil {
 		return append(dst, '{', '}')
 	}
@@ -443,7 +443,7 @@ func EncodeDeleteItem(dst []byte, out *engine.DeleteItemOutput) []byte {
 }
 
 // EncodeUpdateItem appends UpdateItem's response body to dst.
-func EncodeUpdateItem(dst []byte, out *engine.UpdateItemOutput) []byte {
+func EncodeUpdateItem(dst []byte, out *dynamo.UpdateItemOutput) []byte {
 	if out == nil {
 		return append(dst, '{', '}')
 	}
@@ -452,7 +452,7 @@ func EncodeUpdateItem(dst []byte, out *engine.UpdateItemOutput) []byte {
 
 // EncodeGetItem appends GetItem's response body to dst: {} when no item
 // has the key, plus ConsumedCapacity when set.
-func EncodeGetItem(dst []byte, out *engine.GetItemOutput) []byte {
+func EncodeGetItem(dst []byte, out *dynamo.GetItemOutput) []byte {
 	dst = append(dst, '{')
 	if out != nil {
 		dst = consumedMember(dst, out.ConsumedCapacity)
@@ -461,7 +461,7 @@ func EncodeGetItem(dst []byte, out *engine.GetItemOutput) []byte {
 	return append(dst, '}')
 }
 
-func appendKeysAndAttributes(dst []byte, k *engine.KeysAndAttributes) []byte {
+func appendKeysAndAttributes(dst []byte, k *dynamo.KeysAndAttributes) []byte {
 	dst = append(dst, '{')
 	dst = stringsMember(dst, "AttributesToGet", k.AttributesToGet)
 	if k.ConsistentRead {
@@ -479,9 +479,9 @@ func appendKeysAndAttributes(dst []byte, k *engine.KeysAndAttributes) []byte {
 
 // EncodeBatchGetItem appends BatchGetItem's response body to dst.
 // Responses and UnprocessedKeys are always sent, as {} when empty.
-func EncodeBatchGetItem(dst []byte, out *engine.BatchGetItemOutput) []byte {
+func EncodeBatchGetItem(dst []byte, out *dynamo.BatchGetItemOutput) []byte {
 	if out == nil {
-		out = &engine.BatchGetItemOutput{}
+		out = &dynamo.BatchGetItemOutput{}
 	}
 	dst = append(dst, '{')
 	dst = consumedListMember(dst, out.ConsumedCapacity)
@@ -503,7 +503,7 @@ func EncodeBatchGetItem(dst []byte, out *engine.BatchGetItemOutput) []byte {
 	return append(dst, '}', '}')
 }
 
-func appendWriteRequest(dst []byte, w *engine.WriteRequest) []byte {
+func appendWriteRequest(dst []byte, w *dynamo.WriteRequest) []byte {
 	dst = append(dst, '{')
 	if w.DeleteRequest != nil {
 		dst = append(member(dst, "DeleteRequest"), '{')
@@ -520,9 +520,9 @@ func appendWriteRequest(dst []byte, w *engine.WriteRequest) []byte {
 
 // EncodeBatchWriteItem appends BatchWriteItem's response body to dst.
 // UnprocessedItems is always sent, as {} when empty.
-func EncodeBatchWriteItem(dst []byte, out *engine.BatchWriteItemOutput) []byte {
+func EncodeBatchWriteItem(dst []byte, out *dynamo.BatchWriteItemOutput) []byte {
 	if out == nil {
-		out = &engine.BatchWriteItemOutput{}
+		out = &dynamo.BatchWriteItemOutput{}
 	}
 	dst = append(dst, '{')
 	dst = consumedListMember(dst, out.ConsumedCapacity)

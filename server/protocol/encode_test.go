@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // jsonEqual reports whether got is valid JSON equal to want.
@@ -53,43 +53,43 @@ const sampleItemJSON = `{"s":{"S":"x"},"n":{"N":"-1.5E+3"},"b":{"B":"AQID"},"t":
 	"z":{"NULL":true},"m":{"M":{"a":{"S":"b"},"e":{"M":{}}}},"l":{"L":[{"N":"1"},{"L":[]}]},
 	"ss":{"SS":["a","b"]},"ns":{"NS":["1","2"]},"bs":{"BS":["","AA=="]}}`
 
-func sampleTable() *engine.TableDescription {
-	return &engine.TableDescription{
-		AttributeDefinitions: []engine.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+func sampleTable() *dynamo.TableDescription {
+	return &dynamo.TableDescription{
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
 		TableName:            "t",
-		KeySchema:            []engine.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+		KeySchema:            []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
 		TableStatus:          "ACTIVE",
 		CreationDateTime:     created,
-		ProvisionedThroughput: &engine.ProvisionedThroughputDescription{
+		ProvisionedThroughput: &dynamo.ProvisionedThroughputDescription{
 			LastIncreaseDateTime: created, NumberOfDecreasesToday: 0, ReadCapacityUnits: 5, WriteCapacityUnits: 6,
 		},
 		TableSizeBytes: 10,
 		ItemCount:      2,
 		TableArn:       "arn:aws:dynamodb:us-east-1:000000000000:table/t",
 		TableId:        "id",
-		BillingModeSummary: &engine.BillingModeSummary{
+		BillingModeSummary: &dynamo.BillingModeSummary{
 			BillingMode: "PROVISIONED", LastUpdateToPayPerRequestDateTime: time.Unix(1, 0),
 		},
-		LocalSecondaryIndexes: []engine.LocalSecondaryIndexDescription{{
-			IndexName: "l", KeySchema: []engine.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
-			Projection: engine.Projection{ProjectionType: "KEYS_ONLY"}, IndexArn: "arn/l",
+		LocalSecondaryIndexes: []dynamo.LocalSecondaryIndexDescription{{
+			IndexName: "l", KeySchema: []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+			Projection: dynamo.Projection{ProjectionType: "KEYS_ONLY"}, IndexArn: "arn/l",
 		}},
-		GlobalSecondaryIndexes: []engine.GlobalSecondaryIndexDescription{{
-			IndexName: "g", KeySchema: []engine.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
-			Projection:  engine.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"x"}},
+		GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndexDescription{{
+			IndexName: "g", KeySchema: []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: "HASH"}},
+			Projection:  dynamo.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"x"}},
 			IndexStatus: "CREATING", Backfilling: ptr(true), IndexSizeBytes: 3, ItemCount: 1, IndexArn: "arn/g",
-			ProvisionedThroughput: &engine.ProvisionedThroughputDescription{ReadCapacityUnits: 1, WriteCapacityUnits: 1},
-			OnDemandThroughput:    &engine.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](-1)},
-			WarmThroughput:        &engine.WarmThroughputDescription{ReadUnitsPerSecond: 13000, WriteUnitsPerSecond: 4500, Status: "UPDATING"},
+			ProvisionedThroughput: &dynamo.ProvisionedThroughputDescription{ReadCapacityUnits: 1, WriteCapacityUnits: 1},
+			OnDemandThroughput:    &dynamo.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](-1)},
+			WarmThroughput:        &dynamo.WarmThroughputDescription{ReadUnitsPerSecond: 13000, WriteUnitsPerSecond: 4500, Status: "UPDATING"},
 		}},
-		StreamSpecification:       &engine.StreamSpecification{StreamEnabled: true, StreamViewType: "KEYS_ONLY"},
+		StreamSpecification:       &dynamo.StreamSpecification{StreamEnabled: true, StreamViewType: "KEYS_ONLY"},
 		LatestStreamLabel:         "label",
 		LatestStreamArn:           "arn/stream",
-		SSEDescription:            &engine.SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: "kms"},
-		TableClassSummary:         &engine.TableClassSummary{TableClass: "STANDARD", LastUpdateDateTime: created},
+		SSEDescription:            &dynamo.SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: "kms"},
+		TableClassSummary:         &dynamo.TableClassSummary{TableClass: "STANDARD", LastUpdateDateTime: created},
 		DeletionProtectionEnabled: ptr(false),
-		OnDemandThroughput:        &engine.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](1), MaxWriteRequestUnits: ptr[int64](2)},
-		WarmThroughput:            &engine.WarmThroughputDescription{ReadUnitsPerSecond: 5, WriteUnitsPerSecond: 6, Status: "ACTIVE"},
+		OnDemandThroughput:        &dynamo.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](1), MaxWriteRequestUnits: ptr[int64](2)},
+		WarmThroughput:            &dynamo.WarmThroughputDescription{ReadUnitsPerSecond: 5, WriteUnitsPerSecond: 6, Status: "ACTIVE"},
 	}
 }
 
@@ -117,15 +117,15 @@ const sampleTableJSON = `{
 	"TableId":"id","TableName":"t","TableSizeBytes":10,"TableStatus":"ACTIVE",
 	"WarmThroughput":{"ReadUnitsPerSecond":5,"Status":"ACTIVE","WriteUnitsPerSecond":6}}`
 
-func capacity() *engine.ConsumedCapacity {
-	return &engine.ConsumedCapacity{
+func capacity() *dynamo.ConsumedCapacity {
+	return &dynamo.ConsumedCapacity{
 		TableName:              "t",
 		CapacityUnits:          ptr(1.5),
 		ReadCapacityUnits:      ptr(0.5),
 		WriteCapacityUnits:     ptr(1.0),
-		Table:                  &engine.Capacity{CapacityUnits: ptr(1.0)},
-		GlobalSecondaryIndexes: map[string]engine.Capacity{"g": {ReadCapacityUnits: ptr(0.5)}},
-		LocalSecondaryIndexes:  map[string]engine.Capacity{},
+		Table:                  &dynamo.Capacity{CapacityUnits: ptr(1.0)},
+		GlobalSecondaryIndexes: map[string]dynamo.Capacity{"g": {ReadCapacityUnits: ptr(0.5)}},
+		LocalSecondaryIndexes:  map[string]dynamo.Capacity{},
 	}
 }
 
@@ -133,61 +133,61 @@ const capacityJSON = `{"CapacityUnits":1.5,"GlobalSecondaryIndexes":{"g":{"ReadC
 	"ReadCapacityUnits":0.5,"Table":{"CapacityUnits":1.0},"TableName":"t","WriteCapacityUnits":1.0}`
 
 func TestEncodeResponses(t *testing.T) {
-	metrics := &engine.ItemCollectionMetrics{ItemCollectionKey: attr.Item{"pk": attr.S("a")}, SizeEstimateRangeGB: []float64{0, 1}}
+	metrics := &dynamo.ItemCollectionMetrics{ItemCollectionKey: attr.Item{"pk": attr.S("a")}, SizeEstimateRangeGB: []float64{0, 1}}
 	const metricsJSON = `{"ItemCollectionKey":{"pk":{"S":"a"}},"SizeEstimateRangeGB":[0.0,1.0]}`
 	tests := []struct {
 		name string
 		got  []byte
 		want string
 	}{
-		{"CreateTable", EncodeCreateTable(nil, &engine.CreateTableOutput{TableDescription: sampleTable()}), `{"TableDescription":` + sampleTableJSON + `}`},
+		{"CreateTable", EncodeCreateTable(nil, &dynamo.CreateTableOutput{TableDescription: sampleTable()}), `{"TableDescription":` + sampleTableJSON + `}`},
 		{"CreateTable nil", EncodeCreateTable(nil, nil), `{}`},
-		{"DescribeTable", EncodeDescribeTable(nil, &engine.DescribeTableOutput{Table: sampleTable()}), `{"Table":` + sampleTableJSON + `}`},
-		{"DescribeTable minimal", EncodeDescribeTable(nil, &engine.DescribeTableOutput{Table: &engine.TableDescription{TableName: "t"}}),
+		{"DescribeTable", EncodeDescribeTable(nil, &dynamo.DescribeTableOutput{Table: sampleTable()}), `{"Table":` + sampleTableJSON + `}`},
+		{"DescribeTable minimal", EncodeDescribeTable(nil, &dynamo.DescribeTableOutput{Table: &dynamo.TableDescription{TableName: "t"}}),
 			`{"Table":{"ItemCount":0,"TableName":"t","TableSizeBytes":0}}`},
-		{"DeleteTable", EncodeDeleteTable(nil, &engine.DeleteTableOutput{TableDescription: &engine.TableDescription{TableName: "t", TableStatus: "DELETING"}}),
+		{"DeleteTable", EncodeDeleteTable(nil, &dynamo.DeleteTableOutput{TableDescription: &dynamo.TableDescription{TableName: "t", TableStatus: "DELETING"}}),
 			`{"TableDescription":{"ItemCount":0,"TableName":"t","TableSizeBytes":0,"TableStatus":"DELETING"}}`},
-		{"UpdateTable", EncodeUpdateTable(nil, &engine.UpdateTableOutput{TableDescription: sampleTable()}), `{"TableDescription":` + sampleTableJSON + `}`},
-		{"ListTables empty", EncodeListTables(nil, &engine.ListTablesOutput{}), `{"TableNames":[]}`},
-		{"ListTables", EncodeListTables(nil, &engine.ListTablesOutput{TableNames: []string{"a", "b"}, LastEvaluatedTableName: "b"}),
+		{"UpdateTable", EncodeUpdateTable(nil, &dynamo.UpdateTableOutput{TableDescription: sampleTable()}), `{"TableDescription":` + sampleTableJSON + `}`},
+		{"ListTables empty", EncodeListTables(nil, &dynamo.ListTablesOutput{}), `{"TableNames":[]}`},
+		{"ListTables", EncodeListTables(nil, &dynamo.ListTablesOutput{TableNames: []string{"a", "b"}, LastEvaluatedTableName: "b"}),
 			`{"LastEvaluatedTableName":"b","TableNames":["a","b"]}`},
-		{"ListTagsOfResource empty", EncodeListTagsOfResource(nil, &engine.ListTagsOfResourceOutput{}), `{"Tags":[]}`},
-		{"ListTagsOfResource", EncodeListTagsOfResource(nil, &engine.ListTagsOfResourceOutput{Tags: []engine.Tag{{Key: "k", Value: ""}}, NextToken: "n"}),
+		{"ListTagsOfResource empty", EncodeListTagsOfResource(nil, &dynamo.ListTagsOfResourceOutput{}), `{"Tags":[]}`},
+		{"ListTagsOfResource", EncodeListTagsOfResource(nil, &dynamo.ListTagsOfResourceOutput{Tags: []dynamo.Tag{{Key: "k", Value: ""}}, NextToken: "n"}),
 			`{"NextToken":"n","Tags":[{"Key":"k","Value":""}]}`},
-		{"DescribeLimits", EncodeDescribeLimits(nil, &engine.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 80000, AccountMaxWriteCapacityUnits: 80000, TableMaxReadCapacityUnits: 40000, TableMaxWriteCapacityUnits: 40000}),
+		{"DescribeLimits", EncodeDescribeLimits(nil, &dynamo.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 80000, AccountMaxWriteCapacityUnits: 80000, TableMaxReadCapacityUnits: 40000, TableMaxWriteCapacityUnits: 40000}),
 			`{"AccountMaxReadCapacityUnits":80000,"AccountMaxWriteCapacityUnits":80000,"TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000}`},
-		{"DescribeEndpoints", EncodeDescribeEndpoints(nil, &engine.DescribeEndpointsOutput{Endpoints: []engine.Endpoint{{Address: "localhost:8000", CachePeriodInMinutes: 1440}}}),
+		{"DescribeEndpoints", EncodeDescribeEndpoints(nil, &dynamo.DescribeEndpointsOutput{Endpoints: []dynamo.Endpoint{{Address: "localhost:8000", CachePeriodInMinutes: 1440}}}),
 			`{"Endpoints":[{"Address":"localhost:8000","CachePeriodInMinutes":1440}]}`},
-		{"DescribeEndpoints empty", EncodeDescribeEndpoints(nil, &engine.DescribeEndpointsOutput{}), `{"Endpoints":[]}`},
-		{"PutItem empty", EncodePutItem(nil, &engine.PutItemOutput{}), `{}`},
-		{"PutItem", EncodePutItem(nil, &engine.PutItemOutput{Attributes: sampleItem(), ConsumedCapacity: capacity(), ItemCollectionMetrics: metrics}),
+		{"DescribeEndpoints empty", EncodeDescribeEndpoints(nil, &dynamo.DescribeEndpointsOutput{}), `{"Endpoints":[]}`},
+		{"PutItem empty", EncodePutItem(nil, &dynamo.PutItemOutput{}), `{}`},
+		{"PutItem", EncodePutItem(nil, &dynamo.PutItemOutput{Attributes: sampleItem(), ConsumedCapacity: capacity(), ItemCollectionMetrics: metrics}),
 			`{"Attributes":` + sampleItemJSON + `,"ConsumedCapacity":` + capacityJSON + `,"ItemCollectionMetrics":` + metricsJSON + `}`},
-		{"DeleteItem", EncodeDeleteItem(nil, &engine.DeleteItemOutput{Attributes: attr.Item{}}), `{"Attributes":{}}`},
-		{"UpdateItem", EncodeUpdateItem(nil, &engine.UpdateItemOutput{Attributes: attr.Item{"a": attr.N("1")}, ConsumedCapacity: &engine.ConsumedCapacity{TableName: "t", CapacityUnits: ptr(1.0)}}),
+		{"DeleteItem", EncodeDeleteItem(nil, &dynamo.DeleteItemOutput{Attributes: attr.Item{}}), `{"Attributes":{}}`},
+		{"UpdateItem", EncodeUpdateItem(nil, &dynamo.UpdateItemOutput{Attributes: attr.Item{"a": attr.N("1")}, ConsumedCapacity: &dynamo.ConsumedCapacity{TableName: "t", CapacityUnits: ptr(1.0)}}),
 			`{"Attributes":{"a":{"N":"1"}},"ConsumedCapacity":{"CapacityUnits":1.0,"TableName":"t"}}`},
-		{"GetItem miss", EncodeGetItem(nil, &engine.GetItemOutput{}), `{}`},
-		{"GetItem miss with capacity", EncodeGetItem(nil, &engine.GetItemOutput{ConsumedCapacity: &engine.ConsumedCapacity{TableName: "t", CapacityUnits: ptr(0.5)}}),
+		{"GetItem miss", EncodeGetItem(nil, &dynamo.GetItemOutput{}), `{}`},
+		{"GetItem miss with capacity", EncodeGetItem(nil, &dynamo.GetItemOutput{ConsumedCapacity: &dynamo.ConsumedCapacity{TableName: "t", CapacityUnits: ptr(0.5)}}),
 			`{"ConsumedCapacity":{"CapacityUnits":0.5,"TableName":"t"}}`},
-		{"GetItem", EncodeGetItem(nil, &engine.GetItemOutput{Item: sampleItem()}), `{"Item":` + sampleItemJSON + `}`},
-		{"BatchGetItem empty", EncodeBatchGetItem(nil, &engine.BatchGetItemOutput{}), `{"Responses":{},"UnprocessedKeys":{}}`},
-		{"BatchGetItem", EncodeBatchGetItem(nil, &engine.BatchGetItemOutput{
+		{"GetItem", EncodeGetItem(nil, &dynamo.GetItemOutput{Item: sampleItem()}), `{"Item":` + sampleItemJSON + `}`},
+		{"BatchGetItem empty", EncodeBatchGetItem(nil, &dynamo.BatchGetItemOutput{}), `{"Responses":{},"UnprocessedKeys":{}}`},
+		{"BatchGetItem", EncodeBatchGetItem(nil, &dynamo.BatchGetItemOutput{
 			Responses: map[string][]attr.Item{"t1": {{"a": attr.S("1")}, {"a": attr.S("2")}}, "t2": {}},
-			UnprocessedKeys: map[string]engine.KeysAndAttributes{"t3": {
+			UnprocessedKeys: map[string]dynamo.KeysAndAttributes{"t3": {
 				Keys: []attr.Item{{"a": attr.S("3")}}, ConsistentRead: true, ProjectionExpression: "#a",
 				ExpressionAttributeNames: map[string]string{"#a": "a"}, AttributesToGet: []string{"a"},
 			}},
-			ConsumedCapacity: []engine.ConsumedCapacity{{TableName: "t1", CapacityUnits: ptr(1.0)}},
+			ConsumedCapacity: []dynamo.ConsumedCapacity{{TableName: "t1", CapacityUnits: ptr(1.0)}},
 		}), `{"ConsumedCapacity":[{"CapacityUnits":1.0,"TableName":"t1"}],
 			"Responses":{"t1":[{"a":{"S":"1"}},{"a":{"S":"2"}}],"t2":[]},
 			"UnprocessedKeys":{"t3":{"AttributesToGet":["a"],"ConsistentRead":true,"ExpressionAttributeNames":{"#a":"a"},"Keys":[{"a":{"S":"3"}}],"ProjectionExpression":"#a"}}}`},
-		{"BatchWriteItem empty", EncodeBatchWriteItem(nil, &engine.BatchWriteItemOutput{}), `{"UnprocessedItems":{}}`},
-		{"BatchWriteItem", EncodeBatchWriteItem(nil, &engine.BatchWriteItemOutput{
-			UnprocessedItems: map[string][]engine.WriteRequest{"t": {
-				{PutRequest: &engine.PutRequest{Item: attr.Item{"a": attr.S("1")}}},
-				{DeleteRequest: &engine.DeleteRequest{Key: attr.Item{"a": attr.S("2")}}},
+		{"BatchWriteItem empty", EncodeBatchWriteItem(nil, &dynamo.BatchWriteItemOutput{}), `{"UnprocessedItems":{}}`},
+		{"BatchWriteItem", EncodeBatchWriteItem(nil, &dynamo.BatchWriteItemOutput{
+			UnprocessedItems: map[string][]dynamo.WriteRequest{"t": {
+				{PutRequest: &dynamo.PutRequest{Item: attr.Item{"a": attr.S("1")}}},
+				{DeleteRequest: &dynamo.DeleteRequest{Key: attr.Item{"a": attr.S("2")}}},
 			}},
-			ConsumedCapacity:      []engine.ConsumedCapacity{},
-			ItemCollectionMetrics: map[string][]engine.ItemCollectionMetrics{"t": {*metrics}},
+			ConsumedCapacity:      []dynamo.ConsumedCapacity{},
+			ItemCollectionMetrics: map[string][]dynamo.ItemCollectionMetrics{"t": {*metrics}},
 		}), `{"ConsumedCapacity":[],"ItemCollectionMetrics":{"t":[` + metricsJSON + `]},
 			"UnprocessedItems":{"t":[{"PutRequest":{"Item":{"a":{"S":"1"}}}},{"DeleteRequest":{"Key":{"a":{"S":"2"}}}}]}}`},
 	}
@@ -205,13 +205,13 @@ func TestEncodeResponses(t *testing.T) {
 // TestEncodeExact pins byte-exact output where the form matters: the
 // number formats, member order, and appending to a non-empty dst.
 func TestEncodeExact(t *testing.T) {
-	out := &engine.DescribeTableOutput{Table: &engine.TableDescription{TableName: "t", CreationDateTime: created, ItemCount: 1}}
+	out := &dynamo.DescribeTableOutput{Table: &dynamo.TableDescription{TableName: "t", CreationDateTime: created, ItemCount: 1}}
 	got := string(EncodeDescribeTable([]byte("prefix"), out))
 	want := `prefix{"Table":{"CreationDateTime":` + tsWire + `,"ItemCount":1,"TableName":"t","TableSizeBytes":0}}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	got = string(EncodeGetItem(nil, &engine.GetItemOutput{Item: attr.Item{"b": attr.S("2"), "a": attr.N("1"), "c": {Type: attr.TypeM, M: map[string]attr.Value{"z": attr.Null(), "y": attr.Bool(false)}}}}))
+	got = string(EncodeGetItem(nil, &dynamo.GetItemOutput{Item: attr.Item{"b": attr.S("2"), "a": attr.N("1"), "c": {Type: attr.TypeM, M: map[string]attr.Value{"z": attr.Null(), "y": attr.Bool(false)}}}}))
 	want = `{"Item":{"a":{"N":"1"},"b":{"S":"2"},"c":{"M":{"y":{"BOOL":false},"z":{"NULL":true}}}}}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -297,7 +297,7 @@ func TestAppendString(t *testing.T) {
 func TestRoundTrip(t *testing.T) {
 	item := sampleItem()
 	item["weird name \"\\\n\u2028\x01"] = attr.S("v\u2029\x7f")
-	body := EncodeGetItem(nil, &engine.GetItemOutput{Item: item})
+	body := EncodeGetItem(nil, &dynamo.GetItemOutput{Item: item})
 	// GetItem's {"Item":...} is a valid PutItem body as well.
 	req := append([]byte(`{"TableName":"t",`), body[1:]...)
 	in, err := DecodePutItem(req)
@@ -319,7 +319,7 @@ func TestRoundTrip(t *testing.T) {
 // framework's namespace, without a message (the ack-api-quirks lab,
 // DDB-TABLE-437, -178 and -456).
 func TestEncodeInternalFailure(t *testing.T) {
-	body, status := EncodeError(nil, &engine.Error{Code: engine.CodeInternalFailure})
+	body, status := EncodeError(nil, &dynamo.Error{Code: dynamo.CodeInternalFailure})
 	if status != 500 || string(body) != `{"__type":"com.amazon.coral.service#InternalFailure"}` {
 		t.Fatalf("status %d, body %s", status, body)
 	}

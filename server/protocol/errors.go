@@ -3,7 +3,7 @@ package protocol
 import (
 	"net/http"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // wireError says how DynamoDB sends one error code.
@@ -40,36 +40,36 @@ const (
 // nsDynamoDB, "message" and 400.
 var wireErrors = map[string]wireError{
 	// {"__type":"com.amazon.coral.validate#ValidationException","message":...}
-	engine.CodeValidation: {nsCoralValidate, "message", http.StatusBadRequest},
+	dynamo.CodeValidation: {nsCoralValidate, "message", http.StatusBadRequest},
 	// {"__type":"com.amazon.coral.service#SerializationException","Message":...};
 	// no message at all when the body is not JSON.
-	engine.CodeSerialization: {nsCoralService, "Message", http.StatusBadRequest},
+	dynamo.CodeSerialization: {nsCoralService, "Message", http.StatusBadRequest},
 	// {"__type":"com.amazon.coral.service#UnknownOperationException"}
-	engine.CodeUnknownOperation: {nsCoralService, "message", http.StatusBadRequest},
+	dynamo.CodeUnknownOperation: {nsCoralService, "message", http.StatusBadRequest},
 	// {"__type":"com.amazon.coral.service#MissingAuthenticationTokenException",
 	//  "message":"Request is missing Authentication Token"}
-	engine.CodeMissingAuthenticationToken: {nsCoralService, "message", http.StatusBadRequest},
+	dynamo.CodeMissingAuthenticationToken: {nsCoralService, "message", http.StatusBadRequest},
 	// {"__type":"com.amazon.coral.service#AccessDeniedException","Message":...}
-	engine.CodeAccessDenied:           {nsCoralService, "Message", http.StatusBadRequest},
+	dynamo.CodeAccessDenied:           {nsCoralService, "Message", http.StatusBadRequest},
 	"IncompleteSignatureException":    {nsCoralService, "message", http.StatusBadRequest},
 	"InvalidSignatureException":       {nsCoralService, "message", http.StatusBadRequest},
 	"UnrecognizedClientException":     {nsCoralService, "message", http.StatusBadRequest},
 	"ThrottlingException":             {nsCoralAvailability, "message", http.StatusBadRequest},
-	engine.CodeTransactionCanceled:    {nsDynamoDB, "Message", http.StatusBadRequest},
-	engine.CodeInternalServerError:    {nsDynamoDB, "message", http.StatusInternalServerError},
-	engine.CodeResourceNotFound:       {nsDynamoDB, "message", http.StatusBadRequest},
-	engine.CodeResourceInUse:          {nsDynamoDB, "message", http.StatusBadRequest},
-	engine.CodeConditionalCheckFailed: {nsDynamoDB, "message", http.StatusBadRequest},
+	dynamo.CodeTransactionCanceled:    {nsDynamoDB, "Message", http.StatusBadRequest},
+	dynamo.CodeInternalServerError:    {nsDynamoDB, "message", http.StatusInternalServerError},
+	dynamo.CodeResourceNotFound:       {nsDynamoDB, "message", http.StatusBadRequest},
+	dynamo.CodeResourceInUse:          {nsDynamoDB, "message", http.StatusBadRequest},
+	dynamo.CodeConditionalCheckFailed: {nsDynamoDB, "message", http.StatusBadRequest},
 	// The Streams API's own errors are in DynamoDB's namespace too; SDKs
 	// read only the part after the '#'.
-	engine.CodeExpiredIterator:   {nsDynamoDB, "message", http.StatusBadRequest},
-	engine.CodeTrimmedDataAccess: {nsDynamoDB, "message", http.StatusBadRequest},
+	dynamo.CodeExpiredIterator:   {nsDynamoDB, "message", http.StatusBadRequest},
+	dynamo.CodeTrimmedDataAccess: {nsDynamoDB, "message", http.StatusBadRequest},
 	// {"__type":"com.amazon.coral.service#InternalFailure"}, HTTP 500,
 	// for request shapes DynamoDB fails on (the ack-api-quirks lab,
 	// DDB-TABLE-437, -178 and -456: InternalFailure, HTTP 500, an empty
 	// message), in the framework's namespace as clients matching
 	// DynamoDB's raw answers spell it.
-	engine.CodeInternalFailure: {nsCoralService, "message", http.StatusInternalServerError},
+	dynamo.CodeInternalFailure: {nsCoralService, "message", http.StatusInternalServerError},
 }
 
 func lookupWireError(code string) wireError {
@@ -87,9 +87,9 @@ func lookupWireError(code string) wireError {
 // ConditionalCheckFailedException carries Item when set;
 // TransactionCanceledException carries CancellationReasons. A nil err is
 // encoded as an InternalServerError.
-func EncodeError(dst []byte, err *engine.Error) (body []byte, status int) {
+func EncodeError(dst []byte, err *dynamo.Error) (body []byte, status int) {
 	if err == nil {
-		err = engine.InternalServerError()
+		err = dynamo.InternalServerError()
 	}
 	w := lookupWireError(err.Code)
 	dst = append(dst, '{')

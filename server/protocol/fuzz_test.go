@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // fuzzDecoders runs every request decoder on one body and returns the items
@@ -128,8 +128,8 @@ func FuzzDecodeRequest(f *testing.F) {
 		for i, decode := range fuzzDecoders {
 			items, err := decode(body)
 			if err != nil {
-				var e *engine.Error
-				if !errors.As(err, &e) || (e.Code != engine.CodeSerialization && e.Code != engine.CodeValidation) {
+				var e *dynamo.Error
+				if !errors.As(err, &e) || (e.Code != dynamo.CodeSerialization && e.Code != dynamo.CodeValidation) {
 					t.Fatalf("decoder %d: error %#v is not a Serialization or Validation exception", i, err)
 				}
 				continue

@@ -2,7 +2,7 @@ package protocol
 
 import (
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction: decoders
@@ -10,14 +10,14 @@ import (
 
 // statementMember reads a Statement member, recording a null one as
 // absent.
-func (d *decoder) statementMember(dst *string, absent *bool) *engine.Error {
+func (d *decoder) statementMember(dst *string, absent *bool) *dynamo.Error {
 	present, err := d.strPresent(dst)
 	*absent = !present
 	return err
 }
 
 // parameters reads a statement's Parameters, under qlParams (see attrMap).
-func (d *decoder) parameters(dst *[]attr.Value) *engine.Error {
+func (d *decoder) parameters(dst *[]attr.Value) *dynamo.Error {
 	d.qlParams = true
 	err := decodeList(d, dst, atField, attrElem)
 	d.qlParams = false
@@ -25,10 +25,10 @@ func (d *decoder) parameters(dst *[]attr.Value) *engine.Error {
 }
 
 // DecodeExecuteStatement decodes an ExecuteStatement request body.
-func DecodeExecuteStatement(body []byte) (*engine.ExecuteStatementInput, error) {
-	in := &engine.ExecuteStatementInput{NoStatement: true}
+func DecodeExecuteStatement(body []byte) (*dynamo.ExecuteStatementInput, error) {
+	in := &dynamo.ExecuteStatementInput{NoStatement: true}
 	d := &decoder{data: body}
-	err := d.root("ExecuteStatementInput", func(key []byte) *engine.Error {
+	err := d.root("ExecuteStatementInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Statement":
 			return d.statementMember(&in.Statement, &in.NoStatement)
@@ -56,9 +56,9 @@ func DecodeExecuteStatement(body []byte) (*engine.ExecuteStatementInput, error) 
 
 // EncodeExecuteStatement appends ExecuteStatement's response body to dst.
 // Items is always sent, [] when empty.
-func EncodeExecuteStatement(dst []byte, out *engine.ExecuteStatementOutput) []byte {
+func EncodeExecuteStatement(dst []byte, out *dynamo.ExecuteStatementOutput) []byte {
 	if out == nil {
-		out = &engine.ExecuteStatementOutput{}
+		out = &dynamo.ExecuteStatementOutput{}
 	}
 	dst = append(dst, '{')
 	dst = consumedMember(dst, out.ConsumedCapacity)
@@ -72,9 +72,9 @@ func EncodeExecuteStatement(dst []byte, out *engine.ExecuteStatementOutput) []by
 	return append(dst, '}')
 }
 
-func batchStatementElem(d *decoder, s *engine.BatchStatementRequest) *engine.Error {
+func batchStatementElem(d *decoder, s *dynamo.BatchStatementRequest) *dynamo.Error {
 	s.NoStatement = true
-	_, err := d.object("BatchStatementRequest", atElement, func(key []byte) *engine.Error {
+	_, err := d.object("BatchStatementRequest", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Statement":
 			return d.statementMember(&s.Statement, &s.NoStatement)
@@ -92,10 +92,10 @@ func batchStatementElem(d *decoder, s *engine.BatchStatementRequest) *engine.Err
 }
 
 // DecodeBatchExecuteStatement decodes a BatchExecuteStatement request body.
-func DecodeBatchExecuteStatement(body []byte) (*engine.BatchExecuteStatementInput, error) {
-	in := new(engine.BatchExecuteStatementInput)
+func DecodeBatchExecuteStatement(body []byte) (*dynamo.BatchExecuteStatementInput, error) {
+	in := new(dynamo.BatchExecuteStatementInput)
 	d := &decoder{data: body}
-	err := d.root("BatchExecuteStatementInput", func(key []byte) *engine.Error {
+	err := d.root("BatchExecuteStatementInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Statements":
 			return decodeList(d, &in.Statements, atField, batchStatementElem)
@@ -113,9 +113,9 @@ func DecodeBatchExecuteStatement(body []byte) (*engine.BatchExecuteStatementInpu
 // EncodeBatchExecuteStatement appends BatchExecuteStatement's response
 // body to dst: one object per statement, with its Error or its TableName
 // and Item.
-func EncodeBatchExecuteStatement(dst []byte, out *engine.BatchExecuteStatementOutput) []byte {
+func EncodeBatchExecuteStatement(dst []byte, out *dynamo.BatchExecuteStatementOutput) []byte {
 	if out == nil {
-		out = &engine.BatchExecuteStatementOutput{}
+		out = &dynamo.BatchExecuteStatementOutput{}
 	}
 	dst = append(dst, '{')
 	dst = consumedListMember(dst, out.ConsumedCapacity)
@@ -138,9 +138,9 @@ func EncodeBatchExecuteStatement(dst []byte, out *engine.BatchExecuteStatementOu
 	return append(dst, '}')
 }
 
-func parameterizedStatementElem(d *decoder, s *engine.ParameterizedStatement) *engine.Error {
+func parameterizedStatementElem(d *decoder, s *dynamo.ParameterizedStatement) *dynamo.Error {
 	s.NoStatement = true
-	_, err := d.object("ParameterizedStatement", atElement, func(key []byte) *engine.Error {
+	_, err := d.object("ParameterizedStatement", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "Statement":
 			return d.statementMember(&s.Statement, &s.NoStatement)
@@ -155,10 +155,10 @@ func parameterizedStatementElem(d *decoder, s *engine.ParameterizedStatement) *e
 }
 
 // DecodeExecuteTransaction decodes an ExecuteTransaction request body.
-func DecodeExecuteTransaction(body []byte) (*engine.ExecuteTransactionInput, error) {
-	in := new(engine.ExecuteTransactionInput)
+func DecodeExecuteTransaction(body []byte) (*dynamo.ExecuteTransactionInput, error) {
+	in := new(dynamo.ExecuteTransactionInput)
 	d := &decoder{data: body}
-	err := d.root("ExecuteTransactionInput", func(key []byte) *engine.Error {
+	err := d.root("ExecuteTransactionInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TransactStatements":
 			return decodeList(d, &in.TransactStatements, atField, parameterizedStatementElem)
@@ -177,9 +177,9 @@ func DecodeExecuteTransaction(body []byte) (*engine.ExecuteTransactionInput, err
 
 // EncodeExecuteTransaction appends ExecuteTransaction's response body to
 // dst: Responses is always sent, [] for a transaction of writes.
-func EncodeExecuteTransaction(dst []byte, out *engine.ExecuteTransactionOutput) []byte {
+func EncodeExecuteTransaction(dst []byte, out *dynamo.ExecuteTransactionOutput) []byte {
 	if out == nil {
-		out = &engine.ExecuteTransactionOutput{}
+		out = &dynamo.ExecuteTransactionOutput{}
 	}
 	dst = append(dst, '{')
 	dst = consumedListMember(dst, out.ConsumedCapacity)

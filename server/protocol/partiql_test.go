@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // The PartiQL decoders join the generic decoder tests and the fuzzer.
@@ -21,7 +21,7 @@ func TestDecodeExecuteStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &engine.ExecuteStatementInput{Statement: "SELECT * FROM t WHERE a = ?",
+	want := &dynamo.ExecuteStatementInput{Statement: "SELECT * FROM t WHERE a = ?",
 		Parameters:     []attr.Value{{Type: attr.TypeS, S: "x"}, {Type: attr.TypeN, S: "1"}},
 		ConsistentRead: true, NextToken: "tok", NextTokenSet: true, Limit: ptr32(5),
 		ReturnConsumedCapacity: "TOTAL", ReturnValuesOnConditionCheckFailure: "ALL_OLD"}
@@ -54,23 +54,23 @@ func TestDecodeBatchAndTransaction(t *testing.T) {
 }
 
 func TestEncodePartiQL(t *testing.T) {
-	got := string(EncodeExecuteStatement(nil, &engine.ExecuteStatementOutput{Items: []attr.Item{}}))
+	got := string(EncodeExecuteStatement(nil, &dynamo.ExecuteStatementOutput{Items: []attr.Item{}}))
 	if got != `{"Items":[]}` {
 		t.Fatalf("empty: %s", got)
 	}
-	got = string(EncodeExecuteStatement(nil, &engine.ExecuteStatementOutput{Items: []attr.Item{{"a": attr.S("x")}},
+	got = string(EncodeExecuteStatement(nil, &dynamo.ExecuteStatementOutput{Items: []attr.Item{{"a": attr.S("x")}},
 		NextToken: "n", LastEvaluatedKey: attr.Item{"a": attr.S("x")}}))
 	if got != `{"Items":[{"a":{"S":"x"}}],"LastEvaluatedKey":{"a":{"S":"x"}},"NextToken":"n"}` {
 		t.Fatalf("page: %s", got)
 	}
-	got = string(EncodeBatchExecuteStatement(nil, &engine.BatchExecuteStatementOutput{Responses: []engine.BatchStatementResponse{
+	got = string(EncodeBatchExecuteStatement(nil, &dynamo.BatchExecuteStatementOutput{Responses: []dynamo.BatchStatementResponse{
 		{TableName: "t", Item: attr.Item{"a": attr.S("x")}},
-		{Error: &engine.BatchStatementError{Code: "ConditionalCheckFailed", Message: "m", Item: attr.Item{"a": attr.S("y")}}},
+		{Error: &dynamo.BatchStatementError{Code: "ConditionalCheckFailed", Message: "m", Item: attr.Item{"a": attr.S("y")}}},
 	}}))
 	if got != `{"Responses":[{"Item":{"a":{"S":"x"}},"TableName":"t"},{"Error":{"Code":"ConditionalCheckFailed","Item":{"a":{"S":"y"}},"Message":"m"}}]}` {
 		t.Fatalf("batch: %s", got)
 	}
-	got = string(EncodeExecuteTransaction(nil, &engine.ExecuteTransactionOutput{Responses: []engine.ItemResponse{}}))
+	got = string(EncodeExecuteTransaction(nil, &dynamo.ExecuteTransactionOutput{Responses: []dynamo.ItemResponse{}}))
 	if got != `{"Responses":[]}` {
 		t.Fatalf("transaction: %s", got)
 	}

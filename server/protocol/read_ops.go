@@ -2,13 +2,13 @@ package protocol
 
 import (
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // Query and Scan.
 
-func conditionElem(d *decoder, c *engine.Condition) *engine.Error {
-	_, err := d.object("Condition", atElement, func(key []byte) *engine.Error {
+func conditionElem(d *decoder, c *dynamo.Condition) *dynamo.Error {
+	_, err := d.object("Condition", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "ComparisonOperator":
 			return d.str(&c.ComparisonOperator)
@@ -20,15 +20,15 @@ func conditionElem(d *decoder, c *engine.Condition) *engine.Error {
 	return err
 }
 
-func (d *decoder) conditions(dst *map[string]engine.Condition) *engine.Error {
+func (d *decoder) conditions(dst *map[string]dynamo.Condition) *dynamo.Error {
 	return decodeMap(d, dst, modelPrefix+"Condition", atField, conditionElem)
 }
 
 // DecodeScan decodes a Scan request body.
-func DecodeScan(body []byte) (*engine.ScanInput, error) {
-	in := &engine.ScanInput{NoTableName: true}
+func DecodeScan(body []byte) (*dynamo.ScanInput, error) {
+	in := &dynamo.ScanInput{NoTableName: true}
 	d := &decoder{data: body}
-	err := d.root("ScanInput", func(key []byte) *engine.Error {
+	err := d.root("ScanInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			present, err := d.strPresent(&in.TableName)
@@ -58,9 +58,9 @@ func DecodeScan(body []byte) (*engine.ScanInput, error) {
 		case "Segment":
 			return d.int32Ptr(&in.Segment)
 		case "ProjectionExpression":
-			return d.expression(&in.ProjectionExpression, &in.EmptyExpressions, engine.ExprProjection)
+			return d.expression(&in.ProjectionExpression, &in.EmptyExpressions, dynamo.ExprProjection)
 		case "FilterExpression":
-			return d.expression(&in.FilterExpression, &in.EmptyExpressions, engine.ExprFilter)
+			return d.expression(&in.FilterExpression, &in.EmptyExpressions, dynamo.ExprFilter)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
@@ -79,10 +79,10 @@ func DecodeScan(body []byte) (*engine.ScanInput, error) {
 }
 
 // DecodeQuery decodes a Query request body.
-func DecodeQuery(body []byte) (*engine.QueryInput, error) {
-	in := &engine.QueryInput{NoTableName: true}
+func DecodeQuery(body []byte) (*dynamo.QueryInput, error) {
+	in := &dynamo.QueryInput{NoTableName: true}
 	d := &decoder{data: body}
-	err := d.root("QueryInput", func(key []byte) *engine.Error {
+	err := d.root("QueryInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			present, err := d.strPresent(&in.TableName)
@@ -115,11 +115,11 @@ func DecodeQuery(body []byte) (*engine.QueryInput, error) {
 		case "ReturnConsumedCapacity":
 			return d.str(&in.ReturnConsumedCapacity)
 		case "ProjectionExpression":
-			return d.expression(&in.ProjectionExpression, &in.EmptyExpressions, engine.ExprProjection)
+			return d.expression(&in.ProjectionExpression, &in.EmptyExpressions, dynamo.ExprProjection)
 		case "FilterExpression":
-			return d.expression(&in.FilterExpression, &in.EmptyExpressions, engine.ExprFilter)
+			return d.expression(&in.FilterExpression, &in.EmptyExpressions, dynamo.ExprFilter)
 		case "KeyConditionExpression":
-			return d.expression(&in.KeyConditionExpression, &in.EmptyExpressions, engine.ExprKeyCondition)
+			return d.expression(&in.KeyConditionExpression, &in.EmptyExpressions, dynamo.ExprKeyCondition)
 		case "ExpressionAttributeNames":
 			return d.strMap(&in.ExpressionAttributeNames)
 		case "ExpressionAttributeValues":
@@ -136,7 +136,7 @@ func DecodeQuery(body []byte) (*engine.QueryInput, error) {
 
 // appendPage appends the members Query and Scan responses share. Items is
 // left out for Select COUNT (nil), as DynamoDB leaves it out.
-func appendPage(dst []byte, items []attr.Item, count, scanned int, last attr.Item, cc *engine.ConsumedCapacity) []byte {
+func appendPage(dst []byte, items []attr.Item, count, scanned int, last attr.Item, cc *dynamo.ConsumedCapacity) []byte {
 	dst = append(dst, '{')
 	dst = consumedMember(dst, cc)
 	dst = intMember(dst, "Count", int64(count))
@@ -153,17 +153,17 @@ func appendPage(dst []byte, items []attr.Item, count, scanned int, last attr.Ite
 }
 
 // EncodeScan appends Scan's response body to dst.
-func EncodeScan(dst []byte, out *engine.ScanOutput) []byte {
+func EncodeScan(dst []byte, out *dynamo.ScanOutput) []byte {
 	if out == nil {
-		out = &engine.ScanOutput{}
+		out = &dynamo.ScanOutput{}
 	}
 	return appendPage(dst, out.Items, out.Count, out.ScannedCount, out.LastEvaluatedKey, out.ConsumedCapacity)
 }
 
 // EncodeQuery appends Query's response body to dst.
-func EncodeQuery(dst []byte, out *engine.QueryOutput) []byte {
+func EncodeQuery(dst []byte, out *dynamo.QueryOutput) []byte {
 	if out == nil {
-		out = &engine.QueryOutput{}
+		out = &dynamo.QueryOutput{}
 	}
 	return appendPage(dst, out.Items, out.Count, out.ScannedCount, out.LastEvaluatedKey, out.ConsumedCapacity)
 }

@@ -1,11 +1,10 @@
 package protocol
 
 import (
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/dynago/dynago/engine"
 )
 
 // This file is the byte-level JSON scanner the decoders are built on: it
@@ -44,7 +43,7 @@ type decoder struct {
 	// is returned only if the whole body deserializes, because DynamoDB
 	// validates after it has read the request: a malformed body is a
 	// SerializationException even if an earlier value was invalid.
-	deferred *engine.Error
+	deferred *dynamo.Error
 	// scratch holds the unescaped text of the last string that had
 	// escapes. A slice returned by readString is valid until the next call.
 	scratch []byte
@@ -68,7 +67,7 @@ type decoder struct {
 
 func (d *decoder) deferValidation(msg string) {
 	if d.deferred == nil {
-		d.deferred = engine.Validation(msg)
+		d.deferred = dynamo.Validation(msg)
 	}
 }
 
@@ -83,7 +82,7 @@ func (d *decoder) deferAttr(msg string) {
 		msg = expr.MsgInvalidValue(msg, d.valueKey)
 	}
 	if d.startKey && msg != msgAttrNesting {
-		msg = engine.MsgStartKeyInvalidPrefix + msg
+		msg = dynamo.MsgStartKeyInvalidPrefix + msg
 	}
 	d.deferValidation(msg)
 }
@@ -114,7 +113,7 @@ func (d *decoder) atEnd() bool {
 // at d.pos without consuming it. For tkString, text is the unescaped string
 // (valid until the next string is read); for numbers it is the number's
 // text.
-func (d *decoder) token() (kind int, text []byte, err *engine.Error) {
+func (d *decoder) token() (kind int, text []byte, err *dynamo.Error) {
 	switch c := d.peek(); c {
 	case '{':
 		return tkObject, nil, nil
@@ -141,7 +140,7 @@ func (d *decoder) token() (kind int, text []byte, err *engine.Error) {
 	}
 }
 
-func (d *decoder) literal(lit string) *engine.Error {
+func (d *decoder) literal(lit string) *dynamo.Error {
 	end := d.pos + len(lit)
 	if end > len(d.data) || string(d.data[d.pos:end]) != lit {
 		return errSyntax()
@@ -157,7 +156,7 @@ func (d *decoder) literal(lit string) *engine.Error {
 // errors: a string must be valid Unicode, or two different strings could
 // decode to the same text (Go's encoding/json turns a lone surrogate into
 // U+FFFD, so "\ud800" and "\udfff" would name the same key).
-func (d *decoder) readString() ([]byte, *engine.Error) {
+func (d *decoder) readString() ([]byte, *dynamo.Error) {
 	data := d.data
 	start := d.pos + 1
 	i := start
@@ -187,7 +186,7 @@ func (d *decoder) readString() ([]byte, *engine.Error) {
 }
 
 // readEscaped continues readString from the first backslash at i.
-func (d *decoder) readEscaped(start, i int) ([]byte, *engine.Error) {
+func (d *decoder) readEscaped(start, i int) ([]byte, *dynamo.Error) {
 	data := d.data
 	buf := append(d.scratch[:0], data[start:i]...)
 	for i < len(data) {
@@ -284,7 +283,7 @@ func hex4(data []byte, i int) (rune, bool) {
 // readNumber reads the JSON number at d.pos (RFC 8259 grammar: no leading
 // zeros, no '+', digits on both sides of the point). decimal reports a
 // fraction or an exponent.
-func (d *decoder) readNumber() (text []byte, decimal bool, err *engine.Error) {
+func (d *decoder) readNumber() (text []byte, decimal bool, err *dynamo.Error) {
 	data := d.data
 	start := d.pos
 	i := start
@@ -333,7 +332,7 @@ func skipDigits(data []byte, i int) int {
 // skipValue reads and discards one complete value, checking its syntax.
 // It is iterative, so a deeply nested value cannot exhaust the goroutine
 // stack; its own stack costs one byte per level, bounded by the body size.
-func (d *decoder) skipValue() *engine.Error {
+func (d *decoder) skipValue() *dynamo.Error {
 	var stackBuf [32]byte
 	stack := stackBuf[:0] // '{' or '[' per open container
 	for {
@@ -392,7 +391,7 @@ func (d *decoder) skipValue() *engine.Error {
 }
 
 // skipKey reads a member name and its colon.
-func (d *decoder) skipKey() *engine.Error {
+func (d *decoder) skipKey() *dynamo.Error {
 	if d.peek() != '"' {
 		return errSyntax()
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // This file holds the codec of the DynamoDB Streams API
@@ -18,7 +18,7 @@ import (
 
 // timestamp reads a timestamp member: epoch seconds as a JSON number, with
 // an optional fraction. null leaves dst unchanged.
-func (d *decoder) timestamp(dst **time.Time) *engine.Error {
+func (d *decoder) timestamp(dst **time.Time) *dynamo.Error {
 	kind, text, err := d.token()
 	if err != nil {
 		return err
@@ -42,10 +42,10 @@ func (d *decoder) timestamp(dst **time.Time) *engine.Error {
 // Streams requests.
 
 // DecodeListStreams decodes a ListStreams request body.
-func DecodeListStreams(body []byte) (*engine.ListStreamsInput, error) {
-	in := new(engine.ListStreamsInput)
+func DecodeListStreams(body []byte) (*dynamo.ListStreamsInput, error) {
+	in := new(dynamo.ListStreamsInput)
 	d := &decoder{data: body}
-	err := d.root("ListStreamsInput", func(key []byte) *engine.Error {
+	err := d.root("ListStreamsInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			return d.str(&in.TableName)
@@ -63,10 +63,10 @@ func DecodeListStreams(body []byte) (*engine.ListStreamsInput, error) {
 }
 
 // DecodeDescribeStream decodes a DescribeStream request body.
-func DecodeDescribeStream(body []byte) (*engine.DescribeStreamInput, error) {
-	in := new(engine.DescribeStreamInput)
+func DecodeDescribeStream(body []byte) (*dynamo.DescribeStreamInput, error) {
+	in := new(dynamo.DescribeStreamInput)
 	d := &decoder{data: body}
-	err := d.root("DescribeStreamInput", func(key []byte) *engine.Error {
+	err := d.root("DescribeStreamInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "StreamArn":
 			return d.str(&in.StreamArn)
@@ -75,8 +75,8 @@ func DecodeDescribeStream(body []byte) (*engine.DescribeStreamInput, error) {
 		case "ExclusiveStartShardId":
 			return d.str(&in.ExclusiveStartShardId)
 		case "ShardFilter":
-			f := new(engine.ShardFilter)
-			ok, err := d.object("ShardFilter", atField, func(key []byte) *engine.Error {
+			f := new(dynamo.ShardFilter)
+			ok, err := d.object("ShardFilter", atField, func(key []byte) *dynamo.Error {
 				switch string(key) {
 				case "Type":
 					return d.str(&f.Type)
@@ -99,10 +99,10 @@ func DecodeDescribeStream(body []byte) (*engine.DescribeStreamInput, error) {
 }
 
 // DecodeGetShardIterator decodes a GetShardIterator request body.
-func DecodeGetShardIterator(body []byte) (*engine.GetShardIteratorInput, error) {
-	in := new(engine.GetShardIteratorInput)
+func DecodeGetShardIterator(body []byte) (*dynamo.GetShardIteratorInput, error) {
+	in := new(dynamo.GetShardIteratorInput)
 	d := &decoder{data: body}
-	err := d.root("GetShardIteratorInput", func(key []byte) *engine.Error {
+	err := d.root("GetShardIteratorInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "StreamArn":
 			return d.str(&in.StreamArn)
@@ -124,10 +124,10 @@ func DecodeGetShardIterator(body []byte) (*engine.GetShardIteratorInput, error) 
 }
 
 // DecodeGetRecords decodes a GetRecords request body.
-func DecodeGetRecords(body []byte) (*engine.GetRecordsInput, error) {
-	in := new(engine.GetRecordsInput)
+func DecodeGetRecords(body []byte) (*dynamo.GetRecordsInput, error) {
+	in := new(dynamo.GetRecordsInput)
 	d := &decoder{data: body}
-	err := d.root("GetRecordsInput", func(key []byte) *engine.Error {
+	err := d.root("GetRecordsInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "ShardIterator":
 			return d.str(&in.ShardIterator)
@@ -145,18 +145,18 @@ func DecodeGetRecords(body []byte) (*engine.GetRecordsInput, error) {
 // Time to Live requests.
 
 // DecodeUpdateTimeToLive decodes an UpdateTimeToLive request body.
-func DecodeUpdateTimeToLive(body []byte) (*engine.UpdateTimeToLiveInput, error) {
-	in := &engine.UpdateTimeToLiveInput{NoTableName: true}
+func DecodeUpdateTimeToLive(body []byte) (*dynamo.UpdateTimeToLiveInput, error) {
+	in := &dynamo.UpdateTimeToLiveInput{NoTableName: true}
 	d := &decoder{data: body}
-	err := d.root("UpdateTimeToLiveInput", func(key []byte) *engine.Error {
+	err := d.root("UpdateTimeToLiveInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TableName":
 			present, err := d.strPresent(&in.TableName)
 			in.NoTableName = !present
 			return err
 		case "TimeToLiveSpecification":
-			spec := &engine.TimeToLiveSpecification{NoEnabled: true, NoAttributeName: true}
-			ok, err := d.object("TimeToLiveSpecification", atField, func(key []byte) *engine.Error {
+			spec := &dynamo.TimeToLiveSpecification{NoEnabled: true, NoAttributeName: true}
+			ok, err := d.object("TimeToLiveSpecification", atField, func(key []byte) *dynamo.Error {
 				switch string(key) {
 				case "Enabled":
 					set, err := d.boolean(&spec.Enabled)
@@ -184,21 +184,21 @@ func DecodeUpdateTimeToLive(body []byte) (*engine.UpdateTimeToLiveInput, error) 
 }
 
 // DecodeDescribeTimeToLive decodes a DescribeTimeToLive request body.
-func DecodeDescribeTimeToLive(body []byte) (*engine.DescribeTimeToLiveInput, error) {
+func DecodeDescribeTimeToLive(body []byte) (*dynamo.DescribeTimeToLiveInput, error) {
 	name, present, err := decodeTableName(body, "DescribeTimeToLiveInput")
 	if err != nil {
 		return nil, err
 	}
-	return &engine.DescribeTimeToLiveInput{TableName: name, NoTableName: !present}, nil
+	return &dynamo.DescribeTimeToLiveInput{TableName: name, NoTableName: !present}, nil
 }
 
 // Streams responses.
 
 // EncodeListStreams appends ListStreams' response body to dst. Streams is
 // always sent, as [] when empty.
-func EncodeListStreams(dst []byte, out *engine.ListStreamsOutput) []byte {
+func EncodeListStreams(dst []byte, out *dynamo.ListStreamsOutput) []byte {
 	if out == nil {
-		out = &engine.ListStreamsOutput{}
+		out = &dynamo.ListStreamsOutput{}
 	}
 	dst = append(dst, '{')
 	dst = strMember(dst, "LastEvaluatedStreamArn", out.LastEvaluatedStreamArn)
@@ -216,7 +216,7 @@ func EncodeListStreams(dst []byte, out *engine.ListStreamsOutput) []byte {
 // EncodeDescribeStream appends DescribeStream's response body to dst.
 // Shards is always sent; a shard's ParentShardId and its range's
 // EndingSequenceNumber only when set.
-func EncodeDescribeStream(dst []byte, out *engine.DescribeStreamOutput) []byte {
+func EncodeDescribeStream(dst []byte, out *dynamo.DescribeStreamOutput) []byte {
 	dst = append(dst, '{')
 	if out == nil {
 		return append(dst, '}')
@@ -248,7 +248,7 @@ func EncodeDescribeStream(dst []byte, out *engine.DescribeStreamOutput) []byte {
 }
 
 // EncodeGetShardIterator appends GetShardIterator's response body to dst.
-func EncodeGetShardIterator(dst []byte, out *engine.GetShardIteratorOutput) []byte {
+func EncodeGetShardIterator(dst []byte, out *dynamo.GetShardIteratorOutput) []byte {
 	dst = append(dst, '{')
 	if out != nil {
 		dst = strMember(dst, "ShardIterator", out.ShardIterator)
@@ -259,7 +259,7 @@ func EncodeGetShardIterator(dst []byte, out *engine.GetShardIteratorOutput) []by
 // appendStreamRecord appends one Record: camelCase at the top, the
 // dynamodb block and userIdentity PascalCase. Images the view type leaves
 // out are nil and omitted; Keys is always sent.
-func appendStreamRecord(dst []byte, r *engine.Record) []byte {
+func appendStreamRecord(dst []byte, r *dynamo.Record) []byte {
 	dst = append(dst, '{')
 	dst = strMember(dst, "awsRegion", r.AwsRegion)
 	sr := &r.Dynamodb
@@ -290,9 +290,9 @@ func appendStreamRecord(dst []byte, r *engine.Record) []byte {
 // EncodeGetRecords appends GetRecords' response body to dst. Records is
 // always sent; NextShardIterator is left out once a closed shard has been
 // read to its end.
-func EncodeGetRecords(dst []byte, out *engine.GetRecordsOutput) []byte {
+func EncodeGetRecords(dst []byte, out *dynamo.GetRecordsOutput) []byte {
 	if out == nil {
-		out = &engine.GetRecordsOutput{}
+		out = &dynamo.GetRecordsOutput{}
 	}
 	dst = append(dst, '{')
 	dst = strMember(dst, "NextShardIterator", out.NextShardIterator)
@@ -306,7 +306,7 @@ func EncodeGetRecords(dst []byte, out *engine.GetRecordsOutput) []byte {
 // Time to Live responses.
 
 // EncodeUpdateTimeToLive appends UpdateTimeToLive's response body to dst.
-func EncodeUpdateTimeToLive(dst []byte, out *engine.UpdateTimeToLiveOutput) []byte {
+func EncodeUpdateTimeToLive(dst []byte, out *dynamo.UpdateTimeToLiveOutput) []byte {
 	dst = append(dst, '{')
 	if out != nil {
 		s := &out.TimeToLiveSpecification
@@ -320,7 +320,7 @@ func EncodeUpdateTimeToLive(dst []byte, out *engine.UpdateTimeToLiveOutput) []by
 
 // EncodeDescribeTimeToLive appends DescribeTimeToLive's response body to
 // dst. AttributeName is left out while TTL is disabled.
-func EncodeDescribeTimeToLive(dst []byte, out *engine.DescribeTimeToLiveOutput) []byte {
+func EncodeDescribeTimeToLive(dst []byte, out *dynamo.DescribeTimeToLiveOutput) []byte {
 	dst = append(dst, '{')
 	if out != nil {
 		s := &out.TimeToLiveDescription

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // The Streams and Time to Live decoders join the generic decoder tests.
@@ -28,33 +28,33 @@ func TestDecodeStreamsAndTTL(t *testing.T) {
 		body string
 		want any
 	}{
-		{"ListStreams", `{}`, &engine.ListStreamsInput{}},
+		{"ListStreams", `{}`, &dynamo.ListStreamsInput{}},
 		{"ListStreams", `{"TableName":"t","Limit":2,"ExclusiveStartStreamArn":"` + arn + `","x":[1]}`,
-			&engine.ListStreamsInput{TableName: "t", Limit: ptr[int32](2), ExclusiveStartStreamArn: arn}},
-		{"ListStreams", `{"Limit":null,"TableName":null}`, &engine.ListStreamsInput{}},
+			&dynamo.ListStreamsInput{TableName: "t", Limit: ptr[int32](2), ExclusiveStartStreamArn: arn}},
+		{"ListStreams", `{"Limit":null,"TableName":null}`, &dynamo.ListStreamsInput{}},
 		{"DescribeStream", `{"StreamArn":"` + arn + `","Limit":1,"ExclusiveStartShardId":"s1"}`,
-			&engine.DescribeStreamInput{StreamArn: arn, Limit: ptr[int32](1), ExclusiveStartShardId: "s1"}},
+			&dynamo.DescribeStreamInput{StreamArn: arn, Limit: ptr[int32](1), ExclusiveStartShardId: "s1"}},
 		{"DescribeStream", `{"StreamArn":"a","ShardFilter":{"Type":"CHILD_SHARDS","ShardId":"p"}}`,
-			&engine.DescribeStreamInput{StreamArn: "a", ShardFilter: &engine.ShardFilter{Type: "CHILD_SHARDS", ShardId: "p"}}},
-		{"DescribeStream", `{"StreamArn":"a","ShardFilter":null}`, &engine.DescribeStreamInput{StreamArn: "a"}},
-		{"DescribeStream", `{"StreamArn":"a","ShardFilter":{}}`, &engine.DescribeStreamInput{StreamArn: "a", ShardFilter: &engine.ShardFilter{}}},
+			&dynamo.DescribeStreamInput{StreamArn: "a", ShardFilter: &dynamo.ShardFilter{Type: "CHILD_SHARDS", ShardId: "p"}}},
+		{"DescribeStream", `{"StreamArn":"a","ShardFilter":null}`, &dynamo.DescribeStreamInput{StreamArn: "a"}},
+		{"DescribeStream", `{"StreamArn":"a","ShardFilter":{}}`, &dynamo.DescribeStreamInput{StreamArn: "a", ShardFilter: &dynamo.ShardFilter{}}},
 		{"GetShardIterator", `{"StreamArn":"a","ShardId":"s","ShardIteratorType":"AFTER_SEQUENCE_NUMBER","SequenceNumber":"100000000000000000001"}`,
-			&engine.GetShardIteratorInput{StreamArn: "a", ShardId: "s", ShardIteratorType: "AFTER_SEQUENCE_NUMBER", SequenceNumber: "100000000000000000001"}},
+			&dynamo.GetShardIteratorInput{StreamArn: "a", ShardId: "s", ShardIteratorType: "AFTER_SEQUENCE_NUMBER", SequenceNumber: "100000000000000000001"}},
 		{"GetShardIterator", `{"ShardIteratorType":"AT_TIMESTAMP","Timestamp":1.70000000025E9}`,
-			&engine.GetShardIteratorInput{ShardIteratorType: "AT_TIMESTAMP", Timestamp: &ts}},
-		{"GetShardIterator", `{"Timestamp":null}`, &engine.GetShardIteratorInput{}},
-		{"GetRecords", `{"ShardIterator":"it","Limit":5}`, &engine.GetRecordsInput{ShardIterator: "it", Limit: ptr[int32](5)}},
-		{"GetRecords", `{"ShardIterator":"it","Limit":0}`, &engine.GetRecordsInput{ShardIterator: "it", Limit: ptr[int32](0)}},
+			&dynamo.GetShardIteratorInput{ShardIteratorType: "AT_TIMESTAMP", Timestamp: &ts}},
+		{"GetShardIterator", `{"Timestamp":null}`, &dynamo.GetShardIteratorInput{}},
+		{"GetRecords", `{"ShardIterator":"it","Limit":5}`, &dynamo.GetRecordsInput{ShardIterator: "it", Limit: ptr[int32](5)}},
+		{"GetRecords", `{"ShardIterator":"it","Limit":0}`, &dynamo.GetRecordsInput{ShardIterator: "it", Limit: ptr[int32](0)}},
 		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`,
-			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"}}},
+			&dynamo.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"}}},
 		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":"FALSE"}}`,
-			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{NoAttributeName: true}}},
+			&dynamo.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{NoAttributeName: true}}},
 		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":""}}`,
-			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{Enabled: true}}},
+			&dynamo.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: true}}},
 		{"UpdateTimeToLive", `{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":null}}`,
-			&engine.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &engine.TimeToLiveSpecification{Enabled: true, NoAttributeName: true}}},
-		{"UpdateTimeToLive", `{"TableName":"t"}`, &engine.UpdateTimeToLiveInput{TableName: "t"}},
-		{"DescribeTimeToLive", `{"TableName":"t"}`, &engine.DescribeTimeToLiveInput{TableName: "t"}},
+			&dynamo.UpdateTimeToLiveInput{TableName: "t", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: true, NoAttributeName: true}}},
+		{"UpdateTimeToLive", `{"TableName":"t"}`, &dynamo.UpdateTimeToLiveInput{TableName: "t"}},
+		{"DescribeTimeToLive", `{"TableName":"t"}`, &dynamo.DescribeTimeToLiveInput{TableName: "t"}},
 	}
 	for _, tt := range tests {
 		got, err := decoders[tt.op]([]byte(tt.body))
@@ -69,7 +69,7 @@ func TestDecodeStreamsAndTTL(t *testing.T) {
 }
 
 func TestDecodeStreamsAndTTLErrors(t *testing.T) {
-	const ser = engine.CodeSerialization
+	const ser = dynamo.CodeSerialization
 	tests := []struct {
 		op, body, code, msg string
 	}{
@@ -103,19 +103,19 @@ func TestDecodeStreamsAndTTLErrors(t *testing.T) {
 }
 
 func TestEncodeStreams(t *testing.T) {
-	jsonEqual(t, "ListStreams empty", EncodeListStreams(nil, &engine.ListStreamsOutput{}), `{"Streams":[]}`)
-	jsonEqual(t, "ListStreams", EncodeListStreams(nil, &engine.ListStreamsOutput{
-		Streams:                []engine.StreamSummary{{StreamArn: "arn1", TableName: "t", StreamLabel: "l1"}},
+	jsonEqual(t, "ListStreams empty", EncodeListStreams(nil, &dynamo.ListStreamsOutput{}), `{"Streams":[]}`)
+	jsonEqual(t, "ListStreams", EncodeListStreams(nil, &dynamo.ListStreamsOutput{
+		Streams:                []dynamo.StreamSummary{{StreamArn: "arn1", TableName: "t", StreamLabel: "l1"}},
 		LastEvaluatedStreamArn: "arn1",
 	}), `{"LastEvaluatedStreamArn":"arn1","Streams":[{"StreamArn":"arn1","StreamLabel":"l1","TableName":"t"}]}`)
 
-	jsonEqual(t, "DescribeStream", EncodeDescribeStream(nil, &engine.DescribeStreamOutput{StreamDescription: engine.StreamDescription{
+	jsonEqual(t, "DescribeStream", EncodeDescribeStream(nil, &dynamo.DescribeStreamOutput{StreamDescription: dynamo.StreamDescription{
 		StreamArn: "arn1", StreamLabel: "l1", StreamStatus: "ENABLED", StreamViewType: "NEW_IMAGE",
 		CreationRequestDateTime: created, TableName: "t",
-		KeySchema: []engine.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
-		Shards: []engine.Shard{
-			{ShardId: "s1", SequenceNumberRange: engine.SequenceNumberRange{StartingSequenceNumber: "100000000000000000001", EndingSequenceNumber: "100000000000000000004"}},
-			{ShardId: "s2", ParentShardId: "s1", SequenceNumberRange: engine.SequenceNumberRange{StartingSequenceNumber: "100000000000000000005"}},
+		KeySchema: []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
+		Shards: []dynamo.Shard{
+			{ShardId: "s1", SequenceNumberRange: dynamo.SequenceNumberRange{StartingSequenceNumber: "100000000000000000001", EndingSequenceNumber: "100000000000000000004"}},
+			{ShardId: "s2", ParentShardId: "s1", SequenceNumberRange: dynamo.SequenceNumberRange{StartingSequenceNumber: "100000000000000000005"}},
 		},
 		LastEvaluatedShardId: "s2",
 	}}), `{"StreamDescription":{"CreationRequestDateTime":`+tsWire+`,"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
@@ -123,25 +123,25 @@ func TestEncodeStreams(t *testing.T) {
 		"Shards":[{"SequenceNumberRange":{"EndingSequenceNumber":"100000000000000000004","StartingSequenceNumber":"100000000000000000001"},"ShardId":"s1"},
 		          {"ParentShardId":"s1","SequenceNumberRange":{"StartingSequenceNumber":"100000000000000000005"},"ShardId":"s2"}],
 		"StreamArn":"arn1","StreamLabel":"l1","StreamStatus":"ENABLED","StreamViewType":"NEW_IMAGE","TableName":"t"}}`)
-	jsonEqual(t, "DescribeStream no shards", EncodeDescribeStream(nil, &engine.DescribeStreamOutput{StreamDescription: engine.StreamDescription{
-		StreamArn: "a", StreamStatus: "DISABLED", Shards: []engine.Shard{},
+	jsonEqual(t, "DescribeStream no shards", EncodeDescribeStream(nil, &dynamo.DescribeStreamOutput{StreamDescription: dynamo.StreamDescription{
+		StreamArn: "a", StreamStatus: "DISABLED", Shards: []dynamo.Shard{},
 	}}), `{"StreamDescription":{"Shards":[],"StreamArn":"a","StreamStatus":"DISABLED"}}`)
 
-	jsonEqual(t, "GetShardIterator", EncodeGetShardIterator(nil, &engine.GetShardIteratorOutput{ShardIterator: "it"}), `{"ShardIterator":"it"}`)
+	jsonEqual(t, "GetShardIterator", EncodeGetShardIterator(nil, &dynamo.GetShardIteratorOutput{ShardIterator: "it"}), `{"ShardIterator":"it"}`)
 
 	at := time.Unix(1700000000, 0)
 	key := attr.Item{"pk": attr.S("a")}
-	jsonEqual(t, "GetRecords", EncodeGetRecords(nil, &engine.GetRecordsOutput{
+	jsonEqual(t, "GetRecords", EncodeGetRecords(nil, &dynamo.GetRecordsOutput{
 		NextShardIterator: "next",
-		Records: []engine.Record{
+		Records: []dynamo.Record{
 			{EventID: "e1", EventName: "MODIFY", EventVersion: "1.1", EventSource: "aws:dynamodb", AwsRegion: "us-east-1",
-				Dynamodb: engine.StreamRecord{ApproximateCreationDateTime: at, Keys: key,
+				Dynamodb: dynamo.StreamRecord{ApproximateCreationDateTime: at, Keys: key,
 					NewImage: attr.Item{"pk": attr.S("a"), "n": attr.N("2")}, OldImage: attr.Item{"pk": attr.S("a"), "n": attr.N("1")},
 					SequenceNumber: "100000000000000000001", SizeBytes: 12, StreamViewType: "NEW_AND_OLD_IMAGES"}},
 			{EventID: "e2", EventName: "REMOVE", EventVersion: "1.1", EventSource: "aws:dynamodb", AwsRegion: "us-east-1",
-				Dynamodb: engine.StreamRecord{ApproximateCreationDateTime: at, Keys: key,
+				Dynamodb: dynamo.StreamRecord{ApproximateCreationDateTime: at, Keys: key,
 					SequenceNumber: "100000000000000000002", SizeBytes: 3, StreamViewType: "KEYS_ONLY"},
-				UserIdentity: &engine.Identity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}},
+				UserIdentity: &dynamo.Identity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}},
 		},
 	}), `{"NextShardIterator":"next","Records":[
 		{"awsRegion":"us-east-1","dynamodb":{"ApproximateCreationDateTime":1.7E9,"Keys":{"pk":{"S":"a"}},
@@ -153,31 +153,31 @@ func TestEncodeStreams(t *testing.T) {
 		 "eventID":"e2","eventName":"REMOVE","eventSource":"aws:dynamodb","eventVersion":"1.1",
 		 "userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}}]}`)
 	// The end of a closed shard: no NextShardIterator.
-	jsonEqual(t, "GetRecords end", EncodeGetRecords(nil, &engine.GetRecordsOutput{}), `{"Records":[]}`)
+	jsonEqual(t, "GetRecords end", EncodeGetRecords(nil, &dynamo.GetRecordsOutput{}), `{"Records":[]}`)
 	// Epoch seconds as a number, as the SDKs parse them.
-	if got := string(EncodeGetRecords(nil, &engine.GetRecordsOutput{Records: []engine.Record{{Dynamodb: engine.StreamRecord{ApproximateCreationDateTime: at}}}})); !strings.Contains(got, `"ApproximateCreationDateTime":1.7E9`) {
+	if got := string(EncodeGetRecords(nil, &dynamo.GetRecordsOutput{Records: []dynamo.Record{{Dynamodb: dynamo.StreamRecord{ApproximateCreationDateTime: at}}}})); !strings.Contains(got, `"ApproximateCreationDateTime":1.7E9`) {
 		t.Errorf("ApproximateCreationDateTime not epoch seconds: %s", got)
 	}
 }
 
 func TestEncodeTTL(t *testing.T) {
-	jsonEqual(t, "UpdateTimeToLive", EncodeUpdateTimeToLive(nil, &engine.UpdateTimeToLiveOutput{
-		TimeToLiveSpecification: engine.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"},
+	jsonEqual(t, "UpdateTimeToLive", EncodeUpdateTimeToLive(nil, &dynamo.UpdateTimeToLiveOutput{
+		TimeToLiveSpecification: dynamo.TimeToLiveSpecification{Enabled: true, AttributeName: "exp"},
 	}), `{"TimeToLiveSpecification":{"AttributeName":"exp","Enabled":true}}`)
-	jsonEqual(t, "UpdateTimeToLive off", EncodeUpdateTimeToLive(nil, &engine.UpdateTimeToLiveOutput{
-		TimeToLiveSpecification: engine.TimeToLiveSpecification{AttributeName: "exp"},
+	jsonEqual(t, "UpdateTimeToLive off", EncodeUpdateTimeToLive(nil, &dynamo.UpdateTimeToLiveOutput{
+		TimeToLiveSpecification: dynamo.TimeToLiveSpecification{AttributeName: "exp"},
 	}), `{"TimeToLiveSpecification":{"AttributeName":"exp","Enabled":false}}`)
-	jsonEqual(t, "DescribeTimeToLive never", EncodeDescribeTimeToLive(nil, &engine.DescribeTimeToLiveOutput{
-		TimeToLiveDescription: engine.TimeToLiveDescription{TimeToLiveStatus: "DISABLED"},
+	jsonEqual(t, "DescribeTimeToLive never", EncodeDescribeTimeToLive(nil, &dynamo.DescribeTimeToLiveOutput{
+		TimeToLiveDescription: dynamo.TimeToLiveDescription{TimeToLiveStatus: "DISABLED"},
 	}), `{"TimeToLiveDescription":{"TimeToLiveStatus":"DISABLED"}}`)
-	jsonEqual(t, "DescribeTimeToLive", EncodeDescribeTimeToLive(nil, &engine.DescribeTimeToLiveOutput{
-		TimeToLiveDescription: engine.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: "exp"},
+	jsonEqual(t, "DescribeTimeToLive", EncodeDescribeTimeToLive(nil, &dynamo.DescribeTimeToLiveOutput{
+		TimeToLiveDescription: dynamo.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: "exp"},
 	}), `{"TimeToLiveDescription":{"AttributeName":"exp","TimeToLiveStatus":"ENABLED"}}`)
 }
 
 func TestEncodeStreamErrors(t *testing.T) {
-	for _, code := range []string{engine.CodeExpiredIterator, engine.CodeTrimmedDataAccess} {
-		body, status := EncodeError(nil, &engine.Error{Code: code, Message: "m"})
+	for _, code := range []string{dynamo.CodeExpiredIterator, dynamo.CodeTrimmedDataAccess} {
+		body, status := EncodeError(nil, &dynamo.Error{Code: code, Message: "m"})
 		if status != 400 {
 			t.Errorf("%s: status %d", code, status)
 		}

@@ -2,14 +2,14 @@ package protocol
 
 import (
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // TransactWriteItems and TransactGetItems: decoders and encoders.
 
 // optStr reads an optional string member and records whether it was
 // present (not null).
-func (d *decoder) optStr(dst *string, set *bool) *engine.Error {
+func (d *decoder) optStr(dst *string, set *bool) *dynamo.Error {
 	kind, text, err := d.token()
 	if err != nil {
 		return err
@@ -29,39 +29,39 @@ type txCommon struct {
 	table, cond, onFail *string
 	names               *map[string]string
 	values              *attr.Item
-	empty               *engine.Exprs
+	empty               *dynamo.Exprs
 	valuesErr           *error // where a malformed value of values goes
 }
 
 // member decodes one of the shared members; ok is false for others.
-func (c txCommon) member(d *decoder, key []byte) (bool, *engine.Error) {
+func (c txCommon) member(d *decoder, key []byte) (bool, *dynamo.Error) {
 	switch string(key) {
 	case "TableName":
 		return true, d.str(c.table)
 	case "ConditionExpression":
-		return true, d.expression(c.cond, c.empty, engine.ExprCondition)
+		return true, d.expression(c.cond, c.empty, dynamo.ExprCondition)
 	case "ExpressionAttributeNames":
 		return true, d.strMap(c.names)
 	case "ExpressionAttributeValues":
-		return true, d.placed(c.valuesErr, func() *engine.Error { return d.exprValues(c.values) })
+		return true, d.placed(c.valuesErr, func() *dynamo.Error { return d.exprValues(c.values) })
 	case "ReturnValuesOnConditionCheckFailure":
 		return true, d.str(c.onFail)
 	}
 	return false, nil
 }
 
-func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Error {
-	_, err := d.object("TransactWriteItem", atElement, func(key []byte) *engine.Error {
+func transactWriteItemElem(d *decoder, ti *dynamo.TransactWriteItem) *dynamo.Error {
+	_, err := d.object("TransactWriteItem", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "ConditionCheck":
-			x := new(engine.TransactConditionCheck)
+			x := new(dynamo.TransactConditionCheck)
 			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions, &ti.ExprValueError}
-			ok, err := d.object("ConditionCheck", atField, func(key []byte) *engine.Error {
+			ok, err := d.object("ConditionCheck", atField, func(key []byte) *dynamo.Error {
 				if ok, err := c.member(d, key); ok {
 					return err
 				}
 				if string(key) == "Key" {
-					return d.placed(&ti.ValueError, func() *engine.Error { return d.item(&x.Key, atField) })
+					return d.placed(&ti.ValueError, func() *dynamo.Error { return d.item(&x.Key, atField) })
 				}
 				return d.skipValue()
 			})
@@ -70,14 +70,14 @@ func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Err
 			}
 			return err
 		case "Put":
-			x := new(engine.TransactPut)
+			x := new(dynamo.TransactPut)
 			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions, &ti.ExprValueError}
-			ok, err := d.object("Put", atField, func(key []byte) *engine.Error {
+			ok, err := d.object("Put", atField, func(key []byte) *dynamo.Error {
 				if ok, err := c.member(d, key); ok {
 					return err
 				}
 				if string(key) == "Item" {
-					return d.placed(&ti.ValueError, func() *engine.Error { return d.item(&x.Item, atField) })
+					return d.placed(&ti.ValueError, func() *dynamo.Error { return d.item(&x.Item, atField) })
 				}
 				return d.skipValue()
 			})
@@ -86,17 +86,17 @@ func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Err
 			}
 			return err
 		case "Update":
-			x := new(engine.TransactUpdate)
+			x := new(dynamo.TransactUpdate)
 			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions, &ti.ExprValueError}
-			ok, err := d.object("Update", atField, func(key []byte) *engine.Error {
+			ok, err := d.object("Update", atField, func(key []byte) *dynamo.Error {
 				if ok, err := c.member(d, key); ok {
 					return err
 				}
 				switch string(key) {
 				case "Key":
-					return d.placed(&ti.ValueError, func() *engine.Error { return d.item(&x.Key, atField) })
+					return d.placed(&ti.ValueError, func() *dynamo.Error { return d.item(&x.Key, atField) })
 				case "UpdateExpression":
-					return d.expression(&x.UpdateExpression, &x.EmptyExpressions, engine.ExprUpdate)
+					return d.expression(&x.UpdateExpression, &x.EmptyExpressions, dynamo.ExprUpdate)
 				}
 				return d.skipValue()
 			})
@@ -105,14 +105,14 @@ func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Err
 			}
 			return err
 		case "Delete":
-			x := new(engine.TransactDelete)
+			x := new(dynamo.TransactDelete)
 			c := txCommon{&x.TableName, &x.ConditionExpression, &x.ReturnValuesOnConditionCheckFailure, &x.ExpressionAttributeNames, &x.ExpressionAttributeValues, &x.EmptyExpressions, &ti.ExprValueError}
-			ok, err := d.object("Delete", atField, func(key []byte) *engine.Error {
+			ok, err := d.object("Delete", atField, func(key []byte) *dynamo.Error {
 				if ok, err := c.member(d, key); ok {
 					return err
 				}
 				if string(key) == "Key" {
-					return d.placed(&ti.ValueError, func() *engine.Error { return d.item(&x.Key, atField) })
+					return d.placed(&ti.ValueError, func() *dynamo.Error { return d.item(&x.Key, atField) })
 				}
 				return d.skipValue()
 			})
@@ -127,10 +127,10 @@ func transactWriteItemElem(d *decoder, ti *engine.TransactWriteItem) *engine.Err
 }
 
 // DecodeTransactWriteItems decodes a TransactWriteItems request body.
-func DecodeTransactWriteItems(body []byte) (*engine.TransactWriteItemsInput, error) {
-	in := new(engine.TransactWriteItemsInput)
+func DecodeTransactWriteItems(body []byte) (*dynamo.TransactWriteItemsInput, error) {
+	in := new(dynamo.TransactWriteItemsInput)
 	d := &decoder{data: body}
-	err := d.root("TransactWriteItemsInput", func(key []byte) *engine.Error {
+	err := d.root("TransactWriteItemsInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TransactItems":
 			return decodeList(d, &in.TransactItems, atField, transactWriteItemElem)
@@ -149,20 +149,20 @@ func DecodeTransactWriteItems(body []byte) (*engine.TransactWriteItemsInput, err
 	return in, nil
 }
 
-func transactGetItemElem(d *decoder, ti *engine.TransactGetItem) *engine.Error {
-	_, err := d.object("TransactGetItem", atElement, func(key []byte) *engine.Error {
+func transactGetItemElem(d *decoder, ti *dynamo.TransactGetItem) *dynamo.Error {
+	_, err := d.object("TransactGetItem", atElement, func(key []byte) *dynamo.Error {
 		if string(key) != "Get" {
 			return d.skipValue()
 		}
-		g := new(engine.TransactGet)
-		ok, err := d.object("Get", atField, func(key []byte) *engine.Error {
+		g := new(dynamo.TransactGet)
+		ok, err := d.object("Get", atField, func(key []byte) *dynamo.Error {
 			switch string(key) {
 			case "TableName":
 				return d.str(&g.TableName)
 			case "Key":
-				return d.placed(&g.ValueError, func() *engine.Error { return d.item(&g.Key, atField) })
+				return d.placed(&g.ValueError, func() *dynamo.Error { return d.item(&g.Key, atField) })
 			case "ProjectionExpression":
-				return d.expression(&g.ProjectionExpression, &g.EmptyExpressions, engine.ExprProjection)
+				return d.expression(&g.ProjectionExpression, &g.EmptyExpressions, dynamo.ExprProjection)
 			case "ExpressionAttributeNames":
 				return d.strMap(&g.ExpressionAttributeNames)
 			}
@@ -177,10 +177,10 @@ func transactGetItemElem(d *decoder, ti *engine.TransactGetItem) *engine.Error {
 }
 
 // DecodeTransactGetItems decodes a TransactGetItems request body.
-func DecodeTransactGetItems(body []byte) (*engine.TransactGetItemsInput, error) {
-	in := new(engine.TransactGetItemsInput)
+func DecodeTransactGetItems(body []byte) (*dynamo.TransactGetItemsInput, error) {
+	in := new(dynamo.TransactGetItemsInput)
 	d := &decoder{data: body}
-	err := d.root("TransactGetItemsInput", func(key []byte) *engine.Error {
+	err := d.root("TransactGetItemsInput", func(key []byte) *dynamo.Error {
 		switch string(key) {
 		case "TransactItems":
 			return decodeList(d, &in.TransactItems, atField, transactGetItemElem)
@@ -196,9 +196,9 @@ func DecodeTransactGetItems(body []byte) (*engine.TransactGetItemsInput, error) 
 }
 
 // EncodeTransactWriteItems appends TransactWriteItems' response body to dst.
-func EncodeTransactWriteItems(dst []byte, out *engine.TransactWriteItemsOutput) []byte {
+func EncodeTransactWriteItems(dst []byte, out *dynamo.TransactWriteItemsOutput) []byte {
 	if out == nil {
-		out = &engine.TransactWriteItemsOutput{}
+		out = &dynamo.TransactWriteItemsOutput{}
 	}
 	dst = append(dst, '{')
 	dst = consumedListMember(dst, out.ConsumedCapacity)
@@ -220,9 +220,9 @@ func EncodeTransactWriteItems(dst []byte, out *engine.TransactWriteItemsOutput) 
 
 // EncodeTransactGetItems appends TransactGetItems' response body to dst:
 // Responses holds one object per Get, {} for an item that does not exist.
-func EncodeTransactGetItems(dst []byte, out *engine.TransactGetItemsOutput) []byte {
+func EncodeTransactGetItems(dst []byte, out *dynamo.TransactGetItemsOutput) []byte {
 	if out == nil {
-		out = &engine.TransactGetItemsOutput{}
+		out = &dynamo.TransactGetItemsOutput{}
 	}
 	dst = append(dst, '{')
 	dst = consumedListMember(dst, out.ConsumedCapacity)

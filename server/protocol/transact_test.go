@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dynago/dynago/attr"
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // The transaction decoders join the generic decoder tests and the fuzzer.
@@ -25,16 +25,16 @@ func TestDecodeTransactWriteItems(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := func(v string) attr.Value { return attr.Value{Type: attr.TypeS, S: v} }
-	want := &engine.TransactWriteItemsInput{
+	want := &dynamo.TransactWriteItemsInput{
 		ReturnConsumedCapacity: "TOTAL",
 		ClientRequestTokenSet:  true,
-		TransactItems: []engine.TransactWriteItem{
-			{ConditionCheck: &engine.TransactConditionCheck{TableName: "t", Key: attr.Item{"k": s("a")},
-				ReturnValuesOnConditionCheckFailure: "ALL_OLD", EmptyExpressions: engine.ExprCondition}},
-			{Put: &engine.TransactPut{TableName: "t", Item: attr.Item{"k": s("b")}, ExpressionAttributeNames: map[string]string{"#a": "a"},
+		TransactItems: []dynamo.TransactWriteItem{
+			{ConditionCheck: &dynamo.TransactConditionCheck{TableName: "t", Key: attr.Item{"k": s("a")},
+				ReturnValuesOnConditionCheckFailure: "ALL_OLD", EmptyExpressions: dynamo.ExprCondition}},
+			{Put: &dynamo.TransactPut{TableName: "t", Item: attr.Item{"k": s("b")}, ExpressionAttributeNames: map[string]string{"#a": "a"},
 				ExpressionAttributeValues: attr.Item{":v": {Type: attr.TypeN, S: "1"}}}},
-			{Update: &engine.TransactUpdate{TableName: "t", Key: attr.Item{"k": s("c")}, UpdateExpression: "SET a = :v", ConditionExpression: "x"}},
-			{Delete: &engine.TransactDelete{TableName: "t", Key: attr.Item{"k": s("d")}}},
+			{Update: &dynamo.TransactUpdate{TableName: "t", Key: attr.Item{"k": s("c")}, UpdateExpression: "SET a = :v", ConditionExpression: "x"}},
+			{Delete: &dynamo.TransactDelete{TableName: "t", Key: attr.Item{"k": s("d")}}},
 			{},
 		},
 	}
@@ -49,8 +49,8 @@ func TestDecodeTransactGetItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &engine.TransactGetItemsInput{ReturnConsumedCapacity: "INDEXES", TransactItems: []engine.TransactGetItem{
-		{Get: &engine.TransactGet{TableName: "t", Key: attr.Item{"k": {Type: attr.TypeS, S: "a"}},
+	want := &dynamo.TransactGetItemsInput{ReturnConsumedCapacity: "INDEXES", TransactItems: []dynamo.TransactGetItem{
+		{Get: &dynamo.TransactGet{TableName: "t", Key: attr.Item{"k": {Type: attr.TypeS, S: "a"}},
 			ProjectionExpression: "a, #b", ExpressionAttributeNames: map[string]string{"#b": "b"}}},
 		{},
 	}}
@@ -60,13 +60,13 @@ func TestDecodeTransactGetItems(t *testing.T) {
 }
 
 func TestEncodeTransactResponses(t *testing.T) {
-	got := string(EncodeTransactGetItems(nil, &engine.TransactGetItemsOutput{Responses: []engine.ItemResponse{
+	got := string(EncodeTransactGetItems(nil, &dynamo.TransactGetItemsOutput{Responses: []dynamo.ItemResponse{
 		{Item: attr.Item{"k": {Type: attr.TypeS, S: "a"}}}, {},
 	}}))
 	if want := `{"Responses":[{"Item":{"k":{"S":"a"}}},{}]}`; got != want {
 		t.Fatalf("TransactGetItems: %s, want %s", got, want)
 	}
-	got = string(EncodeTransactWriteItems(nil, &engine.TransactWriteItemsOutput{}))
+	got = string(EncodeTransactWriteItems(nil, &dynamo.TransactWriteItemsOutput{}))
 	if got != `{}` {
 		t.Fatalf("TransactWriteItems: %s", got)
 	}

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // The error codes of DynamoDB's authentication. Each is answered with HTTP
 // 400 and the __type prefix com.amazon.coral.service# (the wire table of
 // server/protocol already lists them).
 const (
-	CodeMissingAuthenticationToken = engine.CodeMissingAuthenticationToken
+	CodeMissingAuthenticationToken = dynamo.CodeMissingAuthenticationToken
 	CodeIncompleteSignature        = "IncompleteSignatureException"
 	CodeInvalidSignature           = "InvalidSignatureException"
 	CodeUnrecognizedClient         = "UnrecognizedClientException"
@@ -37,24 +37,24 @@ const skew = 15 * time.Minute
 // maxExpires is the longest X-Amz-Expires SigV4 allows: seven days.
 const maxExpires = 7 * 24 * time.Hour
 
-func authError(code, msg string) *engine.Error { return &engine.Error{Code: code, Message: msg} }
+func authError(code, msg string) *dynamo.Error { return &dynamo.Error{Code: code, Message: msg} }
 
 // MissingToken is DynamoDB's answer to a request that is not signed at
 // all; the server gives it wherever it needs a signature it did not get.
-func MissingToken() *engine.Error { return authError(CodeMissingAuthenticationToken, msgMissingToken) }
+func MissingToken() *dynamo.Error { return authError(CodeMissingAuthenticationToken, msgMissingToken) }
 
-func incomplete(msg string) *engine.Error { return authError(CodeIncompleteSignature, msg) }
+func incomplete(msg string) *dynamo.Error { return authError(CodeIncompleteSignature, msg) }
 
-func invalid(msg string) *engine.Error { return authError(CodeInvalidSignature, msg) }
+func invalid(msg string) *dynamo.Error { return authError(CodeInvalidSignature, msg) }
 
 const amzDateFormat = "20060102T150405Z"
 
-func expired(signed, now time.Time, window time.Duration) *engine.Error {
+func expired(signed, now time.Time, window time.Duration) *dynamo.Error {
 	return invalid(fmt.Sprintf("Signature expired: %s is now earlier than %s (%s - %s)",
 		signed.Format(amzDateFormat), now.Add(-window).Format(amzDateFormat), now.Format(amzDateFormat), durationText(window)))
 }
 
-func notYetCurrent(signed, now time.Time) *engine.Error {
+func notYetCurrent(signed, now time.Time) *dynamo.Error {
 	return invalid(fmt.Sprintf("Signature not yet current: %s is still later than %s (%s + %s)",
 		signed.Format(amzDateFormat), now.Add(skew).Format(amzDateFormat), now.Format(amzDateFormat), durationText(skew)))
 }
@@ -68,25 +68,25 @@ func durationText(d time.Duration) string {
 	return fmt.Sprintf("%d sec.", d/time.Second)
 }
 
-func badDate(got string) *engine.Error {
+func badDate(got string) *dynamo.Error {
 	return incomplete("Date must be in ISO-8601 'basic format'. Got '" + got + "'. See http://en.wikipedia.org/wiki/ISO_8601")
 }
 
-func badAlgorithm(got string) *engine.Error {
+func badAlgorithm(got string) *dynamo.Error {
 	return incomplete("Unsupported AWS 'algorithm': '" + got + "' (only AWS4-HMAC-SHA256 for now). ")
 }
 
-func badCredentialShape(got string) *engine.Error {
+func badCredentialShape(got string) *dynamo.Error {
 	return incomplete("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '" + got + "'")
 }
 
-func notKeyValue(part, header string) *engine.Error {
+func notKeyValue(part, header string) *dynamo.Error {
 	return incomplete("'" + part + "' not a valid key=value pair (missing equal-sign) in Authorization header: '" + header + "'.")
 }
 
 // missingQueryParams is the message for a presigned request short of
 // parameters: one sentence per missing parameter, then a closing one.
-func missingQueryParams(missing []string) *engine.Error {
+func missingQueryParams(missing []string) *dynamo.Error {
 	var b strings.Builder
 	for _, m := range missing {
 		b.WriteString("AWS query-string parameters must include '" + m + "'. ")
@@ -95,6 +95,6 @@ func missingQueryParams(missing []string) *engine.Error {
 	return incomplete(b.String())
 }
 
-func badExpires(got string) *engine.Error {
+func badExpires(got string) *dynamo.Error {
 	return incomplete("X-Amz-Expires must be a whole number of seconds from 1 to 604800, got '" + got + "'.")
 }

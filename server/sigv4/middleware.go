@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/server/protocol"
 )
 
@@ -45,7 +45,7 @@ func (v *Verifier) Handler(next http.Handler) http.Handler {
 		case err != nil:
 			// A body that cannot be read cannot be verified either; the
 			// server answers a broken body so.
-			WriteError(w, engine.InternalServerError())
+			WriteError(w, dynamo.InternalServerError())
 			return
 		case len(body) > maxMiddlewareBody:
 			// Never hand on what was not verified; DynamoDB answers an
@@ -65,7 +65,7 @@ func (v *Verifier) Handler(next http.Handler) http.Handler {
 // WriteError answers err as DynamoDB does: its JSON error body, HTTP 400,
 // Content-Type application/x-amz-json-1.0 and x-amz-crc32. A server with
 // its own error writer should use that instead.
-func WriteError(w http.ResponseWriter, err *engine.Error) {
+func WriteError(w http.ResponseWriter, err *dynamo.Error) {
 	body, status := protocol.EncodeError(nil, err)
 	h := w.Header()
 	h.Set("Content-Type", "application/x-amz-json-1.0")

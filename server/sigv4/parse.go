@@ -3,7 +3,7 @@ package sigv4
 import (
 	"strings"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // authorization is the parsed Authorization header of a signed request:
@@ -25,7 +25,7 @@ type authorization struct {
 // token at all; then each part must be key=value; then Credential,
 // Signature and SignedHeaders must be there, and a date (hasDate says
 // whether X-Amz-Date or Date is). It checks no values.
-func parseAuthorization(header string, hasDate bool) (*authorization, *engine.Error) {
+func parseAuthorization(header string, hasDate bool) (*authorization, *dynamo.Error) {
 	s := strings.TrimSpace(header)
 	if !strings.HasPrefix(s, "AWS4-") {
 		return nil, MissingToken()
@@ -85,7 +85,7 @@ type scope struct {
 
 // parseScope splits a Credential value. DynamoDB ignores trailing slashes
 // and wants exactly five elements.
-func parseScope(credential string) (scope, *engine.Error) {
+func parseScope(credential string) (scope, *dynamo.Error) {
 	parts := strings.Split(strings.TrimRight(credential, "/"), "/")
 	if len(parts) != 5 {
 		return scope{}, badCredentialShape(credential)
@@ -96,7 +96,7 @@ func parseScope(credential string) (scope, *engine.Error) {
 // check compares the scope with what the request says, and reports every
 // mismatch in one message, in DynamoDB's order: region, service,
 // terminator, date. amzDate is the request's date in ISO-8601 basic form.
-func (sc scope) check(amzDate string) *engine.Error {
+func (sc scope) check(amzDate string) *dynamo.Error {
 	var msgs []string
 	if !validRegion(sc.region) {
 		msgs = append(msgs, "Credential should be scoped to a valid region, not '"+sc.region+"'.")

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // Algorithm is the only signing algorithm DynamoDB accepts.
@@ -85,7 +85,7 @@ func Exempt(r *http.Request) bool {
 // first check that fails: MissingAuthenticationTokenException,
 // IncompleteSignatureException, InvalidSignatureException or
 // UnrecognizedClientException, each sent with HTTP 400.
-func (v *Verifier) Verify(r *http.Request, body []byte, now time.Time) (Identity, *engine.Error) {
+func (v *Verifier) Verify(r *http.Request, body []byte, now time.Time) (Identity, *dynamo.Error) {
 	sum := sha256.Sum256(body)
 	var hexSum [2 * sha256.Size]byte
 	hex.Encode(hexSum[:], sum[:])
@@ -95,7 +95,7 @@ func (v *Verifier) Verify(r *http.Request, body []byte, now time.Time) (Identity
 // VerifyPayloadHash is Verify for a caller that has hashed the body
 // itself, as it streamed in: payloadHash is the lowercase hex SHA-256 of
 // the body as received.
-func (v *Verifier) VerifyPayloadHash(r *http.Request, payloadHash string, now time.Time) (Identity, *engine.Error) {
+func (v *Verifier) VerifyPayloadHash(r *http.Request, payloadHash string, now time.Time) (Identity, *dynamo.Error) {
 	if payloadHash == "" {
 		payloadHash = emptyHash
 	}
@@ -113,7 +113,7 @@ func (v *Verifier) VerifyPayloadHash(r *http.Request, payloadHash string, now ti
 // access key, the signature's form. A server calls it before it reads a
 // body, so that an unsigned request, or one by an unknown key, costs it
 // no body; it must still call Verify once the body is read.
-func (v *Verifier) Precheck(r *http.Request, now time.Time) *engine.Error {
+func (v *Verifier) Precheck(r *http.Request, now time.Time) *dynamo.Error {
 	_, err := v.verify(r, "", now)
 	return err
 }
@@ -139,7 +139,7 @@ func declaredHash(r *http.Request) (string, bool) {
 
 // verify is VerifyPayloadHash, or with payloadHash "" (unknown: the body
 // is not read yet) Precheck's checks.
-func (v *Verifier) verify(r *http.Request, payloadHash string, now time.Time) (Identity, *engine.Error) {
+func (v *Verifier) verify(r *http.Request, payloadHash string, now time.Time) (Identity, *dynamo.Error) {
 	if payloadHash == "" {
 		payloadHash, _ = declaredHash(r)
 	}
@@ -172,7 +172,7 @@ type request struct {
 	skipParam     string // the query parameter left out of the canonical query
 }
 
-func (v *Verifier) verifyHeader(r *http.Request, header string, query []queryParam, payloadHash string, now time.Time) (Identity, *engine.Error) {
+func (v *Verifier) verifyHeader(r *http.Request, header string, query []queryParam, payloadHash string, now time.Time) (Identity, *dynamo.Error) {
 	date := r.Header.Get("X-Amz-Date")
 	fromDateHeader := false
 	if date == "" {
@@ -200,7 +200,7 @@ func (v *Verifier) verifyHeader(r *http.Request, header string, query []queryPar
 	return v.check(r, &req, query, now)
 }
 
-func (v *Verifier) verifyQuery(r *http.Request, query []queryParam, payloadHash string, now time.Time) (Identity, *engine.Error) {
+func (v *Verifier) verifyQuery(r *http.Request, query []queryParam, payloadHash string, now time.Time) (Identity, *dynamo.Error) {
 	get := func(name string) string { return paramValue(query, name) }
 	var missing []string
 	for _, p := range [...]string{"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date"} {
@@ -221,7 +221,7 @@ func (v *Verifier) verifyQuery(r *http.Request, query []queryParam, payloadHash 
 		payloadHash:   payloadHash,
 		skipParam:     "X-Amz-Signature",
 	}
-	var err *engine.Error
+	var err *dynamo.Error
 	if req.signedAt, err = parseDate(get("X-Amz-Date"), false); err != nil {
 		return Identity{}, err
 	}
@@ -241,7 +241,7 @@ func (v *Verifier) verifyQuery(r *http.Request, query []queryParam, payloadHash 
 
 // parseDate reads X-Amz-Date (ISO-8601 basic form) or, without one, the
 // Date header, which may also be an HTTP date.
-func parseDate(s string, httpDate bool) (time.Time, *engine.Error) {
+func parseDate(s string, httpDate bool) (time.Time, *dynamo.Error) {
 	// time.Parse would take a fraction of a second too, which the string
 	// to sign would then lose.
 	if len(s) == len(amzDateFormat) {
@@ -260,7 +260,7 @@ func parseDate(s string, httpDate bool) (time.Time, *engine.Error) {
 // check runs the checks both forms share, in DynamoDB's order: the time
 // window, Host among the signed headers, the algorithm, the credential's
 // shape and scope, the access key, the signature, the session token.
-func (v *Verifier) check(r *http.Request, req *request, query []queryParam, now time.Time) (Identity, *engine.Error) {
+func (v *Verifier) check(r *http.Request, req *request, query []queryParam, now time.Time) (Identity, *dynamo.Error) {
 	now = now.UTC().Truncate(time.Second)
 	if req.signedAt.Before(now.Add(-req.window)) {
 		return Identity{}, expired(req.signedAt, now, req.window)

@@ -15,7 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 )
 
 // Sources of DynamoDB's answers, cited by the cases below:
@@ -615,7 +615,7 @@ func TestVerify(t *testing.T) {
 				}
 				return
 			}
-			want := &engine.Error{Code: tc.code, Message: tc.msg}
+			want := &dynamo.Error{Code: tc.code, Message: tc.msg}
 			if err == nil || err.Code != want.Code || err.Message != want.Message {
 				t.Fatalf("Verify:\n got %v\nwant %v", err, want)
 			}
@@ -773,7 +773,7 @@ func TestPrecheck(t *testing.T) {
 		{"unsigned payload, wrong secret", sdkSign(t, declare(UnsignedPayload), wrongUnsigned), "InvalidSignatureException", "InvalidSignatureException"},
 		{"presigned, wrong secret", sdkPresign(t, newRequest("DynamoDB_20120810.ListTables"), wrong), "", "InvalidSignatureException"},
 	} {
-		code := func(e *engine.Error) string {
+		code := func(e *dynamo.Error) string {
 			if e == nil {
 				return ""
 			}

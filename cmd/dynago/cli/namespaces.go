@@ -13,6 +13,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 )
 
@@ -72,7 +73,7 @@ func (n *namespaces) DB(accessKey, region string) (*engine.DB, error) {
 		return nil, errors.New("server shutting down")
 	}
 	if len(n.mu.dbs) >= n.max {
-		return nil, engine.LimitExceeded(fmt.Sprintf(
+		return nil, dynamo.LimitExceeded(fmt.Sprintf(
 			"Too many namespaces: this server keeps the tables of at most %d access key and region pairs apart (--max-namespaces); sign with one already in use", n.max))
 	}
 	o := n.base

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/partiql"
 	"github.com/dynago/dynago/server"
@@ -173,7 +174,7 @@ func capacityFor(ctx context.Context, api *server.Server) func(*http.Request) ([
 	return func(r *http.Request) ([]console.CapacitySample, error) {
 		db, err := api.DBFor(r)
 		if err != nil {
-			var ee *engine.Error
+			var ee *dynamo.Error
 			if errors.As(err, &ee) {
 				return nil, &console.Error{Type: ee.Code, Message: ee.Message}
 			}
@@ -214,8 +215,8 @@ func explainFor(api *server.Server) func(*http.Request, string, bool) (any, erro
 		if err == nil {
 			var e *partiql.Explanation
 			e, err = partiql.ExplainStatement(&partiql.ExplainInput{Statement: stmt, ConsistentRead: consistent},
-				func(table string) (*engine.TableDescription, error) {
-					out, err := db.DescribeTable(&engine.DescribeTableInput{TableName: table})
+				func(table string) (*dynamo.TableDescription, error) {
+					out, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: table})
 					if err != nil {
 						return nil, err
 					}
@@ -225,7 +226,7 @@ func explainFor(api *server.Server) func(*http.Request, string, bool) (any, erro
 				return e, nil
 			}
 		}
-		var ee *engine.Error
+		var ee *dynamo.Error
 		if errors.As(err, &ee) {
 			return nil, &console.Error{Type: ee.Code, Message: ee.Message}
 		}

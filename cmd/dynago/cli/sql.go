@@ -23,7 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/partiql"
 )
 
@@ -618,14 +618,14 @@ func (s *sqlShell) explain(ctx context.Context, stmt string) error {
 // ExplainSQL explains a statement against the endpoint of client:
 // partiql.ExplainStatement on the DescribeTable of the table it names.
 func ExplainSQL(ctx context.Context, client *dynamodb.Client, stmt string, consistent bool) (*partiql.Explanation, error) {
-	e, err := partiql.ExplainStatement(&partiql.ExplainInput{Statement: stmt, ConsistentRead: consistent}, func(table string) (*engine.TableDescription, error) {
+	e, err := partiql.ExplainStatement(&partiql.ExplainInput{Statement: stmt, ConsistentRead: consistent}, func(table string) (*dynamo.TableDescription, error) {
 		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 		if err != nil {
 			return nil, err
 		}
 		return describedTable(out.Table), nil
 	})
-	var ee *engine.Error
+	var ee *dynamo.Error
 	if errors.As(err, &ee) {
 		return nil, &smithy.GenericAPIError{Code: ee.Code, Message: ee.Message}
 	}
@@ -633,29 +633,29 @@ func ExplainSQL(ctx context.Context, client *dynamodb.Client, stmt string, consi
 }
 
 // describedTable is what explaining needs of an SDK table description.
-func describedTable(t *types.TableDescription) *engine.TableDescription {
-	keys := func(ks []types.KeySchemaElement) []engine.KeySchemaElement {
-		out := make([]engine.KeySchemaElement, len(ks))
+func describedTable(t *types.TableDescription) *dynamo.TableDescription {
+	keys := func(ks []types.KeySchemaElement) []dynamo.KeySchemaElement {
+		out := make([]dynamo.KeySchemaElement, len(ks))
 		for i, k := range ks {
-			out[i] = engine.KeySchemaElement{AttributeName: aws.ToString(k.AttributeName), KeyType: string(k.KeyType)}
+			out[i] = dynamo.KeySchemaElement{AttributeName: aws.ToString(k.AttributeName), KeyType: string(k.KeyType)}
 		}
 		return out
 	}
-	proj := func(p *types.Projection) engine.Projection {
+	proj := func(p *types.Projection) dynamo.Projection {
 		if p == nil {
-			return engine.Projection{ProjectionType: "ALL"}
+			return dynamo.Projection{ProjectionType: "ALL"}
 		}
-		return engine.Projection{ProjectionType: string(p.ProjectionType), NonKeyAttributes: p.NonKeyAttributes}
+		return dynamo.Projection{ProjectionType: string(p.ProjectionType), NonKeyAttributes: p.NonKeyAttributes}
 	}
-	d := &engine.TableDescription{TableName: aws.ToString(t.TableName), KeySchema: keys(t.KeySchema)}
+	d := &dynamo.TableDescription{TableName: aws.ToString(t.TableName), KeySchema: keys(t.KeySchema)}
 	for _, a := range t.AttributeDefinitions {
-		d.AttributeDefinitions = append(d.AttributeDefinitions, engine.AttributeDefinition{AttributeName: aws.ToString(a.AttributeName), AttributeType: string(a.AttributeType)})
+		d.AttributeDefinitions = append(d.AttributeDefinitions, dynamo.AttributeDefinition{AttributeName: aws.ToString(a.AttributeName), AttributeType: string(a.AttributeType)})
 	}
 	for _, g := range t.GlobalSecondaryIndexes {
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, engine.GlobalSecondaryIndexDescription{IndexName: aws.ToString(g.IndexName), KeySchema: keys(g.KeySchema), Projection: proj(g.Projection)})
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, dynamo.GlobalSecondaryIndexDescription{IndexName: aws.ToString(g.IndexName), KeySchema: keys(g.KeySchema), Projection: proj(g.Projection)})
 	}
 	for _, l := range t.LocalSecondaryIndexes {
-		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, engine.LocalSecondaryIndexDescription{IndexName: aws.ToString(l.IndexName), KeySchema: keys(l.KeySchema), Projection: proj(l.Projection)})
+		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, dynamo.LocalSecondaryIndexDescription{IndexName: aws.ToString(l.IndexName), KeySchema: keys(l.KeySchema), Projection: proj(l.Projection)})
 	}
 	return d
 }

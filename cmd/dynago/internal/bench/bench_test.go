@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/testserver"
 )
 
@@ -236,7 +236,7 @@ func TestStreamOption(t *testing.T) {
 	cfg.Stream = "KEYS_ONLY"
 	rep := run(t, context.Background(), cfg)
 	checkStats(t, "put with stream", rep.Results[0].Stats)
-	out, err := s.DB.DescribeTable(&engine.DescribeTableInput{TableName: cfg.Table})
+	out, err := s.DB.DescribeTable(&dynamo.DescribeTableInput{TableName: cfg.Table})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,15 +244,15 @@ func TestStreamOption(t *testing.T) {
 	if arn == "" || out.Table.StreamSpecification == nil || out.Table.StreamSpecification.StreamViewType != "KEYS_ONLY" {
 		t.Fatalf("table has no KEYS_ONLY stream: %+v", out.Table)
 	}
-	d, err := s.DB.DescribeStream(&engine.DescribeStreamInput{StreamArn: arn})
+	d, err := s.DB.DescribeStream(&dynamo.DescribeStreamInput{StreamArn: arn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	it, err := s.DB.GetShardIterator(&engine.GetShardIteratorInput{StreamArn: arn, ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: engine.IteratorTrimHorizon})
+	it, err := s.DB.GetShardIterator(&dynamo.GetShardIteratorInput{StreamArn: arn, ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: dynamo.IteratorTrimHorizon})
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := s.DB.GetRecords(&engine.GetRecordsInput{ShardIterator: it.ShardIterator})
+	recs, err := s.DB.GetRecords(&dynamo.GetRecordsInput{ShardIterator: it.ShardIterator})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package engine
+package dynamo
 
 import (
 	"math"
@@ -61,7 +61,7 @@ func qlParamError(v *attr.Value) error {
 // maps in key order if sorted.
 func qlValueCheck(v *attr.Value, level int, sorted bool) error {
 	if level > attr.MaxDepth {
-		return attrError(&attr.Error{Message: attr.MsgNestingTooDeep, Current: attr.MsgNestingTooDeep})
+		return AttrError(&attr.Error{Message: attr.MsgNestingTooDeep, Current: attr.MsgNestingTooDeep})
 	}
 	switch v.Type {
 	case attr.TypeM:
@@ -82,7 +82,7 @@ func qlValueCheck(v *attr.Value, level int, sorted bool) error {
 func qlMembersError(m map[string]attr.Value, level int, sorted bool) error {
 	visit := func(k string) error {
 		if len(k) > attr.MaxAttributeNameSize {
-			return attrError(&attr.Error{Message: attr.MsgAttributeNameTooLarge})
+			return AttrError(&attr.Error{Message: attr.MsgAttributeNameTooLarge})
 		}
 		e := m[k]
 		old := e.S
@@ -117,7 +117,7 @@ func qlLeafError(v *attr.Value) error {
 	if magnitudeWraps(*v) {
 		return Validation(attr.MsgNumberUnderflow)
 	}
-	return attrError(v.Canonicalize())
+	return AttrError(v.Canonicalize())
 }
 
 // QLParamLeafFails reports whether a PartiQL parameter's value v, neither

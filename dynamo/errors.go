@@ -1,4 +1,4 @@
-package engine
+package dynamo
 
 import (
 	"errors"
@@ -75,11 +75,11 @@ func NotFound(msg string) *Error { return &Error{Code: CodeResourceNotFound, Mes
 // (HTTP 500, "Internal server error"), which SDKs retry: what a client
 // gets for a store, disk or network fault, or a panic.
 func InternalServerError() *Error {
-	return &Error{Code: CodeInternalServerError, Message: msgInternalServerError}
+	return &Error{Code: CodeInternalServerError, Message: MsgInternalServerError}
 }
 
 // internalFailure returns the message-less HTTP 500 InternalFailure.
-func internalFailure() *Error { return &Error{Code: CodeInternalFailure} }
+func InternalFailure() *Error { return &Error{Code: CodeInternalFailure} }
 
 // InUse returns a ResourceInUseException with the given message.
 func InUse(msg string) *Error { return &Error{Code: CodeResourceInUse, Message: msg} }
@@ -91,12 +91,17 @@ func ValidationCurrent(msg, current string) *Error {
 	return &Error{Code: CodeValidation, Message: msg, current: current}
 }
 
+// Prefix is the expression-kind prefix ("Invalid UpdateExpression: ") of
+// a problem found in a statement's expression tree, whose Message is bare
+// (attr.Error.Prefix), or "".
+func (e *Error) Prefix() string { return e.prefix }
+
 // Current is the text of the error's value problem in DynamoDB's current
 // validation layer, or "".
 func (e *Error) Current() string { return e.current }
 
 // attrError turns attr's validation errors into ValidationExceptions.
-func attrError(err error) error {
+func AttrError(err error) error {
 	var ae *attr.Error
 	if errors.As(err, &ae) {
 		return &Error{Code: CodeValidation, Message: ae.Message, current: ae.Current, prefix: ae.Prefix}

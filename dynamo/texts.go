@@ -1,4 +1,4 @@
-package engine
+package dynamo
 
 // The texts of DynamoDB's errors that more than one layer gives: the
 // protocol decoder finds some problems before the engine sees the request
@@ -7,14 +7,14 @@ package engine
 // msgTagKeyInvalid answers a tag key that is empty, longer than 128
 // characters or has a character outside letters, digits, white space and
 // + - = . _ : / @ ("Key: null" when the member is absent).
-func msgTagKeyInvalid(key string) string {
+func MsgTagKeyInvalid(key string) string {
 	return "The Tag Key provided is invalid, Key: " + key
 }
 
 // msgTagValueInvalid answers a tag value longer than 256 characters or
 // with a character outside the same set ("Value: null" when the member is
 // absent).
-func msgTagValueInvalid(value string) string {
+func MsgTagValueInvalid(value string) string {
 	return "The Tag Value provided is invalid, Value: " + value
 }
 
@@ -25,8 +25,8 @@ func msgTagValueInvalid(value string) string {
 // "The Tag Key provided is invalid, Key: null" for {} or a value-only
 // one).
 var (
-	MsgTagKeyNull   = msgTagKeyInvalid("null")
-	MsgTagValueNull = msgTagValueInvalid("null")
+	MsgTagKeyNull   = MsgTagKeyInvalid("null")
+	MsgTagValueNull = MsgTagValueInvalid("null")
 )
 
 // MsgTableNameRequired answers a table-management request (CreateTable,
@@ -47,12 +47,12 @@ const MsgTableNameRequired = "The parameter 'TableName' is required but was not 
 // must contain exactly one of the supported datatypes" (dynalite's query
 // and scan tests against DynamoDB, "unsupported datatype in
 // ExclusiveStartKey" and "multiple datatypes in ExclusiveStartKey").
-const MsgStartKeyInvalidPrefix = msgStartKeyInvalid + ": "
+const MsgStartKeyInvalidPrefix = MsgStartKeyInvalid + ": "
 
 // msgInternalServerError is the text of every InternalServerError: a
 // failure of dynago's own, which clients retry.
-const msgInternalServerError = "Internal server error"
+const MsgInternalServerError = "Internal server error"
 
 // msgStartKeyInvalid answers an ExclusiveStartKey the engine refuses;
 // the protocol decoder gives it too (MsgStartKeyInvalidPrefix).
-const msgStartKeyInvalid = "The provided starting key is invalid"
+const MsgStartKeyInvalid = "The provided starting key is invalid"
