@@ -10,7 +10,7 @@ import (
 // TestPartiQLParamMemberOrderExact: inside one map parameter, the member
 // with a problem that comes first in the request's JSON is the one
 // reported, whatever the members' names (a Go map keeps no order, so the
-// protocol decoder keeps only that member; server/protocol, attrMap).
+// protocol decoder keeps only that member; server/internal/protocol, attrMap).
 // paritysuite/dynamodb-conformance,
 // tests/tier3/error-messages/partiqlParameterNumbers.test.ts (eu-west-2 and
 // us-east-1, October 2026), "nested %i levels" (40 and 100): "a deep member

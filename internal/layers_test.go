@@ -4,7 +4,9 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,8 +52,10 @@ var layers = []layerRule{
 		why: "the engine knows items and tables, not HTTP, the clients or the statement language on top of it, and storage only through its interface (pebblestore only to open the default store; a PostgreSQL store is handed to it)"},
 	{dir: "partiql", never: []string{"server", "local", "cmd", "toolkit", "testserver", "dynagotest", "e2e", "examples", "internal/storage", "net/http"},
 		why: "PartiQL runs statements through the engine's operations, below the server and the clients that call it"},
-	{dir: "server/protocol", never: []string{"internal/storage", "server/sigv4", "local", "cmd"},
-		why: "the codec knows JSON, not storage or how requests are signed"},
+	{dir: "server/internal/protocol", never: []string{"engine", "partiql", "internal/storage", "server/sigv4", "local", "cmd"},
+		why: "the codec knows JSON and DynamoDB's shapes (dynamo), not the engine, storage or how requests are signed"},
+	{dir: "server/sigv4", never: []string{"engine", "partiql", "internal/storage", "local", "cmd"},
+		why: "the signature checker knows requests and credentials, and answers in DynamoDB's errors (dynamo)"},
 	{dir: "server/console", never: []string{"engine", "internal/storage", "local"},
 		why: "the console is one more API client"},
 	{dir: "server", never: []string{"local", "cmd", "testserver", "dynagotest", "internal/storage"},
@@ -128,5 +132,31 @@ func TestLayers(t *testing.T) {
 	}
 	if checked < 300 {
 		t.Fatalf("checked %d Go files; the walk is not seeing the tree", checked)
+	}
+}
+
+// TestCodecLinksNoStore holds the wire codec to what it is: JSON and
+// DynamoDB's shapes. Nothing it links, however indirectly, may be a
+// storage engine or the engine itself, so a program that only speaks the
+// protocol does not carry a database.
+func TestCodecLinksNoStore(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out, err := exec.Command(goBin, "list", "-deps", "../server/internal/protocol").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v: %s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) == 0 {
+		t.Fatal("go list named no packages")
+	}
+	for _, d := range deps {
+		for _, refused := range []string{"github.com/cockroachdb/pebble", "github.com/jackc/pgx", module + "engine", module + "internal/storage", module + "partiql"} {
+			if d == refused || strings.HasPrefix(d, refused+"/") {
+				t.Errorf("the codec links %s", d)
+			}
+		}
 	}
 }

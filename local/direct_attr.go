@@ -11,7 +11,7 @@ import (
 )
 
 // maxAttrDepth is the protocol decoder's depth guard on nested M and L
-// values (server/protocol, decode_attr.go): a value nested that deep is
+// values (server/internal/protocol, decode_attr.go): a value nested that deep is
 // answered by the decoder, so the direct path hands such a request to the
 // SDK's path instead of converting it.
 const maxAttrDepth = 100
@@ -256,7 +256,7 @@ func fromItems(items []attr.Item) []map[string]types.AttributeValue {
 }
 
 // fromValue converts one value as the SDK decodes the server's encoding
-// of it (server/protocol's appendValue): sets and lists are never nil.
+// of it (server/internal/protocol's appendValue): sets and lists are never nil.
 func fromValue(v *attr.Value) types.AttributeValue {
 	switch v.Type {
 	case attr.TypeS:

@@ -14,7 +14,7 @@ import (
 
 // The item operations of the direct path. Each converts the SDK's input
 // to the request the protocol decoder would build from the SDK's JSON
-// for it (server/protocol: member presence, empty expressions, nil
+// for it (server/internal/protocol: member presence, empty expressions, nil
 // against empty), or reports that it leaves the input to the SDK's path.
 
 // keyPool holds GetItem's keys for reuse: a key is a map of the engine's

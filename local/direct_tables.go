@@ -14,7 +14,7 @@ import (
 
 // The table operations, Time to Live, tags and limits on the direct path,
 // converted as the protocol decoder reads the SDK's JSON for them
-// (server/protocol/decode_ops.go): an enum the SDK leaves out when
+// (server/internal/protocol/decode_ops.go): an enum the SDK leaves out when
 // empty is absent, a string or structure it sends when set is present
 // even when empty.
 
@@ -449,7 +449,7 @@ func fromThroughput(p *dynamo.ProvisionedThroughputDescription) *types.Provision
 }
 
 // fromTable converts a table description as the SDK decodes the server's
-// encoding of it (server/protocol's appendTableDescription).
+// encoding of it (server/internal/protocol's appendTableDescription).
 func fromTable(t *dynamo.TableDescription) *types.TableDescription {
 	if t == nil {
 		return nil

@@ -4,7 +4,7 @@ import (
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/partiql"
-	"github.com/dynago/dynago/server/protocol"
+	"github.com/dynago/dynago/server/internal/protocol"
 )
 
 // operations maps each X-Amz-Target operation name to its handler.

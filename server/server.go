@@ -6,7 +6,7 @@
 // to other methods and paths, CORS for web pages (see CORS), and
 // shutdown. Listener makes what net/http answers by itself (oversized
 // headers) DynamoDB's answer too. It holds no DynamoDB logic: requests
-// are decoded and responses encoded by server/protocol, and operations
+// are decoded and responses encoded by server/internal/protocol, and operations
 // run in the engine.
 //
 // One endpoint serves both APIs: X-Amz-Target DynamoDB_20120810.<op> is
@@ -58,7 +58,7 @@ import (
 
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
-	"github.com/dynago/dynago/server/protocol"
+	"github.com/dynago/dynago/server/internal/protocol"
 	"github.com/dynago/dynago/server/sigv4"
 )
 

@@ -13,7 +13,7 @@
 //     the 15-minute window, Host among the signed headers, the algorithm,
 //     the credential's shape and scope, the access key, the signature, the
 //     session token. The first that fails is the answer.
-//   - Every error is an *engine.Error whose code server/protocol sends
+//   - Every error is an *engine.Error whose code server/internal/protocol sends
 //     with HTTP 400 and the __type prefix com.amazon.coral.service#.
 //   - Signatures are compared in constant time; signing keys are derived
 //     once per secret, day and region and cached.

@@ -10,7 +10,7 @@ import (
 
 // The error codes of DynamoDB's authentication. Each is answered with HTTP
 // 400 and the __type prefix com.amazon.coral.service# (the wire table of
-// server/protocol already lists them).
+// server/internal/protocol already lists them).
 const (
 	CodeMissingAuthenticationToken = dynamo.CodeMissingAuthenticationToken
 	CodeIncompleteSignature        = "IncompleteSignatureException"

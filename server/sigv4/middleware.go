@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/dynago/dynago/dynamo"
-	"github.com/dynago/dynago/server/protocol"
+	"github.com/dynago/dynago/server/internal/protocol"
 )
 
 // maxMiddlewareBody is the largest body Handler reads: DynamoDB's 16 MB

@@ -56,7 +56,7 @@ func wrap[T any](f func([]byte) (*T, error)) func([]byte) (any, error) {
 }
 
 // placedError returns a malformed value the decoder kept with its place
-// in a batch or transaction request (server/protocol.placed).
+// in a batch or transaction request (server/internal/protocol.placed).
 func placedError(v any) error {
 	switch in := v.(type) {
 	case *dynamo.BatchGetItemInput:
