@@ -15,6 +15,7 @@ package engine
 // readable, as on DynamoDB.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -251,9 +252,17 @@ func (db *DB) ttlLease() (l *lease, held bool) {
 // deletion expects it, so a node that lost the lease while it swept (it
 // was cut off from the store, or paused, for the lease timeout) deletes
 // nothing more, and the sweep ends with errLeaseLost.
+//
+// On a shared store it first reads the tables that have TTL on in the
+// store but not in this node's catalog (refreshTTLTables), so TTL enabled
+// through another node since the poller last read the catalog is swept
+// at once.
 func (db *DB) sweepExpired(l *lease) (int, error) {
 	if db.closed.Load() {
 		return 0, ErrClosed
+	}
+	if err := db.refreshTTLTables(); err != nil {
+		return 0, err
 	}
 	w := db.ttlWindow(db.now())
 	total := 0
@@ -272,6 +281,46 @@ func (db *DB) sweepExpired(l *lease) (int, error) {
 		}
 	}
 	return total, errors.Join(errs...)
+}
+
+// refreshTTLTables reads into the catalog, on a shared store, every table
+// whose entry in the store has TTL on and differs from this node's (TTL
+// enabled, or the table created, through another node). It installs
+// nothing else: the other entries are the poller's to bring up to date.
+func (db *DB) refreshTTLTables() error {
+	if !db.shared {
+		return nil
+	}
+	lower := []byte{keys.NSMeta, metaTagTable}
+	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
+	if err != nil {
+		return err
+	}
+	cur := *db.tables.Load()
+	var stale []string
+	for ok := it.First(); ok; ok = it.Next() {
+		name := string(it.Key()[2:])
+		if o := cur[name]; o != nil && bytes.Equal(o.raw, it.Value()) {
+			continue
+		}
+		t, err := decodeTable(it.Value())
+		if err != nil {
+			it.Close()
+			return err
+		}
+		if t.meta.TTLEnabled {
+			stale = append(stale, name)
+		}
+	}
+	if err := errors.Join(it.Error(), it.Close()); err != nil {
+		return fmt.Errorf("read the catalog: %w", err)
+	}
+	for _, name := range stale {
+		if _, err := db.refreshTable(name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ttlWindow is the range of TTL values that are expired at one instant:
