@@ -101,15 +101,18 @@ func (db *DB) startBackfills() {
 	for _, t := range *db.tables.Load() {
 		for _, ix := range t.indexes {
 			if ix.meta.Backfilling {
-				db.startBackfill(t.meta.Name, t.meta.ID, ix.meta.ID, true)
+				db.startBackfill(t, ix.meta.ID, true)
 			}
 		}
 	}
 }
 
-func (db *DB) startBackfill(name string, tableID uint64, indexID uint32, resumed bool) {
+// startBackfill starts the backfill of index indexID of t, the catalog
+// entry in which it is CREATING.
+func (db *DB) startBackfill(t *table, indexID uint32, resumed bool) {
+	name, tableID := t.meta.Name, t.meta.ID
 	if db.shared {
-		db.runLeased(backfillLeaseName(tableID, indexID), func(l *lease) {
+		db.runLeased(backfillLeaseName(tableID, indexID), t, func(l *lease) {
 			db.runBackfill(name, tableID, indexID, true, l)
 		})
 		return

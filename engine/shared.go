@@ -344,7 +344,16 @@ type lease struct {
 // acquireLease takes the lease called name if it is free, held by this
 // node already, or held by a node presumed dead; it returns nil when a
 // live node holds it.
-func (db *DB) acquireLease(name string) (*lease, error) {
+func (db *DB) acquireLease(name string) (*lease, error) { return db.acquireLeaseFor(name, nil) }
+
+// acquireLeaseFor is acquireLease for a job that is due only while the
+// catalog entry of table due is as this node has it (a backfill: while
+// the entry says the index is CREATING; nil: always due). Taking the
+// lease expects the entry, so a node whose catalog is older than the
+// job's end (the poller read it just before another node finished the
+// job and gave the lease back) does not take the lease of a finished
+// job; it returns nil, as when another node took it first.
+func (db *DB) acquireLeaseFor(name string, due *table) (*lease, error) {
 	key := metaLeaseKey(name)
 	cur, found, err := db.store.Get(key, nil)
 	if err != nil {
@@ -371,12 +380,15 @@ func (db *DB) acquireLease(name string) (*lease, error) {
 	b := db.store.NewBatch()
 	defer b.Close()
 	b.Expect(key, cur, found)
+	if due != nil {
+		db.expectTable(b, due)
+	}
 	if err := b.Set(key, v); err != nil {
 		return nil, err
 	}
 	if err := b.Commit(); err != nil {
 		if errorsIsConflict(err) {
-			return nil, nil // another node took it first
+			return nil, nil // another node took it first, or the job is over
 		}
 		return nil, err
 	}
@@ -388,18 +400,17 @@ func (db *DB) acquireLease(name string) (*lease, error) {
 func (l *lease) expect(b storage.Batch) { b.Expect(metaLeaseKey(l.name), l.value, true) }
 
 // stillHolds returns nil if this node still holds l as it was taken, and
-// errLeaseLost if another node has taken it over since (a lease this
-// call takes afresh, the other node being presumed dead by now, is given
-// back: the job that held l stops, and the next run takes it again).
+// errLeaseLost if the lease row is no longer l: another node took it
+// over, or took it over and gave it back when its job was done. It only
+// reads the row: a node that lost a lease does not take it again to
+// find out (the job that held l stops, and the next run, if the job is
+// still due, takes the lease as any node would).
 func (db *DB) stillHolds(l *lease) error {
-	cur, err := db.acquireLease(l.name)
+	cur, found, err := db.store.Get(metaLeaseKey(l.name), nil)
 	if err != nil {
 		return err
 	}
-	if cur == nil || !bytes.Equal(cur.value, l.value) {
-		if cur != nil {
-			db.releaseLease(cur)
-		}
+	if !found || !bytes.Equal(cur, l.value) {
 		return errLeaseLost
 	}
 	return nil
@@ -418,9 +429,10 @@ func (db *DB) releaseLease(l *lease) {
 }
 
 // runLeased runs job in the background under the lease called name,
-// unless this node runs it already or a live node holds the lease. job
-// gets the lease to expect in its commits.
-func (db *DB) runLeased(name string, job func(l *lease)) {
+// unless this node runs it already, a live node holds the lease, or the
+// catalog entry of table due (nil: none) is no longer as this node has
+// it (acquireLeaseFor). job gets the lease to expect in its commits.
+func (db *DB) runLeased(name string, due *table, job func(l *lease)) {
 	n := db.node
 	n.mu.Lock()
 	if n.running[name] {
@@ -434,7 +446,7 @@ func (db *DB) runLeased(name string, job func(l *lease)) {
 		delete(n.running, name)
 		n.mu.Unlock()
 	}
-	l, err := db.acquireLease(name)
+	l, err := db.acquireLeaseFor(name, due)
 	if err != nil || l == nil {
 		if err != nil {
 			db.log.Warn("acquire lease", "lease", name, "err", err)
@@ -462,7 +474,7 @@ func (db *DB) startLeasedBackfills() {
 				continue
 			}
 			name, tableID, indexID := t.meta.Name, t.meta.ID, ix.meta.ID
-			db.runLeased(backfillLeaseName(tableID, indexID), func(l *lease) {
+			db.runLeased(backfillLeaseName(tableID, indexID), t, func(l *lease) {
 				db.runBackfill(name, tableID, indexID, true, l)
 			})
 		}

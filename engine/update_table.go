@@ -243,7 +243,7 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 	}
 	db.tables.Store(&next)
 	if created != 0 {
-		db.startBackfill(m.Name, m.ID, created, false)
+		db.startBackfill(nt, created, false)
 	}
 	var deleted []uint32
 	for _, ix := range t.meta.Indexes {
