@@ -210,6 +210,16 @@ func (db *DB) lookupFresh(name string) (*table, error) {
 	return db.lookupCached(name), nil
 }
 
+// freshTable is lookupFresh for a table-management request: the table,
+// or the ResourceNotFoundException that names it when there is none.
+func (db *DB) freshTable(name string) (*table, error) {
+	t, err := db.lookupFresh(name)
+	if err == nil && t == nil {
+		err = tableNotFound(name)
+	}
+	return t, err
+}
+
 // lookupCached is lookup in this process's catalog only.
 func (db *DB) lookupCached(name string) *table {
 	if strings.HasPrefix(name, "arn:") {

@@ -30,12 +30,9 @@ func (db *DB) deleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutpu
 	}
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
-	t, err := db.lookupFresh(in.TableName)
+	t, err := db.freshTable(in.TableName)
 	if err != nil {
 		return nil, err
-	}
-	if t == nil {
-		return nil, tableNotFound(in.TableName)
 	}
 	// A CREATING, UPDATING or DELETING table is refused (a DELETING one
 	// with "Table is being deleted: X", the ack-api-quirks lab,

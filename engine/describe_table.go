@@ -22,12 +22,9 @@ func (db *DB) describeTable(in *dynamo.DescribeTableInput) (*dynamo.DescribeTabl
 		return nil, err
 	}
 	// On a shared store, describe the table as the store has it now.
-	t, err := db.lookupFresh(in.TableName)
+	t, err := db.freshTable(in.TableName)
 	if err != nil {
 		return nil, err
-	}
-	if t == nil {
-		return nil, tableNotFound(in.TableName)
 	}
 	var desc *dynamo.TableDescription
 	if status := db.tableStatus(t); status == dynamo.TableStatusDeleting {

@@ -270,14 +270,7 @@ func CheckExecuteTransaction(in *dynamo.ExecuteTransactionInput) error {
 		c.statement(at+"statement", s.Statement, s.NoStatement)
 		c.enum(at+"returnValuesOnConditionCheckFailure", s.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
 	}
-	if in.ClientRequestTokenSet {
-		switch n := len(in.ClientRequestToken); {
-		case n < 1:
-			c.add(msgClientTokenEmpty)
-		case n > maxClientTokenLength:
-			c.add(fmtClientTokenTooLong, in.ClientRequestToken)
-		}
-	}
+	c.clientRequestToken(in.ClientRequestToken, in.ClientRequestTokenSet)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	if err := c.err(); err != nil {
 		return err

@@ -110,14 +110,7 @@ func (db *DB) prepareTransactWrite(in *dynamo.TransactWriteItemsInput, st *state
 		c.add(fmtConstraintMaxLength, javaObjects("TransactWriteItem", len(in.TransactItems)), "transactItems", 100)
 	}
 	// ClientRequestToken before the enums (validation_order.go).
-	if in.ClientRequestTokenSet {
-		switch n := len(in.ClientRequestToken); {
-		case n < 1:
-			c.add(msgClientTokenEmpty)
-		case n > maxClientTokenLength:
-			c.add(fmtClientTokenTooLong, in.ClientRequestToken)
-		}
-	}
+	c.clientRequestToken(in.ClientRequestToken, in.ClientRequestTokenSet)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
 	for i, ti := range in.TransactItems {

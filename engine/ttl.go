@@ -88,12 +88,9 @@ func (db *DB) updateTimeToLive(in *dynamo.UpdateTimeToLiveInput) (*dynamo.Update
 
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
-	t, err := db.lookupFresh(in.TableName)
+	t, err := db.freshTable(in.TableName)
 	if err != nil {
 		return nil, err
-	}
-	if t == nil {
-		return nil, tableNotFound(in.TableName)
 	}
 	// A CREATING or DELETING table refuses the change; an UPDATING one
 	// takes it (engine/transient.go).
@@ -159,12 +156,9 @@ func (db *DB) describeTimeToLive(in *dynamo.DescribeTimeToLiveInput) (*dynamo.De
 	if err := c.err(); err != nil {
 		return nil, err
 	}
-	t, err := db.lookupFresh(in.TableName)
+	t, err := db.freshTable(in.TableName)
 	if err != nil {
 		return nil, err
-	}
-	if t == nil {
-		return nil, tableNotFound(in.TableName)
 	}
 	// A table CREATING or DELETING has no setting to show (the
 	// ack-api-quirks catalogue, DDB-TABLE-442, answered live in us-east-1

@@ -55,12 +55,9 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
-	t, err := db.lookupFresh(in.TableName)
+	t, err := db.freshTable(in.TableName)
 	if err != nil {
 		return nil, err
-	}
-	if t == nil {
-		return nil, tableNotFound(in.TableName)
 	}
 	if err := db.updateInUse(t, in); err != nil {
 		return nil, err

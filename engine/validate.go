@@ -127,6 +127,21 @@ func (c *constraints) enum(field, value string, allowed ...string) {
 	c.add("Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]", value, field, strings.Join(allowed, ", "))
 }
 
+// clientRequestToken checks a transaction's ClientRequestToken, when the
+// request has one: 1 to 36 characters (TransactWriteItems and
+// ExecuteTransaction alike).
+func (c *constraints) clientRequestToken(token string, set bool) {
+	if !set {
+		return
+	}
+	switch n := len(token); {
+	case n < 1:
+		c.add(msgClientTokenEmpty)
+	case n > maxClientTokenLength:
+		c.add(fmtClientTokenTooLong, token)
+	}
+}
+
 // returnConsumedCapacity checks the common ReturnConsumedCapacity member.
 func (c *constraints) returnConsumedCapacity(v string) {
 	c.enum("returnConsumedCapacity", v, dynamo.ReturnConsumedCapacityIndexes, dynamo.ReturnConsumedCapacityTotal, dynamo.ReturnConsumedCapacityNone)
