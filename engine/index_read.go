@@ -137,6 +137,22 @@ func (ks keyspace) lsiFetch(sel string, x readExprs, attributesToGet []string) b
 	return false
 }
 
+// shapeRead sets what each page of a Query's or Scan's range r gives:
+// a count or the items, at most limit of them, filtered and projected by
+// x (or attributesToGet), and, on a local secondary index, the table's
+// item fetched for what the index lacks, its read units added to
+// fetchUnits.
+func (db *DB) shapeRead(ks keyspace, r *rangeRead, sel string, limit *int32, x readExprs, attributesToGet []string, consistent bool, fetchUnits *float64) {
+	r.countOnly = sel == dynamo.SelectCount
+	if limit != nil {
+		r.limit = int(*limit)
+	}
+	x.apply(r, attributesToGet)
+	if ks.lsiFetch(sel, x, attributesToGet) {
+		r.fetch = db.fetcher(ks.t, consistent, fetchUnits)
+	}
+}
+
 // fetcher returns a rangeRead fetch function that replaces an LSI entry
 // by its table item, adding each fetch's read units to *units.
 func (db *DB) fetcher(t *table, consistent bool, units *float64) func(attr.Item) (attr.Item, error) {

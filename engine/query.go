@@ -115,15 +115,8 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 		return nil, err
 	}
 	r.reverse = in.ScanIndexForward != nil && !*in.ScanIndexForward
-	r.countOnly = in.Select == dynamo.SelectCount
-	if in.Limit != nil {
-		r.limit = int(*in.Limit)
-	}
-	x.apply(&r, in.AttributesToGet)
 	var fetchUnits float64
-	if ks.lsiFetch(in.Select, x, in.AttributesToGet) {
-		r.fetch = db.fetcher(ks.t, in.ConsistentRead, &fetchUnits)
-	}
+	db.shapeRead(ks, &r, in.Select, in.Limit, x, in.AttributesToGet, in.ConsistentRead, &fetchUnits)
 	if in.ExclusiveStartKey != nil {
 		pk, sk, row, err := ks.startKey(in.ExclusiveStartKey, dynamo.Validation(dynamo.MsgStartKeyInvalid))
 		if err != nil {

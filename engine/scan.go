@@ -81,15 +81,8 @@ func (db *DB) scan(in *dynamo.ScanInput, trees *expr.Trees) (*dynamo.ScanOutput,
 		return nil, err
 	}
 	r := ks.scanRange(in.Segment, in.TotalSegments)
-	r.countOnly = in.Select == dynamo.SelectCount
-	if in.Limit != nil {
-		r.limit = int(*in.Limit)
-	}
-	x.apply(&r, in.AttributesToGet)
 	var fetchUnits float64
-	if ks.lsiFetch(in.Select, x, in.AttributesToGet) {
-		r.fetch = db.fetcher(ks.t, in.ConsistentRead, &fetchUnits)
-	}
+	db.shapeRead(ks, &r, in.Select, in.Limit, x, in.AttributesToGet, in.ConsistentRead, &fetchUnits)
 	if in.ExclusiveStartKey != nil {
 		// A table's Scan has the long text, an index's the short one
 		// (ExtendDB's index helpers, 2026).
