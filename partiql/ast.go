@@ -103,8 +103,9 @@ type Statement struct {
 	Params int
 
 	// Compiled is execution's: what it made of the statement for a
-	// table (its plan and expression texts), kept here because a cached
-	// statement is shared by every request that sends its text.
+	// table (a SELECT's plan and expressions, a write's key and
+	// expressions), kept here because a cached statement is shared by
+	// every request that sends its text.
 	Compiled atomic.Value
 }
 

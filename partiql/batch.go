@@ -155,7 +155,7 @@ func keyRead(db *engine.DB, st *Statement, b *binder, notKey, onIndex string) (*
 	if len(rest) > 0 {
 		return nil, nil, dynamo.Validation(notKey)
 	}
-	g := &dynamo.GetItemInput{TableName: st.Table, Key: key}
+	g := &dynamo.GetItemInput{TableName: st.Table, Key: bindVals(make(attr.Item, len(key)), key, b, attr.Value{})}
 	trees := &expr.Trees{}
 	g.ProjectionExpression, trees.Projection = x.projection(st)
 	g.ExpressionAttributeNames = x.names

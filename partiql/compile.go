@@ -185,32 +185,31 @@ func exprName(e Expr) string {
 	return "expression"
 }
 
-// exprText builds one request's expressions as the trees the item
+// exprText builds a statement's expressions as the trees the item
 // operations take (expr.Tree) and the texts they stand for, which size
 // them, mark them present and are what EXPLAIN shows; the expressions
 // share their placeholders.
 //
-// In template mode (tmpl) the values are recorded in vals instead of
-// values, a parameter as its number, so that the expressions can be kept
-// with the statement's plan and each request binds only its parameters
-// (qlTemplate). A value that is a list, map or set holding a parameter
-// is bound for this request and marks the expressions noCache; so is any
-// value that is not a scalar, which the operation could canonicalize in
-// place.
+// The values are recorded in vals, a parameter as its number, so that
+// the expressions can be kept with the statement (qlTemplate,
+// qlWriteTemplate) and each request binds only its parameters
+// (bindVals). A value that is a list, map or set holding a parameter is
+// bound with b, the request's binder, and marks the expressions noCache;
+// so is any value that is not a scalar, which the operation could
+// canonicalize in place.
 type exprText struct {
 	names  map[string]string
 	nameIx map[string]string
-	values attr.Item
 	b      *binder
 
-	tmpl    bool
 	vals    []qlVal
 	nv      int
 	noCache bool
 }
 
-// qlVal is a placeholder of a template: a parameter (src >= 0), the
-// partition key value of a Query (srcHash) or a constant (srcConst, v).
+// qlVal is a placeholder of a template, or an attribute of a key: a
+// parameter (src >= 0), the partition key value of a Query (srcHash) or a
+// constant (srcConst, v).
 type qlVal struct {
 	ph  string
 	src int
@@ -249,20 +248,35 @@ func (x *exprText) name(n string) string {
 func (x *exprText) value(v attr.Value) string {
 	ph := ":v" + strconv.Itoa(x.nv)
 	x.nv++
-	if x.tmpl {
-		switch v.Type {
-		case attr.TypeS, attr.TypeN, attr.TypeBOOL, attr.TypeNULL:
-		default:
-			x.noCache = true
-		}
-		x.vals = append(x.vals, qlVal{ph: ph, src: srcConst, v: v})
-		return ph
-	}
-	if x.values == nil {
-		x.values = attr.Item{}
-	}
-	x.values[ph] = v
+	x.constant(v)
+	x.vals = append(x.vals, qlVal{ph: ph, src: srcConst, v: v})
 	return ph
+}
+
+// constant marks the expressions noCache when v, a constant of theirs,
+// is not a scalar.
+func (x *exprText) constant(v attr.Value) {
+	switch v.Type {
+	case attr.TypeS, attr.TypeN, attr.TypeBOOL, attr.TypeNULL:
+	default:
+		x.noCache = true
+	}
+}
+
+// bindVals puts vals in m, bound for one request: a parameter's value
+// from b, hash for srcHash, or the constant.
+func bindVals(m attr.Item, vals []qlVal, b *binder, hash attr.Value) attr.Item {
+	for _, v := range vals {
+		switch v.src {
+		case srcConst:
+			m[v.ph] = v.v
+		case srcHash:
+			m[v.ph] = hash
+		default:
+			m[v.ph] = b.params[v.src]
+		}
+	}
+	return m
 }
 
 // valueOperand is the operand of a value placeholder.
@@ -346,11 +360,15 @@ func (x *exprText) operand(e Expr) (string, *expr.Operand, error) {
 	if !IsValue(e) {
 		return "", nil, dynamo.Validation(msgQLConditionOp(exprName(e)))
 	}
-	if x.tmpl {
-		if p, ok := e.(*Param); ok {
-			ph := x.slot(p.N)
-			return ph, valueOperand(ph), nil
-		}
+	return x.valueOperand(e)
+}
+
+// valueOperand writes a value: a parameter's placeholder bound per
+// request, or a constant's.
+func (x *exprText) valueOperand(e Expr) (string, *expr.Operand, error) {
+	if p, ok := e.(*Param); ok {
+		ph := x.slot(p.N)
+		return ph, valueOperand(ph), nil
 	}
 	v, err := x.b.value(e, "root")
 	if err != nil {
@@ -577,9 +595,10 @@ func and(parts []string, conds []*expr.Cond) (string, *expr.Cond) {
 var errIncompleteKey = dynamo.Validation(msgQLIncompleteKey)
 
 // whereKey finds a write's key in its WHERE: one equality for each key
-// attribute. It returns the key and the other conjuncts.
-func (x *exprText) whereKey(t *engine.Schema, where Expr) (attr.Item, []Expr, error) {
-	key := attr.Item{}
+// attribute. It returns the key, each attribute named by its qlVal's ph
+// and bound per request (bindVals), and the other conjuncts.
+func (x *exprText) whereKey(t *engine.Schema, where Expr) ([]qlVal, []Expr, error) {
+	var key []qlVal
 	var rest []Expr
 	names := []string{t.Hash}
 	if t.Range != "" {
@@ -592,14 +611,19 @@ func (x *exprText) whereKey(t *engine.Schema, where Expr) (attr.Item, []Expr, er
 			if v == nil {
 				continue
 			}
-			if _, dup := key[n]; dup {
+			if slices.ContainsFunc(key, func(k qlVal) bool { return k.ph == n }) {
 				return nil, nil, dynamo.Validation(msgQLMultipleKeyConditions(n))
 			}
-			val, err := x.b.value(v, "root")
-			if err != nil {
-				return nil, nil, err
+			if p, ok := v.(*Param); ok {
+				key = append(key, qlVal{ph: n, src: p.N})
+			} else {
+				val, err := x.b.value(v, "root")
+				if err != nil {
+					return nil, nil, err
+				}
+				x.constant(val)
+				key = append(key, qlVal{ph: n, src: srcConst, v: val})
 			}
-			key[n] = val
 			matched = true
 			break
 		}
@@ -736,12 +760,7 @@ func (x *exprText) updateValue(e Expr) (string, *expr.Operand, error) {
 	if !IsValue(e) {
 		return "", nil, dynamo.Validation(msgQLUpdateOp(exprName(e)))
 	}
-	v, err := x.b.value(e, "root")
-	if err != nil {
-		return "", nil, err
-	}
-	ph := x.value(v)
-	return ph, valueOperand(ph), nil
+	return x.valueOperand(e)
 }
 
 // item converts an INSERT's VALUE to an item.

@@ -55,8 +55,7 @@ func ExecuteStatement(db *engine.DB, in *dynamo.ExecuteStatementInput) (*dynamo.
 	case Exists:
 		return nil, dynamo.Validation(msgQLExistsOutsideTx)
 	}
-	bw := bv // planWrite keeps it; bv stays on the stack
-	w, err := planWrite(db, st, &bw, qlSingle)
+	w, err := planWrite(db, st, b, qlSingle)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +102,8 @@ func planWrite(db *engine.DB, st *Statement, b *binder, ctx qlContext) (*qlWrite
 
 // planWriteOn plans a write statement on the table lookup returns, which
 // it asks for where execution looks the table up (ExplainStatement plans
-// on a description).
+// on a description). What it compiles of the statement on that table
+// (qlWriteTemplate) the statement keeps for the next request.
 func planWriteOn(st *Statement, b *binder, ctx qlContext, lookup func() (*engine.Schema, error)) (*qlWrite, error) {
 	if st.Index != "" && st.Kind != Exists {
 		return nil, dynamo.Validation(msgQLOnIndex)
@@ -132,65 +132,102 @@ func planWriteOn(st *Statement, b *binder, ctx qlContext, lookup func() (*engine
 		if err != nil {
 			return nil, err
 		}
-		t, err := lookup()
-		if err != nil {
-			return nil, err
-		}
-		if err := checkInsertKey(t, it); err != nil {
-			return nil, err
-		}
-		w.t, w.item = t, it
-		w.cond = "attribute_not_exists(#k)"
-		w.trees.Condition = insertCondition
-		w.names = map[string]string{"#k": t.Hash}
-		return w, nil
+		w.item = it
 	}
 	t, err := lookup()
 	if err != nil {
 		return nil, err
 	}
+	tm, _ := st.Compiled.Load().(*qlWriteTemplate)
+	if tm == nil || tm.t != t {
+		var keep bool
+		if tm, keep, err = writeTemplate(st, t, &binder{params: b.params}); err != nil {
+			return nil, err
+		}
+		if keep {
+			st.Compiled.Store(tm)
+		}
+	}
+	if st.Kind == Insert {
+		if err := checkInsertKey(t, w.item); err != nil {
+			return nil, err
+		}
+	} else {
+		w.key = bindVals(make(attr.Item, len(tm.key)), tm.key, b, attr.Value{})
+	}
+	if len(tm.vals) > 0 {
+		w.values = bindVals(make(attr.Item, len(tm.vals)), tm.vals, b, attr.Value{})
+	}
+	w.t, w.update, w.cond, w.trees, w.names = t, tm.update, tm.cond, tm.trees, tm.names
+	return w, nil
+}
+
+// qlWriteTemplate is what a write statement compiles to on one table: its
+// key, and its update and condition as trees and texts, with the
+// placeholders each request binds (an INSERT's item is the request's). A
+// statement keeps it (Statement's Compiled) and uses it while it runs on
+// the same *engine.Schema, as a SELECT keeps its plan; one that holds a
+// value bound for the request it was made for (exprText's noCache) serves
+// that request alone, and one that fails is made again by the next.
+type qlWriteTemplate struct {
+	t            *engine.Schema
+	key          []qlVal // each named by the key attribute (ph)
+	update, cond string
+	trees        expr.Trees
+	names        map[string]string
+	vals         []qlVal
+}
+
+// writeTemplate compiles write statement st on t, with its own copy b of
+// the request's binder; keep reports whether it may serve other requests.
+// It fails where planning the statement fails, in the same order.
+func writeTemplate(st *Statement, t *engine.Schema, b *binder) (tm *qlWriteTemplate, keep bool, err error) {
+	if st.Kind == Insert {
+		return &qlWriteTemplate{t: t, cond: "attribute_not_exists(#k)", trees: expr.Trees{Condition: insertCondition},
+			names: map[string]string{"#k": t.Hash}}, true, nil
+	}
 	if st.Kind == Exists && st.Index != "" {
-		return nil, dynamo.Validation(msgQLTxConditionIndex)
+		return nil, false, dynamo.Validation(msgQLTxConditionIndex)
 	}
 	if st.Aggregate != nil {
-		return nil, planError(&PlanError{Code: PlanAggregate, Expr: st.Aggregate})
+		return nil, false, planError(&PlanError{Code: PlanAggregate, Expr: st.Aggregate})
 	}
 	x := newExprText(b)
 	key, rest, err := x.whereKey(t, st.Where)
 	if err != nil {
 		if st.Kind == Exists && errors.Is(err, errIncompleteKey) {
-			return nil, dynamo.Validation(msgQLExistsNeedsCondition)
+			return nil, false, dynamo.Validation(msgQLExistsNeedsCondition)
 		}
-		return nil, err
+		return nil, false, err
 	}
-	w.t, w.key = t, key
+	tm = &qlWriteTemplate{t: t, key: key}
 	var conds []string
 	var trees []*expr.Cond
 	if st.Kind == Update {
-		if w.update, w.trees.Update, err = x.update(st.Actions); err != nil {
-			return nil, err
+		if tm.update, tm.trees.Update, err = x.update(st.Actions); err != nil {
+			return nil, false, err
 		}
 		ph := x.name(t.Hash)
 		conds = append(conds, "attribute_exists("+ph+")")
 		trees = append(trees, funcCond("attribute_exists", nameOperand(ph)))
 	}
 	if st.Kind == Exists && len(rest) == 0 {
-		return nil, dynamo.Validation(msgQLExistsNeedsCondition)
+		return nil, false, dynamo.Validation(msgQLExistsNeedsCondition)
 	}
 	for _, r := range rest {
 		s, c, err := x.cond(r)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		conds, trees = append(conds, s), append(trees, c)
 	}
 	if len(conds) > 0 {
 		var c *expr.Cond
-		w.cond, c = and(conds, trees)
-		w.trees.Condition = expr.ConditionTree(expr.KindCondition, c)
+		tm.cond, c = and(conds, trees)
+		tm.trees.Condition = expr.ConditionTree(expr.KindCondition, c)
 	}
-	w.names, w.values = x.names, x.values
-	return w, nil
+	tm.names, tm.vals = x.names, x.vals
+	return tm, !x.noCache, nil
 }
 
 // insertCondition is an INSERT's condition: that its key is not there.
@@ -312,7 +349,7 @@ func (c *qlCompiled) template(st *Statement, b *binder, query bool) *qlTemplate 
 // request's binder, so that the request's does not leave the stack.
 func (c *qlCompiled) makeTemplate(st *Statement, b *binder, query bool) *qlTemplate {
 	p := c.plan
-	x := &exprText{b: b, tmpl: true}
+	x := newExprText(b)
 	t := &qlTemplate{}
 	if query {
 		h, v := x.name(p.Hash), x.slot(srcHash)
@@ -352,18 +389,7 @@ func (t *qlTemplate) values(b *binder, hash attr.Value) attr.Item {
 	if len(t.vals) == 0 {
 		return nil
 	}
-	m := getItemMap()
-	for _, v := range t.vals {
-		switch v.src {
-		case srcConst:
-			m[v.ph] = v.v
-		case srcHash:
-			m[v.ph] = hash
-		default:
-			m[v.ph] = b.params[v.src]
-		}
-	}
-	return m
+	return bindVals(getItemMap(), t.vals, b, hash)
 }
 
 // itemMaps keeps the small maps of a statement's GetItem keys and
