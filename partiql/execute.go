@@ -378,7 +378,10 @@ func (c *qlCompiled) makeTemplate(st *Statement, b *binder, query bool) *qlTempl
 		t.proj, t.trees.Projection = x.projection(st)
 	}
 	t.names, t.vals = x.names, x.vals
-	if !x.noCache {
+	// A template that failed is not kept: its error may come from this
+	// request's parameters (a set literal of mixed types), and the next
+	// request's may be good.
+	if !x.noCache && t.err == nil {
 		c.tmpl.Store(t)
 	}
 	return t
