@@ -57,7 +57,18 @@ func (u *Update) UpdatedPaths() *Projection { return newProjection(u.paths) }
 // "SET a = b, b = a" swaps. old is not modified; the new item shares the
 // values the update did not touch with old, so neither may be modified in
 // place afterwards. On error nothing is changed.
-func (u *Update) Apply(old attr.Item) (attr.Item, error) {
+func (u *Update) Apply(old attr.Item) (attr.Item, error) { return u.apply(old, false) }
+
+// ApplyMissing is Apply for an item that does not exist, given as its key
+// attributes. On such an item a REMOVE of a nested path ("REMOVE a.b",
+// "REMOVE a[0]") does nothing, where on an existing item without a it is
+// refused as SET is (ScyllaDB Alternator's test_update_expression.py,
+// test_nested_attribute_remove_from_missing_item and
+// test_nested_attribute_update_bad_path_dot, run against DynamoDB).
+func (u *Update) ApplyMissing(key attr.Item) (attr.Item, error) { return u.apply(key, true) }
+
+// apply is Apply; missing tells that old is the key of a missing item.
+func (u *Update) apply(old attr.Item, missing bool) (attr.Item, error) {
 	var buf [8]attr.Value
 	vals := buf[:0]
 	if len(u.actions) > len(buf) {
@@ -79,7 +90,7 @@ func (u *Update) Apply(old attr.Item) (attr.Item, error) {
 		}
 		vals = append(vals, v)
 	}
-	out, err := u.applyMap(old, u.root.kids, vals)
+	out, err := u.applyMap(old, u.root.kids, vals, missing)
 	if err != nil {
 		return nil, err
 	}
@@ -143,12 +154,13 @@ func (u *Update) eval(o *Operand, old attr.Item) (attr.Value, error) {
 func invalidPath() error { return newErr(MsgInvalidPathForUpdate) }
 
 // applyMap applies the tree nodes kids to a copy of old.
-func (u *Update) applyMap(old map[string]attr.Value, kids []*pathNode, vals []attr.Value) (map[string]attr.Value, error) {
+// missing tells that old is the key of a missing item.
+func (u *Update) applyMap(old map[string]attr.Value, kids []*pathNode, vals []attr.Value, missing bool) (map[string]attr.Value, error) {
 	out := make(map[string]attr.Value, len(old)+len(kids))
 	maps.Copy(out, old)
 	for _, k := range kids {
 		ov, exists := old[k.name]
-		nv, keep, err := u.applyNode(ov, exists, k, vals)
+		nv, keep, err := u.applyNode(ov, exists, k, vals, missing)
 		if err != nil {
 			return nil, err
 		}
@@ -163,15 +175,20 @@ func (u *Update) applyMap(old map[string]attr.Value, kids []*pathNode, vals []at
 
 // applyNode applies node n to the value ov found at its place (exists is
 // false if there is none). keep is false when the place is to be emptied.
-func (u *Update) applyNode(ov attr.Value, exists bool, n *pathNode, vals []attr.Value) (nv attr.Value, keep bool, err error) {
+// missing tells that the item does not exist.
+func (u *Update) applyNode(ov attr.Value, exists bool, n *pathNode, vals []attr.Value, missing bool) (nv attr.Value, keep bool, err error) {
 	if n.leaf {
 		return u.leaf(ov, exists, n.action, vals)
 	}
 	// A path that goes through a missing attribute, or through a value
 	// that is not a map (list) where it names a key (an index), cannot be
 	// updated: SET, REMOVE, ADD and DELETE all fail (dynalite's tests:
-	// "remove y.a" with y missing, "set c[1] = :a" with c a map).
+	// "remove y.a" with y missing, "set c[1] = :a" with c a map). On a
+	// missing item, paths that are only removed are ignored (ApplyMissing).
 	if !exists {
+		if missing && u.onlyRemoves(n) {
+			return attr.Value{}, false, nil
+		}
 		return attr.Value{}, false, invalidPath()
 	}
 	if n.kids[0].isIndex {
@@ -187,7 +204,7 @@ func (u *Update) applyNode(ov attr.Value, exists bool, n *pathNode, vals []attr.
 	if ov.Type != attr.TypeM {
 		return attr.Value{}, false, invalidPath()
 	}
-	m, err := u.applyMap(ov.M, n.kids, vals)
+	m, err := u.applyMap(ov.M, n.kids, vals, false)
 	if err != nil {
 		return attr.Value{}, false, err
 	}
@@ -203,7 +220,7 @@ func (u *Update) applyList(old []attr.Value, kids []*pathNode, vals []attr.Value
 	ki := 0
 	for i := range old {
 		if ki < len(kids) && kids[ki].index == i {
-			nv, keep, err := u.applyNode(old[i], true, kids[ki], vals)
+			nv, keep, err := u.applyNode(old[i], true, kids[ki], vals, false)
 			if err != nil {
 				return nil, err
 			}
@@ -229,6 +246,19 @@ func (u *Update) applyList(old []attr.Value, kids []*pathNode, vals []attr.Value
 		}
 	}
 	return out, nil
+}
+
+// onlyRemoves reports whether every action under n is a REMOVE.
+func (u *Update) onlyRemoves(n *pathNode) bool {
+	if n.leaf {
+		return u.actions[n.action].Kind == ActionRemove
+	}
+	for _, k := range n.kids {
+		if !u.onlyRemoves(k) {
+			return false
+		}
+	}
+	return true
 }
 
 func (u *Update) typeErr() error {

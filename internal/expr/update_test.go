@@ -158,6 +158,50 @@ func TestUpdateApply(t *testing.T) {
 	})
 }
 
+// TestUpdateApplyMissing: on a missing item (its key alone) a REMOVE of a
+// nested path does nothing, while SET and ADD through the missing parent,
+// or a REMOVE beside them under the same parent, are refused as on an
+// existing item.
+func TestUpdateApplyMissing(t *testing.T) {
+	const invalid = MsgInvalidPathForUpdate
+	key := attr.Item{"pk": s("k")}
+	one := attr.Item{":one": n("1")}
+	for _, c := range []struct {
+		expr   string
+		values attr.Item
+		want   attr.Item
+		err    string
+	}{
+		{expr: "REMOVE a.b", want: key},
+		{expr: "REMOVE a[0]", want: key},
+		{expr: "REMOVE a.b[2].c, a.d, e", want: key},
+		{expr: "SET x = :one REMOVE a.b", values: one, want: attr.Item{"pk": s("k"), "x": n("1")}},
+		{expr: "REMOVE a", want: key},
+		{expr: "SET a.b = :one", values: one, err: invalid},
+		{expr: "ADD a[0] :one", values: one, err: invalid},
+		{expr: "SET a.c = :one REMOVE a.b", values: one, err: invalid},
+	} {
+		u := upd(t, c.expr, nil, c.values)
+		got, err := u.ApplyMissing(key)
+		if c.err != "" {
+			if errText(err) != c.err {
+				t.Errorf("%q: error %q, want %q", c.expr, errText(err), c.err)
+			}
+		} else if err != nil || !itemsEqual(got, c.want) {
+			t.Errorf("%q: got %v, %v; want %v", c.expr, got, err, c.want)
+		}
+		// Apply, for an existing item, refuses every nested path
+		// through the missing a.
+		want := invalid
+		if c.expr == "REMOVE a" {
+			want = ""
+		}
+		if _, err := u.Apply(key); errText(err) != want {
+			t.Errorf("%q: Apply error %q, want %q", c.expr, errText(err), want)
+		}
+	}
+}
+
 func TestUpdatedPaths(t *testing.T) {
 	u := upd(t, "set b.c=((c[1])+(b.a)),b.a = a,c[1] = a, c[4] = b.a - b.b, c[2] = b.c add c[8] :b, c[6] :a", nil,
 		attr.Item{":a": n("2"), ":b": ss("a")})
