@@ -122,6 +122,9 @@ func batchRead(db *engine.DB, st *Statement, b *binder, consistent bool, rcc str
 	if err != nil {
 		return nil, nil, err
 	}
+	if paths := leafPaths(st); paths != nil {
+		return leafItem(paths, out.Item), out.ConsumedCapacity, nil
+	}
 	return out.Item, out.ConsumedCapacity, nil
 }
 
@@ -231,6 +234,11 @@ func ExecuteTransaction(db *engine.DB, in *dynamo.ExecuteTransactionInput) (*dyn
 		res, err := db.StatementTransactGetItems(tg, trees)
 		if err != nil {
 			return nil, err
+		}
+		for i, st := range sts {
+			if paths := leafPaths(st); paths != nil && i < len(res.Responses) {
+				res.Responses[i].Item = leafItem(paths, res.Responses[i].Item)
+			}
 		}
 		return &dynamo.ExecuteTransactionOutput{Responses: res.Responses, ConsumedCapacity: res.ConsumedCapacity}, nil
 	}

@@ -452,6 +452,17 @@ func bindHashes(p *Plan, b *binder) ([]attr.Value, error) {
 
 // qlSelect runs a SELECT.
 func qlSelect(db *engine.DB, st *Statement, b *binder, in *dynamo.ExecuteStatementInput) (*dynamo.ExecuteStatementOutput, error) {
+	out, err := qlSelectProjected(db, st, b, in)
+	if err == nil {
+		if paths := leafPaths(st); paths != nil {
+			leafItems(paths, out.Items)
+		}
+	}
+	return out, err
+}
+
+// qlSelectProjected runs a SELECT, its items as the engine projects them.
+func qlSelectProjected(db *engine.DB, st *Statement, b *binder, in *dynamo.ExecuteStatementInput) (*dynamo.ExecuteStatementOutput, error) {
 	c, err := compiledSelect(db, st, in.ConsistentRead)
 	if err != nil {
 		return nil, err
