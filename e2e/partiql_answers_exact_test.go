@@ -79,3 +79,58 @@ func TestPartiQLExactNestedProjectionNames(t *testing.T) {
 	}
 	itemEqual(t, "ExecuteTransaction", to.Responses[0].Item, want)
 }
+
+// A write in BatchExecuteStatement with a RETURNING clause gets the item
+// it asks for in its response's Item, as ExecuteStatement gives it in
+// Items. Sources: API_BatchStatementResponse (Item: "A DynamoDB item
+// associated with a BatchStatementResponse"); PartiQL update statements
+// for DynamoDB (returnvalues ALL OLD *, MODIFIED OLD *, ALL NEW *,
+// MODIFIED NEW *) and PartiQL delete statements for DynamoDB (ALL OLD *),
+// DynamoDB developer guide.
+func TestPartiQLExactBatchReturning(t *testing.T) {
+	_, c := start(t)
+	createHash(t, c, "pqBatchRet", types.ScalarAttributeTypeS)
+	cases := []struct {
+		name, stmt string
+		want       item // nil: no Item
+	}{
+		{"UPDATE ALL OLD", `UPDATE "pqBatchRet" SET n = 2 WHERE pk = 'k1' RETURNING ALL OLD *`,
+			item{"pk": S("k1"), "n": N("1"), "o": S("keep")}},
+		{"UPDATE MODIFIED OLD", `UPDATE "pqBatchRet" SET n = 2 WHERE pk = 'k2' RETURNING MODIFIED OLD *`,
+			item{"n": N("1")}},
+		{"UPDATE ALL NEW", `UPDATE "pqBatchRet" SET n = 2 WHERE pk = 'k3' RETURNING ALL NEW *`,
+			item{"pk": S("k3"), "n": N("2"), "o": S("keep")}},
+		{"UPDATE MODIFIED NEW", `UPDATE "pqBatchRet" SET n = 2 WHERE pk = 'k4' RETURNING MODIFIED NEW *`,
+			item{"n": N("2")}},
+		{"DELETE ALL OLD", `DELETE FROM "pqBatchRet" WHERE pk = 'k5' RETURNING ALL OLD *`,
+			item{"pk": S("k5"), "n": N("1"), "o": S("keep")}},
+		{"UPDATE without RETURNING", `UPDATE "pqBatchRet" SET n = 2 WHERE pk = 'k6'`, nil},
+	}
+	var reqs []types.BatchStatementRequest
+	for i, tc := range cases {
+		put(t, c, "pqBatchRet", item{"pk": S("k" + string(rune('1'+i))), "n": N("1"), "o": S("keep")})
+		reqs = append(reqs, types.BatchStatementRequest{Statement: aws.String(tc.stmt)})
+	}
+	out, err := c.BatchExecuteStatement(bg(), &dynamodb.BatchExecuteStatementInput{Statements: reqs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Responses) != len(cases) {
+		t.Fatalf("%d responses, want %d", len(out.Responses), len(cases))
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := out.Responses[i]
+			if r.Error != nil {
+				t.Fatalf("%s: %s %s", tc.stmt, r.Error.Code, aws.ToString(r.Error.Message))
+			}
+			if tc.want == nil {
+				if r.Item != nil {
+					t.Fatalf("%s: Item %s, want none", tc.stmt, renderItem(r.Item))
+				}
+				return
+			}
+			itemEqual(t, tc.stmt, r.Item, tc.want)
+		})
+	}
+}

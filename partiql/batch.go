@@ -94,7 +94,7 @@ func BatchExecuteStatement(db *engine.DB, in *dynamo.BatchExecuteStatementInput)
 				var w *qlWrite
 				if w, err = planWrite(db, p.st, p.b, qlBatch); err == nil {
 					w.onFail = s.ReturnValuesOnConditionCheckFailure
-					_, cc, err = runWrite(db, w, in.ReturnConsumedCapacity)
+					r.Item, cc, err = runWrite(db, w, in.ReturnConsumedCapacity)
 				}
 			}
 		}
