@@ -134,3 +134,78 @@ func TestPartiQLExactBatchReturning(t *testing.T) {
 		})
 	}
 }
+
+// A DELETE of a key no item has succeeds with nothing deleted, whatever
+// else its WHERE says, and RETURNING ALL OLD * then gives no item; only an
+// item that is there fails the rest of the WHERE, with
+// ConditionalCheckFailedException. Source: PartiQL delete statements for
+// DynamoDB, DynamoDB developer guide, "Return value": "If the DynamoDB
+// table does not have any item with the same primary key as that of the
+// item for which the DELETE is issued, SUCCESS is returned with 0 items
+// deleted. If the table has an item with same primary key, but the
+// condition in the WHERE clause of the DELETE statement evaluates to
+// false, ConditionalCheckFailedException is returned."
+func TestPartiQLExactDeleteMissingItem(t *testing.T) {
+	_, c := start(t)
+	createHash(t, c, "pqDelMiss", types.ScalarAttributeTypeS)
+	put(t, c, "pqDelMiss", item{"pk": S("there"), "a": N("1")})
+	put(t, c, "pqDelMiss", item{"pk": S("gone"), "a": N("1")})
+	cases := []struct {
+		name, stmt string
+		params     []types.AttributeValue
+		condFailed bool
+		want       []item
+	}{
+		{"missing item, non-key predicate", `DELETE FROM "pqDelMiss" WHERE pk = 'x' AND a = 1`, nil, false, []item{}},
+		{"missing item, predicate with a parameter", `DELETE FROM "pqDelMiss" WHERE pk = ? AND a = ?`,
+			[]types.AttributeValue{S("x"), N("1")}, false, []item{}},
+		{"missing item, two predicates", `DELETE FROM "pqDelMiss" WHERE pk = 'x' AND a = 1 AND attribute_exists(b)`, nil, false, []item{}},
+		{"missing item, RETURNING ALL OLD", `DELETE FROM "pqDelMiss" WHERE pk = 'x' RETURNING ALL OLD *`, nil, false, []item{}},
+		{"missing item, predicate and RETURNING ALL OLD", `DELETE FROM "pqDelMiss" WHERE pk = 'x' AND a = 1 RETURNING ALL OLD *`, nil, false, []item{}},
+		{"present item, false predicate", `DELETE FROM "pqDelMiss" WHERE pk = 'there' AND a = 2`, nil, true, nil},
+		{"present item, true predicate, RETURNING ALL OLD", `DELETE FROM "pqDelMiss" WHERE pk = 'gone' AND a = 1 RETURNING ALL OLD *`, nil, false,
+			[]item{{"pk": S("gone"), "a": N("1")}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := ql(c, tc.stmt, tc.params...)
+			if tc.condFailed {
+				wantCondFailed(t, err)
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", tc.stmt, err)
+			}
+			if out.Items == nil || len(out.Items) != len(tc.want) {
+				t.Fatalf("%s: Items %v, want %v", tc.stmt, out.Items, tc.want)
+			}
+			for i := range tc.want {
+				itemEqual(t, tc.stmt, out.Items[i], tc.want[i])
+			}
+		})
+	}
+	if get(t, c, "pqDelMiss", item{"pk": S("there")}) == nil {
+		t.Error("a DELETE whose WHERE is false removed the item")
+	}
+	if get(t, c, "pqDelMiss", item{"pk": S("gone")}) != nil {
+		t.Error("a DELETE whose WHERE holds kept the item")
+	}
+	if get(t, c, "pqDelMiss", item{"pk": S("x")}) != nil {
+		t.Error("a DELETE of a missing item created it")
+	}
+
+	// The same in BatchExecuteStatement: the slot has no error.
+	out, err := c.BatchExecuteStatement(bg(), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+		{Statement: aws.String(`DELETE FROM "pqDelMiss" WHERE pk = 'y' AND a = 1`)},
+		{Statement: aws.String(`DELETE FROM "pqDelMiss" WHERE pk = 'there' AND a = 2`)},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := out.Responses[0]; r.Error != nil || r.Item != nil {
+		t.Errorf("batch DELETE of a missing item: %+v", r)
+	}
+	if r := out.Responses[1]; r.Error == nil || r.Error.Code != types.BatchStatementErrorCodeEnumConditionalCheckFailed {
+		t.Errorf("batch DELETE whose WHERE is false: %+v", r)
+	}
+}

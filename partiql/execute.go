@@ -224,6 +224,15 @@ func writeTemplate(st *Statement, t *engine.Schema, b *binder) (tm *qlWriteTempl
 	if len(conds) > 0 {
 		var c *expr.Cond
 		tm.cond, c = and(conds, trees)
+		if st.Kind == Delete {
+			// A DELETE of a key no item has succeeds with nothing
+			// deleted, whatever else its WHERE says; only an item that
+			// is there can fail its condition (DynamoDB developer guide,
+			// "PartiQL delete statements for DynamoDB", Return value).
+			ph := x.name(t.Hash)
+			tm.cond = "attribute_not_exists(" + ph + ") OR (" + tm.cond + ")"
+			c = &expr.Cond{Kind: expr.CondOr, Left: funcCond("attribute_not_exists", nameOperand(ph)), Right: parens(c)}
+		}
 		tm.trees.Condition = expr.ConditionTree(expr.KindCondition, c)
 	}
 	tm.names, tm.vals = x.names, x.vals
@@ -262,6 +271,10 @@ func runWrite(db *engine.DB, w *qlWrite, rcc string) (attr.Item, *dynamo.Consume
 			ReturnValues: w.returning, ReturnConsumedCapacity: rcc, ReturnValuesOnConditionCheckFailure: w.onFail}, &w.trees)
 		if err != nil {
 			return nil, nil, err
+		}
+		if len(out.Attributes) == 0 {
+			// No item was there: RETURNING ALL OLD * gives no item.
+			return nil, out.ConsumedCapacity, nil
 		}
 		return returned(w.returning, out.Attributes), out.ConsumedCapacity, nil
 	}
