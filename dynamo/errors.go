@@ -27,6 +27,16 @@ const (
 	CodeAccessDenied               = "AccessDeniedException"
 	CodeThrottling                 = "ThrottlingException"
 	CodeRequestTimeout             = "RequestTimeoutException"
+
+	// Backups and point-in-time recovery.
+	CodeBackupNotFound                 = "BackupNotFoundException"
+	CodeBackupInUse                    = "BackupInUseException"
+	CodeTableNotFound                  = "TableNotFoundException"
+	CodeTableAlreadyExists             = "TableAlreadyExistsException"
+	CodeTableInUse                     = "TableInUseException"
+	CodeContinuousBackupsUnavailable   = "ContinuousBackupsUnavailableException"
+	CodePointInTimeRecoveryUnavailable = "PointInTimeRecoveryUnavailableException"
+	CodeInvalidRestoreTime             = "InvalidRestoreTimeException"
 	// CodeInternalFailure is the HTTP 500 of the framework in front of
 	// DynamoDB, sent without a message, for request shapes the service
 	// fails on (the ack-api-quirks lab, DDB-TABLE-437, -178 and -456).
@@ -212,3 +222,7 @@ func Throttling(msg string) *Error { return &Error{Code: CodeThrottling, Message
 // RequestTimeout returns a RequestTimeoutException: a request body that
 // did not arrive in time.
 func RequestTimeout(msg string) *Error { return &Error{Code: CodeRequestTimeout, Message: msg} }
+
+// Backup returns one of the backup and restore errors (the Code* constants
+// of backups and point-in-time recovery) with the given message.
+func Backup(code, msg string) *Error { return &Error{Code: code, Message: msg} }

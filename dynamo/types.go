@@ -227,6 +227,8 @@ type TableDescription struct {
 	DeletionProtectionEnabled *bool
 	OnDemandThroughput        *OnDemandThroughput
 	WarmThroughput            *WarmThroughputDescription
+	// RestoreSummary is set on a table made by a restore.
+	RestoreSummary *RestoreSummary
 }
 
 // Capacity is the capacity consumed on one table or index.

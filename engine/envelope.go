@@ -43,6 +43,14 @@ const (
 	opDescribeStream
 	opGetShardIterator
 	opGetRecords
+	opCreateBackup
+	opDescribeBackup
+	opListBackups
+	opDeleteBackup
+	opRestoreTableFromBackup
+	opUpdateContinuousBackups
+	opDescribeContinuousBackups
+	opRestoreTableToPointInTime
 	numOps
 )
 
@@ -106,6 +114,15 @@ var opTraits = [numOps]traits{
 	opDescribeStream:     {closedFirst: true},
 	opGetShardIterator:   {closedFirst: true},
 	opGetRecords:         {closedFirst: true},
+
+	opCreateBackup:              {retry: true, closedFirst: true},
+	opDescribeBackup:            {closedFirst: true},
+	opListBackups:               {closedFirst: true},
+	opDeleteBackup:              {retry: true, closedFirst: true},
+	opRestoreTableFromBackup:    {retry: true, closedFirst: true},
+	opUpdateContinuousBackups:   {retry: true, closedFirst: true},
+	opDescribeContinuousBackups: {closedFirst: true},
+	opRestoreTableToPointInTime: {retry: true, closedFirst: true},
 }
 
 // run runs f, the work of operation o, within the envelope o's traits
