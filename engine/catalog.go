@@ -98,6 +98,14 @@ type tableMeta struct {
 	// still running, of the table (key "") and of its GSIs (by name)
 	// (engine/warm_throughput.go).
 	WarmJobs map[string]warmJob `json:"warmJobs,omitempty"`
+	// UndoLog is the id of the table's undo log, 0 when it has none
+	// (engine/undo.go): it is on while point-in-time recovery is, or a
+	// backup of the table is being copied.
+	UndoLog uint64 `json:"undoLog,omitempty"`
+	// PITR is the table's point-in-time recovery (engine/pitr.go).
+	PITR *pitrMeta `json:"pitr,omitempty"`
+	// Restore is set on a table made by a restore (engine/restore.go).
+	Restore *restoreMeta `json:"restore,omitempty"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path

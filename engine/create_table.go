@@ -50,40 +50,7 @@ func (db *DB) createTable(in *dynamo.CreateTableInput) (*dynamo.CreateTableOutpu
 		}
 	}
 	now := db.now()
-	m := tableMeta{
-		Name:                 name,
-		UUID:                 newUUID(),
-		Created:              now,
-		AttributeDefinitions: catAttrs(in.AttributeDefinitions),
-		KeySchema:            catKeys(in.KeySchema),
-		BillingMode:          dynamo.BillingModeProvisioned,
-		BillingModeSet:       in.BillingMode != "",
-		OnDemand:             catOnDemandOf(in.OnDemandThroughput),
-		Tags:                 catTags(in.Tags),
-		TableClass:           in.TableClass,
-	}
-	if in.BillingMode == dynamo.BillingModePayPerRequest {
-		m.BillingMode = dynamo.BillingModePayPerRequest
-		m.PayPerRequestSince = now
-	} else {
-		m.Throughput = catThroughput{
-			ReadCapacityUnits:  in.ProvisionedThroughput.ReadCapacityUnits,
-			WriteCapacityUnits: in.ProvisionedThroughput.WriteCapacityUnits,
-		}
-	}
-	if in.TableClass != "" {
-		m.TableClassUpdated = now
-	}
-	if in.DeletionProtectionEnabled != nil {
-		m.DeletionProtection = *in.DeletionProtectionEnabled
-	}
-	if s := in.StreamSpecification; s != nil && s.StreamEnabled {
-		m.Stream = &catStream{StreamEnabled: true, StreamViewType: s.StreamViewType}
-	}
-	if s := in.SSESpecification; s != nil && sseWanted(s) {
-		m.SSE = catSSEOf(db.sseDescription(s))
-	}
-
+	m := db.newTableMeta(in, name, now)
 	b := db.store.NewBatch()
 	defer b.Close()
 	id, err := db.nextTableIDLocked(b)
@@ -96,14 +63,6 @@ func (db *DB) createTable(in *dynamo.CreateTableInput) (*dynamo.CreateTableOutpu
 		if st, err = db.newStreamLocked(b, &m, now); err != nil {
 			return nil, err
 		}
-	}
-	for _, l := range in.LocalSecondaryIndexes {
-		m.LastIndexID++
-		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, ID: m.LastIndexID, KeySchema: catKeys(l.KeySchema), Projection: catProjectionOf(l.Projection)})
-	}
-	for _, g := range in.GlobalSecondaryIndexes {
-		m.LastIndexID++
-		m.Indexes = append(m.Indexes, gsiMeta(g, m.LastIndexID, m.BillingMode))
 	}
 	// A WarmThroughput sent sets the high-water mark, and under a
 	// TransientDelay runs like UpdateTable's (engine/warm_throughput.go).
@@ -551,4 +510,53 @@ func onDemandOutOfRange(o *dynamo.OnDemandThroughput, minusOne bool) string {
 		return "MaxWriteRequestUnits"
 	}
 	return ""
+}
+
+// newTableMeta is the catalog entry of a new table as CreateTable's
+// validated input in describes it, created at now, without its id and
+// stream; a restore makes its table's entry with it too.
+func (db *DB) newTableMeta(in *dynamo.CreateTableInput, name string, now time.Time) tableMeta {
+	m := tableMeta{
+		Name:                 name,
+		UUID:                 newUUID(),
+		Created:              now,
+		AttributeDefinitions: catAttrs(in.AttributeDefinitions),
+		KeySchema:            catKeys(in.KeySchema),
+		BillingMode:          dynamo.BillingModeProvisioned,
+		BillingModeSet:       in.BillingMode != "",
+		OnDemand:             catOnDemandOf(in.OnDemandThroughput),
+		Tags:                 catTags(in.Tags),
+		TableClass:           in.TableClass,
+	}
+	if in.BillingMode == dynamo.BillingModePayPerRequest {
+		m.BillingMode = dynamo.BillingModePayPerRequest
+		m.PayPerRequestSince = now
+	} else {
+		m.Throughput = catThroughput{
+			ReadCapacityUnits:  in.ProvisionedThroughput.ReadCapacityUnits,
+			WriteCapacityUnits: in.ProvisionedThroughput.WriteCapacityUnits,
+		}
+	}
+	if in.TableClass != "" {
+		m.TableClassUpdated = now
+	}
+	if in.DeletionProtectionEnabled != nil {
+		m.DeletionProtection = *in.DeletionProtectionEnabled
+	}
+	if s := in.StreamSpecification; s != nil && s.StreamEnabled {
+		m.Stream = &catStream{StreamEnabled: true, StreamViewType: s.StreamViewType}
+	}
+	if s := in.SSESpecification; s != nil && sseWanted(s) {
+		m.SSE = catSSEOf(db.sseDescription(s))
+	}
+
+	for _, l := range in.LocalSecondaryIndexes {
+		m.LastIndexID++
+		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, ID: m.LastIndexID, KeySchema: catKeys(l.KeySchema), Projection: catProjectionOf(l.Projection)})
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		m.LastIndexID++
+		m.Indexes = append(m.Indexes, gsiMeta(g, m.LastIndexID, m.BillingMode))
+	}
+	return m
 }

@@ -70,6 +70,13 @@ type DB struct {
 	meters meters
 
 	closed atomic.Bool
+	// undo times the versions of undo logs (engine/undo.go).
+	undo undoClock
+	// pruneNow asks the undo log pruner to run (engine/pitr.go).
+	pruneNow chan struct{}
+	// restoreHook, when set (tests), runs before each chunk of a
+	// restore; false stops the restore there.
+	restoreHook func(id uint64) bool
 }
 
 // ErrClosed is returned by operations on a closed DB.
@@ -90,7 +97,7 @@ func Open(opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
-	db := &DB{opts: opts, store: st, shared: st.Shared(), log: opts.Logger, bgStop: make(chan struct{})}
+	db := &DB{opts: opts, store: st, shared: st.Shared(), log: opts.Logger, bgStop: make(chan struct{}), pruneNow: make(chan struct{}, 1)}
 	if db.shared {
 		db.node = newNode(db)
 		if err := db.node.join(); err != nil {
@@ -107,6 +114,10 @@ func Open(opts Options) (*DB, error) {
 		return nil, fmt.Errorf("load streams: %w", err)
 	}
 	db.startBackfills()
+	if err := db.startBackups(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("resume backups and restores: %w", err)
+	}
 	db.startBackground()
 	if db.shared {
 		db.startShared()

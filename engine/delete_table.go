@@ -48,6 +48,9 @@ func (db *DB) deleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutpu
 			return nil, dynamo.InUse(msgIndexesInFlight)
 		}
 	}
+	if err := db.backupBusy(t); err != nil {
+		return nil, err
+	}
 	if t.meta.DeletionProtection {
 		return nil, dynamo.Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 	}
@@ -63,6 +66,13 @@ func (db *DB) deleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutpu
 	}
 	if err := b.Delete(metaStatsKey(t.meta.ID)); err != nil {
 		return nil, err
+	}
+	if log := t.meta.UndoLog; log != 0 {
+		// No backup or restore reads it (backupBusy).
+		prefix := keys.TablePrefix(log)
+		if err := b.DeleteRange(prefix, keys.PrefixEnd(prefix)); err != nil {
+			return nil, err
+		}
 	}
 	for _, ix := range t.indexes {
 		if err := b.Delete(metaIndexStatsKey(t.meta.ID, ix.meta.ID)); err != nil {

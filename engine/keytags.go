@@ -34,4 +34,8 @@ const (
 	metaTagLease     = 'L' // lease name -> node id | 0 | epoch(8)
 	metaTagFence     = 'F' // node id -> nothing: the node is fenced
 	metaTagStreamPos = 'P' // stream id(8) row key -> seq(8) of the item's last record
+
+	// Backups and restores (backup.go, restore.go).
+	metaTagBackup  = 'B' // backup ARN -> JSON backupMeta
+	metaTagRestore = 'R' // table id(8) -> JSON restoreJob: a restore in progress
 )

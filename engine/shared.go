@@ -301,6 +301,9 @@ func (db *DB) startShared() {
 				// from the store still holds would start again the
 				// backfills another node has finished meanwhile.
 				db.startLeasedBackfills()
+				if err := db.resumeJobs(); err != nil {
+					db.log.Warn("resume backups and restores", "err", err)
+				}
 			}
 			select {
 			case <-db.bgStop:

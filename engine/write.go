@@ -42,6 +42,9 @@ type writeBatch struct {
 	storage.Batch
 	db      *DB
 	tickets []streamTicket
+	// undo holds the versions the batch's writes leave in undo logs,
+	// staged at Commit under one time (engine/undo.go).
+	undo []undoEntry
 }
 
 func (db *DB) newWriteBatch() *writeBatch {
@@ -51,6 +54,9 @@ func (db *DB) newWriteBatch() *writeBatch {
 // Commit commits the batch and counts the stream records it carried
 // (engine/meter.go).
 func (wb *writeBatch) Commit() error {
+	if err := wb.db.commitUndo(wb); err != nil {
+		return err
+	}
 	if err := wb.Batch.Commit(); err != nil {
 		return err
 	}
@@ -241,6 +247,7 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 	if err := db.stageStreamRecord(b, t, k, old, newBody, newSize, w); err != nil {
 		return 0, err
 	}
+	db.stageUndo(b, t, k.row, old)
 	if err := b.AddCounters(metaStatsKey(t.meta.ID), countDelta, int64(newSize-old.size)); err != nil {
 		return 0, err
 	}

@@ -1,0 +1,349 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/dynago/dynago/attr"
+	"github.com/dynago/dynago/dynamo"
+)
+
+// createBackupTable makes a table with a sort key and a sparse GSI on g.
+func createBackupTable(t testing.TB, db *DB, name string) {
+	t.Helper()
+	_, err := db.CreateTable(&dynamo.CreateTableInput{
+		TableName:   name,
+		BillingMode: dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{
+			{AttributeName: "pk", AttributeType: "S"}, {AttributeName: "sk", AttributeType: "N"}, {AttributeName: "g", AttributeType: "S"},
+		},
+		KeySchema: []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}, {AttributeName: "sk", KeyType: dynamo.KeyTypeRange}},
+		GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{
+			IndexName:  "byG",
+			KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: dynamo.KeyTypeHash}},
+			Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionAll},
+		}},
+	})
+	if err != nil {
+		t.Fatalf("create %s: %v", name, err)
+	}
+}
+
+// model is a table's items by "pk/sk".
+type model map[string]attr.Item
+
+func (m model) clone() model {
+	c := make(model, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func modelKey(it attr.Item) string { return it["pk"].S + "/" + it["sk"].S }
+
+// tableItems reads every item of a table, and how many its GSI holds.
+func tableItems(t testing.TB, db *DB, name string) (model, int) {
+	t.Helper()
+	got := model{}
+	var start attr.Item
+	for {
+		out, err := db.Scan(&dynamo.ScanInput{TableName: name, ExclusiveStartKey: start})
+		if err != nil {
+			t.Fatalf("scan %s: %v", name, err)
+		}
+		for _, it := range out.Items {
+			got[modelKey(it)] = it
+		}
+		if start = out.LastEvaluatedKey; start == nil {
+			break
+		}
+	}
+	n := 0
+	start = nil
+	for {
+		out, err := db.Scan(&dynamo.ScanInput{TableName: name, IndexName: "byG", Select: dynamo.SelectCount, ExclusiveStartKey: start})
+		if err != nil {
+			t.Fatalf("scan %s.byG: %v", name, err)
+		}
+		n += int(out.Count)
+		if start = out.LastEvaluatedKey; start == nil {
+			break
+		}
+	}
+	return got, n
+}
+
+// sameItems fails unless got holds exactly want's items, and the GSI
+// holds exactly those with a g.
+func sameItems(t testing.TB, what string, want model, got model, gsi int) {
+	t.Helper()
+	wantGSI := 0
+	for k, w := range want {
+		if _, ok := w["g"]; ok {
+			wantGSI++
+		}
+		g, ok := got[k]
+		if !ok {
+			t.Fatalf("%s: item %s missing", what, k)
+		}
+		if !attr.Equal(attr.Value{Type: attr.TypeM, M: w}, attr.Value{Type: attr.TypeM, M: g}) {
+			t.Fatalf("%s: item %s is %v, want %v", what, k, g, w)
+		}
+	}
+	if len(got) != len(want) {
+		var extra []string
+		for k := range got {
+			if _, ok := want[k]; !ok {
+				extra = append(extra, k)
+			}
+		}
+		sort.Strings(extra)
+		t.Fatalf("%s: %d items, want %d; extra %v", what, len(got), len(want), extra)
+	}
+	if gsi != wantGSI {
+		t.Fatalf("%s: the GSI holds %d items, want %d", what, gsi, wantGSI)
+	}
+}
+
+// waitRestored waits until a restored table is ACTIVE.
+func waitRestored(t testing.TB, db *DB, name string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		out, err := db.DescribeTable(&dynamo.DescribeTableInput{TableName: name})
+		if err != nil {
+			t.Fatalf("describe %s: %v", name, err)
+		}
+		if out.Table.TableStatus == dynamo.TableStatusActive {
+			if out.Table.RestoreSummary != nil {
+				t.Fatalf("%s: ACTIVE with a RestoreSummary", name)
+			}
+			return
+		}
+		if out.Table.RestoreSummary == nil || !out.Table.RestoreSummary.RestoreInProgress {
+			t.Fatalf("%s: CREATING without a restore in progress", name)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s still %s", name, out.Table.TableStatus)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// randomWrites runs n random puts, deletes and two-item transactions on
+// table name, keeping m in step, and calls after with each write's index
+// once it is acknowledged.
+func randomWrites(t testing.TB, db *DB, name string, rng *rand.Rand, m model, n int, after func(i int)) {
+	t.Helper()
+	item := func() attr.Item {
+		it := attr.Item{"pk": attr.S(fmt.Sprintf("p%d", rng.Intn(12))), "sk": attr.N(fmt.Sprint(rng.Intn(6))), "v": attr.N(fmt.Sprint(rng.Intn(1000)))}
+		if rng.Intn(2) == 0 {
+			it["g"] = attr.S(fmt.Sprintf("g%d", rng.Intn(4)))
+		}
+		return it
+	}
+	for i := 0; i < n; i++ {
+		switch r := rng.Intn(10); {
+		case r < 6:
+			it := item()
+			if _, err := db.PutItem(&dynamo.PutItemInput{TableName: name, Item: it}); err != nil {
+				t.Fatalf("put: %v", err)
+			}
+			m[modelKey(it)] = it
+		case r < 8:
+			it := item()
+			key := attr.Item{"pk": it["pk"], "sk": it["sk"]}
+			if _, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: name, Key: key}); err != nil {
+				t.Fatalf("delete: %v", err)
+			}
+			delete(m, modelKey(it))
+		default:
+			a, b := item(), item()
+			if modelKey(a) == modelKey(b) {
+				continue
+			}
+			_, err := db.TransactWriteItems(&dynamo.TransactWriteItemsInput{TransactItems: []dynamo.TransactWriteItem{
+				{Put: &dynamo.TransactPut{TableName: name, Item: a}},
+				{Put: &dynamo.TransactPut{TableName: name, Item: b}},
+			}})
+			if err != nil {
+				t.Fatalf("transact: %v", err)
+			}
+			m[modelKey(a)], m[modelKey(b)] = a, b
+		}
+		if after != nil {
+			after(i)
+		}
+	}
+}
+
+// TestPITRRestoreMatchesModel restores a table to a dozen moments between
+// random writes and compares each restore with the table as the writes
+// left it then: items, and the GSI the restore rebuilt.
+func TestPITRRestoreMatchesModel(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func() *DB) {
+		db := open()
+		createBackupTable(t, db, "src")
+		rng := rand.New(rand.NewSource(7))
+		m := model{}
+		// Items from before PITR is on: the log must walk them back too.
+		randomWrites(t, db, "src", rng, m, 60, nil)
+		if _, err := db.UpdateContinuousBackups(&dynamo.UpdateContinuousBackupsInput{TableName: "src",
+			PointInTimeRecoverySpecification: &dynamo.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: true}}); err != nil {
+			t.Fatal(err)
+		}
+		type point struct {
+			at   time.Time
+			want model
+		}
+		var points []point
+		points = append(points, point{db.now(), m.clone()})
+		waitPast(db, points[0].at)
+		randomWrites(t, db, "src", rng, m, 400, func(i int) {
+			if rng.Intn(35) == 0 {
+				at := db.now()
+				points = append(points, point{at, m.clone()})
+				// The next write must be timed after at.
+				waitPast(db, at)
+			}
+		})
+		for i, p := range points {
+			target := fmt.Sprintf("at%02d", i)
+			at := p.at
+			if _, err := db.RestoreTableToPointInTime(&dynamo.RestoreTableToPointInTimeInput{
+				SourceTableName: "src", TargetTableName: target, RestoreDateTime: &at}); err != nil {
+				t.Fatalf("restore %d: %v", i, err)
+			}
+			waitRestored(t, db, target)
+			got, gsi := tableItems(t, db, target)
+			sameItems(t, target, p.want, got, gsi)
+		}
+		latest := true
+		if _, err := db.RestoreTableToPointInTime(&dynamo.RestoreTableToPointInTimeInput{
+			SourceTableName: "src", TargetTableName: "latest", UseLatestRestorableTime: &latest}); err != nil {
+			t.Fatal(err)
+		}
+		waitRestored(t, db, "latest")
+		got, gsi := tableItems(t, db, "latest")
+		sameItems(t, "latest", m, got, gsi)
+		if len(points) < 8 {
+			t.Fatalf("only %d points", len(points))
+		}
+	})
+}
+
+// waitPast waits until the database's clock is past at, so the next write
+// is timed after it.
+func waitPast(db *DB, at time.Time) {
+	for !db.now().After(at) {
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// TestBackupIsTheTableAtItsInstant takes a backup, changes the table, and
+// restores the backup: the restore is the table as it was when the backup
+// was taken, also after the source table is deleted.
+func TestBackupIsTheTableAtItsInstant(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func() *DB) {
+		db := open()
+		createBackupTable(t, db, "src")
+		rng := rand.New(rand.NewSource(3))
+		m := model{}
+		randomWrites(t, db, "src", rng, m, 300, nil)
+		want := m.clone()
+		out, err := db.CreateBackup(&dynamo.CreateBackupInput{TableName: "src", BackupName: "b01"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		arn := out.BackupDetails.BackupArn
+		randomWrites(t, db, "src", rng, m, 200, nil)
+		waitBackup(t, db, arn)
+		desc, err := db.DescribeBackup(&dynamo.DescribeBackupInput{BackupArn: arn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := desc.BackupDescription.SourceTableDetails.ItemCount; got != int64(len(want)) {
+			t.Fatalf("backup ItemCount %d, want %d", got, len(want))
+		}
+		if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "src"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.RestoreTableFromBackup(&dynamo.RestoreTableFromBackupInput{TargetTableName: "r01", BackupArn: arn}); err != nil {
+			t.Fatal(err)
+		}
+		waitRestored(t, db, "r01")
+		got, gsi := tableItems(t, db, "r01")
+		sameItems(t, "r01", want, got, gsi)
+		if _, err := db.DeleteBackup(&dynamo.DeleteBackupInput{BackupArn: arn}); err != nil {
+			t.Fatal(err)
+		}
+		_, err = db.DescribeBackup(&dynamo.DescribeBackupInput{BackupArn: arn})
+		wantCode(t, err, dynamo.CodeBackupNotFound, "Backup not found: "+arn)
+	})
+}
+
+// waitBackup waits until a backup is AVAILABLE.
+func waitBackup(t testing.TB, db *DB, arn string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		out, err := db.DescribeBackup(&dynamo.DescribeBackupInput{BackupArn: arn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.BackupDescription.BackupDetails.BackupStatus == dynamo.BackupStatusAvailable {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("backup still %s", out.BackupDescription.BackupDetails.BackupStatus)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestRestoreResumesAfterRestart stops a restore after its first chunk,
+// reopens the database, and finds the restore finished from its cursor,
+// equal to the source.
+func TestRestoreResumesAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	db, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	createBackupTable(t, db, "src")
+	m := model{}
+	for i := 0; i < 3*copyChunk; i++ {
+		it := attr.Item{"pk": attr.S(fmt.Sprintf("p%d", i)), "sk": attr.N("1"), "g": attr.S("x")}
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "src", Item: it}); err != nil {
+			t.Fatal(err)
+		}
+		m[modelKey(it)] = it
+	}
+	chunks := make(chan struct{}, 10)
+	db.restoreHook = func(uint64) bool {
+		chunks <- struct{}{}
+		return len(chunks) < 2
+	}
+	if _, err := db.UpdateContinuousBackups(&dynamo.UpdateContinuousBackupsInput{TableName: "src",
+		PointInTimeRecoverySpecification: &dynamo.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: true}}); err != nil {
+		t.Fatal(err)
+	}
+	latest := true
+	if _, err := db.RestoreTableToPointInTime(&dynamo.RestoreTableToPointInTimeInput{
+		SourceTableName: "src", TargetTableName: "r01", UseLatestRestorableTime: &latest}); err != nil {
+		t.Fatal(err)
+	}
+	<-chunks
+	<-chunks // the second chunk is refused: the restore stops half made
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = mustOpen(t, Options{Dir: dir})
+	waitRestored(t, db, "r01")
+	got, gsi := tableItems(t, db, "r01")
+	sameItems(t, "r01", m, got, gsi)
+}
