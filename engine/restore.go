@@ -177,6 +177,9 @@ func (db *DB) restoreTableToPointInTime(in *dynamo.RestoreTableToPointInTimeInpu
 // and the request's overrides, CREATING, with its restore job, and
 // starts the job. The caller holds db.ddl.
 func (db *DB) startRestore(target string, src tableMeta, o *dynamo.RestoreOverrides, rm restoreMeta, job restoreJob) (*dynamo.TableDescription, error) {
+	if err := checkOverrides(&src, o); err != nil {
+		return nil, err
+	}
 	in := restoreCreateInput(target, &src, o)
 	if err := validateCreateTable(in); err != nil {
 		return nil, err
@@ -501,4 +504,31 @@ func msgInvalidRestoreTime(at, earliest, latest time.Time) string {
 	const f = "2006-01-02T15:04:05Z"
 	return fmt.Sprintf("RestoreDateTime '%s' must be within EarliestRestorableDateTime '%s' and LatestRestorableDateTime '%s'",
 		at.UTC().Format(f), earliest.UTC().Format(f), latest.UTC().Format(f))
+}
+
+// checkOverrides refuses the overrides a restore cannot apply: a switch to
+// provisioned billing without its throughput, and an index the source
+// table did not have (the ack-api-quirks lab, DDB-TABLE-273, recorded
+// 2026-10-08).
+func checkOverrides(src *tableMeta, o *dynamo.RestoreOverrides) error {
+	if o.BillingModeOverride == dynamo.BillingModeProvisioned && o.ProvisionedThroughputOverride == nil {
+		return dynamo.Validation("Must override ProvisionedThroughput if BillingMode is overridden to PROVISIONED")
+	}
+	had := map[string]bool{}
+	for _, ix := range src.Indexes {
+		had[ix.Name] = true
+	}
+	names := make([]string, 0, len(o.GlobalSecondaryIndexOverride)+len(o.LocalSecondaryIndexOverride))
+	for _, g := range o.GlobalSecondaryIndexOverride {
+		names = append(names, g.IndexName)
+	}
+	for _, l := range o.LocalSecondaryIndexOverride {
+		names = append(names, l.IndexName)
+	}
+	for _, n := range names {
+		if !had[n] {
+			return dynamo.Validation("Index " + n + " does not match a secondary index that existed in the source table and cannot be created during the restore operation")
+		}
+	}
+	return nil
 }
