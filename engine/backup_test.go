@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math/rand"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
+	"github.com/dynago/dynago/internal/keys"
 )
 
 // createBackupTable makes a table with a sort key and a sparse GSI on g.
@@ -346,4 +348,79 @@ func TestRestoreResumesAfterRestart(t *testing.T) {
 	waitRestored(t, db, "r01")
 	got, gsi := tableItems(t, db, "r01")
 	sameItems(t, "r01", m, got, gsi)
+}
+
+// TestPruneKeepsTheWindow moves a fake clock past the recovery window:
+// the pruner drops the versions no restore in the window can ask for, and
+// a restore to a moment still in the window is exact.
+func TestPruneKeepsTheWindow(t *testing.T) {
+	var mu sync.Mutex
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Millisecond)
+		return clock
+	}
+	advance := func(d time.Duration) {
+		mu.Lock()
+		clock = clock.Add(d)
+		mu.Unlock()
+	}
+	db := mustOpen(t, Options{InMemory: true, Now: now})
+	createBackupTable(t, db, "src")
+	days := int32(1)
+	if _, err := db.UpdateContinuousBackups(&dynamo.UpdateContinuousBackupsInput{TableName: "src",
+		PointInTimeRecoverySpecification: &dynamo.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: &days}}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(11))
+	m := model{}
+	randomWrites(t, db, "src", rng, m, 200, nil)
+	versions := func() int {
+		log := db.lookupCached("src").meta.UndoLog
+		it, err := db.store.NewIter(keys.IndexPrefix(log, 0), keys.PrefixEnd(keys.IndexPrefix(log, 0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer it.Close()
+		n := 0
+		for ok := it.First(); ok; ok = it.Next() {
+			n++
+		}
+		return n
+	}
+	before := versions()
+	advance(36 * time.Hour)
+	at := db.now()
+	want := m.clone()
+	waitPast(db, at)
+	randomWrites(t, db, "src", rng, m, 50, nil)
+	if err := db.pruneUndo(); err != nil {
+		t.Fatal(err)
+	}
+	after := versions()
+	if before == 0 || after >= before || after > 50*2 {
+		t.Fatalf("versions: %d before the prune, %d after; want only the last 50 writes' kept", before, after)
+	}
+	out, err := db.DescribeContinuousBackups(&dynamo.DescribeContinuousBackupsInput{TableName: "src"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	earliest := *out.ContinuousBackupsDescription.PointInTimeRecoveryDescription.EarliestRestorableDateTime
+	if d := db.now().Sub(earliest); d < 24*time.Hour || d > 24*time.Hour+time.Minute {
+		t.Fatalf("earliest restorable time %v is %v before now, want a day", earliest, d)
+	}
+	if _, err := db.RestoreTableToPointInTime(&dynamo.RestoreTableToPointInTimeInput{
+		SourceTableName: "src", TargetTableName: "past", RestoreDateTime: &at}); err != nil {
+		t.Fatal(err)
+	}
+	waitRestored(t, db, "past")
+	got, gsi := tableItems(t, db, "past")
+	sameItems(t, "past", want, got, gsi)
+	// Before the window: refused with both bounds named.
+	old := at.Add(-30 * time.Hour)
+	_, err = db.RestoreTableToPointInTime(&dynamo.RestoreTableToPointInTimeInput{
+		SourceTableName: "src", TargetTableName: "older", RestoreDateTime: &old})
+	wantCode(t, err, dynamo.CodeInvalidRestoreTime, "must be within EarliestRestorableDateTime")
 }
