@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -15,7 +16,7 @@ import (
 )
 
 // TestDirectMissingMembers takes a valid request of each kind that
-// changes the database and, one at a time, leaves out each of its
+// changes the database (and of the backup operations) and, one at a time, leaves out each of its
 // members at any depth (a nil pointer, slice, map or attribute value):
 // the direct client must answer every such request as the SDK's client
 // does, the SDK's own validation of required members included, and
@@ -25,6 +26,7 @@ func TestDirectMissingMembers(t *testing.T) {
 	str := func(s string) *string { return aws.String(s) }
 	key := func(pk string) map[string]types.AttributeValue { return dkey(pk, "1") }
 	values := map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "x"}}
+	const backupArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Tab/backup/01700000000123-abcdef01"
 	requests := map[string]func() (any, func(local.API, any) error){
 		"PutItem": func() (any, func(local.API, any) error) {
 			return &dynamodb.PutItemInput{TableName: str("Tab"), Item: key("n"), ConditionExpression: str("attribute_not_exists(v) OR v <> :v"),
@@ -95,6 +97,74 @@ func TestDirectMissingMembers(t *testing.T) {
 			return &dynamodb.UpdateTimeToLiveInput{TableName: str("Tab"), TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: str("ttl"), Enabled: aws.Bool(true)}},
 				func(c local.API, in any) error {
 					_, err := c.UpdateTimeToLive(ctx, in.(*dynamodb.UpdateTimeToLiveInput))
+					return err
+				}
+		},
+		"CreateBackup": func() (any, func(local.API, any) error) {
+			return &dynamodb.CreateBackupInput{TableName: str("Tab"), BackupName: str("b")},
+				func(c local.API, in any) error {
+					_, err := c.CreateBackup(ctx, in.(*dynamodb.CreateBackupInput))
+					return err
+				}
+		},
+		"DescribeBackup": func() (any, func(local.API, any) error) {
+			return &dynamodb.DescribeBackupInput{BackupArn: str(backupArn)},
+				func(c local.API, in any) error {
+					_, err := c.DescribeBackup(ctx, in.(*dynamodb.DescribeBackupInput))
+					return err
+				}
+		},
+		"ListBackups": func() (any, func(local.API, any) error) {
+			return &dynamodb.ListBackupsInput{TableName: str("Tab"), Limit: aws.Int32(2), TimeRangeLowerBound: aws.Time(time.Unix(1700000000, 0)),
+					TimeRangeUpperBound: aws.Time(time.Unix(1700000100, 0)), ExclusiveStartBackupArn: str(backupArn), BackupType: types.BackupTypeFilterAll},
+				func(c local.API, in any) error {
+					_, err := c.ListBackups(ctx, in.(*dynamodb.ListBackupsInput))
+					return err
+				}
+		},
+		"DeleteBackup": func() (any, func(local.API, any) error) {
+			return &dynamodb.DeleteBackupInput{BackupArn: str(backupArn)},
+				func(c local.API, in any) error {
+					_, err := c.DeleteBackup(ctx, in.(*dynamodb.DeleteBackupInput))
+					return err
+				}
+		},
+		"RestoreTableFromBackup": func() (any, func(local.API, any) error) {
+			return &dynamodb.RestoreTableFromBackupInput{TargetTableName: str("Restored"), BackupArn: str(backupArn),
+					BillingModeOverride: types.BillingModeProvisioned,
+					GlobalSecondaryIndexOverride: []types.GlobalSecondaryIndex{{IndexName: str("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: str("g"), KeyType: types.KeyTypeHash}},
+						Projection:            &types.Projection{ProjectionType: types.ProjectionTypeAll},
+						ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}}},
+					LocalSecondaryIndexOverride: []types.LocalSecondaryIndex{{IndexName: str("lsi"), KeySchema: []types.KeySchemaElement{{AttributeName: str("pk"), KeyType: types.KeyTypeHash}, {AttributeName: str("l"), KeyType: types.KeyTypeRange}},
+						Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}},
+					ProvisionedThroughputOverride: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
+					SSESpecificationOverride:      &types.SSESpecification{Enabled: aws.Bool(true), KMSMasterKeyId: str("key")}},
+				func(c local.API, in any) error {
+					_, err := c.RestoreTableFromBackup(ctx, in.(*dynamodb.RestoreTableFromBackupInput))
+					return err
+				}
+		},
+		"UpdateContinuousBackups": func() (any, func(local.API, any) error) {
+			return &dynamodb.UpdateContinuousBackupsInput{TableName: str("Tab"), PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{
+					PointInTimeRecoveryEnabled: aws.Bool(true), RecoveryPeriodInDays: aws.Int32(7)}},
+				func(c local.API, in any) error {
+					_, err := c.UpdateContinuousBackups(ctx, in.(*dynamodb.UpdateContinuousBackupsInput))
+					return err
+				}
+		},
+		"DescribeContinuousBackups": func() (any, func(local.API, any) error) {
+			return &dynamodb.DescribeContinuousBackupsInput{TableName: str("Tab")},
+				func(c local.API, in any) error {
+					_, err := c.DescribeContinuousBackups(ctx, in.(*dynamodb.DescribeContinuousBackupsInput))
+					return err
+				}
+		},
+		"RestoreTableToPointInTime": func() (any, func(local.API, any) error) {
+			return &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: str("Tab"), TargetTableName: str("Restored"),
+					RestoreDateTime: aws.Time(time.Unix(1700000000, 0)), BillingModeOverride: types.BillingModePayPerRequest,
+					GlobalSecondaryIndexOverride: []types.GlobalSecondaryIndex{}, OnDemandThroughputOverride: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(5)}},
+				func(c local.API, in any) error {
+					_, err := c.RestoreTableToPointInTime(ctx, in.(*dynamodb.RestoreTableToPointInTimeInput))
 					return err
 				}
 		},

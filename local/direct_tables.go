@@ -145,13 +145,8 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 		req.NoTableName = !ok
 		if in.LocalSecondaryIndexes != nil {
 			req.LocalSecondaryIndexes = make([]dynamo.LocalSecondaryIndex, len(in.LocalSecondaryIndexes))
-			for i, l := range in.LocalSecondaryIndexes {
-				x := &req.LocalSecondaryIndexes[i]
-				x.KeySchema = keySchema(l.KeySchema)
-				var named, projected bool
-				x.IndexName, named = str(l.IndexName)
-				x.Projection, projected = projection(l.Projection)
-				x.NoIndexName, x.NoProjection = !named, !projected
+			for i := range in.LocalSecondaryIndexes {
+				req.LocalSecondaryIndexes[i] = localSecondaryIndex(&in.LocalSecondaryIndexes[i])
 			}
 		}
 		if in.GlobalSecondaryIndexes != nil {
@@ -516,10 +511,11 @@ func fromTable(t *dynamo.TableDescription) *types.TableDescription {
 			}
 		}
 	}
-	if s := t.SSEDescription; s != nil {
-		d.SSEDescription = &types.SSEDescription{KMSMasterKeyArn: optString(s.KMSMasterKeyArn),
-			SSEType: types.SSEType(s.SSEType), Status: types.SSEStatus(s.Status)}
+	if r := t.RestoreSummary; r != nil {
+		d.RestoreSummary = &types.RestoreSummary{RestoreDateTime: fromTime(r.RestoreDateTime), RestoreInProgress: aws.Bool(r.RestoreInProgress),
+			SourceBackupArn: optString(r.SourceBackupArn), SourceTableArn: optString(r.SourceTableArn)}
 	}
+	d.SSEDescription = fromSSEDescription(t.SSEDescription)
 	if s := t.StreamSpecification; s != nil {
 		d.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(s.StreamEnabled), StreamViewType: types.StreamViewType(s.StreamViewType)}
 	}

@@ -44,6 +44,15 @@ func operations() map[string]opFunc {
 		"TransactGetItems":   handle(protocol.DecodeTransactGetItems, (*engine.DB).TransactGetItems, protocol.EncodeTransactGetItems),
 		"UpdateTimeToLive":   handle(protocol.DecodeUpdateTimeToLive, (*engine.DB).UpdateTimeToLive, protocol.EncodeUpdateTimeToLive),
 		"DescribeTimeToLive": handle(protocol.DecodeDescribeTimeToLive, (*engine.DB).DescribeTimeToLive, protocol.EncodeDescribeTimeToLive),
+		// On-demand backups and point-in-time recovery.
+		"CreateBackup":              handle(protocol.DecodeCreateBackup, (*engine.DB).CreateBackup, protocol.EncodeCreateBackup),
+		"DescribeBackup":            handle(protocol.DecodeDescribeBackup, (*engine.DB).DescribeBackup, protocol.EncodeDescribeBackup),
+		"ListBackups":               handle(protocol.DecodeListBackups, (*engine.DB).ListBackups, protocol.EncodeListBackups),
+		"DeleteBackup":              handle(protocol.DecodeDeleteBackup, (*engine.DB).DeleteBackup, protocol.EncodeDeleteBackup),
+		"RestoreTableFromBackup":    handle(protocol.DecodeRestoreTableFromBackup, (*engine.DB).RestoreTableFromBackup, protocol.EncodeRestoreTableFromBackup),
+		"UpdateContinuousBackups":   handle(protocol.DecodeUpdateContinuousBackups, (*engine.DB).UpdateContinuousBackups, protocol.EncodeUpdateContinuousBackups),
+		"DescribeContinuousBackups": handle(protocol.DecodeDescribeContinuousBackups, (*engine.DB).DescribeContinuousBackups, protocol.EncodeDescribeContinuousBackups),
+		"RestoreTableToPointInTime": handle(protocol.DecodeRestoreTableToPointInTime, (*engine.DB).RestoreTableToPointInTime, protocol.EncodeRestoreTableToPointInTime),
 		// PartiQL (package partiql, which runs statements on the engine).
 		"ExecuteStatement":      handle(protocol.DecodeExecuteStatement, partiql.ExecuteStatement, protocol.EncodeExecuteStatement),
 		"BatchExecuteStatement": handle(protocol.DecodeBatchExecuteStatement, partiql.BatchExecuteStatement, protocol.EncodeBatchExecuteStatement),

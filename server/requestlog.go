@@ -129,6 +129,18 @@ func tableOf(in any) (table, index string) {
 		return v.TableName, ""
 	case *dynamo.DescribeTimeToLiveInput:
 		return v.TableName, ""
+	case *dynamo.CreateBackupInput:
+		return v.TableName, ""
+	case *dynamo.ListBackupsInput:
+		return v.TableName, ""
+	case *dynamo.RestoreTableFromBackupInput:
+		return v.TargetTableName, ""
+	case *dynamo.UpdateContinuousBackupsInput:
+		return v.TableName, ""
+	case *dynamo.DescribeContinuousBackupsInput:
+		return v.TableName, ""
+	case *dynamo.RestoreTableToPointInTimeInput:
+		return v.TargetTableName, ""
 	case *dynamo.BatchGetItemInput:
 		names := map[string]bool{}
 		for n := range v.RequestItems {

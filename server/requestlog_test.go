@@ -151,3 +151,47 @@ func TestInfoLogsNoRequests(t *testing.T) {
 		t.Errorf("unknown operation counted %v, want 1", v)
 	}
 }
+
+// TestBackupOperationsNamed: the backup and point-in-time recovery
+// operations are routed to the engine, so the metrics and the request
+// log name each of them (and the table it names), never "unknown".
+func TestBackupOperationsNamed(t *testing.T) {
+	s, m, logs := observedServer(t, slog.LevelDebug)
+	requests := []struct{ op, body, table string }{
+		{"CreateBackup", `{"TableName":"t1","BackupName":"b"}`, "t1"},
+		{"DescribeBackup", `{"BackupArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t1/backup/01700000000123-abcdef01"}`, ""},
+		{"ListBackups", `{"TableName":"t2"}`, "t2"},
+		{"DeleteBackup", `{"BackupArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t1/backup/01700000000123-abcdef01"}`, ""},
+		{"RestoreTableFromBackup", `{"TargetTableName":"r1","BackupArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t1/backup/01700000000123-abcdef01"}`, "r1"},
+		{"UpdateContinuousBackups", `{"TableName":"t3","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`, "t3"},
+		{"DescribeContinuousBackups", `{"TableName":"t4"}`, "t4"},
+		{"RestoreTableToPointInTime", `{"SourceTableName":"t1","TargetTableName":"r2","UseLatestRestorableTime":true}`, "r2"},
+	}
+	for _, r := range requests {
+		if code, body := post(t, s, r.op, r.body); code == 404 || strings.HasPrefix(body, "<") {
+			t.Errorf("%s: answered %d %s, as an operation not served", r.op, code, body)
+		}
+	}
+	var lines []map[string]any
+	for _, l := range logs.lines(t) {
+		if l["msg"] == "request" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != len(requests) {
+		t.Fatalf("%d request lines, want %d: %v", len(lines), len(requests), lines)
+	}
+	for i, r := range requests {
+		l := lines[i]
+		table, _ := l["table"].(string)
+		if l["operation"] != r.op || table != r.table {
+			t.Errorf("%s: log line %v, want operation %s, table %q", r.op, l, r.op, r.table)
+		}
+		if v := scrape(t, m, `dynago_request_duration_seconds_count{operation="`+r.op+`"}`); v != 1 {
+			t.Errorf("%s: counted %v times, want 1", r.op, v)
+		}
+	}
+	if v := scrape(t, m, `dynago_request_duration_seconds_count{operation="unknown"}`); v != -1 {
+		t.Errorf("%v requests counted as unknown", v)
+	}
+}

@@ -190,13 +190,15 @@ func appendTableDescription(dst []byte, t *dynamo.TableDescription) []byte {
 	}
 	dst = onDemandMember(dst, t.OnDemandThroughput)
 	dst = throughputMember(dst, t.ProvisionedThroughput)
-	if s := t.SSEDescription; s != nil {
-		dst = append(member(dst, "SSEDescription"), '{')
-		dst = strMember(dst, "KMSMasterKeyArn", s.KMSMasterKeyArn)
-		dst = strMember(dst, "SSEType", s.SSEType)
-		dst = strMember(dst, "Status", s.Status)
+	if r := t.RestoreSummary; r != nil {
+		dst = append(member(dst, "RestoreSummary"), '{')
+		dst = timeMember(dst, "RestoreDateTime", r.RestoreDateTime)
+		dst = appendBool(member(dst, "RestoreInProgress"), r.RestoreInProgress)
+		dst = strMember(dst, "SourceBackupArn", r.SourceBackupArn)
+		dst = strMember(dst, "SourceTableArn", r.SourceTableArn)
 		dst = append(dst, '}')
 	}
+	dst = sseDescriptionMember(dst, t.SSEDescription)
 	if s := t.StreamSpecification; s != nil {
 		dst = append(member(dst, "StreamSpecification"), '{')
 		dst = appendBool(member(dst, "StreamEnabled"), s.StreamEnabled)
@@ -215,6 +217,17 @@ func appendTableDescription(dst []byte, t *dynamo.TableDescription) []byte {
 	dst = intMember(dst, "TableSizeBytes", t.TableSizeBytes)
 	dst = strMember(dst, "TableStatus", t.TableStatus)
 	dst = warmMember(dst, t.WarmThroughput)
+	return append(dst, '}')
+}
+
+func sseDescriptionMember(dst []byte, s *dynamo.SSEDescription) []byte {
+	if s == nil {
+		return dst
+	}
+	dst = append(member(dst, "SSEDescription"), '{')
+	dst = strMember(dst, "KMSMasterKeyArn", s.KMSMasterKeyArn)
+	dst = strMember(dst, "SSEType", s.SSEType)
+	dst = strMember(dst, "Status", s.Status)
 	return append(dst, '}')
 }
 

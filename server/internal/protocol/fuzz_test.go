@@ -92,6 +92,14 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeGetRecords(b); return nil, err },
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeUpdateTimeToLive(b); return nil, err },
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeTimeToLive(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeCreateBackup(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeBackup(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeListBackups(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDeleteBackup(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeRestoreTableFromBackup(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeUpdateContinuousBackups(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeContinuousBackups(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeRestoreTableToPointInTime(b); return nil, err },
 }
 
 // FuzzDecodeRequest feeds arbitrary bodies to every request decoder and then
@@ -118,6 +126,12 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"StreamArn":"a","ShardId":"s","ShardIteratorType":"AT_TIMESTAMP","Timestamp":1.7000000001E9,"SequenceNumber":"100000000000000000001"}`,
 		`{"ShardIterator":"arn|1|AAAA","Limit":1000}`,
 		`{"TableName":"t","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`,
+		`{"TableName":"t","BackupName":"b"}`,
+		`{"BackupArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/backup/01700000000123-abcdef01"}`,
+		`{"TableName":"t","Limit":2,"TimeRangeLowerBound":1.7E9,"TimeRangeUpperBound":1700000100.5,"BackupType":"ALL","ExclusiveStartBackupArn":"a"}`,
+		`{"TargetTableName":"r","BackupArn":"a","BillingModeOverride":"PROVISIONED","GlobalSecondaryIndexOverride":[{"IndexName":"g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}],"LocalSecondaryIndexOverride":[],"ProvisionedThroughputOverride":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},"OnDemandThroughputOverride":{"MaxReadRequestUnits":5},"SSESpecificationOverride":{"Enabled":true}}`,
+		`{"TableName":"t","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}}`,
+		`{"SourceTableName":"t","TargetTableName":"r","UseLatestRestorableTime":false,"RestoreDateTime":1.7000000001E9,"GlobalSecondaryIndexOverride":[]}`,
 		`{"TableName":5}`,
 		`{"TableName":"t","Item":{"pk":{"S":"\ud800"}}}`,
 		`{"TableName":"t","Item":{"a":{"L":[[[[[[[[`,
