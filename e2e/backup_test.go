@@ -283,8 +283,8 @@ func TestBackupErrors(t *testing.T) {
 	// GlobalSecondaryIndexOverride: [] restores no index (quirks,
 	// DDB-TABLE-215); a provisioned override applies.
 	r, err := c.RestoreTableFromBackup(bg(), &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String("new2"), BackupArn: aws.String(arn),
-		GlobalSecondaryIndexOverride: []types.GlobalSecondaryIndex{},
-		BillingModeOverride:          types.BillingModeProvisioned,
+		GlobalSecondaryIndexOverride:  []types.GlobalSecondaryIndex{},
+		BillingModeOverride:           types.BillingModeProvisioned,
 		ProvisionedThroughputOverride: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(3), WriteCapacityUnits: aws.Int64(4)}})
 	if err != nil {
 		t.Fatal(err)
@@ -308,10 +308,10 @@ func TestBackupErrors(t *testing.T) {
 // to the matches answers none).
 func TestListBackupsPages(t *testing.T) {
 	_, c := start(t)
-	createHash(t, c, "t1", types.ScalarAttributeTypeS)
+	createHash(t, c, "tb1", types.ScalarAttributeTypeS)
 	var arns []string
 	for i := 0; i < 3; i++ {
-		out, err := c.CreateBackup(bg(), &dynamodb.CreateBackupInput{TableName: aws.String("t1"), BackupName: aws.String("same")})
+		out, err := c.CreateBackup(bg(), &dynamodb.CreateBackupInput{TableName: aws.String("tb1"), BackupName: aws.String("same")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,7 +328,7 @@ func TestListBackupsPages(t *testing.T) {
 		pages++
 		for _, b := range out.BackupSummaries {
 			got = append(got, aws.ToString(b.BackupArn))
-			if aws.ToString(b.TableName) != "t1" || aws.ToString(b.BackupName) != "same" {
+			if aws.ToString(b.TableName) != "tb1" || aws.ToString(b.BackupName) != "same" {
 				t.Fatalf("summary %+v", b)
 			}
 		}
@@ -370,7 +370,7 @@ func TestPointInTimeRecovery(t *testing.T) {
 	_, err = c.DescribeContinuousBackups(bg(), &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("nope")})
 	wantErr(t, err, "TableNotFoundException", "Table not found: nope") // scoutsuite
 	latest := true
-	_, err = c.RestoreTableToPointInTime(bg(), &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("orders"), TargetTableName: aws.String("o2"), UseLatestRestorableTime: &latest})
+	_, err = c.RestoreTableToPointInTime(bg(), &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("orders"), TargetTableName: aws.String("or2"), UseLatestRestorableTime: &latest})
 	wantErr(t, err, "PointInTimeRecoveryUnavailableException", "Point in time recovery is not enabled for table 'orders'") // quirks, DDB-TABLE-100; moto-export
 
 	for _, tc := range []struct {
@@ -441,8 +441,8 @@ func TestPointInTimeRecovery(t *testing.T) {
 	// (quirks, table-restore catalogue).
 	past := time.Now().Add(-48 * time.Hour)
 	for _, tc := range []struct {
-		name     string
-		in       dynamodb.RestoreTableToPointInTimeInput
+		name      string
+		in        dynamodb.RestoreTableToPointInTimeInput
 		code, msg string
 	}{
 		{"both sources", dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("orders"), SourceTableArn: aws.String(tableARN("orders")), TargetTableName: aws.String("x01"), UseLatestRestorableTime: &latest},
@@ -497,5 +497,107 @@ func waitClockPast(t time.Time) time.Time {
 			return now
 		}
 		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// TestPointInTimeRestoresMatchModel runs random puts, updates, deletes and
+// two-item transactions, notes a dozen moments between them with the
+// table as the writes left it, and restores the table to each: every
+// restore holds exactly the items acknowledged before its moment, and its
+// GSI exactly those of them with a g.
+func TestPointInTimeRestoresMatchModel(t *testing.T) {
+	_, c := start(t)
+	model := createBackupSource(t, c, "hist", 40)
+	if _, err := c.UpdateContinuousBackups(bg(), &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("hist"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	clone := func() map[string]map[string]types.AttributeValue {
+		m := make(map[string]map[string]types.AttributeValue, len(model))
+		for k, v := range model {
+			m[k] = v
+		}
+		return m
+	}
+	item := func(sk int, v int) map[string]types.AttributeValue {
+		it := map[string]types.AttributeValue{"pk": S(fmt.Sprintf("p%d", sk%7)), "sk": N(fmt.Sprint(sk)), "v": N(fmt.Sprint(v))}
+		if v%3 != 0 {
+			it["g"] = S(fmt.Sprintf("g%d", v%4))
+		}
+		return it
+	}
+	type point struct {
+		at   time.Time
+		want map[string]map[string]types.AttributeValue
+	}
+	var points []point
+	last := waitClockPast(time.Now())
+	seed := uint64(17)
+	rnd := func(n int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int((seed >> 33) % uint64(n))
+	}
+	for i := 0; len(points) < 12; i++ {
+		if i%25 == 24 {
+			at := waitClockPast(last).Truncate(time.Millisecond)
+			points = append(points, point{at, clone()})
+			waitClockPast(at)
+		}
+		sk := rnd(60)
+		switch r := rnd(10); {
+		case r < 5:
+			it := item(sk, rnd(1000))
+			if _, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("hist"), Item: it}); err != nil {
+				t.Fatal(err)
+			}
+			model[fmt.Sprint(sk)] = it
+		case r < 7:
+			// An update of a stored item: SET v, and g as it goes.
+			old, ok := model[fmt.Sprint(sk)]
+			if !ok {
+				continue
+			}
+			it := item(sk, rnd(1000))
+			expr, vals := "SET v = :v REMOVE g", map[string]types.AttributeValue{":v": it["v"]}
+			if g, ok := it["g"]; ok {
+				expr, vals[":g"] = "SET v = :v, g = :g", g
+			}
+			if _, err := c.UpdateItem(bg(), &dynamodb.UpdateItemInput{TableName: aws.String("hist"),
+				Key: map[string]types.AttributeValue{"pk": old["pk"], "sk": old["sk"]}, UpdateExpression: aws.String(expr), ExpressionAttributeValues: vals}); err != nil {
+				t.Fatal(err)
+			}
+			model[fmt.Sprint(sk)] = it
+		case r < 8:
+			it := item(sk, 0)
+			if _, err := c.DeleteItem(bg(), &dynamodb.DeleteItemInput{TableName: aws.String("hist"),
+				Key: map[string]types.AttributeValue{"pk": it["pk"], "sk": it["sk"]}}); err != nil {
+				t.Fatal(err)
+			}
+			delete(model, fmt.Sprint(sk))
+		default:
+			sk2 := (sk + 1 + rnd(58)) % 60
+			a, b := item(sk, rnd(1000)), item(sk2, rnd(1000))
+			if _, err := c.TransactWriteItems(bg(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+				{Put: &types.Put{TableName: aws.String("hist"), Item: a}},
+				{Put: &types.Put{TableName: aws.String("hist"), Item: b}},
+			}}); err != nil {
+				t.Fatal(err)
+			}
+			model[fmt.Sprint(sk)], model[fmt.Sprint(sk2)] = a, b
+		}
+		last = time.Now()
+	}
+	for i, p := range points {
+		name := fmt.Sprintf("hist-at-%02d", i)
+		at := p.at
+		if _, err := c.RestoreTableToPointInTime(bg(), &dynamodb.RestoreTableToPointInTimeInput{
+			SourceTableName: aws.String("hist"), TargetTableName: aws.String(name), RestoreDateTime: &at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, p := range points {
+		name := fmt.Sprintf("hist-at-%02d", i)
+		waitTableActive(t, c, name)
+		sameTable(t, c, name, p.want)
 	}
 }

@@ -278,11 +278,13 @@ func (db *DB) copyBackupChunk(bm *backupMeta, l *lease) error {
 	return b.Commit()
 }
 
+// backupName checks a BackupName: the pattern, then the length (an empty
+// one fails both, the ack-api-quirks lab's backup catalogue).
 func (c *constraints) backupName(name string) {
-	c.length("backupName", name, 3, 255)
-	if name != "" && !validTableChars(name) {
+	if name == "" || !validTableChars(name) {
 		c.add(fmtConstraintPattern, name, "backupName", "[a-zA-Z0-9_.-]+")
 	}
+	c.length("backupName", name, 3, 255)
 }
 
 // checkBackupArn checks a BackupArn member: required, 37 to 1024

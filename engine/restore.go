@@ -265,11 +265,19 @@ func restoreCreateInput(target string, m *tableMeta, o *dynamo.RestoreOverrides)
 	if o.OnDemandThroughputOverride != nil {
 		in.OnDemandThroughput = o.OnDemandThroughputOverride
 	}
+	// An override, even an empty one, replaces the source's indexes; an
+	// empty list is no index (CreateTable would refuse it as such).
 	if o.GlobalSecondaryIndexOverride != nil {
-		in.GlobalSecondaryIndexes = o.GlobalSecondaryIndexOverride
+		in.GlobalSecondaryIndexes = nil
+		if len(o.GlobalSecondaryIndexOverride) > 0 {
+			in.GlobalSecondaryIndexes = o.GlobalSecondaryIndexOverride
+		}
 	}
 	if o.LocalSecondaryIndexOverride != nil {
-		in.LocalSecondaryIndexes = o.LocalSecondaryIndexOverride
+		in.LocalSecondaryIndexes = nil
+		if len(o.LocalSecondaryIndexOverride) > 0 {
+			in.LocalSecondaryIndexes = o.LocalSecondaryIndexOverride
+		}
 	}
 	if in.BillingMode == dynamo.BillingModePayPerRequest {
 		in.ProvisionedThroughput = nil
