@@ -45,3 +45,34 @@ func (db *DB) DescribeContinuousBackups(in *dynamo.DescribeContinuousBackupsInpu
 func (db *DB) RestoreTableToPointInTime(in *dynamo.RestoreTableToPointInTimeInput) (*dynamo.RestoreTableToPointInTimeOutput, error) {
 	return run(db, opRestoreTableToPointInTime, func() (*dynamo.RestoreTableToPointInTimeOutput, error) { return db.restoreTableToPointInTime(in) })
 }
+
+// ExportTableToPointInTime exports a table, as it was at a moment of its
+// recovery window, to S3 in DynamoDB's export layout.
+func (db *DB) ExportTableToPointInTime(in *dynamo.ExportTableToPointInTimeInput) (*dynamo.ExportTableToPointInTimeOutput, error) {
+	return run(db, opExportTableToPointInTime, func() (*dynamo.ExportTableToPointInTimeOutput, error) { return db.exportTable(in) })
+}
+
+// DescribeExport describes an export.
+func (db *DB) DescribeExport(in *dynamo.DescribeExportInput) (*dynamo.DescribeExportOutput, error) {
+	return run(db, opDescribeExport, func() (*dynamo.DescribeExportOutput, error) { return db.describeExport(in) })
+}
+
+// ListExports lists exports.
+func (db *DB) ListExports(in *dynamo.ListExportsInput) (*dynamo.ListExportsOutput, error) {
+	return run(db, opListExports, func() (*dynamo.ListExportsOutput, error) { return db.listExports(in) })
+}
+
+// ImportTable creates a table from files in S3.
+func (db *DB) ImportTable(in *dynamo.ImportTableInput) (*dynamo.ImportTableOutput, error) {
+	return run(db, opImportTable, func() (*dynamo.ImportTableOutput, error) { return db.importTable(in) })
+}
+
+// DescribeImport describes an import.
+func (db *DB) DescribeImport(in *dynamo.DescribeImportInput) (*dynamo.DescribeImportOutput, error) {
+	return run(db, opDescribeImport, func() (*dynamo.DescribeImportOutput, error) { return db.describeImport(in) })
+}
+
+// ListImports lists imports.
+func (db *DB) ListImports(in *dynamo.ListImportsInput) (*dynamo.ListImportsOutput, error) {
+	return run(db, opListImports, func() (*dynamo.ListImportsOutput, error) { return db.listImports(in) })
+}

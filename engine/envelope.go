@@ -51,6 +51,12 @@ const (
 	opUpdateContinuousBackups
 	opDescribeContinuousBackups
 	opRestoreTableToPointInTime
+	opExportTableToPointInTime
+	opDescribeExport
+	opListExports
+	opImportTable
+	opDescribeImport
+	opListImports
 	numOps
 )
 
@@ -123,6 +129,12 @@ var opTraits = [numOps]traits{
 	opUpdateContinuousBackups:   {retry: true, closedFirst: true},
 	opDescribeContinuousBackups: {closedFirst: true},
 	opRestoreTableToPointInTime: {retry: true, closedFirst: true},
+	opExportTableToPointInTime:  {retry: true, closedFirst: true},
+	opDescribeExport:            {closedFirst: true},
+	opListExports:               {closedFirst: true},
+	opImportTable:               {retry: true, closedFirst: true},
+	opDescribeImport:            {closedFirst: true},
+	opListImports:               {closedFirst: true},
 }
 
 // run runs f, the work of operation o, within the envelope o's traits
