@@ -546,7 +546,11 @@ func (db *DB) undoUses() ([]undoUse, error) {
 			out = append(out, undoUse{j.Log, j.At})
 		}
 	}
-	return out, nil
+	exports, err := db.exportUses()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, exports...), nil
 }
 
 // resumeBackupCopies starts the copies of the CREATING backups.

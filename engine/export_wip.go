@@ -2,18 +2,9 @@ package engine
 
 import "github.com/dynago/dynago/dynamo"
 
-// Placeholders while exports and imports are built: each answers
+// Placeholders while imports are built: each answers
 // UnknownOperationException, as before they existed.
 
-func (db *DB) exportTable(*dynamo.ExportTableToPointInTimeInput) (*dynamo.ExportTableToPointInTimeOutput, error) {
-	return nil, dynamo.UnknownOperation()
-}
-func (db *DB) describeExport(*dynamo.DescribeExportInput) (*dynamo.DescribeExportOutput, error) {
-	return nil, dynamo.UnknownOperation()
-}
-func (db *DB) listExports(*dynamo.ListExportsInput) (*dynamo.ListExportsOutput, error) {
-	return nil, dynamo.UnknownOperation()
-}
 func (db *DB) importTable(*dynamo.ImportTableInput) (*dynamo.ImportTableOutput, error) {
 	return nil, dynamo.UnknownOperation()
 }
@@ -23,3 +14,4 @@ func (db *DB) describeImport(*dynamo.DescribeImportInput) (*dynamo.DescribeImpor
 func (db *DB) listImports(*dynamo.ListImportsInput) (*dynamo.ListImportsOutput, error) {
 	return nil, dynamo.UnknownOperation()
 }
+func (db *DB) resumeImports() error { return nil }

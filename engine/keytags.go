@@ -38,4 +38,8 @@ const (
 	// Backups and restores (backup.go, restore.go).
 	metaTagBackup  = 'B' // backup ARN -> JSON backupMeta
 	metaTagRestore = 'R' // table id(8) -> JSON restoreJob: a restore in progress
+
+	// Exports and imports (export.go, import.go).
+	metaTagExport = 'E' // export ARN -> JSON exportMeta
+	metaTagImport = 'I' // import ARN -> JSON importMeta
 )

@@ -20,7 +20,7 @@ var metaTags = map[string]byte{
 	"reserved": metaTagReserved, "trimmed": metaTagTrimmed,
 	"token": metaTagToken, "tokenExpiry": metaTagTokenExpiry,
 	"node": metaTagNode, "lease": metaTagLease, "fence": metaTagFence, "streamPos": metaTagStreamPos,
-	"backup": metaTagBackup, "restore": metaTagRestore,
+	"backup": metaTagBackup, "restore": metaTagRestore, "export": metaTagExport, "import": metaTagImport,
 }
 
 // namespaces are the first bytes of every key, for the same test.

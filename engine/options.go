@@ -16,6 +16,10 @@ type Options struct {
 	// (internal/storage/pgstore). The DB takes it over and closes it on
 	// Close. When it is nil, Open opens Pebble at Dir or in memory.
 	Store storage.Store
+	// Exchange is where ExportTableToPointInTime writes and ImportTable
+	// reads (S3 buckets, or folders standing for them: package
+	// exports). Nil: exports and imports fail, saying so.
+	Exchange Exchange
 	// MeterIndexWrites makes every write work out what it cost each index
 	// it touched, for Meters, even when the request did not ask for its
 	// ConsumedCapacity (which costs the write one more projection of the

@@ -402,5 +402,11 @@ func (db *DB) resumeJobs() error {
 	if err := db.resumeBackupCopies(); err != nil {
 		return err
 	}
+	if err := db.resumeExports(); err != nil {
+		return err
+	}
+	if err := db.resumeImports(); err != nil {
+		return err
+	}
 	return db.resumeRestores()
 }
