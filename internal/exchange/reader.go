@@ -543,3 +543,16 @@ func checkValueUTF8(v attr.Value) error {
 	}
 	return nil
 }
+
+// OnClose adds f to what r's Close does, after what it did: to close the
+// object r reads.
+func OnClose(r *Reader, f func() error) {
+	inner := r.close
+	r.close = func() error {
+		err := inner()
+		if ferr := f(); err == nil {
+			err = ferr
+		}
+		return err
+	}
+}

@@ -137,14 +137,7 @@ func (e *Export) Open(ctx context.Context, b Bucket, f ManifestFile) (*Reader, e
 		body.Close()
 		return nil, err
 	}
-	inner := r.close
-	r.close = func() error {
-		err := inner()
-		if cerr := body.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
+	OnClose(r, body.Close)
 	return r, nil
 }
 
