@@ -52,6 +52,8 @@ var layers = []layerRule{
 		why: "the engine knows items and tables, not HTTP, the clients or the statement language on top of it, and storage only through its interface (pebblestore only to open the default store; a PostgreSQL store is handed to it)"},
 	{dir: "partiql", never: []string{"server", "local", "cmd", "toolkit", "testserver", "dynagotest", "e2e", "examples", "internal/storage", "net/http"},
 		why: "PartiQL runs statements through the engine's operations, below the server and the clients that call it"},
+	{dir: "exports", never: []string{"server", "local", "cmd", "toolkit", "testserver", "dynagotest", "e2e", "examples", "partiql", "internal/storage"},
+		why: "where exports go and imports come from: the engine's Exchange over buckets, below the server that is given it"},
 	{dir: "server/internal/protocol", never: []string{"engine", "partiql", "internal/storage", "server/sigv4", "local", "cmd"},
 		why: "the codec knows JSON and DynamoDB's shapes (dynamo), not the engine, storage or how requests are signed"},
 	{dir: "server/sigv4", never: []string{"engine", "partiql", "internal/storage", "local", "cmd"},

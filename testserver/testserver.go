@@ -30,6 +30,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/exports"
 	"github.com/dynago/dynago/internal/sdkhttp"
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/local"
@@ -46,6 +47,10 @@ const (
 type Server struct {
 	// URL is the server's base URL, http://127.0.0.1:PORT.
 	URL string
+	// S3Dir is the folder standing for S3 where exports go and imports
+	// come from (bucket B is its sub-folder B); "" when the test gave
+	// the engine an Exchange of its own.
+	S3Dir string
 	// Client is an AWS SDK client for the server over TCP. Retries are
 	// off, so an error surfaces from the first attempt.
 	Client *dynamodb.Client
@@ -107,13 +112,20 @@ func Start(t testing.TB, opts ...Option) *Server {
 	if eo.Store == nil {
 		eo.Store = openTestStore(t)
 	}
+	s3dir := ""
+	if eo.Exchange == nil {
+		// Exports and imports go to a folder of the test's standing for
+		// S3: bucket B is its sub-folder B.
+		s3dir = t.TempDir()
+		eo.Exchange = exports.New(exports.Config{Dir: s3dir})
+	}
 	db, err := engine.Open(eo)
 	if err != nil {
 		t.Fatalf("open engine: %v", err)
 	}
 	h := server.New(db, sc)
 	hs := httptest.NewServer(h)
-	s := &Server{URL: hs.URL, DB: db, http: hs}
+	s := &Server{URL: hs.URL, DB: db, http: hs, S3Dir: s3dir}
 	s.Client = NewClient(hs.URL)
 	s.API = newAPI(t, s.Client, db, h, hs.URL)
 	s.Streams = NewStreamsClient(hs.URL)

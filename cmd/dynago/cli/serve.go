@@ -18,7 +18,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/config"
+
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/exports"
+	"github.com/dynago/dynago/internal/exchange"
 	"github.com/dynago/dynago/server"
 	"github.com/dynago/dynago/server/netlimit"
 )
@@ -112,6 +116,9 @@ type serveConfig struct {
 	ttlChangeCooldown   time.Duration
 	streamShardDuration time.Duration
 	transientDelay      time.Duration
+
+	s3Dir      string
+	s3Endpoint string
 
 	readHeaderTimeout time.Duration
 	readBodyTimeout   time.Duration
@@ -213,6 +220,12 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 	fs.DurationVar(&c.streamShardDuration, "stream-shard-duration", engine.DefaultStreamShardDuration, "how long a stream shard stays open before the stream rolls over to a child\n"+
 		"shard, as DynamoDB does about every four hours. A short one (say 1s) lets tests\n"+
 		"exercise readers that follow shard lineage")
+	fs.StringVar(&c.s3Dir, "s3-dir", "", "a folder standing for S3, where ExportTableToPointInTime writes and\n"+
+		"ImportTable reads: bucket B is its sub-folder B. Without it (and without\n"+
+		"--s3-endpoint-url) exports fail and imports find nothing, saying so")
+	fs.StringVar(&c.s3Endpoint, "s3-endpoint-url", "", "an S3-compatible server's URL where exports write and imports read, with\n"+
+		"path-style addressing and the AWS SDK's usual credentials and region\n"+
+		"(default $AWS_ENDPOINT_URL_S3); --s3-dir takes precedence")
 	fs.DurationVar(&c.transientDelay, "transient-delay", 0, "how long CreateTable, UpdateTable and DeleteTable leave a table CREATING,\n"+
 		"UPDATING or DELETING, as DynamoDB does for seconds to minutes. A global\n"+
 		"secondary index UpdateTable adds is CREATING for twice as long: first not yet\n"+
@@ -276,6 +289,7 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 		// Metrics show index write units even for requests that did not
 		// ask for their capacity.
 		MeterIndexWrites: c.obs.metrics != "off",
+		Exchange:         serveExchange(c, log),
 	}
 	// The engine reads 0 as its default and a negative value as off; the
 	// flag documents 0 as off too.
@@ -679,4 +693,27 @@ func listenTCP(ctx context.Context, addr string) (net.Listener, error) {
 	var lc net.ListenConfig
 	lc.SetMultipathTCP(false)
 	return lc.Listen(ctx, "tcp", addr)
+}
+
+// serveExchange is where the server's exports go and imports come from:
+// --s3-dir, else an S3-compatible server at --s3-endpoint-url (or
+// $AWS_ENDPOINT_URL_S3), else nowhere (nil).
+func serveExchange(c serveConfig, log *slog.Logger) engine.Exchange {
+	if c.s3Dir != "" {
+		return exports.New(exports.Config{Dir: c.s3Dir})
+	}
+	endpoint := c.s3Endpoint
+	if endpoint == "" {
+		endpoint = os.Getenv("AWS_ENDPOINT_URL_S3")
+	}
+	if endpoint == "" {
+		return nil
+	}
+	cfg, err := config.LoadDefaultConfig(context.Background())
+	if err != nil {
+		log.Error("S3 configuration: exports and imports will fail", "err", err)
+		return nil
+	}
+	client := exchange.NewS3Client(cfg, exchange.S3Options{Endpoint: endpoint, PathStyle: true})
+	return exports.New(exports.Config{S3: client})
 }
