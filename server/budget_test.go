@@ -119,6 +119,8 @@ func TestResponseReserve(t *testing.T) {
 		{&dynamo.QueryInput{Limit: &one}, maxItemBytes},
 		{&dynamo.ScanInput{}, pageReserve},
 		{&dynamo.GetRecordsInput{}, pageReserve},
+		{&dynamo.ListBackupsInput{}, pageReserve},
+		{&dynamo.DescribeBackupInput{}, smallReserve},
 	} {
 		if got := responseReserve(tc.in); got != tc.want {
 			t.Errorf("responseReserve(%T) = %d, want %d", tc.in, got, tc.want)

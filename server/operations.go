@@ -133,7 +133,7 @@ func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, 
 // known.
 const (
 	maxItemBytes       = 400 << 10 // DynamoDB's item size limit
-	pageReserve        = 1 << 20   // Query, Scan and GetRecords pages stop at 1 MB
+	pageReserve        = 1 << 20   // Query, Scan, GetRecords and ListBackups pages stop at 1 MB
 	maxResponseReserve = 16 << 20  // BatchGetItem answers stop at 16 MB
 	transactGetReserve = 4 << 20   // TransactGetItems answers stop at 4 MB
 	smallReserve       = 64 << 10  // any other answer, before it is known
@@ -164,6 +164,9 @@ func responseReserve(in any) int64 {
 		}
 		return pageReserve
 	case *dynamo.GetRecordsInput:
+		return pageReserve
+	case *dynamo.ListBackupsInput:
+		// "at most 1 MB worth of items in a page" (API_ListBackups).
 		return pageReserve
 	case *dynamo.ExecuteStatementInput:
 		return pageReserve

@@ -387,7 +387,10 @@ func EncodeDeleteBackup(dst []byte, out *dynamo.DeleteBackupOutput) []byte {
 }
 
 // EncodeListBackups appends ListBackups' response body to dst.
-// BackupSummaries is always sent, as [] when empty.
+// BackupSummaries is always sent, as [] when empty, as ListTables'
+// TableNames is: a last page DynamoDB answered has BackupSummaries and no
+// LastEvaluatedBackupArn (awslabs/dynamodb-backup-scheduler issue 2); no
+// recording of an empty page was found.
 func EncodeListBackups(dst []byte, out *dynamo.ListBackupsOutput) []byte {
 	if out == nil {
 		out = &dynamo.ListBackupsOutput{}

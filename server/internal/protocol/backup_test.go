@@ -153,7 +153,9 @@ func TestDecodeBackups(t *testing.T) {
 
 // Wrong JSON types get the SerializationExceptions every decoder gives
 // them (decode.go; the same cases as the other operations' members of
-// these Java types).
+// these Java types). The texts for a timestamp member (Java Date) are
+// those GetShardIterator's Timestamp has here; no recording of
+// DynamoDB's was found.
 func TestDecodeBackupsErrors(t *testing.T) {
 	const ser = dynamo.CodeSerialization
 	tests := []struct {
