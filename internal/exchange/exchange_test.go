@@ -656,7 +656,11 @@ func TestReaderRefusesUnknownOptions(t *testing.T) {
 
 // TestIncrementalLine pins an incremental export's line in DynamoDB JSON
 // ([export], "Output format for incremental export": Metadata's
-// WriteTimestampMicros, Keys, NewImage, OldImage).
+// WriteTimestampMicros, Keys, NewImage, OldImage). WriteTimestampMicros
+// is a DynamoDB JSON number, {"N":"..."}, as programs reading real
+// incremental exports read it (a Glue table schema declaring it
+// struct<N:string>, a Java reader taking its "N"); the guide's prose
+// does not show its type.
 func TestIncrementalLine(t *testing.T) {
 	line := `{"Metadata":{"WriteTimestampMicros":{"N":"1680109764000000"}},"Keys":{"PK":{"S":"CUST#100"}},"OldImage":{"PK":{"S":"CUST#100"},"FirstName":{"S":"John"}},"NewImage":{"PK":{"S":"CUST#100"},"FirstName":{"S":"Johnny"}}}` + "\n"
 	r, err := exchange.NewReader(strings.NewReader(line), "f", exchange.ReadOptions{Format: exchange.FormatDynamoDBJSON})
