@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -655,7 +656,11 @@ func TestReaderRefusesUnknownOptions(t *testing.T) {
 
 // TestIncrementalLine pins an incremental export's line in DynamoDB JSON
 // ([export], "Output format for incremental export": Metadata's
-// WriteTimestampMicros, Keys, NewImage, OldImage).
+// WriteTimestampMicros, Keys, NewImage, OldImage). WriteTimestampMicros
+// is a DynamoDB JSON number, {"N":"..."}, as programs reading real
+// incremental exports read it (a Glue table schema declaring it
+// struct<N:string>, a Java reader taking its "N"); the guide's prose
+// does not show its type.
 func TestIncrementalLine(t *testing.T) {
 	line := `{"Metadata":{"WriteTimestampMicros":{"N":"1680109764000000"}},"Keys":{"PK":{"S":"CUST#100"}},"OldImage":{"PK":{"S":"CUST#100"},"FirstName":{"S":"John"}},"NewImage":{"PK":{"S":"CUST#100"},"FirstName":{"S":"Johnny"}}}` + "\n"
 	r, err := exchange.NewReader(strings.NewReader(line), "f", exchange.ReadOptions{Format: exchange.FormatDynamoDBJSON})
@@ -690,5 +695,43 @@ func TestParseLocation(t *testing.T) {
 	}
 	if _, err := exchange.ParseLocation("s3:///x"); err == nil {
 		t.Error("s3:///x accepted")
+	}
+}
+
+// TestIonAcrossChunks reads an Ion file larger than the reader's chunk,
+// with values spanning lines (Ion allows it) and a bad one, all in place.
+func TestIonAcrossChunks(t *testing.T) {
+	var b strings.Builder
+	want, badAt := 0, 0
+	line := 1
+	pad := strings.Repeat("x", 200)
+	for i := 0; i < 4000; i++ {
+		switch {
+		case i == 2500:
+			b.WriteString("{Item:{pk:\"bad\", n:1.2.3}}\n")
+			badAt = line
+			line++
+		case i%700 == 0:
+			fmt.Fprintf(&b, "{Item:{\n  pk:\"m%d\",\n  v:'''a\nb''' /* comment\n */}}\n", i)
+			want++
+			line += 5
+		default:
+			fmt.Fprintf(&b, "$ion_1_0 {Item:{pk:\"i%d\",pad:\"%s\"}}\n", i, pad)
+			want++
+			line++
+		}
+	}
+	r, err := exchange.NewReader(strings.NewReader(b.String()), "big.ion", exchange.ReadOptions{Format: exchange.FormatION})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, bad := readAll(t, r)
+	if len(recs) != want || len(bad) != 1 || bad[0].Line != badAt {
+		t.Fatalf("%d records (want %d), bad %v (want line %d)", len(recs), want, bad, badAt)
+	}
+	for _, rec := range recs {
+		if v, ok := rec.Item["v"]; ok && v.S != "a\nb" {
+			t.Fatalf("multi-line value %q at line %d", v.S, rec.Line)
+		}
 	}
 }

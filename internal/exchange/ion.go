@@ -243,12 +243,14 @@ type ionParser struct {
 type ionSyntaxError struct {
 	line int
 	msg  string
+	// short: the input ended first, so more of it may complete the value.
+	short bool
 }
 
 func (e *ionSyntaxError) Error() string { return e.msg }
 
 func (p *ionParser) fail(format string, args ...any) {
-	panic(&ionSyntaxError{line: p.line, msg: fmt.Sprintf(format, args...)})
+	panic(&ionSyntaxError{line: p.line, msg: fmt.Sprintf(format, args...), short: p.pos >= len(p.s)})
 }
 
 // skipSpace skips whitespace and comments.
@@ -268,7 +270,7 @@ func (p *ionParser) skipSpace() {
 		case c == '/' && p.pos+1 < len(p.s) && p.s[p.pos+1] == '*':
 			end := strings.Index(string(p.s[p.pos+2:]), "*/")
 			if end < 0 {
-				p.fail("unterminated comment")
+				panic(&ionSyntaxError{line: p.line, msg: "unterminated comment", short: true})
 			}
 			p.line += strings.Count(string(p.s[p.pos:p.pos+2+end]), "\n")
 			p.pos += end + 4

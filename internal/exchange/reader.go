@@ -105,7 +105,8 @@ type Reader struct {
 	header  []string
 	started bool
 
-	ion *ionParser
+	ion    *ionParser
+	ionEOF bool
 }
 
 // maxLine bounds one line of DynamoDB JSON: well past what an item of
@@ -143,12 +144,8 @@ func NewReader(r io.Reader, file string, opts ReadOptions) (*Reader, error) {
 	case FormatDynamoDBJSON:
 		rd.br = bufio.NewReaderSize(r, 64<<10)
 	case FormatION:
-		// Ion values may span lines; the whole object is read at once.
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		rd.ion = &ionParser{s: data, line: 1}
+		rd.br = bufio.NewReaderSize(r, 64<<10)
+		rd.ion = &ionParser{line: 1}
 	case FormatCSV:
 		d := opts.CSV.Delimiter
 		if d == 0 {
@@ -176,10 +173,10 @@ func (r *Reader) Close() error { return r.close() }
 // the file cannot be read further.
 func (r *Reader) Next() (Record, error) {
 	switch {
-	case r.br != nil:
-		return r.nextJSON()
 	case r.ion != nil:
 		return r.nextIon()
+	case r.br != nil:
+		return r.nextJSON()
 	default:
 		return r.nextCSV()
 	}
@@ -301,36 +298,85 @@ func parseJSONMetadata(raw jsonRaw) (int64, error) {
 	return parseMicros(v.S)
 }
 
-func (r *Reader) nextIon() (rec Record, err error) {
+// ionChunk is how much Ion text is read ahead, in whole lines.
+const ionChunk = 256 << 10
+
+// fillIon appends whole lines to the parser's text until want bytes
+// are buffered past its position, or the input ends; it drops the text
+// already parsed first.
+func (r *Reader) fillIon(want int) error {
+	p := r.ion
+	if p.pos > 0 {
+		p.s = append(p.s[:0], p.s[p.pos:]...)
+		p.pos = 0
+	}
+	for !r.ionEOF && len(p.s) < want {
+		line, err := r.br.ReadSlice('\n')
+		p.s = append(p.s, line...)
+		switch {
+		case err == nil, errors.Is(err, bufio.ErrBufferFull):
+		case errors.Is(err, io.EOF):
+			r.ionEOF = true
+		default:
+			return fmt.Errorf("%s: %w", r.file, err)
+		}
+	}
+	return nil
+}
+
+// nextIon parses the next top-level value. The text is read a chunk of
+// whole lines at a time; a value the chunk cuts short is parsed again
+// with more. (A long string split in '\'\'\” segments across a chunk's
+// last line may read as two values.)
+func (r *Reader) nextIon() (Record, error) {
+	want := ionChunk
+	for {
+		if err := r.fillIon(want); err != nil {
+			return Record{}, err
+		}
+		startPos, startLine := r.ion.pos, r.ion.line
+		rec, short, err := r.parseIon()
+		if short && !r.ionEOF && len(r.ion.s)-startPos < maxLine {
+			r.ion.pos, r.ion.line = startPos, startLine
+			want = 2 * (len(r.ion.s) - startPos)
+			continue
+		}
+		return rec, err
+	}
+}
+
+// parseIon parses one value from the buffered text; short reports a
+// syntax error at the end of the text.
+func (r *Reader) parseIon() (rec Record, short bool, err error) {
 	// A syntax error skips to the line after the one the value started
 	// on: DynamoDB's export writes a value a line, so the next line most
 	// likely starts the next value.
-	var startPos, line int
+	startPos, line := r.ion.pos, r.ion.line
 	defer func() {
 		if e := recover(); e != nil {
 			se, ok := e.(*ionSyntaxError)
 			if !ok {
 				panic(e)
 			}
+			short = se.short
 			r.ion.pos, r.ion.line = startPos, line
 			r.ion.skipLine()
 			rec, err = r.lineError(line, fmt.Errorf("Ion syntax (line %d): %s", se.line, se.msg))
 		}
 	}()
-	startPos, line = r.ion.pos, r.ion.line
 	r.ion.skipSpace()
 	startPos, line = r.ion.pos, r.ion.line
 	v, at, ok := r.ion.next()
-	line = at
 	if !ok {
-		return Record{}, io.EOF
+		return Record{}, false, io.EOF
 	}
 	rec, perr := ionRecord(v)
 	if perr != nil {
-		return r.lineError(at, perr)
+		rec, err = r.lineError(at, perr)
+		return rec, false, err
 	}
 	rec.File, rec.Line = r.file, at
-	return rec, nil
+	return rec, false, nil
 }
 
 // ionRecord reads one top-level Ion value: {Item:{...}}, or an
