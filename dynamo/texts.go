@@ -56,3 +56,7 @@ const MsgInternalServerError = "Internal server error"
 // msgStartKeyInvalid answers an ExclusiveStartKey the engine refuses;
 // the protocol decoder gives it too (MsgStartKeyInvalidPrefix).
 const MsgStartKeyInvalid = "The provided starting key is invalid"
+
+// MsgInvalidNextToken answers a NextToken no listing gave: an
+// ExecuteStatement's (DynamoDB Local), ListExports' and ListImports'.
+const MsgInvalidNextToken = "Invalid NextToken"

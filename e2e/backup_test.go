@@ -90,8 +90,8 @@ func scanItems(t *testing.T, c local.API, name string) (map[string]map[string]ty
 	return got, n
 }
 
-// sameTable fails unless table name holds exactly want, GSI included.
-func sameTable(t *testing.T, c local.API, name string, want map[string]map[string]types.AttributeValue) {
+// sameRestored fails unless table name holds exactly want, GSI included.
+func sameRestored(t *testing.T, c local.API, name string, want map[string]map[string]types.AttributeValue) {
 	t.Helper()
 	got, gsi := scanItems(t, c, name)
 	if len(got) != len(want) {
@@ -218,7 +218,7 @@ func TestOnDemandBackups(t *testing.T) {
 	if len(restored.GlobalSecondaryIndexes) != 1 || restored.GlobalSecondaryIndexes[0].IndexStatus != types.IndexStatusActive {
 		t.Fatalf("restored GSIs %+v", restored.GlobalSecondaryIndexes)
 	}
-	sameTable(t, c, "music2", want)
+	sameRestored(t, c, "music2", want)
 
 	del, err := c.DeleteBackup(bg(), &dynamodb.DeleteBackupInput{BackupArn: aws.String(arn)})
 	if err != nil {
@@ -423,7 +423,7 @@ func TestPointInTimeRecovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitTableActive(t, c, "orders-at")
-	sameTable(t, c, "orders-at", want)
+	sameRestored(t, c, "orders-at", want)
 
 	r, err := c.RestoreTableToPointInTime(bg(), &dynamodb.RestoreTableToPointInTimeInput{
 		SourceTableArn: aws.String(tableARN("orders")), TargetTableName: aws.String("orders-now"), UseLatestRestorableTime: &latest})
@@ -435,7 +435,7 @@ func TestPointInTimeRecovery(t *testing.T) {
 	}
 	waitTableActive(t, c, "orders-now")
 	now, _ := scanItems(t, c, "orders")
-	sameTable(t, c, "orders-now", now)
+	sameRestored(t, c, "orders-now", now)
 
 	// Refusals, in DynamoDB's order: shape, source, PITR, time, target
 	// (quirks, table-restore catalogue).
@@ -598,6 +598,6 @@ func TestPointInTimeRestoresMatchModel(t *testing.T) {
 	for i, p := range points {
 		name := fmt.Sprintf("hist-at-%02d", i)
 		waitTableActive(t, c, name)
-		sameTable(t, c, name, p.want)
+		sameRestored(t, c, name, p.want)
 	}
 }

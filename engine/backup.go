@@ -569,7 +569,7 @@ func (db *DB) resumeBackupCopies() error {
 
 // The texts of backups and restores.
 func backupTableNotFound(name string) error {
-	return dynamo.Backup(dynamo.CodeTableNotFound, "Table not found: "+tableNameFromARN(name))
+	return dynamo.Backup(dynamo.CodeTableNotFound, msgBackupTableNotFound(tableNameFromARN(name)))
 }
 
 func backupNotFound(arn string) error {

@@ -37,7 +37,7 @@ func (db *DB) createTable(in *dynamo.CreateTableInput) (*dynamo.CreateTableOutpu
 		if db.tableStatus(t) == dynamo.TableStatusCreating {
 			return nil, dynamo.InUse(msgTableBeingCreated(name))
 		}
-		return nil, dynamo.InUse("Table already exists: " + name)
+		return nil, dynamo.InUse(msgTableAlreadyExists(name))
 	}
 	if err := db.capacityCap("", in.ProvisionedThroughput); err != nil {
 		return nil, err
@@ -138,7 +138,7 @@ func validateCreateTable(in *dynamo.CreateTableInput) error {
 	// CreateTable checks a plain name's length before its member
 	// constraints, with a message of its own.
 	if n := len(in.TableName); !strings.HasPrefix(in.TableName, "arn:") && (n < 3 || n > 255) {
-		return dynamo.Validation("TableName must be at least 3 characters long and at most 255 characters long")
+		return dynamo.Validation(msgTableNameLength)
 	}
 	var c constraints
 	c.tableName("tableName", in.TableName)

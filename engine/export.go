@@ -87,7 +87,7 @@ func (db *DB) exportTable(in *dynamo.ExportTableToPointInTimeInput) (*dynamo.Exp
 	if t == nil || db.backupHidden(t) {
 		// moto's aws_verified test_export_from_missing_table: the text
 		// names what the request named, the ARN.
-		return nil, dynamo.Backup(dynamo.CodeTableNotFound, "Table not found: "+in.TableArn)
+		return nil, dynamo.Backup(dynamo.CodeTableNotFound, msgBackupTableNotFound(in.TableArn))
 	}
 	now := db.now()
 	earliest, latest, ok := db.window(t, now)
@@ -495,7 +495,7 @@ func (db *DB) listExports(in *dynamo.ListExportsInput) (*dynamo.ListExportsOutpu
 	if in.NextToken != "" {
 		n, err := strconv.Atoi(in.NextToken)
 		if err != nil || n < 0 {
-			return nil, dynamo.Validation("Invalid NextToken")
+			return nil, dynamo.Validation(dynamo.MsgInvalidNextToken)
 		}
 		start = n
 	}

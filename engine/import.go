@@ -84,7 +84,7 @@ func (db *DB) importTable(in *dynamo.ImportTableInput) (*dynamo.ImportTableOutpu
 	if t, err := db.lookupFresh(p.TableName); err != nil {
 		return nil, err
 	} else if t != nil {
-		return nil, dynamo.InUse("Table already exists: " + p.TableName)
+		return nil, dynamo.InUse(msgTableAlreadyExists(p.TableName))
 	}
 	now := db.now()
 	m := db.newTableMeta(cin, p.TableName, now)
@@ -427,7 +427,7 @@ func (db *DB) listImports(in *dynamo.ListImportsInput) (*dynamo.ListImportsOutpu
 	if in.NextToken != "" {
 		n, err := strconv.Atoi(in.NextToken)
 		if err != nil || n < 0 {
-			return nil, dynamo.Validation("Invalid NextToken")
+			return nil, dynamo.Validation(dynamo.MsgInvalidNextToken)
 		}
 		start = n
 	}

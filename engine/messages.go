@@ -837,3 +837,15 @@ const (
 func msgWarmEmptyForIndex(index string) string {
 	return msgInvalidParametersPrefix + "WarmThroughput must have at least one of ReadUnitsPerSecond or WriteUnitsPerSecond specified for index: " + index
 }
+
+// msgTableNameLength is a table name's length problem where DynamoDB
+// words it outside the constraint list (CreateTable's empty name; a
+// restore's empty TargetTableName, the ack-api-quirks lab).
+const msgTableNameLength = "TableName must be at least 3 characters long and at most 255 characters long"
+
+// msgTableAlreadyExists names an existing table CreateTable, a restore or
+// an import would make.
+func msgTableAlreadyExists(name string) string { return "Table already exists: " + name }
+
+// msgBackupTableNotFound is the backup operations' TableNotFoundException.
+func msgBackupTableNotFound(name string) string { return "Table not found: " + name }

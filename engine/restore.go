@@ -75,7 +75,7 @@ func (db *DB) restoreTableFromBackup(in *dynamo.RestoreTableFromBackupInput) (*d
 		c.notNull("targetTableName")
 	case in.TargetTableName == "":
 		// The ack-api-quirks lab, table-restore catalogue.
-		return nil, dynamo.Validation(msgTargetNameLength)
+		return nil, dynamo.Validation(msgTableNameLength)
 	default:
 		c.tableName("targetTableName", in.TargetTableName)
 	}
@@ -486,10 +486,9 @@ func (db *DB) resumeRestores() error {
 // of those texts give them.
 const (
 	msgRestoreBothSources = "Must provide exactly one of: sourceTableArn, sourceTableName"
-	msgRestoreNoSource    = "The parameter 'TableName' is required but was not present in the request"
+	msgRestoreNoSource    = dynamo.MsgTableNameRequired
 	msgRestoreBothTimes   = "Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for point-in-time restore request. Please specify either RestoreDateTime time or UseLatestRestorableTime"
 	msgRestoreNoTime      = "Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be specified, but not both"
-	msgTargetNameLength   = "TableName must be at least 3 characters long and at most 255 characters long"
 )
 
 func msgAlreadyRestoring(name string, r *restoreMeta) string {
@@ -500,9 +499,7 @@ func msgAlreadyRestoring(name string, r *restoreMeta) string {
 	return "Table: " + name + " is already being restored from backup: " + src
 }
 
-func msgSourceTableNotFound(name string) string { return "Table not found: " + name }
-
-func msgTableAlreadyExists(name string) string { return "Table already exists: " + name }
+func msgSourceTableNotFound(name string) string { return msgBackupTableNotFound(name) }
 
 func msgPITRNotEnabled(name string) string {
 	return "Point in time recovery is not enabled for table '" + name + "'"

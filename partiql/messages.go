@@ -3,6 +3,7 @@ package partiql
 import (
 	"fmt"
 
+	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 )
 
@@ -85,7 +86,7 @@ const (
 	// in a transaction; its text was not recorded).
 	msgQLTxReturning = "RETURNING is not supported in transactions"
 	// msgQLNextToken* : DynamoDB Local.
-	msgQLNextTokenInvalid  = "Invalid NextToken"
+	msgQLNextTokenInvalid  = dynamo.MsgInvalidNextToken
 	msgQLNextTokenMismatch = "NextToken does not match request"
 )
 
