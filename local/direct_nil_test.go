@@ -16,7 +16,7 @@ import (
 )
 
 // TestDirectMissingMembers takes a valid request of each kind that
-// changes the database (and of the backup operations) and, one at a time, leaves out each of its
+// changes the database (and of the backup, export and import operations) and, one at a time, leaves out each of its
 // members at any depth (a nil pointer, slice, map or attribute value):
 // the direct client must answer every such request as the SDK's client
 // does, the SDK's own validation of required members included, and
@@ -27,6 +27,7 @@ func TestDirectMissingMembers(t *testing.T) {
 	key := func(pk string) map[string]types.AttributeValue { return dkey(pk, "1") }
 	values := map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "x"}}
 	const backupArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Tab/backup/01700000000123-abcdef01"
+	const tableArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Tab"
 	requests := map[string]func() (any, func(local.API, any) error){
 		"PutItem": func() (any, func(local.API, any) error) {
 			return &dynamodb.PutItemInput{TableName: str("Tab"), Item: key("n"), ConditionExpression: str("attribute_not_exists(v) OR v <> :v"),
@@ -165,6 +166,63 @@ func TestDirectMissingMembers(t *testing.T) {
 					GlobalSecondaryIndexOverride: []types.GlobalSecondaryIndex{}, OnDemandThroughputOverride: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(5)}},
 				func(c local.API, in any) error {
 					_, err := c.RestoreTableToPointInTime(ctx, in.(*dynamodb.RestoreTableToPointInTimeInput))
+					return err
+				}
+		},
+		"ExportTableToPointInTime": func() (any, func(local.API, any) error) {
+			return &dynamodb.ExportTableToPointInTimeInput{TableArn: str(tableArn), ExportTime: aws.Time(time.Unix(1700000000, 0)), ClientToken: str("c"),
+					S3Bucket: str("b"), S3BucketOwner: str("000000000000"), S3Prefix: str("p"), S3SseAlgorithm: types.S3SseAlgorithmKms, S3SseKmsKeyId: str("k"),
+					ExportFormat: types.ExportFormatDynamodbJson, ExportType: types.ExportTypeIncrementalExport,
+					IncrementalExportSpecification: &types.IncrementalExportSpecification{ExportFromTime: aws.Time(time.Unix(1700000000, 0)),
+						ExportToTime: aws.Time(time.Unix(1700001000, 0)), ExportViewType: types.ExportViewTypeNewImage}},
+				func(c local.API, in any) error {
+					_, err := c.ExportTableToPointInTime(ctx, in.(*dynamodb.ExportTableToPointInTimeInput))
+					return err
+				}
+		},
+		"DescribeExport": func() (any, func(local.API, any) error) {
+			return &dynamodb.DescribeExportInput{ExportArn: str(tableArn + "/export/01700000000123-abcdef01")},
+				func(c local.API, in any) error {
+					_, err := c.DescribeExport(ctx, in.(*dynamodb.DescribeExportInput))
+					return err
+				}
+		},
+		"ListExports": func() (any, func(local.API, any) error) {
+			return &dynamodb.ListExportsInput{TableArn: str(tableArn), MaxResults: aws.Int32(5), NextToken: str("n")},
+				func(c local.API, in any) error {
+					_, err := c.ListExports(ctx, in.(*dynamodb.ListExportsInput))
+					return err
+				}
+		},
+		"ImportTable": func() (any, func(local.API, any) error) {
+			return &dynamodb.ImportTableInput{ClientToken: str("c"), S3BucketSource: &types.S3BucketSource{S3Bucket: str("b"), S3BucketOwner: str("000000000000"), S3KeyPrefix: str("p/")},
+					InputFormat: types.InputFormatCsv, InputCompressionType: types.InputCompressionTypeNone,
+					InputFormatOptions: &types.InputFormatOptions{Csv: &types.CsvOptions{Delimiter: str(","), HeaderList: []string{"pk", "sk"}}},
+					TableCreationParameters: &types.TableCreationParameters{TableName: str("Imported"),
+						AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: str("pk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: str("g"), AttributeType: types.ScalarAttributeTypeS}},
+						KeySchema:             []types.KeySchemaElement{{AttributeName: str("pk"), KeyType: types.KeyTypeHash}},
+						BillingMode:           types.BillingModeProvisioned,
+						ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
+						SSESpecification:      &types.SSESpecification{Enabled: aws.Bool(true), KMSMasterKeyId: str("key")},
+						GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: str("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: str("g"), KeyType: types.KeyTypeHash}},
+							Projection:            &types.Projection{ProjectionType: types.ProjectionTypeAll},
+							ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}}}}},
+				func(c local.API, in any) error {
+					_, err := c.ImportTable(ctx, in.(*dynamodb.ImportTableInput))
+					return err
+				}
+		},
+		"DescribeImport": func() (any, func(local.API, any) error) {
+			return &dynamodb.DescribeImportInput{ImportArn: str(tableArn + "/import/01700000000123-abcdef01")},
+				func(c local.API, in any) error {
+					_, err := c.DescribeImport(ctx, in.(*dynamodb.DescribeImportInput))
+					return err
+				}
+		},
+		"ListImports": func() (any, func(local.API, any) error) {
+			return &dynamodb.ListImportsInput{TableArn: str(tableArn), PageSize: aws.Int32(5), NextToken: str("n")},
+				func(c local.API, in any) error {
+					_, err := c.ListImports(ctx, in.(*dynamodb.ListImportsInput))
 					return err
 				}
 		},

@@ -53,6 +53,13 @@ func operations() map[string]opFunc {
 		"UpdateContinuousBackups":   handle(protocol.DecodeUpdateContinuousBackups, (*engine.DB).UpdateContinuousBackups, protocol.EncodeUpdateContinuousBackups),
 		"DescribeContinuousBackups": handle(protocol.DecodeDescribeContinuousBackups, (*engine.DB).DescribeContinuousBackups, protocol.EncodeDescribeContinuousBackups),
 		"RestoreTableToPointInTime": handle(protocol.DecodeRestoreTableToPointInTime, (*engine.DB).RestoreTableToPointInTime, protocol.EncodeRestoreTableToPointInTime),
+		// Exports to and imports from S3.
+		"ExportTableToPointInTime": handle(protocol.DecodeExportTableToPointInTime, (*engine.DB).ExportTableToPointInTime, protocol.EncodeExportTableToPointInTime),
+		"DescribeExport":           handle(protocol.DecodeDescribeExport, (*engine.DB).DescribeExport, protocol.EncodeDescribeExport),
+		"ListExports":              handle(protocol.DecodeListExports, (*engine.DB).ListExports, protocol.EncodeListExports),
+		"ImportTable":              handle(protocol.DecodeImportTable, (*engine.DB).ImportTable, protocol.EncodeImportTable),
+		"DescribeImport":           handle(protocol.DecodeDescribeImport, (*engine.DB).DescribeImport, protocol.EncodeDescribeImport),
+		"ListImports":              handle(protocol.DecodeListImports, (*engine.DB).ListImports, protocol.EncodeListImports),
 		// PartiQL (package partiql, which runs statements on the engine).
 		"ExecuteStatement":      handle(protocol.DecodeExecuteStatement, partiql.ExecuteStatement, protocol.EncodeExecuteStatement),
 		"BatchExecuteStatement": handle(protocol.DecodeBatchExecuteStatement, partiql.BatchExecuteStatement, protocol.EncodeBatchExecuteStatement),

@@ -141,6 +141,17 @@ func tableOf(in any) (table, index string) {
 		return v.TableName, ""
 	case *dynamo.RestoreTableToPointInTimeInput:
 		return v.TargetTableName, ""
+	case *dynamo.ExportTableToPointInTimeInput:
+		return tableOfArn(v.TableArn), ""
+	case *dynamo.ListExportsInput:
+		return tableOfArn(v.TableArn), ""
+	case *dynamo.ListImportsInput:
+		return tableOfArn(v.TableArn), ""
+	case *dynamo.ImportTableInput:
+		if p := v.TableCreationParameters; p != nil {
+			return p.TableName, ""
+		}
+		return "", ""
 	case *dynamo.BatchGetItemInput:
 		names := map[string]bool{}
 		for n := range v.RequestItems {
@@ -273,4 +284,16 @@ func unitsOf(out any, asked bool) (units float64, known bool) {
 		many(&v.ConsumedCapacity)
 	}
 	return units, known
+}
+
+// tableOfArn is the table name of a table's ARN
+// (arn:aws:dynamodb:<region>:<account>:table/<name>), "" for anything
+// else.
+func tableOfArn(arn string) string {
+	_, rest, ok := strings.Cut(arn, ":table/")
+	if !ok || !strings.HasPrefix(arn, "arn:") {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name
 }

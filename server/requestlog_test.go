@@ -195,3 +195,61 @@ func TestBackupOperationsNamed(t *testing.T) {
 		t.Errorf("%v requests counted as unknown", v)
 	}
 }
+
+// TestExportImportOperationsNamed: the export and import operations are
+// routed to the engine, so the metrics and the request log name each of
+// them, and the table it names (by name, or by the ARN's name).
+func TestExportImportOperationsNamed(t *testing.T) {
+	s, m, logs := observedServer(t, slog.LevelDebug)
+	const arn = "arn:aws:dynamodb:us-east-1:000000000000:table/t1"
+	requests := []struct{ op, body, table string }{
+		{"ExportTableToPointInTime", `{"TableArn":"` + arn + `","S3Bucket":"b"}`, "t1"},
+		{"DescribeExport", `{"ExportArn":"` + arn + `/export/01700000000123-abcdef01"}`, ""},
+		{"ListExports", `{"TableArn":"` + arn + `"}`, "t1"},
+		{"ImportTable", `{"S3BucketSource":{"S3Bucket":"b"},"InputFormat":"CSV","TableCreationParameters":{"TableName":"i1"}}`, "i1"},
+		{"DescribeImport", `{"ImportArn":"` + arn + `/import/01700000000123-abcdef01"}`, ""},
+		{"ListImports", `{"TableArn":"not an arn"}`, ""},
+	}
+	for _, r := range requests {
+		if code, body := post(t, s, r.op, r.body); code == 404 || strings.HasPrefix(body, "<") {
+			t.Errorf("%s: answered %d %s, as an operation not served", r.op, code, body)
+		}
+	}
+	var lines []map[string]any
+	for _, l := range logs.lines(t) {
+		if l["msg"] == "request" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != len(requests) {
+		t.Fatalf("%d request lines, want %d: %v", len(lines), len(requests), lines)
+	}
+	for i, r := range requests {
+		l := lines[i]
+		table, _ := l["table"].(string)
+		if l["operation"] != r.op || table != r.table {
+			t.Errorf("%s: log line %v, want operation %s, table %q", r.op, l, r.op, r.table)
+		}
+		if v := scrape(t, m, `dynago_request_duration_seconds_count{operation="`+r.op+`"}`); v != 1 {
+			t.Errorf("%s: counted %v times, want 1", r.op, v)
+		}
+	}
+	if v := scrape(t, m, `dynago_request_duration_seconds_count{operation="unknown"}`); v != -1 {
+		t.Errorf("%v requests counted as unknown", v)
+	}
+}
+
+func TestTableOfArn(t *testing.T) {
+	for arn, want := range map[string]string{
+		"arn:aws:dynamodb:us-east-1:000000000000:table/t1":                      "t1",
+		"arn:aws:dynamodb:us-east-1:000000000000:table/t.2-x/export/0170000-ab": "t.2-x",
+		"arn:aws:dynamodb:us-east-1:000000000000:table/":                        "",
+		"table/t1":    "",
+		"":            "",
+		"arn:aws:s3:": "",
+	} {
+		if got := tableOfArn(arn); got != want {
+			t.Errorf("tableOfArn(%q) = %q, want %q", arn, got, want)
+		}
+	}
+}

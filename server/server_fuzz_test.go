@@ -51,6 +51,12 @@ func FuzzServe(f *testing.F) {
 		{"UpdateContinuousBackups", `{"TableName":"fuzz","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":1}}`},
 		{"DescribeContinuousBackups", `{"TableName":"fuzz"}`},
 		{"RestoreTableToPointInTime", `{"SourceTableName":"fuzz","TargetTableName":"r2","RestoreDateTime":1.7E9,"LocalSecondaryIndexOverride":[]}`},
+		{"ExportTableToPointInTime", `{"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz","ExportTime":1.7E9,"S3Bucket":"b","ExportFormat":"DYNAMODB_JSON"}`},
+		{"DescribeExport", `{"ExportArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz/export/01700000000123-abcdef01"}`},
+		{"ListExports", `{"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz","MaxResults":1}`},
+		{"ImportTable", `{"S3BucketSource":{"S3Bucket":"b"},"InputFormat":"DYNAMODB_JSON","TableCreationParameters":{"TableName":"imp","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}}`},
+		{"DescribeImport", `{"ImportArn":"arn:aws:dynamodb:us-east-1:000000000000:table/imp/import/01700000000123-abcdef01"}`},
+		{"ListImports", `{"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/imp","PageSize":1}`},
 		{"UpdateTable", `{"TableName":"fuzz","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}`},
 		// An op with the Streams prefix is sent with that target as is.
 		{streamTargetPrefix + "ListStreams", `{"TableName":"fuzz","Limit":2}`},

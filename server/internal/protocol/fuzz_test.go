@@ -100,6 +100,12 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeUpdateContinuousBackups(b); return nil, err },
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeContinuousBackups(b); return nil, err },
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeRestoreTableToPointInTime(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeExportTableToPointInTime(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeExport(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeListExports(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeImportTable(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeImport(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeListImports(b); return nil, err },
 }
 
 // FuzzDecodeRequest feeds arbitrary bodies to every request decoder and then
@@ -132,6 +138,11 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"TargetTableName":"r","BackupArn":"a","BillingModeOverride":"PROVISIONED","GlobalSecondaryIndexOverride":[{"IndexName":"g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}],"LocalSecondaryIndexOverride":[],"ProvisionedThroughputOverride":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},"OnDemandThroughputOverride":{"MaxReadRequestUnits":5},"SSESpecificationOverride":{"Enabled":true}}`,
 		`{"TableName":"t","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}}`,
 		`{"SourceTableName":"t","TargetTableName":"r","UseLatestRestorableTime":false,"RestoreDateTime":1.7000000001E9,"GlobalSecondaryIndexOverride":[]}`,
+		`{"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t","ExportTime":1.7000000001E9,"S3Bucket":"b","ExportType":"INCREMENTAL_EXPORT","IncrementalExportSpecification":{"ExportFromTime":1.7E9,"ExportToTime":1700000100,"ExportViewType":"NEW_IMAGE"}}`,
+		`{"ExportArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/export/01700000000123-abcdef01"}`,
+		`{"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t","MaxResults":5,"NextToken":"n","PageSize":2}`,
+		`{"S3BucketSource":{"S3Bucket":"b","S3KeyPrefix":"p/"},"InputFormat":"CSV","InputFormatOptions":{"Csv":{"Delimiter":",","HeaderList":["pk"]}},"InputCompressionType":"GZIP","TableCreationParameters":{"TableName":"t","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST","GlobalSecondaryIndexes":[],"SSESpecification":{"Enabled":true}}}`,
+		`{"ImportArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/import/01700000000123-abcdef01"}`,
 		`{"TableName":5}`,
 		`{"TableName":"t","Item":{"pk":{"S":"\ud800"}}}`,
 		`{"TableName":"t","Item":{"a":{"L":[[[[[[[[`,
