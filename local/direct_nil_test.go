@@ -2,6 +2,7 @@ package local_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -296,7 +297,19 @@ func scanAll(t *testing.T, c local.API) []string {
 	}
 	var out []string
 	for _, name := range tables.TableNames {
+		// A table an ImportTable made is CREATING until its import ends
+		// in the background: wait for that, so both databases are
+		// compared as their requests left them.
+		deadline := time.Now().Add(time.Minute)
 		desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+		for err == nil && desc.Table.TableStatus == types.TableStatusCreating && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+			desc, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+		}
+		var nf *types.ResourceNotFoundException
+		if errors.As(err, &nf) {
+			continue // its import failed, and took it away
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
