@@ -1,0 +1,108 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+)
+
+// checkCase is one request and DynamoDB's answer to it: code "" is
+// success, else the error code and its exact text.
+type checkCase struct {
+	name string
+	call func() error
+	code string
+	msg  string
+}
+
+func runCheckCases(t *testing.T, cases []checkCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.call()
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("got %v, want success", err)
+				}
+				return
+			}
+			wantErr(t, err, tc.code, tc.msg)
+		})
+	}
+}
+
+// Limits and checks DynamoDB applies that are easy to miss: NOT among the
+// counted operators, a hash-only table's start key carrying other
+// attributes, and DescribeStream's ShardFilter without its Type. Each case
+// names its source.
+func TestLimitsAndChecks(t *testing.T) {
+	s, c := start(t)
+	sc := s.StreamsAPI
+	createHash(t, c, "lchash", types.ScalarAttributeTypeS)
+	put(t, c, "lchash", item{"pk": S("a"), "x": N("1")})
+	arn := createStreamTable(t, c, "lcstream", types.StreamViewTypeKeysOnly)
+	shard := aws.ToString(describeAll(t, sc, arn).Shards[0].ShardId)
+
+	condition := func(cond string) func() error {
+		return func() error {
+			_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("lchash"), Item: item{"pk": S("a"), "x": N("1")},
+				ConditionExpression: aws.String(cond), ExpressionAttributeValues: item{":a": N("1")}})
+			return err
+		}
+	}
+	// comparisons returns n comparisons joined by OR.
+	comparisons := func(n int) string { return strings.TrimSuffix(strings.Repeat("x = :a OR ", n), " OR ") }
+	// PutItem wraps an expression's error as one violation.
+	const tooManyOperators = "1 validation error detected: Invalid ConditionExpression: The expression contains too many operators; operator count: 301"
+
+	describeStream := func(f *st.ShardFilter) func() error {
+		return func() error {
+			_, err := sc.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn), ShardFilter: f})
+			return err
+		}
+	}
+
+	runCheckCases(t, []checkCase{
+		// NOT counts toward the 300 operators, as the change request
+		// reports of DynamoDB (AWS's developer guide code example "Count
+		// expression operators" counts NOT as one operator too); the text
+		// is aws-sdk-js issue 3721's. 299 comparisons and a NOT are 300.
+		{"NOT and 299 comparisons", condition("NOT " + comparisons(299)), "", ""},
+		{"NOT and 300 comparisons", condition("NOT " + comparisons(300)), validation, tooManyOperators},
+		{"two NOTs and 299 comparisons", condition("NOT NOT " + comparisons(299)), validation, tooManyOperators},
+		{"NOT inside and 300 comparisons", condition(comparisons(299) + " OR NOT x = :a"), validation, tooManyOperators},
+
+		// A start key of a hash-only table holding an attribute besides
+		// the key: dynalite's scan.js ("should return ValidationException
+		// if ExclusiveStartKey does not match schema", the case
+		// {a, b}) and query.js ("should return ValidationException if
+		// ExclusiveStartKey is invalid", the same case), recorded against
+		// DynamoDB.
+		{"Scan start key with another attribute", func() error {
+			_, err := c.Scan(bg(), &dynamodb.ScanInput{TableName: aws.String("lchash"), ExclusiveStartKey: item{"pk": S("a"), "x": N("1")}})
+			return err
+		}, validation, "The provided starting key is invalid: The provided key element does not match the schema"},
+		{"Query start key with another attribute", func() error {
+			_, err := c.Query(bg(), &dynamodb.QueryInput{TableName: aws.String("lchash"), KeyConditionExpression: aws.String("pk = :a"),
+				ExpressionAttributeValues: item{":a": S("a")}, ExclusiveStartKey: item{"pk": S("a"), "x": N("1")}})
+			return err
+		}, validation, "The provided starting key is invalid"},
+
+		// A ShardFilter without its Type is a ValidationException
+		// (Alternator's test_streams.py,
+		// test_stream_shard_filtering_missing_type, run against
+		// DynamoDB); no recording of its text was found
+		// (msgShardFilterNoType). A filter of neither member is refused
+		// for its Type.
+		{"ShardFilter without Type", describeStream(&st.ShardFilter{ShardId: aws.String(shard)}), validation,
+			"ShardFilter.Type must be provided when ShardFilter is specified"},
+		{"ShardFilter without Type or ShardId", describeStream(&st.ShardFilter{}), validation,
+			"ShardFilter.Type must be provided when ShardFilter is specified"},
+		{"ShardFilter of CHILD_SHARDS", describeStream(&st.ShardFilter{Type: st.ShardFilterTypeChildShards, ShardId: aws.String(shard)}), "", ""},
+	})
+}
