@@ -36,7 +36,8 @@ func runCheckCases(t *testing.T, cases []checkCase) {
 	}
 }
 
-// Limits and checks DynamoDB applies that are easy to miss: NOT among the
+// Limits and checks DynamoDB applies that are easy to miss: the length of
+// attribute names wherever a request names an attribute, NOT among the
 // counted operators, a hash-only table's start key carrying other
 // attributes, and DescribeStream's ShardFilter without its Type. Each case
 // names its source.
@@ -60,6 +61,29 @@ func TestLimitsAndChecks(t *testing.T) {
 	// PutItem wraps an expression's error as one violation.
 	const tooManyOperators = "1 validation error detected: Invalid ConditionExpression: The expression contains too many operators; operator count: 301"
 
+	long := strings.Repeat("n", 65535)
+	tooLong := long + "n"
+	put(t, c, "lchash", item{"pk": S("long"), long: N("1")})
+	getItem := func(in dynamodb.GetItemInput) func() error {
+		return func() error {
+			in.TableName, in.Key = aws.String("lchash"), item{"pk": S("long")}
+			out, err := c.GetItem(bg(), &in)
+			if err == nil && len(out.Item) != 1 {
+				t.Errorf("GetItem returned %d attributes, want 1", len(out.Item))
+			}
+			return err
+		}
+	}
+	updateIf := func(name string) func() error {
+		return func() error {
+			_, err := c.UpdateItem(bg(), &dynamodb.UpdateItemInput{TableName: aws.String("lchash"), Key: item{"pk": S("long")},
+				UpdateExpression: aws.String("SET a = :v"), ConditionExpression: aws.String("#n = :v"),
+				ExpressionAttributeNames: map[string]string{"#n": name}, ExpressionAttributeValues: item{":v": N("1")}})
+			return err
+		}
+	}
+	const nameTooLarge = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
+
 	describeStream := func(f *st.ShardFilter) func() error {
 		return func() error {
 			_, err := sc.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn), ShardFilter: f})
@@ -76,6 +100,29 @@ func TestLimitsAndChecks(t *testing.T) {
 		{"NOT and 300 comparisons", condition("NOT " + comparisons(300)), validation, tooManyOperators},
 		{"two NOTs and 299 comparisons", condition("NOT NOT " + comparisons(299)), validation, tooManyOperators},
 		{"NOT inside and 300 comparisons", condition(comparisons(299) + " OR NOT x = :a"), validation, tooManyOperators},
+
+		// An attribute name of 65,535 bytes is accepted where an item's
+		// attribute is named, 65,536 bytes refused, in a
+		// ProjectionExpression, AttributesToGet and a ConditionExpression
+		// (Alternator's test_limits.py, test_limit_attribute_length_
+		// nonkey_good and _bad, run against DynamoDB, which pins a
+		// ValidationException naming the limit; the text is DynamoDB's
+		// for such a name in an item or an UpdateExpression, ExtendDB/
+		// extenddb issue 365). The legacy Expected follows the
+		// ConditionExpression (no recording).
+		{"ProjectionExpression name of 65535 bytes", getItem(dynamodb.GetItemInput{ProjectionExpression: aws.String("#n"),
+			ExpressionAttributeNames: map[string]string{"#n": long}}), "", ""},
+		{"ProjectionExpression name of 65536 bytes", getItem(dynamodb.GetItemInput{ProjectionExpression: aws.String("#n"),
+			ExpressionAttributeNames: map[string]string{"#n": tooLong}}), validation, nameTooLarge},
+		{"AttributesToGet name of 65535 bytes", getItem(dynamodb.GetItemInput{AttributesToGet: []string{long}}), "", ""},
+		{"AttributesToGet name of 65536 bytes", getItem(dynamodb.GetItemInput{AttributesToGet: []string{tooLong}}), validation, nameTooLarge},
+		{"ConditionExpression name of 65535 bytes", updateIf(long), "", ""},
+		{"ConditionExpression name of 65536 bytes", updateIf(tooLong), validation, nameTooLarge},
+		{"Expected name of 65536 bytes", func() error {
+			_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("lchash"), Item: item{"pk": S("long")},
+				Expected: map[string]types.ExpectedAttributeValue{tooLong: {Exists: aws.Bool(false)}}})
+			return err
+		}, validation, nameTooLarge},
 
 		// A start key of a hash-only table holding an attribute besides
 		// the key: dynalite's scan.js ("should return ValidationException
