@@ -38,7 +38,7 @@ func runCheckCases(t *testing.T, cases []checkCase) {
 
 // Limits and checks DynamoDB applies that are easy to miss: the length of
 // attribute names wherever a request names an attribute, NOT among the
-// counted operators, a hash-only table's start key carrying other
+// counted operators, an index key's type in updates, a hash-only table's start key carrying other
 // attributes, and DescribeStream's ShardFilter without its Type. Each case
 // names its source.
 func TestLimitsAndChecks(t *testing.T) {
@@ -46,6 +46,14 @@ func TestLimitsAndChecks(t *testing.T) {
 	sc := s.StreamsAPI
 	createHash(t, c, "lchash", types.ScalarAttributeTypeS)
 	put(t, c, "lchash", item{"pk": S("a"), "x": N("1")})
+	_, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{TableName: aws.String("lcidx"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk", "S", "sk", "S", "d", "S"), KeySchema: ks("pk", "sk"),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byd"), KeySchema: ks("d"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, c, "lcidx", item{"pk": S("a"), "sk": S("b"), "d": S("x")})
 	arn := createStreamTable(t, c, "lcstream", types.StreamViewTypeKeysOnly)
 	shard := aws.ToString(describeAll(t, sc, arn).Shards[0].ShardId)
 
@@ -83,6 +91,16 @@ func TestLimitsAndChecks(t *testing.T) {
 		}
 	}
 	const nameTooLarge = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
+
+	update := func(key item, expr string, values item) func() error {
+		return func() error {
+			_, err := c.UpdateItem(bg(), &dynamodb.UpdateItemInput{TableName: aws.String("lcidx"), Key: key,
+				UpdateExpression: aws.String(expr), ExpressionAttributeValues: values})
+			return err
+		}
+	}
+	stored, missing := item{"pk": S("a"), "sk": S("b")}, item{"pk": S("none"), "sk": S("b")}
+	const indexKeyType = "One or more parameter values were invalid: Type mismatch for Index Key d Expected: S Actual: N IndexName: byd"
 
 	describeStream := func(f *st.ShardFilter) func() error {
 		return func() error {
@@ -123,6 +141,24 @@ func TestLimitsAndChecks(t *testing.T) {
 				Expected: map[string]types.ExpectedAttributeValue{tooLong: {Exists: aws.Bool(false)}}})
 			return err
 		}, validation, nameTooLarge},
+
+		// An update giving an index key a value of another type, where
+		// the update alone decides the type: DynamoDB's text, before
+		// the item's values are read (dynalite's updateItem.js, "should
+		// return ValidationException if trying to update wrong type on
+		// index", recorded against DynamoDB: "set e = c[1], c = a + :a"
+		// and "add c :a" on an item that does not exist, and the legacy
+		// PUT). "a + :a" of the string key a could only fail as an
+		// operand; an ADD of a number to a stored string too.
+		{"SET of a number", update(stored, "SET d = :n", item{":n": N("1")}), validation, indexKeyType},
+		{"SET of a sum", update(missing, "SET d = pk + :n", item{":n": N("1")}), validation, indexKeyType},
+		{"SET of a sum after a nested read", update(missing, "SET e = d[1], d = pk + :n", item{":n": N("1")}), validation, indexKeyType},
+		{"ADD of a number to a string", update(stored, "ADD d :n", item{":n": N("1")}), validation, indexKeyType},
+		{"legacy PUT of a number", func() error {
+			_, err := c.UpdateItem(bg(), &dynamodb.UpdateItemInput{TableName: aws.String("lcidx"), Key: missing,
+				AttributeUpdates: map[string]types.AttributeValueUpdate{"d": {Value: N("1")}}})
+			return err
+		}, validation, indexKeyType},
 
 		// A start key of a hash-only table holding an attribute besides
 		// the key: dynalite's scan.js ("should return ValidationException

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
+	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -161,6 +162,28 @@ func checkIndexKeySize(index, name string, v attr.Value, partition bool) error {
 	}
 	if size > limit {
 		return dynamo.Validation(msgIndexKeyTooLarge(name, size, limit, index))
+	}
+	return nil
+}
+
+// checkWrittenIndexKeys refuses an update that gives an index key
+// attribute a value of another type than the key's, where the update
+// alone decides that type (expr.Update.WrittenType: a :value, a + b,
+// list_append, an ADD), before the item is read: DynamoDB answers
+// msgIndexKeyType, not an operand's type error nor a failed condition,
+// for "SET c = a + :n" and "ADD c :n" of a string key c on an item that
+// does not exist (dynalite's updateItem.js, "should return
+// ValidationException if trying to update wrong type on index", recorded
+// against DynamoDB). Indexes are taken in checkIndexKeys' order.
+func (t *table) checkWrittenIndexKeys(u *expr.Update) error {
+	for _, ix := range t.indexes {
+		for _, keys := range [2][]keyAttr{ix.hash, ix.rng} {
+			for _, k := range keys {
+				if typ, ok := u.WrittenType(k.name); ok && typ != k.typ {
+					return dynamo.Validation(msgIndexKeyType(k.name, k.typ, typ, ix.meta.Name))
+				}
+			}
+		}
 	}
 	return nil
 }

@@ -38,6 +38,9 @@ func (db *DB) updateItem(in *dynamo.UpdateItemInput, st *statementExprs) (*dynam
 		if err := w.update.CheckKeys(keyNames...); err != nil {
 			return nil, dynamo.AttrError(err)
 		}
+		if err := t.checkWrittenIndexKeys(w.update); err != nil {
+			return nil, err
+		}
 	}
 	if w.update != nil && in.UpdateExpression != "" && st == nil {
 		// Charged from the request alone, before the condition is read.
