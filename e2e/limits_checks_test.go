@@ -38,7 +38,8 @@ func runCheckCases(t *testing.T, cases []checkCase) {
 
 // Limits and checks DynamoDB applies that are easy to miss: the length of
 // attribute names wherever a request names an attribute, NOT among the
-// counted operators, an index key's type in updates, a hash-only table's start key carrying other
+// counted operators, an index key's type in updates, document paths
+// into key attributes, a hash-only table's start key carrying other
 // attributes, and DescribeStream's ShardFilter without its Type. Each case
 // names its source.
 func TestLimitsAndChecks(t *testing.T) {
@@ -102,6 +103,38 @@ func TestLimitsAndChecks(t *testing.T) {
 	stored, missing := item{"pk": S("a"), "sk": S("b")}, item{"pk": S("none"), "sk": S("b")}
 	const indexKeyType = "One or more parameter values were invalid: Type mismatch for Index Key d Expected: S Actual: N IndexName: byd"
 
+	keyOf := func(kind, name string) string {
+		return "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: " + kind + ": " + name
+	}
+	project := func(proj string, names map[string]string) func() error {
+		return func() error {
+			_, err := c.GetItem(bg(), &dynamodb.GetItemInput{TableName: aws.String("lcidx"), Key: stored,
+				ProjectionExpression: aws.String(proj), ExpressionAttributeNames: names})
+			return err
+		}
+	}
+	scanFilter := func(filter string, names map[string]string) func() error {
+		return func() error {
+			_, err := c.Scan(bg(), &dynamodb.ScanInput{TableName: aws.String("lcidx"), FilterExpression: aws.String(filter),
+				ExpressionAttributeNames: names})
+			return err
+		}
+	}
+	queryFilter := func(filter string) func() error {
+		return func() error {
+			_, err := c.Query(bg(), &dynamodb.QueryInput{TableName: aws.String("lcidx"), KeyConditionExpression: aws.String("pk = :a"),
+				FilterExpression: aws.String(filter), ExpressionAttributeValues: item{":a": S("a"), ":b": N("1")}})
+			return err
+		}
+	}
+	putIf := func(cond string) func() error {
+		return func() error {
+			_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("lcidx"), Item: item{"pk": S("a"), "sk": S("b"), "d": S("x")},
+				ConditionExpression: aws.String(cond)})
+			return err
+		}
+	}
+
 	describeStream := func(f *st.ShardFilter) func() error {
 		return func() error {
 			_, err := sc.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn), ShardFilter: f})
@@ -159,6 +192,38 @@ func TestLimitsAndChecks(t *testing.T) {
 				AttributeUpdates: map[string]types.AttributeValueUpdate{"d": {Value: N("1")}}})
 			return err
 		}, validation, indexKeyType},
+
+		// A document path into a key attribute of the table (Key) or
+		// of an index (IndexKey): key attributes are scalars. dynalite's
+		// tests, recorded against DynamoDB: getItem.js ("should return
+		// ValidationException for non-scalar key access" and "...
+		// index access in ProjectionExpression"), scan.js ("should
+		// return ValidationException for non-scalar key access"),
+		// query.js ("... non-scalar index access in FilterExpression")
+		// and updateItem.js ("should return ValidationException if
+		// trying to update index map").
+		{"projection of a.b.c of the partition key", project("#a.b.c", map[string]string{"#a": "pk"}), validation, keyOf("Key", "pk")},
+		{"projection of a[0] of the partition key", project("#a[0]", map[string]string{"#a": "pk"}), validation, keyOf("Key", "pk")},
+		{"projection of d.b.c of an index key", project("#d.b.c", map[string]string{"#d": "d"}), validation, keyOf("IndexKey", "d")},
+		{"projection of d[0] of an index key", project("#d[0]", map[string]string{"#d": "d"}), validation, keyOf("IndexKey", "d")},
+		{"Scan filter on pk.b.c", scanFilter("attribute_exists(pk.b.c)", nil), validation, keyOf("Key", "pk")},
+		{"Scan filter on #a.b.c", scanFilter("attribute_exists(#a.b.c)", map[string]string{"#a": "pk"}), validation, keyOf("Key", "pk")},
+		{"Scan filter on #a[0]", scanFilter("attribute_exists(#a[0])", map[string]string{"#a": "pk"}), validation, keyOf("Key", "pk")},
+		{"Query filter on d.c", queryFilter("attribute_exists(d.c) AND x = :b"), validation, keyOf("IndexKey", "d")},
+		{"Query filter on d[1]", queryFilter("d[1] = :b"), validation, keyOf("IndexKey", "d")},
+		// A Query filter naming the queried key is refused as such
+		// first (dynalite's query.js, "should return ValidationException
+		// if range key in FilterExpression").
+		{"Query filter on sk.c", queryFilter("attribute_exists(sk.c) AND x = :b"), validation,
+			"Filter Expression can only contain non-primary key attributes: Primary key attribute: sk"},
+		{"update ADD d.b", update(missing, "ADD d.b :n", item{":n": N("1")}), validation, keyOf("IndexKey", "d")},
+		{"update SET d[1]", update(missing, "SET d[1] = :n", item{":n": N("1")}), validation, keyOf("IndexKey", "d")},
+		{"update reading d[1]", update(missing, "SET e = list_append(x, y), f = d[1]", nil), validation, keyOf("IndexKey", "d")},
+		// In a ConditionExpression, as the change request reports of
+		// DynamoDB (no recording found).
+		{"condition on d.b", putIf("attribute_exists(d.b)"), validation, keyOf("IndexKey", "d")},
+		{"condition on sk[0]", putIf("attribute_not_exists(sk[0])"), validation, keyOf("Key", "sk")},
+		{"condition on x.b", putIf("attribute_not_exists(x.b)"), "", ""},
 
 		// A start key of a hash-only table holding an attribute besides
 		// the key: dynalite's scan.js ("should return ValidationException

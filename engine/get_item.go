@@ -52,6 +52,13 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 	if err != nil {
 		return nil, err
 	}
+	// A document path into a key attribute, after the key (dynalite's
+	// getItem tests against DynamoDB). Not of a statement.
+	if proj != nil && trees == nil {
+		if err := t.checkKeyPaths(proj.NestedNames()); err != nil {
+			return nil, err
+		}
+	}
 	it, size, err := db.readItem(t, k)
 	if err != nil {
 		return nil, err

@@ -188,6 +188,37 @@ func (t *table) checkWrittenIndexKeys(u *expr.Update) error {
 	return nil
 }
 
+// checkKeyPaths refuses an expression with a document path into a key
+// attribute of the table or of any of its indexes ("a.b", "a[0]"; nested
+// lists the first names of such paths, expr's NestedNames): key
+// attributes are scalars. The table's partition and sort key come first,
+// then the indexes in checkIndexKeys' order, whatever the order written
+// (dynalite's tests against DynamoDB: GetItem's ProjectionExpression,
+// Query's and Scan's FilterExpression, UpdateItem's UpdateExpression; the
+// change request extends it to every projection and condition).
+func (t *table) checkKeyPaths(nested []string) error {
+	if len(nested) == 0 {
+		return nil
+	}
+	for _, keys := range [2][]keyAttr{t.primary.hash, t.primary.rng} {
+		for _, k := range keys {
+			if slices.Contains(nested, k.name) {
+				return dynamo.Validation(msgKeyNotScalar("Key", k.name))
+			}
+		}
+	}
+	for _, ix := range t.indexes {
+		for _, keys := range [2][]keyAttr{ix.hash, ix.rng} {
+			for _, k := range keys {
+				if slices.Contains(nested, k.name) {
+					return dynamo.Validation(msgKeyNotScalar("IndexKey", k.name))
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // checkIndexKeys refuses an item whose index key attributes have the
 // wrong type or are empty, naming the alphabetically first index.
 func (t *table) checkIndexKeys(it attr.Item) error {

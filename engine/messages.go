@@ -844,3 +844,11 @@ const (
 func msgWarmEmptyForIndex(index string) string {
 	return msgInvalidParametersPrefix + "WarmThroughput must have at least one of ReadUnitsPerSecond or WriteUnitsPerSecond specified for index: " + index
 }
+
+// msgKeyNotScalar refuses a document path into a key attribute ("a.b",
+// "a[0]"): kind is "Key" for the table's key, "IndexKey" for an index's.
+// dynalite's getItem.js, query.js, scan.js and updateItem.js, recorded
+// against DynamoDB.
+func msgKeyNotScalar(kind, name string) string {
+	return "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: " + kind + ": " + name
+}

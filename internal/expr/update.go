@@ -77,6 +77,22 @@ func (u *Update) WrittenType(name string) (attr.Type, bool) {
 	return 0, false
 }
 
+// NestedNames returns the first names of the update's document paths of
+// more than one element ("a.b", "a[0]"), the paths it writes and those
+// its SET values read, names substituted, in the order written.
+func (u *Update) NestedNames() []string {
+	var names []string
+	for i, p := range u.paths {
+		if len(p) > 1 {
+			names = append(names, p[0].Name)
+		}
+		if a := &u.actions[i]; a.Kind == ActionSet {
+			names = nestedOperandNames(names, a.Value, &u.b)
+		}
+	}
+	return names
+}
+
 // UpdatedPaths returns the projection of the paths the update writes.
 // DynamoDB's ReturnValues UPDATED_OLD is this projection of the old item,
 // and UPDATED_NEW of the new one: for "SET a.b = :x, l[4] = :y" it holds
