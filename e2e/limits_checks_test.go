@@ -206,6 +206,12 @@ func TestLimitsAndChecks(t *testing.T) {
 		{"projection of a[0] of the partition key", project("#a[0]", map[string]string{"#a": "pk"}), validation, keyOf("Key", "pk")},
 		{"projection of d.b.c of an index key", project("#d.b.c", map[string]string{"#d": "d"}), validation, keyOf("IndexKey", "d")},
 		{"projection of d[0] of an index key", project("#d[0]", map[string]string{"#d": "d"}), validation, keyOf("IndexKey", "d")},
+		// BatchGetItem's projection as GetItem's (no recording).
+		{"BatchGetItem projection of d[0]", func() error {
+			_, err := c.BatchGetItem(bg(), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+				"lcidx": {Keys: []item{stored}, ProjectionExpression: aws.String("d[0]")}}})
+			return err
+		}, validation, keyOf("IndexKey", "d")},
 		{"Scan filter on pk.b.c", scanFilter("attribute_exists(pk.b.c)", nil), validation, keyOf("Key", "pk")},
 		{"Scan filter on #a.b.c", scanFilter("attribute_exists(#a.b.c)", map[string]string{"#a": "pk"}), validation, keyOf("Key", "pk")},
 		{"Scan filter on #a[0]", scanFilter("attribute_exists(#a[0])", map[string]string{"#a": "pk"}), validation, keyOf("Key", "pk")},
