@@ -159,8 +159,9 @@ func TestLimitsAndChecks(t *testing.T) {
 		// nonkey_good and _bad, run against DynamoDB, which pins a
 		// ValidationException naming the limit; the text is DynamoDB's
 		// for such a name in an item or an UpdateExpression, ExtendDB/
-		// extenddb issue 365). The legacy Expected follows the
-		// ConditionExpression (no recording).
+		// extenddb issue 365). Scan's projection, Query's filter and
+		// the legacy Expected follow GetItem's projection and the
+		// ConditionExpression (no recording of those).
 		{"ProjectionExpression name of 65535 bytes", getItem(dynamodb.GetItemInput{ProjectionExpression: aws.String("#n"),
 			ExpressionAttributeNames: map[string]string{"#n": long}}), "", ""},
 		{"ProjectionExpression name of 65536 bytes", getItem(dynamodb.GetItemInput{ProjectionExpression: aws.String("#n"),
@@ -169,6 +170,17 @@ func TestLimitsAndChecks(t *testing.T) {
 		{"AttributesToGet name of 65536 bytes", getItem(dynamodb.GetItemInput{AttributesToGet: []string{tooLong}}), validation, nameTooLarge},
 		{"ConditionExpression name of 65535 bytes", updateIf(long), "", ""},
 		{"ConditionExpression name of 65536 bytes", updateIf(tooLong), validation, nameTooLarge},
+		{"Scan ProjectionExpression name of 65536 bytes", func() error {
+			_, err := c.Scan(bg(), &dynamodb.ScanInput{TableName: aws.String("lchash"), ProjectionExpression: aws.String("#n"),
+				ExpressionAttributeNames: map[string]string{"#n": tooLong}})
+			return err
+		}, validation, nameTooLarge},
+		{"Query FilterExpression name of 65536 bytes", func() error {
+			_, err := c.Query(bg(), &dynamodb.QueryInput{TableName: aws.String("lchash"), KeyConditionExpression: aws.String("pk = :a"),
+				FilterExpression: aws.String("attribute_exists(#n)"), ExpressionAttributeNames: map[string]string{"#n": tooLong},
+				ExpressionAttributeValues: item{":a": S("long")}})
+			return err
+		}, validation, nameTooLarge},
 		{"Expected name of 65536 bytes", func() error {
 			_, err := c.PutItem(bg(), &dynamodb.PutItemInput{TableName: aws.String("lchash"), Item: item{"pk": S("long")},
 				Expected: map[string]types.ExpectedAttributeValue{tooLong: {Exists: aws.Bool(false)}}})
