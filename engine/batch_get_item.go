@@ -147,6 +147,13 @@ func (db *DB) batchGetItem(in *dynamo.BatchGetItemInput) (*dynamo.BatchGetItemOu
 			}
 			p.keys[i] = k
 		}
+		// A document path into a key attribute, after the keys, as
+		// GetItem's (table.checkKeyPaths).
+		if proj := projections[name]; proj != nil {
+			if err := t.checkKeyPaths(proj.NestedNames()); err != nil {
+				return nil, err
+			}
+		}
 		plans = append(plans, p)
 	}
 

@@ -132,6 +132,18 @@ func (r writeRequest) checkMixing() error {
 	return nil
 }
 
+// checkConditionKeyPaths refuses a ConditionExpression with a document
+// path into a key attribute (table.checkKeyPaths), as the change request
+// reports DynamoDB refuses one in every condition; no recording shows its
+// place among a write's checks: after the key, and UpdateItem's update.
+// trees is a statement's expressions, which are not checked.
+func (w writeExprs) checkConditionKeyPaths(t *table, trees *expr.Trees) error {
+	if w.cond == nil || trees != nil {
+		return nil
+	}
+	return t.checkKeyPaths(w.cond.NestedNames())
+}
+
 // checkStored decodes the stored item when the condition or the caller
 // (wantOld: ReturnValues ALL_OLD) needs it, and checks the condition.
 func (w writeExprs) checkStored(old *storedItem, wantOld bool, returnOnFailure string) error {
@@ -189,6 +201,21 @@ type readExprs struct {
 	key    *expr.Condition // KeyConditionExpression (Query)
 	filter *expr.Condition // FilterExpression, or the legacy filter
 	proj   *expr.Projection
+}
+
+// checkKeyPaths refuses a projection or filter with a document path into
+// a key attribute (table.checkKeyPaths): the projection's first, as
+// dynalite's Query and Scan check them after the start key.
+func (x readExprs) checkKeyPaths(t *table) error {
+	if x.proj != nil {
+		if err := t.checkKeyPaths(x.proj.NestedNames()); err != nil {
+			return err
+		}
+	}
+	if x.filter != nil {
+		return t.checkKeyPaths(x.filter.NestedNames())
+	}
+	return nil
 }
 
 // readRequest is the expression part of a Query or Scan.

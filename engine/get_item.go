@@ -52,6 +52,13 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 	if err != nil {
 		return nil, err
 	}
+	// A document path into a key attribute, after the key (dynalite's
+	// getItem tests against DynamoDB). Not of a statement.
+	if proj != nil && trees == nil {
+		if err := t.checkKeyPaths(proj.NestedNames()); err != nil {
+			return nil, err
+		}
+	}
 	it, size, err := db.readItem(t, k)
 	if err != nil {
 		return nil, err
@@ -96,10 +103,17 @@ func checkGetProjection(cache *expr.Cache, projection string, empty dynamo.Exprs
 	return compileProjection(cache, expr.OpGetItem, projection, empty, exprNames, names, trees)
 }
 
-// checkAttributesToGet refuses a name listed twice.
+// checkAttributesToGet refuses a name listed twice, or longer than an
+// attribute's name may be (Alternator's test_limits.py,
+// test_limit_attribute_length_nonkey_bad, run against DynamoDB: a
+// ValidationException naming the limit; the text is an item's,
+// attr.MsgAttributeNameTooLarge).
 func checkAttributesToGet(names []string) error {
 	seen := make(map[string]bool, len(names))
 	for _, n := range names {
+		if len(n) > attr.MaxAttributeNameSize {
+			return dynamo.Validation(attr.MsgAttributeNameTooLarge)
+		}
 		if seen[n] {
 			return dynamo.Validation(msgDuplicateAttributeToGet(n))
 		}

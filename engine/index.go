@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
+	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
 )
@@ -161,6 +162,59 @@ func checkIndexKeySize(index, name string, v attr.Value, partition bool) error {
 	}
 	if size > limit {
 		return dynamo.Validation(msgIndexKeyTooLarge(name, size, limit, index))
+	}
+	return nil
+}
+
+// checkWrittenIndexKeys refuses an update that gives an index key
+// attribute a value of another type than the key's, where the update
+// alone decides that type (expr.Update.WrittenType: a :value, a + b,
+// list_append, an ADD), before the item is read: DynamoDB answers
+// msgIndexKeyType, not an operand's type error nor a failed condition,
+// for "SET c = a + :n" and "ADD c :n" of a string key c on an item that
+// does not exist (dynalite's updateItem.js, "should return
+// ValidationException if trying to update wrong type on index", recorded
+// against DynamoDB). Indexes are taken in checkIndexKeys' order.
+func (t *table) checkWrittenIndexKeys(u *expr.Update) error {
+	for _, ix := range t.indexes {
+		for _, keys := range [2][]keyAttr{ix.hash, ix.rng} {
+			for _, k := range keys {
+				if typ, ok := u.WrittenType(k.name); ok && typ != k.typ {
+					return dynamo.Validation(msgIndexKeyType(k.name, k.typ, typ, ix.meta.Name))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkKeyPaths refuses an expression with a document path into a key
+// attribute of the table or of any of its indexes ("a.b", "a[0]"; nested
+// lists the first names of such paths, expr's NestedNames): key
+// attributes are scalars. The table's partition and sort key come first,
+// then the indexes in checkIndexKeys' order, whatever the order written
+// (dynalite's tests against DynamoDB: GetItem's ProjectionExpression,
+// Query's and Scan's FilterExpression, UpdateItem's UpdateExpression; the
+// change request extends it to every projection and condition).
+func (t *table) checkKeyPaths(nested []string) error {
+	if len(nested) == 0 {
+		return nil
+	}
+	for _, keys := range [2][]keyAttr{t.primary.hash, t.primary.rng} {
+		for _, k := range keys {
+			if slices.Contains(nested, k.name) {
+				return dynamo.Validation(msgKeyNotScalar("Key", k.name))
+			}
+		}
+	}
+	for _, ix := range t.indexes {
+		for _, keys := range [2][]keyAttr{ix.hash, ix.rng} {
+			for _, k := range keys {
+				if slices.Contains(nested, k.name) {
+					return dynamo.Validation(msgKeyNotScalar("IndexKey", k.name))
+				}
+			}
+		}
 	}
 	return nil
 }

@@ -68,6 +68,13 @@ const msgInvalidShardIterator = "Invalid ShardIterator"
 // shard whose children are wanted (no recording).
 const msgShardFilterNoShardID = "ShardFilter.ShardId must be provided when ShardFilter.Type is CHILD_SHARDS"
 
+// msgShardFilterNoType answers a ShardFilter without its Type, which the
+// API reference marks optional but DynamoDB refuses with a
+// ValidationException (Alternator's test_streams.py,
+// test_stream_shard_filtering_missing_type, run against DynamoDB); its
+// text is not recorded. A filter missing both is refused for its Type.
+const msgShardFilterNoType = "ShardFilter.Type must be provided when ShardFilter is specified"
+
 // msgSequenceNumberUse answers a GetShardIterator whose SequenceNumber
 // does not go with its type: missing for AT_ or AFTER_SEQUENCE_NUMBER,
 // present for TRIM_HORIZON, LATEST or AT_TIMESTAMP. Alternator's tests
@@ -849,3 +856,11 @@ func msgTableAlreadyExists(name string) string { return "Table already exists: "
 
 // msgBackupTableNotFound is the backup operations' TableNotFoundException.
 func msgBackupTableNotFound(name string) string { return "Table not found: " + name }
+
+// msgKeyNotScalar refuses a document path into a key attribute ("a.b",
+// "a[0]"): kind is "Key" for the table's key, "IndexKey" for an index's.
+// dynalite's getItem.js, query.js, scan.js and updateItem.js, recorded
+// against DynamoDB.
+func msgKeyNotScalar(kind, name string) string {
+	return "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: " + kind + ": " + name
+}

@@ -132,6 +132,13 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 		}
 		r.resume(row)
 	}
+	// A document path into a key attribute, after the start key
+	// (dynalite's query tests against DynamoDB). Not of a statement.
+	if trees == nil {
+		if err := x.checkKeyPaths(ks.t); err != nil {
+			return nil, err
+		}
+	}
 	out, err := db.readPage(ks, r, in.ReturnConsumedCapacity, in.ConsistentRead, &fetchUnits)
 	if err != nil {
 		return nil, err

@@ -105,5 +105,13 @@ func (db *DB) scan(in *dynamo.ScanInput, trees *expr.Trees) (*dynamo.ScanOutput,
 		}
 		r.resume(row)
 	}
+	// A document path into a key attribute, after the start key and
+	// its segment (dynalite's scan tests against DynamoDB). Not of a
+	// statement.
+	if trees == nil {
+		if err := x.checkKeyPaths(ks.t); err != nil {
+			return nil, err
+		}
+	}
 	return db.readPage(ks, r, in.ReturnConsumedCapacity, in.ConsistentRead, &fetchUnits)
 }

@@ -181,6 +181,9 @@ func (db *DB) describeStream(in *dynamo.DescribeStreamInput) (*dynamo.DescribeSt
 	if err := checkStreamARN(in.StreamArn); err != nil {
 		return nil, err
 	}
+	if f := in.ShardFilter; f != nil && f.Type == "" {
+		return nil, dynamo.Validation(msgShardFilterNoType)
+	}
 	if f := in.ShardFilter; f != nil && f.ShardId == "" {
 		return nil, dynamo.Validation(msgShardFilterNoShardID)
 	}

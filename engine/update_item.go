@@ -38,6 +38,23 @@ func (db *DB) updateItem(in *dynamo.UpdateItemInput, st *statementExprs) (*dynam
 		if err := w.update.CheckKeys(keyNames...); err != nil {
 			return nil, dynamo.AttrError(err)
 		}
+		if err := t.checkWrittenIndexKeys(w.update); err != nil {
+			return nil, err
+		}
+		// A document path into a key attribute, which CheckKeys has
+		// refused already where the update writes the table's key
+		// (dynalite's updateItem tests against DynamoDB). Not of a
+		// statement.
+		if st == nil {
+			if err := t.checkKeyPaths(w.update.NestedNames()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if st == nil {
+		if err := w.checkConditionKeyPaths(t, nil); err != nil {
+			return nil, err
+		}
 	}
 	if w.update != nil && in.UpdateExpression != "" && st == nil {
 		// Charged from the request alone, before the condition is read.

@@ -102,6 +102,14 @@ func (db *DB) startWrite(in any, w *itemWrite) (*table, itemKey, writeExprs, err
 	if err != nil {
 		return nil, itemKey{}, none, err
 	}
+	// A condition's document path into a key attribute, after the key;
+	// UpdateItem checks it after its update (DB.updateItem). Not of a
+	// statement.
+	if w.kind != writeUpdate {
+		if err := x.checkConditionKeyPaths(t, w.expr.trees); err != nil {
+			return nil, itemKey{}, none, err
+		}
+	}
 	return t, k, x, nil
 }
 

@@ -188,6 +188,9 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := b.nameTooLarge(); err != nil {
+			return nil, err
+		}
 		ps[k], bs[k] = p, b
 	}
 	if err := checkUnused(in, &ps); err != nil {

@@ -272,3 +272,38 @@ func contains(v, x attr.Value) bool {
 	}
 	return false
 }
+
+// NestedNames returns the first names of the condition's document paths
+// of more than one element ("a.b", "a[0]"), names substituted, in the
+// tree's order.
+func (c *Condition) NestedNames() []string {
+	var names []string
+	var cond func(n *Cond)
+	cond = func(n *Cond) {
+		if n == nil {
+			return
+		}
+		for _, o := range n.Operands {
+			names = nestedOperandNames(names, o, &c.b)
+		}
+		cond(n.Left)
+		cond(n.Right)
+	}
+	cond(c.root)
+	return names
+}
+
+// nestedOperandNames appends to names the first names of o's paths of
+// more than one element, o's arguments included.
+func nestedOperandNames(names []string, o *Operand, b *binding) []string {
+	if o == nil {
+		return names
+	}
+	if o.Kind == OperandPath && len(o.Path) > 1 {
+		names = append(names, b.name(&o.Path[0]))
+	}
+	for _, a := range o.Args {
+		names = nestedOperandNames(names, a, b)
+	}
+	return names
+}

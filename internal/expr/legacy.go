@@ -72,6 +72,10 @@ func ConditionFromExpected(param string, conds map[string]Expected, conditionalO
 	}
 	c := &Condition{kind: kind}
 	for _, name := range sortedKeys(conds) {
+		if len(name) > attr.MaxAttributeNameSize {
+			// As a name of an expression (binding.nameTooLarge).
+			return nil, newErr(attr.MsgAttributeNameTooLarge)
+		}
 		n, err := legacyCond(param, name, conds[name], &c.b)
 		if err != nil {
 			return nil, err

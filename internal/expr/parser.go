@@ -14,7 +14,8 @@ const (
 	MaxExpressionSize = 4096
 	// MaxOperators is the most operators and functions one expression
 	// may hold. DynamoDB applies it to every expression kind (ScyllaDB
-	// issue 14473, which also observed that AND and OR do not count).
+	// issue 14473, which also observed that AND and OR do not count);
+	// NOT counts (parseNot).
 	MaxOperators = 300
 	// MaxInOperands is the most values an IN list may hold.
 	MaxInOperands = 100
@@ -316,6 +317,12 @@ func (p *parser) continueAnd(c *Cond) *Cond {
 func (p *parser) parseNot() *Cond {
 	if p.tok().kind == tNOT {
 		p.next()
+		// NOT counts toward MaxOperators, as the change request reports
+		// of DynamoDB; AWS's developer guide code example "Count
+		// expression operators" counts NOT as one operator too (it
+		// counts AND and OR as well, which ScyllaDB's observation,
+		// see MaxOperators, does not bear out).
+		p.ops++
 		return &Cond{Kind: CondNot, Left: p.parseNot()}
 	}
 	c, _ := p.parsePrimary(false)

@@ -176,3 +176,15 @@ func ProjectionFromAttributesToGet(names []string) (*Projection, error) {
 	}
 	return newProjection(paths), nil
 }
+
+// NestedNames returns the first names of the projection's paths of more
+// than one element ("a.b", "a[0]"), in the order written.
+func (p *Projection) NestedNames() []string {
+	var names []string
+	for _, path := range p.paths {
+		if len(path) > 1 {
+			names = append(names, path[0].Name)
+		}
+	}
+	return names
+}

@@ -42,6 +42,57 @@ func (u *Update) CheckKeys(keyNames ...string) error {
 	return nil
 }
 
+// WrittenType returns the type the top-level attribute name gets from
+// the update whatever the item holds, and false when the update does not
+// write name as a whole or the type depends on the item: a SET of a
+// :value (its type), of a + b or a - b (N) or of list_append (L), an ADD
+// of a :value (its type), and the legacy PUT and ADD of a Value (its
+// type). The first action writing name decides.
+func (u *Update) WrittenType(name string) (attr.Type, bool) {
+	for i, p := range u.paths {
+		if len(p) != 1 || p[0].IsIndex || p[0].Name != name {
+			continue
+		}
+		a := &u.actions[i]
+		if a.Value == nil {
+			return 0, false
+		}
+		switch a.Kind {
+		case ActionAdd:
+			return u.b.values[a.Value.Value].Type, true
+		case ActionSet:
+			switch o := a.Value; o.Kind {
+			case OperandValue:
+				return u.b.values[o.Value].Type, true
+			case OperandPlus, OperandMinus:
+				return attr.TypeN, true
+			case OperandFunc:
+				if o.fn == fnListAppend {
+					return attr.TypeL, true
+				}
+			}
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+// NestedNames returns the first names of the update's document paths of
+// more than one element ("a.b", "a[0]"), the paths it writes and those
+// its SET values read, names substituted, in the order written.
+func (u *Update) NestedNames() []string {
+	var names []string
+	for i, p := range u.paths {
+		if len(p) > 1 {
+			names = append(names, p[0].Name)
+		}
+		if a := &u.actions[i]; a.Kind == ActionSet {
+			names = nestedOperandNames(names, a.Value, &u.b)
+		}
+	}
+	return names
+}
+
 // UpdatedPaths returns the projection of the paths the update writes.
 // DynamoDB's ReturnValues UPDATED_OLD is this projection of the old item,
 // and UPDATED_NEW of the new one: for "SET a.b = :x, l[4] = :y" it holds

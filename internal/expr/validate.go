@@ -54,6 +54,24 @@ func bind(p *parsed, names map[string]string, values attr.Item) (binding, *attr.
 	return b, checkPaths(p.wording(), p.paths, &b)
 }
 
+// nameTooLarge refuses a name placeholder that stands for a name longer
+// than attr.MaxAttributeNameSize bytes, in any expression: an item could
+// not hold such an attribute. DynamoDB refuses one in a
+// ProjectionExpression, a ConditionExpression and an UpdateExpression
+// with a ValidationException naming the limit (Alternator's
+// test_limits.py, test_limit_attribute_length_nonkey_bad, run against
+// DynamoDB); its text is the one DynamoDB gives an UpdateExpression's SET
+// of such a name (attr.MsgAttributeNameTooLarge). It is the expression's
+// last check.
+func (b *binding) nameTooLarge() *attr.Error {
+	for _, n := range b.names {
+		if len(n) > attr.MaxAttributeNameSize {
+			return newErr(attr.MsgAttributeNameTooLarge)
+		}
+	}
+	return nil
+}
+
 // condCheck validates a condition the way DynamoDB ranks its errors
 // (dynalite's filter-expression tests against DynamoDB): it walks the
 // tree in post-order, remembering the first error of each category, and
