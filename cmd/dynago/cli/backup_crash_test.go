@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -47,10 +48,13 @@ func TestBackupsAndRestoresSurviveKills(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
 	src := bkItems{}
 	var restores []bkRestore
-	var backups []bkRestore // table: the backup's ARN
+	var backups []bkRestore  // table: the backup's ARN
+	var exported []bkRestore // table: the export's ARN
+	var imports []bkRestore  // table: the imported table
+	s3dir := t.TempDir()
 	const trials = 3
 	for trial := 0; trial <= trials; trial++ {
-		p := testserver.StartProcess(t, "--data-dir", dir)
+		p := testserver.StartProcess(t, "--data-dir", dir, "--s3-dir", s3dir)
 		c := p.Client()
 		if trial == 0 {
 			bkCreateSource(t, c)
@@ -60,6 +64,7 @@ func TestBackupsAndRestoresSurviveKills(t *testing.T) {
 			must(t, err)
 		} else {
 			bkVerify(t, c, src, restores, backups)
+			bkVerifyExports(t, c, exported, imports)
 		}
 		if trial == trials {
 			p.Stop(t)
@@ -79,6 +84,28 @@ func TestBackupsAndRestoresSurviveKills(t *testing.T) {
 		out, err := c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("src"), BackupName: aws.String(name)})
 		must(t, err)
 		backups = append(backups, bkRestore{aws.ToString(out.BackupDetails.BackupArn), src.clone()})
+		// An export of the moment, and an import of the last trial's
+		// export, both cut by the kill too.
+		ex, err := c.ExportTableToPointInTime(ctx, &dynamodb.ExportTableToPointInTimeInput{
+			TableArn: aws.String(bkTableArn(t, c)), S3Bucket: aws.String("bkt"), ExportTime: &at})
+		must(t, err)
+		if trial > 0 {
+			prev := exported[len(exported)-1]
+			target := fmt.Sprintf("imported%d", trial)
+			_, err := c.ImportTable(ctx, &dynamodb.ImportTableInput{
+				S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("bkt"), S3KeyPrefix: aws.String(bkExportData(t, c, prev.table))},
+				InputFormat:    types.InputFormatDynamodbJson, InputCompressionType: types.InputCompressionTypeGzip,
+				TableCreationParameters: &types.TableCreationParameters{TableName: aws.String(target), BillingMode: types.BillingModePayPerRequest,
+					AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+					KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+					GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byG"),
+						KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+						Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}},
+			})
+			must(t, err)
+			imports = append(imports, bkRestore{target, prev.want})
+		}
+		exported = append(exported, bkRestore{aws.ToString(ex.ExportDescription.ExportArn), want})
 		// More writes, a random number of them, then the kill: on the
 		// first trial at once, while both copies run.
 		if trial > 0 {
@@ -87,7 +114,7 @@ func TestBackupsAndRestoresSurviveKills(t *testing.T) {
 		must(t, p.Cmd.Process.Signal(syscall.SIGKILL))
 		_ = p.Wait(t)
 	}
-	t.Logf("%d trials: %d restores and %d backups verified, %d items in the source", trials, len(restores), len(backups), len(src))
+	t.Logf("%d trials: %d restores, %d backups, %d exports and %d imports verified, %d items in the source", trials, len(restores), len(backups), len(exported), len(imports), len(src))
 }
 
 func bkCreateSource(t *testing.T, c *dynamodb.Client) {
@@ -261,5 +288,52 @@ func bkSame(t *testing.T, c *dynamodb.Client, table string, want bkItems) {
 	}
 	if n != wantGSI {
 		t.Fatalf("%s: GSI holds %d, want %d", table, n, wantGSI)
+	}
+}
+
+func bkTableArn(t *testing.T, c *dynamodb.Client) string {
+	t.Helper()
+	out, err := c.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("src")})
+	must(t, err)
+	return aws.ToString(out.Table.TableArn)
+}
+
+// bkWaitExport waits for an export to end, and returns its description.
+func bkWaitExport(t *testing.T, c *dynamodb.Client, arn string) *types.ExportDescription {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		out, err := c.DescribeExport(context.Background(), &dynamodb.DescribeExportInput{ExportArn: aws.String(arn)})
+		must(t, err)
+		if d := out.ExportDescription; d.ExportStatus != types.ExportStatusInProgress {
+			return d
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("export %s still in progress", arn)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// bkExportData is the prefix of a finished export's data files.
+func bkExportData(t *testing.T, c *dynamodb.Client, arn string) string {
+	t.Helper()
+	d := bkWaitExport(t, c, arn)
+	return strings.TrimSuffix(aws.ToString(d.ExportManifest), "manifest-summary.json") + "data/"
+}
+
+// bkVerifyExports checks that every export ended COMPLETED with the items
+// of its moment, and every import made a table equal to its export's.
+func bkVerifyExports(t *testing.T, c *dynamodb.Client, exported, imports []bkRestore) {
+	t.Helper()
+	for _, e := range exported {
+		d := bkWaitExport(t, c, e.table)
+		if d.ExportStatus != types.ExportStatusCompleted || aws.ToInt64(d.ItemCount) != int64(len(e.want)) {
+			t.Fatalf("export %s: %s with %d items, want %d: %s", e.table, d.ExportStatus, aws.ToInt64(d.ItemCount), len(e.want), aws.ToString(d.FailureMessage))
+		}
+	}
+	for _, im := range imports {
+		bkWaitActive(t, c, im.table)
+		bkSame(t, c, im.table, im.want)
 	}
 }
