@@ -152,6 +152,26 @@ func TestBrowserBackups(t *testing.T) {
 	p.do("restore to no time", chromedp.SetValue(`#pitr-time`, "yesterday"), chromedp.Click(`#pitr-restore`))
 	p.waitText("#pitr .error", `Not a time: "yesterday"`)
 
+	// The times the restore form reads: UTC unless an offset is given.
+	noon := float64(time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC).Unix())
+	for _, c := range []struct {
+		text string
+		want float64 // 0: refused
+	}{
+		{"2026-12-07T12:00:00Z", noon},
+		{"2026-12-07T12:00:00", noon},
+		{" 2026-12-07 12:00:00.250 ", noon + 0.25},
+		{"2026-12-07T13:00:00+01:00", noon},
+		{"2026-12-07T12:00", noon},
+		{"2026-12-07", 0},
+		{"noon", 0},
+	} {
+		got := eval[float64](p, fmt.Sprintf(`import("/console/backups.js").then(m => { try { return m.parseTime(%q); } catch { return 0; } })`, c.text))
+		if got != c.want {
+			t.Errorf("parseTime(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+
 	// Off again, with a second click.
 	p.do("turn PITR off", chromedp.Click(`#pitr-toggle`))
 	p.waitText("#pitr-toggle", "Click again")
