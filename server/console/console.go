@@ -2,9 +2,10 @@
 // binary, that a browser opens at /console/ on the server itself.
 //
 // The page is one more client of the DynamoDB API. Every table, item,
-// query, PartiQL, stream and Time to Live action is a POST / with
-// X-Amz-Target, sent from the page to the same origin, so it runs the
-// code paths an SDK runs and fails with DynamoDB's own __type and message.
+// query, PartiQL, stream, Time to Live, backup and point-in-time
+// recovery action is a POST / with X-Amz-Target, sent from the page to
+// the same origin, so it runs the code paths an SDK runs and fails with
+// DynamoDB's own __type and message.
 // The handler adds only what that API cannot answer, under /console/api/:
 //
 //   - /console/api/info      which optional endpoints are configured

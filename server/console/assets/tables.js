@@ -2,6 +2,7 @@
 
 import { ddb } from "./api.js";
 import { h, fill, errorBox, field, select, bytes } from "./dom.js";
+import { backupsBox } from "./backups.js";
 
 // listTables returns every table name, following ListTables' pages.
 export async function listTables() {
@@ -215,7 +216,8 @@ function addIndexBox(t, reload) {
 }
 
 // tableView describes one table: summary, indexes with backfill state,
-// Time to Live, the raw description, and deletion.
+// Time to Live, backups and point-in-time recovery, the raw description,
+// and deletion.
 export async function tableView(root, name, nav, onLeave) {
   const body = h("div", {}, "Loading…");
   fill(root, h("h2", {}, "Table ", h("span", { class: "mono" }, name),
@@ -240,7 +242,7 @@ export async function tableView(root, name, nav, onLeave) {
       fill(raw, JSON.stringify(t, null, 2));
       if (!drawn) {
         drawn = true;
-        fill(body, top, addIndexBox(t, load), deleteBox(name, nav),
+        fill(body, top, addIndexBox(t, load), backupsBox(name, onLeave), deleteBox(name, nav),
           h("details", { class: "raw" }, h("summary", {}, "DescribeTable, raw JSON"), raw));
       }
       const busy = (t.GlobalSecondaryIndexes || []).some((g) => g.Backfilling || g.IndexStatus !== "ACTIVE") || t.TableStatus !== "ACTIVE";
@@ -313,7 +315,7 @@ function deleteBox(name, nav) {
   const confirmInput = h("input", { id: "delete-confirm", placeholder: name });
   return h("div", { class: "card danger" },
     h("h3", {}, "Delete this table"),
-    h("p", {}, "Type the table's name to confirm. Its items, indexes and stream go with it."),
+    h("p", {}, "Type the table's name to confirm. Its items, indexes and stream go with it; its backups stay."),
     confirmInput,
     h("button", {
       id: "delete-table", class: "danger", onclick: async () => {
