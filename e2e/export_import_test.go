@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -298,3 +300,95 @@ not json
 	})
 	wantErr(t, err, "ResourceInUseException", "Table already exists: fromjson") // API reference: ResourceInUseException
 }
+
+// TestImportAWSExportAndCSV imports files shaped as AWS writes and reads
+// them: an export folder as the developer guide's "DynamoDB table export
+// output format" shows it (manifest-summary.json, manifest-files.json and a
+// gzip data file of {"Item":...} lines; the ProductCatalog item of its
+// example), pointing S3KeyPrefix at its data folder; and a CSV file with a
+// header line, where only key attributes take their declared types
+// ("Amazon S3 import formats for DynamoDB").
+func TestImportAWSExportAndCSV(t *testing.T) {
+	s, c := start(t)
+	if s.S3Dir == "" {
+		t.Skip("the test server has an exchange of its own")
+	}
+	exp := filepath.Join(s.S3Dir, "bkt", "from-aws", "AWSDynamoDB", "01693685827212-0f2b8b5d")
+	if err := os.MkdirAll(filepath.Join(exp, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lines := `{"Item":{"Authors":{"SS":["Author1","Author2"]},"Dimensions":{"S":"8.5 x 11.0 x 1.5"},"ISBN":{"S":"333-3333333333"},"Id":{"N":"103"},"InPublication":{"BOOL":false},"PageCount":{"N":"600"},"Price":{"N":"2000"},"ProductCategory":{"S":"Book"},"Title":{"S":"Book 103 Title"}}}
+{"Item":{"Id":{"N":"205"},"ProductCategory":{"S":"Bicycle"},"Title":{"S":"18-Bike-204"},"Price":{"N":"500"},"Color":{"L":[{"S":"Red"},{"S":"Black"}]}}}
+`
+	var gz strings.Builder
+	zw := newGzip(&gz)
+	if _, err := zw.Write([]byte(lines)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"data/zvwyqlvmpa3shnkg6l6a7ykfby.json.gz": gz.String(),
+		"manifest-files.json":                     `{"itemCount":2,"md5Checksum":"","etag":"","dataFileS3Key":"from-aws/AWSDynamoDB/01693685827212-0f2b8b5d/data/zvwyqlvmpa3shnkg6l6a7ykfby.json.gz"}` + "\n",
+		"manifest-summary.json":                   `{"version":"2020-06-30","exportArn":"arn:aws:dynamodb:us-east-1:123456789012:table/ProductCatalog/export/01693685827212-0f2b8b5d","startTime":"2023-09-02T20:17:07.212Z","endTime":"2023-09-02T20:22:12.389Z","tableArn":"arn:aws:dynamodb:us-east-1:123456789012:table/ProductCatalog","tableId":"12345a12-abcd-123a-ab12-1234abc12345","exportTime":"2023-09-02T20:17:07.212Z","s3Bucket":"bkt","s3Prefix":"from-aws","s3SseAlgorithm":"AES256","s3SseKmsKeyId":null,"manifestFilesS3Key":"from-aws/AWSDynamoDB/01693685827212-0f2b8b5d/manifest-files.json","billedSizeBytes":0,"itemCount":2,"outputFormat":"DYNAMODB_JSON","exportType":"FULL_EXPORT"}`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(exp, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	params := &types.TableCreationParameters{
+		TableName:            aws.String("ProductCatalog"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("Id"), AttributeType: types.ScalarAttributeTypeN}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("Id"), KeyType: types.KeyTypeHash}},
+	}
+	im, err := c.ImportTable(bg(), &dynamodb.ImportTableInput{
+		S3BucketSource:          &types.S3BucketSource{S3Bucket: aws.String("bkt"), S3KeyPrefix: aws.String("from-aws/AWSDynamoDB/01693685827212-0f2b8b5d/data/")},
+		InputFormat:             types.InputFormatDynamodbJson,
+		InputCompressionType:    types.InputCompressionTypeGzip,
+		TableCreationParameters: params,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := waitImport(t, c, aws.ToString(im.ImportTableDescription.ImportArn))
+	if d.ImportStatus != types.ImportStatusCompleted || d.ImportedItemCount != 2 || d.ErrorCount != 0 {
+		t.Fatalf("import %s: %d imported, %d errors: %s", d.ImportStatus, d.ImportedItemCount, d.ErrorCount, aws.ToString(d.FailureMessage))
+	}
+	got, err := c.GetItem(bg(), &dynamodb.GetItemInput{TableName: aws.String("ProductCatalog"), Key: map[string]types.AttributeValue{"Id": N("103")}})
+	if err != nil || render(M(got.Item)) != render(M(map[string]types.AttributeValue{
+		"Authors": SS("Author1", "Author2"), "Dimensions": S("8.5 x 11.0 x 1.5"), "ISBN": S("333-3333333333"), "Id": N("103"),
+		"InPublication": BOOL(false), "PageCount": N("600"), "Price": N("2000"), "ProductCategory": S("Book"), "Title": S("Book 103 Title")})) {
+		t.Fatalf("item 103: %v %v", got, err)
+	}
+
+	// CSV: the key column takes the table's N; the others are strings.
+	csvDir := filepath.Join(s.S3Dir, "bkt", "csv")
+	if err := os.MkdirAll(csvDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(csvDir, "a.csv"), []byte("Id,Title,Price\n1,Hammer,12\n2,Saw,30\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	params.TableName = aws.String("FromCSV")
+	im, err = c.ImportTable(bg(), &dynamodb.ImportTableInput{
+		S3BucketSource:          &types.S3BucketSource{S3Bucket: aws.String("bkt"), S3KeyPrefix: aws.String("csv/")},
+		InputFormat:             types.InputFormatCsv,
+		TableCreationParameters: params,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d = waitImport(t, c, aws.ToString(im.ImportTableDescription.ImportArn))
+	if d.ImportStatus != types.ImportStatusCompleted || d.ImportedItemCount != 2 {
+		t.Fatalf("CSV import %s: %d imported, %d errors", d.ImportStatus, d.ImportedItemCount, d.ErrorCount)
+	}
+	got, err = c.GetItem(bg(), &dynamodb.GetItemInput{TableName: aws.String("FromCSV"), Key: map[string]types.AttributeValue{"Id": N("2")}})
+	if err != nil || render(M(got.Item)) != render(M(map[string]types.AttributeValue{"Id": N("2"), "Title": S("Saw"), "Price": S("30")})) {
+		t.Fatalf("CSV item 2: %v %v", got, err)
+	}
+}
+
+func newGzip(w io.Writer) *gzip.Writer { return gzip.NewWriter(w) }
