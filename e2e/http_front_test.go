@@ -360,7 +360,14 @@ func TestFrontCompressedResponses(t *testing.T) {
 		{"deflate;q=0.5,gzip;q=0.", "", "deflate"},
 		{"deflate;q=0.5,gzip;q=0.x", "", "gzip"},
 		{"deflate;q=-0.5,gzip;q=0.2", "", "gzip"},
-		{"gzip;nq=1;q=0 ", "", ""},
+		{"deflate;q=0.5,gzip;q=0. x", "", "gzip"},
+		// [alt-resp]: a weight is read from the first parameter holding
+		// "q=": "q= 0" and " q=0" weigh 0, "q =0" is passed over for the
+		// "q=1" after it, and "nq=0" weighs 0.
+		{"gzip;q= 0;q=1", "", ""},
+		{"gzip;q =0;q=1", "", "gzip"},
+		{"gzip; q=0;q=1", "", ""},
+		{"gzip;nq=0;q=1", "", ""},
 		{"gzip;q=0, gzip;q=1, gzip;q=0", "", "gzip"},
 		{"br,identity;q=0.5,gzip;q=0.0001", "", "gzip"},
 	} {
@@ -413,6 +420,27 @@ func TestFrontCompressedResponses(t *testing.T) {
 			if !bytes.Equal(body, plain.Body) {
 				t.Errorf("%s: decompressed body differs from the uncompressed answer", what)
 			}
+		}
+	}
+
+	// Several Accept-Encoding headers: [alt-resp]
+	// test_multiple_accept_encoding_headers, against DynamoDB, which
+	// reads only the first of them.
+	for _, tc := range []struct {
+		headers []string
+		want    string
+	}{
+		{[]string{"gzip", "identity"}, "gzip"},
+		{[]string{"identity", "gzip"}, ""},
+	} {
+		h := apiHeaders("GetItem")
+		h["Accept-Encoding"] = tc.headers
+		res := rawDo(t, "POST", p.URL+"/", h, getBody("pk, x"))
+		if res.Status != 200 {
+			t.Fatalf("Accept-Encoding headers %q: status %d: %s", tc.headers, res.Status, res.Body)
+		}
+		if got := res.Header.Get("Content-Encoding"); got != tc.want {
+			t.Errorf("Accept-Encoding headers %q: Content-Encoding %q, want %q", tc.headers, got, tc.want)
 		}
 	}
 }
