@@ -18,6 +18,10 @@ package e2e
 //   - [alt-crc]: test/alternator/test_crc.py, idem
 //   - [issue23438]: https://github.com/scylladb/scylladb/issues/23438 and
 //     pull request #23442 (DynamoDB's 16 KB header limit, 400 Bad Request)
+//   - [rusoto215]: https://github.com/rusoto/rusoto/issues/215, a curl of
+//     DynamoDB with Content-Type application/x-amz-json-1.1 answered 404
+//   - [cognito41]: https://github.com/jonsaw/amazon-cognito-identity-dart/issues/41,
+//     a Query to DynamoDB sent as "application/json; charset=utf-8" served
 
 import (
 	"bufio"
@@ -214,6 +218,88 @@ func TestFrontAPIHeaders(t *testing.T) {
 		if got := res.Header.Get("Content-Type"); got != "application/x-amz-json-1.0" {
 			t.Errorf("%s: Content-Type %q", tc.name, got)
 		}
+	}
+}
+
+// TestFrontContentType checks what DynamoDB makes of a request's
+// Content-Type: a body it is not told is JSON gets its 404 page before
+// anything else is looked at, and a JSON answer has the request's type
+// when that is application/x-amz-json-1.0 and application/json
+// otherwise.
+func TestFrontContentType(t *testing.T) {
+	needsWire(t)
+	p := testserver.StartProcess(t, "--in-memory")
+	createHash(t, p.Client(), "ctype", types.ScalarAttributeTypeS)
+	put := `{"TableName":"ctype","Item":{"pk":{"S":"%s"}},"ReturnConsumedCapacity":"TOTAL"}`
+	for _, tc := range []struct {
+		name, contentType, target, body string
+		status                          int
+		respType                        string // "" for none
+		want                            string // in the body
+	}{
+		// [dynalite] "should return UnknownOperationException if body is
+		// application/json" (and ... application/x-amz-json-1.0): the
+		// answer's Content-Type follows the request's.
+		{"json, no target", "application/json", "", "{}", 400, "application/json", "#UnknownOperationException"},
+		{"amz json, no target", "application/x-amz-json-1.0", "", "{}", 400, "application/x-amz-json-1.0", "#UnknownOperationException"},
+		// [dynalite] "should return UnknownOperationException if no
+		// target" and "... if incorrect target": no body and no
+		// Content-Type, answered application/json.
+		{"no type, no body", "", "", "", 400, "application/json", "#UnknownOperationException"},
+		{"no type, no body, bad target", "", "whatever", "", 400, "application/json", "#UnknownOperationException"},
+		// [dynalite]'s rule for every JSON answer (its recordings are of
+		// errors): a request of type application/json is served, and
+		// answered application/json.
+		{"json, served", "application/json", "DynamoDB_20120810.PutItem", "json", 200, "application/json", "ConsumedCapacity"},
+		// [cognito41]: with a charset parameter, still served.
+		{"json with charset", "application/json; charset=utf-8", "DynamoDB_20120810.PutItem", "charset", 200, "application/json", "ConsumedCapacity"},
+		// [dynalite] "should return 404 if body but no content-type" and
+		// "... if body but incorrect content-type": 404
+		// "<UnknownOperationException/>\n", x-amz-crc32 3552371480, with
+		// a target or without, and nothing written.
+		{"no type, body", "", "DynamoDB_20120810.PutItem", "none", 404, "", "<UnknownOperationException/>\n"},
+		{"other type, body", "whatever", "DynamoDB_20120810.PutItem", "whatever", 404, "", "<UnknownOperationException/>\n"},
+		{"form, body, no target", "application/x-www-form-urlencoded", "", "a=b", 404, "", "<UnknownOperationException/>\n"},
+		// [rusoto215]: application/x-amz-json-1.1, DynamoDB's protocol's
+		// neighbour, is 404 too.
+		{"amz json 1.1", "application/x-amz-json-1.1", "DynamoDB_20120810.PutItem", "json11", 404, "", "<UnknownOperationException/>\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{}
+			if tc.contentType != "" {
+				h.Set("Content-Type", tc.contentType)
+			}
+			if tc.target != "" {
+				h.Set("X-Amz-Target", tc.target)
+			}
+			body := tc.body
+			if strings.HasPrefix(tc.target, "DynamoDB_20120810.PutItem") {
+				body = fmt.Sprintf(put, tc.body)
+			}
+			var raw []byte
+			if body != "" {
+				raw = []byte(body)
+			}
+			res := rawDo(t, "POST", p.URL+"/", h, raw)
+			if res.Status != tc.status || !strings.Contains(string(res.Body), tc.want) {
+				t.Fatalf("%d %s, want %d with %q", res.Status, res.Body, tc.status, tc.want)
+			}
+			checkFrontHeaders(t, tc.name, res, "keep-alive")
+			if ct, ok := res.Header["Content-Type"]; tc.respType == "" && ok {
+				t.Errorf("Content-Type %q, want none", ct)
+			} else if tc.respType != "" && res.Header.Get("Content-Type") != tc.respType {
+				t.Errorf("Content-Type %q, want %q", res.Header.Get("Content-Type"), tc.respType)
+			}
+			if tc.status == 404 && res.Header.Get("x-amz-crc32") != "3552371480" {
+				t.Errorf("x-amz-crc32 %q, want DynamoDB's 3552371480", res.Header.Get("x-amz-crc32"))
+			}
+			if strings.HasPrefix(tc.target, "DynamoDB_20120810.PutItem") {
+				written := get(t, p.Client(), "ctype", item{"pk": S(tc.body)}) != nil
+				if written != (tc.status == 200) {
+					t.Errorf("item written: %v, want %v", written, tc.status == 200)
+				}
+			}
+		})
 	}
 }
 
