@@ -34,4 +34,7 @@ const (
 	metaTagLease     = 'L' // lease name -> node id | 0 | epoch(8)
 	metaTagFence     = 'F' // node id -> nothing: the node is fenced
 	metaTagStreamPos = 'P' // stream id(8) row key -> seq(8) of the item's last record
+
+	// The database's own settings (account.go).
+	metaTagAccount = 'a' // -> the account id in the database's ARNs
 )

@@ -20,6 +20,7 @@ var metaTags = map[string]byte{
 	"reserved": metaTagReserved, "trimmed": metaTagTrimmed,
 	"token": metaTagToken, "tokenExpiry": metaTagTokenExpiry,
 	"node": metaTagNode, "lease": metaTagLease, "fence": metaTagFence, "streamPos": metaTagStreamPos,
+	"account": metaTagAccount,
 }
 
 // namespaces are the first bytes of every key, for the same test.
