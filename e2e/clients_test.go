@@ -154,8 +154,8 @@ try:
     raise SystemExit("DescribeTable of a missing table succeeded")
 except c.exceptions.ResourceNotFoundException as e:
     assert e.response["Error"]["Message"] == "Requested resource not found: Table: nosuch not found", e.response
-c.tag_resource(ResourceArn="arn:aws:dynamodb:us-east-1:000000000000:table/pyt", Tags=[{"Key": "k", "Value": "v"}])
-assert c.list_tags_of_resource(ResourceArn="arn:aws:dynamodb:us-east-1:000000000000:table/pyt")["Tags"] == [{"Key": "k", "Value": "v"}]
+c.tag_resource(ResourceArn="arn:aws:dynamodb:us-east-1:852375281893:table/pyt", Tags=[{"Key": "k", "Value": "v"}])
+assert c.list_tags_of_resource(ResourceArn="arn:aws:dynamodb:us-east-1:852375281893:table/pyt")["Tags"] == [{"Key": "k", "Value": "v"}]
 print("boto3 ok")
 `
 

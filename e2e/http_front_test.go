@@ -18,6 +18,10 @@ package e2e
 //   - [alt-crc]: test/alternator/test_crc.py, idem
 //   - [issue23438]: https://github.com/scylladb/scylladb/issues/23438 and
 //     pull request #23442 (DynamoDB's 16 KB header limit, 400 Bad Request)
+//   - [rusoto215]: https://github.com/rusoto/rusoto/issues/215, a curl of
+//     DynamoDB with Content-Type application/x-amz-json-1.1 answered 404
+//   - [cognito41]: https://github.com/jonsaw/amazon-cognito-identity-dart/issues/41,
+//     a Query to DynamoDB sent as "application/json; charset=utf-8" served
 
 import (
 	"bufio"
@@ -217,6 +221,88 @@ func TestFrontAPIHeaders(t *testing.T) {
 	}
 }
 
+// TestFrontContentType checks what DynamoDB makes of a request's
+// Content-Type: a body it is not told is JSON gets its 404 page before
+// anything else is looked at, and a JSON answer has the request's type
+// when that is application/x-amz-json-1.0 and application/json
+// otherwise.
+func TestFrontContentType(t *testing.T) {
+	needsWire(t)
+	p := testserver.StartProcess(t, "--in-memory")
+	createHash(t, p.Client(), "ctype", types.ScalarAttributeTypeS)
+	put := `{"TableName":"ctype","Item":{"pk":{"S":"%s"}},"ReturnConsumedCapacity":"TOTAL"}`
+	for _, tc := range []struct {
+		name, contentType, target, body string
+		status                          int
+		respType                        string // "" for none
+		want                            string // in the body
+	}{
+		// [dynalite] "should return UnknownOperationException if body is
+		// application/json" (and ... application/x-amz-json-1.0): the
+		// answer's Content-Type follows the request's.
+		{"json, no target", "application/json", "", "{}", 400, "application/json", "#UnknownOperationException"},
+		{"amz json, no target", "application/x-amz-json-1.0", "", "{}", 400, "application/x-amz-json-1.0", "#UnknownOperationException"},
+		// [dynalite] "should return UnknownOperationException if no
+		// target" and "... if incorrect target": no body and no
+		// Content-Type, answered application/json.
+		{"no type, no body", "", "", "", 400, "application/json", "#UnknownOperationException"},
+		{"no type, no body, bad target", "", "whatever", "", 400, "application/json", "#UnknownOperationException"},
+		// [dynalite]'s rule for every JSON answer (its recordings are of
+		// errors): a request of type application/json is served, and
+		// answered application/json.
+		{"json, served", "application/json", "DynamoDB_20120810.PutItem", "json", 200, "application/json", "ConsumedCapacity"},
+		// [cognito41]: with a charset parameter, still served.
+		{"json with charset", "application/json; charset=utf-8", "DynamoDB_20120810.PutItem", "charset", 200, "application/json", "ConsumedCapacity"},
+		// [dynalite] "should return 404 if body but no content-type" and
+		// "... if body but incorrect content-type": 404
+		// "<UnknownOperationException/>\n", x-amz-crc32 3552371480, with
+		// a target or without, and nothing written.
+		{"no type, body", "", "DynamoDB_20120810.PutItem", "none", 404, "", "<UnknownOperationException/>\n"},
+		{"other type, body", "whatever", "DynamoDB_20120810.PutItem", "whatever", 404, "", "<UnknownOperationException/>\n"},
+		{"form, body, no target", "application/x-www-form-urlencoded", "", "a=b", 404, "", "<UnknownOperationException/>\n"},
+		// [rusoto215]: application/x-amz-json-1.1, DynamoDB's protocol's
+		// neighbour, is 404 too.
+		{"amz json 1.1", "application/x-amz-json-1.1", "DynamoDB_20120810.PutItem", "json11", 404, "", "<UnknownOperationException/>\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{}
+			if tc.contentType != "" {
+				h.Set("Content-Type", tc.contentType)
+			}
+			if tc.target != "" {
+				h.Set("X-Amz-Target", tc.target)
+			}
+			body := tc.body
+			if strings.HasPrefix(tc.target, "DynamoDB_20120810.PutItem") {
+				body = fmt.Sprintf(put, tc.body)
+			}
+			var raw []byte
+			if body != "" {
+				raw = []byte(body)
+			}
+			res := rawDo(t, "POST", p.URL+"/", h, raw)
+			if res.Status != tc.status || !strings.Contains(string(res.Body), tc.want) {
+				t.Fatalf("%d %s, want %d with %q", res.Status, res.Body, tc.status, tc.want)
+			}
+			checkFrontHeaders(t, tc.name, res, "keep-alive")
+			if ct, ok := res.Header["Content-Type"]; tc.respType == "" && ok {
+				t.Errorf("Content-Type %q, want none", ct)
+			} else if tc.respType != "" && res.Header.Get("Content-Type") != tc.respType {
+				t.Errorf("Content-Type %q, want %q", res.Header.Get("Content-Type"), tc.respType)
+			}
+			if tc.status == 404 && res.Header.Get("x-amz-crc32") != "3552371480" {
+				t.Errorf("x-amz-crc32 %q, want DynamoDB's 3552371480", res.Header.Get("x-amz-crc32"))
+			}
+			if strings.HasPrefix(tc.target, "DynamoDB_20120810.PutItem") {
+				written := get(t, p.Client(), "ctype", item{"pk": S(tc.body)}) != nil
+				if written != (tc.status == 200) {
+					t.Errorf("item written: %v, want %v", written, tc.status == 200)
+				}
+			}
+		})
+	}
+}
+
 func gzipBytes(s string) []byte {
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
@@ -276,6 +362,13 @@ func TestFrontCompressedRequests(t *testing.T) {
 		// test_deflate_request_not_deflated: 500.
 		{"deflate empty", "deflate", func(string) []byte { return []byte{} }, 500},
 		{"not deflate", "deflate", func(pk string) []byte { return []byte(putBody(pk)) }, 500},
+		// [alt-req] test_gzip_request_oversized: a small gzip body that
+		// decompresses past 16 MB is refused, by DynamoDB with 500 (by
+		// Alternator with 413, which that test also admits).
+		{"gzip over 16 MB decompressed", "gzip", func(pk string) []byte {
+			b := putBody(pk)
+			return gzipBytes(b[:len(b)-1] + strings.Repeat(" ", 20<<20) + "}")
+		}, 500},
 		// [alt-req] test_garbage_content_encoding: an unknown coding is
 		// 500 too.
 		{"garbage coding", "garbage", func(pk string) []byte { return []byte(putBody(pk)) }, 500},
@@ -360,7 +453,14 @@ func TestFrontCompressedResponses(t *testing.T) {
 		{"deflate;q=0.5,gzip;q=0.", "", "deflate"},
 		{"deflate;q=0.5,gzip;q=0.x", "", "gzip"},
 		{"deflate;q=-0.5,gzip;q=0.2", "", "gzip"},
-		{"gzip;nq=1;q=0 ", "", ""},
+		{"deflate;q=0.5,gzip;q=0. x", "", "gzip"},
+		// [alt-resp]: a weight is read from the first parameter holding
+		// "q=": "q= 0" and " q=0" weigh 0, "q =0" is passed over for the
+		// "q=1" after it, and "nq=0" weighs 0.
+		{"gzip;q= 0;q=1", "", ""},
+		{"gzip;q =0;q=1", "", "gzip"},
+		{"gzip; q=0;q=1", "", ""},
+		{"gzip;nq=0;q=1", "", ""},
 		{"gzip;q=0, gzip;q=1, gzip;q=0", "", "gzip"},
 		{"br,identity;q=0.5,gzip;q=0.0001", "", "gzip"},
 	} {
@@ -413,6 +513,27 @@ func TestFrontCompressedResponses(t *testing.T) {
 			if !bytes.Equal(body, plain.Body) {
 				t.Errorf("%s: decompressed body differs from the uncompressed answer", what)
 			}
+		}
+	}
+
+	// Several Accept-Encoding headers: [alt-resp]
+	// test_multiple_accept_encoding_headers, against DynamoDB, which
+	// reads only the first of them.
+	for _, tc := range []struct {
+		headers []string
+		want    string
+	}{
+		{[]string{"gzip", "identity"}, "gzip"},
+		{[]string{"identity", "gzip"}, ""},
+	} {
+		h := apiHeaders("GetItem")
+		h["Accept-Encoding"] = tc.headers
+		res := rawDo(t, "POST", p.URL+"/", h, getBody("pk, x"))
+		if res.Status != 200 {
+			t.Fatalf("Accept-Encoding headers %q: status %d: %s", tc.headers, res.Status, res.Body)
+		}
+		if got := res.Header.Get("Content-Encoding"); got != tc.want {
+			t.Errorf("Accept-Encoding headers %q: Content-Encoding %q, want %q", tc.headers, got, tc.want)
 		}
 	}
 }

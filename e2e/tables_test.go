@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/engine"
 )
 
 var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
@@ -110,7 +112,7 @@ func TestCreateTableProvisionedStreamsSSEClassProtection(t *testing.T) {
 	}
 	deepEqual(t, "SSEDescription", d.SSEDescription, &types.SSEDescription{
 		Status: types.SSEStatusEnabled, SSEType: types.SSETypeKms,
-		KMSMasterKeyArn: aws.String("arn:aws:kms:us-east-1:000000000000:key/my-key")})
+		KMSMasterKeyArn: aws.String("arn:aws:kms:us-east-1:" + engine.DefaultAccountID + ":key/my-key")})
 	if d.TableClassSummary == nil || d.TableClassSummary.TableClass != types.TableClassStandardInfrequentAccess {
 		t.Errorf("TableClassSummary %+v", d.TableClassSummary)
 	}

@@ -98,6 +98,10 @@ func Open(opts Options) (*DB, error) {
 		}
 	}
 	db := &DB{opts: opts, store: st, shared: st.Shared(), log: opts.Logger, bgStop: make(chan struct{}), pruneNow: make(chan struct{}, 1)}
+	if err := db.resolveAccount(); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("the database's account: %w", err)
+	}
 	if db.shared {
 		db.node = newNode(db)
 		if err := db.node.join(); err != nil {

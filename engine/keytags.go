@@ -42,4 +42,7 @@ const (
 	// Exports and imports (export.go, import.go).
 	metaTagExport = 'E' // export ARN -> JSON exportMeta
 	metaTagImport = 'I' // import ARN -> JSON importMeta
+
+	// The database's own settings (account.go).
+	metaTagAccount = 'a' // -> the account id in the database's ARNs
 )

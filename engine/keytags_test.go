@@ -21,6 +21,7 @@ var metaTags = map[string]byte{
 	"token": metaTagToken, "tokenExpiry": metaTagTokenExpiry,
 	"node": metaTagNode, "lease": metaTagLease, "fence": metaTagFence, "streamPos": metaTagStreamPos,
 	"backup": metaTagBackup, "restore": metaTagRestore, "export": metaTagExport, "import": metaTagImport,
+	"account": metaTagAccount,
 }
 
 // namespaces are the first bytes of every key, for the same test.

@@ -53,8 +53,12 @@ type Options struct {
 	Logger *slog.Logger
 	// Now returns the current time. The default is time.Now.
 	Now func() time.Time
-	// Region and AccountID appear in ARNs. The defaults are DefaultRegion
-	// and DefaultAccountID.
+	// Region and AccountID appear in ARNs. The default region is
+	// DefaultRegion. An AccountID left empty, or DefaultAccountID, is
+	// dynago's default account: a database keeps the account it was first
+	// opened with (stored with its data), DefaultAccountID for a new one
+	// and LegacyAccountID for one written before that account was
+	// dynago's default; any other AccountID is used, and kept, as given.
 	Region    string
 	AccountID string
 
@@ -91,8 +95,17 @@ type Options struct {
 // The defaults of Options, which EnsureDefaults fills in. Commands that
 // show them (dynago serve's flags) read them from here.
 const (
-	DefaultRegion    = "us-east-1"
-	DefaultAccountID = "000000000000"
+	DefaultRegion = "us-east-1"
+	// DefaultAccountID is the account in a new database's ARNs. It is
+	// derived from the name dynago (the first twelve decimal digits of
+	// its SHA-256, as --namespace account-region derives one from an
+	// access key), so that it is no account a test or an example makes
+	// up: an ARN naming 000000000000 or 123456789012 names another
+	// account's table, as it would on DynamoDB, not one of dynago's.
+	DefaultAccountID = "852375281893"
+	// LegacyAccountID is the account dynago put in ARNs before
+	// DefaultAccountID; a database written then keeps it (account.go).
+	LegacyAccountID = "000000000000"
 	// DefaultNodeLeaseTimeout: a node silent for 5 s loses its leases.
 	DefaultNodeLeaseTimeout = 5 * time.Second
 	// DefaultStreamShardDuration: DynamoDB rolls a stream's shard over

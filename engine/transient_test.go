@@ -265,7 +265,7 @@ func TestGSIPhasesAdmission(t *testing.T) {
 	if _, err := db.UpdateTimeToLive(&dynamo.UpdateTimeToLiveInput{TableName: "phs", TimeToLiveSpecification: &dynamo.TimeToLiveSpecification{Enabled: true, AttributeName: "ttl"}}); err != nil {
 		t.Fatalf("UpdateTimeToLive while the index backfills: %v", err)
 	}
-	if err := db.TagResource(&dynamo.TagResourceInput{ResourceArn: "arn:aws:dynamodb:us-east-1:000000000000:table/phs", Tags: []dynamo.Tag{{Key: "k", Value: "v"}}}); err != nil {
+	if err := db.TagResource(&dynamo.TagResourceInput{ResourceArn: "arn:aws:dynamodb:us-east-1:" + DefaultAccountID + ":table/phs", Tags: []dynamo.Tag{{Key: "k", Value: "v"}}}); err != nil {
 		t.Fatalf("TagResource while the index backfills: %v", err)
 	}
 	if err := tableIOPS(2); err != nil {

@@ -173,7 +173,7 @@ func TestTTLEnableDisableDescribe(t *testing.T) {
 
 	// The table's ARN names it too; the partition key is a valid TTL
 	// attribute (DynamoDB accepts it).
-	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/ttl1"
+	arn := "arn:aws:dynamodb:us-east-1:" + DefaultAccountID + ":table/ttl1"
 	wantTTL(t, db, arn, "ENABLED", "other")
 	clk.Add(time.Hour)
 	setTTL(t, db, arn, false, "other")

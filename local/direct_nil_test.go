@@ -228,7 +228,7 @@ func TestDirectMissingMembers(t *testing.T) {
 				}
 		},
 		"UntagResource": func() (any, func(local.API, any) error) {
-			return &dynamodb.UntagResourceInput{ResourceArn: str("arn:aws:dynamodb:us-east-1:000000000000:table/Tab"), TagKeys: []string{"k"}},
+			return &dynamodb.UntagResourceInput{ResourceArn: str("arn:aws:dynamodb:us-east-1:" + local.AccountID + ":table/Tab"), TagKeys: []string{"k"}},
 				func(c local.API, in any) error {
 					_, err := c.UntagResource(ctx, in.(*dynamodb.UntagResourceInput))
 					return err

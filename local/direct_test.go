@@ -248,7 +248,7 @@ func TestDirectErrors(t *testing.T) {
 			return err
 		},
 		"tag without a value": func(c local.API) error {
-			_, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/Tab"),
+			_, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String("arn:aws:dynamodb:us-east-1:" + local.AccountID + ":table/Tab"),
 				Tags: []types.Tag{{Key: aws.String("k")}}})
 			return err
 		},

@@ -39,7 +39,9 @@ import (
 )
 
 // The account, region and credentials of a local database's clients.
-// Signatures are not checked; the region and account appear in ARNs.
+// Signatures are not checked; the region and account appear in ARNs (a
+// directory written before AccountID was engine.DefaultAccountID keeps
+// the account it was written with, engine.LegacyAccountID).
 const (
 	Region          = engine.DefaultRegion
 	AccountID       = engine.DefaultAccountID

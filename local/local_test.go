@@ -296,7 +296,7 @@ func TestStreamAndWaiters(t *testing.T) {
 		t.Fatal(err)
 	}
 	arn := desc.Table.LatestStreamArn
-	if arn == nil || !strings.HasPrefix(*arn, "arn:aws:dynamodb:us-east-1:000000000000:table/Orders/stream/") {
+	if arn == nil || !strings.HasPrefix(*arn, "arn:aws:dynamodb:us-east-1:"+local.AccountID+":table/Orders/stream/") {
 		t.Fatalf("LatestStreamArn = %v", aws.ToString(arn))
 	}
 	sd, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})

@@ -26,14 +26,16 @@ const (
 // responseCoding picks the coding of a response from the request's
 // Accept-Encoding header, as DynamoDB does (each rule below was recorded
 // against DynamoDB in Alternator's test_compressed_response.py): only the
-// last Accept-Encoding header counts; names are case-insensitive and
-// must be exactly gzip, deflate or *; the first q parameter counts, a
-// q over 1 is 1, one that is not a number is 1, a negative one is 0; a
-// coding of weight 0 is refused; "*" stands for gzip and deflate where
-// they are not named; identity is ignored. The coding of highest weight
-// wins; on a tie a named coding beats one given by "*", then the one
-// named first, and gzip beats deflate when both come from "*". "" means
-// no compression.
+// first Accept-Encoding header counts, when a request has several; names
+// are case-insensitive and must be exactly gzip, deflate or *; a
+// coding's weight is read from its first parameter holding "q=" (so
+// "q =0" is no weight and "nq=0" is one; see parseWeight); a q over 1 is
+// 1, one that is not a number is 1, a negative one is 0; a coding of
+// weight 0 is refused; "*" stands for gzip and deflate where they are
+// not named; identity is ignored. The coding of highest weight wins; on a
+// tie a named coding beats one given by "*", then the one named first,
+// and gzip beats deflate when both come from "*". "" means no
+// compression.
 func responseCoding(values []string) string {
 	if len(values) == 0 {
 		return ""
@@ -45,7 +47,7 @@ func responseCoding(values []string) string {
 		set   bool
 	}
 	var gz, df, star choice
-	for i, part := range strings.Split(values[len(values)-1], ",") {
+	for i, part := range strings.Split(values[0], ",") {
 		params := strings.Split(part, ";")
 		name := strings.ToLower(strings.TrimSpace(params[0]))
 		var c *choice
@@ -59,15 +61,7 @@ func responseCoding(values []string) string {
 		default:
 			continue
 		}
-		q := 1.0
-		for _, p := range params[1:] {
-			k, v, ok := strings.Cut(p, "=")
-			if !ok || strings.TrimSpace(k) != "q" {
-				continue
-			}
-			q = parseQ(strings.TrimSpace(v))
-			break
-		}
+		q := parseWeight(params[1:])
 		// A coding named more than once takes its highest weight.
 		if !c.set || q > c.q {
 			*c = choice{q: q, pos: i, named: name != "*", set: true}
@@ -100,6 +94,22 @@ func responseCoding(values []string) string {
 		return codingDeflate
 	}
 	return codingGzip
+}
+
+// parseWeight reads a coding's weight from its parameters, as DynamoDB
+// reads it (Alternator's test_compressed_response.py, recorded against
+// DynamoDB): the first parameter that holds "q=" anywhere gives it, from
+// the text after that "q=", spaces trimmed. So "q= 0" and " q=0" weigh
+// 0; "q =0" holds no "q=" and is passed over; "nq=0" holds one and
+// weighs 0; of "q=1;q=0.2" the first counts. Without such a parameter
+// the weight is 1.
+func parseWeight(params []string) float64 {
+	for _, p := range params {
+		if i := strings.Index(p, "q="); i >= 0 {
+			return parseQ(strings.TrimSpace(p[i+len("q="):]))
+		}
+	}
+	return 1
 }
 
 // parseQ reads a q value: "0." is 0, a number over 1 is 1, a negative

@@ -47,6 +47,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"mime"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -325,6 +326,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
 		return
 	}
+	if !admin && !jsonContentType(r.Header.Get("Content-Type")) && hasBody(r) {
+		// DynamoDB answers a POST whose body is not declared JSON (a
+		// Content-Type neither application/x-amz-json-1.0 nor
+		// application/json, or none) with its 404 page, before it looks
+		// at the target or the signature.
+		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
+		return
+	}
 	c := &inflight{r: r, w: w, db: s.db, src: s.budget.join(sourceOf(r.RemoteAddr))}
 	var ans *answer
 	var opName string
@@ -447,6 +456,60 @@ const (
 <body>Page Not Found</body>
 </html>`
 )
+
+// The media types of DynamoDB's JSON protocol: the one its SDKs send,
+// and plain JSON, which DynamoDB also reads (dynalite's test/connection.js,
+// recorded against DynamoDB).
+const (
+	contentTypeAmzJSON = contentType
+	contentTypeJSON    = "application/json"
+)
+
+// jsonContentType reports whether a request's Content-Type declares a
+// body DynamoDB reads: application/x-amz-json-1.0 or application/json.
+// Parameters are allowed: a client that sent "application/json;
+// charset=utf-8" had DynamoDB take its requests (issue #41 of
+// github.com/jonsaw/amazon-cognito-identity-dart, a Query through
+// DynamoDB's endpoint); no recording says whether DynamoDB reads the
+// type case-insensitively, as RFC 9110 8.3.1 has it, and dynago does.
+func jsonContentType(v string) bool {
+	mt := mediaType(v)
+	return mt == contentTypeAmzJSON || mt == contentTypeJSON
+}
+
+// mediaType is a Content-Type's type and subtype in lower case, without
+// parameters; "" when there is none or it does not parse.
+func mediaType(v string) string {
+	if v == contentType {
+		return v // what the SDKs send: no parsing
+	}
+	mt, _, err := mime.ParseMediaType(v)
+	if err != nil {
+		return ""
+	}
+	return mt
+}
+
+// hasBody reports whether a request has a body: a Content-Length over
+// zero, or a body of unknown length (chunked), which is taken for one
+// without reading it.
+func hasBody(r *http.Request) bool { return r.ContentLength != 0 }
+
+// responseContentType is the Content-Type of a JSON answer to r. DynamoDB
+// answers application/x-amz-json-1.0 to a request of that type, and
+// application/json to any other it serves (a request of type
+// application/json, or without a body and of any type or none), as
+// dynalite's test/connection.js records: "should return
+// SerializationException if body is application/json but not JSON" and
+// "should return UnknownOperationException if no target" answer
+// application/json. dynago's own requests (under /dynago/) are answered
+// application/x-amz-json-1.0 whatever they send.
+func responseContentType(r *http.Request) string {
+	if strings.HasPrefix(r.URL.Path, adminPrefix) || mediaType(r.Header.Get("Content-Type")) == contentTypeAmzJSON {
+		return contentType
+	}
+	return contentTypeJSON
+}
 
 // options answers an OPTIONS request to the API. With an Origin DynamoDB
 // answers 200 with an empty body and its CORS headers; dynago does so for
@@ -650,7 +713,7 @@ func (s *Server) writeErrorStatus(w http.ResponseWriter, r *http.Request, status
 // charged to the buffer budget while it is sent.
 func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", contentType)
+	h.Set("Content-Type", responseContentType(r))
 	if len(body) >= compressThreshold {
 		if coding := responseCoding(r.Header.Values("Accept-Encoding")); coding != "" {
 			z := compress(getBuf(), coding, body)

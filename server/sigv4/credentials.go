@@ -10,8 +10,10 @@ import (
 
 // DefaultAccountID is the account a credential belongs to when its line
 // names none: the account the engine puts in ARNs by default
-// (engine.Options.AccountID).
-const DefaultAccountID = "000000000000"
+// (engine.DefaultAccountID, which a test keeps equal to it; a database
+// written before it was the default keeps its old account, see
+// engine.Options.AccountID).
+const DefaultAccountID = "852375281893"
 
 // Credential is one access key the server accepts.
 type Credential struct {

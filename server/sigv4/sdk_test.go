@@ -232,3 +232,11 @@ func TestSDKAgainstServer(t *testing.T) {
 		}
 	})
 }
+
+// TestDefaultAccountIsTheEngines: a key listed without an account belongs
+// to the account the engine puts in ARNs by default.
+func TestDefaultAccountIsTheEngines(t *testing.T) {
+	if sigv4.DefaultAccountID != engine.DefaultAccountID {
+		t.Fatalf("sigv4.DefaultAccountID %s, engine.DefaultAccountID %s", sigv4.DefaultAccountID, engine.DefaultAccountID)
+	}
+}

@@ -30,6 +30,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/internal/pgtest"
 	"github.com/dynago/dynago/testserver"
 )
@@ -392,8 +393,8 @@ func TestServeConsoleCapacityPerNamespace(t *testing.T) {
 
 // TestServeAuthAccountsInNamespaceARNs: with --auth and --namespace
 // account-region, a namespace's ARNs carry the account the credentials
-// file gives its key (docs/AUTH.md), 000000000000 for a key listed
-// without one, and a tag operation on that ARN finds the table.
+// file gives its key (docs/AUTH.md), dynago's default account for a key
+// listed without one, and a tag operation on that ARN finds the table.
 func TestServeAuthAccountsInNamespaceARNs(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "credentials")
 	if err := os.WriteFile(file, []byte("AKIDWITHACCOUNT secret-one 123456789012\nAKIDNOACCOUNT secret-two\n"), 0o600); err != nil {
@@ -404,7 +405,7 @@ func TestServeAuthAccountsInNamespaceARNs(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct{ key, secret, account string }{
 		{"AKIDWITHACCOUNT", "secret-one", "123456789012"},
-		{"AKIDNOACCOUNT", "secret-two", "000000000000"},
+		{"AKIDNOACCOUNT", "secret-two", engine.DefaultAccountID},
 	} {
 		client := signedClient(p.URL, c.key, c.secret, nil)
 		createTable(t, client, "arned")
