@@ -169,7 +169,7 @@ func runBackupCreate(env *Env, args []string) error {
 		return apiError(err)
 	}
 	arn := aws.ToString(out.BackupDetails.BackupArn)
-	if *wait && out.BackupDetails.BackupStatus != types.BackupStatusAvailable {
+	if *wait {
 		err := waitFor(ctx, env.Stderr, "backup "+arn, func(ctx context.Context) (string, bool, error) {
 			d, err := c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String(arn)})
 			if err != nil {
@@ -201,7 +201,8 @@ func defaultBackupName(table string, now time.Time) string {
 
 // waitFor polls check until it reports done, sleeping from 100 ms up to
 // 5 s between calls, and prints on w what it waits for and its status
-// when the status changes and at most every 5 s otherwise.
+// when the status changes, every 5 s otherwise, and once done (also when
+// the first answer already is).
 func waitFor(ctx context.Context, w io.Writer, what string, check func(context.Context) (status string, done bool, err error)) error {
 	start := time.Now()
 	delay := 100 * time.Millisecond
@@ -487,7 +488,7 @@ func runRestore(env *Env, args []string) error {
 		}
 		desc = out.TableDescription
 	}
-	if *wait && desc.TableStatus != types.TableStatusActive {
+	if *wait {
 		err := waitFor(ctx, env.Stderr, "table "+*to, func(ctx context.Context) (string, bool, error) {
 			d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(*to)})
 			if err != nil {
