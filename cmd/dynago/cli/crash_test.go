@@ -173,6 +173,9 @@ type crashTable struct {
 	indexed bool // UpdateTable adding index "byg" acknowledged
 	ttl     bool // UpdateTimeToLive acknowledged
 	deleted bool // DeleteTable acknowledged
+	// deleting is a DeleteTable sent and not acknowledged: in flight at
+	// the kill, it may have landed.
+	deleting bool
 }
 
 func newCrashState() *crashState {
@@ -369,10 +372,13 @@ func (s *crashState) ddlStep(ctx context.Context, c *dynamodb.Client, trial, j i
 			return nil
 		}
 		old := fmt.Sprintf("ddl-%d-%d", trial, life-2)
+		s.mu.Lock()
+		s.tables[old].deleting = true
+		s.mu.Unlock()
 		_, err = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(old)})
 		if err == nil {
 			s.mu.Lock()
-			s.tables[old].deleted = true
+			s.tables[old].deleted, s.tables[old].deleting = true, false
 			s.mu.Unlock()
 		}
 	}
@@ -513,9 +519,15 @@ func verifyTable(t *testing.T, c *dynamodb.Client, name string, tb *crashTable) 
 		}
 		return
 	}
+	if errors.As(err, &nf) && tb.deleting {
+		// Its DeleteTable was in flight at the kill, and landed.
+		tb.deleted, tb.deleting = true, false
+		return
+	}
 	if errors.As(err, &nf) {
 		t.Fatalf("acknowledged table %s is lost", name)
 	}
+	tb.deleting = false // the DeleteTable in flight did not land
 	must(t, err)
 	if got := len(scanAll(t, c, name)); got < tb.items {
 		t.Fatalf("table %s: %d items, %d acknowledged", name, got, tb.items)
