@@ -1,10 +1,15 @@
 package console_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/exports"
 	"github.com/dynago/dynago/local"
 	"github.com/dynago/dynago/server/console"
 )
@@ -21,17 +27,27 @@ import (
 // follow that table from CREATING to ACTIVE with the same items; turn
 // point-in-time recovery on, see its window, and restore the table as it
 // was at a moment of the window and at its latest restorable time; delete
-// the backup and turn recovery off. The engine's clock is moved by the test, so the writes
-// before and after the moment chosen are minutes apart.
+// the backup and turn recovery off. Exports: refused while recovery is off,
+// then one of the table now, followed from IN_PROGRESS to COMPLETED, and
+// one of the moment in Ion, each with its manifest in the folder standing
+// for S3. The engine's clock is moved by the test, so the writes before
+// and after the moment chosen are minutes apart.
 func TestBrowserBackups(t *testing.T) {
 	var offset atomic.Int64 // added to the engine's clock
+	// Exports go to a folder standing for S3 (bucket B is its sub-folder
+	// B), and the first one waits for the test's word before it writes,
+	// so that the page is seen following it while it is IN_PROGRESS.
+	s3dir := t.TempDir()
+	held := &heldExchange{Exchange: exports.New(exports.Config{Dir: s3dir}), gate: make(chan struct{})}
 	db, err := local.Open(local.WithEngineOptions(func(o *engine.Options) {
 		o.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+		o.Exchange = held
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	t.Cleanup(held.release) // before the database closes, whatever happened
 	site := httptest.NewServer(console.With(db.Handler(), console.Options{}))
 	t.Cleanup(site.Close)
 	api(t, site.URL, "CreateTable", `{"TableName": "Music", "BillingMode": "PAY_PER_REQUEST",
@@ -46,8 +62,23 @@ func TestBrowserBackups(t *testing.T) {
 	p.go_("#table/Music")
 	p.waitText("#backup-list", "No backups of this table.")
 	p.waitText("#pitr-state", "Point-in-time recovery: off.")
-	if !eval[bool](p, `document.querySelector("#export-table").disabled`) {
-		t.Errorf("the export button is enabled, but ExportTableToPointInTime is not served")
+
+	// Exports need point-in-time recovery: the page says so, and a call
+	// made anyway shows the API's PointInTimeRecoveryUnavailableException
+	// (DynamoDB API Reference, ExportTableToPointInTime, Errors: "Point in
+	// time recovery has not yet been enabled for this source table").
+	p.waitText("#export-list", "No exports of this table.")
+	p.waitText("#export-hint", "Exports need point-in-time recovery")
+	var desc struct{ Table struct{ TableArn string } }
+	json.Unmarshal([]byte(api(t, site.URL, "DescribeTable", `{"TableName": "Music"}`)), &desc)
+	arn := desc.Table.TableArn
+	wantErr := apiError(t, site.URL, "ExportTableToPointInTime", fmt.Sprintf(`{"TableArn": %q, "S3Bucket": "exports"}`, arn))
+	if !strings.HasPrefix(wantErr, "PointInTimeRecoveryUnavailableException: ") {
+		t.Errorf("ExportTableToPointInTime without PITR: %q", wantErr)
+	}
+	p.do("export without PITR", chromedp.SetValue(`#export-bucket`, "exports"), chromedp.Click(`#export-table`))
+	if got := p.waitText("#export-out .error", "PointInTimeRecoveryUnavailableException"); got != wantErr {
+		t.Errorf("the page shows %q, the API said %q", got, wantErr)
 	}
 
 	// A backup, from the page: AVAILABLE, with the table's three items.
@@ -63,7 +94,7 @@ func TestBrowserBackups(t *testing.T) {
 	}
 
 	// A name the API refuses is shown in its words.
-	wantErr := apiError(t, site.URL, "CreateBackup", `{"TableName": "Music", "BackupName": "no spaces"}`)
+	wantErr = apiError(t, site.URL, "CreateBackup", `{"TableName": "Music", "BackupName": "no spaces"}`)
 	p.do("create a backup with a bad name", chromedp.SetValue(`#backup-name`, "no spaces"), chromedp.Click(`#create-backup`))
 	if got := p.waitText("#backups .error", "ValidationException"); got != wantErr {
 		t.Errorf("the page shows %q, the API said %q", got, wantErr)
@@ -136,7 +167,56 @@ func TestBrowserBackups(t *testing.T) {
 	if got := count(t, site.URL, "Music-then", ""); got != 3 {
 		t.Errorf("the table restored to %s holds %d items, want 3", then, got)
 	}
+
+	// An export of the table now (four items), from the page. It is
+	// IN_PROGRESS until the exchange is let go, and the page, reading it
+	// again by itself, then shows it COMPLETED with the four items and its
+	// manifest, which is in the folder standing for S3.
+	if p.text("#export-hint") != "" {
+		t.Errorf("with PITR on, the export hint still reads %q", p.text("#export-hint"))
+	}
+	p.do("export now", chromedp.SetValue(`#export-bucket`, "exports"), chromedp.SetValue(`#export-prefix`, "music"), chromedp.Click(`#export-table`))
+	p.waitText("#exports .export-status", "IN_PROGRESS")
+	if got := p.text("#export-out"); got != "" {
+		t.Errorf("the export started, but the page shows %q", got)
+	}
+	first := exportsOf(t, site.URL, arn)
+	if len(first) != 1 {
+		t.Fatalf("ListExports lists %d exports, want 1", len(first))
+	}
+	held.release()
+	e1 := checkExport(t, p, site.URL, s3dir, first[0], 4)
+	if e1.ExportFormat != "DYNAMODB_JSON" || e1.S3Bucket != "exports" || e1.S3Prefix != "music" {
+		t.Errorf("the export from the page: format %s, bucket %s, prefix %s", e1.ExportFormat, e1.S3Bucket, e1.S3Prefix)
+	}
+	// And one in Ion, of the moment chosen above (three items).
+	p.choose("#export-format", "ION")
+	p.do("export the moment", chromedp.SetValue(`#export-time`, then), chromedp.Click(`#export-table`))
+	p.waitJS("a second export listed", `document.querySelectorAll("#exports tbody tr").length === 2`)
+	var second string
+	for _, a := range exportsOf(t, site.URL, arn) {
+		if a != first[0] {
+			second = a
+		}
+	}
+	if second == "" {
+		t.Fatalf("ListExports lists no second export")
+	}
+	e2 := checkExport(t, p, site.URL, s3dir, second, 3)
+	thenT, _ := time.Parse(time.RFC3339Nano, then)
+	if e2.ExportFormat != "ION" || int64(math.Round(e2.ExportTime*1000)) != thenT.UnixMilli() {
+		t.Errorf("the export of the moment: format %s, time %v, want ION at %s", e2.ExportFormat, e2.ExportTime, then)
+	}
+	if got := p.text(exportRow(second) + " .export-time"); got != then {
+		t.Errorf("the export of the moment shows the time %q, want %q", got, then)
+	}
 	p.screenshot("backups")
+	// A time that is not one is refused before any call.
+	p.do("export at no time", chromedp.SetValue(`#export-time`, "yesterday"), chromedp.Click(`#export-table`))
+	p.waitText("#export-out .error", `Not a time: "yesterday"`)
+	if got := len(exportsOf(t, site.URL, arn)); got != 2 {
+		t.Errorf("ListExports lists %d exports, want 2", got)
+	}
 
 	// Delete the backup, with a second click.
 	p.do("delete the backup", chromedp.Click(row+` .delete-backup`))
@@ -177,6 +257,77 @@ func TestBrowserBackups(t *testing.T) {
 	p.waitText("#pitr-toggle", "Click again")
 	p.do("confirm", chromedp.Click(`#pitr-toggle`))
 	p.waitText("#pitr-state", "Point-in-time recovery: off.")
+}
+
+// heldExchange is an exchange whose exports wait until release.
+type heldExchange struct {
+	engine.Exchange
+	gate chan struct{}
+	once sync.Once
+}
+
+func (x *heldExchange) BeginExport(ctx context.Context, job engine.ExportJob) (engine.ExportSink, error) {
+	<-x.gate
+	return x.Exchange.BeginExport(ctx, job)
+}
+
+func (x *heldExchange) release() { x.once.Do(func() { close(x.gate) }) }
+
+// exportDesc is what the test reads of DescribeExport.
+type exportDesc struct {
+	ExportArn, ExportStatus, ExportFormat, S3Bucket, S3Prefix, ExportManifest string
+	ExportTime                                                                float64
+	ItemCount                                                                 int64
+}
+
+// exportsOf is the ARNs of the table's exports, as ListExports gives them.
+func exportsOf(t *testing.T, url, tableArn string) []string {
+	t.Helper()
+	var out struct{ ExportSummaries []struct{ ExportArn string } }
+	json.Unmarshal([]byte(api(t, url, "ListExports", fmt.Sprintf(`{"TableArn": %q}`, tableArn))), &out)
+	var arns []string
+	for _, s := range out.ExportSummaries {
+		arns = append(arns, s.ExportArn)
+	}
+	return arns
+}
+
+// exportRow is the selector of an export's row on the page.
+func exportRow(exportArn string) string {
+	return fmt.Sprintf("#exports tr[data-export=%q]", exportArn[strings.LastIndex(exportArn, "/")+1:])
+}
+
+// checkExport waits for the page to show the export COMPLETED with items
+// items, checks the page's row against DescribeExport, and that the
+// manifest it names is in the folder standing for S3 and counts the items.
+func checkExport(t *testing.T, p *page, url, s3dir, exportArn string, items int64) exportDesc {
+	t.Helper()
+	row := exportRow(exportArn)
+	p.waitText(row+" .export-status", "COMPLETED")
+	var out struct{ ExportDescription exportDesc }
+	json.Unmarshal([]byte(api(t, url, "DescribeExport", fmt.Sprintf(`{"ExportArn": %q}`, exportArn))), &out)
+	d := out.ExportDescription
+	if d.ExportStatus != "COMPLETED" || d.ItemCount != items {
+		t.Errorf("DescribeExport: %s with %d items, want COMPLETED with %d", d.ExportStatus, d.ItemCount, items)
+	}
+	if got := p.text(row + " .export-items"); got != fmt.Sprint(items) {
+		t.Errorf("the page shows %q items, want %d", got, items)
+	}
+	if got := p.text(row + " .export-manifest"); got != d.ExportManifest || !strings.HasSuffix(got, "/manifest-summary.json") {
+		t.Errorf("the page shows the manifest %q, DescribeExport says %q", got, d.ExportManifest)
+	}
+	if got := p.text(row + " .export-failure"); got != "" {
+		t.Errorf("the completed export shows a failure: %q", got)
+	}
+	raw, err := os.ReadFile(filepath.Join(s3dir, d.S3Bucket, filepath.FromSlash(d.ExportManifest)))
+	if err != nil {
+		t.Fatalf("the export's manifest: %v", err)
+	}
+	var sum struct{ ItemCount int64 }
+	if err := json.Unmarshal(raw, &sum); err != nil || sum.ItemCount != items {
+		t.Errorf("the manifest %s counts %d items (%v), want %d", d.ExportManifest, sum.ItemCount, err, items)
+	}
+	return d
 }
 
 // count is the number of items a Scan of the table (or one of its indexes)

@@ -162,9 +162,25 @@ func (p *page) choose(sel, value string) {
 	}
 }
 
+// go_ opens the screen of hash and waits until it has drawn itself: the
+// router is done and no part of it still reads "Loading…". Parts load
+// on their own (a table's backups, its recovery window, its exports) and
+// each pushes what is below it down when it arrives; a click aimed at a
+// button below before they are in can land where the button no longer
+// is, and be lost.
 func (p *page) go_(hash string) {
 	p.t.Helper()
-	eval[bool](p, fmt.Sprintf(`(location.hash = %q, true)`, hash))
+	eval[bool](p, fmt.Sprintf(`(() => {
+		if (location.hash === %[1]q) return true;
+		document.querySelector("#view > section")?.setAttribute("data-left", "");
+		location.hash = %[1]q;
+		return true;
+	})()`, hash))
+	p.waitJS("the screen "+hash, `(() => {
+		const v = document.querySelector("#view");
+		const s = v.querySelector(":scope > section");
+		return s && !s.hasAttribute("data-left") && v.getAttribute("aria-busy") === "false" && !v.innerText.includes("Loading…");
+	})()`)
 }
 
 func (p *page) screenshot(name string) {

@@ -2,11 +2,12 @@
 // (ListBackups, DescribeBackup), creating, restoring and deleting one
 // (CreateBackup, RestoreTableFromBackup, DeleteBackup), and point-in-time
 // recovery (DescribeContinuousBackups, UpdateContinuousBackups,
-// RestoreTableToPointInTime). Every action is the API's call; a refusal
+// RestoreTableToPointInTime), and exports to S3 (ExportTableToPointInTime,
+// ListExports, DescribeExport). Every action is the API's call; a refusal
 // shows DynamoDB's error as it came.
 
 import { ddb } from "./api.js";
-import { h, fill, errorBox, field, bytes } from "./dom.js";
+import { h, fill, errorBox, field, bytes, select } from "./dom.js";
 
 // isoTime renders a DynamoDB timestamp (epoch seconds) in UTC.
 export function isoTime(sec) {
@@ -48,6 +49,14 @@ export function backupsBox(name, onLeave) {
   const out = h("div", {});
   const pitr = h("div", { id: "pitr" }, "Loading…");
   const nameInput = h("input", { id: "backup-name", placeholder: `${name}-backup` });
+  const bucketInput = h("input", { id: "export-bucket", placeholder: "bucket" });
+  const prefixInput = h("input", { id: "export-prefix", placeholder: "prefix" });
+  const formatSel = select([["DYNAMODB_JSON", "DynamoDB JSON"], ["ION", "Amazon Ion"]], "DYNAMODB_JSON", { id: "export-format" });
+  const exportAt = h("input", { id: "export-time", placeholder: "now", size: 26 });
+  const exportButton = h("button", { id: "export-table", onclick: () => startExport() }, "Export to S3");
+  const exportHint = h("p", { id: "export-hint", class: "hint" });
+  const exportOut = h("div", { id: "export-out" });
+  const exportList = h("div", { id: "export-list" }, "Loading…");
   const box = h("div", { class: "card", id: "backups" },
     h("h3", {}, "Backups"),
     h("div", { class: "row" },
@@ -55,9 +64,14 @@ export function backupsBox(name, onLeave) {
       h("button", { id: "create-backup", onclick: () => create() }, "Create backup")),
     out, list, restores,
     h("h3", {}, "Point-in-time recovery"), pitr,
-    h("div", { class: "row" },
-      h("button", { id: "export-table", disabled: true, title: "ExportTableToPointInTime is not served yet" }, "Export to S3"),
-      h("small", { class: "hint" }, "Export to S3 is not served by this server yet.")));
+    h("h3", {}, "Exports to S3"),
+    h("div", { class: "row", id: "export-form" },
+      field("S3 bucket", bucketInput),
+      field("Prefix", prefixInput, "optional"),
+      field("Format", formatSel),
+      field("Export time", exportAt, "UTC, ISO 8601, within the window; empty: now"),
+      exportButton),
+    exportHint, exportOut, exportList);
 
   let stopped = false;
   const timers = new Set();
@@ -192,6 +206,7 @@ export function backupsBox(name, onLeave) {
     }
     const p = d.PointInTimeRecoveryDescription || {};
     const on = p.PointInTimeRecoveryStatus === "ENABLED";
+    pitrKnown(on);
     const pout = h("div", {});
     const days = h("input", { id: "pitr-days", type: "number", min: 1, max: 35, value: String(p.RecoveryPeriodInDays || 35) });
     const update = async (spec) => {
@@ -253,7 +268,89 @@ export function backupsBox(name, onLeave) {
       pout);
   };
 
+  // pitrKnown tells the export form whether point-in-time recovery is on:
+  // an export needs it (DynamoDB API Reference, ExportTableToPointInTime:
+  // PointInTimeRecoveryUnavailableException). The button stays usable, so
+  // that a call made anyway shows the API's refusal.
+  const pitrKnown = (on) => {
+    exportButton.title = on ? "" : "Exports need point-in-time recovery";
+    fill(exportHint, on ? "" : "Exports need point-in-time recovery: turn it on above to export this table.");
+  };
+
+  // tableArn is the table's ARN, which the export calls take.
+  let arn;
+  const tableArn = async () => {
+    if (!arn) arn = (await ddb("DescribeTable", { TableName: name })).Table.TableArn;
+    return arn;
+  };
+
+  const startExport = async () => {
+    let req;
+    try {
+      req = { TableArn: await tableArn(), S3Bucket: bucketInput.value.trim(), ExportFormat: formatSel.value };
+      const prefix = prefixInput.value.trim();
+      if (prefix) req.S3Prefix = prefix;
+      if (exportAt.value.trim()) req.ExportTime = parseTime(exportAt.value);
+    } catch (e) {
+      fill(exportOut, errorBox(e));
+      return;
+    }
+    try {
+      await ddb("ExportTableToPointInTime", req);
+      fill(exportOut);
+      await loadExports();
+    } catch (e) {
+      fill(exportOut, errorBox(e));
+    }
+  };
+
+  // loadExports lists the table's exports (ListExports for its ARN, its
+  // pages followed), each with DescribeExport's details, newest first; it
+  // reads them again every second while one is IN_PROGRESS.
+  let exportTimer = false;
+  const loadExports = async () => {
+    try {
+      const table = await tableArn();
+      const sums = [];
+      let token;
+      do {
+        const req = { TableArn: table };
+        if (token) req.NextToken = token;
+        const out = await ddb("ListExports", req);
+        sums.push(...(out.ExportSummaries || []));
+        token = out.NextToken;
+      } while (token);
+      const descs = await Promise.all(sums.map((x) => ddb("DescribeExport", { ExportArn: x.ExportArn })
+        .then((d) => d.ExportDescription)
+        .catch(() => ({ ExportArn: x.ExportArn, ExportStatus: x.ExportStatus }))));
+      descs.sort((a, b) => (b.StartTime || 0) - (a.StartTime || 0));
+      fill(exportList, descs.length === 0 ? h("p", {}, "No exports of this table.") : exportTable(descs));
+      if (descs.some((d) => d.ExportStatus === "IN_PROGRESS") && !exportTimer) {
+        exportTimer = true;
+        later(() => { exportTimer = false; loadExports(); });
+      }
+    } catch (e) {
+      fill(exportList, errorBox(e));
+    }
+  };
+
+  const exportTable = (descs) => h("table", { class: "grid", id: "exports" },
+    h("thead", {}, h("tr", {}, ["Export", "Status", "Export time", "Format", "Destination", "Items", "Manifest", "Failure"].map((c) => h("th", {}, c)))),
+    h("tbody", {}, descs.map((d) => {
+      const id = d.ExportArn.slice(d.ExportArn.lastIndexOf("/") + 1);
+      return h("tr", { "data-export": id },
+        h("td", { class: "mono", title: d.ExportArn }, id),
+        h("td", { class: "export-status" }, d.ExportStatus),
+        h("td", { class: "export-time" }, isoTime(d.ExportTime)),
+        h("td", {}, d.ExportFormat || ""),
+        h("td", { class: "mono" }, d.S3Bucket ? `s3://${d.S3Bucket}/${d.S3Prefix || ""}` : ""),
+        h("td", { class: "num export-items" }, d.ItemCount === undefined || d.ExportStatus !== "COMPLETED" ? "" : String(d.ItemCount)),
+        h("td", { class: "mono export-manifest" }, d.ExportManifest || ""),
+        h("td", { class: "export-failure" }, d.FailureCode || d.FailureMessage ? `${d.FailureCode || ""}${d.FailureCode && d.FailureMessage ? ": " : ""}${d.FailureMessage || ""}` : ""));
+    })));
+
   load();
   loadPITR();
+  loadExports();
   return box;
 }
