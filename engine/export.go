@@ -274,7 +274,7 @@ func (db *DB) runExport(arn string, l *lease) error {
 func (db *DB) writeExport(em *exportMeta) (manifest string, items, billed int64, err error) {
 	x := db.opts.Exchange
 	if x == nil {
-		return "", 0, 0, fmt.Errorf("this server writes no exports: start it with --s3-dir or --s3-endpoint")
+		return "", 0, 0, fmt.Errorf("this server writes no exports: start it with --s3-dir or --s3-endpoint-url")
 	}
 	d := &em.Desc
 	job := ExportJob{

@@ -43,7 +43,7 @@ func (x *exch) bucket(name string) (exchange.Bucket, error) {
 	if x.cfg.S3 != nil {
 		return exchange.NewS3Bucket(x.cfg.S3, name), nil
 	}
-	return nil, errors.New("no S3 is configured: start the server with --s3-dir or --s3-endpoint")
+	return nil, errors.New("no S3 is configured: start the server with --s3-dir or --s3-endpoint-url")
 }
 
 // BeginExport starts an export's files.
