@@ -9,12 +9,15 @@ import (
 )
 
 // maxReleaseBytes is the ceiling for the linux/amd64 release binary:
-// under 30 MB (decimal megabytes, as the release notes count them),
-// built as scripts/release builds it.
-const maxReleaseBytes = 30_000_000
+// under 32 MB (decimal megabytes, as the release notes count them),
+// built as scripts/release builds it. It was 30 MB until export to and
+// import from S3 (dump, load, ExportTableToPointInTime, ImportTable)
+// brought the AWS SDK's S3 client and the export formats: 28.4 MB before
+// them, 30.4 MB with them. The linker regression below added 5.5 MB.
+const maxReleaseBytes = 32_000_000
 
 // TestReleaseBinary builds dynago as scripts/release does for
-// linux/amd64 and checks that it stays under 30 MB and that the linker
+// linux/amd64 and checks that it stays under 32 MB and that the linker
 // removed the methods nothing calls.
 //
 // The second is what keeps the first: in late 2026 one MethodByName
