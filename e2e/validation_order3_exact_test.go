@@ -1,0 +1,63 @@
+package e2e
+
+import (
+	"testing"
+)
+
+// TestValidationOrderExact3 goes on from TestValidationOrderExact2: checks
+// DynamoDB makes before it looks the table up, and the texts of its
+// member constraints, each pinned to a recording against DynamoDB.
+func TestValidationOrderExact3(t *testing.T) {
+	s, _ := start(t)
+	const (
+		val     = nsValidation + "ValidationException"
+		invalid = "One or more parameter values were invalid: "
+	)
+	for _, tc := range []struct {
+		name, op, body string
+		typ, msg       string
+	}{
+		// Query: the operand types of each KeyConditions condition are
+		// checked before the table is looked up (the table "abc" is
+		// absent). dynalite's test/query.js, newer version, run against
+		// DynamoDB: "invalid ComparisonOperator types", "invalid CONTAINS
+		// ComparisonOperator types", "invalid BETWEEN ComparisonOperator
+		// types", "invalid BEGINS_WITH ComparisonOperator types",
+		// "AttributeValueList has different types", "BETWEEN arguments are
+		// in the incorrect order".
+		{"query, LT on a BOOL key condition", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"LT","AttributeValueList":[{"BOOL":true}]}}}`,
+			val, invalid + "ComparisonOperator LT is not valid for BOOL AttributeValue type"},
+		{"query, GE on an SS key condition", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"GE","AttributeValueList":[{"SS":["a"]}]}}}`,
+			val, invalid + "ComparisonOperator GE is not valid for SS AttributeValue type"},
+		{"query, IN on an M key condition", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"IN","AttributeValueList":[{"M":{}}]}}}`,
+			val, invalid + "ComparisonOperator IN is not valid for M AttributeValue type"},
+		{"query, CONTAINS on an NS key condition", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"CONTAINS","AttributeValueList":[{"NS":["1"]}]}}}`,
+			val, invalid + "ComparisonOperator CONTAINS is not valid for NS AttributeValue type"},
+		{"query, NOT_CONTAINS on an L key condition", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"NOT_CONTAINS","AttributeValueList":[{"L":[]}]}}}`,
+			val, invalid + "ComparisonOperator NOT_CONTAINS is not valid for L AttributeValue type"},
+		{"query, BETWEEN on NULL key conditions", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"NULL":true},{"NULL":true}]}}}`,
+			val, invalid + "ComparisonOperator BETWEEN is not valid for NULL AttributeValue type"},
+		{"query, BEGINS_WITH on an N key condition", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"BEGINS_WITH","AttributeValueList":[{"N":"1"}]}}}`,
+			val, invalid + "ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type"},
+		{"query, BEGINS_WITH on a BS key condition", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"BEGINS_WITH","AttributeValueList":[{"BS":["abcd"]}]}}}`,
+			val, invalid + "ComparisonOperator BEGINS_WITH is not valid for BS AttributeValue type"},
+		{"query, IN with mixed types in a key condition", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"IN","AttributeValueList":[{"S":"b"},{"N":"1"}]}}}`,
+			val, invalid + "AttributeValues inside AttributeValueList must be of same type"},
+		{"query, BETWEEN out of order in a key condition", "Query",
+			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"S":"b"},{"S":"a"}]}}}`,
+			val, "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)
+		})
+	}
+}
