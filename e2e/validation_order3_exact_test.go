@@ -55,6 +55,48 @@ func TestValidationOrderExact3(t *testing.T) {
 		{"query, BETWEEN out of order in a key condition", "Query",
 			`{"TableName":"abc","KeyConditions":{"a":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"S":"b"},{"S":"a"}]}}}`,
 			val, "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"},
+
+		// UpdateTable: a capacity past 1000000000000 and the shape of
+		// GlobalSecondaryIndexUpdates are refused before the table is
+		// looked up ("abc" is absent); an index's capacity past it is
+		// not. dynalite's test/updateTable.js, run against DynamoDB: "high
+		// ProvisionedThroughput.ReadCapacityUnits" (and "second", and
+		// WriteCapacityUnits), "empty index struct", "too many empty
+		// GlobalSecondaryIndexUpdates", "repeated
+		// GlobalSecondaryIndexUpdates", "high index ReadCapacityUnits when
+		// table does not exist".
+		{"update table, read capacity out of bounds", "UpdateTable",
+			`{"TableName":"abc","ProvisionedThroughput":{"ReadCapacityUnits":1000000000001,"WriteCapacityUnits":1000000000001}}`,
+			val, "Given value 1000000000001 for ReadCapacityUnits is out of bounds"},
+		{"update table, read capacity out of bounds, write first", "UpdateTable",
+			`{"TableName":"abc","ProvisionedThroughput":{"WriteCapacityUnits":1000000000001,"ReadCapacityUnits":1000000000001}}`,
+			val, "Given value 1000000000001 for ReadCapacityUnits is out of bounds"},
+		{"update table, write capacity out of bounds", "UpdateTable",
+			`{"TableName":"abc","ProvisionedThroughput":{"ReadCapacityUnits":1000000000000,"WriteCapacityUnits":1000000000001}}`,
+			val, "Given value 1000000000001 for WriteCapacityUnits is out of bounds"},
+		{"update table, empty index update", "UpdateTable",
+			`{"TableName":"abc","GlobalSecondaryIndexUpdates":[{}]}`,
+			val, invalid + "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null"},
+		{"update table, six empty index updates", "UpdateTable",
+			`{"TableName":"abc","GlobalSecondaryIndexUpdates":[{},{},{},{},{},{}]}`,
+			val, invalid + "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null"},
+		{"update table, an index updated twice", "UpdateTable",
+			`{"TableName":"abc","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"abc"}},{"Delete":{"IndexName":"abc"}}]}`,
+			val, invalid + "Only one global secondary index update per index is allowed simultaneously. Index: abc"},
+		{"update table, index capacity out of bounds on a missing table", "UpdateTable",
+			`{"TableName":"abc","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"abc","ProvisionedThroughput":{"ReadCapacityUnits":1000000000001,"WriteCapacityUnits":1000000000001}}}]}`,
+			nsService + "ResourceNotFoundException", "Requested resource not found: Table: abc not found"},
+
+		// CreateTable: the same bounds, before the key schema (its
+		// attribute has no definition). dynalite's test/createTable.js,
+		// run against DynamoDB: "high ProvisionedThroughput.ReadCapacityUnits"
+		// (and "second", and WriteCapacityUnits).
+		{"create table, read capacity out of bounds", "CreateTable",
+			`{"TableName":"abc","AttributeDefinitions":[],"KeySchema":[{"KeyType":"HASH","AttributeName":"a"}],"ProvisionedThroughput":{"ReadCapacityUnits":1000000000001,"WriteCapacityUnits":1000000000001}}`,
+			val, "Given value 1000000000001 for ReadCapacityUnits is out of bounds"},
+		{"create table, write capacity out of bounds", "CreateTable",
+			`{"TableName":"abc","AttributeDefinitions":[],"KeySchema":[{"KeyType":"HASH","AttributeName":"a"}],"ProvisionedThroughput":{"ReadCapacityUnits":1000000000000,"WriteCapacityUnits":1000000000001}}`,
+			val, "Given value 1000000000001 for WriteCapacityUnits is out of bounds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)

@@ -864,3 +864,9 @@ func msgBackupTableNotFound(name string) string { return "Table not found: " + n
 func msgKeyNotScalar(kind, name string) string {
 	return "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: " + kind + ": " + name
 }
+
+// msgCapacityOutOfBounds refuses a capacity past what DynamoDB reads at
+// all (throughputBounds).
+func msgCapacityOutOfBounds(v int64, member string) string {
+	return fmt.Sprintf("Given value %d for %s is out of bounds", v, member)
+}
