@@ -97,6 +97,19 @@ func TestValidationOrderExact3(t *testing.T) {
 		{"create table, write capacity out of bounds", "CreateTable",
 			`{"TableName":"abc","AttributeDefinitions":[],"KeySchema":[{"KeyType":"HASH","AttributeName":"a"}],"ProvisionedThroughput":{"ReadCapacityUnits":1000000000000,"WriteCapacityUnits":1000000000001}}`,
 			val, "Given value 1000000000001 for WriteCapacityUnits is out of bounds"},
+
+		// Select's enum is listed SPECIFIC_ATTRIBUTES, COUNT,
+		// ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, by Query and Scan.
+		// paritysuite/dynamodb-conformance,
+		// tests/tier3/error-messages/query.test.ts, "invalid Select
+		// value" (2026-04-25); dynalite's test/query.js and test/scan.js,
+		// "incorrect attributes", against DynamoDB.
+		{"query, unknown Select", "Query",
+			`{"TableName":"abc","KeyConditionExpression":"pk = :v","ExpressionAttributeValues":{":v":{"S":"val"}},"Select":"INVALID_VALUE"}`,
+			val, "1 validation error detected: Value 'INVALID_VALUE' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"},
+		{"scan, unknown Select", "Scan",
+			`{"TableName":"abc","Select":"hi"}`,
+			val, "1 validation error detected: Value 'hi' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)

@@ -132,9 +132,13 @@ func (c *constraints) limit(v *int32) {
 	}
 }
 
-// selectValue checks the Select member.
+// selectValue checks the Select member, listing the values in DynamoDB's
+// order (dynalite's test/query.js and test/scan.js, "incorrect
+// attributes", against DynamoDB; paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/query.test.ts, "invalid Select value",
+// 2026-04-25).
 func (c *constraints) selectValue(v string) {
-	c.enum("select", v, dynamo.SelectAllAttributes, dynamo.SelectAllProjectedAttributes, dynamo.SelectSpecificAttributes, dynamo.SelectCount)
+	c.enum("select", v, dynamo.SelectSpecificAttributes, dynamo.SelectCount, dynamo.SelectAllAttributes, dynamo.SelectAllProjectedAttributes)
 }
 
 // conditionalOperator checks the legacy ConditionalOperator member.
