@@ -110,6 +110,16 @@ func TestValidationOrderExact3(t *testing.T) {
 		{"scan, unknown Select", "Scan",
 			`{"TableName":"abc","Select":"hi"}`,
 			val, "1 validation error detected: Value 'hi' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"},
+
+		// Limit 0: Query names it without its value, Scan with it.
+		// paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+		// query.test.ts and scan.test.ts, "Limit of 0" (2026-04-25).
+		{"query, Limit 0", "Query",
+			`{"TableName":"abc","KeyConditionExpression":"pk = :v","ExpressionAttributeValues":{":v":{"S":"val"}},"Limit":0}`,
+			val, "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+		{"scan, Limit 0", "Scan",
+			`{"TableName":"abc","Limit":0}`,
+			val, "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)

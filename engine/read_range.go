@@ -132,6 +132,15 @@ func (c *constraints) limit(v *int32) {
 	}
 }
 
+// queryLimit checks Query's Limit member, which DynamoDB's newer answers
+// name without its value and with a capital L (msgQueryLimit), where
+// Scan's keeps the older form (limit).
+func (c *constraints) queryLimit(v *int32) {
+	if v != nil && *v < 1 {
+		c.add(msgQueryLimit)
+	}
+}
+
 // selectValue checks the Select member, listing the values in DynamoDB's
 // order (dynalite's test/query.js and test/scan.js, "incorrect
 // attributes", against DynamoDB; paritysuite/dynamodb-conformance,
