@@ -113,11 +113,13 @@ func TestQueryErrorMessages(t *testing.T) {
 	}
 
 	// Limit below 1 breaks the member constraint (API reference, Query:
-	// "Minimum value of 1"; dynalite's tests for the text).
+	// "Minimum value of 1"), named without its value: paritysuite's
+	// tests/tier3/error-messages/query.test.ts, "Limit of 0" (2026-04-25),
+	// newer than dynalite's "Value '0' at 'limit'".
 	for _, n := range []int32{0, -5} {
 		_, err := c.Query(bg(), &dynamodb.QueryInput{TableName: aws.String("qrange"), KeyConditionExpression: aws.String("pk = :p"),
 			ExpressionAttributeValues: pk("a"), Limit: aws.Int32(n)})
-		wantConstraints(t, err, "Value '"+strconv.Itoa(int(n))+"' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
+		wantConstraints(t, err, "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
 	}
 }
 

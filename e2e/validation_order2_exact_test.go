@@ -17,8 +17,11 @@ func TestValidationOrderExact2(t *testing.T) {
 		val = nsValidation + "ValidationException"
 		one = "1 validation error detected: "
 
-		enumRCC    = "Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
-		enumSelect = "Value 'BOGUS' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES, COUNT]"
+		enumRCC = "Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
+		// Select's values in DynamoDB's order: dynalite's query and scan
+		// tests against DynamoDB, paritysuite's
+		// tests/tier3/error-messages/query.test.ts (2026-04-25).
+		enumSelect = "Value 'BOGUS' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"
 		enumXOR    = "Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]"
 		startKey   = "The provided starting key is invalid: "
 		xorApplied = "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"

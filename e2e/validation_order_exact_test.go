@@ -128,12 +128,17 @@ func TestValidationOrderExact(t *testing.T) {
 		// above).
 		{"get item, enum before an empty key value", "GetItem",
 			`{"TableName":"vot","Key":{"pk":{}},"ReturnConsumedCapacity":"BOGUS"}`, val, one + enumRCC},
+		// (Query's Limit in its newer words: paritysuite's
+		// tests/tier3/error-messages/query.test.ts, "Limit of 0",
+		// 2026-04-25.)
 		{"query, Limit before an empty expression value", "Query",
 			`{"TableName":"vot","KeyConditionExpression":"pk = :v","ExpressionAttributeValues":{":v":{}},"Limit":0}`, val,
-			one + "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+			one + "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+		// (Select's values in DynamoDB's order: dynalite's scan test
+		// against DynamoDB, "incorrect attributes".)
 		{"scan, Select before an empty start key value", "Scan",
 			`{"TableName":"vot","ExclusiveStartKey":{"pk":{}},"Select":"BOGUS"}`, val,
-			one + "Value 'BOGUS' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES, COUNT]"},
+			one + "Value 'BOGUS' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"},
 
 		// Scan: a name listed twice in AttributesToGet, then ScanFilter's
 		// and ExclusiveStartKey's values, each before Segment without

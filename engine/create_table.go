@@ -172,6 +172,14 @@ func validateCreateTable(in *dynamo.CreateTableInput) error {
 		return err
 	}
 
+	// A provisioned capacity past what DynamoDB reads at all comes before
+	// the key schema (dynalite's test/createTable.js against DynamoDB:
+	// the out-of-bounds answer to a key attribute without a definition).
+	if in.BillingMode != dynamo.BillingModePayPerRequest {
+		if err := throughputBounds(in.ProvisionedThroughput); err != nil {
+			return err
+		}
+	}
 	hasIndexes := in.LocalSecondaryIndexes != nil || in.GlobalSecondaryIndexes != nil
 	if err := validateKeySchema(in.KeySchema, in.AttributeDefinitions, !hasIndexes); err != nil {
 		return err
@@ -399,6 +407,29 @@ func validateBilling(mode string, p *dynamo.ProvisionedThroughput) error {
 	}
 	if p == nil {
 		return dynamo.Validation("One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+	}
+	return nil
+}
+
+// maxCapacityUnits is the largest ReadCapacityUnits or WriteCapacityUnits
+// DynamoDB reads at all; a larger one is "out of bounds", before the
+// account's limits are consulted and before the table is looked up
+// (dynalite's test/createTable.js and test/updateTable.js, run against
+// DynamoDB: 1000000000000 passes this check, 1000000000001 fails it).
+const maxCapacityUnits = 1000000000000
+
+// throughputBounds refuses a ProvisionedThroughput past maxCapacityUnits,
+// ReadCapacityUnits first (the same tests: both too large name the read
+// units, in either member order).
+func throughputBounds(p *dynamo.ProvisionedThroughput) error {
+	if p == nil {
+		return nil
+	}
+	if !p.ReadNull && p.ReadCapacityUnits > maxCapacityUnits {
+		return dynamo.Validation(msgCapacityOutOfBounds(p.ReadCapacityUnits, "ReadCapacityUnits"))
+	}
+	if !p.WriteNull && p.WriteCapacityUnits > maxCapacityUnits {
+		return dynamo.Validation(msgCapacityOutOfBounds(p.WriteCapacityUnits, "WriteCapacityUnits"))
 	}
 	return nil
 }

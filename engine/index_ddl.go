@@ -390,29 +390,11 @@ func (db *DB) applyGSIUpdates(m *tableMeta, in *dynamo.UpdateTableInput, b stora
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return 0, invalid(msgGSIUpdatesEmpty)
 	}
+	if err := gsiUpdatesShape(in.GlobalSecondaryIndexUpdates); err != nil {
+		return 0, err
+	}
 	online := 0
-	named := map[string]bool{}
 	for _, u := range in.GlobalSecondaryIndexUpdates {
-		var name string
-		actions := 0
-		if u.Create != nil {
-			actions, name = actions+1, u.Create.IndexName
-		}
-		if u.Update != nil {
-			actions, name = actions+1, u.Update.IndexName
-		}
-		if u.Delete != nil {
-			actions, name = actions+1, u.Delete.IndexName
-		}
-		switch {
-		case actions == 0:
-			return 0, invalid("One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
-		case actions > 1:
-			return 0, invalid("Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
-		case named[name]:
-			return 0, invalid("Only one global secondary index update per index is allowed simultaneously. Index: %s", name)
-		}
-		named[name] = true
 		if u.Create != nil || u.Delete != nil {
 			online++
 		}
@@ -650,4 +632,38 @@ func usedDefinitions(defs []dynamo.AttributeDefinition, m *tableMeta) []dynamo.A
 		}
 	}
 	return out
+}
+
+// gsiUpdatesShape checks what GlobalSecondaryIndexUpdates say without the
+// table: each update names one action, and no index twice. UpdateTable
+// checks it before it looks the table up (dynalite's test/updateTable.js,
+// run against DynamoDB with the table absent: "empty index struct", "too
+// many empty GlobalSecondaryIndexUpdates", "repeated
+// GlobalSecondaryIndexUpdates"); an update naming two actions is not
+// recorded and is checked in the same pass.
+func gsiUpdatesShape(updates []dynamo.GlobalSecondaryIndexUpdate) error {
+	named := map[string]bool{}
+	for _, u := range updates {
+		var name string
+		actions := 0
+		if u.Create != nil {
+			actions, name = actions+1, u.Create.IndexName
+		}
+		if u.Update != nil {
+			actions, name = actions+1, u.Update.IndexName
+		}
+		if u.Delete != nil {
+			actions, name = actions+1, u.Delete.IndexName
+		}
+		switch {
+		case actions == 0:
+			return invalid("One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
+		case actions > 1:
+			return invalid("Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
+		case named[name]:
+			return invalid("Only one global secondary index update per index is allowed simultaneously. Index: %s", name)
+		}
+		named[name] = true
+	}
+	return nil
 }

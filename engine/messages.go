@@ -864,3 +864,16 @@ func msgBackupTableNotFound(name string) string { return "Table not found: " + n
 func msgKeyNotScalar(kind, name string) string {
 	return "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: " + kind + ": " + name
 }
+
+// msgCapacityOutOfBounds refuses a capacity past what DynamoDB reads at
+// all (throughputBounds).
+func msgCapacityOutOfBounds(v int64, member string) string {
+	return fmt.Sprintf("Given value %d for %s is out of bounds", v, member)
+}
+
+// msgQueryLimit is Query's Limit below 1 among its member constraints, as
+// DynamoDB answers it now (paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/query.test.ts, "Limit of 0", 2026-04-25;
+// dynalite's older recording had "Value '0' at 'limit'", which Scan still
+// answers: the same suite's scan.test.ts).
+const msgQueryLimit = "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"

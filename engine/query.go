@@ -28,7 +28,7 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 	c.itemTableName(in.TableName, in.NoTableName)
 	c.indexName(in.IndexName)
 	c.attributesToGet(in.AttributesToGet)
-	c.limit(in.Limit)
+	c.queryLimit(in.Limit)
 	c.selectValue(in.Select)
 	c.conditionalOperator(in.ConditionalOperator)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)

@@ -132,9 +132,22 @@ func (c *constraints) limit(v *int32) {
 	}
 }
 
-// selectValue checks the Select member.
+// queryLimit checks Query's Limit member, which DynamoDB's newer answers
+// name without its value and with a capital L (msgQueryLimit), where
+// Scan's keeps the older form (limit).
+func (c *constraints) queryLimit(v *int32) {
+	if v != nil && *v < 1 {
+		c.add(msgQueryLimit)
+	}
+}
+
+// selectValue checks the Select member, listing the values in DynamoDB's
+// order (dynalite's test/query.js and test/scan.js, "incorrect
+// attributes", against DynamoDB; paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/query.test.ts, "invalid Select value",
+// 2026-04-25).
 func (c *constraints) selectValue(v string) {
-	c.enum("select", v, dynamo.SelectAllAttributes, dynamo.SelectAllProjectedAttributes, dynamo.SelectSpecificAttributes, dynamo.SelectCount)
+	c.enum("select", v, dynamo.SelectSpecificAttributes, dynamo.SelectCount, dynamo.SelectAllAttributes, dynamo.SelectAllProjectedAttributes)
 }
 
 // conditionalOperator checks the legacy ConditionalOperator member.

@@ -109,7 +109,7 @@ func TestQueryErrors(t *testing.T) {
 		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.N("1"))}, "Condition parameter type does not match schema type"},
 		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ExclusiveStartKey: attr.Item{"pk": attr.S("a")}}, "The provided starting key is invalid"},
 		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), ExclusiveStartKey: attr.Item{"pk": attr.S("b"), "sk": attr.N("1")}}, "The provided starting key is outside query boundaries based on provided conditions"},
-		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Limit: i32(0)}, "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Limit: i32(0)}, msgQueryLimit},
 		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Select: dynamo.SelectSpecificAttributes}, "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"},
 		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), Select: dynamo.SelectAllProjectedAttributes}, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"},
 		{dynamo.QueryInput{TableName: "qtab", KeyConditions: eq(attr.S("a")), IndexName: "nope"}, "The table does not have the specified index: nope"},

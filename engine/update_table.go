@@ -52,6 +52,15 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 	if err != nil {
 		return nil, err
 	}
+	// The table's capacity bounds and the shape of the index updates,
+	// before the table is looked up too (throughputBounds,
+	// gsiUpdatesShape).
+	if err := throughputBounds(in.ProvisionedThroughput); err != nil {
+		return nil, err
+	}
+	if err := gsiUpdatesShape(in.GlobalSecondaryIndexUpdates); err != nil {
+		return nil, err
+	}
 
 	db.ddl.Lock()
 	defer db.ddl.Unlock()

@@ -569,19 +569,33 @@ func startKeyShape(msg string) bool {
 // table (no IndexName) is one or two (dynalite's test/query.js, newer
 // version, against DynamoDB, the table absent: "incorrect number of
 // KeyConditions arguments", three conditions among them, and "incorrect
-// number of KeyConditions"). Whether the operators can be used on a key
-// is known only with the table ("unsupported comparison", checked after
-// the table is found), and an index's number of key attributes with the
-// index.
+// number of KeyConditions"). Between the two, each condition's operand
+// types: an operator given values of a type it cannot compare
+// ("ComparisonOperator BEGINS_WITH is not valid for N AttributeValue
+// type"), values of mixed types, a BETWEEN range out of order, all before
+// the table is looked up (the same file: "invalid ComparisonOperator
+// types", "invalid CONTAINS ComparisonOperator types", "invalid BETWEEN
+// ComparisonOperator types", "invalid BEGINS_WITH ComparisonOperator
+// types", "AttributeValueList has different types" and "BETWEEN arguments
+// are in the incorrect order", each with the table absent). Whether the
+// operators can be used on a key is known only with the table
+// ("unsupported comparison", checked after the table is found), and an
+// index's number of key attributes with the index.
 func keyConditionsShape(in *dynamo.QueryInput) error {
 	if in.KeyConditions == nil {
 		return nil
 	}
-	for _, name := range sortedConditionNames(in.KeyConditions) {
+	names := sortedConditionNames(in.KeyConditions)
+	conds := make(map[string]expr.Expected, len(names))
+	for _, name := range names {
 		cond := in.KeyConditions[name]
 		if err := expr.CheckOperandCount(cond.ComparisonOperator, len(cond.AttributeValueList)); err != nil {
 			return dynamo.AttrError(err)
 		}
+		conds[name] = expr.Expected{ComparisonOperator: cond.ComparisonOperator, AttributeValueList: cond.AttributeValueList}
+	}
+	if _, err := expr.ConditionFromExpected("KeyConditions", conds, ""); err != nil {
+		return dynamo.AttrError(err)
 	}
 	if n := len(in.KeyConditions); n == 0 || (n > 2 && in.IndexName == "") {
 		return dynamo.Validation(msgKeyConditionsLength)
