@@ -156,8 +156,17 @@ func ConditionalCheckFailed(msg string) *Error {
 // not the JSON of the operation's input.
 func Serialization(msg string) *Error { return &Error{Code: CodeSerialization, Message: msg} }
 
-// UnknownOperation returns the message-less UnknownOperationException.
+// UnknownOperation returns the message-less UnknownOperationException,
+// DynamoDB's answer to a target that names no operation of its API.
 func UnknownOperation() *Error { return &Error{Code: CodeUnknownOperation} }
+
+// UnknownOperationUnserved returns the UnknownOperationException DynamoDB
+// gives for an operation of its API that an endpoint does not serve:
+// "Unknown operation exception", as DynamoDB answered ListBackups in a
+// region that did not serve it yet (https://github.com/boto/boto3/issues/1542).
+func UnknownOperationUnserved() *Error {
+	return &Error{Code: CodeUnknownOperation, Message: "Unknown operation exception"}
+}
 
 // LimitExceeded returns a LimitExceededException.
 func LimitExceeded(msg string) *Error { return &Error{Code: CodeLimitExceeded, Message: msg} }
