@@ -57,6 +57,9 @@ const (
 	opImportTable
 	opDescribeImport
 	opListImports
+	opDescribeContributorInsights
+	opUpdateContributorInsights
+	opListContributorInsights
 	numOps
 )
 
@@ -135,6 +138,10 @@ var opTraits = [numOps]traits{
 	opImportTable:               {retry: true, closedFirst: true},
 	opDescribeImport:            {closedFirst: true},
 	opListImports:               {closedFirst: true},
+
+	opDescribeContributorInsights: {closedFirst: true},
+	opUpdateContributorInsights:   {retry: true, closedFirst: true},
+	opListContributorInsights:     {closedFirst: true},
 }
 
 // run runs f, the work of operation o, within the envelope o's traits

@@ -154,6 +154,28 @@ func TestDirectMissingMembers(t *testing.T) {
 					return err
 				}
 		},
+		"DescribeContributorInsights": func() (any, func(local.API, any) error) {
+			return &dynamodb.DescribeContributorInsightsInput{TableName: str("Tab"), IndexName: str("gsi")},
+				func(c local.API, in any) error {
+					_, err := c.DescribeContributorInsights(ctx, in.(*dynamodb.DescribeContributorInsightsInput))
+					return err
+				}
+		},
+		"UpdateContributorInsights": func() (any, func(local.API, any) error) {
+			return &dynamodb.UpdateContributorInsightsInput{TableName: str("Tab"), IndexName: str("gsi"),
+					ContributorInsightsAction: types.ContributorInsightsActionEnable, ContributorInsightsMode: types.ContributorInsightsModeThrottledKeys},
+				func(c local.API, in any) error {
+					_, err := c.UpdateContributorInsights(ctx, in.(*dynamodb.UpdateContributorInsightsInput))
+					return err
+				}
+		},
+		"ListContributorInsights": func() (any, func(local.API, any) error) {
+			return &dynamodb.ListContributorInsightsInput{TableName: str("Tab"), NextToken: str("Tab/"), MaxResults: 5},
+				func(c local.API, in any) error {
+					_, err := c.ListContributorInsights(ctx, in.(*dynamodb.ListContributorInsightsInput))
+					return err
+				}
+		},
 		"DescribeContinuousBackups": func() (any, func(local.API, any) error) {
 			return &dynamodb.DescribeContinuousBackupsInput{TableName: str("Tab")},
 				func(c local.API, in any) error {

@@ -60,6 +60,10 @@ func operations() map[string]opFunc {
 		"ImportTable":              handle(protocol.DecodeImportTable, (*engine.DB).ImportTable, protocol.EncodeImportTable),
 		"DescribeImport":           handle(protocol.DecodeDescribeImport, (*engine.DB).DescribeImport, protocol.EncodeDescribeImport),
 		"ListImports":              handle(protocol.DecodeListImports, (*engine.DB).ListImports, protocol.EncodeListImports),
+		// Contributor Insights: the state is stored (engine/insights.go).
+		"DescribeContributorInsights": handle(protocol.DecodeDescribeContributorInsights, (*engine.DB).DescribeContributorInsights, protocol.EncodeDescribeContributorInsights),
+		"UpdateContributorInsights":   handle(protocol.DecodeUpdateContributorInsights, (*engine.DB).UpdateContributorInsights, protocol.EncodeUpdateContributorInsights),
+		"ListContributorInsights":     handle(protocol.DecodeListContributorInsights, (*engine.DB).ListContributorInsights, protocol.EncodeListContributorInsights),
 		// PartiQL (package partiql, which runs statements on the engine).
 		"ExecuteStatement":      handle(protocol.DecodeExecuteStatement, partiql.ExecuteStatement, protocol.EncodeExecuteStatement),
 		"BatchExecuteStatement": handle(protocol.DecodeBatchExecuteStatement, partiql.BatchExecuteStatement, protocol.EncodeBatchExecuteStatement),
