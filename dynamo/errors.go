@@ -37,6 +37,9 @@ const (
 	CodeContinuousBackupsUnavailable   = "ContinuousBackupsUnavailableException"
 	CodePointInTimeRecoveryUnavailable = "PointInTimeRecoveryUnavailableException"
 	CodeInvalidRestoreTime             = "InvalidRestoreTimeException"
+
+	// Global tables (version 2017.11.29).
+	CodeGlobalTableNotFound = "GlobalTableNotFoundException"
 	// CodeInternalFailure is the HTTP 500 of the framework in front of
 	// DynamoDB, sent without a message, for request shapes the service
 	// fails on (the ack-api-quirks lab, DDB-TABLE-437, -178 and -456).
@@ -80,6 +83,11 @@ func Validation(msg string) *Error { return &Error{Code: CodeValidation, Message
 
 // NotFound returns a ResourceNotFoundException with the given message.
 func NotFound(msg string) *Error { return &Error{Code: CodeResourceNotFound, Message: msg} }
+
+// GlobalTableNotFound returns a GlobalTableNotFoundException.
+func GlobalTableNotFound(msg string) *Error {
+	return &Error{Code: CodeGlobalTableNotFound, Message: msg}
+}
 
 // InternalServerError returns DynamoDB's answer to a failure of its own
 // (HTTP 500, "Internal server error"), which SDKs retry: what a client

@@ -163,10 +163,12 @@ func TestContributorInsights(t *testing.T) {
 		{name: "describe disabled table", run: describeCI("Music", ""), want: insightsView{Table: "Music", Status: "DISABLED", Updated: ms}},
 		{name: "list after disable", run: listCI("", "", 0), want: insightsView{List: []string{
 			"Music/ DISABLED ", "Music/Album-index ENABLED THROTTLED_KEYS"}}},
-		// Refusals. A missing table is ResourceNotFoundException (the
-		// operation's errors in AWS's service model), in the words
-		// dynago gives it for every table operation; a missing index's
-		// words are dynago's own (no recorded text was found).
+		// Refusals: ResourceNotFoundException, "Requested resource not
+		// found: Table: <table> not found" for a missing table and
+		// "Requested resource not found: Index: <name> not found for
+		// table: <table>" for a missing index (the ack-api-quirks lab,
+		// DDB-TABLE-446, DescribeContributorInsights with a ghost index,
+		// recorded 2026-10-09).
 		{name: "no table", run: describeCI("Nope", ""), code: "ResourceNotFoundException", msg: "Requested resource not found: Table: Nope not found"},
 		{name: "update no table", run: updateCI("Nope", "", types.ContributorInsightsActionEnable, ""),
 			code: "ResourceNotFoundException", msg: "Requested resource not found: Table: Nope not found"},

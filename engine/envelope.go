@@ -60,6 +60,10 @@ const (
 	opDescribeContributorInsights
 	opUpdateContributorInsights
 	opListContributorInsights
+	opDescribeGlobalTable
+	opDescribeGlobalTableSettings
+	opListGlobalTables
+	opDescribeTableReplicaAutoScaling
 	numOps
 )
 
@@ -142,6 +146,11 @@ var opTraits = [numOps]traits{
 	opDescribeContributorInsights: {closedFirst: true},
 	opUpdateContributorInsights:   {retry: true, closedFirst: true},
 	opListContributorInsights:     {closedFirst: true},
+
+	opDescribeGlobalTable:             {closedFirst: true},
+	opDescribeGlobalTableSettings:     {closedFirst: true},
+	opListGlobalTables:                {closedFirst: true},
+	opDescribeTableReplicaAutoScaling: {closedFirst: true},
 }
 
 // run runs f, the work of operation o, within the envelope o's traits
