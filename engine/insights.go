@@ -83,7 +83,7 @@ func (db *DB) insightsTarget(tableName, indexName string) (*table, *index, error
 	ix := t.index(indexName)
 	if ix == nil || !ix.meta.Global {
 		// The ack-api-quirks lab, DDB-TABLE-446 (recorded 2026-10-09).
-		return nil, nil, dynamo.NotFound("Requested resource not found: Index: " + indexName + " not found for table: " + t.meta.Name)
+		return nil, nil, dynamo.NotFound(msgIndexNotFoundPrefix + indexName + " not found for table: " + t.meta.Name)
 	}
 	return t, ix, nil
 }
