@@ -37,6 +37,9 @@ const (
 	CodeContinuousBackupsUnavailable   = "ContinuousBackupsUnavailableException"
 	CodePointInTimeRecoveryUnavailable = "PointInTimeRecoveryUnavailableException"
 	CodeInvalidRestoreTime             = "InvalidRestoreTimeException"
+
+	// Global tables (version 2017.11.29).
+	CodeGlobalTableNotFound = "GlobalTableNotFoundException"
 	// CodeInternalFailure is the HTTP 500 of the framework in front of
 	// DynamoDB, sent without a message, for request shapes the service
 	// fails on (the ack-api-quirks lab, DDB-TABLE-437, -178 and -456).
@@ -80,6 +83,11 @@ func Validation(msg string) *Error { return &Error{Code: CodeValidation, Message
 
 // NotFound returns a ResourceNotFoundException with the given message.
 func NotFound(msg string) *Error { return &Error{Code: CodeResourceNotFound, Message: msg} }
+
+// GlobalTableNotFound returns a GlobalTableNotFoundException.
+func GlobalTableNotFound(msg string) *Error {
+	return &Error{Code: CodeGlobalTableNotFound, Message: msg}
+}
 
 // InternalServerError returns DynamoDB's answer to a failure of its own
 // (HTTP 500, "Internal server error"), which SDKs retry: what a client
@@ -156,8 +164,17 @@ func ConditionalCheckFailed(msg string) *Error {
 // not the JSON of the operation's input.
 func Serialization(msg string) *Error { return &Error{Code: CodeSerialization, Message: msg} }
 
-// UnknownOperation returns the message-less UnknownOperationException.
+// UnknownOperation returns the message-less UnknownOperationException,
+// DynamoDB's answer to a target that names no operation of its API.
 func UnknownOperation() *Error { return &Error{Code: CodeUnknownOperation} }
+
+// UnknownOperationUnserved returns the UnknownOperationException DynamoDB
+// gives for an operation of its API that an endpoint does not serve:
+// "Unknown operation exception", as DynamoDB answered ListBackups in a
+// region that did not serve it yet (https://github.com/boto/boto3/issues/1542).
+func UnknownOperationUnserved() *Error {
+	return &Error{Code: CodeUnknownOperation, Message: "Unknown operation exception"}
+}
 
 // LimitExceeded returns a LimitExceededException.
 func LimitExceeded(msg string) *Error { return &Error{Code: CodeLimitExceeded, Message: msg} }

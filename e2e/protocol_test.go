@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,7 +13,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 )
 
 // DynamoDB's __type prefixes: the service's own errors, and those of the
@@ -46,6 +50,40 @@ func TestUnknownOperation(t *testing.T) {
 		}
 		res := s.Raw(t, "", `{}`, h...)
 		checkRaw(t, res, 400, nsCoral+"UnknownOperationException", "")
+	}
+}
+
+// TestUnservedOperation: an operation of DynamoDB's API that dynago does
+// not serve is answered as DynamoDB answers one an endpoint does not
+// serve: UnknownOperationException, "Unknown operation exception"
+// (DynamoDB's answer to ListBackups in a region that did not serve it,
+// https://github.com/boto/boto3/issues/1542), where a target naming no
+// operation keeps the message-less answer above. docs/API.md lists the
+// operations dynago refuses.
+func TestUnservedOperation(t *testing.T) {
+	needsWire(t)
+	s, _ := start(t)
+	for _, tc := range []struct{ op, msg string }{
+		{"CreateGlobalTable", "Unknown operation exception"},
+		{"UpdateGlobalTable", "Unknown operation exception"},
+		{"UpdateGlobalTableSettings", "Unknown operation exception"},
+		{"UpdateKinesisStreamingDestination", "Unknown operation exception"},
+		// Not operations of the API (a misspelt name, a wrong case).
+		{"CreateGlobalTables", ""},
+		{"createGlobalTable", ""},
+	} {
+		t.Run(tc.op, func(t *testing.T) {
+			checkRaw(t, s.Raw(t, tc.op, `{}`), 400, nsCoral+"UnknownOperationException", tc.msg)
+		})
+	}
+	// Through the SDK, which reads the code and the text.
+	_, err := s.Client.CreateGlobalTable(bg(), &dynamodb.CreateGlobalTableInput{
+		GlobalTableName:  aws.String("g"),
+		ReplicationGroup: []types.Replica{{RegionName: aws.String("us-east-1")}},
+	})
+	var ae smithy.APIError
+	if !errors.As(err, &ae) || ae.ErrorCode() != "UnknownOperationException" || ae.ErrorMessage() != "Unknown operation exception" {
+		t.Fatalf("CreateGlobalTable through the SDK: %v, want UnknownOperationException: Unknown operation exception", err)
 	}
 }
 

@@ -106,6 +106,10 @@ type tableMeta struct {
 	PITR *pitrMeta `json:"pitr,omitempty"`
 	// Restore is set on a table made by a restore (engine/restore.go).
 	Restore *restoreMeta `json:"restore,omitempty"`
+	// Insights holds Contributor Insights' state of the table (key "")
+	// and of its global secondary indexes (by name), for those
+	// UpdateContributorInsights has set (engine/insights.go).
+	Insights map[string]insightsMeta `json:"insights,omitempty"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path

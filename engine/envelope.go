@@ -57,6 +57,13 @@ const (
 	opImportTable
 	opDescribeImport
 	opListImports
+	opDescribeContributorInsights
+	opUpdateContributorInsights
+	opListContributorInsights
+	opDescribeGlobalTable
+	opDescribeGlobalTableSettings
+	opListGlobalTables
+	opDescribeTableReplicaAutoScaling
 	numOps
 )
 
@@ -135,6 +142,15 @@ var opTraits = [numOps]traits{
 	opImportTable:               {retry: true, closedFirst: true},
 	opDescribeImport:            {closedFirst: true},
 	opListImports:               {closedFirst: true},
+
+	opDescribeContributorInsights: {closedFirst: true},
+	opUpdateContributorInsights:   {retry: true, closedFirst: true},
+	opListContributorInsights:     {closedFirst: true},
+
+	opDescribeGlobalTable:             {closedFirst: true},
+	opDescribeGlobalTableSettings:     {closedFirst: true},
+	opListGlobalTables:                {closedFirst: true},
+	opDescribeTableReplicaAutoScaling: {closedFirst: true},
 }
 
 // run runs f, the work of operation o, within the envelope o's traits

@@ -353,7 +353,7 @@ func (db *DB) describeIndexes(t *table, d *dynamo.TableDescription) error {
 const msgOneOnlineIndex = "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"
 
 func indexNotFound(name string) error {
-	return dynamo.NotFound("Requested resource not found: Index: " + name + " not found")
+	return dynamo.NotFound(msgIndexNotFoundPrefix + name + " not found")
 }
 
 // updateIndexNotFound answers a GSI Update naming an index the table does

@@ -424,6 +424,10 @@ func msgArnNotFound(arn string) string {
 // msgTableNotFound answers DescribeTable, DeleteTable and UpdateTable for
 // a table that does not exist (dynalite's tests against DynamoDB), and
 // ListStreams for one (the exception is recorded, the text is not).
+// msgIndexNotFoundPrefix begins the text of an index a table does not
+// have, as UpdateTable's index deletion and Contributor Insights give it.
+const msgIndexNotFoundPrefix = "Requested resource not found: Index: "
+
 func msgTableNotFound(name string) string {
 	return "Requested resource not found: Table: " + name + " not found"
 }

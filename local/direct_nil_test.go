@@ -154,6 +154,56 @@ func TestDirectMissingMembers(t *testing.T) {
 					return err
 				}
 		},
+		"DescribeContributorInsights": func() (any, func(local.API, any) error) {
+			return &dynamodb.DescribeContributorInsightsInput{TableName: str("Tab"), IndexName: str("gsi")},
+				func(c local.API, in any) error {
+					_, err := c.DescribeContributorInsights(ctx, in.(*dynamodb.DescribeContributorInsightsInput))
+					return err
+				}
+		},
+		"UpdateContributorInsights": func() (any, func(local.API, any) error) {
+			return &dynamodb.UpdateContributorInsightsInput{TableName: str("Tab"), IndexName: str("gsi"),
+					ContributorInsightsAction: types.ContributorInsightsActionEnable, ContributorInsightsMode: types.ContributorInsightsModeThrottledKeys},
+				func(c local.API, in any) error {
+					_, err := c.UpdateContributorInsights(ctx, in.(*dynamodb.UpdateContributorInsightsInput))
+					return err
+				}
+		},
+		"ListContributorInsights": func() (any, func(local.API, any) error) {
+			return &dynamodb.ListContributorInsightsInput{TableName: str("Tab"), NextToken: str("Tab/"), MaxResults: 5},
+				func(c local.API, in any) error {
+					_, err := c.ListContributorInsights(ctx, in.(*dynamodb.ListContributorInsightsInput))
+					return err
+				}
+		},
+		"DescribeGlobalTable": func() (any, func(local.API, any) error) {
+			return &dynamodb.DescribeGlobalTableInput{GlobalTableName: str("Tab")},
+				func(c local.API, in any) error {
+					_, err := c.DescribeGlobalTable(ctx, in.(*dynamodb.DescribeGlobalTableInput))
+					return err
+				}
+		},
+		"DescribeGlobalTableSettings": func() (any, func(local.API, any) error) {
+			return &dynamodb.DescribeGlobalTableSettingsInput{GlobalTableName: str("Tab")},
+				func(c local.API, in any) error {
+					_, err := c.DescribeGlobalTableSettings(ctx, in.(*dynamodb.DescribeGlobalTableSettingsInput))
+					return err
+				}
+		},
+		"ListGlobalTables": func() (any, func(local.API, any) error) {
+			return &dynamodb.ListGlobalTablesInput{ExclusiveStartGlobalTableName: str("Tab"), Limit: aws.Int32(1), RegionName: str("us-east-1")},
+				func(c local.API, in any) error {
+					_, err := c.ListGlobalTables(ctx, in.(*dynamodb.ListGlobalTablesInput))
+					return err
+				}
+		},
+		"DescribeTableReplicaAutoScaling": func() (any, func(local.API, any) error) {
+			return &dynamodb.DescribeTableReplicaAutoScalingInput{TableName: str("Tab")},
+				func(c local.API, in any) error {
+					_, err := c.DescribeTableReplicaAutoScaling(ctx, in.(*dynamodb.DescribeTableReplicaAutoScalingInput))
+					return err
+				}
+		},
 		"DescribeContinuousBackups": func() (any, func(local.API, any) error) {
 			return &dynamodb.DescribeContinuousBackupsInput{TableName: str("Tab")},
 				func(c local.API, in any) error {

@@ -60,6 +60,15 @@ func operations() map[string]opFunc {
 		"ImportTable":              handle(protocol.DecodeImportTable, (*engine.DB).ImportTable, protocol.EncodeImportTable),
 		"DescribeImport":           handle(protocol.DecodeDescribeImport, (*engine.DB).DescribeImport, protocol.EncodeDescribeImport),
 		"ListImports":              handle(protocol.DecodeListImports, (*engine.DB).ListImports, protocol.EncodeListImports),
+		// Contributor Insights: the state is stored (engine/insights.go).
+		"DescribeContributorInsights": handle(protocol.DecodeDescribeContributorInsights, (*engine.DB).DescribeContributorInsights, protocol.EncodeDescribeContributorInsights),
+		"UpdateContributorInsights":   handle(protocol.DecodeUpdateContributorInsights, (*engine.DB).UpdateContributorInsights, protocol.EncodeUpdateContributorInsights),
+		"ListContributorInsights":     handle(protocol.DecodeListContributorInsights, (*engine.DB).ListContributorInsights, protocol.EncodeListContributorInsights),
+		// Global tables: dynago has none (engine/global_tables.go).
+		"DescribeGlobalTable":             handle(protocol.DecodeDescribeGlobalTable, (*engine.DB).DescribeGlobalTable, protocol.EncodeDescribeGlobalTable),
+		"DescribeGlobalTableSettings":     handle(protocol.DecodeDescribeGlobalTableSettings, (*engine.DB).DescribeGlobalTableSettings, protocol.EncodeDescribeGlobalTableSettings),
+		"ListGlobalTables":                handle(protocol.DecodeListGlobalTables, (*engine.DB).ListGlobalTables, protocol.EncodeListGlobalTables),
+		"DescribeTableReplicaAutoScaling": handle(protocol.DecodeDescribeTableReplicaAutoScaling, (*engine.DB).DescribeTableReplicaAutoScaling, protocol.EncodeDescribeTableReplicaAutoScaling),
 		// PartiQL (package partiql, which runs statements on the engine).
 		"ExecuteStatement":      handle(protocol.DecodeExecuteStatement, partiql.ExecuteStatement, protocol.EncodeExecuteStatement),
 		"BatchExecuteStatement": handle(protocol.DecodeBatchExecuteStatement, partiql.BatchExecuteStatement, protocol.EncodeBatchExecuteStatement),

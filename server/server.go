@@ -381,7 +381,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		opName = target[strings.IndexByte(target, '.')+1:]
 	}
 	if !ok {
-		s.writeError(w, r, dynamo.UnknownOperation())
+		s.writeError(w, r, unknownOperation(target))
 		return
 	}
 	if s.namespaces != nil && s.auth == nil {

@@ -106,6 +106,16 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeImportTable(b); return nil, err },
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeImport(b); return nil, err },
 	func(b []byte) ([]attr.Item, error) { _, err := DecodeListImports(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeContributorInsights(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeUpdateContributorInsights(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeListContributorInsights(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeGlobalTable(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeDescribeGlobalTableSettings(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) { _, err := DecodeListGlobalTables(b); return nil, err },
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeDescribeTableReplicaAutoScaling(b)
+		return nil, err
+	},
 }
 
 // FuzzDecodeRequest feeds arbitrary bodies to every request decoder and then
@@ -143,6 +153,10 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t","MaxResults":5,"NextToken":"n","PageSize":2}`,
 		`{"S3BucketSource":{"S3Bucket":"b","S3KeyPrefix":"p/"},"InputFormat":"CSV","InputFormatOptions":{"Csv":{"Delimiter":",","HeaderList":["pk"]}},"InputCompressionType":"GZIP","TableCreationParameters":{"TableName":"t","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST","GlobalSecondaryIndexes":[],"SSESpecification":{"Enabled":true}}}`,
 		`{"ImportArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/import/01700000000123-abcdef01"}`,
+		`{"TableName":"t","IndexName":"g","ContributorInsightsAction":"ENABLE","ContributorInsightsMode":"THROTTLED_KEYS"}`,
+		`{"TableName":"t","MaxResults":5,"NextToken":"t/g"}`,
+		`{"GlobalTableName":"g"}`,
+		`{"ExclusiveStartGlobalTableName":"g","Limit":1,"RegionName":"us-east-1"}`,
 		`{"TableName":5}`,
 		`{"TableName":"t","Item":{"pk":{"S":"\ud800"}}}`,
 		`{"TableName":"t","Item":{"a":{"L":[[[[[[[[`,
