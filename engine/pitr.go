@@ -136,6 +136,9 @@ func (db *DB) updateContinuousBackups(in *dynamo.UpdateContinuousBackupsInput) (
 			if t, err = db.putMetaLocked(t, m); err != nil {
 				return nil, err
 			}
+			// A log kept from before (a backup's, or PITR's before it was
+			// turned off) holds versions the new window never asks for.
+			db.kickPrune()
 		}
 	} else if m.PITR != nil {
 		m.PITR = nil
@@ -292,6 +295,7 @@ func (db *DB) dropUndo(name string, log uint64) error {
 		return err
 	}
 	db.tables.Store(&next)
+	db.log.Info("undo log dropped", "table", name, "log", log)
 	return nil
 }
 
@@ -327,7 +331,9 @@ func (db *DB) pruneLog(log uint64, floor int64) error {
 		more := seen == 8*pruneChunk
 		err = it.Close()
 		if err == nil && n > 0 {
-			err = b.Commit()
+			if err = b.Commit(); err == nil {
+				db.log.Info("undo log pruned", "log", log, "versions", n)
+			}
 		}
 		b.Close()
 		if err != nil || !more {

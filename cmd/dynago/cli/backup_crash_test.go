@@ -35,9 +35,11 @@ type bkRestore struct {
 }
 
 // TestBackupsAndRestoresSurviveKills runs "dynago serve" on a data
-// directory with point-in-time recovery on under random writes, starts a
-// backup and point-in-time restores to moments between the writes, kills
-// the server with SIGKILL at a random moment of the copies, restarts it,
+// directory with point-in-time recovery on under random writes, turns it
+// off and on again (so the pruner has versions and logs to drop), starts
+// a backup, an export, an import and point-in-time restores to moments
+// between the writes, kills the server with SIGKILL at a random moment of
+// the copies and the pruning, restarts it,
 // and checks, trial after trial: every backup becomes AVAILABLE and
 // every restore ACTIVE, each restore equals the table at its moment (its
 // items and its GSI), a restore of each backup equals the table at the
@@ -69,6 +71,16 @@ func TestBackupsAndRestoresSurviveKills(t *testing.T) {
 		if trial == trials {
 			p.Stop(t)
 			break
+		}
+		if trial > 0 {
+			// PITR off and on again: the window starts anew, and the
+			// pruner drops the log or the versions before it while the
+			// copies below run, and the kill may cut it.
+			for _, on := range []bool{false, true} {
+				_, err := c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("src"),
+					PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(on)}})
+				must(t, err)
+			}
 		}
 		// Writes, then a moment, then writes past it.
 		bkWrites(t, c, rng, src, 40)
@@ -113,6 +125,9 @@ func TestBackupsAndRestoresSurviveKills(t *testing.T) {
 		}
 		must(t, p.Cmd.Process.Signal(syscall.SIGKILL))
 		_ = p.Wait(t)
+		log := p.Log()
+		t.Logf("trial %d: the pruner logged %d prunes and %d dropped logs before the kill", trial,
+			strings.Count(log, "undo log pruned"), strings.Count(log, "undo log dropped"))
 	}
 	t.Logf("%d trials: %d restores, %d backups, %d exports and %d imports verified, %d items in the source", trials, len(restores), len(backups), len(exported), len(imports), len(src))
 }
