@@ -259,7 +259,8 @@ func TestIncrementalExport(t *testing.T) {
 
 // TestImportCountsBadLines imports a DynamoDB JSON file with a line that
 // is not JSON and an item without the table's sort key: both are counted
-// in ErrorCount and the others imported, as AWS's import goes on.
+// in ErrorCount and the others imported, as AWS's import goes on; a key
+// the file holds twice ends as its later line.
 func TestImportCountsBadLines(t *testing.T) {
 	s, c := start(t)
 	if s.S3Dir == "" {
@@ -273,6 +274,7 @@ func TestImportCountsBadLines(t *testing.T) {
 not json
 {"Item":{"pk":{"S":"p0"}}}
 {"Item":{"pk":{"S":"p1"},"sk":{"N":"2"}}}
+{"Item":{"pk":{"S":"p0"},"sk":{"N":"1"},"g":{"S":"y"}}}
 `
 	if err := os.WriteFile(filepath.Join(dir, "items.json"), []byte(data), 0o644); err != nil {
 		t.Fatal(err)
@@ -286,12 +288,16 @@ not json
 		t.Fatal(err)
 	}
 	d := waitImport(t, c, aws.ToString(im.ImportTableDescription.ImportArn))
-	if d.ImportStatus != types.ImportStatusCompleted || d.ImportedItemCount != 2 || d.ErrorCount != 2 {
+	if d.ImportStatus != types.ImportStatusCompleted || d.ImportedItemCount != 3 || d.ErrorCount != 2 {
 		t.Fatalf("import %s: %d imported, %d errors, %d processed", d.ImportStatus, d.ImportedItemCount, d.ErrorCount, d.ProcessedItemCount)
 	}
 	got, gsi := scanItems(t, c, "fromjson")
 	if len(got) != 2 || gsi != 1 {
 		t.Fatalf("%d items, %d in the GSI", len(got), gsi)
+	}
+	// A key written twice: the later line wins, and the GSI follows it.
+	if g := got["1"]["g"]; g == nil || g.(*types.AttributeValueMemberS).Value != "y" {
+		t.Fatalf("item p0/1 is %v, want the later line's", got["1"])
 	}
 	_, err = c.ImportTable(bg(), &dynamodb.ImportTableInput{
 		S3BucketSource:          &types.S3BucketSource{S3Bucket: aws.String("bkt")},

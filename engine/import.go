@@ -213,11 +213,12 @@ func (db *DB) runImport(arn string, l *lease) error {
 			return db.endImport(im, t, l, err)
 		}
 	}
+	var held *importRec
 	for {
 		if db.stopping() {
 			return nil
 		}
-		done, err := db.importChunk(im, t, src, l)
+		done, err := db.importChunk(im, t, src, l, &held)
 		if err != nil {
 			if errorsIsConflict(err) || db.stopping() {
 				return err // the next start, or the lease's next holder, goes on
@@ -247,50 +248,71 @@ func (db *DB) openImport(im *importMeta, t *table) (ImportSource, error) {
 	return x.OpenImport(context.Background(), job)
 }
 
+// importRec is a record an import read and has not written yet.
+type importRec struct {
+	it   attr.Item
+	size int64
+	bad  error
+}
+
 // importChunk writes the next records; done reports the end of the files.
-func (db *DB) importChunk(im *importMeta, t *table, src ImportSource, l *lease) (done bool, err error) {
+// held is a record read but left for the next chunk (its key was already
+// in this one); it is not counted as consumed until written.
+func (db *DB) importChunk(im *importMeta, t *table, src ImportSource, l *lease, held **importRec) (done bool, err error) {
+	d := &im.Desc
+	var size int64
+	inBatch := map[string]bool{}
+	var keys []itemKey
+	var items []attr.Item
+	for n := 0; n < importChunk; n++ {
+		var r importRec
+		if *held != nil {
+			r, *held = **held, nil
+		} else {
+			it, sz, bad, err := src.Next(context.Background())
+			if errors.Is(err, io.EOF) {
+				done = true
+				break
+			}
+			if err != nil {
+				return false, err
+			}
+			r = importRec{it, sz, bad}
+		}
+		if r.bad == nil {
+			if k, ok := importable(t, r.it); ok && inBatch[string(k.row)] {
+				// The same key twice in one batch: the second must see
+				// the first as its old item, so the batch goes first.
+				*held = &r
+				break
+			}
+		}
+		im.Consumed++
+		size += r.size
+		if r.bad != nil {
+			d.ErrorCount++
+			continue
+		}
+		d.ProcessedItemCount++
+		k, ok := importable(t, r.it)
+		if !ok {
+			d.ErrorCount++
+			continue
+		}
+		inBatch[string(k.row)] = true
+		keys, items = append(keys, k), append(items, r.it)
+	}
+	olds, err := db.loadKeysForWrite(t, keys)
+	if err != nil {
+		return false, err
+	}
 	b := db.newWriteBatch()
 	defer b.release()
 	if l != nil {
 		l.expect(b)
 	}
-	d := &im.Desc
-	var size int64
-	inBatch := map[string]bool{}
-	for n := 0; n < importChunk; n++ {
-		it, sz, bad, err := src.Next(context.Background())
-		if errors.Is(err, io.EOF) {
-			done = true
-			break
-		}
-		if err != nil {
-			return false, err
-		}
-		im.Consumed++
-		size += sz
-		if bad != nil {
-			d.ErrorCount++
-			continue
-		}
-		d.ProcessedItemCount++
-		k, ok := importable(t, it)
-		if !ok {
-			d.ErrorCount++
-			continue
-		}
-		if inBatch[string(k.row)] {
-			// The same key twice in one batch: the second must see the
-			// first as its old item, so the batch goes first.
-			im.Consumed--
-			d.ProcessedItemCount--
-			break
-		}
-		inBatch[string(k.row)] = true
-		old, err := db.loadForWrite(t, k)
-		if err != nil {
-			return false, err
-		}
-		if _, err := db.stageWrite(b, t, k, &old, it, byUser); err != nil {
+	for i, k := range keys {
+		if _, err := db.stageWrite(b, t, k, &olds[i], items[i], byUser); err != nil {
 			return false, err
 		}
 		d.ImportedItemCount++
@@ -307,6 +329,41 @@ func (db *DB) importChunk(im *importMeta, t *table, src ImportSource, l *lease) 
 		return false, err
 	}
 	return done, nil
+}
+
+// loadKeysForWrite reads the current rows of keys of t: in one call on a
+// store that reads many keys at once (PostgreSQL: one round trip), one by
+// one otherwise.
+func (db *DB) loadKeysForWrite(t *table, keys []itemKey) ([]storedItem, error) {
+	olds := make([]storedItem, len(keys))
+	mg, ok := db.store.(storage.MultiGetter)
+	if !ok || len(keys) < 2 {
+		for i, k := range keys {
+			old, err := db.loadForWrite(t, k)
+			if err != nil {
+				return nil, err
+			}
+			olds[i] = old
+		}
+		return olds, nil
+	}
+	rows := make([][]byte, len(keys))
+	for i, k := range keys {
+		rows[i] = k.row
+	}
+	vals, found, err := mg.GetMany(rows)
+	if err != nil {
+		return nil, err
+	}
+	for i := range keys {
+		if !found[i] {
+			continue
+		}
+		if olds[i], err = parseRow(vals[i]); err != nil {
+			return nil, fmt.Errorf("table %q: %w", t.meta.Name, err)
+		}
+	}
+	return olds, nil
 }
 
 // importable returns the key of an item an import may write: it has the
