@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -135,54 +134,17 @@ func (db *DB) createBackup(in *dynamo.CreateBackupInput) (*dynamo.CreateBackupOu
 // putBackup stages bm's entry in b; an entry that exists must still be
 // the one read.
 func (db *DB) putBackup(b storage.Batch, bm *backupMeta, exists bool) error {
-	raw, err := json.Marshal(bm)
-	if err != nil {
-		return err
-	}
-	if exists {
-		b.Expect(metaBackupKey(bm.ARN), bm.raw, true)
-	} else {
-		b.Expect(metaBackupKey(bm.ARN), nil, false)
-	}
-	bm.raw = raw
-	return b.Set(metaBackupKey(bm.ARN), raw)
+	return putEntry(b, metaBackupKey(bm.ARN), bm, exists)
 }
 
 // readBackup reads a backup's entry, nil when there is none.
 func (db *DB) readBackup(arn string) (*backupMeta, error) {
-	raw, found, err := db.store.Get(metaBackupKey(arn), nil)
-	if err != nil || !found {
-		return nil, err
-	}
-	return decodeBackup(raw)
-}
-
-func decodeBackup(raw []byte) (*backupMeta, error) {
-	bm := &backupMeta{}
-	if err := json.Unmarshal(raw, bm); err != nil {
-		return nil, fmt.Errorf("backup entry: %w", err)
-	}
-	bm.raw = raw
-	return bm, nil
+	return readEntry[backupMeta](db, metaBackupKey(arn), "backup")
 }
 
 // allBackups reads every backup's entry.
 func (db *DB) allBackups() ([]*backupMeta, error) {
-	lower := []byte{keys.NSMeta, metaTagBackup}
-	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
-	if err != nil {
-		return nil, err
-	}
-	var out []*backupMeta
-	for ok := it.First(); ok; ok = it.Next() {
-		bm, err := decodeBackup(append([]byte(nil), it.Value()...))
-		if err != nil {
-			it.Close()
-			return nil, err
-		}
-		out = append(out, bm)
-	}
-	return out, it.Close()
+	return allEntries[backupMeta](db, metaTagBackup, "backup")
 }
 
 // startBackupCopy runs the copy of a CREATING backup in the background.

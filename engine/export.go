@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -176,47 +175,15 @@ func msgInvalidExportTime(earliest, latest time.Time) string {
 }
 
 func (db *DB) putExport(b storage.Batch, em *exportMeta, exists bool) error {
-	raw, err := json.Marshal(em)
-	if err != nil {
-		return err
-	}
-	if exists {
-		b.Expect(metaExportKey(em.Desc.ExportArn), em.raw, true)
-	} else {
-		b.Expect(metaExportKey(em.Desc.ExportArn), nil, false)
-	}
-	em.raw = raw
-	return b.Set(metaExportKey(em.Desc.ExportArn), raw)
+	return putEntry(b, metaExportKey(em.Desc.ExportArn), em, exists)
 }
 
 func (db *DB) readExport(arn string) (*exportMeta, error) {
-	raw, found, err := db.store.Get(metaExportKey(arn), nil)
-	if err != nil || !found {
-		return nil, err
-	}
-	em := &exportMeta{raw: raw}
-	if err := json.Unmarshal(raw, em); err != nil {
-		return nil, fmt.Errorf("export entry: %w", err)
-	}
-	return em, nil
+	return readEntry[exportMeta](db, metaExportKey(arn), "export")
 }
 
 func (db *DB) allExports() ([]*exportMeta, error) {
-	lower := []byte{keys.NSMeta, metaTagExport}
-	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
-	if err != nil {
-		return nil, err
-	}
-	var out []*exportMeta
-	for ok := it.First(); ok; ok = it.Next() {
-		em := &exportMeta{raw: bytes.Clone(it.Value())}
-		if err := json.Unmarshal(em.raw, em); err != nil {
-			it.Close()
-			return nil, fmt.Errorf("export entry: %w", err)
-		}
-		out = append(out, em)
-	}
-	return out, it.Close()
+	return allEntries[exportMeta](db, metaTagExport, "export")
 }
 
 func (db *DB) startExport(arn string) {

@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -134,47 +132,15 @@ func (db *DB) importTable(in *dynamo.ImportTableInput) (*dynamo.ImportTableOutpu
 }
 
 func (db *DB) putImport(b storage.Batch, im *importMeta, exists bool) error {
-	raw, err := json.Marshal(im)
-	if err != nil {
-		return err
-	}
-	if exists {
-		b.Expect(metaImportKey(im.Desc.ImportArn), im.raw, true)
-	} else {
-		b.Expect(metaImportKey(im.Desc.ImportArn), nil, false)
-	}
-	im.raw = raw
-	return b.Set(metaImportKey(im.Desc.ImportArn), raw)
+	return putEntry(b, metaImportKey(im.Desc.ImportArn), im, exists)
 }
 
 func (db *DB) readImport(arn string) (*importMeta, error) {
-	raw, found, err := db.store.Get(metaImportKey(arn), nil)
-	if err != nil || !found {
-		return nil, err
-	}
-	im := &importMeta{raw: raw}
-	if err := json.Unmarshal(raw, im); err != nil {
-		return nil, fmt.Errorf("import entry: %w", err)
-	}
-	return im, nil
+	return readEntry[importMeta](db, metaImportKey(arn), "import")
 }
 
 func (db *DB) allImports() ([]*importMeta, error) {
-	lower := []byte{keys.NSMeta, metaTagImport}
-	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
-	if err != nil {
-		return nil, err
-	}
-	var out []*importMeta
-	for ok := it.First(); ok; ok = it.Next() {
-		im := &importMeta{raw: bytes.Clone(it.Value())}
-		if err := json.Unmarshal(im.raw, im); err != nil {
-			it.Close()
-			return nil, fmt.Errorf("import entry: %w", err)
-		}
-		out = append(out, im)
-	}
-	return out, it.Close()
+	return allEntries[importMeta](db, metaTagImport, "import")
 }
 
 func (db *DB) startImport(arn string) {

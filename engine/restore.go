@@ -51,21 +51,7 @@ func metaRestoreKey(id uint64) []byte {
 
 // restoreJobs reads every restore in progress.
 func (db *DB) restoreJobs() ([]*restoreJob, error) {
-	lower := []byte{keys.NSMeta, metaTagRestore}
-	it, err := db.store.NewIter(lower, keys.PrefixEnd(lower))
-	if err != nil {
-		return nil, err
-	}
-	var out []*restoreJob
-	for ok := it.First(); ok; ok = it.Next() {
-		j := &restoreJob{raw: append([]byte(nil), it.Value()...)}
-		if err := json.Unmarshal(j.raw, j); err != nil {
-			it.Close()
-			return nil, fmt.Errorf("restore entry: %w", err)
-		}
-		out = append(out, j)
-	}
-	return out, it.Close()
+	return allEntries[restoreJob](db, metaTagRestore, "restore")
 }
 
 func (db *DB) restoreTableFromBackup(in *dynamo.RestoreTableFromBackupInput) (*dynamo.RestoreTableFromBackupOutput, error) {
@@ -322,15 +308,7 @@ func (db *DB) startRestoreJob(id uint64) {
 
 // readRestoreJob reads a restore's job, nil when it has ended.
 func (db *DB) readRestoreJob(id uint64) (*restoreJob, error) {
-	raw, found, err := db.store.Get(metaRestoreKey(id), nil)
-	if err != nil || !found {
-		return nil, err
-	}
-	j := &restoreJob{raw: raw}
-	if err := json.Unmarshal(raw, j); err != nil {
-		return nil, fmt.Errorf("restore entry: %w", err)
-	}
-	return j, nil
+	return readEntry[restoreJob](db, metaRestoreKey(id), "restore")
 }
 
 // runRestore runs a restore from its cursor to the end.
