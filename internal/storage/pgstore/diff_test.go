@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/storage/pebblestore"
@@ -191,8 +192,8 @@ func TestDifferentialPebble(t *testing.T) {
 			}
 		}
 	}
-	if st := pg.pool.Stat(); st.AcquiredConns() != 0 {
-		t.Errorf("%d connections still acquired", st.AcquiredConns())
+	if n := waitIdle(pg, time.Minute); n != 0 {
+		t.Errorf("%d connections still acquired after a minute", n)
 	}
 }
 

@@ -46,8 +46,8 @@ func TestHoldersLeaveRoomForGets(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if st := s.pool.Stat(); st.AcquiredConns() != 0 {
-		t.Errorf("%d connections still acquired", st.AcquiredConns())
+	if n := waitIdle(s, time.Minute); n != 0 {
+		t.Errorf("%d connections still acquired after a minute", n)
 	}
 }
 
@@ -90,8 +90,8 @@ func TestIterAtMostPastItsPromise(t *testing.T) {
 			}
 		}
 	}
-	if st := s.pool.Stat(); st.AcquiredConns() != 0 {
-		t.Errorf("%d connections still acquired", st.AcquiredConns())
+	if n := waitIdle(s, time.Minute); n != 0 {
+		t.Errorf("%d connections still acquired after a minute", n)
 	}
 }
 

@@ -99,12 +99,7 @@ func TestRestart(t *testing.T) {
 	// Every connection the calls above took is back in the pool. The
 	// background fold of counters takes one for a moment now and then, so
 	// wait for a moment when none is out; one that leaked never comes back.
-	deadline = time.Now().Add(time.Minute)
-	for s.pool.Stat().AcquiredConns() != 0 {
-		if time.Now().After(deadline) {
-			t.Errorf("%d connections still acquired", s.pool.Stat().AcquiredConns())
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	if n := waitIdle(s, time.Minute); n != 0 {
+		t.Errorf("%d connections still acquired after a minute", n)
 	}
 }
