@@ -147,7 +147,7 @@ func (b *batch) Commit() error {
 	if !b.writes && len(b.exps) == 0 {
 		return nil
 	}
-	return b.s.commit(b.plan(), b.exps)
+	return b.s.commit(b.plan(), dedupe(b.exps))
 }
 
 // pending is what a batch leaves at one key.
@@ -265,6 +265,33 @@ func (s *Store) statements(p plan, exps []expectation) (*pgx.Batch, error) {
 	}
 	pb.Queue("COMMIT")
 	return pb, nil
+}
+
+// dedupe drops the expectations that repeat an earlier one (same key,
+// same expected state): the engine expects a table's catalog row once per
+// item it writes, and one check of it is enough. Two different
+// expectations of one key both stay: they cannot both hold, and the
+// commit fails as it should.
+func dedupe(exps []expectation) []expectation {
+	if len(exps) < 2 {
+		return exps
+	}
+	seen := make(map[string][]int, len(exps))
+	out := exps[:0:0]
+	for _, e := range exps {
+		dup := false
+		for _, j := range seen[string(e.key)] {
+			if x := out[j]; x.found == e.found && bytes.Equal(x.val, e.val) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			seen[string(e.key)] = append(seen[string(e.key)], len(out))
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // commit runs the plan, retrying serialization failures and deadlocks.

@@ -508,6 +508,27 @@ func expectations(t *testing.T, s storage.Store) {
 			t.Errorf("a store one process writes refused a batch for its expectation: %v", err)
 		}
 	}
+	// One expectation made several times holds once; two that cannot
+	// both hold fail the batch, however many repeats surround them.
+	many := func(exps ...[2]string) error {
+		b := s.NewBatch()
+		defer b.Close()
+		for _, e := range exps {
+			b.Expect([]byte(e[0]), []byte(e[1]), e[1] != "")
+		}
+		b.Set([]byte("written"), []byte("many"))
+		return b.Commit()
+	}
+	if err := many([2]string{"x", "1"}, [2]string{"absent", ""}, [2]string{"x", "1"}, [2]string{"x", "1"}); err != nil {
+		t.Errorf("a repeated expectation that holds: %v", err)
+	}
+	err := many([2]string{"x", "1"}, [2]string{"x", "1"}, [2]string{"x", "2"}, [2]string{"x", "1"})
+	if s.Shared() && !errors.Is(err, storage.ErrConflict) {
+		t.Errorf("x expected as 1 and as 2: %v, want ErrConflict", err)
+	}
+	if !s.Shared() && err != nil {
+		t.Errorf("a store one process writes refused a batch for its expectations: %v", err)
+	}
 }
 
 // insert never overwrites on a shared store: the second Insert of a key
