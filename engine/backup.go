@@ -173,8 +173,15 @@ func (db *DB) startJob(name string, job func(l *lease)) {
 	}()
 }
 
-// copyChunk is how many items a backup copy or a restore writes per batch.
-const copyChunk = 256
+// A backup copy, a restore or an export reads (and writes) the items of a
+// table a chunk at a time: at most copyChunk items, and no more once their
+// rows reach copyChunkBytes. Each chunk is one snapshot and one batch, so
+// larger chunks mean fewer round trips on PostgreSQL; the bound on bytes
+// keeps a chunk of large items within a batch's reasonable size.
+const (
+	copyChunk      = 1024
+	copyChunkBytes = 1 << 20
+)
 
 // copyBackup copies a CREATING backup from its cursor to the end.
 func (db *DB) copyBackup(arn string, l *lease) error {

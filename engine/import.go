@@ -277,6 +277,7 @@ func (db *DB) importChunk(im *importMeta, t *table, src ImportSource, l *lease, 
 	if l != nil {
 		l.expect(b)
 	}
+	db.soloTable(b, t)
 	for i, k := range keys {
 		if _, err := db.stageWrite(b, t, k, &olds[i], items[i], byUser); err != nil {
 			return false, err

@@ -366,6 +366,7 @@ func (db *DB) restoreChunk(t *table, j *restoreJob, l *lease) (done bool, err er
 	if l != nil {
 		l.expect(b)
 	}
+	db.soloTable(b, t)
 	for _, it := range items {
 		st, err := parseRow(it.row)
 		if err != nil {

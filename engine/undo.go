@@ -156,11 +156,11 @@ type pastItem struct {
 	row    []byte // the row value
 }
 
-// itemsAt reads, from r, up to n items of the table whose rows are under
-// source (a table id or a backup's data id), as they were at time at (µs)
-// by the undo log log (0: the rows as they are), in row-key order, after
-// the row suffix after (nil: from the first). It reports whether it read
-// the last one.
+// itemsAt reads, from r, up to n items (and up to about copyChunkBytes of
+// rows) of the table whose rows are under source (a table id or a
+// backup's data id), as they were at time at (µs) by the undo log log (0:
+// the rows as they are), in row-key order, after the row suffix after
+// (nil: from the first). It reports whether it read the last one.
 func itemsAt(r storage.Reader, source, log uint64, at int64, after []byte, n int) ([]pastItem, bool, error) {
 	live, err := newSuffixIter(r, source, after, false)
 	if err != nil {
@@ -175,7 +175,8 @@ func itemsAt(r storage.Reader, source, log uint64, at int64, after []byte, n int
 		defer past.close()
 	}
 	var out []pastItem
-	for len(out) < n {
+	size := 0
+	for len(out) < n && size < copyChunkBytes {
 		lv, pv := live.valid(), past != nil && past.valid()
 		if !lv && !pv {
 			break
@@ -203,6 +204,7 @@ func itemsAt(r storage.Reader, source, log uint64, at int64, after []byte, n int
 			it = pastItem{suffix, row}
 		}
 		out = append(out, it)
+		size += len(it.suffix) + len(it.row)
 	}
 	if err := live.err(); err != nil {
 		return nil, false, err

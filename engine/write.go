@@ -45,6 +45,17 @@ type writeBatch struct {
 	// undo holds the versions the batch's writes leave in undo logs,
 	// staged at Commit under one time (engine/undo.go).
 	undo []undoEntry
+	// solo marks a batch of a restore's or an import's job, which writes
+	// a CREATING table nobody else may write: on a shared store its rows
+	// need no expectation each (the job's own entry, expected by every
+	// chunk, orders the chunks), and the table's once (soloTable).
+	solo bool
+}
+
+// soloTable makes b a solo batch for t (see writeBatch.solo).
+func (db *DB) soloTable(b *writeBatch, t *table) {
+	b.solo = true
+	db.expectTable(b, t)
 }
 
 func (db *DB) newWriteBatch() *writeBatch {
@@ -212,7 +223,7 @@ func (db *DB) loadForWrite(t *table, k itemKey) (storedItem, error) {
 // its items this way, so an item and everything derived from it commit
 // in one atomic batch. w is who made the change. It returns next's size.
 func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, next attr.Item, w writer) (int, error) {
-	if db.shared {
+	if db.shared && !b.solo {
 		b.Expect(k.row, old.raw, old.found)
 		db.expectTable(b, t)
 	}
