@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -35,17 +36,22 @@ type bkRestore struct {
 }
 
 // TestBackupsAndRestoresSurviveKills runs "dynago serve" on a data
-// directory with point-in-time recovery on under random writes, turns it
-// off and on again (so the pruner has versions and logs to drop), starts
-// a backup, an export, an import and point-in-time restores to moments
-// between the writes, kills the server with SIGKILL at a random moment of
-// the copies and the pruning, restarts it,
-// and checks, trial after trial: every backup becomes AVAILABLE and
+// directory (or a PostgreSQL schema) with point-in-time recovery on under
+// random writes, turns it off and on again (so the pruner has versions
+// and logs to drop), starts a backup, an export, an import and
+// point-in-time restores to moments between the writes, kills the server
+// with SIGKILL at a random moment of the copies and the pruning, restarts
+// it, and checks, trial after trial: every backup becomes AVAILABLE and
 // every restore ACTIVE, each restore equals the table at its moment (its
 // items and its GSI), a restore of each backup equals the table at the
 // backup's instant, and the source holds every acknowledged write.
 func TestBackupsAndRestoresSurviveKills(t *testing.T) {
-	dir := t.TempDir()
+	// The data directory, or, when the suite runs on PostgreSQL, one
+	// schema every life of the server opens again.
+	store := []string{"--data-dir", t.TempDir()}
+	if testserver.OnPostgres() {
+		store = testserver.SharedStoreArgs(t)
+	}
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(5, 9))
 	src := bkItems{}
@@ -56,7 +62,7 @@ func TestBackupsAndRestoresSurviveKills(t *testing.T) {
 	s3dir := t.TempDir()
 	const trials = 3
 	for trial := 0; trial <= trials; trial++ {
-		p := testserver.StartProcess(t, "--data-dir", dir, "--s3-dir", s3dir)
+		p := testserver.StartProcess(t, append(slices.Clone(store), "--s3-dir", s3dir)...)
 		c := p.Client()
 		if trial == 0 {
 			bkCreateSource(t, c)
