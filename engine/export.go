@@ -146,6 +146,9 @@ func (db *DB) exportTable(in *dynamo.ExportTableToPointInTimeInput) (*dynamo.Exp
 		d.ExportTime = &at
 		em.At = at.UnixMicro()
 	}
+	if err := db.checkJobLimit("exports"); err != nil {
+		return nil, err
+	}
 	b := db.store.NewBatch()
 	defer b.Close()
 	if err := db.putExport(b, em, false); err != nil {

@@ -84,6 +84,9 @@ func (db *DB) importTable(in *dynamo.ImportTableInput) (*dynamo.ImportTableOutpu
 	} else if t != nil {
 		return nil, dynamo.InUse(msgTableAlreadyExists(p.TableName))
 	}
+	if err := db.checkJobLimit("imports"); err != nil {
+		return nil, err
+	}
 	now := db.now()
 	m := db.newTableMeta(cin, p.TableName, now)
 	b := db.store.NewBatch()

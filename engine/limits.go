@@ -72,3 +72,63 @@ func (db *DB) capacityCap(index string, p *dynamo.ProvisionedThroughput) error {
 	}
 	return nil
 }
+
+// How many restores, imports and exports may be in progress at once in an
+// account: 50 restores (the API reference of RestoreTableFromBackup: "up
+// to 50 concurrent restores (any type of restore) in a given account"),
+// 50 imports (LimitExceededException: "up to 50 simultaneous import table
+// operations are allowed per account") and 300 exports (the developer
+// guide's quotas for export to Amazon S3). Beyond them DynamoDB answers
+// LimitExceededException; no recording of its texts was found, so the
+// texts are dynago's, in the form of its other subscriber limits. On a
+// shared store two nodes starting one at the same moment may each admit
+// it at the limit: the count is of the jobs the store holds.
+const (
+	maxRestoresInProgress = 50
+	maxImportsInProgress  = 50
+	maxExportsInProgress  = 300
+)
+
+func msgTooManyJobs(n int, what string) string {
+	return fmt.Sprintf("Subscriber limit exceeded: Only %d %s can be in progress at a time in an account", n, what)
+}
+
+// checkJobLimit returns LimitExceededException when a restore (what
+// "restores"), an import or an export would go past its limit.
+func (db *DB) checkJobLimit(what string) error {
+	var n, max int
+	switch what {
+	case "restores":
+		jobs, err := db.restoreJobs()
+		if err != nil {
+			return err
+		}
+		n, max = len(jobs), maxRestoresInProgress
+	case "imports":
+		all, err := db.allImports()
+		if err != nil {
+			return err
+		}
+		for _, im := range all {
+			if im.Desc.ImportStatus == dynamo.ImportStatusInProgress {
+				n++
+			}
+		}
+		max = maxImportsInProgress
+	case "exports":
+		all, err := db.allExports()
+		if err != nil {
+			return err
+		}
+		for _, em := range all {
+			if em.Desc.ExportStatus == dynamo.ExportStatusInProgress {
+				n++
+			}
+		}
+		max = maxExportsInProgress
+	}
+	if n >= max {
+		return dynamo.LimitExceeded(msgTooManyJobs(max, what))
+	}
+	return nil
+}

@@ -178,6 +178,9 @@ func (db *DB) startRestore(target string, src tableMeta, o *dynamo.RestoreOverri
 		}
 		return nil, dynamo.Backup(dynamo.CodeTableAlreadyExists, msgTableAlreadyExists(target))
 	}
+	if err := db.checkJobLimit("restores"); err != nil {
+		return nil, err
+	}
 	now := db.now()
 	m := db.newTableMeta(in, target, now)
 	if o.SSESpecificationOverride == nil {
