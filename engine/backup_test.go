@@ -452,3 +452,68 @@ func BenchmarkPutItemPITR(b *testing.B) {
 		})
 	}
 }
+
+// TestSystemBackupExpires: the SYSTEM backup a deletion with PITR on
+// leaves keeps the table's rows, and its index's rows go with the table;
+// 35 days later the pruner deletes the backup and its rows.
+func TestSystemBackupExpires(t *testing.T) {
+	var mu sync.Mutex
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Millisecond)
+		return clock
+	}
+	db := mustOpen(t, Options{InMemory: true, Now: now})
+	createBackupTable(t, db, "src")
+	if _, err := db.UpdateContinuousBackups(&dynamo.UpdateContinuousBackupsInput{TableName: "src",
+		PointInTimeRecoverySpecification: &dynamo.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: true}}); err != nil {
+		t.Fatal(err)
+	}
+	m := model{}
+	randomWrites(t, db, "src", rand.New(rand.NewSource(3)), m, 100, nil)
+	id := db.lookupCached("src").meta.ID
+	rows := func(lower, upper []byte) int {
+		it, err := db.store.NewIter(lower, upper)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer it.Close()
+		n := 0
+		for ok := it.First(); ok; ok = it.Next() {
+			n++
+		}
+		return n
+	}
+	base := keys.IndexPrefix(id, keys.BaseIndexID)
+	if _, err := db.DeleteTable(&dynamo.DeleteTableInput{TableName: "src"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows(base, keys.PrefixEnd(base)); n != len(m) {
+		t.Fatalf("the SYSTEM backup holds %d rows, want the table's %d", n, len(m))
+	}
+	if n := rows(keys.PrefixEnd(base), keys.PrefixEnd(keys.TablePrefix(id))); n != 0 {
+		t.Fatalf("%d index rows outlive the table", n)
+	}
+	all, err := db.allBackups()
+	if err != nil || len(all) != 1 {
+		t.Fatalf("backups: %v, %v", all, err)
+	}
+	// A day short of the expiry: kept.
+	if err := db.expireBackups(all[0].Expires.Add(-24 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := db.allBackups(); len(all) != 1 {
+		t.Fatalf("the backup went before its expiry")
+	}
+	if err := db.expireBackups(all[0].Expires); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := db.allBackups(); len(all) != 0 {
+		t.Fatalf("%d backups after the expiry", len(all))
+	}
+	if n := rows(keys.TablePrefix(id), keys.PrefixEnd(keys.TablePrefix(id))); n != 0 {
+		t.Fatalf("%d rows outlive the expired backup", n)
+	}
+}

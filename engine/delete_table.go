@@ -60,8 +60,17 @@ func (db *DB) deleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutpu
 	}
 	b := db.store.NewBatch()
 	defer b.Close()
+	now := db.now()
 	prefix := keys.TablePrefix(t.meta.ID)
-	if err := b.DeleteRange(prefix, keys.PrefixEnd(prefix)); err != nil {
+	if t.meta.PITR != nil {
+		// The SYSTEM backup keeps the table's rows; its indexes' go.
+		if err := db.stageSystemBackup(b, t, now); err != nil {
+			return nil, err
+		}
+		base := keys.IndexPrefix(t.meta.ID, keys.BaseIndexID)
+		prefix = keys.PrefixEnd(base)
+	}
+	if err := b.DeleteRange(prefix, keys.PrefixEnd(keys.TablePrefix(t.meta.ID))); err != nil {
 		return nil, err
 	}
 	if err := b.Delete(metaStatsKey(t.meta.ID)); err != nil {
@@ -82,7 +91,6 @@ func (db *DB) deleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutpu
 			return nil, err
 		}
 	}
-	now := db.now()
 	var next map[string]*table
 	if db.opts.TransientDelay > 0 {
 		// The rows go now; the entry stays, DELETING, without its

@@ -351,7 +351,8 @@ func (db *DB) kickPrune() {
 	}
 }
 
-// startPruner runs pruneUndo every pruneInterval and when kicked.
+// startPruner runs pruneUndo and expireBackups every pruneInterval and
+// when kicked.
 func (db *DB) startPruner() {
 	db.bg.Add(1)
 	go func() {
@@ -370,6 +371,9 @@ func (db *DB) startPruner() {
 			}
 			if err := db.pruneUndo(); err != nil {
 				db.log.Error("prune undo logs", "err", err)
+			}
+			if err := db.expireBackups(db.now()); err != nil {
+				db.log.Error("expire system backups", "err", err)
 			}
 		}
 	}()
