@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/rand"
+	"os"
 	"sort"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/pgtest"
 )
 
 // createBackupTable makes a table with a sort key and a sparse GSI on g.
@@ -427,10 +429,17 @@ func TestPruneKeepsTheWindow(t *testing.T) {
 
 // BenchmarkPutItemPITR is BenchmarkPutItem on a table with point-in-time
 // recovery on, off first: the cost of the undo log's version per write.
+// With DYNAGO_TEST_STORE=postgres it runs on PostgreSQL, and reports the
+// undo log's bytes per write as well.
 func BenchmarkPutItemPITR(b *testing.B) {
 	for _, on := range []bool{false, true} {
 		b.Run(fmt.Sprintf("pitr=%v", on), func(b *testing.B) {
-			db := mustOpen(b, Options{InMemory: true})
+			o := Options{InMemory: true}
+			if os.Getenv("DYNAGO_TEST_STORE") == "postgres" {
+				url, schema := pgtest.Schema(b)
+				o = Options{Store: openPG(b, url, schema)}
+			}
+			db := mustOpen(b, o)
 			mustCreate(b, db, "bench", false)
 			if on {
 				if _, err := db.UpdateContinuousBackups(&dynamo.UpdateContinuousBackupsInput{TableName: "bench",
@@ -448,6 +457,20 @@ func BenchmarkPutItemPITR(b *testing.B) {
 				if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "bench", Item: items[i%len(items)]}); err != nil {
 					b.Fatal(err)
 				}
+			}
+			b.StopTimer()
+			if log := db.lookupCached("bench").meta.UndoLog; log != 0 {
+				p := keys.TablePrefix(log)
+				it, err := db.store.NewIter(p, keys.PrefixEnd(p))
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for ok := it.First(); ok; ok = it.Next() {
+					n += len(it.Key()) + len(it.Value())
+				}
+				it.Close()
+				b.ReportMetric(float64(n)/float64(b.N), "log-B/write")
 			}
 		})
 	}

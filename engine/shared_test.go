@@ -63,7 +63,7 @@ func (h *hookStore) NewIter(lower, upper []byte) (storage.Iter, error) {
 func (h *hookStore) setGet(f func([]byte))   { h.mu.Lock(); h.onGet = f; h.mu.Unlock() }
 func (h *hookStore) setClose(f func([]byte)) { h.mu.Lock(); h.onClose = f; h.mu.Unlock() }
 
-func openPG(t *testing.T, url, schema string) storage.Store {
+func openPG(t testing.TB, url, schema string) storage.Store {
 	t.Helper()
 	st, err := pgstore.Open(context.Background(), pgstore.Options{URL: url, Schema: schema})
 	if err != nil {
