@@ -261,3 +261,71 @@ func TestQueryCostDoesNotGrow(t *testing.T) {
 		start = out.LastEvaluatedKey
 	}
 }
+
+// TestScanOrderFollowsSegments pins the parts of DynamoDB's Scan order that
+// dynago matches. DynamoDB scans in the order of a hash of the partition
+// key, a partition's items together and in sort key order, and parallel
+// scan segments are ranges of that hash order that nest: segments 0 and 1
+// of 4 hold the items of segment 0 of 2, segments 2 and 3 those of segment
+// 1 (dynalite's test/scan.js, "should return items in same segment order"
+// and "should return items in string hash order", run against DynamoDB).
+// So the segments of any count, read one after the other, give the Scan's
+// own order. The hash itself is dynago's, not DynamoDB's (docs/API.md,
+// Scan), so which partition comes first differs.
+func TestScanOrderFollowsSegments(t *testing.T) {
+	_, c := start(t)
+	createRange(t, c, "order", types.ScalarAttributeTypeN)
+	for p := 0; p < 30; p++ {
+		for s := 3; s >= 0; s-- {
+			put(t, c, "order", item{"pk": S(fmt.Sprintf("p%d", p)), "sk": N(fmt.Sprint(s * 7))})
+		}
+	}
+	read := func(in *dynamodb.ScanInput) []string {
+		t.Helper()
+		in.TableName = aws.String("order")
+		in.Limit = aws.Int32(7)
+		var keys []string
+		for p := dynamodb.NewScanPaginator(c, in); p.HasMorePages(); {
+			out, err := p.NextPage(bg())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range out.Items {
+				keys = append(keys, render(it["pk"])+render(it["sk"]))
+			}
+		}
+		return keys
+	}
+	whole := read(&dynamodb.ScanInput{})
+	if len(whole) != 120 {
+		t.Fatalf("the Scan read %d items", len(whole))
+	}
+	// A partition's items are together, in ascending sort key order.
+	seen := map[string]bool{}
+	for i := 0; i < len(whole); i += 4 {
+		pk := whole[i][:strings.Index(whole[i], "}")+1]
+		if seen[pk] {
+			t.Fatalf("partition %s is not together: %v", pk, whole)
+		}
+		seen[pk] = true
+		for s := 0; s < 4; s++ {
+			if want := pk + fmt.Sprintf(`{"N":"%d"}`, s*7); whole[i+s] != want {
+				t.Fatalf("item %d is %s, want %s", i+s, whole[i+s], want)
+			}
+		}
+	}
+	for _, total := range []int32{2, 4, 7, 64} {
+		var joined []string
+		for seg := int32(0); seg < total; seg++ {
+			joined = append(joined, read(&dynamodb.ScanInput{Segment: aws.Int32(seg), TotalSegments: aws.Int32(total)})...)
+		}
+		deepEqual(t, fmt.Sprintf("%d segments one after the other", total), joined, whole)
+	}
+	// Segments nest: segment s of 2 holds segments 2s and 2s+1 of 4.
+	for s := int32(0); s < 2; s++ {
+		half := read(&dynamodb.ScanInput{Segment: aws.Int32(s), TotalSegments: aws.Int32(2)})
+		quarters := append(read(&dynamodb.ScanInput{Segment: aws.Int32(2 * s), TotalSegments: aws.Int32(4)}),
+			read(&dynamodb.ScanInput{Segment: aws.Int32(2*s + 1), TotalSegments: aws.Int32(4)})...)
+		deepEqual(t, fmt.Sprintf("segment %d of 2", s), quarters, half)
+	}
+}
