@@ -32,6 +32,10 @@ type rangeRead struct {
 	// fetch, for a local secondary index, replaces each index entry by
 	// its table item before the filter and the projection see it.
 	fetch func(attr.Item) (attr.Item, error)
+	// bill, for a Scan of a table, counts the bytes read in each of the
+	// table's partitions, which are billed one by one
+	// (engine/scan_capacity.go); nil bills the page's bytes at once.
+	bill *partitionBill
 }
 
 // rangeResult is what a page read.
@@ -73,6 +77,9 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 		}
 		res.scanned++
 		res.bytes += s.size
+		if r.bill != nil {
+			r.bill.add(it.Key(), s.size)
+		}
 		stop := (r.limit > 0 && res.scanned >= r.limit) || res.bytes >= maxPageBytes
 		var item attr.Item
 		if r.filter != nil || !r.countOnly || stop || r.fetch != nil {
@@ -204,12 +211,16 @@ func (db *DB) readPage(ks keyspace, r rangeRead, capacityMode string, consistent
 	if err != nil {
 		return nil, err
 	}
+	units := readUnits(res.bytes, consistent)
+	if r.bill != nil {
+		units = r.bill.units(r.lower, r.upper, res.last != nil, consistent)
+	}
 	out := &dynamo.ScanOutput{
 		Items:            res.items,
 		Count:            res.count,
 		ScannedCount:     res.scanned,
 		LastEvaluatedKey: ks.ix.lastEvaluatedKey(res.last),
-		ConsumedCapacity: db.consumedRead(ks, capacityMode, readUnits(res.bytes, consistent), *fetchUnits),
+		ConsumedCapacity: db.consumedRead(ks, capacityMode, units, *fetchUnits),
 	}
 	if !r.countOnly && out.Items == nil {
 		out.Items = []attr.Item{}

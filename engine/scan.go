@@ -81,6 +81,9 @@ func (db *DB) scan(in *dynamo.ScanInput, trees *expr.Trees) (*dynamo.ScanOutput,
 		return nil, err
 	}
 	r := ks.scanRange(in.Segment, in.TotalSegments)
+	if ks.isTable() {
+		r.bill = newPartitionBill(scanPartitions(&ks.t.meta))
+	}
 	var fetchUnits float64
 	db.shapeRead(ks, &r, in.Select, in.Limit, x, in.AttributesToGet, in.ConsistentRead, &fetchUnits)
 	if in.ExclusiveStartKey != nil {

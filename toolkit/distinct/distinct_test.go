@@ -112,8 +112,14 @@ func TestListEqualsFullScan(t *testing.T) {
 					}
 				}
 				// One half-unit page per partition, plus each segment's
-				// final page, which may find nothing.
-				if st.ReadUnits > 0.5*float64(partitions+segments) || st.ReadUnits < 0.5*float64(partitions) {
+				// final page, which may find nothing, plus half a unit
+				// for each of the on-demand table's four storage
+				// partitions a page reads past the first: a Scan bills
+				// each partition it reads on its own (ScyllaDB
+				// Alternator's test_returnconsumedcapacity.py,
+				// test_scan_consumed_capacity, against DynamoDB), and a
+				// segment's pages cross at most the three boundaries.
+				if st.ReadUnits > 0.5*float64(partitions+segments+3) || st.ReadUnits < 0.5*float64(partitions) {
 					t.Fatalf("read %v units for %d partitions", st.ReadUnits, partitions)
 				}
 				if st.FullScanUnits < 3*st.ReadUnits {
