@@ -940,3 +940,13 @@ func msgPolicyBadPrincipal(p string) string { return "Invalid principal in polic
 func msgPolicyForeignResource(res, arn string) string {
 	return "Policy resource " + res + " does not match the resource the policy is attached to: " + arn
 }
+
+// msgExplicitDeny answers a request a resource-based policy denies: the
+// form AWS's IAM guide gives access denied messages ("User: <principal>
+// is not authorized to perform: <action> on resource: <resource> with an
+// explicit deny in a <type> policy", Troubleshoot access denied error
+// messages), with the policy type DynamoDB's resource-based policies are.
+func msgExplicitDeny(principal, action, resource string) string {
+	return "User: " + principal + " is not authorized to perform: dynamodb:" + action + " on resource: " + resource +
+		" with an explicit deny in a resource-based policy"
+}

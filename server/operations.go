@@ -104,6 +104,11 @@ func handle[In, Out any](
 		if err != nil {
 			return dst, err
 		}
+		if c.signed {
+			if err := authorize(c.db, &c.caller, in); err != nil {
+				return dst, err
+			}
+		}
 		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err
 		}
@@ -133,6 +138,11 @@ func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, 
 		s.releaseBody(c)
 		if err != nil {
 			return dst, err
+		}
+		if c.signed {
+			if err := authorize(c.db, &c.caller, in); err != nil {
+				return dst, err
+			}
 		}
 		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err
