@@ -73,8 +73,8 @@ func TestResourcePolicyEnforced(t *testing.T) {
 	idx := arn + "/index/byV"
 	readerArn := "arn:aws:iam::" + testserver.AccountID + ":user/AKIDREADER"
 	policy := `{"Version":"2012-10-17","Statement":[
-		{"Sid":"ReaderReadsOnly","Effect":"Deny","Principal":{"AWS":"` + readerArn + `"},"Action":["dynamodb:PutItem","dynamodb:Delete*"],"Resource":"` + arn + `"},
-		{"Sid":"NoIndexQueries","Effect":"Deny","Principal":{"AWS":["` + readerArn + `"]},"Action":"dynamodb:Query","Resource":"` + arn + `/index/*"},
+		{"Sid":"ReaderReadsOnly","Effect":"Deny","Principal":{"AWS":"` + readerArn + `"},"Action":["dynamodb:PutItem","dynamodb:Delete*","dynamodb:PartiQLInsert"],"Resource":"` + arn + `"},
+		{"Sid":"NoIndexQueries","Effect":"Deny","Principal":{"AWS":["` + readerArn + `"]},"Action":["dynamodb:Query","dynamodb:PartiQLSelect"],"Resource":"` + arn + `/index/*"},
 		{"Sid":"NoOtherAccount","Effect":"Deny","Principal":{"AWS":"` + other + `"},"Action":"dynamodb:*","Resource":["` + arn + `","` + arn + `/index/*"]},
 		{"Sid":"Conditional","Effect":"Deny","Principal":"*","Action":"dynamodb:GetItem","Resource":"` + arn + `","Condition":{"Bool":{"aws:SecureTransport":"false"}}},
 		{"Sid":"Everyone","Effect":"Allow","Principal":"*","Action":"dynamodb:*","Resource":"*"}]}`
@@ -157,6 +157,42 @@ func TestResourcePolicyEnforced(t *testing.T) {
 		{"admin describes the stream", func() error {
 			_, err := adminStreams.DescribeStream(bg(), &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(streamArn)})
 			return err
+		}, ""},
+		// PartiQL statements are authorized as PartiQLInsert,
+		// PartiQLSelect, PartiQLUpdate and PartiQLDelete (the developer
+		// guide's "IAM policies with PartiQL for DynamoDB"), on the table
+		// or the index a SELECT reads.
+		{"reader inserts with PartiQL", func() error {
+			_, err := reader.ExecuteStatement(bg(), &dynamodb.ExecuteStatementInput{Statement: aws.String(`INSERT INTO "Guarded" VALUE {'pk': 'p', 'v': 'x'}`)})
+			return err
+		}, deny(readerArn, "PartiQLInsert", arn)},
+		{"reader inserts in a PartiQL transaction", func() error {
+			_, err := reader.ExecuteTransaction(bg(), &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+				{Statement: aws.String(`INSERT INTO "Guarded" VALUE {'pk': 'p', 'v': 'x'}`)}}})
+			return err
+		}, deny(readerArn, "PartiQLInsert", arn)},
+		{"reader selects with PartiQL", func() error {
+			_, err := reader.ExecuteStatement(bg(), &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "Guarded" WHERE pk = 'k'`)})
+			return err
+		}, ""},
+		{"reader selects from the index with PartiQL", func() error {
+			_, err := reader.ExecuteStatement(bg(), &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "Guarded"."byV" WHERE v = 'x'`)})
+			return err
+		}, deny(readerArn, "PartiQLSelect", idx)},
+		// In a batch, a denied statement is its slot's error, code
+		// AccessDenied (API_BatchStatementError's codes), and the others
+		// run.
+		{"reader inserts in a PartiQL batch", func() error {
+			o, err := reader.BatchExecuteStatement(bg(), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+				{Statement: aws.String(`INSERT INTO "Guarded" VALUE {'pk': 'p', 'v': 'x'}`)}}})
+			if err != nil {
+				return err
+			}
+			if e := o.Responses[0].Error; e == nil || e.Code != types.BatchStatementErrorCodeEnumAccessDenied ||
+				aws.ToString(e.Message) != deny(readerArn, "PartiQLInsert", arn) {
+				t.Errorf("batch slot: %+v, want AccessDenied: %s", e, deny(readerArn, "PartiQLInsert", arn))
+			}
+			return nil
 		}, ""},
 		// A statement with a Condition is not enforced (docs/AUTH.md).
 		{"conditional deny", func() error {

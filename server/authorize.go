@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/partiql"
 )
 
 // With --auth, a request's signer is checked against the resource-based
@@ -13,12 +14,14 @@ import (
 // IAM action, on the resource IAM checks it on: the table, or the index
 // a Query or Scan names, or the stream; a transaction's actions are
 // those of its items (PutItem, UpdateItem, DeleteItem,
-// ConditionCheckItem, GetItem), as IAM authorizes them. A table without
-// a policy costs one catalog lookup per table of the request.
+// ConditionCheckItem, GetItem), as IAM authorizes them; a PartiQL
+// statement's is PartiQLSelect, PartiQLInsert, PartiQLUpdate or
+// PartiQLDelete (partiql.Access). A table without a policy costs one
+// catalog lookup per table of the request (and a statement one lookup
+// of the statement cache, whose parse the operation then reuses).
 //
-// Operations not listed here (the PartiQL ones, whose tables are in
-// their statements, and those on backups, exports and imports by their
-// own ARNs, and the account's lists) are not checked.
+// Operations not listed here (those on backups, exports and imports by
+// their own ARNs, and the account's lists) are not checked.
 
 // authorize answers the first explicit deny among the tables and streams
 // in acts on, or nil.
@@ -100,6 +103,21 @@ func authorize(db *engine.DB, caller *engine.Caller, in any) error {
 		return policyAccess(db, caller, "GetResourcePolicy", v.ResourceArn)
 	case *dynamo.DeleteResourcePolicyInput:
 		return policyAccess(db, caller, "DeleteResourcePolicy", v.ResourceArn)
+	case *dynamo.ExecuteStatementInput:
+		return statementAccess(db, caller, v.Statement)
+	case *dynamo.BatchExecuteStatementInput:
+		// A denied statement is its slot's error, AccessDenied, as a
+		// batch reports each statement's failure
+		// (API_BatchStatementError's codes).
+		for i := range v.Statements {
+			v.Statements[i].Denied = statementAccess(db, caller, v.Statements[i].Statement)
+		}
+	case *dynamo.ExecuteTransactionInput:
+		for i := range v.TransactStatements {
+			if err := statementAccess(db, caller, v.TransactStatements[i].Statement); err != nil {
+				return err
+			}
+		}
 	case *dynamo.DescribeStreamInput:
 		return db.CheckStreamAccess(caller, "DescribeStream", v.StreamArn)
 	case *dynamo.GetShardIteratorInput:
@@ -108,6 +126,16 @@ func authorize(db *engine.DB, caller *engine.Caller, in any) error {
 		return db.CheckStreamAccess(caller, "GetRecords", streamOfIterator(v.ShardIterator))
 	}
 	return nil
+}
+
+// statementAccess checks a PartiQL statement as IAM authorizes it
+// (partiql.Access); one that does not parse is left to its operation.
+func statementAccess(db *engine.DB, caller *engine.Caller, statement string) error {
+	action, table, index, ok := partiql.Access(db, statement)
+	if !ok {
+		return nil
+	}
+	return db.CheckAccess(caller, action, table, index)
 }
 
 // policyAccess checks a policy operation on a table's ARN or a stream's.

@@ -40,3 +40,17 @@ func BenchmarkAuthorizeDenyMiss(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAuthorizeStatementNoPolicy is BenchmarkAuthorizeNoPolicy for
+// a PartiQL SELECT: a hit in the statement cache, and the lookup.
+func BenchmarkAuthorizeStatementNoPolicy(b *testing.B) {
+	s := benchServer(b)
+	caller := &engine.Caller{AccountID: engine.DefaultAccountID, AccessKeyID: "AKIDBENCH"}
+	in := &dynamo.ExecuteStatementInput{Statement: `SELECT * FROM "bench" WHERE pk = 'key-1'`}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := authorize(s.db, caller, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
