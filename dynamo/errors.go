@@ -40,6 +40,8 @@ const (
 
 	// Global tables (version 2017.11.29).
 	CodeGlobalTableNotFound = "GlobalTableNotFoundException"
+	// Resource-based policies.
+	CodePolicyNotFound = "PolicyNotFoundException"
 	// CodeInternalFailure is the HTTP 500 of the framework in front of
 	// DynamoDB, sent without a message, for request shapes the service
 	// fails on (the ack-api-quirks lab, DDB-TABLE-437, -178 and -456).
@@ -88,6 +90,9 @@ func NotFound(msg string) *Error { return &Error{Code: CodeResourceNotFound, Mes
 func GlobalTableNotFound(msg string) *Error {
 	return &Error{Code: CodeGlobalTableNotFound, Message: msg}
 }
+
+// PolicyNotFound returns a PolicyNotFoundException.
+func PolicyNotFound(msg string) *Error { return &Error{Code: CodePolicyNotFound, Message: msg} }
 
 // InternalServerError returns DynamoDB's answer to a failure of its own
 // (HTTP 500, "Internal server error"), which SDKs retry: what a client

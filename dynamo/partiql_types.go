@@ -42,6 +42,11 @@ type BatchStatementRequest struct {
 	Parameters                          []attr.Value
 	ConsistentRead                      bool
 	ReturnValuesOnConditionCheckFailure string
+	// Denied, set by a server that applies resource-based policies, is
+	// the AccessDeniedException of a statement its signer may not run:
+	// the statement's slot answers it (code AccessDenied) and it is not
+	// run.
+	Denied error
 }
 
 // BatchExecuteStatementInput is BatchExecuteStatement's request.

@@ -281,6 +281,9 @@ type CreateTableInput struct {
 	Tags                      []Tag
 	TableClass                string
 	DeletionProtectionEnabled *bool
+	// ResourcePolicy is the resource-based policy to attach to the table
+	// (its JSON document), "" for none.
+	ResourcePolicy string
 }
 
 // CreateTableOutput is CreateTable's response.

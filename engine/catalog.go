@@ -110,6 +110,12 @@ type tableMeta struct {
 	// and of its global secondary indexes (by name), for those
 	// UpdateContributorInsights has set (engine/insights.go).
 	Insights map[string]insightsMeta `json:"insights,omitempty"`
+	// Policies holds the resource-based policies of the table (key "")
+	// and of its streams (by stream label) (engine/policy.go).
+	// PolicyRevision is the last revision id handed out to any of them,
+	// so a revision id is never given twice within the table.
+	Policies       map[string]policyMeta `json:"policies,omitempty"`
+	PolicyRevision int64                 `json:"policyRevision,omitempty"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path
@@ -133,6 +139,10 @@ type table struct {
 
 	// schema describes the table to a statement planner (TableSchema).
 	schema *Schema
+	// denies are the Deny statements of the table's and its streams'
+	// resource-based policies, by the key of meta.Policies; nil when the
+	// table has no policy (engine/policy.go).
+	denies map[string][]denyRule
 }
 
 func newTable(m tableMeta) *table {
@@ -159,6 +169,7 @@ func newTable(m tableMeta) *table {
 		ix.rowKey = t.rowKeyOf(ix)
 	}
 	t.schema = schemaOf(t)
+	t.denies = compilePolicies(m.Policies)
 	return t
 }
 

@@ -27,6 +27,14 @@ func (db *DB) createTable(in *dynamo.CreateTableInput) (*dynamo.CreateTableOutpu
 		return nil, err
 	}
 	name := tableNameFromARN(in.TableName)
+	// A ResourcePolicy is checked as PutResourcePolicy checks one, for
+	// the table's ARN (engine/policy.go).
+	arn := fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", db.opts.Region, db.opts.AccountID, name)
+	if in.ResourcePolicy != "" {
+		if err := validatePolicy(in.ResourcePolicy, arn, false); err != nil {
+			return nil, err
+		}
+	}
 	db.ddl.Lock()
 	defer db.ddl.Unlock()
 	if t, err := db.lookupFresh(name); err != nil {
@@ -51,6 +59,9 @@ func (db *DB) createTable(in *dynamo.CreateTableInput) (*dynamo.CreateTableOutpu
 	}
 	now := db.now()
 	m := db.newTableMeta(in, name, now)
+	if in.ResourcePolicy != "" {
+		m.Policies = map[string]policyMeta{"": {Document: in.ResourcePolicy, Revision: db.nextPolicyRevision(&m)}}
+	}
 	b := db.store.NewBatch()
 	defer b.Close()
 	id, err := db.nextTableIDLocked(b)

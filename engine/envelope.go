@@ -64,6 +64,9 @@ const (
 	opDescribeGlobalTableSettings
 	opListGlobalTables
 	opDescribeTableReplicaAutoScaling
+	opPutResourcePolicy
+	opGetResourcePolicy
+	opDeleteResourcePolicy
 	numOps
 )
 
@@ -151,6 +154,10 @@ var opTraits = [numOps]traits{
 	opDescribeGlobalTableSettings:     {closedFirst: true},
 	opListGlobalTables:                {closedFirst: true},
 	opDescribeTableReplicaAutoScaling: {closedFirst: true},
+
+	opPutResourcePolicy:    {retry: true, closedFirst: true},
+	opGetResourcePolicy:    {closedFirst: true},
+	opDeleteResourcePolicy: {retry: true, closedFirst: true},
 }
 
 // run runs f, the work of operation o, within the envelope o's traits

@@ -881,3 +881,72 @@ func msgCapacityOutOfBounds(v int64, member string) string {
 // dynalite's older recording had "Value '0' at 'limit'", which Scan still
 // answers: the same suite's scan.test.ts).
 const msgQueryLimit = "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+
+// Resource-based policies (engine/policy.go). PolicyNotFoundException's
+// texts are those moto's test_dynamodb_resource_policy.py records from
+// AWS (its tests marked aws_verified): GetResourcePolicy of a table
+// without a policy; a put or delete whose ExpectedRevisionId is not the
+// policy's; a put expecting NO_POLICY where a policy is. A put or delete
+// with an ExpectedRevisionId where there is no policy has no recording:
+// it is answered with the first text.
+func msgPolicyNotFound(arn string) string {
+	return "Resource-based policy not found for the provided ResourceArn: " + arn
+}
+
+func msgPolicyRevisionMismatch(expected, table, revision string) string {
+	return "Resource-based policy not found for the provided ResourceArn: Requested update for policy with revision id " +
+		expected + ", but the policy associated to target table " + table + " has revision id " + revision + "."
+}
+
+func msgPolicyExpectedNone(table, revision string) string {
+	return "Resource-based policy not found for the provided ResourceArn: Requested policy update expecting none to be present for table " +
+		table + ", but a policy exists with revision id " + revision + "."
+}
+
+// msgInvalidPolicy is the ValidationException of a policy document
+// DynamoDB refuses. The prefix and the invalid actions' detail
+// (msgPolicyBadActions) are recorded: aws-controllers-k8s/dynamodb-controller
+// pull request 176 (a stream's policy naming dynamodb:ListStreams) and
+// aws/aws-cdk pull request 36194 (a table's naming the four stream
+// actions). The other details have no recording and are dynago's words:
+// the JSON error in IAM's words for one ("Syntax errors in policy.",
+// aws/aws-cdk issue 13587), the rest plain.
+func msgInvalidPolicy(detail string) string {
+	return "One or more parameter values were invalid: Invalid policy document: " + detail
+}
+
+func msgPolicyBadActions(quoted string) string {
+	return "The following action names are invalid: " + quoted
+}
+
+const (
+	msgPolicySyntax      = "Syntax errors in policy."
+	msgPolicyNoStatement = "The policy has no Statement"
+	msgPolicyEffect      = "Each statement's Effect must be Allow or Deny"
+	msgPolicyPrincipal   = "Each statement must have one Principal or NotPrincipal naming AWS principals"
+	msgPolicyAction      = "Each statement must have one Action or NotAction"
+	msgPolicyResource    = "Each statement must have one Resource or NotResource"
+	// msgPolicyTooLarge: the limit is API_PutResourcePolicy's (20 KB,
+	// whitespace counted); the text has no recording.
+	msgPolicyTooLarge = "One or more parameter values were invalid: Policy document size exceeds the maximum allowed size of 20 KB"
+)
+
+func msgPolicyVersion(v string) string {
+	return "Invalid Version " + v + ": the policy language version must be 2012-10-17 or 2008-10-17"
+}
+
+func msgPolicyBadPrincipal(p string) string { return "Invalid principal in policy: " + p }
+
+func msgPolicyForeignResource(res, arn string) string {
+	return "Policy resource " + res + " does not match the resource the policy is attached to: " + arn
+}
+
+// msgExplicitDeny answers a request a resource-based policy denies: the
+// form AWS's IAM guide gives access denied messages ("User: <principal>
+// is not authorized to perform: <action> on resource: <resource> with an
+// explicit deny in a <type> policy", Troubleshoot access denied error
+// messages), with the policy type DynamoDB's resource-based policies are.
+func msgExplicitDeny(principal, action, resource string) string {
+	return "User: " + principal + " is not authorized to perform: dynamodb:" + action + " on resource: " + resource +
+		" with an explicit deny in a resource-based policy"
+}

@@ -169,6 +169,28 @@ func TestDirectMissingMembers(t *testing.T) {
 					return err
 				}
 		},
+		"PutResourcePolicy": func() (any, func(local.API, any) error) {
+			return &dynamodb.PutResourcePolicyInput{ResourceArn: str("arn:aws:dynamodb:us-east-1:852375281893:table/Tab"), Policy: str("{}"),
+					ExpectedRevisionId: str("1"), ConfirmRemoveSelfResourceAccess: true},
+				func(c local.API, in any) error {
+					_, err := c.PutResourcePolicy(ctx, in.(*dynamodb.PutResourcePolicyInput))
+					return err
+				}
+		},
+		"GetResourcePolicy": func() (any, func(local.API, any) error) {
+			return &dynamodb.GetResourcePolicyInput{ResourceArn: str("arn:aws:dynamodb:us-east-1:852375281893:table/Tab")},
+				func(c local.API, in any) error {
+					_, err := c.GetResourcePolicy(ctx, in.(*dynamodb.GetResourcePolicyInput))
+					return err
+				}
+		},
+		"DeleteResourcePolicy": func() (any, func(local.API, any) error) {
+			return &dynamodb.DeleteResourcePolicyInput{ResourceArn: str("arn:aws:dynamodb:us-east-1:852375281893:table/Tab"), ExpectedRevisionId: str("1")},
+				func(c local.API, in any) error {
+					_, err := c.DeleteResourcePolicy(ctx, in.(*dynamodb.DeleteResourcePolicyInput))
+					return err
+				}
+		},
 		"ListContributorInsights": func() (any, func(local.API, any) error) {
 			return &dynamodb.ListContributorInsightsInput{TableName: str("Tab"), NextToken: str("Tab/"), MaxResults: 5},
 				func(c local.API, in any) error {

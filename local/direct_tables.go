@@ -141,6 +141,7 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 			TableClass:                string(in.TableClass),
 			DeletionProtectionEnabled: in.DeletionProtectionEnabled,
 		}
+		req.ResourcePolicy, _ = str(in.ResourcePolicy)
 		req.TableName, ok = str(in.TableName)
 		req.NoTableName = !ok
 		if in.LocalSecondaryIndexes != nil {

@@ -72,6 +72,9 @@ func BatchExecuteStatement(db *engine.DB, in *dynamo.BatchExecuteStatementInput)
 			writes++
 		}
 		ps[i].b, ps[i].err = bindParams(s.Parameters, st.Params)
+		if ps[i].err == nil && s.Denied != nil {
+			ps[i].err = s.Denied
+		}
 	}
 	if reads > 0 && writes > 0 {
 		return nil, dynamo.Validation(msgQLBatchMixed)

@@ -64,6 +64,10 @@ func operations() map[string]opFunc {
 		"DescribeContributorInsights": handle(protocol.DecodeDescribeContributorInsights, (*engine.DB).DescribeContributorInsights, protocol.EncodeDescribeContributorInsights),
 		"UpdateContributorInsights":   handle(protocol.DecodeUpdateContributorInsights, (*engine.DB).UpdateContributorInsights, protocol.EncodeUpdateContributorInsights),
 		"ListContributorInsights":     handle(protocol.DecodeListContributorInsights, (*engine.DB).ListContributorInsights, protocol.EncodeListContributorInsights),
+		// Resource-based policies, stored with the table (engine/policy.go).
+		"PutResourcePolicy":    handle(protocol.DecodePutResourcePolicy, (*engine.DB).PutResourcePolicy, protocol.EncodePutResourcePolicy),
+		"GetResourcePolicy":    handle(protocol.DecodeGetResourcePolicy, (*engine.DB).GetResourcePolicy, protocol.EncodeGetResourcePolicy),
+		"DeleteResourcePolicy": handle(protocol.DecodeDeleteResourcePolicy, (*engine.DB).DeleteResourcePolicy, protocol.EncodeDeleteResourcePolicy),
 		// Global tables: dynago has none (engine/global_tables.go).
 		"DescribeGlobalTable":             handle(protocol.DecodeDescribeGlobalTable, (*engine.DB).DescribeGlobalTable, protocol.EncodeDescribeGlobalTable),
 		"DescribeGlobalTableSettings":     handle(protocol.DecodeDescribeGlobalTableSettings, (*engine.DB).DescribeGlobalTableSettings, protocol.EncodeDescribeGlobalTableSettings),
@@ -100,6 +104,11 @@ func handle[In, Out any](
 		if err != nil {
 			return dst, err
 		}
+		if c.signed {
+			if err := authorize(c.db, &c.caller, in); err != nil {
+				return dst, err
+			}
+		}
 		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err
 		}
@@ -129,6 +138,11 @@ func handleEmpty[In any](decode func([]byte) (*In, error), run func(*engine.DB, 
 		s.releaseBody(c)
 		if err != nil {
 			return dst, err
+		}
+		if c.signed {
+			if err := authorize(c.db, &c.caller, in); err != nil {
+				return dst, err
+			}
 		}
 		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err

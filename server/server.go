@@ -180,6 +180,11 @@ type inflight struct {
 	// rawHash, with Auth on and a compressed body, hashes the body as it
 	// arrives: what the signature covers (readBody).
 	rawHash hash.Hash
+	// caller, with Auth on, is who signed the request, once verified
+	// (signed): the resource-based policies are applied to it
+	// (authorize.go).
+	caller engine.Caller
+	signed bool
 	// note, when requests are observed (requestlog.go), is what the
 	// operation tells the log: table, index, units. It points to noted,
 	// and the request's answer is then observed through answer: kept
@@ -406,15 +411,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// before looking at the signature) and the body read; a namespace
 		// is opened only for a verified caller.
 		var aerr *dynamo.Error
+		var id sigv4.Identity
 		if c.rawHash != nil {
-			_, aerr = s.auth.VerifyPayloadHash(r, hex.EncodeToString(c.rawHash.Sum(nil)), s.auth.Now())
+			id, aerr = s.auth.VerifyPayloadHash(r, hex.EncodeToString(c.rawHash.Sum(nil)), s.auth.Now())
 		} else {
-			_, aerr = s.auth.Verify(r, c.body, s.auth.Now())
+			id, aerr = s.auth.Verify(r, c.body, s.auth.Now())
 		}
 		if aerr != nil {
 			s.writeError(w, r, aerr)
 			return
 		}
+		c.caller, c.signed = engine.Caller{AccountID: id.AccountID, AccessKeyID: id.AccessKeyID}, true
 		if s.namespaces != nil {
 			db, err := s.namespaceDB(r)
 			if err != nil {

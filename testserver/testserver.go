@@ -35,6 +35,7 @@ import (
 	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/local"
 	"github.com/dynago/dynago/server"
+	"github.com/dynago/dynago/server/sigv4"
 )
 
 // Region and AccountID are the ones the test server puts in ARNs.
@@ -85,6 +86,12 @@ func WithNow(now func() time.Time) Option {
 // StreamShardDuration, TTLSweepInterval or TTLChangeCooldown.
 func WithEngineOptions(set func(*engine.Options)) Option {
 	return func(o *engine.Options, _ *server.Config) { set(o) }
+}
+
+// WithAuth makes the server take only requests signed with one of
+// creds, as dynago serve --auth does.
+func WithAuth(creds *sigv4.Credentials) Option {
+	return func(_ *engine.Options, c *server.Config) { c.Auth = sigv4.NewVerifier(creds) }
 }
 
 // WithMaxBodyBytes sets the server's request size limit.

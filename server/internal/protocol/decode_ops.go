@@ -333,6 +333,8 @@ func DecodeCreateTable(body []byte) (*dynamo.CreateTableInput, error) {
 			return d.str(&in.TableClass)
 		case "DeletionProtectionEnabled":
 			return d.boolPtr(&in.DeletionProtectionEnabled)
+		case "ResourcePolicy":
+			return d.str(&in.ResourcePolicy)
 		}
 		return d.skipValue()
 	})
