@@ -113,11 +113,13 @@ func msgIteratorExpired(created, now string, toleratedMillis int64) string {
 // Query and Scan: ExclusiveStartKey.
 
 // msgStartKeyInvalid answers a Query's ExclusiveStartKey that is not
-// exactly the key attributes (the table's, plus the index's on an index)
-// with their types, and a Scan's on an index. msgScanStartKeyInvalid
-// answers a Scan's on a table. Dynalite's tests against DynamoDB, and
-// ExtendDB's index helpers (2026), which record the short text for every
-// Query and for Scans of an index.
+// exactly the key attributes (the table's, plus the index's on an index),
+// and a Scan's on an index; a Query's key attribute of another type is
+// msgKeySchema, bare. msgScanStartKeyInvalid answers a Scan's on a table,
+// and a Query's on an index whose table key attributes are missing or of
+// another type. Dynalite's tests against DynamoDB, and ExtendDB's index
+// helpers (2026), which give the short text for every Query and for
+// Scans of an index.
 const (
 	msgKeySchema           = attr.MsgKeySchemaMismatch
 	msgScanStartKeyInvalid = dynamo.MsgStartKeyInvalid + ": " + msgKeySchema
