@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -123,5 +126,47 @@ func TestValidationOrderExact4(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)
 		})
+	}
+}
+
+// TestValidationErrorsCapped: DynamoDB lists at most ten member
+// violations, and "N validation errors detected" counts those it lists.
+// dynalite's test/createTable.js, run against DynamoDB, "should return
+// ValidationException for 12": nine empty local secondary indexes, three
+// violations each, answered "10 validation errors detected" with ten
+// listed. The order of an index's three members differs between that
+// recording and the one dynago follows, so the case checks the count and
+// that each listed violation is one the request has.
+func TestValidationErrorsCapped(t *testing.T) {
+	s, _ := start(t)
+	const val = nsValidation + "ValidationException"
+	var all []string
+	for i := 1; i <= 9; i++ {
+		for _, m := range []string{"indexName", "keySchema", "projection"} {
+			all = append(all, "Value null at 'localSecondaryIndexes."+strconv.Itoa(i)+".member."+m+"' failed to satisfy constraint: Member must not be null")
+		}
+	}
+	res := s.Raw(t, "CreateTable", `{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"a","AttributeType":"S"},{"AttributeName":"b","AttributeType":"S"}],"KeySchema":[{"KeyType":"HASH","AttributeName":"a"},{"KeyType":"RANGE","AttributeName":"b"}],"LocalSecondaryIndexes":[{},{},{},{},{},{},{},{},{}],"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}`)
+	var body struct {
+		Type    string `json:"__type"`
+		Message string `json:"message"`
+	}
+	if err := jsonUnmarshal(res.Body, &body); err != nil || res.Status != 400 || body.Type != val {
+		t.Fatalf("status %d, body %s", res.Status, res.Body)
+	}
+	const prefix = "10 validation errors detected: "
+	if !strings.HasPrefix(body.Message, prefix) {
+		t.Fatalf("message %q, want prefix %q", body.Message, prefix)
+	}
+	listed := strings.Split(strings.TrimPrefix(body.Message, prefix), "; ")
+	if len(listed) != 10 {
+		t.Fatalf("%d violations listed, want 10: %q", len(listed), body.Message)
+	}
+	seen := map[string]bool{}
+	for _, v := range listed {
+		if seen[v] || !slices.Contains(all, v) {
+			t.Fatalf("violation %q listed twice or not the request's", v)
+		}
+		seen[v] = true
 	}
 }
