@@ -122,6 +122,21 @@ func TestValidationOrderExact4(t *testing.T) {
 		// param type".
 		{"query, reversed comparison with a number on a string key", "Query",
 			`{"TableName":"vo4hash","KeyConditionExpression":":a > a","ExpressionAttributeValues":{":a":{"N":"1"}}}`, val, invalid + "Condition parameter type does not match schema type"},
+
+		// An attribute named "": DynamoDB's answer holds "Empty attribute
+		// name" for an item's attribute, an AttributesToGet entry and an
+		// AttributeUpdates member (Alternator's test_limits.py,
+		// test_limit_attribute_length_nonkey_empty, run against DynamoDB,
+		// 2026-03; the prefix is inferred), and names the placeholder of an
+		// empty ExpressionAttributeNames value.
+		{"put, item attribute named empty", "PutItem",
+			`{"TableName":"vo4hash","Item":{"a":{"S":"x"},"":{"N":"1"}}}`, val, invalid + "Empty attribute name"},
+		{"get, AttributesToGet entry empty", "GetItem",
+			`{"TableName":"vo4hash","Key":{"a":{"S":"x"}},"AttributesToGet":[""]}`, val, invalid + "Empty attribute name"},
+		{"update, AttributeUpdates member named empty", "UpdateItem",
+			`{"TableName":"vo4hash","Key":{"a":{"S":"x"}},"AttributeUpdates":{"":{"Value":{"N":"2"},"Action":"PUT"}}}`, val, invalid + "Empty attribute name"},
+		{"get, empty name in a projection's placeholder", "GetItem",
+			`{"TableName":"vo4hash","Key":{"a":{"S":"x"}},"ProjectionExpression":"#name","ExpressionAttributeNames":{"#name":""}}`, val, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)
