@@ -137,6 +137,22 @@ func TestValidationOrderExact4(t *testing.T) {
 			`{"TableName":"vo4hash","Key":{"a":{"S":"x"}},"AttributeUpdates":{"":{"Value":{"N":"2"},"Action":"PUT"}}}`, val, invalid + "Empty attribute name"},
 		{"get, empty name in a projection's placeholder", "GetItem",
 			`{"TableName":"vo4hash","Key":{"a":{"S":"x"}},"ProjectionExpression":"#name","ExpressionAttributeNames":{"#name":""}}`, val, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #name"},
+
+		// Arithmetic whose result needs more than 38 digits is answered as
+		// an overflow, as is one past the range. ScyllaDB Alternator's
+		// test_number.py, run against DynamoDB:
+		// test_update_expression_plus_imprecise (whose comment quotes the
+		// text for 1e50 - 1 and 1e50 + 1) and
+		// test_update_expression_plus_overflow (9e125 + 9e125).
+		{"update, 1e50 - 1", "UpdateItem",
+			`{"TableName":"vo4hash","Key":{"a":{"S":"n"}},"UpdateExpression":"SET b = :v1 - :v2","ExpressionAttributeValues":{":v1":{"N":"1e50"},":v2":{"N":"1"}}}`,
+			val, "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"update, 1e50 + 1", "UpdateItem",
+			`{"TableName":"vo4hash","Key":{"a":{"S":"n"}},"UpdateExpression":"SET b = :v1 + :v2","ExpressionAttributeValues":{":v1":{"N":"1e50"},":v2":{"N":"1"}}}`,
+			val, "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"update, 9e125 + 9e125", "UpdateItem",
+			`{"TableName":"vo4hash","Key":{"a":{"S":"n"}},"UpdateExpression":"SET b = :v1 + :v2","ExpressionAttributeValues":{":v1":{"N":"9e125"},":v2":{"N":"9e125"}}}`,
+			val, "Number overflow. Attempting to store a number with magnitude larger than supported range"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)
