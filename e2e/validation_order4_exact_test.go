@@ -153,6 +153,26 @@ func TestValidationOrderExact4(t *testing.T) {
 		{"update, 9e125 + 9e125", "UpdateItem",
 			`{"TableName":"vo4hash","Key":{"a":{"S":"n"}},"UpdateExpression":"SET b = :v1 + :v2","ExpressionAttributeValues":{":v1":{"N":"9e125"},":v2":{"N":"9e125"}}}`,
 			val, "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+
+		// CreateTable lists a table name's violations in the framework's
+		// form, and alone: paritysuite/dynamodb-conformance,
+		// tests/tier3/error-messages/createTable.test.ts, "short table
+		// name" (newer than dynalite's "TableName must be at least 3
+		// characters long" text). That the other members' violations are
+		// left out for an empty or pattern-breaking name is issue 31's
+		// account (no recording found; dynalite's older "incorrect
+		// attributes" listed them); "" is taken to fail the length and
+		// the pattern as DescribeTable's does (the ack-api-quirks
+		// catalogue, DDB-TABLE-457).
+		{"create table, short name", "CreateTable",
+			`{"TableName":"ab","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}`,
+			val, "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{"create table, pattern-breaking name alone", "CreateTable",
+			`{"TableName":"abc;"}`,
+			val, "1 validation error detected: Value 'abc;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
+		{"create table, empty name alone", "CreateTable",
+			`{"TableName":""}`,
+			val, "2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRaw(t, s.Raw(t, tc.op, tc.body), 400, tc.typ, tc.msg)
