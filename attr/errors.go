@@ -96,9 +96,12 @@ const (
 	MsgNumberSetDuplicates = "Input collection contains duplicates"
 	// MsgNestingTooDeep: a document nested deeper than MaxDepth levels.
 	MsgNestingTooDeep = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
-	// MsgEmptyAttributeName: an item attribute named "". Inferred: no
-	// capture of DynamoDB's text for this case was found.
-	MsgEmptyAttributeName = "One or more parameter values were invalid: An attribute name may not be empty"
+	// MsgEmptyAttributeName: an attribute named "" (an item's, an
+	// AttributeUpdates member's, an AttributesToGet entry's). DynamoDB's
+	// answer holds "Empty attribute name" (Alternator's test_limits.py,
+	// test_limit_attribute_length_nonkey_empty, run against DynamoDB,
+	// 2026-03, which matches only that part); the prefix is inferred.
+	MsgEmptyAttributeName = "One or more parameter values were invalid: Empty attribute name"
 	// MsgAttributeNameTooLarge: an attribute name, or a map key at any
 	// depth, longer than MaxAttributeNameSize bytes. DynamoDB's answer to
 	// PutItem (top level and nested) and UpdateItem (SET of such a name or

@@ -315,9 +315,11 @@ func normalizeNumber(s string) (string, *Error) {
 // are applied to it: a magnitude above 9.9999999999999999999999999999999999999E+125
 // is MsgNumberOverflow (ExtendDB issue 94 quotes DynamoDB's answer to
 // 9.99...E+125 + 1E+125), one below 1E-130 MsgNumberUnderflow, and more
-// than 38 significant digits MsgNumberPrecision (the input rule applied
-// to the result; range first, as the overflowing sum above has 39
-// digits too).
+// than 38 significant digits MsgNumberOverflow too, not the input's
+// MsgNumberPrecision: DynamoDB answers 1e50 + 1 and 1e50 - 1 with "Number
+// overflow" (ScyllaDB Alternator's test_number.py,
+// test_update_expression_plus_imprecise, run against DynamoDB, whose
+// comment quotes the text).
 func AddNumbers(a, b string, sub bool) (string, error) {
 	x, err := parseNumber(a)
 	if err != nil {
@@ -371,7 +373,7 @@ func AddNumbers(a, b string, sub bool) (string, error) {
 	case adj < minAdjExponent:
 		return "", newError(MsgNumberUnderflow)
 	case len(trimmed) > MaxNumberDigits:
-		return "", newError(MsgNumberPrecision)
+		return "", newError(MsgNumberOverflow)
 	}
 	text := trimmed + "E" + strconv.FormatInt(e, 10)
 	if neg {

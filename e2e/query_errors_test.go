@@ -30,13 +30,16 @@ func TestQueryErrorMessages(t *testing.T) {
 		in   dynamodb.QueryInput
 		msg  string
 	}{
-		// ExclusiveStartKey not exactly the key attributes with their
-		// types: the short text for every Query (ExtendDB's index helpers;
-		// dynalite's tests).
+		// ExclusiveStartKey not exactly the key attributes: the short text
+		// for every Query (ExtendDB's index helpers; dynalite's tests). A
+		// key attribute of the wrong type is the bare key-schema text
+		// (dynalite's test/query.js against DynamoDB, "if ExclusiveStartKey
+		// does not match hash schema", "if hash in ExclusiveStartKey and
+		// KeyConditions but range has incorrect schema").
 		{"start key wrong type", dynamodb.QueryInput{TableName: aws.String("qrange"), KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: pk("a"),
-			ExclusiveStartKey: item{"pk": S("a"), "sk": S("1")}}, "The provided starting key is invalid"},
+			ExclusiveStartKey: item{"pk": S("a"), "sk": S("1")}}, "The provided key element does not match the schema"},
 		{"start key wrong partition type", dynamodb.QueryInput{TableName: aws.String("qrange"), KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: pk("a"),
-			ExclusiveStartKey: item{"pk": N("1"), "sk": N("1")}}, "The provided starting key is invalid"},
+			ExclusiveStartKey: item{"pk": N("1"), "sk": N("1")}}, "The provided key element does not match the schema"},
 		{"start key missing sort key", dynamodb.QueryInput{TableName: aws.String("qrange"), KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: pk("a"),
 			ExclusiveStartKey: item{"pk": S("a")}}, "The provided starting key is invalid"},
 		{"start key extra attribute", dynamodb.QueryInput{TableName: aws.String("qrange"), KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: pk("a"),
@@ -51,9 +54,12 @@ func TestQueryErrorMessages(t *testing.T) {
 		{"index start key without index key", dynamodb.QueryInput{TableName: aws.String("idx"), IndexName: aws.String("byg"),
 			KeyConditionExpression: aws.String("gpk = :p"), ExpressionAttributeValues: pk("g"),
 			ExclusiveStartKey: item{"pk": S("p"), "sk": S("1")}}, "The provided starting key is invalid"},
+		// An index key attribute of the wrong type: the bare key-schema
+		// text (dynalite's test/query.js against DynamoDB, "if
+		// ExclusiveStartKey does not match schema for global index").
 		{"index start key wrong type", dynamodb.QueryInput{TableName: aws.String("idx"), IndexName: aws.String("byg"),
 			KeyConditionExpression: aws.String("gpk = :p"), ExpressionAttributeValues: pk("g"),
-			ExclusiveStartKey: item{"gpk": S("g"), "gsk": S("1"), "pk": S("p"), "sk": S("1")}}, "The provided starting key is invalid"},
+			ExclusiveStartKey: item{"gpk": S("g"), "gsk": S("1"), "pk": S("p"), "sk": S("1")}}, "The provided key element does not match the schema"},
 		// A well-shaped start key the condition excludes (dynalite's
 		// tests; aws-sdk-js issue 3283).
 		{"start key other partition", dynamodb.QueryInput{TableName: aws.String("qrange"), KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: pk("a"),

@@ -471,8 +471,11 @@ func TestQueryLimitAndPaging(t *testing.T) {
 			"The provided starting key does not match the range key predicate"},
 		{"pk = :p AND sk > :v", item{"pk": S("p")},
 			"The provided starting key is invalid"},
+		// A start key value of the wrong type: dynalite's test/query.js
+		// against DynamoDB, "if hash in ExclusiveStartKey and
+		// KeyConditions but range has incorrect schema".
 		{"pk = :p AND sk > :v", item{"pk": S("p"), "sk": S("5")},
-			"The provided starting key is invalid"},
+			"The provided key element does not match the schema"},
 		{"pk = :p AND sk > :v", item{"pk": S("p"), "sk": N("5"), "x": N("1")},
 			"The provided starting key is invalid"},
 	} {

@@ -21,7 +21,7 @@ func TestValueOrderExact(t *testing.T) {
 	const (
 		val    = nsValidation + "ValidationException"
 		nest   = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
-		noName = "One or more parameter values were invalid: An attribute name may not be empty"
+		noName = "One or more parameter values were invalid: Empty attribute name" // Alternator's test_limits.py against DynamoDB
 		syntax = `Invalid ConditionExpression: Syntax error; token: "=", near: "= = b"`
 		empty  = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
 		one    = "1 validation error detected: "

@@ -103,14 +103,19 @@ func checkGetProjection(cache *expr.Cache, projection string, empty dynamo.Exprs
 	return compileProjection(cache, expr.OpGetItem, projection, empty, exprNames, names, trees)
 }
 
-// checkAttributesToGet refuses a name listed twice, or longer than an
-// attribute's name may be (Alternator's test_limits.py,
-// test_limit_attribute_length_nonkey_bad, run against DynamoDB: a
-// ValidationException naming the limit; the text is an item's,
-// attr.MsgAttributeNameTooLarge).
+// checkAttributesToGet refuses a name listed twice, empty, or longer
+// than an attribute's name may be (Alternator's test_limits.py,
+// test_limit_attribute_length_nonkey_bad and
+// test_limit_attribute_length_nonkey_empty, run against DynamoDB: a
+// ValidationException naming the limit, or holding "Empty attribute
+// name"; the texts are an item's, attr.MsgAttributeNameTooLarge and
+// attr.MsgEmptyAttributeName).
 func checkAttributesToGet(names []string) error {
 	seen := make(map[string]bool, len(names))
 	for _, n := range names {
+		if n == "" {
+			return dynamo.Validation(attr.MsgEmptyAttributeName)
+		}
 		if len(n) > attr.MaxAttributeNameSize {
 			return dynamo.Validation(attr.MsgAttributeNameTooLarge)
 		}

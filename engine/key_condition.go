@@ -43,7 +43,18 @@ func (kt *keyTuple) values() []attr.Value { return kt.v[:kt.n] }
 
 // keyCondition checks a Query's key condition, compiled (x.key, its parts
 // already checked for shape) or legacy (KeyConditions), against ix's key.
-func (ix *index) keyCondition(compiled bool, parts []keyPart, legacy map[string]dynamo.Condition) (keyCondition, error) {
+//
+// On a single-attribute key DynamoDB walks the key's attributes, HASH
+// then RANGE, and checks for each the start key's value (esk, when
+// given: startKeyPiece) before that attribute's condition, so a start
+// key without the HASH attribute is reported before a condition that
+// misses it, and a RANGE condition's problem before the start key's
+// RANGE value (dynalite's test/query.js against DynamoDB, "if
+// ExclusiveStartKey does not match hash schema", "if hash in
+// ExclusiveStartKey but not in query", "if hash in ExclusiveStartKey and
+// KeyConditions but range has incorrect schema"). A multi-attribute key's
+// start key is checked after its condition.
+func (ix *index) keyCondition(compiled bool, parts []keyPart, legacy map[string]dynamo.Condition, esk attr.Item) (keyCondition, error) {
 	if ix.multi() {
 		if !compiled {
 			var err error
@@ -54,9 +65,26 @@ func (ix *index) keyCondition(compiled bool, parts []keyPart, legacy map[string]
 		return ix.multiKeyCondition(parts)
 	}
 	if compiled {
-		return ix.keyConditionFromParts(parts)
+		return ix.keyConditionFromParts(parts, esk)
 	}
-	return ix.legacyKeyCondition(legacy)
+	return ix.legacyKeyCondition(legacy, esk)
+}
+
+// startKeyPiece checks esk's value of key attribute a, when there is a
+// start key: there ("The provided starting key is invalid") and of a's
+// type ("The provided key element does not match the schema", bare).
+func startKeyPiece(esk attr.Item, a keyAttr) error {
+	if esk == nil {
+		return nil
+	}
+	v, ok := esk[a.name]
+	if !ok {
+		return dynamo.Validation(dynamo.MsgStartKeyInvalid)
+	}
+	if v.Type != a.typ {
+		return errKeySchema
+	}
+	return nil
 }
 
 // hashKey and rangeKey are a single-attribute key's attributes; rangeKey
@@ -141,8 +169,12 @@ func invalidKeyOperator(n *expr.Cond) string {
 }
 
 // keyConditionFromParts checks a key condition's parts against a
-// single-attribute key and returns the key condition.
-func (ix *index) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
+// single-attribute key and returns the key condition, each attribute's
+// start key value (startKeyPiece) before its condition. The HASH
+// condition's operand type is checked before its operator (dynalite's
+// test/query.js against DynamoDB, "mismatching param type": ":a > a"
+// with a number on a string key).
+func (ix *index) keyConditionFromParts(parts []keyPart, esk attr.Item) (keyCondition, error) {
 	var kc keyCondition
 	h, r := ix.hashKey(), ix.rangeKey()
 	nkeys := 1
@@ -161,22 +193,31 @@ func (ix *index) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 			rng = &parts[i]
 		}
 	}
+	if err := startKeyPiece(esk, h); err != nil {
+		return kc, err
+	}
 	if hash == nil {
 		return kc, dynamo.Validation(msgMissedKeyElement(h.name))
 	}
-	if len(parts) == 2 && rng == nil {
-		return kc, dynamo.Validation(msgMissedKeyElement(r.name))
+	if hash.a.Type != h.typ || (hash.op == keys.OpBetween && hash.b.Type != h.typ) {
+		return kc, dynamo.Validation(msgKeyTypeMismatch)
 	}
 	if hash.op != keys.OpEQ {
 		return kc, dynamo.Validation(msgKeyConditionNotSupp)
-	}
-	if hash.a.Type != h.typ {
-		return kc, dynamo.Validation(msgKeyTypeMismatch)
 	}
 	if err := checkKeyValue(h.name, hash.a, true, msgEmptyKeyItem); err != nil {
 		return kc, err
 	}
 	kc.pk.add(hash.a)
+	if r.name == "" {
+		return kc, nil
+	}
+	if err := startKeyPiece(esk, r); err != nil {
+		return kc, err
+	}
+	if len(parts) == 2 && rng == nil {
+		return kc, dynamo.Validation(msgMissedKeyElement(r.name))
+	}
 	if rng == nil {
 		return kc, nil
 	}
@@ -194,11 +235,20 @@ func (ix *index) keyConditionFromParts(parts []keyPart) (keyCondition, error) {
 
 // legacyKeyCondition turns the legacy KeyConditions parameter into a key
 // condition on a single-attribute key, with DynamoDB's checks in
-// DynamoDB's order: operand counts, then indexable operators, then the
-// key schema, then operand types.
+// DynamoDB's order: operand counts and the number of conditions, then
+// each key attribute, HASH then RANGE: its start key value
+// (startKeyPiece), a condition on it, its operator indexable, its
+// operands' type, and equality on the HASH attribute. A condition on an
+// attribute outside the key is reported as the key attribute it leaves
+// without one ("Query condition missed key schema element"), or, beside
+// the HASH condition of a key without RANGE, as "Query key condition not
+// supported" (dynalite's test/query.js against DynamoDB: "if hash in
+// ExclusiveStartKey but not in query", "for missing range element",
+// "if querying with unsupported conditions", "for unsupported comparison
+// on range").
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html#DDB-Query-request-KeyConditions
-func (ix *index) legacyKeyCondition(conds map[string]dynamo.Condition) (keyCondition, error) {
+func (ix *index) legacyKeyCondition(conds map[string]dynamo.Condition, esk attr.Item) (keyCondition, error) {
 	var kc keyCondition
 	h, r := ix.hashKey(), ix.rangeKey()
 	names := sortedConditionNames(conds)
@@ -208,53 +258,59 @@ func (ix *index) legacyKeyCondition(conds map[string]dynamo.Condition) (keyCondi
 			return kc, dynamo.AttrError(err)
 		}
 	}
-	for _, name := range names {
-		if _, ok := legacyKeyOps[conds[name].ComparisonOperator]; !ok {
-			return kc, dynamo.Validation(msgKeyNotIndexable)
-		}
-	}
 	if len(conds) > 2 {
 		return kc, dynamo.Validation(msgKeyConditionsLength)
+	}
+	ofType := func(c dynamo.Condition, t attr.Type) bool {
+		for _, v := range c.AttributeValueList {
+			if v.Type != t {
+				return false
+			}
+		}
+		return true
+	}
+	if err := startKeyPiece(esk, h); err != nil {
+		return kc, err
+	}
+	if r.name == "" && len(conds) > 1 {
+		return kc, dynamo.Validation(msgKeyConditionNotSupp)
 	}
 	hash, ok := conds[h.name]
 	if !ok {
 		return kc, dynamo.Validation(msgMissedKeyElement(h.name))
 	}
-	var rng dynamo.Condition
-	hasRange := false
-	for _, name := range names {
-		switch name {
-		case h.name:
-		case r.name:
-			rng, hasRange = conds[name], true
-		default:
-			if r.name == "" {
-				// A second condition on a table without a sort key
-				// (dynalite's tests against DynamoDB).
-				return kc, dynamo.Validation(msgKeyConditionNotSupp)
-			}
-			// The partition key is there: the sort key is missing.
-			return kc, dynamo.Validation(msgMissedKeyElement(r.name))
-		}
+	if _, ok := legacyKeyOps[hash.ComparisonOperator]; !ok {
+		return kc, dynamo.Validation(msgKeyNotIndexable)
+	}
+	if !ofType(hash, h.typ) {
+		return kc, dynamo.Validation(msgKeyTypeMismatch)
 	}
 	if hash.ComparisonOperator != "EQ" {
 		return kc, dynamo.Validation(msgKeyConditionNotSupp)
-	}
-	if hash.AttributeValueList[0].Type != h.typ {
-		return kc, dynamo.Validation(msgKeyTypeMismatch)
 	}
 	if err := checkKeyValue(h.name, hash.AttributeValueList[0], true, msgEmptyKeyItem); err != nil {
 		return kc, err
 	}
 	kc.pk.add(hash.AttributeValueList[0])
-	if !hasRange {
+	if r.name == "" {
 		return kc, nil
 	}
-	spec := legacyKeyOps[rng.ComparisonOperator]
-	for _, v := range rng.AttributeValueList {
-		if v.Type != r.typ {
-			return kc, dynamo.Validation(msgKeyTypeMismatch)
+	if err := startKeyPiece(esk, r); err != nil {
+		return kc, err
+	}
+	rng, hasRange := conds[r.name]
+	if !hasRange {
+		if len(conds) > 1 {
+			return kc, dynamo.Validation(msgMissedKeyElement(r.name))
 		}
+		return kc, nil
+	}
+	spec, ok := legacyKeyOps[rng.ComparisonOperator]
+	if !ok {
+		return kc, dynamo.Validation(msgKeyNotIndexable)
+	}
+	if !ofType(rng, r.typ) {
+		return kc, dynamo.Validation(msgKeyTypeMismatch)
 	}
 	if spec.op == keys.OpBeginsWith && r.typ == attr.TypeN {
 		return kc, dynamo.Validation("One or more parameter values were invalid: ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type")

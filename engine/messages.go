@@ -113,11 +113,13 @@ func msgIteratorExpired(created, now string, toleratedMillis int64) string {
 // Query and Scan: ExclusiveStartKey.
 
 // msgStartKeyInvalid answers a Query's ExclusiveStartKey that is not
-// exactly the key attributes (the table's, plus the index's on an index)
-// with their types, and a Scan's on an index. msgScanStartKeyInvalid
-// answers a Scan's on a table. Dynalite's tests against DynamoDB, and
-// ExtendDB's index helpers (2026), which record the short text for every
-// Query and for Scans of an index.
+// exactly the key attributes (the table's, plus the index's on an index),
+// and a Scan's on an index; a Query's key attribute of another type is
+// msgKeySchema, bare. msgScanStartKeyInvalid answers a Scan's on a table,
+// and a Query's on an index whose table key attributes are missing or of
+// another type. Dynalite's tests against DynamoDB, and ExtendDB's index
+// helpers (2026), which give the short text for every Query and for
+// Scans of an index.
 const (
 	msgKeySchema           = attr.MsgKeySchemaMismatch
 	msgScanStartKeyInvalid = dynamo.MsgStartKeyInvalid + ": " + msgKeySchema
@@ -755,8 +757,7 @@ const msgItemTableNameEmpty = "Value '' at 'tableName' failed to satisfy constra
 // TableName of "", length first: the ack-api-quirks catalogue, DDB-TABLE-457
 // (describe_table_empty_name, 2026-10-09). DeleteTable, UpdateTable,
 // DescribeTimeToLive and UpdateTimeToLive are not recorded and are taken
-// to be alike. dynalite's "TableName must be at least 3 characters long"
-// text for "" is CreateTable's only.
+// to be alike; CreateTable's "" is taken to be alike too.
 var msgTableOpNameEmpty = constraints{
 	"Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3",
 	"Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
@@ -850,8 +851,9 @@ func msgWarmEmptyForIndex(index string) string {
 }
 
 // msgTableNameLength is a table name's length problem where DynamoDB
-// words it outside the constraint list (CreateTable's empty name; a
-// restore's empty TargetTableName, the ack-api-quirks lab).
+// words it outside the constraint list (a restore's empty
+// TargetTableName, the ack-api-quirks lab; CreateTable's was, in
+// dynalite's recordings, and is a member constraint now).
 const msgTableNameLength = "TableName must be at least 3 characters long and at most 255 characters long"
 
 // msgTableAlreadyExists names an existing table CreateTable, a restore or

@@ -94,7 +94,9 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 			return nil, err
 		}
 	}
-	ks, err := db.readTarget(in.TableName, in.IndexName, in.Select, in.ConsistentRead)
+	// Select ALL_ATTRIBUTES on a global index that does not project all
+	// is refused last, below.
+	ks, err := db.readTarget(in.TableName, in.IndexName, "", in.ConsistentRead)
 	if err != nil {
 		return nil, err
 	}
@@ -103,9 +105,44 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 			return nil, err
 		}
 	}
-	kc, err := ks.ix.keyCondition(x.key != nil, parts, in.KeyConditions)
+	// The start key is checked with the key condition: first its number
+	// of attributes, then each key attribute's value before that
+	// attribute's condition (index.keyCondition), then, on an index, the
+	// table's key attributes, which DynamoDB words as Scan does on a
+	// table (dynalite's test/query.js against DynamoDB, "if
+	// ExclusiveStartKey is invalid", "if range in ExclusiveStartKey is
+	// invalid, but hash and local are ok", "if global hash in
+	// ExclusiveStartKey but bad in query").
+	esk := in.ExclusiveStartKey
+	if esk != nil && !ks.ix.multi() && len(esk) != len(ks.ix.rowKey) {
+		return nil, dynamo.Validation(dynamo.MsgStartKeyInvalid)
+	}
+	pieces := esk
+	if ks.ix.multi() {
+		pieces = nil
+	}
+	kc, err := ks.ix.keyCondition(x.key != nil, parts, in.KeyConditions, pieces)
 	if err != nil {
 		return nil, err
+	}
+	var pk, sk keyTuple
+	var start []byte
+	if esk != nil {
+		bad := dynamo.Validation(dynamo.MsgStartKeyInvalid)
+		if !ks.isTable() && !ks.ix.multi() {
+			bad = dynamo.Validation(msgScanStartKeyInvalid)
+		}
+		if pk, sk, start, err = ks.startKey(esk, bad); err != nil {
+			return nil, err
+		}
+		// DynamoDB tells a start key in another partition from one whose
+		// sort key the condition excludes.
+		if !kc.partitionMatches(pk.values()) {
+			return nil, dynamo.Validation(msgStartKeyOutsideQuery)
+		}
+		if !kc.sortMatches(sk.values()) {
+			return nil, dynamo.Validation(msgStartKeyRangePredicate)
+		}
 	}
 	if err := ks.ix.checkFilterKeys(x.filter, in.QueryFilter != nil); err != nil && !keyFilter {
 		return nil, err
@@ -117,25 +154,21 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 	r.reverse = in.ScanIndexForward != nil && !*in.ScanIndexForward
 	var fetchUnits float64
 	db.shapeRead(ks, &r, in.Select, in.Limit, x, in.AttributesToGet, in.ConsistentRead, &fetchUnits)
-	if in.ExclusiveStartKey != nil {
-		pk, sk, row, err := ks.startKey(in.ExclusiveStartKey, dynamo.Validation(dynamo.MsgStartKeyInvalid))
-		if err != nil {
-			return nil, err
-		}
-		// DynamoDB tells a start key in another partition from one whose
-		// sort key the condition excludes.
-		if !kc.partitionMatches(pk.values()) {
-			return nil, dynamo.Validation(msgStartKeyOutsideQuery)
-		}
-		if !kc.sortMatches(sk.values()) {
-			return nil, dynamo.Validation(msgStartKeyRangePredicate)
-		}
-		r.resume(row)
+	if start != nil {
+		r.resume(start)
 	}
 	// A document path into a key attribute, after the start key
 	// (dynalite's query tests against DynamoDB). Not of a statement.
 	if trees == nil {
 		if err := x.checkKeyPaths(ks.t); err != nil {
+			return nil, err
+		}
+	}
+	// After the start key (dynalite's test/query.js against DynamoDB, "if
+	// global range in ExclusiveStartKey is invalid", which asks for
+	// ALL_ATTRIBUTES of an index projecting some).
+	if in.Select == dynamo.SelectAllAttributes {
+		if _, err := ks.t.readIndex(in.IndexName, in.Select, false); err != nil {
 			return nil, err
 		}
 	}
