@@ -110,6 +110,9 @@ type tableMeta struct {
 	// and of its global secondary indexes (by name), for those
 	// UpdateContributorInsights has set (engine/insights.go).
 	Insights map[string]insightsMeta `json:"insights,omitempty"`
+	// Kinesis holds the table's Kinesis streaming destinations, newest
+	// first (engine/kinesis.go).
+	Kinesis []kinesisMeta `json:"kinesis,omitempty"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path

@@ -64,6 +64,10 @@ const (
 	opDescribeGlobalTableSettings
 	opListGlobalTables
 	opDescribeTableReplicaAutoScaling
+	opEnableKinesisStreamingDestination
+	opDescribeKinesisStreamingDestination
+	opDisableKinesisStreamingDestination
+	opUpdateKinesisStreamingDestination
 	numOps
 )
 
@@ -151,6 +155,11 @@ var opTraits = [numOps]traits{
 	opDescribeGlobalTableSettings:     {closedFirst: true},
 	opListGlobalTables:                {closedFirst: true},
 	opDescribeTableReplicaAutoScaling: {closedFirst: true},
+
+	opEnableKinesisStreamingDestination:   {retry: true, closedFirst: true},
+	opDescribeKinesisStreamingDestination: {closedFirst: true},
+	opDisableKinesisStreamingDestination:  {closedFirst: true},
+	opUpdateKinesisStreamingDestination:   {closedFirst: true},
 }
 
 // run runs f, the work of operation o, within the envelope o's traits

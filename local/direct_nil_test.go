@@ -29,6 +29,7 @@ func TestDirectMissingMembers(t *testing.T) {
 	values := map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "x"}}
 	const backupArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Tab/backup/01700000000123-abcdef01"
 	const tableArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Tab"
+	const kinesisArn = "arn:aws:kinesis:us-east-1:000000000000:stream/changes"
 	requests := map[string]func() (any, func(local.API, any) error){
 		"PutItem": func() (any, func(local.API, any) error) {
 			return &dynamodb.PutItemInput{TableName: str("Tab"), Item: key("n"), ConditionExpression: str("attribute_not_exists(v) OR v <> :v"),
@@ -201,6 +202,22 @@ func TestDirectMissingMembers(t *testing.T) {
 			return &dynamodb.DescribeTableReplicaAutoScalingInput{TableName: str("Tab")},
 				func(c local.API, in any) error {
 					_, err := c.DescribeTableReplicaAutoScaling(ctx, in.(*dynamodb.DescribeTableReplicaAutoScalingInput))
+					return err
+				}
+		},
+		"EnableKinesisStreamingDestination": func() (any, func(local.API, any) error) {
+			return &dynamodb.EnableKinesisStreamingDestinationInput{TableName: str("Tab"), StreamArn: str(kinesisArn),
+					EnableKinesisStreamingConfiguration: &types.EnableKinesisStreamingConfiguration{ApproximateCreationDateTimePrecision: types.ApproximateCreationDateTimePrecisionMicrosecond}},
+				func(c local.API, in any) error {
+					_, err := c.EnableKinesisStreamingDestination(ctx, in.(*dynamodb.EnableKinesisStreamingDestinationInput))
+					return err
+				}
+		},
+		"UpdateKinesisStreamingDestination": func() (any, func(local.API, any) error) {
+			return &dynamodb.UpdateKinesisStreamingDestinationInput{TableName: str("Tab"), StreamArn: str(kinesisArn),
+					UpdateKinesisStreamingConfiguration: &types.UpdateKinesisStreamingConfiguration{ApproximateCreationDateTimePrecision: types.ApproximateCreationDateTimePrecisionMicrosecond}},
+				func(c local.API, in any) error {
+					_, err := c.UpdateKinesisStreamingDestination(ctx, in.(*dynamodb.UpdateKinesisStreamingDestinationInput))
 					return err
 				}
 		},

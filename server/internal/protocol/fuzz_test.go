@@ -116,6 +116,22 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 		_, err := DecodeDescribeTableReplicaAutoScaling(b)
 		return nil, err
 	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeEnableKinesisStreamingDestination(b)
+		return nil, err
+	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeDescribeKinesisStreamingDestination(b)
+		return nil, err
+	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeDisableKinesisStreamingDestination(b)
+		return nil, err
+	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeUpdateKinesisStreamingDestination(b)
+		return nil, err
+	},
 }
 
 // FuzzDecodeRequest feeds arbitrary bodies to every request decoder and then
@@ -155,6 +171,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"ImportArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/import/01700000000123-abcdef01"}`,
 		`{"TableName":"t","IndexName":"g","ContributorInsightsAction":"ENABLE","ContributorInsightsMode":"THROTTLED_KEYS"}`,
 		`{"TableName":"t","MaxResults":5,"NextToken":"t/g"}`,
+		`{"TableName":"t","StreamArn":"arn:aws:kinesis:us-east-1:000000000000:stream/s","EnableKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MICROSECOND"}}`,
 		`{"GlobalTableName":"g"}`,
 		`{"ExclusiveStartGlobalTableName":"g","Limit":1,"RegionName":"us-east-1"}`,
 		`{"TableName":5}`,
