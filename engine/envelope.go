@@ -68,6 +68,7 @@ const (
 	opDescribeKinesisStreamingDestination
 	opDisableKinesisStreamingDestination
 	opUpdateKinesisStreamingDestination
+	opUpdateTableReplicaAutoScaling
 	numOps
 )
 
@@ -155,6 +156,7 @@ var opTraits = [numOps]traits{
 	opDescribeGlobalTableSettings:     {closedFirst: true},
 	opListGlobalTables:                {closedFirst: true},
 	opDescribeTableReplicaAutoScaling: {closedFirst: true},
+	opUpdateTableReplicaAutoScaling:   {closedFirst: true},
 
 	opEnableKinesisStreamingDestination:   {retry: true, closedFirst: true},
 	opDescribeKinesisStreamingDestination: {closedFirst: true},

@@ -221,6 +221,21 @@ func TestDirectMissingMembers(t *testing.T) {
 					return err
 				}
 		},
+		"UpdateTableReplicaAutoScaling": func() (any, func(local.API, any) error) {
+			settings := func() *types.AutoScalingSettingsUpdate {
+				return &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(1), MaximumUnits: aws.Int64(5), AutoScalingDisabled: aws.Bool(false),
+					AutoScalingRoleArn: str("arn:aws:iam::000000000000:role/r"), ScalingPolicyUpdate: &types.AutoScalingPolicyUpdate{PolicyName: str("p"),
+						TargetTrackingScalingPolicyConfiguration: &types.AutoScalingTargetTrackingScalingPolicyConfigurationUpdate{TargetValue: aws.Float64(70)}}}
+			}
+			return &dynamodb.UpdateTableReplicaAutoScalingInput{TableName: str("Tab"), ProvisionedWriteCapacityAutoScalingUpdate: settings(),
+					GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexAutoScalingUpdate{{IndexName: str("gsi"), ProvisionedWriteCapacityAutoScalingUpdate: settings()}},
+					ReplicaUpdates: []types.ReplicaAutoScalingUpdate{{RegionName: str("us-west-2"), ReplicaProvisionedReadCapacityAutoScalingUpdate: settings(),
+						ReplicaGlobalSecondaryIndexUpdates: []types.ReplicaGlobalSecondaryIndexAutoScalingUpdate{{IndexName: str("gsi"), ProvisionedReadCapacityAutoScalingUpdate: settings()}}}}},
+				func(c local.API, in any) error {
+					_, err := c.UpdateTableReplicaAutoScaling(ctx, in.(*dynamodb.UpdateTableReplicaAutoScalingInput))
+					return err
+				}
+		},
 		"DescribeContinuousBackups": func() (any, func(local.API, any) error) {
 			return &dynamodb.DescribeContinuousBackupsInput{TableName: str("Tab")},
 				func(c local.API, in any) error {

@@ -69,6 +69,7 @@ func operations() map[string]opFunc {
 		"DescribeGlobalTableSettings":     handle(protocol.DecodeDescribeGlobalTableSettings, (*engine.DB).DescribeGlobalTableSettings, protocol.EncodeDescribeGlobalTableSettings),
 		"ListGlobalTables":                handle(protocol.DecodeListGlobalTables, (*engine.DB).ListGlobalTables, protocol.EncodeListGlobalTables),
 		"DescribeTableReplicaAutoScaling": handle(protocol.DecodeDescribeTableReplicaAutoScaling, (*engine.DB).DescribeTableReplicaAutoScaling, protocol.EncodeDescribeTableReplicaAutoScaling),
+		"UpdateTableReplicaAutoScaling":   handle(protocol.DecodeUpdateTableReplicaAutoScaling, (*engine.DB).UpdateTableReplicaAutoScaling, protocol.EncodeUpdateTableReplicaAutoScaling),
 		// Kinesis streaming destinations: stored, never delivered to (engine/kinesis.go).
 		"EnableKinesisStreamingDestination":   handle(protocol.DecodeEnableKinesisStreamingDestination, (*engine.DB).EnableKinesisStreamingDestination, protocol.EncodeEnableKinesisStreamingDestination),
 		"DescribeKinesisStreamingDestination": handle(protocol.DecodeDescribeKinesisStreamingDestination, (*engine.DB).DescribeKinesisStreamingDestination, protocol.EncodeDescribeKinesisStreamingDestination),

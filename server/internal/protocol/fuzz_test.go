@@ -132,6 +132,10 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 		_, err := DecodeUpdateKinesisStreamingDestination(b)
 		return nil, err
 	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeUpdateTableReplicaAutoScaling(b)
+		return nil, err
+	},
 }
 
 // FuzzDecodeRequest feeds arbitrary bodies to every request decoder and then
@@ -171,6 +175,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"ImportArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/import/01700000000123-abcdef01"}`,
 		`{"TableName":"t","IndexName":"g","ContributorInsightsAction":"ENABLE","ContributorInsightsMode":"THROTTLED_KEYS"}`,
 		`{"TableName":"t","MaxResults":5,"NextToken":"t/g"}`,
+		`{"TableName":"t","ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":1,"MaximumUnits":5,"ScalingPolicyUpdate":{"TargetTrackingScalingPolicyConfiguration":{"TargetValue":70}}},"ReplicaUpdates":[{"RegionName":"us-west-2","ReplicaGlobalSecondaryIndexUpdates":[{"IndexName":"g","ProvisionedReadCapacityAutoScalingUpdate":{"AutoScalingDisabled":true}}]}]}`,
 		`{"TableName":"t","StreamArn":"arn:aws:kinesis:us-east-1:000000000000:stream/s","EnableKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MICROSECOND"}}`,
 		`{"GlobalTableName":"g"}`,
 		`{"ExclusiveStartGlobalTableName":"g","Limit":1,"RegionName":"us-east-1"}`,
