@@ -49,3 +49,48 @@ type DescribeTableReplicaAutoScalingInput struct {
 
 // DescribeTableReplicaAutoScalingOutput is its response; never answered.
 type DescribeTableReplicaAutoScalingOutput struct{}
+
+// AutoScalingSettingsUpdate is one dimension's auto scaling change in
+// UpdateTableReplicaAutoScaling. dynago keeps of ScalingPolicyUpdate only
+// whether the request had one, which is all its checks read.
+type AutoScalingSettingsUpdate struct {
+	MinimumUnits        *int64
+	MaximumUnits        *int64
+	AutoScalingDisabled *bool
+	AutoScalingRoleArn  string
+	ScalingPolicyUpdate bool
+}
+
+// GlobalSecondaryIndexAutoScalingUpdate is a GSI's write capacity change.
+type GlobalSecondaryIndexAutoScalingUpdate struct {
+	IndexName                                 string
+	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate
+}
+
+// ReplicaGlobalSecondaryIndexAutoScalingUpdate is a replica GSI's read
+// capacity change.
+type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
+	IndexName                                string
+	ProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate
+}
+
+// ReplicaAutoScalingUpdate is one replica's change.
+type ReplicaAutoScalingUpdate struct {
+	RegionName                                      string
+	ReplicaGlobalSecondaryIndexUpdates              []ReplicaGlobalSecondaryIndexAutoScalingUpdate
+	ReplicaProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate
+}
+
+// UpdateTableReplicaAutoScalingInput is UpdateTableReplicaAutoScaling's
+// request.
+type UpdateTableReplicaAutoScalingInput struct {
+	NoTableName                               bool
+	TableName                                 string
+	GlobalSecondaryIndexUpdates               []GlobalSecondaryIndexAutoScalingUpdate
+	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate
+	ReplicaUpdates                            []ReplicaAutoScalingUpdate
+}
+
+// UpdateTableReplicaAutoScalingOutput is its response; never answered, as
+// no table has replicas.
+type UpdateTableReplicaAutoScalingOutput struct{}

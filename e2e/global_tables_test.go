@@ -50,6 +50,39 @@ func TestGlobalTablesWithoutReplicas(t *testing.T) {
 			_, err := c.DescribeTableReplicaAutoScaling(bg(), &dynamodb.DescribeTableReplicaAutoScalingInput{TableName: aws.String("Nope")})
 			return err
 		}, "ResourceNotFoundException", "Global table with name: 'Nope' does not exist."},
+		// UpdateTableReplicaAutoScaling answers a table without replicas
+		// and a missing one as DescribeTableReplicaAutoScaling does
+		// (DDB-TABLE-254: "Update missing"; DDB-TABLE-446's catalogue:
+		// "regional table or missing table").
+		{"UpdateTableReplicaAutoScaling regional", func(c local.API) error {
+			return updateReplicaAutoScaling(c, "Regional", &types.AutoScalingSettingsUpdate{AutoScalingDisabled: aws.Bool(true)})
+		}, "ResourceNotFoundException", "Global table with name: 'Regional' does not exist."},
+		{"UpdateTableReplicaAutoScaling missing", func(c local.API) error {
+			return updateReplicaAutoScaling(c, "Nope", &types.AutoScalingSettingsUpdate{AutoScalingDisabled: aws.Bool(true)})
+		}, "ResourceNotFoundException", "Global table with name: 'Nope' does not exist."},
+		// Settings that do not disable auto scaling need MinimumUnits,
+		// MaximumUnits and a ScalingPolicyUpdate, checked before the
+		// table is looked for (DDB-TABLE-253, each subset as recorded on a
+		// global table's fresh read dimension; DDB-TABLE-455: the same
+		// refusal for a table being deleted and one gone).
+		{"UpdateTableReplicaAutoScaling min max only", func(c local.API) error {
+			return updateReplicaAutoScaling(c, "Regional", &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(1), MaximumUnits: aws.Int64(5)})
+		}, "ValidationException", "Failed to update settings for global table with name: ‘Regional’: Parameters 'ScalingPolicyUpdate' are required unless auto scaling is being disabled."},
+		{"UpdateTableReplicaAutoScaling min max only missing", func(c local.API) error {
+			return updateReplicaAutoScaling(c, "Nope", &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(1), MaximumUnits: aws.Int64(5)})
+		}, "ValidationException", "Failed to update settings for global table with name: ‘Nope’: Parameters 'ScalingPolicyUpdate' are required unless auto scaling is being disabled."},
+		{"UpdateTableReplicaAutoScaling policy only", func(c local.API) error {
+			return updateReplicaAutoScaling(c, "Regional", &types.AutoScalingSettingsUpdate{ScalingPolicyUpdate: targetTracking(70)})
+		}, "ValidationException", "Failed to update settings for global table with name: ‘Regional’: Parameters 'MaximumUnits', 'MinimumUnits' are required unless auto scaling is being disabled."},
+		{"UpdateTableReplicaAutoScaling min only", func(c local.API) error {
+			return updateReplicaAutoScaling(c, "Regional", &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(1), ScalingPolicyUpdate: targetTracking(70)})
+		}, "ValidationException", "Failed to update settings for global table with name: ‘Regional’: Parameters 'MaximumUnits' are required unless auto scaling is being disabled."},
+		{"UpdateTableReplicaAutoScaling empty settings", func(c local.API) error {
+			return updateReplicaAutoScaling(c, "Regional", &types.AutoScalingSettingsUpdate{})
+		}, "ValidationException", "Failed to update settings for global table with name: ‘Regional’: Parameters 'MaximumUnits', 'ScalingPolicyUpdate', 'MinimumUnits' are required unless auto scaling is being disabled."},
+		{"UpdateTableReplicaAutoScaling disabled false", func(c local.API) error {
+			return updateReplicaAutoScaling(c, "Regional", &types.AutoScalingSettingsUpdate{AutoScalingDisabled: aws.Bool(false)})
+		}, "ValidationException", "Failed to update settings for global table with name: ‘Regional’: Parameters 'MaximumUnits', 'ScalingPolicyUpdate', 'MinimumUnits' are required unless auto scaling is being disabled."},
 		// The member constraint of the TableName shape (3 to 255
 		// characters, AWS's service model), in DynamoDB's words for it.
 		{"DescribeGlobalTable short name", func(c local.API) error {
@@ -83,6 +116,18 @@ func TestGlobalTablesWithoutReplicas(t *testing.T) {
 			wantErr(t, err, tc.code, tc.msg)
 		})
 	}
+}
+
+// updateReplicaAutoScaling calls UpdateTableReplicaAutoScaling with one
+// replica's read capacity settings, as DDB-TABLE-253's probes did.
+func updateReplicaAutoScaling(c local.API, table string, s *types.AutoScalingSettingsUpdate) error {
+	_, err := c.UpdateTableReplicaAutoScaling(bg(), &dynamodb.UpdateTableReplicaAutoScalingInput{TableName: aws.String(table),
+		ReplicaUpdates: []types.ReplicaAutoScalingUpdate{{RegionName: aws.String("us-west-2"), ReplicaProvisionedReadCapacityAutoScalingUpdate: s}}})
+	return err
+}
+
+func targetTracking(v float64) *types.AutoScalingPolicyUpdate {
+	return &types.AutoScalingPolicyUpdate{TargetTrackingScalingPolicyConfiguration: &types.AutoScalingTargetTrackingScalingPolicyConfigurationUpdate{TargetValue: aws.Float64(v)}}
 }
 
 // listGlobalEmpty calls ListGlobalTables and checks that it lists none.

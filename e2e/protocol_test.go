@@ -67,7 +67,6 @@ func TestUnservedOperation(t *testing.T) {
 		{"CreateGlobalTable", "Unknown operation exception"},
 		{"UpdateGlobalTable", "Unknown operation exception"},
 		{"UpdateGlobalTableSettings", "Unknown operation exception"},
-		{"UpdateKinesisStreamingDestination", "Unknown operation exception"},
 		// Not operations of the API (a misspelt name, a wrong case).
 		{"CreateGlobalTables", ""},
 		{"createGlobalTable", ""},

@@ -146,6 +146,7 @@ func (db *DB) batchGetItem(in *dynamo.BatchGetItemInput) (*dynamo.BatchGetItemOu
 				return nil, err
 			}
 			p.keys[i] = k
+			db.noteItemKey(t, k)
 		}
 		// A document path into a key attribute, after the keys, as
 		// GetItem's (table.checkKeyPaths).

@@ -124,6 +124,7 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 			if seen[string(o.k.row)] {
 				return nil, errDuplicateKeys
 			}
+			db.noteItemKey(t, o.k)
 			seen[string(o.k.row)] = true
 			ops = append(ops, o)
 		}

@@ -116,6 +116,9 @@ type tableMeta struct {
 	// so a revision id is never given twice within the table.
 	Policies       map[string]policyMeta `json:"policies,omitempty"`
 	PolicyRevision int64                 `json:"policyRevision,omitempty"`
+	// Kinesis holds the table's Kinesis streaming destinations, newest
+	// first (engine/kinesis.go).
+	Kinesis []kinesisMeta `json:"kinesis,omitempty"`
 }
 
 // table is the in-memory form of a table: its meta plus what the data path

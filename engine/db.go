@@ -44,6 +44,9 @@ type DB struct {
 	ddl sync.Mutex
 
 	locks itemLocks
+	// topKeys counts the keys of the requests on tables and indexes with
+	// Contributor Insights on (engine/insights_keys.go).
+	topKeys insightsKeys
 	// txTokens remembers the ClientRequestTokens of recent
 	// TransactWriteItems requests (engine/transact_token.go).
 	txTokens tokenCache

@@ -67,6 +67,11 @@ const (
 	opPutResourcePolicy
 	opGetResourcePolicy
 	opDeleteResourcePolicy
+	opEnableKinesisStreamingDestination
+	opDescribeKinesisStreamingDestination
+	opDisableKinesisStreamingDestination
+	opUpdateKinesisStreamingDestination
+	opUpdateTableReplicaAutoScaling
 	numOps
 )
 
@@ -155,9 +160,15 @@ var opTraits = [numOps]traits{
 	opListGlobalTables:                {closedFirst: true},
 	opDescribeTableReplicaAutoScaling: {closedFirst: true},
 
-	opPutResourcePolicy:    {retry: true, closedFirst: true},
-	opGetResourcePolicy:    {closedFirst: true},
-	opDeleteResourcePolicy: {retry: true, closedFirst: true},
+	opPutResourcePolicy:             {retry: true, closedFirst: true},
+	opGetResourcePolicy:             {closedFirst: true},
+	opDeleteResourcePolicy:          {retry: true, closedFirst: true},
+	opUpdateTableReplicaAutoScaling: {closedFirst: true},
+
+	opEnableKinesisStreamingDestination:   {retry: true, closedFirst: true},
+	opDescribeKinesisStreamingDestination: {closedFirst: true},
+	opDisableKinesisStreamingDestination:  {closedFirst: true},
+	opUpdateKinesisStreamingDestination:   {closedFirst: true},
 }
 
 // run runs f, the work of operation o, within the envelope o's traits

@@ -52,6 +52,7 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 	if err != nil {
 		return nil, err
 	}
+	db.noteItemKey(t, k)
 	// A document path into a key attribute, after the key (dynalite's
 	// getItem tests against DynamoDB). Not of a statement.
 	if proj != nil && trees == nil {

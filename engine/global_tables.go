@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/dynago/dynago/dynamo"
+import (
+	"strings"
+
+	"github.com/dynago/dynago/dynamo"
+)
 
 // Global tables: dynago has no replicas in other regions, so no table is
 // global, and these operations answer as DynamoDB does for a table
@@ -87,4 +91,70 @@ func (db *DB) DescribeTableReplicaAutoScaling(in *dynamo.DescribeTableReplicaAut
 		}
 		return nil, dynamo.NotFound(msgGlobalTableMissing(tableNameFromARN(in.TableName)))
 	})
+}
+
+// UpdateTableReplicaAutoScaling changes the auto scaling of a global
+// table's replicas (version 2019.11.21). DynamoDB checks the request's
+// auto scaling settings before it looks for the table: a dimension that
+// is not being disabled needs MinimumUnits, MaximumUnits and a
+// ScalingPolicyUpdate, whether or not the table exists (the ack-api-quirks
+// lab, DDB-TABLE-253 on a global table and DDB-TABLE-455 on a deleted
+// one). Then, for a table without replicas and a missing one alike, it
+// answers as DescribeTableReplicaAutoScaling does (DDB-TABLE-254,
+// DDB-TABLE-446).
+func (db *DB) UpdateTableReplicaAutoScaling(in *dynamo.UpdateTableReplicaAutoScalingInput) (*dynamo.UpdateTableReplicaAutoScalingOutput, error) {
+	return run(db, opUpdateTableReplicaAutoScaling, func() (*dynamo.UpdateTableReplicaAutoScalingOutput, error) {
+		if in.NoTableName {
+			return nil, dynamo.Validation(dynamo.MsgTableNameRequired)
+		}
+		var c constraints
+		c.tableOpName(in.TableName)
+		if err := c.err(); err != nil {
+			return nil, err
+		}
+		name := tableNameFromARN(in.TableName)
+		settings := []*dynamo.AutoScalingSettingsUpdate{in.ProvisionedWriteCapacityAutoScalingUpdate}
+		for _, g := range in.GlobalSecondaryIndexUpdates {
+			settings = append(settings, g.ProvisionedWriteCapacityAutoScalingUpdate)
+		}
+		for _, r := range in.ReplicaUpdates {
+			settings = append(settings, r.ReplicaProvisionedReadCapacityAutoScalingUpdate)
+			for _, g := range r.ReplicaGlobalSecondaryIndexUpdates {
+				settings = append(settings, g.ProvisionedReadCapacityAutoScalingUpdate)
+			}
+		}
+		for _, s := range settings {
+			if err := autoScalingRequired(name, s); err != nil {
+				return nil, err
+			}
+		}
+		return nil, dynamo.NotFound(msgGlobalTableMissing(name))
+	})
+}
+
+// autoScalingRequired is the refusal of a dimension's settings that do
+// not disable auto scaling but lack what enabling it needs, naming the
+// missing members in the order DynamoDB does: "Failed to update settings
+// for global table with name: ‘<table>’: Parameters 'MaximumUnits',
+// 'ScalingPolicyUpdate', 'MinimumUnits' are required unless auto scaling
+// is being disabled." (DDB-TABLE-253: each subset as recorded).
+func autoScalingRequired(table string, s *dynamo.AutoScalingSettingsUpdate) error {
+	if s == nil || (s.AutoScalingDisabled != nil && *s.AutoScalingDisabled) {
+		return nil
+	}
+	var missing []string
+	if s.MaximumUnits == nil {
+		missing = append(missing, "'MaximumUnits'")
+	}
+	if !s.ScalingPolicyUpdate {
+		missing = append(missing, "'ScalingPolicyUpdate'")
+	}
+	if s.MinimumUnits == nil {
+		missing = append(missing, "'MinimumUnits'")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return dynamo.Validation("Failed to update settings for global table with name: ‘" + table + "’: Parameters " +
+		strings.Join(missing, ", ") + " are required unless auto scaling is being disabled.")
 }

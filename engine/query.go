@@ -151,6 +151,7 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 	if err != nil {
 		return nil, err
 	}
+	db.noteQuery(ks, &kc)
 	r.reverse = in.ScanIndexForward != nil && !*in.ScanIndexForward
 	var fetchUnits float64
 	db.shapeRead(ks, &r, in.Select, in.Limit, x, in.AttributesToGet, in.ConsistentRead, &fetchUnits)

@@ -91,6 +91,7 @@ func (db *DB) transactGetItems(in *dynamo.TransactGetItemsInput, st *statementEx
 			return nil, cancelAt(len(reads), i, err)
 		}
 		reads[i].k = k
+		db.noteItemKey(reads[i].t, k)
 	}
 	seen := make(map[string]bool, len(reads))
 	for _, r := range reads {

@@ -273,6 +273,7 @@ func (db *DB) prepareTransactWrite(in *dynamo.TransactWriteItemsInput, st *state
 		if err != nil {
 			return nil, cancelAt(len(acts), i, err)
 		}
+		db.noteItemKey(a.t, a.k)
 	}
 	seen := make(map[string]bool, len(acts))
 	for i, a := range acts {

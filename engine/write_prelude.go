@@ -102,6 +102,7 @@ func (db *DB) startWrite(in any, w *itemWrite) (*table, itemKey, writeExprs, err
 	if err != nil {
 		return nil, itemKey{}, none, err
 	}
+	db.noteItemKey(t, k)
 	// A condition's document path into a key attribute, after the key;
 	// UpdateItem checks it after its update (DB.updateItem). Not of a
 	// statement.

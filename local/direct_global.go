@@ -78,3 +78,51 @@ func (c *Direct) DescribeTableReplicaAutoScaling(ctx context.Context, in *dynamo
 		return &dynamodb.DescribeTableReplicaAutoScalingOutput{}, nil
 	})
 }
+
+// autoScalingSettings converts one dimension's auto scaling change.
+func autoScalingSettings(s *types.AutoScalingSettingsUpdate) *dynamo.AutoScalingSettingsUpdate {
+	if s == nil {
+		return nil
+	}
+	out := &dynamo.AutoScalingSettingsUpdate{MinimumUnits: s.MinimumUnits, MaximumUnits: s.MaximumUnits,
+		AutoScalingDisabled: s.AutoScalingDisabled, ScalingPolicyUpdate: s.ScalingPolicyUpdate != nil}
+	out.AutoScalingRoleArn, _ = str(s.AutoScalingRoleArn)
+	return out
+}
+
+// UpdateTableReplicaAutoScaling is
+// (*dynamodb.Client).UpdateTableReplicaAutoScaling on the engine.
+func (c *Direct) UpdateTableReplicaAutoScaling(ctx context.Context, in *dynamodb.UpdateTableReplicaAutoScalingInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTableReplicaAutoScalingOutput, error) {
+	var req dynamo.UpdateTableReplicaAutoScalingInput
+	return call(&c.conn, ctx, "UpdateTableReplicaAutoScaling", in, optFns, (*dynamodb.Client).UpdateTableReplicaAutoScaling, func(in *dynamodb.UpdateTableReplicaAutoScalingInput) bool {
+		if !validInput(in, c.limit) {
+			return false
+		}
+		var ok bool
+		req.TableName, ok = str(in.TableName)
+		req.NoTableName = !ok
+		req.ProvisionedWriteCapacityAutoScalingUpdate = autoScalingSettings(in.ProvisionedWriteCapacityAutoScalingUpdate)
+		for _, g := range in.GlobalSecondaryIndexUpdates {
+			name, _ := str(g.IndexName)
+			req.GlobalSecondaryIndexUpdates = append(req.GlobalSecondaryIndexUpdates, dynamo.GlobalSecondaryIndexAutoScalingUpdate{
+				IndexName: name, ProvisionedWriteCapacityAutoScalingUpdate: autoScalingSettings(g.ProvisionedWriteCapacityAutoScalingUpdate)})
+		}
+		for _, r := range in.ReplicaUpdates {
+			region, _ := str(r.RegionName)
+			u := dynamo.ReplicaAutoScalingUpdate{RegionName: region,
+				ReplicaProvisionedReadCapacityAutoScalingUpdate: autoScalingSettings(r.ReplicaProvisionedReadCapacityAutoScalingUpdate)}
+			for _, g := range r.ReplicaGlobalSecondaryIndexUpdates {
+				name, _ := str(g.IndexName)
+				u.ReplicaGlobalSecondaryIndexUpdates = append(u.ReplicaGlobalSecondaryIndexUpdates, dynamo.ReplicaGlobalSecondaryIndexAutoScalingUpdate{
+					IndexName: name, ProvisionedReadCapacityAutoScalingUpdate: autoScalingSettings(g.ProvisionedReadCapacityAutoScalingUpdate)})
+			}
+			req.ReplicaUpdates = append(req.ReplicaUpdates, u)
+		}
+		return true
+	}, func() (*dynamodb.UpdateTableReplicaAutoScalingOutput, error) {
+		if _, err := c.db.UpdateTableReplicaAutoScaling(&req); err != nil {
+			return nil, err
+		}
+		return &dynamodb.UpdateTableReplicaAutoScalingOutput{}, nil
+	})
+}

@@ -29,6 +29,7 @@ func TestDirectMissingMembers(t *testing.T) {
 	values := map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "x"}}
 	const backupArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Tab/backup/01700000000123-abcdef01"
 	const tableArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Tab"
+	const kinesisArn = "arn:aws:kinesis:us-east-1:000000000000:stream/changes"
 	requests := map[string]func() (any, func(local.API, any) error){
 		"PutItem": func() (any, func(local.API, any) error) {
 			return &dynamodb.PutItemInput{TableName: str("Tab"), Item: key("n"), ConditionExpression: str("attribute_not_exists(v) OR v <> :v"),
@@ -223,6 +224,37 @@ func TestDirectMissingMembers(t *testing.T) {
 			return &dynamodb.DescribeTableReplicaAutoScalingInput{TableName: str("Tab")},
 				func(c local.API, in any) error {
 					_, err := c.DescribeTableReplicaAutoScaling(ctx, in.(*dynamodb.DescribeTableReplicaAutoScalingInput))
+					return err
+				}
+		},
+		"EnableKinesisStreamingDestination": func() (any, func(local.API, any) error) {
+			return &dynamodb.EnableKinesisStreamingDestinationInput{TableName: str("Tab"), StreamArn: str(kinesisArn),
+					EnableKinesisStreamingConfiguration: &types.EnableKinesisStreamingConfiguration{ApproximateCreationDateTimePrecision: types.ApproximateCreationDateTimePrecisionMicrosecond}},
+				func(c local.API, in any) error {
+					_, err := c.EnableKinesisStreamingDestination(ctx, in.(*dynamodb.EnableKinesisStreamingDestinationInput))
+					return err
+				}
+		},
+		"UpdateKinesisStreamingDestination": func() (any, func(local.API, any) error) {
+			return &dynamodb.UpdateKinesisStreamingDestinationInput{TableName: str("Tab"), StreamArn: str(kinesisArn),
+					UpdateKinesisStreamingConfiguration: &types.UpdateKinesisStreamingConfiguration{ApproximateCreationDateTimePrecision: types.ApproximateCreationDateTimePrecisionMicrosecond}},
+				func(c local.API, in any) error {
+					_, err := c.UpdateKinesisStreamingDestination(ctx, in.(*dynamodb.UpdateKinesisStreamingDestinationInput))
+					return err
+				}
+		},
+		"UpdateTableReplicaAutoScaling": func() (any, func(local.API, any) error) {
+			settings := func() *types.AutoScalingSettingsUpdate {
+				return &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(1), MaximumUnits: aws.Int64(5), AutoScalingDisabled: aws.Bool(false),
+					AutoScalingRoleArn: str("arn:aws:iam::000000000000:role/r"), ScalingPolicyUpdate: &types.AutoScalingPolicyUpdate{PolicyName: str("p"),
+						TargetTrackingScalingPolicyConfiguration: &types.AutoScalingTargetTrackingScalingPolicyConfigurationUpdate{TargetValue: aws.Float64(70)}}}
+			}
+			return &dynamodb.UpdateTableReplicaAutoScalingInput{TableName: str("Tab"), ProvisionedWriteCapacityAutoScalingUpdate: settings(),
+					GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexAutoScalingUpdate{{IndexName: str("gsi"), ProvisionedWriteCapacityAutoScalingUpdate: settings()}},
+					ReplicaUpdates: []types.ReplicaAutoScalingUpdate{{RegionName: str("us-west-2"), ReplicaProvisionedReadCapacityAutoScalingUpdate: settings(),
+						ReplicaGlobalSecondaryIndexUpdates: []types.ReplicaGlobalSecondaryIndexAutoScalingUpdate{{IndexName: str("gsi"), ProvisionedReadCapacityAutoScalingUpdate: settings()}}}}},
+				func(c local.API, in any) error {
+					_, err := c.UpdateTableReplicaAutoScaling(ctx, in.(*dynamodb.UpdateTableReplicaAutoScalingInput))
 					return err
 				}
 		},

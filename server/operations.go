@@ -73,6 +73,12 @@ func operations() map[string]opFunc {
 		"DescribeGlobalTableSettings":     handle(protocol.DecodeDescribeGlobalTableSettings, (*engine.DB).DescribeGlobalTableSettings, protocol.EncodeDescribeGlobalTableSettings),
 		"ListGlobalTables":                handle(protocol.DecodeListGlobalTables, (*engine.DB).ListGlobalTables, protocol.EncodeListGlobalTables),
 		"DescribeTableReplicaAutoScaling": handle(protocol.DecodeDescribeTableReplicaAutoScaling, (*engine.DB).DescribeTableReplicaAutoScaling, protocol.EncodeDescribeTableReplicaAutoScaling),
+		"UpdateTableReplicaAutoScaling":   handle(protocol.DecodeUpdateTableReplicaAutoScaling, (*engine.DB).UpdateTableReplicaAutoScaling, protocol.EncodeUpdateTableReplicaAutoScaling),
+		// Kinesis streaming destinations: stored, never delivered to (engine/kinesis.go).
+		"EnableKinesisStreamingDestination":   handle(protocol.DecodeEnableKinesisStreamingDestination, (*engine.DB).EnableKinesisStreamingDestination, protocol.EncodeEnableKinesisStreamingDestination),
+		"DescribeKinesisStreamingDestination": handle(protocol.DecodeDescribeKinesisStreamingDestination, (*engine.DB).DescribeKinesisStreamingDestination, protocol.EncodeDescribeKinesisStreamingDestination),
+		"DisableKinesisStreamingDestination":  handle(protocol.DecodeDisableKinesisStreamingDestination, (*engine.DB).DisableKinesisStreamingDestination, protocol.EncodeDisableKinesisStreamingDestination),
+		"UpdateKinesisStreamingDestination":   handle(protocol.DecodeUpdateKinesisStreamingDestination, (*engine.DB).UpdateKinesisStreamingDestination, protocol.EncodeUpdateKinesisStreamingDestination),
 		// PartiQL (package partiql, which runs statements on the engine).
 		"ExecuteStatement":      handle(protocol.DecodeExecuteStatement, partiql.ExecuteStatement, protocol.EncodeExecuteStatement),
 		"BatchExecuteStatement": handle(protocol.DecodeBatchExecuteStatement, partiql.BatchExecuteStatement, protocol.EncodeBatchExecuteStatement),

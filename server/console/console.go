@@ -15,8 +15,12 @@
 //     Options.Explain
 //   - /console/api/capacity  consumed capacity per table and index over
 //     time, through Options.Capacity
+//   - /console/api/insights  the most accessed keys of a table or global
+//     secondary index with Contributor Insights on, through
+//     Options.TopKeys (DynamoDB reports them through CloudWatch, which
+//     dynago does not serve)
 //
-// All four are POSTs of JSON, signed by the page like its API calls when
+// All five are POSTs of JSON, signed by the page like its API calls when
 // it has credentials, so a server that checks signatures can check them
 // too (it lets GETs, the page's files, through unsigned).
 //
@@ -75,6 +79,11 @@ type Options struct {
 	// makes them). Default: nil (501); the page then charts the capacity
 	// of its own requests only.
 	Capacity func(r *http.Request) ([]CapacitySample, error)
+	// TopKeys, if set, returns the most accessed keys of table, or of its
+	// global secondary index index when that is not "", by Contributor
+	// Insights' rules, as JSON. Its errors are answered as Explain's.
+	// Default: nil (501).
+	TopKeys func(r *http.Request, table, index string) (any, error)
 	// HostAllowed, if set, refuses (403) every console request, page,
 	// assets and /console/api/ alike, whose Host header it rejects: give
 	// it the server's own DNS-rebinding check.
@@ -233,7 +242,7 @@ func (h *Handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	switch name {
-	case "info", "capacity", "plan", "explain":
+	case "info", "capacity", "plan", "explain", "insights":
 	default:
 		fail(w, http.StatusNotFound, "UnknownOperationException", "no console endpoint "+name)
 		return
@@ -249,7 +258,10 @@ func (h *Handler) api(w http.ResponseWriter, r *http.Request, name string) {
 	case "info":
 		writeJSON(w, http.StatusOK, map[string]bool{
 			"plan": true, "explain": h.opts.Explain != nil, "capacity": h.opts.Capacity != nil,
+			"insights": h.opts.TopKeys != nil,
 		})
+	case "insights":
+		h.insights(w, r)
 	case "capacity":
 		h.capacity(w, r)
 	case "plan":
@@ -328,19 +340,7 @@ func (h *Handler) explain(w http.ResponseWriter, r *http.Request) {
 	}
 	out, err := h.opts.Explain(r, req.Statement, req.ConsistentRead)
 	if err != nil {
-		var ce *Error
-		var api interface {
-			ErrorCode() string
-			ErrorMessage() string
-		}
-		switch {
-		case errors.As(err, &ce):
-			fail(w, http.StatusBadRequest, ce.Type, ce.Message)
-		case errors.As(err, &api):
-			fail(w, http.StatusBadRequest, api.ErrorCode(), api.ErrorMessage())
-		default:
-			fail(w, http.StatusBadRequest, "ValidationException", err.Error())
-		}
+		failWith(w, err)
 		return
 	}
 	answer := map[string]any{}
@@ -351,6 +351,50 @@ func (h *Handler) explain(w http.ResponseWriter, r *http.Request) {
 		answer["explain"] = json.RawMessage(b)
 	}
 	writeJSON(w, http.StatusOK, answer)
+}
+
+// failWith answers err: an *Error, or an error with ErrorCode() and
+// ErrorMessage() methods, with that type and message; any other as a
+// ValidationException with its text.
+func failWith(w http.ResponseWriter, err error) {
+	var ce *Error
+	var api interface {
+		ErrorCode() string
+		ErrorMessage() string
+	}
+	switch {
+	case errors.As(err, &ce):
+		fail(w, http.StatusBadRequest, ce.Type, ce.Message)
+	case errors.As(err, &api):
+		fail(w, http.StatusBadRequest, api.ErrorCode(), api.ErrorMessage())
+	default:
+		fail(w, http.StatusBadRequest, "ValidationException", err.Error())
+	}
+}
+
+// insights answers POST /console/api/insights, {"table": T, "index": I}.
+func (h *Handler) insights(w http.ResponseWriter, r *http.Request) {
+	if h.opts.TopKeys == nil {
+		fail(w, http.StatusNotImplemented, "UnsupportedOperationException", "this server counts no top keys")
+		return
+	}
+	var req struct {
+		Table string `json:"table"`
+		Index string `json:"index"`
+	}
+	if !readBody(w, r, &req) {
+		return
+	}
+	if req.Table == "" {
+		fail(w, http.StatusBadRequest, "ValidationException", "table is required")
+		return
+	}
+	out, err := h.opts.TopKeys(r, req.Table, req.Index)
+	if err != nil {
+		failWith(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (h *Handler) capacity(w http.ResponseWriter, r *http.Request) {

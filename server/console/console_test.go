@@ -165,7 +165,7 @@ func TestPlan(t *testing.T) {
 	if resp, body := post(t, site.URL+"/console/api/plan", `{"model": `); resp.StatusCode != 400 || decode(t, body)["__type"] != "SerializationException" {
 		t.Errorf("broken JSON: %d %s", resp.StatusCode, body)
 	}
-	for _, name := range []string{"plan", "info", "explain", "capacity"} {
+	for _, name := range []string{"plan", "info", "explain", "capacity", "insights"} {
 		if resp, _ := get(t, site.URL+"/console/api/"+name); resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
 			t.Errorf("GET %s: %d, want 405", name, resp.StatusCode)
 		}
@@ -174,7 +174,7 @@ func TestPlan(t *testing.T) {
 
 func TestOptionalEndpoints(t *testing.T) {
 	bare := newSite(t, console.Options{})
-	if _, body := post(t, bare.URL+"/console/api/info", "{}"); body != "{\"capacity\":false,\"explain\":false,\"plan\":true}\n" {
+	if _, body := post(t, bare.URL+"/console/api/info", "{}"); body != "{\"capacity\":false,\"explain\":false,\"insights\":false,\"plan\":true}\n" {
 		t.Errorf("info: %q", body)
 	}
 	if resp, body := post(t, bare.URL+"/console/api/explain", `{"statement": "SELECT * FROM t"}`); resp.StatusCode != http.StatusNotImplemented {
@@ -182,6 +182,9 @@ func TestOptionalEndpoints(t *testing.T) {
 	}
 	if resp, body := post(t, bare.URL+"/console/api/capacity", "{}"); resp.StatusCode != http.StatusNotImplemented {
 		t.Errorf("capacity without a function: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := post(t, bare.URL+"/console/api/insights", `{"table": "T"}`); resp.StatusCode != http.StatusNotImplemented {
+		t.Errorf("insights without a function: %d %s", resp.StatusCode, body)
 	}
 	if resp, _ := post(t, bare.URL+"/console/api/nothing", "{}"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown endpoint: %d", resp.StatusCode)
@@ -201,8 +204,14 @@ func TestOptionalEndpoints(t *testing.T) {
 		Capacity: func(*http.Request) ([]console.CapacitySample, error) {
 			return []console.CapacitySample{{Time: at, Table: "T", Index: "byX", ReadUnits: 1.5}}, nil
 		},
+		TopKeys: func(_ *http.Request, table, index string) (any, error) {
+			if table != "T" {
+				return nil, &console.Error{Type: "ResourceNotFoundException", Message: "Requested resource not found: Table: " + table + " not found"}
+			}
+			return map[string]string{"table": table, "index": index}, nil
+		},
 	})
-	if _, body := post(t, full.URL+"/console/api/info", "{}"); body != "{\"capacity\":true,\"explain\":true,\"plan\":true}\n" {
+	if _, body := post(t, full.URL+"/console/api/info", "{}"); body != "{\"capacity\":true,\"explain\":true,\"insights\":true,\"plan\":true}\n" {
 		t.Errorf("info: %q", body)
 	}
 	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": "SELECT * FROM t", "consistentRead": true}`); resp.StatusCode != 200 || body != `{"explain":{"operation":"Query","statement":"SELECT * FROM t","consistent":true},"text":"Query: SELECT * FROM t"}`+"\n" {
@@ -219,6 +228,15 @@ func TestOptionalEndpoints(t *testing.T) {
 	}
 	if _, body := post(t, full.URL+"/console/api/capacity", "{}"); body != `{"samples":[{"time":"2026-01-02T03:04:05Z","table":"T","index":"byX","readUnits":1.5,"writeUnits":0}]}`+"\n" {
 		t.Errorf("capacity: %s", body)
+	}
+	if resp, body := post(t, full.URL+"/console/api/insights", `{"table": "T", "index": "byX"}`); resp.StatusCode != 200 || body != `{"index":"byX","table":"T"}`+"\n" {
+		t.Errorf("insights: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := post(t, full.URL+"/console/api/insights", `{"table": "U"}`); resp.StatusCode != 400 || body != `{"__type":"ResourceNotFoundException","message":"Requested resource not found: Table: U not found"}`+"\n" {
+		t.Errorf("insights' typed error: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := post(t, full.URL+"/console/api/insights", `{}`); resp.StatusCode != 400 {
+		t.Errorf("insights without a table: %d %s", resp.StatusCode, body)
 	}
 }
 

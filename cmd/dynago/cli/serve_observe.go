@@ -126,6 +126,7 @@ func frontHandler(ctx context.Context, api *server.Server, metrics *server.Metri
 		h = console.With(api, console.Options{
 			Explain:     explainFor(api),
 			Capacity:    capacityFor(rctx, api),
+			TopKeys:     topKeysFor(api),
 			HostAllowed: api.HostAllowed,
 		})
 		if auth := api.Auth(); auth != nil {
@@ -189,6 +190,25 @@ func capacityFor(ctx context.Context, api *server.Server) func(*http.Request) ([
 		}
 		mu.Unlock()
 		return rec.Samples(r)
+	}
+}
+
+// topKeysFor is the console's top keys of a table or index of the
+// caller's database (engine.DB.TopKeys).
+func topKeysFor(api *server.Server) func(*http.Request, string, string) (any, error) {
+	return func(r *http.Request, table, index string) (any, error) {
+		db, err := api.DBFor(r)
+		if err == nil {
+			var out *engine.TopKeysReport
+			if out, err = db.TopKeys(table, index, 10); err == nil {
+				return out, nil
+			}
+		}
+		var ee *dynamo.Error
+		if errors.As(err, &ee) {
+			return nil, &console.Error{Type: ee.Code, Message: ee.Message}
+		}
+		return nil, err
 	}
 }
 

@@ -119,6 +119,26 @@ var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
 		_, err := DecodeDescribeTableReplicaAutoScaling(b)
 		return nil, err
 	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeEnableKinesisStreamingDestination(b)
+		return nil, err
+	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeDescribeKinesisStreamingDestination(b)
+		return nil, err
+	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeDisableKinesisStreamingDestination(b)
+		return nil, err
+	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeUpdateKinesisStreamingDestination(b)
+		return nil, err
+	},
+	func(b []byte) ([]attr.Item, error) {
+		_, err := DecodeUpdateTableReplicaAutoScaling(b)
+		return nil, err
+	},
 }
 
 // FuzzDecodeRequest feeds arbitrary bodies to every request decoder and then
@@ -159,6 +179,8 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"TableName":"t","IndexName":"g","ContributorInsightsAction":"ENABLE","ContributorInsightsMode":"THROTTLED_KEYS"}`,
 		`{"TableName":"t","MaxResults":5,"NextToken":"t/g"}`,
 		`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t","Policy":"{}","ExpectedRevisionId":"NO_POLICY","ConfirmRemoveSelfResourceAccess":false}`,
+		`{"TableName":"t","ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":1,"MaximumUnits":5,"ScalingPolicyUpdate":{"TargetTrackingScalingPolicyConfiguration":{"TargetValue":70}}},"ReplicaUpdates":[{"RegionName":"us-west-2","ReplicaGlobalSecondaryIndexUpdates":[{"IndexName":"g","ProvisionedReadCapacityAutoScalingUpdate":{"AutoScalingDisabled":true}}]}]}`,
+		`{"TableName":"t","StreamArn":"arn:aws:kinesis:us-east-1:000000000000:stream/s","EnableKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MICROSECOND"}}`,
 		`{"GlobalTableName":"g"}`,
 		`{"ExclusiveStartGlobalTableName":"g","Limit":1,"RegionName":"us-east-1"}`,
 		`{"TableName":5}`,

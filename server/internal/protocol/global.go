@@ -84,6 +84,100 @@ func DecodeDescribeTableReplicaAutoScaling(body []byte) (*dynamo.DescribeTableRe
 	return in, nil
 }
 
+// autoScalingSettings decodes an AutoScalingSettingsUpdate; of its
+// ScalingPolicyUpdate only its presence is kept (dynamo's type says why).
+func (d *decoder) autoScalingSettings(dst **dynamo.AutoScalingSettingsUpdate) *dynamo.Error {
+	s := new(dynamo.AutoScalingSettingsUpdate)
+	ok, err := d.object("AutoScalingSettingsUpdate", atField, func(key []byte) *dynamo.Error {
+		switch string(key) {
+		case "MinimumUnits":
+			return d.longPtr(&s.MinimumUnits)
+		case "MaximumUnits":
+			return d.longPtr(&s.MaximumUnits)
+		case "AutoScalingDisabled":
+			return d.boolPtr(&s.AutoScalingDisabled)
+		case "AutoScalingRoleArn":
+			return d.str(&s.AutoScalingRoleArn)
+		case "ScalingPolicyUpdate":
+			present, err := d.object("AutoScalingPolicyUpdate", atField, func([]byte) *dynamo.Error { return d.skipValue() })
+			s.ScalingPolicyUpdate = present
+			return err
+		}
+		return d.skipValue()
+	})
+	if ok {
+		*dst = s
+	}
+	return err
+}
+
+// DecodeUpdateTableReplicaAutoScaling decodes an
+// UpdateTableReplicaAutoScaling request body.
+func DecodeUpdateTableReplicaAutoScaling(body []byte) (*dynamo.UpdateTableReplicaAutoScalingInput, error) {
+	in := &dynamo.UpdateTableReplicaAutoScalingInput{NoTableName: true}
+	d := &decoder{data: body}
+	err := d.root("UpdateTableReplicaAutoScalingInput", func(key []byte) *dynamo.Error {
+		switch string(key) {
+		case "TableName":
+			present, err := d.strPresent(&in.TableName)
+			in.NoTableName = !present
+			return err
+		case "ProvisionedWriteCapacityAutoScalingUpdate":
+			return d.autoScalingSettings(&in.ProvisionedWriteCapacityAutoScalingUpdate)
+		case "GlobalSecondaryIndexUpdates":
+			return decodeList(d, &in.GlobalSecondaryIndexUpdates, atField, func(d *decoder, g *dynamo.GlobalSecondaryIndexAutoScalingUpdate) *dynamo.Error {
+				_, err := d.object("GlobalSecondaryIndexAutoScalingUpdate", atElement, func(key []byte) *dynamo.Error {
+					switch string(key) {
+					case "IndexName":
+						return d.str(&g.IndexName)
+					case "ProvisionedWriteCapacityAutoScalingUpdate":
+						return d.autoScalingSettings(&g.ProvisionedWriteCapacityAutoScalingUpdate)
+					}
+					return d.skipValue()
+				})
+				return err
+			})
+		case "ReplicaUpdates":
+			return decodeList(d, &in.ReplicaUpdates, atField, func(d *decoder, r *dynamo.ReplicaAutoScalingUpdate) *dynamo.Error {
+				_, err := d.object("ReplicaAutoScalingUpdate", atElement, func(key []byte) *dynamo.Error {
+					switch string(key) {
+					case "RegionName":
+						return d.str(&r.RegionName)
+					case "ReplicaProvisionedReadCapacityAutoScalingUpdate":
+						return d.autoScalingSettings(&r.ReplicaProvisionedReadCapacityAutoScalingUpdate)
+					case "ReplicaGlobalSecondaryIndexUpdates":
+						return decodeList(d, &r.ReplicaGlobalSecondaryIndexUpdates, atField, func(d *decoder, g *dynamo.ReplicaGlobalSecondaryIndexAutoScalingUpdate) *dynamo.Error {
+							_, err := d.object("ReplicaGlobalSecondaryIndexAutoScalingUpdate", atElement, func(key []byte) *dynamo.Error {
+								switch string(key) {
+								case "IndexName":
+									return d.str(&g.IndexName)
+								case "ProvisionedReadCapacityAutoScalingUpdate":
+									return d.autoScalingSettings(&g.ProvisionedReadCapacityAutoScalingUpdate)
+								}
+								return d.skipValue()
+							})
+							return err
+						})
+					}
+					return d.skipValue()
+				})
+				return err
+			})
+		}
+		return d.skipValue()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// EncodeUpdateTableReplicaAutoScaling appends
+// UpdateTableReplicaAutoScaling's (empty) response body to dst.
+func EncodeUpdateTableReplicaAutoScaling(dst []byte, _ *dynamo.UpdateTableReplicaAutoScalingOutput) []byte {
+	return append(dst, '{', '}')
+}
+
 // EncodeDescribeGlobalTable appends DescribeGlobalTable's (empty)
 // response body to dst.
 func EncodeDescribeGlobalTable(dst []byte, _ *dynamo.DescribeGlobalTableOutput) []byte {
