@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
@@ -97,7 +98,17 @@ func (db *DB) stageUndo(b *writeBatch, t *table, row []byte, old *storedItem) {
 }
 
 // undoClock hands out times in µs that never repeat or go back.
-type undoClock struct{ last atomic.Int64 }
+type undoClock struct {
+	last atomic.Int64
+	// clampUntil (µs), on a shared store, is until when writes read
+	// their items' newest versions before they take a time, because a
+	// write met a newer version than its clock gave (commitUndo).
+	clampUntil atomic.Int64
+}
+
+// undoClampFor is how long writes read their newest versions first
+// after a write with a version met a conflict.
+const undoClampFor = time.Minute
 
 // next returns a time after every one handed out before, at least now.
 func (c *undoClock) next(now int64) int64 {
@@ -111,12 +122,21 @@ func (c *undoClock) next(now int64) int64 {
 }
 
 // commitUndo stages the versions b recorded, all under one time.
+//
+// Versions of an item must be in the order of its writes. One process
+// hands out increasing times (undoClock); on a shared store another
+// node's clock may be ahead, so each version also expects that its item
+// has none at or after its time: a write that meets one fails with
+// ErrConflict and runs again, and, for undoClampFor, writes first read
+// their items' newest versions and take a time after them (one more read
+// per item, which the expectation spares writes otherwise).
 func (db *DB) commitUndo(b *writeBatch) error {
 	if len(b.undo) == 0 {
 		return nil
 	}
 	floor := db.now().UnixMicro()
-	if db.shared {
+	clamp := db.shared && db.undo.clampUntil.Load() > floor
+	if clamp {
 		for _, e := range b.undo {
 			newest, err := db.newestVersion(e.log, e.suffix)
 			if err != nil {
@@ -127,12 +147,23 @@ func (db *DB) commitUndo(b *writeBatch) error {
 	}
 	at := db.undo.next(floor)
 	for _, e := range b.undo {
-		if err := b.Set(undoKey(e.log, e.suffix, at), undoValue(e.old)); err != nil {
+		k := undoKey(e.log, e.suffix, at)
+		if err := b.Set(k, undoValue(e.old)); err != nil {
 			return err
+		}
+		if db.shared {
+			b.ExpectNone(k, keys.PrefixEnd(k[:len(k)-8]))
+			b.versioned = true
 		}
 	}
 	b.undo = nil
 	return nil
+}
+
+// undoConflict notes that a batch with versions failed with a conflict:
+// for a while, writes read their newest versions first (commitUndo).
+func (db *DB) undoConflict() {
+	db.undo.clampUntil.Store(db.now().Add(undoClampFor).UnixMicro())
 }
 
 // newestVersion returns the time of the newest version of an item in a

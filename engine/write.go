@@ -50,6 +50,9 @@ type writeBatch struct {
 	// need no expectation each (the job's own entry, expected by every
 	// chunk, orders the chunks), and the table's once (soloTable).
 	solo bool
+	// versioned marks a batch whose versions expect no newer ones
+	// (commitUndo).
+	versioned bool
 }
 
 // soloTable makes b a solo batch for t (see writeBatch.solo).
@@ -69,6 +72,9 @@ func (wb *writeBatch) Commit() error {
 		return err
 	}
 	if err := wb.Batch.Commit(); err != nil {
+		if wb.versioned && errorsIsConflict(err) {
+			wb.db.undoConflict()
+		}
 		return err
 	}
 	wb.db.meters.streamRecordsWritten.Add(uint64(len(wb.tickets)))

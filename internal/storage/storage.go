@@ -17,8 +17,9 @@
 //   - Commit returns only after the batch is durable as the store promises
 //     (see each implementation), so an acknowledged write survives the
 //     death of the process that wrote it at any instant.
-//   - A Batch may carry expectations (Batch.Expect): Commit applies it only
-//     if every expected key still holds the value that was read, and fails
+//   - A Batch may carry expectations (Batch.Expect, Batch.ExpectNone):
+//     Commit applies it only if every expected key still holds the value
+//     that was read (and every range expected empty still is), and fails
 //     with ErrConflict otherwise, with nothing applied. That is how writes
 //     made by several processes stay serialised per item: each reads,
 //     decides, and commits on the condition that what it read is still
@@ -155,6 +156,11 @@ type Batch interface {
 	// applies; otherwise Commit fails with ErrConflict. The batch may
 	// keep value until Commit: the caller must not change it.
 	Expect(key, value []byte, found bool)
+	// ExpectNone makes Commit apply the batch only if no key lies in
+	// [lower, upper) when the batch applies; otherwise Commit fails with
+	// ErrConflict, as Expect. A store only this process writes may
+	// ignore it, as it ignores Expect.
+	ExpectNone(lower, upper []byte)
 	// Empty reports whether the batch holds no writes.
 	Empty() bool
 	// Commit applies the batch atomically and releases it; a later

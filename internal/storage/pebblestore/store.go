@@ -384,6 +384,8 @@ func (b *pebbleBatch) Delete(key []byte) error { return b.b.Delete(key, nil) }
 // Expect records nothing: this process is the directory's only writer.
 func (b *pebbleBatch) Expect(key, value []byte, found bool) {}
 
+func (b *pebbleBatch) ExpectNone(lower, upper []byte) {}
+
 // DeleteRange removes every key in [start, end); it does nothing when
 // start >= end (a nil end is the empty key, not an open end). Once the
 // batch commits, the range's space is reclaimed in the background within

@@ -54,6 +54,10 @@ type op struct {
 type expectation struct {
 	key, val []byte
 	found    bool
+	// upper, for ExpectNone, ends the range starting at key that must
+	// hold no key (nil: no end).
+	upper []byte
+	none  bool
 }
 
 // batch buffers writes in memory, in order, until Commit.
@@ -127,6 +131,14 @@ func (b *batch) Expect(key, value []byte, found bool) {
 		return
 	}
 	b.exps = append(b.exps, expectation{key: bytes.Clone(nonNil(key)), val: value, found: found})
+}
+
+// ExpectNone expects no key in [lower, upper).
+func (b *batch) ExpectNone(lower, upper []byte) {
+	if b.done {
+		return
+	}
+	b.exps = append(b.exps, expectation{key: bytes.Clone(nonNil(lower)), upper: bytes.Clone(upper), none: true})
 }
 
 func (b *batch) Empty() bool { return !b.writes }
@@ -224,6 +236,10 @@ func (s *Store) statements(p plan, exps []expectation) (*pgx.Batch, error) {
 	pb.Queue(q.beginWrite)
 	for _, e := range exps {
 		switch {
+		case e.none && e.upper == nil:
+			pb.Queue(q.expectNoneAfter, e.key)
+		case e.none:
+			pb.Queue(q.expectNone, e.key, e.upper)
 		case !e.found:
 			pb.Queue(q.expectAbsent, e.key)
 		case len(e.val) <= expectInline:
@@ -281,7 +297,7 @@ func dedupe(exps []expectation) []expectation {
 	for _, e := range exps {
 		dup := false
 		for _, j := range seen[string(e.key)] {
-			if x := out[j]; x.found == e.found && bytes.Equal(x.val, e.val) {
+			if x := out[j]; x.found == e.found && x.none == e.none && bytes.Equal(x.val, e.val) && bytes.Equal(x.upper, e.upper) {
 				dup = true
 				break
 			}

@@ -78,6 +78,7 @@ type queries struct {
 	beginWrite, beginRead, beginSnapshot string
 
 	expectValue, expectDigest, expectAbsent string
+	expectNone, expectNoneAfter             string
 
 	set, insert, del                                string
 	delCounterDeltas, delCounterBase, delCounterKey string
@@ -128,6 +129,9 @@ func makeQueries(schema string) queries {
 		expectValue:  r(`SELECT 1 / count(*) FROM {kv} WHERE k = $1 AND v = $2`),
 		expectDigest: r(`SELECT 1 / count(*) FROM {kv} WHERE k = $1 AND length(v) = $2 AND md5(v) = $3`),
 		expectAbsent: r(`SELECT 1 / (1 - count(*)) FROM {kv} WHERE k = $1`),
+		// The range's first key, if any, is enough to fail it.
+		expectNone:      r(`SELECT 1 / (1 - count(*)) FROM (SELECT 1 FROM {kv} WHERE k >= $1 AND k < $2 LIMIT 1) x`),
+		expectNoneAfter: r(`SELECT 1 / (1 - count(*)) FROM (SELECT 1 FROM {kv} WHERE k >= $1 LIMIT 1) x`),
 
 		set:    r(`INSERT INTO {kv} (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v`),
 		insert: r(`INSERT INTO {kv} (k, v) VALUES ($1, $2)`),

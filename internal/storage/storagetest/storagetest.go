@@ -529,6 +529,37 @@ func expectations(t *testing.T, s storage.Store) {
 	if !s.Shared() && err != nil {
 		t.Errorf("a store one process writes refused a batch for its expectations: %v", err)
 	}
+	// ExpectNone holds while its range is empty: [lower, upper) with
+	// upper excluded, and to the end of the keys when upper is nil.
+	set(t, s, "r5", "v")
+	for _, c := range []struct {
+		lower, upper string
+		open, ok     bool
+	}{
+		{"r0", "r5", false, true},
+		{"r6", "r9", false, true},
+		{"r5", "r6", false, false},
+		{"r", "s", false, false},
+		{"\xff\xff\xff\xff", "", true, true},
+		{"x", "", true, false},
+	} {
+		b := s.NewBatch()
+		var upper []byte
+		if !c.open {
+			upper = []byte(c.upper)
+		}
+		b.ExpectNone([]byte(c.lower), upper)
+		b.Set([]byte("written"), []byte("none "+c.lower))
+		err := b.Commit()
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("ExpectNone [%s, %s), which holds: %v", c.lower, c.upper, err)
+		case !c.ok && s.Shared() && !errors.Is(err, storage.ErrConflict):
+			t.Errorf("ExpectNone [%s, %s), which does not hold: %v, want ErrConflict", c.lower, c.upper, err)
+		case !c.ok && !s.Shared() && err != nil:
+			t.Errorf("a store one process writes refused a batch for ExpectNone: %v", err)
+		}
+	}
 }
 
 // insert never overwrites on a shared store: the second Insert of a key
