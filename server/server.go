@@ -261,6 +261,18 @@ const (
 	ttlSweepPath = adminPrefix + "ttl/sweep"
 )
 
+// The values of the headers every answer carries, shared by all answers:
+// net/http only reads a header's values, and Header.Set or Add replace a
+// value slice rather than write into it. Headers are stored under their
+// canonical keys (what Header.Set would store) so that setting one costs
+// neither a canonicalization nor an allocation.
+var (
+	serverValue    = []string{"Server"}
+	keepAliveValue = []string{"keep-alive"}
+	amzJSONValue   = []string{contentType}
+	plainJSONValue = []string{contentTypeJSON}
+)
+
 // Buffers of up to pooledBufferBytes go back to a pool after a request;
 // larger ones are left to the garbage collector, so a burst of large
 // requests does not leave the pool holding their buffers for good.
@@ -287,9 +299,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// adds it), Content-Length and x-amz-crc32 (added when the body is
 	// sent). Recorded from the service in ScyllaDB issue #5050:
 	// https://github.com/scylladb/scylladb/issues/5050
-	h.Set("Server", "Server")
-	h.Set("x-amzn-RequestId", reqID)
-	h.Set("Connection", "keep-alive") // net/http makes it "close" when it closes
+	h["Server"] = serverValue
+	h["X-Amzn-Requestid"] = []string{reqID}
+	h["Connection"] = keepAliveValue // net/http makes it "close" when it closes
 	if !s.hostAllowed(r.Host) {
 		s.log.Info(logHostRefused,
 			"host", r.Host, "remote", r.RemoteAddr)
@@ -720,7 +732,11 @@ func (s *Server) writeErrorStatus(w http.ResponseWriter, r *http.Request, status
 // charged to the buffer budget while it is sent.
 func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", responseContentType(r))
+	if responseContentType(r) == contentType {
+		h["Content-Type"] = amzJSONValue
+	} else {
+		h["Content-Type"] = plainJSONValue
+	}
 	if len(body) >= compressThreshold {
 		if coding := responseCoding(r.Header.Values("Accept-Encoding")); coding != "" {
 			z := compress(getBuf(), coding, body)
@@ -734,7 +750,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body 
 			return
 		}
 	}
-	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+	h["X-Amz-Crc32"] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)}
 	s.writeRaw(w, r, status, body)
 }
 
@@ -745,7 +761,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body 
 // the deadline is lifted, so nothing is left for net/http to write
 // without one.
 func (s *Server) writeRaw(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Header()["Content-Length"] = []string{strconv.Itoa(len(body))}
 	rc := http.NewResponseController(w)
 	if s.writeTimeout > 0 {
 		rc.SetWriteDeadline(time.Now().Add(s.writeTimeout))
