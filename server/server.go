@@ -278,16 +278,30 @@ var (
 // requests does not leave the pool holding their buffers for good.
 const pooledBufferBytes = 64 << 10
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+// bufPool holds the buffers, each in a *[]byte box (what a sync.Pool
+// keeps without allocating). The box of a buffer taken out goes to
+// boxPool, and putBuf puts a buffer back in such a box, so that neither
+// allocates once the pools are warm.
+var (
+	bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+	boxPool = sync.Pool{New: func() any { return new([]byte) }}
+)
 
-func getBuf() []byte { return (*bufPool.Get().(*[]byte))[:0] }
+func getBuf() []byte {
+	box := bufPool.Get().(*[]byte)
+	b := (*box)[:0]
+	*box = nil
+	boxPool.Put(box)
+	return b
+}
 
 func putBuf(b []byte) {
 	if cap(b) == 0 || cap(b) > pooledBufferBytes {
 		return
 	}
-	b = b[:0]
-	bufPool.Put(&b)
+	box := boxPool.Get().(*[]byte)
+	*box = b[:0]
+	bufPool.Put(box)
 }
 
 // ServeHTTP implements http.Handler.
