@@ -110,29 +110,40 @@ func CheckNames(it Item) error {
 // canonicalizeMap canonicalizes the values of m, which sit at level. Item
 // attribute names (level 1) must not be empty.
 func canonicalizeMap(m map[string]Value, level int, sorted bool) *Error {
-	visit := func(k string) *Error {
-		if k == "" && level == 1 {
-			return newError(MsgEmptyAttributeName)
-		}
-		if len(k) > MaxAttributeNameSize {
-			return newError(MsgAttributeNameTooLarge)
-		}
-		e := m[k]
-		old := e.S
-		if err := e.canonicalize(level, sorted); err != nil {
-			return err
-		}
-		// Nested maps and slices are shared with m's copy, so only a
-		// rewritten N needs storing back.
-		if e.Type == TypeN && e.S != old {
-			m[k] = e
+	if !sorted {
+		// Go's map order, without collecting the keys: the common case,
+		// an item that is valid.
+		for k, e := range m {
+			if err := canonicalizeMember(m, k, e, level, false); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
-	for k := range MemberKeys(m, sorted) {
-		if err := visit(k); err != nil {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if err := canonicalizeMember(m, k, m[k], level, true); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// canonicalizeMember canonicalizes e, the value of m's member k.
+func canonicalizeMember(m map[string]Value, k string, e Value, level int, sorted bool) *Error {
+	if k == "" && level == 1 {
+		return newError(MsgEmptyAttributeName)
+	}
+	if len(k) > MaxAttributeNameSize {
+		return newError(MsgAttributeNameTooLarge)
+	}
+	old := e.S
+	if err := e.canonicalize(level, sorted); err != nil {
+		return err
+	}
+	// Nested maps and slices are shared with m's copy, so only a
+	// rewritten N needs storing back.
+	if e.Type == TypeN && e.S != old {
+		m[k] = e
 	}
 	return nil
 }

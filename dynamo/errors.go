@@ -125,6 +125,9 @@ func (e *Error) Current() string { return e.current }
 
 // attrError turns attr's validation errors into ValidationExceptions.
 func AttrError(err error) error {
+	if err == nil {
+		return nil
+	}
 	var ae *attr.Error
 	if errors.As(err, &ae) {
 		return &Error{Code: CodeValidation, Message: ae.Message, current: ae.Current, prefix: ae.Prefix}

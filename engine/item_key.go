@@ -184,17 +184,28 @@ func checkKeyValue(name string, v attr.Value, partition bool, emptyPrefix string
 
 // locate computes the row key.
 func (t *table) locate(k *itemKey) error {
-	var sk []attr.Value
+	vals := [2]attr.Value{k.pk, k.sk}
+	pk, sk := vals[:1], vals[1:1]
 	if t.rangeName != "" {
-		sk = []attr.Value{k.sk}
+		sk = vals[1:2]
 	}
-	row, err := keys.AppendRowKey(nil, t.meta.ID, 0, []attr.Value{k.pk}, sk)
+	// Room for the prefix, the hash and both values with their encoding's
+	// overhead, so that the key is built in one allocation.
+	row, err := keys.AppendRowKey(make([]byte, 0, rowKeyRoom+keyValueBytes(k.pk)+keyValueBytes(k.sk)), t.meta.ID, 0, pk, sk)
 	if err != nil {
 		return fmt.Errorf("encode row key: %w", err)
 	}
 	k.row = row
 	return nil
 }
+
+// rowKeyRoom is what a row key holds besides its values' bytes: the
+// namespace, table and index ids and the hash (21 bytes), and room for
+// each value's type and terminator.
+const rowKeyRoom = 32
+
+// keyValueBytes is the size of a key value's own bytes.
+func keyValueBytes(v attr.Value) int { return len(v.S) + len(v.B) }
 
 // keyItem returns the key as an item (for LastEvaluatedKey, batch results).
 func (t *table) keyItem(k itemKey) attr.Item {

@@ -261,21 +261,47 @@ const (
 	ttlSweepPath = adminPrefix + "ttl/sweep"
 )
 
+// The values of the headers every answer carries, shared by all answers:
+// net/http only reads a header's values, and Header.Set or Add replace a
+// value slice rather than write into it. Headers are stored under their
+// canonical keys (what Header.Set would store) so that setting one costs
+// neither a canonicalization nor an allocation.
+var (
+	serverValue    = []string{"Server"}
+	keepAliveValue = []string{"keep-alive"}
+	amzJSONValue   = []string{contentType}
+	plainJSONValue = []string{contentTypeJSON}
+)
+
 // Buffers of up to pooledBufferBytes go back to a pool after a request;
 // larger ones are left to the garbage collector, so a burst of large
 // requests does not leave the pool holding their buffers for good.
 const pooledBufferBytes = 64 << 10
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+// bufPool holds the buffers, each in a *[]byte box (what a sync.Pool
+// keeps without allocating). The box of a buffer taken out goes to
+// boxPool, and putBuf puts a buffer back in such a box, so that neither
+// allocates once the pools are warm.
+var (
+	bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+	boxPool = sync.Pool{New: func() any { return new([]byte) }}
+)
 
-func getBuf() []byte { return (*bufPool.Get().(*[]byte))[:0] }
+func getBuf() []byte {
+	box := bufPool.Get().(*[]byte)
+	b := (*box)[:0]
+	*box = nil
+	boxPool.Put(box)
+	return b
+}
 
 func putBuf(b []byte) {
 	if cap(b) == 0 || cap(b) > pooledBufferBytes {
 		return
 	}
-	b = b[:0]
-	bufPool.Put(&b)
+	box := boxPool.Get().(*[]byte)
+	*box = b[:0]
+	bufPool.Put(box)
 }
 
 // ServeHTTP implements http.Handler.
@@ -287,9 +313,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// adds it), Content-Length and x-amz-crc32 (added when the body is
 	// sent). Recorded from the service in ScyllaDB issue #5050:
 	// https://github.com/scylladb/scylladb/issues/5050
-	h.Set("Server", "Server")
-	h.Set("x-amzn-RequestId", reqID)
-	h.Set("Connection", "keep-alive") // net/http makes it "close" when it closes
+	h["Server"] = serverValue
+	h["X-Amzn-Requestid"] = []string{reqID}
+	h["Connection"] = keepAliveValue // net/http makes it "close" when it closes
 	if !s.hostAllowed(r.Host) {
 		s.log.Info(logHostRefused,
 			"host", r.Host, "remote", r.RemoteAddr)
@@ -720,7 +746,11 @@ func (s *Server) writeErrorStatus(w http.ResponseWriter, r *http.Request, status
 // charged to the buffer budget while it is sent.
 func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", responseContentType(r))
+	if responseContentType(r) == contentType {
+		h["Content-Type"] = amzJSONValue
+	} else {
+		h["Content-Type"] = plainJSONValue
+	}
 	if len(body) >= compressThreshold {
 		if coding := responseCoding(r.Header.Values("Accept-Encoding")); coding != "" {
 			z := compress(getBuf(), coding, body)
@@ -734,7 +764,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body 
 			return
 		}
 	}
-	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+	h["X-Amz-Crc32"] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)}
 	s.writeRaw(w, r, status, body)
 }
 
@@ -745,7 +775,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, status int, body 
 // the deadline is lifted, so nothing is left for net/http to write
 // without one.
 func (s *Server) writeRaw(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Header()["Content-Length"] = []string{strconv.Itoa(len(body))}
 	rc := http.NewResponseController(w)
 	if s.writeTimeout > 0 {
 		rc.SetWriteDeadline(time.Now().Add(s.writeTimeout))

@@ -107,13 +107,17 @@ type Compiled struct {
 // ProjectionExpression, and Query an empty KeyConditionExpression before
 // an empty FilterExpression or ProjectionExpression (dynalite's tests
 // against DynamoDB).
+// noExpressions is the Compiled of every request without expressions.
+var noExpressions Compiled
+
 var compileOrder = [...]Kind{KindUpdate, KindCondition, KindKeyCondition, KindFilter, KindProjection}
 
 // Compile validates and compiles the expressions of one request: it parses
 // each (through the cache), substitutes its placeholders, and checks the
 // request as a whole (names and values given without expressions, empty,
 // malformed or unused). Errors are *attr.Error with DynamoDB's
-// ValidationException message.
+// ValidationException message. A request without expressions gets a
+// Compiled shared by all such requests: callers only read it.
 func Compile(in Input) (*Compiled, error) {
 	c, err := compile(&in)
 	if err != nil {
@@ -141,6 +145,10 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 			msg += ": " + p
 		}
 		return nil, newErr(msg)
+	}
+	if !anyExpr {
+		// Nothing to compile, and no names or values (refused above).
+		return &noExpressions, nil
 	}
 	if err := checkNames(in.Names); err != nil {
 		return nil, err
