@@ -216,6 +216,9 @@ type decoder struct {
 	bin    []byte // a copy of the input from binOff on, shared by decoded binaries; made lazily
 	binOff int
 	off    int
+	// each copies every string and binary on its own instead of sharing
+	// s and bin (DecodeAttributes, which builds few of them).
+	each bool
 }
 
 func newDecoder(b []byte) (decoder, error) {
@@ -287,6 +290,9 @@ func (d *decoder) str() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if d.each {
+		return string(d.b[i:j]), nil
+	}
 	return d.s[i:j], nil
 }
 
@@ -297,6 +303,10 @@ func (d *decoder) binary() ([]byte, error) {
 	}
 	if i == j {
 		return []byte{}, nil
+	}
+	if d.each {
+		c := bytes.Clone(d.b[i:j])
+		return c[:len(c):len(c)], nil
 	}
 	if d.bin == nil {
 		d.bin, d.binOff = bytes.Clone(d.b[i:]), i

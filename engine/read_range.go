@@ -25,6 +25,10 @@ type rangeRead struct {
 	limit int
 	// filter keeps an item in the result; nil keeps every item.
 	filter func(attr.Item) bool
+	// filterNames, sorted, are the top-level attributes filter reads:
+	// the filter is given only those, decoded from the stored item, and
+	// the whole item is decoded only when kept.
+	filterNames []string
 	// project shapes a kept item; nil keeps it whole.
 	project func(attr.Item) attr.Item
 	// countOnly keeps no items, only their count (Select COUNT).
@@ -66,6 +70,7 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 		return res, err
 	}
 	defer it.Close()
+	var partial attr.Item // the filter's attributes of the current item
 	ok := it.First()
 	if r.reverse {
 		ok = it.Last()
@@ -81,8 +86,24 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 			r.bill.add(it.Key(), s.size)
 		}
 		stop := (r.limit > 0 && res.scanned >= r.limit) || res.bytes >= maxPageBytes
+		// An item is decoded whole only when it is returned, is the
+		// page's last, or goes to fetch (whose result the filter sees);
+		// a filter is otherwise given only the attributes it reads
+		// (filterNames).
+		keep := r.filter == nil
+		whole := r.fetch != nil || stop || keep && !r.countOnly
+		if r.filter != nil && r.fetch == nil {
+			if partial == nil {
+				partial = attr.Item{}
+			}
+			if err := attr.DecodeAttributes(partial, s.body, r.filterNames); err != nil {
+				return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
+			}
+			keep = r.filter(partial)
+			whole = whole || keep && !r.countOnly
+		}
 		var item attr.Item
-		if r.filter != nil || !r.countOnly || stop || r.fetch != nil {
+		if whole {
 			if item, err = s.Item(); err != nil {
 				return res, fmt.Errorf("table %q: %w", t.meta.Name, err)
 			}
@@ -91,8 +112,9 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 			if item, err = r.fetch(item); err != nil {
 				return res, fmt.Errorf("table %q: %w", t.meta.Name, err)
 			}
+			keep = r.filter == nil || r.filter(item)
 		}
-		if r.filter == nil || r.filter(item) {
+		if keep {
 			res.count++
 			if !r.countOnly {
 				kept := item
