@@ -179,7 +179,7 @@ func appendBinarySet(dst []byte, bs [][]byte) []byte {
 // that is not exactly one canonical encoded item gives an error wrapping
 // ErrCorrupt. The returned item does not alias b.
 func DecodeItem(b []byte) (Item, error) {
-	d, err := newDecoder(b)
+	d, err := newDecoder(b, false)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +196,7 @@ func DecodeItem(b []byte) (Item, error) {
 // DecodeValue decodes a single value written by AppendValue, with the same
 // guarantees as DecodeItem.
 func DecodeValue(b []byte) (Value, error) {
-	d, err := newDecoder(b)
+	d, err := newDecoder(b, false)
 	if err != nil {
 		return Value{}, err
 	}
@@ -221,12 +221,17 @@ type decoder struct {
 	each bool
 }
 
-func newDecoder(b []byte) (decoder, error) {
+// newDecoder returns a decoder of b whose strings share one copy of b, or,
+// with each, are copied one by one.
+func newDecoder(b []byte, each bool) (decoder, error) {
 	if len(b) == 0 {
 		return decoder{}, corrupt("empty input", 0)
 	}
 	if b[0] != formatV1 {
 		return decoder{}, fmt.Errorf("%w: unknown format byte 0x%02x", ErrCorrupt, b[0])
+	}
+	if each {
+		return decoder{b: b, off: 1, each: true}, nil
 	}
 	return decoder{b: b, s: string(b), off: 1}, nil
 }

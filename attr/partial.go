@@ -15,12 +15,10 @@ import (
 // copies nor builds the rest, and can reuse dst from item to item.
 func DecodeAttributes(dst Item, b []byte, names []string) error {
 	clear(dst)
-	d, err := newDecoder(b)
+	d, err := newDecoder(b, true)
 	if err != nil {
 		return err
 	}
-	d.s = "" // strings are copied one by one (str)
-	d.each = true
 	n, err := d.count(2)
 	if err != nil {
 		return err
@@ -127,4 +125,81 @@ func (d *decoder) skip(depth int) error {
 		return corrupt(fmt.Sprintf("unknown type 0x%02x", byte(t)), at)
 	}
 	return nil
+}
+
+// CheckItem reports whether b is an item DecodeItem accepts, with the
+// error DecodeItem would give, building nothing.
+func CheckItem(b []byte) error { return DecodeAttributes(nil, b, nil) }
+
+// Raw reads an encoded item (AppendItem's output) piece by piece, in the
+// order of the format described in codec.go, so that a writer can turn
+// the item into another format without building Values. Each method reads
+// the next piece of the kind it names; the caller follows the format:
+//
+//	item  = Count() { Bytes() value }       names, in increasing order
+//	value = Type(), then for
+//	  S, N, B      Bytes()
+//	  BOOL         Bool()
+//	  NULL         nothing
+//	  M            Count() { Bytes() value }
+//	  L            Count() { value }
+//	  SS, NS, BS   Count() { Bytes() }
+//
+// It is meant for items CheckItem accepted. On any other input it never
+// panics, but reads zeros and empty runs.
+type Raw struct {
+	b   []byte
+	off int
+}
+
+// RawItem returns a reader of the encoded item b.
+func RawItem(b []byte) Raw {
+	if len(b) == 0 || b[0] != formatV1 {
+		return Raw{}
+	}
+	return Raw{b: b, off: 1}
+}
+
+// Count reads the count of a map's entries or of a list's or set's
+// members.
+func (r *Raw) Count() int {
+	p := skipper{b: r.b, off: r.off}
+	n, ok := p.uvarint()
+	if !ok || n > uint64(len(r.b)) {
+		r.off = len(r.b)
+		return 0
+	}
+	r.off = p.off
+	return int(n)
+}
+
+// Bytes reads a length-prefixed run: a name, a string's, number's or
+// binary's body, or a set's member. It aliases the input.
+func (r *Raw) Bytes() []byte {
+	p := skipper{b: r.b, off: r.off}
+	s, ok := p.span()
+	if !ok {
+		r.off = len(r.b)
+		return nil
+	}
+	r.off = p.off
+	return s
+}
+
+// Type reads a value's type.
+func (r *Raw) Type() Type {
+	if r.off >= len(r.b) {
+		return TypeInvalid
+	}
+	r.off++
+	return Type(r.b[r.off-1])
+}
+
+// Bool reads a BOOL's body.
+func (r *Raw) Bool() bool {
+	if r.off >= len(r.b) {
+		return false
+	}
+	r.off++
+	return r.b[r.off-1] == 1
 }

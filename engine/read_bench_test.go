@@ -164,12 +164,17 @@ func pageTable(b *testing.B) *DB {
 
 // BenchmarkScanPage reads the first page (1 MB of items of about 1 KB) of
 // a Scan, whole or with a filter on a non-key attribute that keeps 5% of
-// the items; ns/item is per item read.
+// the items, the items decoded or (encoded) in their stored encoding, as
+// the server asks for them; ns/item is per item read.
 func BenchmarkScanPage(b *testing.B) {
-	for _, filtered := range []bool{false, true} {
-		b.Run(fmt.Sprintf("filtered=%v", filtered), func(b *testing.B) {
+	for _, c := range []struct {
+		name              string
+		filtered, encoded bool
+	}{{"filtered=false", false, false}, {"filtered=true", true, false}, {"filtered=false,encoded", false, true}, {"filtered=true,encoded", true, true}} {
+		filtered := c.filtered
+		b.Run(c.name, func(b *testing.B) {
 			db := pageTable(b)
-			in := &dynamo.ScanInput{TableName: "pages"}
+			in := &dynamo.ScanInput{TableName: "pages", EncodedItems: c.encoded}
 			if filtered {
 				in.FilterExpression = "cat = :c"
 				in.ExpressionAttributeValues = attr.Item{":c": attr.N("0")}
