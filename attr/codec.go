@@ -179,7 +179,7 @@ func appendBinarySet(dst []byte, bs [][]byte) []byte {
 // that is not exactly one canonical encoded item gives an error wrapping
 // ErrCorrupt. The returned item does not alias b.
 func DecodeItem(b []byte) (Item, error) {
-	d, err := newDecoder(b)
+	d, err := newDecoder(b, false)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +196,7 @@ func DecodeItem(b []byte) (Item, error) {
 // DecodeValue decodes a single value written by AppendValue, with the same
 // guarantees as DecodeItem.
 func DecodeValue(b []byte) (Value, error) {
-	d, err := newDecoder(b)
+	d, err := newDecoder(b, false)
 	if err != nil {
 		return Value{}, err
 	}
@@ -216,14 +216,22 @@ type decoder struct {
 	bin    []byte // a copy of the input from binOff on, shared by decoded binaries; made lazily
 	binOff int
 	off    int
+	// each copies every string and binary on its own instead of sharing
+	// s and bin (DecodeAttributes, which builds few of them).
+	each bool
 }
 
-func newDecoder(b []byte) (decoder, error) {
+// newDecoder returns a decoder of b whose strings share one copy of b, or,
+// with each, are copied one by one.
+func newDecoder(b []byte, each bool) (decoder, error) {
 	if len(b) == 0 {
 		return decoder{}, corrupt("empty input", 0)
 	}
 	if b[0] != formatV1 {
 		return decoder{}, fmt.Errorf("%w: unknown format byte 0x%02x", ErrCorrupt, b[0])
+	}
+	if each {
+		return decoder{b: b, off: 1, each: true}, nil
 	}
 	return decoder{b: b, s: string(b), off: 1}, nil
 }
@@ -287,6 +295,9 @@ func (d *decoder) str() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if d.each {
+		return string(d.b[i:j]), nil
+	}
 	return d.s[i:j], nil
 }
 
@@ -297,6 +308,10 @@ func (d *decoder) binary() ([]byte, error) {
 	}
 	if i == j {
 		return []byte{}, nil
+	}
+	if d.each {
+		c := bytes.Clone(d.b[i:j])
+		return c[:len(c):len(c)], nil
 	}
 	if d.bin == nil {
 		d.bin, d.binOff = bytes.Clone(d.b[i:]), i

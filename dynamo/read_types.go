@@ -46,6 +46,11 @@ type ScanInput struct {
 	EmptyExpressions          Exprs // expressions present but empty
 	// ValueError: see ValueError in validation_order.go.
 	ValueError error
+	// EncodedItems is dynago's own, no member of DynamoDB's: it asks for
+	// the items that are returned whole (no projection) as their stored
+	// encoding, in the output's EncodedItems, which a codec can write
+	// without building maps.
+	EncodedItems bool
 }
 
 // ScanOutput is Scan's response. Items is nil for Select COUNT.
@@ -55,6 +60,11 @@ type ScanOutput struct {
 	ScannedCount     int
 	LastEvaluatedKey attr.Item
 	ConsumedCapacity *ConsumedCapacity
+	// EncodedItems, when the input asked for them and the items are
+	// returned whole, holds the items in attr's encoding (AppendItem's
+	// output, read with attr.RawItem) in place of Items, which is then
+	// nil.
+	EncodedItems [][]byte
 }
 
 // QueryInput is Query's request. ScanIndexForward is nil when absent
@@ -93,4 +103,6 @@ type QueryOutput struct {
 	ScannedCount     int
 	LastEvaluatedKey attr.Item
 	ConsumedCapacity *ConsumedCapacity
+	// EncodedItems is ScanOutput's; Query leaves it nil.
+	EncodedItems [][]byte
 }

@@ -118,3 +118,81 @@ func BenchmarkScan(b *testing.B) {
 		})
 	}
 }
+
+var (
+	pageTableOnce sync.Once
+	pageTableDB   *DB
+)
+
+// pageTable returns a database holding table "pages": 1,500 items of
+// about 1 KB each (more than one 1 MB page), keys pk = "p<i mod 100>",
+// sk = i, with a string, numbers, a string set, a nested map with a list,
+// and attribute cat = i mod 20.
+func pageTable(b *testing.B) *DB {
+	pageTableOnce.Do(func() {
+		db, err := Open(Options{InMemory: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mustCreate(b, db, "pages", true)
+		data := attr.S(strings.Repeat("d", 900))
+		for i := 0; i < 1500; i++ {
+			it := attr.Item{
+				"pk":    attr.S(fmt.Sprintf("p%d", i%benchPartitions)),
+				"sk":    attr.N(fmt.Sprint(i)),
+				"cat":   attr.N(fmt.Sprint(i % 20)),
+				"name":  attr.S(fmt.Sprintf("item number %d", i)),
+				"price": attr.N(fmt.Sprintf("%d.%02d", i, i%100)),
+				"tags":  {Type: attr.TypeSS, SS: []string{"blue", "green", "red"}},
+				"meta": {Type: attr.TypeM, M: map[string]attr.Value{
+					"active": attr.Bool(i%2 == 0),
+					"scores": {Type: attr.TypeL, L: []attr.Value{attr.N("1"), attr.N("2.5"), attr.S("x")}},
+				}},
+				"data": data,
+			}
+			if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "pages", Item: it}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		pageTableDB = db
+	})
+	if pageTableDB == nil {
+		b.Fatal("no page table")
+	}
+	return pageTableDB
+}
+
+// BenchmarkScanPage reads the first page (1 MB of items of about 1 KB) of
+// a Scan, whole or with a filter on a non-key attribute that keeps 5% of
+// the items, the items decoded or (encoded) in their stored encoding, as
+// the server asks for them; ns/item is per item read.
+func BenchmarkScanPage(b *testing.B) {
+	for _, c := range []struct {
+		name              string
+		filtered, encoded bool
+	}{{"filtered=false", false, false}, {"filtered=true", true, false}, {"filtered=false,encoded", false, true}, {"filtered=true,encoded", true, true}} {
+		filtered := c.filtered
+		b.Run(c.name, func(b *testing.B) {
+			db := pageTable(b)
+			in := &dynamo.ScanInput{TableName: "pages", EncodedItems: c.encoded}
+			if filtered {
+				in.FilterExpression = "cat = :c"
+				in.ExpressionAttributeValues = attr.Item{":c": attr.N("0")}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			read := 0
+			for i := 0; i < b.N; i++ {
+				out, err := db.Scan(in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if out.LastEvaluatedKey == nil || filtered && out.Count*10 > out.ScannedCount {
+					b.Fatalf("scanned %d, kept %d", out.ScannedCount, out.Count)
+				}
+				read += out.ScannedCount
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(read), "ns/item")
+		})
+	}
+}

@@ -25,10 +25,17 @@ type rangeRead struct {
 	limit int
 	// filter keeps an item in the result; nil keeps every item.
 	filter func(attr.Item) bool
+	// filterNames, sorted, are the top-level attributes filter reads:
+	// the filter is given only those, decoded from the stored item, and
+	// the whole item is decoded only when kept.
+	filterNames []string
 	// project shapes a kept item; nil keeps it whole.
 	project func(attr.Item) attr.Item
 	// countOnly keeps no items, only their count (Select COUNT).
 	countOnly bool
+	// encoded keeps the items in their stored encoding (rangeResult's
+	// encoded) instead of decoding them; only without project and fetch.
+	encoded bool
 	// fetch, for a local secondary index, replaces each index entry by
 	// its table item before the filter and the projection see it.
 	fetch func(attr.Item) (attr.Item, error)
@@ -41,9 +48,10 @@ type rangeRead struct {
 // rangeResult is what a page read.
 type rangeResult struct {
 	items   []attr.Item
-	count   int // items kept by the filter
-	scanned int // items read
-	bytes   int // their total size, which the page is billed on
+	encoded [][]byte // the items kept, for rangeRead.encoded
+	count   int      // items kept by the filter
+	scanned int      // items read
+	bytes   int      // their total size, which the page is billed on
 	// last is the last item read when the page stopped before the end of
 	// the range (Limit or 1 MB); LastEvaluatedKey is its key.
 	last attr.Item
@@ -66,6 +74,8 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 		return res, err
 	}
 	defer it.Close()
+	var partial attr.Item // the filter's attributes of the current item
+	var chunk []byte      // where the encoded items kept are copied
 	ok := it.First()
 	if r.reverse {
 		ok = it.Last()
@@ -81,8 +91,34 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 			r.bill.add(it.Key(), s.size)
 		}
 		stop := (r.limit > 0 && res.scanned >= r.limit) || res.bytes >= maxPageBytes
+		// An item is decoded whole only when it is returned, is the
+		// page's last, or goes to fetch (whose result the filter sees);
+		// a filter is otherwise given only the attributes it reads
+		// (filterNames).
+		keep := r.filter == nil
+		checked := false // s.body was found well formed
+		if r.filter != nil && r.fetch == nil {
+			if partial == nil {
+				partial = attr.Item{}
+			}
+			if err := attr.DecodeAttributes(partial, s.body, r.filterNames); err != nil {
+				return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
+			}
+			keep, checked = r.filter(partial), true
+		}
+		returned := keep && !r.countOnly
+		if returned && r.encoded {
+			// Copied: the iterator's buffer is reused.
+			if !checked {
+				if err := attr.CheckItem(s.body); err != nil {
+					return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
+				}
+			}
+			res.encoded = append(res.encoded, copyInto(&chunk, s.body))
+		}
+		whole := r.fetch != nil || stop || returned && !r.encoded
 		var item attr.Item
-		if r.filter != nil || !r.countOnly || stop || r.fetch != nil {
+		if whole {
 			if item, err = s.Item(); err != nil {
 				return res, fmt.Errorf("table %q: %w", t.meta.Name, err)
 			}
@@ -91,10 +127,11 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 			if item, err = r.fetch(item); err != nil {
 				return res, fmt.Errorf("table %q: %w", t.meta.Name, err)
 			}
+			keep = r.filter == nil || r.filter(item)
 		}
-		if r.filter == nil || r.filter(item) {
+		if keep {
 			res.count++
-			if !r.countOnly {
+			if !r.countOnly && !r.encoded {
 				kept := item
 				if r.project != nil {
 					kept = r.project(item)
@@ -107,7 +144,26 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 			break
 		}
 	}
+	if r.encoded && res.encoded == nil {
+		res.encoded = [][]byte{}
+	}
 	return res, it.Error()
+}
+
+// encodedChunk is the size of the blocks a page's encoded items are
+// copied into: a page of small items costs a few allocations, not one
+// per item, and its bytes are allocated once, not regrown.
+const encodedChunk = 64 << 10
+
+// copyInto copies b to the end of *chunk, or of a new chunk when it does
+// not fit, and returns the copy.
+func copyInto(chunk *[]byte, b []byte) []byte {
+	if cap(*chunk)-len(*chunk) < len(b) {
+		*chunk = make([]byte, 0, max(encodedChunk, len(b)))
+	}
+	start := len(*chunk)
+	*chunk = append(*chunk, b...)
+	return (*chunk)[start:len(*chunk):len(*chunk)]
 }
 
 type stepper interface {
@@ -222,7 +278,9 @@ func (db *DB) readPage(ks keyspace, r rangeRead, capacityMode string, consistent
 		LastEvaluatedKey: ks.ix.lastEvaluatedKey(res.last),
 		ConsumedCapacity: db.consumedRead(ks, capacityMode, units, *fetchUnits),
 	}
-	if !r.countOnly && out.Items == nil {
+	if r.encoded {
+		out.Items, out.EncodedItems = nil, res.encoded
+	} else if !r.countOnly && out.Items == nil {
 		out.Items = []attr.Item{}
 	}
 	return out, nil

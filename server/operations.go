@@ -39,7 +39,7 @@ func operations() map[string]opFunc {
 		"BatchGetItem":       handle(protocol.DecodeBatchGetItem, (*engine.DB).BatchGetItem, protocol.EncodeBatchGetItem),
 		"BatchWriteItem":     handle(protocol.DecodeBatchWriteItem, (*engine.DB).BatchWriteItem, protocol.EncodeBatchWriteItem),
 		"Query":              handle(protocol.DecodeQuery, (*engine.DB).Query, protocol.EncodeQuery),
-		"Scan":               handle(protocol.DecodeScan, (*engine.DB).Scan, protocol.EncodeScan),
+		"Scan":               handle(protocol.DecodeScan, scanEncoded, protocol.EncodeScan),
 		"TransactWriteItems": handle(protocol.DecodeTransactWriteItems, (*engine.DB).TransactWriteItems, protocol.EncodeTransactWriteItems),
 		"TransactGetItems":   handle(protocol.DecodeTransactGetItems, (*engine.DB).TransactGetItems, protocol.EncodeTransactGetItems),
 		"UpdateTimeToLive":   handle(protocol.DecodeUpdateTimeToLive, (*engine.DB).UpdateTimeToLive, protocol.EncodeUpdateTimeToLive),
@@ -95,6 +95,13 @@ func streamOperations() map[string]opFunc {
 		"GetShardIterator": handle(protocol.DecodeGetShardIterator, (*engine.DB).GetShardIterator, protocol.EncodeGetShardIterator),
 		"GetRecords":       handle(protocol.DecodeGetRecords, (*engine.DB).GetRecords, protocol.EncodeGetRecords),
 	}
+}
+
+// scanEncoded is Scan asking for the items it returns whole in their
+// stored encoding, which EncodeScan writes without decoding them.
+func scanEncoded(db *engine.DB, in *dynamo.ScanInput) (*dynamo.ScanOutput, error) {
+	in.EncodedItems = true
+	return db.Scan(in)
 }
 
 // handle builds the handler of an operation from its decoder, engine

@@ -233,3 +233,76 @@ func appendStrings(dst []byte, list []string) []byte {
 	}
 	return append(dst, ']')
 }
+
+// appendRawItem appends the item r reads (attr's encoding) as appendItem
+// appends it decoded: the encoding keeps names and set members in the
+// order appendItem sorts them into, so the bytes are the same.
+func appendRawItem(dst []byte, r *attr.Raw) []byte {
+	dst = append(dst, '{')
+	for n := r.Count(); n > 0; n-- {
+		dst = appendStringBytes(comma(dst), r.Bytes())
+		dst = append(dst, ':')
+		dst = appendRawValue(dst, r)
+	}
+	return append(dst, '}')
+}
+
+// appendRawValue appends the value r reads as appendValue appends it
+// decoded.
+func appendRawValue(dst []byte, r *attr.Raw) []byte {
+	switch t := r.Type(); t {
+	case attr.TypeS:
+		dst = append(dst, `{"S":`...)
+		dst = appendStringBytes(dst, r.Bytes())
+	case attr.TypeN:
+		dst = append(dst, `{"N":`...)
+		dst = appendStringBytes(dst, r.Bytes())
+	case attr.TypeB:
+		dst = append(dst, `{"B":`...)
+		dst = appendBase64(dst, r.Bytes())
+	case attr.TypeBOOL:
+		dst = append(dst, `{"BOOL":`...)
+		dst = appendBool(dst, r.Bool())
+	case attr.TypeNULL:
+		dst = append(dst, `{"NULL":true`...)
+	case attr.TypeM:
+		dst = append(dst, `{"M":`...)
+		dst = appendRawItem(dst, r)
+	case attr.TypeL:
+		dst = append(dst, `{"L":[`...)
+		for n := r.Count(); n > 0; n-- {
+			dst = appendRawValue(comma(dst), r)
+		}
+		dst = append(dst, ']')
+	case attr.TypeSS, attr.TypeNS:
+		dst = append(dst, `{"`...)
+		dst = append(dst, t.String()...)
+		dst = append(dst, `":[`...)
+		for n := r.Count(); n > 0; n-- {
+			dst = appendStringBytes(comma(dst), r.Bytes())
+		}
+		dst = append(dst, ']')
+	case attr.TypeBS:
+		dst = append(dst, `{"BS":[`...)
+		for n := r.Count(); n > 0; n-- {
+			dst = appendBase64(comma(dst), r.Bytes())
+		}
+		dst = append(dst, ']')
+	default:
+		return append(dst, '{', '}')
+	}
+	return append(dst, '}')
+}
+
+// appendStringBytes is appendString for bytes: those that need no escape,
+// the common case, are appended as they are, without a string's copy.
+func appendStringBytes(dst []byte, b []byte) []byte {
+	for _, c := range b {
+		if !strPlain[c] {
+			return appendString(dst, string(b))
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, b...)
+	return append(dst, '"')
+}

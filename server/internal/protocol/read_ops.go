@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"slices"
+
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
 )
@@ -136,11 +138,27 @@ func DecodeQuery(body []byte) (*dynamo.QueryInput, error) {
 
 // appendPage appends the members Query and Scan responses share. Items is
 // left out for Select COUNT (nil), as DynamoDB leaves it out.
-func appendPage(dst []byte, items []attr.Item, count, scanned int, last attr.Item, cc *dynamo.ConsumedCapacity) []byte {
+// Items given in attr's encoding (encoded, not nil) are written from it.
+func appendPage(dst []byte, items []attr.Item, encoded [][]byte, count, scanned int, last attr.Item, cc *dynamo.ConsumedCapacity) []byte {
 	dst = append(dst, '{')
 	dst = consumedMember(dst, cc)
 	dst = intMember(dst, "Count", int64(count))
-	if items != nil {
+	if encoded != nil {
+		// Room for the items at once, rather than regrowing a page's
+		// megabyte: their JSON is their encoding with the types' and
+		// names' wrapping, a little larger.
+		n := 0
+		for _, b := range encoded {
+			n += len(b)
+		}
+		dst = slices.Grow(dst, n+n/4+64*len(encoded))
+		dst = append(member(dst, "Items"), '[')
+		for _, b := range encoded {
+			r := attr.RawItem(b)
+			dst = appendRawItem(comma(dst), &r)
+		}
+		dst = append(dst, ']')
+	} else if items != nil {
 		dst = append(member(dst, "Items"), '[')
 		for _, it := range items {
 			dst = appendItem(comma(dst), it)
@@ -157,7 +175,7 @@ func EncodeScan(dst []byte, out *dynamo.ScanOutput) []byte {
 	if out == nil {
 		out = &dynamo.ScanOutput{}
 	}
-	return appendPage(dst, out.Items, out.Count, out.ScannedCount, out.LastEvaluatedKey, out.ConsumedCapacity)
+	return appendPage(dst, out.Items, out.EncodedItems, out.Count, out.ScannedCount, out.LastEvaluatedKey, out.ConsumedCapacity)
 }
 
 // EncodeQuery appends Query's response body to dst.
@@ -165,5 +183,5 @@ func EncodeQuery(dst []byte, out *dynamo.QueryOutput) []byte {
 	if out == nil {
 		out = &dynamo.QueryOutput{}
 	}
-	return appendPage(dst, out.Items, out.Count, out.ScannedCount, out.LastEvaluatedKey, out.ConsumedCapacity)
+	return appendPage(dst, out.Items, out.EncodedItems, out.Count, out.ScannedCount, out.LastEvaluatedKey, out.ConsumedCapacity)
 }
