@@ -13,13 +13,13 @@ import (
 
 // benchServer returns a handler over an in-memory table "bench" holding
 // 1,000 items of about 1 KB, keys "key-0" to "key-999".
-func benchServer(b *testing.B) *Server {
+func benchServer(b testing.TB) *Server {
 	return benchServerWith(b, func(*engine.DB) Config { return Config{} })
 }
 
 // benchServerWith is benchServer with the Config cfg returns for its
 // database.
-func benchServerWith(b *testing.B, cfg func(*engine.DB) Config) *Server {
+func benchServerWith(b testing.TB, cfg func(*engine.DB) Config) *Server {
 	db, err := engine.Open(engine.Options{InMemory: true})
 	if err != nil {
 		b.Fatal(err)
@@ -39,7 +39,7 @@ func putBody(i int) string {
 	return fmt.Sprintf(`{"TableName":"bench","Item":{"pk":{"S":"key-%d"},"n":{"N":"%d"},"data":{"S":%q}}}`, i, i, strings.Repeat("x", 1000))
 }
 
-func call(b *testing.B, h http.Handler, op, body string) {
+func call(b testing.TB, h http.Handler, op, body string) {
 	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
 	req.Header.Set("X-Amz-Target", targetPrefix+op)
 	req.Header.Set("Content-Type", contentType)

@@ -78,9 +78,11 @@ read items/s: with more clients than collections some segments are empty
 and their calls return nothing. Run the same flags with --ceiling to see
 how much of that is the client: the ceiling server answers instantly with
 canned responses, in-process (query and scan: --page-size items of
---item-size bytes and a LastEvaluatedKey). Failed calls are counted and
-the first few printed; they never stop the run. SIGINT stops it early and
-still prints the results so far. Progress goes to stderr once a second.
+--item-size bytes and a LastEvaluatedKey); --serve-ceiling serves that
+server alone, for another run to load as its --endpoint and count its CPU
+apart with --cpu-server. Failed calls are counted and the first few
+printed; they never stop the run. SIGINT stops it early and still prints
+the results so far. Progress goes to stderr once a second.
 
 With several --endpoint URLs, client i calls endpoint i mod their number,
 and each workload adds a line per endpoint; the tables are created,
@@ -137,6 +139,10 @@ func runBench(env *Env, args []string) error {
 		"the Count and LastEvaluatedKey: the least client cost)")
 	fs.BoolVar(&c.Ceiling, "ceiling", false, "ignore --endpoint and load an in-process server that answers every call with\n"+
 		"a canned response: the client's own ceiling on this machine")
+	var serveCeiling bool
+	fs.BoolVar(&serveCeiling, "serve-ceiling", false, "only serve the server of --ceiling (shaped by --item-size and --page-size),\n"+
+		"printing its URL, until interrupted: another dynago bench may then load it\n"+
+		"as an endpoint, and count its CPU apart from its own with --cpu-server")
 	fs.StringVar(&c.Stream, "stream", "", "give the tables the run creates a stream of this view type (KEYS_ONLY,\n"+
 		"NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES), to measure what stream records\n"+
 		"cost a write; compare with a run without it")
@@ -148,6 +154,9 @@ func runBench(env *Env, args []string) error {
 	fs.BoolVar(&asJSON, "json", false, "print the results as JSON instead of text")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if serveCeiling {
+		return serveCeilingOnly(env, c.ItemSize, c.PageSize)
 	}
 	durationSet := false
 	fs.Visit(func(f *flag.Flag) {
@@ -211,6 +220,18 @@ func runBench(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "interrupted after %.1fs: results cover the time run so far\n", time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// serveCeilingOnly runs the ceiling server until env.Ctx ends, printing
+// its URL first.
+func serveCeilingOnly(env *Env, itemSize, pageSize int) error {
+	srv, err := bench.StartCeiling(itemSize, pageSize)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, srv.URL)
+	<-env.Ctx.Done()
+	return srv.Close()
 }
 
 // parsePIDs parses process IDs separated by commas or white space, as

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -141,5 +143,35 @@ func TestBenchEndpointsAndCPU(t *testing.T) {
 	}
 	if n := strings.Count(text, "errors 0\n"); n != 6 {
 		t.Errorf("%d lines with no errors, want 6", n)
+	}
+}
+
+// --serve-ceiling serves the ceiling server apart, printing its URL, for
+// another run to load as an endpoint, until interrupted.
+func TestBenchServeCeiling(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- runBench(&Env{Stdout: pw, Stderr: io.Discard, Ctx: ctx}, []string{"--serve-ceiling"})
+		pw.Close()
+	}()
+	url, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	env, out, errOut := benchEnv()
+	err = runBench(env, []string{"--endpoint", strings.TrimSpace(url), "--clients", "2", "--ops", "100", "--keys", "100",
+		"--workload", "put,get,query", "--mode", "raw"})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, errOut)
+	}
+	if n := strings.Count(out.String(), "errors 0\n"); n != 3 {
+		t.Errorf("want 3 workloads without errors:\n%s", out)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,0 +1,60 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// Allocation ceilings of the whole server path of GetItem and PutItem,
+// from the HTTP request to the response bytes, through ServeHTTP without
+// a socket (the setup of BenchmarkServeGetItem and BenchmarkServePutItem).
+// Allocations per call are deterministic, unlike time, so these fail on a
+// regression without timing anything; the many runs averaged dilute the
+// odd allocation of the store's background work below one a call. Each
+// ceiling is today's exact count: a change that adds an allocation fails
+// here; a change that removes one should lower the ceiling to the new
+// count (the failure message and -v print it).
+func TestAllocsServe(t *testing.T) {
+	h := benchServer(t)
+	getBodies := make([][]byte, 64)
+	putBodies := make([][]byte, 64)
+	for i := range getBodies {
+		getBodies[i] = []byte(fmt.Sprintf(`{"TableName":"bench","Key":{"pk":{"S":"key-%d"}}}`, i))
+		putBodies[i] = []byte(putBody(i))
+	}
+	for _, c := range []struct {
+		op      string
+		ceiling float64
+		bodies  [][]byte
+	}{
+		// Overwriting an item of ~1 KB.
+		{"PutItem", 49, putBodies},
+		// Reading one back.
+		{"GetItem", 44, getBodies},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/", nil)
+		req.Header.Set("X-Amz-Target", targetPrefix+c.op)
+		req.Header.Set("Content-Type", contentType)
+		w := &discardWriter{h: http.Header{}}
+		i := 0
+		got := testing.AllocsPerRun(1000, func() {
+			body := c.bodies[i%len(c.bodies)]
+			i++
+			req.Body = readCloser{bytes.NewReader(body)}
+			req.ContentLength = int64(len(body))
+			w.code = 0
+			clear(w.h)
+			h.ServeHTTP(w, req)
+			if w.code != 0 && w.code != http.StatusOK {
+				t.Fatalf("%s: status %d", c.op, w.code)
+			}
+		})
+		t.Logf("%s: %v allocs/op", c.op, got)
+		if got > c.ceiling {
+			t.Errorf("%s: %v allocations a call, ceiling %v", c.op, got, c.ceiling)
+		}
+	}
+}
