@@ -55,14 +55,14 @@ func TestAllocsItemPaths(t *testing.T) {
 		fn      func()
 	}{
 		// Overwriting a ~1 KB item of a table without indexes or stream.
-		{"PutItem", 25, func() {
+		{"PutItem", 9, func() {
 			if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "bench", Item: items[put%keys]}); err != nil {
 				t.Fatal(err)
 			}
 			put++
 		}},
 		// Reading one back.
-		{"GetItem", 20, func() {
+		{"GetItem", 11, func() {
 			out, err := db.GetItem(getKeys[get%keys])
 			if err != nil || out.Item == nil {
 				t.Fatal(err)

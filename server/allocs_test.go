@@ -31,9 +31,9 @@ func TestAllocsServe(t *testing.T) {
 		bodies  [][]byte
 	}{
 		// Overwriting an item of ~1 KB.
-		{"PutItem", 49, putBodies},
+		{"PutItem", 31, putBodies},
 		// Reading one back.
-		{"GetItem", 44, getBodies},
+		{"GetItem", 28, getBodies},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/", nil)
 		req.Header.Set("X-Amz-Target", targetPrefix+c.op)
