@@ -102,6 +102,9 @@ func (db *DB) createBackup(in *dynamo.CreateBackupInput) (*dynamo.CreateBackupOu
 	if t, err = db.startUndo(t, t.meta); err != nil {
 		return nil, err
 	}
+	if t == nil {
+		return nil, backupTableNotFound(in.TableName)
+	}
 	b := db.store.NewBatch()
 	defer b.Close()
 	data, err := db.nextTableIDLocked(b)

@@ -540,3 +540,60 @@ func TestSystemBackupExpires(t *testing.T) {
 		t.Fatalf("%d rows outlive the expired backup", n)
 	}
 }
+
+// TestBackupDuringBackfill: a backup that starts while a GSI backfills
+// waits out the writes in flight without holding the catalog lock, which
+// a backfill's chunk waits for with its rows' locks held: the backup
+// and the backfill both finish (they deadlocked).
+func TestBackupDuringBackfill(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	createGSITable(t, db, "bbf")
+	for i := range 3 * backfillChunk {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "bbf", Item: gItem(i, fmt.Sprint("g", i%5), i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var once sync.Once
+	backupDone := make(chan error, 1)
+	stuck := make(chan string, 1)
+	backfillBeforeCommit = func(on *DB, _ uint64, _ uint32) {
+		if on != db {
+			return
+		}
+		once.Do(func() {
+			// With this chunk's row locks held: a backup starts, and
+			// must let the catalog lock go while it waits for them.
+			go func() {
+				_, err := db.CreateBackup(&dynamo.CreateBackupInput{TableName: "bbf", BackupName: "during"})
+				backupDone <- err
+			}()
+			deadline := time.Now().Add(time.Minute)
+			for {
+				if tb := db.lookupCached("bbf"); tb != nil && tb.meta.UndoLog != 0 && db.ddl.TryLock() {
+					db.ddl.Unlock()
+					return
+				}
+				if time.Now().After(deadline) {
+					stuck <- "the backup kept the catalog lock while it waited for the backfill's rows"
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		})
+	}
+	defer func() { backfillBeforeCommit = nil }()
+	addGSI(t, db, "bbf", "byg")
+	select {
+	case err := <-backupDone:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case msg := <-stuck:
+		t.Fatal(msg)
+	}
+	out, err := db.ListBackups(&dynamo.ListBackupsInput{TableName: "bbf"})
+	if err != nil || len(out.BackupSummaries) != 1 {
+		t.Fatalf("ListBackups: %v, %v", out, err)
+	}
+	waitBackup(t, db, out.BackupSummaries[0].BackupArn)
+}

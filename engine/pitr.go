@@ -129,10 +129,14 @@ func (db *DB) updateContinuousBackups(in *dynamo.UpdateContinuousBackupsInput) (
 			if t, err = db.startUndo(t, m); err != nil {
 				return nil, err
 			}
+			if t == nil {
+				return nil, backupTableNotFound(in.TableName)
+			}
+			// The entry as it is now (another change may have come
+			// while the writes in flight were waited out), with this
+			// request's window, starting now.
 			m = t.meta
-			p := *m.PITR
-			p.Since = db.now()
-			m.PITR = &p
+			m.PITR = &pitrMeta{Days: days, Since: db.now()}
 			if t, err = db.putMetaLocked(t, m); err != nil {
 				return nil, err
 			}
@@ -171,39 +175,62 @@ func (db *DB) putMetaLocked(t *table, m tableMeta) (*table, error) {
 
 // startUndo writes m, t's entry with whatever else changes, with an undo
 // log on (a new one if t has none), and returns once every later
-// acknowledged write of t is in the log. The caller holds db.ddl.
+// acknowledged write of t is in the log: the table's entry as it is then,
+// its log still the one started, or nil if the table is gone. The caller
+// holds db.ddl; on a store only this process writes, startUndo lets it go
+// while it waits out the writes in flight, which hold item locks: a
+// backfill's chunk holds its rows' locks while it waits for ddl
+// (commitChunk), so nothing may wait for an item lock holding ddl.
 func (db *DB) startUndo(t *table, m tableMeta) (*table, error) {
-	b := db.store.NewBatch()
-	defer b.Close()
-	if m.UndoLog == 0 {
-		// The log's id comes from the tables' sequence, so no table
-		// ever shares it.
-		id, err := db.nextTableIDLocked(b)
+	for {
+		b := db.store.NewBatch()
+		if m.UndoLog == 0 {
+			// The log's id comes from the tables' sequence, so no table
+			// ever shares it.
+			id, err := db.nextTableIDLocked(b)
+			if err != nil {
+				b.Close()
+				return nil, err
+			}
+			m.UndoLog = id
+		}
+		nt := newTable(m)
+		next, err := db.putTableLocked(b, nt)
+		if err == nil {
+			err = b.Commit()
+		}
+		b.Close()
 		if err != nil {
 			return nil, err
 		}
-		m.UndoLog = id
-	}
-	nt := newTable(m)
-	next, err := db.putTableLocked(b, nt)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.Commit(); err != nil {
-		return nil, err
-	}
-	db.tables.Store(&next)
-	if !db.shared {
+		db.tables.Store(&next)
+		if db.shared {
+			// Every write expects the catalog entry, so none commits on
+			// the entry before this one.
+			return nt, nil
+		}
 		// Wait out the writes that may have missed the log: a write
-		// decides under its item's lock (undoLogOf). On a shared store
-		// every write expects the catalog entry, so none commits on
-		// the entry before this one.
+		// decides under its item's lock (undoLogOf).
+		db.ddl.Unlock()
 		for i := range itemLockStripes {
 			db.locks.stripes[i].Lock()
 			db.locks.stripes[i].Unlock()
 		}
+		db.ddl.Lock()
+		cur := db.lookupCached(nt.meta.Name)
+		if cur == nil || cur.meta.ID != nt.meta.ID {
+			return nil, nil
+		}
+		if cur.meta.UndoLog == nt.meta.UndoLog {
+			return cur, nil
+		}
+		// The pruner dropped the log meanwhile: start it again, keeping
+		// the change the caller asked for.
+		t = cur
+		pitr := m.PITR
+		m = cur.meta
+		m.PITR = pitr
 	}
-	return nt, nil
 }
 
 // restoreTime turns a restore's time into the undo log's µs.
