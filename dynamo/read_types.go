@@ -94,6 +94,8 @@ type QueryInput struct {
 	EmptyExpressions          Exprs // expressions present but empty
 	// ValueError: see ValueError in validation_order.go.
 	ValueError error
+	// EncodedItems is ScanInput's.
+	EncodedItems bool
 }
 
 // QueryOutput is Query's response. Items is nil for Select COUNT.
@@ -103,6 +105,6 @@ type QueryOutput struct {
 	ScannedCount     int
 	LastEvaluatedKey attr.Item
 	ConsumedCapacity *ConsumedCapacity
-	// EncodedItems is ScanOutput's; Query leaves it nil.
+	// EncodedItems is ScanOutput's.
 	EncodedItems [][]byte
 }

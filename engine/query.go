@@ -155,6 +155,7 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 	r.reverse = in.ScanIndexForward != nil && !*in.ScanIndexForward
 	var fetchUnits float64
 	db.shapeRead(ks, &r, in.Select, in.Limit, x, in.AttributesToGet, in.ConsistentRead, &fetchUnits)
+	r.encoded = in.EncodedItems && r.project == nil && r.fetch == nil && !r.countOnly
 	if start != nil {
 		r.resume(start)
 	}

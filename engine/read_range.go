@@ -150,16 +150,22 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 	return res, it.Error()
 }
 
-// encodedChunk is the size of the blocks a page's encoded items are
-// copied into: a page of small items costs a few allocations, not one
-// per item, and its bytes are allocated once, not regrown.
-const encodedChunk = 64 << 10
+// A page's encoded items are copied into blocks: a page of small items
+// costs a few allocations, not one per item, and its bytes are not
+// regrown. The first block is small, so that a page of a few items (a
+// Query's) does not allocate for a large one; each next is twice the
+// last, up to encodedChunk.
+const (
+	encodedFirstChunk = 4 << 10
+	encodedChunk      = 64 << 10
+)
 
 // copyInto copies b to the end of *chunk, or of a new chunk when it does
 // not fit, and returns the copy.
 func copyInto(chunk *[]byte, b []byte) []byte {
 	if cap(*chunk)-len(*chunk) < len(b) {
-		*chunk = make([]byte, 0, max(encodedChunk, len(b)))
+		size := min(max(2*cap(*chunk), encodedFirstChunk), encodedChunk)
+		*chunk = make([]byte, 0, max(size, len(b)))
 	}
 	start := len(*chunk)
 	*chunk = append(*chunk, b...)

@@ -38,7 +38,7 @@ func operations() map[string]opFunc {
 		"DeleteItem":         handle(protocol.DecodeDeleteItem, (*engine.DB).DeleteItem, protocol.EncodeDeleteItem),
 		"BatchGetItem":       handle(protocol.DecodeBatchGetItem, (*engine.DB).BatchGetItem, protocol.EncodeBatchGetItem),
 		"BatchWriteItem":     handle(protocol.DecodeBatchWriteItem, (*engine.DB).BatchWriteItem, protocol.EncodeBatchWriteItem),
-		"Query":              handle(protocol.DecodeQuery, (*engine.DB).Query, protocol.EncodeQuery),
+		"Query":              handle(protocol.DecodeQuery, queryEncoded, protocol.EncodeQuery),
 		"Scan":               handle(protocol.DecodeScan, scanEncoded, protocol.EncodeScan),
 		"TransactWriteItems": handle(protocol.DecodeTransactWriteItems, (*engine.DB).TransactWriteItems, protocol.EncodeTransactWriteItems),
 		"TransactGetItems":   handle(protocol.DecodeTransactGetItems, (*engine.DB).TransactGetItems, protocol.EncodeTransactGetItems),
@@ -102,6 +102,12 @@ func streamOperations() map[string]opFunc {
 func scanEncoded(db *engine.DB, in *dynamo.ScanInput) (*dynamo.ScanOutput, error) {
 	in.EncodedItems = true
 	return db.Scan(in)
+}
+
+// queryEncoded is Query asking for its items as scanEncoded does.
+func queryEncoded(db *engine.DB, in *dynamo.QueryInput) (*dynamo.QueryOutput, error) {
+	in.EncodedItems = true
+	return db.Query(in)
 }
 
 // handle builds the handler of an operation from its decoder, engine
