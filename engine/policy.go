@@ -162,7 +162,7 @@ func (db *DB) putResourcePolicy(in *dynamo.PutResourcePolicyInput) (*dynamo.PutR
 	rev := db.nextPolicyRevision(&m)
 	m.Policies = clonePolicies(m.Policies)
 	m.Policies[p.stream] = policyMeta{Document: in.Policy, Revision: rev}
-	if err := db.commitTableMeta(m); err != nil {
+	if err := db.commitMeta(m); err != nil {
 		return nil, err
 	}
 	return &dynamo.PutResourcePolicyOutput{RevisionId: rev}, nil
@@ -183,22 +183,6 @@ func clonePolicies(p map[string]policyMeta) map[string]policyMeta {
 		out[k] = v
 	}
 	return out
-}
-
-// commitTableMeta writes m as its table's catalog entry, under the DDL
-// lock, and publishes it.
-func (db *DB) commitTableMeta(m tableMeta) error {
-	b := db.store.NewBatch()
-	defer b.Close()
-	next, err := db.putTableLocked(b, newTable(m))
-	if err != nil {
-		return err
-	}
-	if err := b.Commit(); err != nil {
-		return err
-	}
-	db.tables.Store(&next)
-	return nil
 }
 
 // GetResourcePolicy returns the resource-based policy of a table or a
@@ -268,7 +252,7 @@ func (db *DB) deleteResourcePolicy(in *dynamo.DeleteResourcePolicyInput) (*dynam
 	if len(m.Policies) == 0 {
 		m.Policies = nil
 	}
-	if err := db.commitTableMeta(m); err != nil {
+	if err := db.commitMeta(m); err != nil {
 		return nil, err
 	}
 	return &dynamo.DeleteResourcePolicyOutput{RevisionId: old.Revision}, nil
