@@ -10,8 +10,8 @@ import (
 
 // BatchWriteItem puts or deletes up to 25 items across tables. The whole
 // request is validated first (tables, keys, sizes, duplicates), so a bad
-// request changes nothing; then each write is applied on its own, atomic
-// per item as in DynamoDB. dynago never throttles, so UnprocessedItems is
+// request changes nothing; then its writes commit together, in one batch
+// (commitBatchWrites). dynago never throttles, so UnprocessedItems is
 // always empty.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
@@ -95,12 +95,7 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 		}
 	}
 
-	type op struct {
-		t    *table
-		k    itemKey
-		item attr.Item // nil: delete
-	}
-	ops := make([]op, 0, total)
+	ops := make([]batchWrite, 0, total)
 	seen := make(map[string]bool, total)
 	for _, name := range names {
 		t, err := db.tableOrNotFound(name)
@@ -108,7 +103,7 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 			return nil, err
 		}
 		for _, wr := range in.RequestItems[name] {
-			var o op
+			var o batchWrite
 			o.t = t
 			if wr.PutRequest != nil {
 				o.item = wr.PutRequest.Item
@@ -133,17 +128,12 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 	units := map[string]float64{}
 	indexUnits := map[string]map[string]float64{}
 	metrics := map[string][]dynamo.ItemCollectionMetrics{}
-	for _, o := range ops {
-		item := o.item
-		r, err := db.writeItem(o.t, o.k, func(old *storedItem) (attr.Item, bool, error) {
-			if item == nil {
-				return nil, old.found, nil
-			}
-			return item, true, nil
-		})
-		if err != nil {
-			return nil, err
-		}
+	results, err := db.commitBatchWrites(ops)
+	if err != nil {
+		return nil, err
+	}
+	for i, o := range ops {
+		r := results[i]
 		units[o.t.meta.Name] += writeUnits(max(r.oldSize, r.newSize))
 		if m := o.t.collectionMetrics(in.ReturnItemCollectionMetrics, o.k); m != nil {
 			metrics[o.t.meta.Name] = append(metrics[o.t.meta.Name], *m)
@@ -171,6 +161,62 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 		out.ItemCollectionMetrics = metrics
 	}
 	return out, nil
+}
+
+// batchWrite is one write of a BatchWriteItem.
+type batchWrite struct {
+	t    *table
+	k    itemKey
+	item attr.Item // nil: delete
+}
+
+// commitBatchWrites applies a BatchWriteItem's writes: it locks their
+// items, in one order as a transaction does (itemLocks.lockAll), reads
+// them, stages every write through stageWrite into one batch and commits
+// it, returning what each write saw and did. One commit for the request,
+// not one per item: one admission, one log write and, with the store's
+// sync, one share of a group fsync, where each item waited for its own in
+// turn. The writes land together, which DynamoDB's promise (each item
+// whole or not at all) allows. A delete of an item that is not there
+// writes nothing. On a shared store a conflict fails the whole batch,
+// unapplied, and the envelope runs the request again.
+func (db *DB) commitBatchWrites(ops []batchWrite) ([]writeResult, error) {
+	rows := make([][]byte, len(ops))
+	for i, o := range ops {
+		rows[i] = o.k.row
+	}
+	held := db.locks.lockAll(rows)
+	defer db.locks.unlockAll(held)
+
+	results := make([]writeResult, len(ops))
+	b := db.newWriteBatch()
+	defer b.release()
+	staged := false
+	for i, o := range ops {
+		old, err := db.loadForWrite(o.t, o.k)
+		if err != nil {
+			return nil, err
+		}
+		r := &results[i]
+		r.oldSize = old.size
+		if o.item == nil && !old.found {
+			continue
+		}
+		if r.newSize, err = db.stageWrite(b, o.t, o.k, &old, o.item, byUser); err != nil {
+			return nil, err
+		}
+		if old.done { // maintainIndexes decodes the old item of a table with indexes
+			r.old = old.item
+		}
+		r.new, r.wrote = o.item, true
+		staged = true
+	}
+	if staged {
+		if err := b.Commit(); err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
 }
 
 // javaWriteRequestMap renders request items the way DynamoDB's validation

@@ -53,6 +53,34 @@ type writeBatch struct {
 	// versioned marks a batch whose versions expect no newer ones
 	// (commitUndo).
 	versioned bool
+	// counters sums what the batch's writes add to each table's counters
+	// (item count, total size), staged at Commit: one counter update per
+	// table and batch, where a batch of many items had one per item.
+	counters []tableCounters
+	// countersBuf backs counters for a batch of one or two tables.
+	countersBuf [2]tableCounters
+}
+
+// tableCounters is what a batch adds to one table's counters.
+type tableCounters struct {
+	id          uint64
+	count, size int64
+}
+
+// addTableCounters adds count items and size bytes to the counters of the
+// table numbered id, at Commit.
+func (wb *writeBatch) addTableCounters(id uint64, count, size int64) {
+	for i := range wb.counters {
+		if c := &wb.counters[i]; c.id == id {
+			c.count += count
+			c.size += size
+			return
+		}
+	}
+	if wb.counters == nil {
+		wb.counters = wb.countersBuf[:0]
+	}
+	wb.counters = append(wb.counters, tableCounters{id: id, count: count, size: size})
 }
 
 // soloTable makes b a solo batch for t (see writeBatch.solo).
@@ -65,9 +93,15 @@ func (db *DB) newWriteBatch() *writeBatch {
 	return &writeBatch{Batch: db.store.NewBatch(), db: db}
 }
 
-// Commit commits the batch and counts the stream records it carried
-// (engine/meter.go).
+// Commit stages the batch's table counters, commits it and counts the
+// stream records it carried (engine/meter.go).
 func (wb *writeBatch) Commit() error {
+	for _, c := range wb.counters {
+		if err := wb.AddCounters(metaStatsKey(c.id), c.count, c.size); err != nil {
+			return err
+		}
+	}
+	wb.counters = nil
 	if err := wb.db.commitUndo(wb); err != nil {
 		return err
 	}
@@ -265,8 +299,6 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 		return 0, err
 	}
 	db.stageUndo(b, t, k.row, old)
-	if err := b.AddCounters(metaStatsKey(t.meta.ID), countDelta, int64(newSize-old.size)); err != nil {
-		return 0, err
-	}
+	b.addTableCounters(t.meta.ID, countDelta, int64(newSize-old.size))
 	return newSize, nil
 }

@@ -11,7 +11,9 @@
 //   - disk: "dynago serve --data-dir" in a fresh temporary folder;
 //
 // and prints a table of server CPU per successful call, in microseconds,
-// with dynago's ratio to the floor, and the client's CPU per call:
+// with dynago's ratio to the floor, and the client's CPU per call, then,
+// for the workloads that count items (batchwrite: written, scan: returned,
+// fscan: scanned), the same per item:
 //
 //	go run ./scripts/benchfloor
 //	go run ./scripts/benchfloor -duration 10s -workloads put,get,query
@@ -49,8 +51,9 @@ type result struct {
 	Errors   int64   `json:"errors"`
 	OpsPerS  float64 `json:"ops_per_sec"`
 	CPU      []struct {
-		Group       string  `json:"group"`
-		MicrosPerOp float64 `json:"cpu_us_per_op"`
+		Group         string  `json:"group"`
+		MicrosPerOp   float64 `json:"cpu_us_per_op"`
+		MicrosPerItem float64 `json:"cpu_us_per_item"`
 	} `json:"cpu"`
 }
 
@@ -64,6 +67,19 @@ func (r result) cpu(g string) float64 {
 	return -1
 }
 
+// cpuPerItem returns the CPU per item of the group named g, or -1.
+func (r result) cpuPerItem(g string) float64 {
+	for _, u := range r.CPU {
+		if u.Group == g {
+			return u.MicrosPerItem
+		}
+	}
+	return -1
+}
+
+// perItem lists the workloads whose CPU per item is printed too.
+var perItem = []string{"batchwrite", "scan", "fscan"}
+
 // targets in the order they run each round.
 var targets = []string{"floor", "memory", "disk"}
 
@@ -71,7 +87,7 @@ func main() {
 	duration := flag.Duration("duration", 5*time.Second, "how long each workload runs against each target")
 	clients := flag.Int("clients", 8, "concurrent clients")
 	mode := flag.String("mode", "raw", "client: raw (pre-encoded JSON, the least client cost) or sdk (aws-sdk-go-v2)")
-	workloads := flag.String("workloads", "put,get,query,update,scan", "dynago bench workloads, comma-separated")
+	workloads := flag.String("workloads", "put,get,query,update,scan,batchwrite,fscan", "dynago bench workloads, comma-separated")
 	keys := flag.Int("keys", 10000, "dynago bench --keys")
 	rounds := flag.Int("rounds", 1, "rounds of all targets; figures are the medians over rounds")
 	bin := flag.String("dynago", "", "a built dynago binary to use instead of building one")
@@ -121,23 +137,37 @@ func run(bin string, duration time.Duration, clients int, mode, workloads string
 	}
 	fmt.Printf("server CPU per call, µs (median of %d round(s) of %v, %d %s clients); × is dynago over the floor\n",
 		rounds, duration, clients, mode)
-	fmt.Printf("%-9s %9s %9s %7s %9s %7s %9s\n", "workload", "floor", "memory", "×", "disk", "×", "client")
+	table := func(names []string, of func(result, string) float64) {
+		fmt.Printf("%-10s %9s %9s %7s %9s %7s %9s\n", "workload", "floor", "memory", "×", "disk", "×", "client")
+		for _, w := range names {
+			cpu := func(target, group string) float64 {
+				var v []float64
+				for _, r := range runs[target][w] {
+					v = append(v, of(r, group))
+				}
+				return median(v)
+			}
+			floor := cpu("floor", "server")
+			line := fmt.Sprintf("%-10s %9.1f", w, floor)
+			for _, t := range targets[1:] {
+				s := cpu(t, "server")
+				line += fmt.Sprintf(" %9.1f %7.1f", s, s/floor)
+			}
+			fmt.Printf("%s %9.1f\n", line, cpu("floor", "client"))
+		}
+	}
+	var names, itemNames []string
 	for _, w := range strings.Split(workloads, ",") {
 		w = strings.TrimSpace(w)
-		cpu := func(target, group string) float64 {
-			var v []float64
-			for _, r := range runs[target][w] {
-				v = append(v, r.cpu(group))
-			}
-			return median(v)
+		names = append(names, w)
+		if slices.Contains(perItem, w) {
+			itemNames = append(itemNames, w)
 		}
-		floor := cpu("floor", "server")
-		line := fmt.Sprintf("%-9s %9.1f", w, floor)
-		for _, t := range targets[1:] {
-			s := cpu(t, "server")
-			line += fmt.Sprintf(" %9.1f %7.1f", s, s/floor)
-		}
-		fmt.Printf("%s %9.1f\n", line, cpu("floor", "client"))
+	}
+	table(names, result.cpu)
+	if len(itemNames) > 0 {
+		fmt.Printf("\nserver CPU per item, µs (batchwrite: items written; scan: returned; fscan: scanned)\n")
+		table(itemNames, result.cpuPerItem)
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ clients and prints throughput and latency percentiles per workload:
   dynago bench --mode raw --ops 200000        # no SDK: the server's own cost shows
   dynago bench --ceiling                      # the most this client can do here
   dynago bench --workload update,transact     # an item changed; two, atomically
+  dynago bench --workload batchwrite,fscan    # 25 puts a call; a filtered scan
 
 Several servers of one database (dynago serve --store postgres://...),
 with the CPU they and the database use (Linux only):
@@ -45,17 +46,27 @@ Workloads:
             with :d -1 for the first and 1 for the second, a transfer (the
             bal of all items sums to zero). A transaction the server cancels,
             say for a conflict with another, counts as a failed call
+  batchwrite
+            BatchWriteItem of 25 PutRequests, of keys spread evenly over the
+            --keys keys from one drawn uniformly (25 distinct keys; --keys at
+            least 25); items/s counts the items written
   query     the newest --page-size items of a collection drawn uniformly from
             --partitions: Query pk = :p, ScanIndexForward false, Limit --page-size
   scan      the next page (Limit --page-size) of a parallel scan in which each
             client owns one of --clients segments (Segment, TotalSegments),
             continues from the LastEvaluatedKey, and starts its segment over
             at the end: together the clients read the whole table over and over
+  fscan     scan with FilterExpression g = :g, g a one-letter attribute of
+            the items that :g matches in one item in 20: items/s counts the
+            items scanned (ScannedCount), a page's Limit of them, not the few
+            returned. With fscan in a run, the sorted table's items carry g
+            (its two bytes taken from data's)
 
 Each client is a goroutine making one call at a time, with items of
---item-size bytes. put, get, mixed, update and transact use the table
---table (hash key "pk", a string), filled with every key before the
-first of them other than put. query and scan use the table --table plus
+--item-size bytes. put, get, mixed, update, transact and batchwrite use
+the table --table (hash key "pk", a string), filled with every key before
+the first of them other than put and batchwrite. query, scan and fscan
+use the table --table plus
 "-sorted" (hash key "pk" and range key "sk", both strings), filled before
 the first of them with --keys items spread evenly over --partitions
 collections: item i goes to collection i mod --partitions (pk "p0003")
@@ -67,7 +78,8 @@ from --clients goroutines, with progress on stderr.
 
 Output, one line per workload; mixed adds a line per operation, several
 endpoints a line per endpoint, Linux a line of CPU use (below), query and
-scan an items/s column, the items returned per second:
+scan an items/s column, the items returned per second (fscan: scanned,
+batchwrite: written), and to their CPU line the CPU time per item:
 
   put     16 clients     12345 ops/s  p50 0.610ms  p90 0.950ms  p99 1.90ms  max 14.2ms  errors 0
   query   16 clients      4321 ops/s      86420 items/s  p50 3.10ms  p90 5.40ms  p99 9.90ms  max 31.2ms  errors 0
@@ -78,7 +90,9 @@ read items/s: with more clients than collections some segments are empty
 and their calls return nothing. Run the same flags with --ceiling to see
 how much of that is the client: the ceiling server answers instantly with
 canned responses, in-process (query and scan: --page-size items of
---item-size bytes and a LastEvaluatedKey); --serve-ceiling serves that
+--item-size bytes and a LastEvaluatedKey; fscan: those of them the filter
+keeps, with a ScannedCount of --page-size; batchwrite: no unprocessed
+items); --serve-ceiling serves that
 server alone, for another run to load as its --endpoint and count its CPU
 apart with --cpu-server. Failed calls are counted and the first few
 printed; they never stop the run. SIGINT stops it early and still prints
@@ -123,20 +137,23 @@ func runBench(env *Env, args []string) error {
 	fs.Int64Var(&c.Ops, "ops", 0, "calls per workload, across all clients; with --duration too, the first limit reached ends it")
 	fs.IntVar(&c.ItemSize, "item-size", bench.DefaultItemSize, "item size in bytes, attribute names and values as DynamoDB counts them")
 	fs.IntVar(&c.Keys, "keys", bench.DefaultKeys, "size of the key space; get, mixed, update and transact preload all of it\n"+
-		"first, query and scan load that many items into the sorted table")
-	fs.IntVar(&c.Partitions, "partitions", bench.DefaultPartitions, "query and scan: collections (hash keys) the --keys items are spread over,\n"+
+		"first, query, scan and fscan load that many items into the sorted table")
+	fs.IntVar(&c.Partitions, "partitions", bench.DefaultPartitions, "query, scan and fscan: collections (hash keys) the --keys items are spread over,\n"+
 		"evenly; at most --keys")
-	fs.IntVar(&c.PageSize, "page-size", bench.DefaultPageSize, "query and scan: the Limit of each call, the most items it returns")
+	fs.IntVar(&c.PageSize, "page-size", bench.DefaultPageSize, "query, scan and fscan: the Limit of each call, the most items it returns\n"+
+		"(fscan: scans)")
 	fs.StringVar(&workloads, "workload", "put,get", "workloads to run in order, comma-separated: put, get, mixed, update,\n"+
-		"transact, query, scan (described above)")
-	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get, mixed, update and transact, created (on-demand, hash\n"+
-		"key pk of type S) if missing; query and scan use this name plus \""+bench.SortedTableSuffix+"\"\n"+
+		"transact, batchwrite, query, scan, fscan (described above)")
+	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get, mixed, update, transact and batchwrite, created\n"+
+		"(on-demand, hash key pk of type S) if missing; query, scan and fscan use\n"+
+		"this name plus \""+bench.SortedTableSuffix+"\"\n"+
 		"(pk and range key sk, type S)")
 	fs.BoolVar(&c.Keep, "keep", false, "keep the tables at the end instead of deleting them; a later run reuses them,\n"+
 		"writing its items over theirs")
 	fs.StringVar(&c.Mode, "mode", bench.ModeSDK, "client: sdk (aws-sdk-go-v2, as an application would) or raw (net/http\n"+
 		"posting pre-encoded JSON, checking only the status, and for query and scan\n"+
-		"the Count and LastEvaluatedKey: the least client cost)")
+		"the Count (fscan: ScannedCount) and LastEvaluatedKey, for batchwrite the\n"+
+		"UnprocessedItems: the least client cost)")
 	fs.BoolVar(&c.Ceiling, "ceiling", false, "ignore --endpoint and load an in-process server that answers every call with\n"+
 		"a canned response: the client's own ceiling on this machine")
 	var serveCeiling bool

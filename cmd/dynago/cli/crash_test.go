@@ -41,13 +41,15 @@ var durabilityModes = []struct {
 }
 
 // TestCrashKeepsEverythingAcknowledged runs "dynago serve" on a data
-// directory under a mixed writer (PutItem, UpdateItem ADD,
-// TransactWriteItems across two tables, and a stream of CreateTable,
+// directory under a mixed writer (PutItem, BatchWriteItem of 25 puts,
+// UpdateItem ADD, TransactWriteItems across two tables, and a stream of
+// CreateTable,
 // UpdateTable adding an index, UpdateTimeToLive and DeleteTable), kills it
 // with SIGKILL at a random moment, restarts it on the directory and checks,
 // trial after trial, in both durability modes:
 //
-//   - every acknowledged write is there, and nothing that was never sent;
+//   - every acknowledged write is there, every item of every acknowledged
+//     batch among them, and nothing that was never sent;
 //   - each counter holds its acknowledged additions, plus at most the one
 //     in flight at the kill;
 //   - every transaction is there whole or not at all: the two balances of
@@ -234,6 +236,8 @@ func (s *crashState) runAndKill(t *testing.T, p *testserver.Process, trial int) 
 			for i := 0; ; i++ {
 				var err error
 				switch i % 10 {
+				case 6:
+					err = s.batchPut(ctx, c, fmt.Sprintf("batch-%d-%d-%d", w, trial, i))
 				case 7:
 					s.inflight[w] = 1
 					_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(crashLedger),
@@ -292,6 +296,39 @@ func (s *crashState) runAndKill(t *testing.T, p *testserver.Process, trial int) 
 	p.Wait(t)
 	wg.Wait()
 	return n
+}
+
+// batchPut writes 25 items of the items table, keyed prefix-0 to
+// prefix-24, in one BatchWriteItem, each recorded as sent before and as
+// acknowledged once the batch is, unless the answer leaves it unprocessed.
+func (s *crashState) batchPut(ctx context.Context, c *dynamodb.Client, prefix string) error {
+	reqs := make([]types.WriteRequest, 25)
+	s.mu.Lock()
+	for j := range reqs {
+		pk := fmt.Sprintf("%s-%d", prefix, j)
+		val := strings.Repeat(pk, 1+j%20)
+		s.sent[pk] = val
+		reqs[j].PutRequest = &types.PutRequest{Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: pk}, "v": &types.AttributeValueMemberS{Value: val}}}
+	}
+	s.mu.Unlock()
+	out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{crashItems: reqs}})
+	if err != nil {
+		return err
+	}
+	left := map[string]bool{}
+	for _, r := range out.UnprocessedItems[crashItems] {
+		left[r.PutRequest.Item["pk"].(*types.AttributeValueMemberS).Value] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range reqs {
+		pk := r.PutRequest.Item["pk"].(*types.AttributeValueMemberS).Value
+		if !left[pk] {
+			s.acked[pk] = r.PutRequest.Item["v"].(*types.AttributeValueMemberS).Value
+		}
+	}
+	return nil
 }
 
 func transfer(w int, side, delta string) *types.Update {

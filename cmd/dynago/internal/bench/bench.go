@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,13 +60,32 @@ const (
 	// random, preloaded items, each on condition that its item exists,
 	// moving a unit of the attribute bal from one to the other.
 	WorkloadTransact = "transact"
+	// WorkloadBatchWrite is a BatchWriteItem of BatchSize PutRequests, of
+	// keys spread evenly over the key space from a random one.
+	WorkloadBatchWrite = "batchwrite"
+	// WorkloadFScan is the scan workload with a filter on a non-key
+	// attribute that keeps one item in Groups; it counts the items
+	// scanned (ScannedCount), not those returned.
+	WorkloadFScan = "fscan"
 )
 
 // workloadNames lists the workloads, for messages.
-const workloadNames = "put, get, mixed, update, transact, query or scan"
+const workloadNames = "put, get, mixed, update, transact, batchwrite, query, scan or fscan"
 
 // isRead reports whether workload reads pages of the sorted table.
-func isRead(workload string) bool { return workload == WorkloadQuery || workload == WorkloadScan }
+func isRead(workload string) bool {
+	return workload == WorkloadQuery || workload == WorkloadScan || workload == WorkloadFScan
+}
+
+// countsItems reports whether workload counts items, which its results
+// report per second and per unit of CPU: those returned (query, scan),
+// scanned (fscan) or written (batchwrite).
+func countsItems(workload string) bool { return isRead(workload) || workload == WorkloadBatchWrite }
+
+// needsPreload reports whether workload needs its table filled first.
+func needsPreload(workload string) bool {
+	return workload != WorkloadPut && workload != WorkloadBatchWrite
+}
 
 // maxShownErrors is how many errors a run prints before keeping count only.
 const maxShownErrors = 5
@@ -157,6 +177,11 @@ func (c *Config) Validate() error {
 			if c.Keys < 2 {
 				return fmt.Errorf("keys %d: transact updates two distinct items, want at least 2", c.Keys)
 			}
+		case WorkloadBatchWrite:
+			if c.Keys < BatchSize {
+				return fmt.Errorf("keys %d: batchwrite writes %d distinct items a call, want at least %d", c.Keys, BatchSize, BatchSize)
+			}
+		case WorkloadFScan:
 		default:
 			return fmt.Errorf("workload %q: want %s", w, workloadNames)
 		}
@@ -291,7 +316,8 @@ type OpResult struct {
 
 // Stats are the figures of a set of calls. Latencies are of successful
 // calls only; calls cut short by the end of the run are not counted. Items
-// counts the items returned by successful query and scan calls.
+// counts the items returned by successful query and scan calls, scanned
+// by fscan calls and written by batchwrite calls.
 type Stats struct {
 	Seconds     float64 `json:"seconds"`
 	Ops         uint64  `json:"ops"`
@@ -383,6 +409,9 @@ func New(cfg Config) (*Runner, error) {
 	r.codec = NewItemCodec(cfg.ItemSize, cfg.Keys)
 	if cfg.usesSorted() {
 		r.sorted = NewSortedCodec(cfg.ItemSize, cfg.Keys, cfg.Partitions)
+		if slices.Contains(cfg.Workloads, WorkloadFScan) {
+			r.sorted = NewGroupedSortedCodec(cfg.ItemSize, cfg.Keys, cfg.Partitions)
+		}
 		r.sortedTable = cfg.Table + SortedTableSuffix
 	}
 	r.info = Info{
@@ -473,7 +502,7 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 			rep.Interrupted = true
 			break
 		}
-		if sorted := isRead(w); w != WorkloadPut && !preloaded[sorted] {
+		if sorted := isRead(w); needsPreload(w) && !preloaded[sorted] {
 			if err := r.preload(ctx, sorted); err != nil {
 				if ctx.Err() != nil {
 					rep.Interrupted = true
@@ -780,6 +809,10 @@ func (r *Runner) opOf(workload string, rng *rand.Rand) (op, int) {
 		return opQuery, r.cfg.Partitions
 	case WorkloadScan:
 		return opScan, r.cfg.Keys
+	case WorkloadFScan:
+		return opFScan, r.cfg.Keys
+	case WorkloadBatchWrite:
+		return opBatchWrite, r.cfg.Keys
 	}
 	return opPut, r.cfg.Keys
 }
@@ -841,7 +874,7 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 		n, m := done.Load(), items.Load()
 		secs := (elapsed - lastAt).Seconds()
 		line := fmt.Sprintf("bench: %-5s %4.0fs  %8.0f ops/s", workload, elapsed.Seconds(), float64(n-lastOps)/secs)
-		if isRead(workload) {
+		if countsItems(workload) {
 			line += fmt.Sprintf("  %9.0f items/s", float64(m-lastItems)/secs)
 		}
 		r.progressf("%s  total %d  errors %d\n", line, n, failed.Load())
@@ -875,15 +908,18 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 		allErrs += errs[o]
 		allItems += got[o]
 	}
+	if !countsItems(workload) {
+		allItems = 0
+	}
 	res := Result{
 		Workload:    workload,
 		Clients:     r.cfg.Clients,
 		Stats:       statsOf(&all, allErrs, elapsed),
-		CPU:         r.cpu.use(cpuStart, cpuEnd, all.Count()),
+		CPU:         r.cpu.use(cpuStart, cpuEnd, all.Count(), allItems),
 		LoadAvg:     loadAvg(),
 		Interrupted: ctx.Err() != nil,
 	}
-	if isRead(workload) {
+	if countsItems(workload) {
 		res.Items = allItems
 		if elapsed > 0 {
 			res.ItemsPerSec = float64(allItems) / elapsed.Seconds()

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -45,7 +46,9 @@ const ceilingPageBytes = 1 << 20
 // item of about itemSize bytes (1 KB if itemSize <= 0). Query and Scan
 // return pageSize items of that size (20 if pageSize <= 0, fewer if they
 // would pass 1 MB), newest first for Query, and a LastEvaluatedKey, as a
-// page of a larger result does.
+// page of a larger result does. A Scan with a FilterExpression (the fscan
+// workload's) scans as many and returns the one in Groups its filter
+// keeps. BatchWriteItem leaves nothing unprocessed.
 func StartCeiling(itemSize, pageSize int) (*Ceiling, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -60,6 +63,7 @@ func StartCeiling(itemSize, pageSize int) (*Ceiling, error) {
 	pageSize = max(min(pageSize, ceilingPageBytes/itemSize), 1)
 	item := NewItemCodec(itemSize, 1)
 	sorted := NewSortedCodec(itemSize, pageSize, 1)
+	grouped := NewGroupedSortedCodec(itemSize, pageSize, 1)
 	c := &Ceiling{
 		URL:  "http://" + ln.Addr().String(),
 		done: make(chan struct{}),
@@ -73,6 +77,7 @@ func StartCeiling(itemSize, pageSize int) (*Ceiling, error) {
 			"BatchGetItem":       []byte(`{"Responses":{},"UnprocessedKeys":{}}`),
 			"Query":              cannedPage(sorted, pageSize, true),
 			"Scan":               cannedPage(sorted, pageSize, false),
+			filteredScan:         cannedFilteredPage(grouped, pageSize),
 			"ListTables":         []byte(`{"TableNames":[]}`),
 		},
 		tables: map[string]string{},
@@ -110,6 +115,30 @@ func cannedPage(c *SortedCodec, n int, newestFirst bool) []byte {
 	return append(b, '}')
 }
 
+// filteredScan is the key of the canned answer to a Scan with a filter.
+const filteredScan = "Scan with FilterExpression"
+
+// cannedFilteredPage returns a Scan response of the items of n scanned, of
+// partition 0, that the fscan workload's filter keeps, with the last
+// scanned item's key as LastEvaluatedKey.
+func cannedFilteredPage(c *SortedCodec, n int) []byte {
+	b := []byte(`{"Items":[`)
+	kept := 0
+	for i := range n {
+		if c.Group(i) != FilterGroup {
+			continue
+		}
+		if kept > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, c.JSONItem(i)...)
+		kept++
+	}
+	b = append(b, `],"Count":`+strconv.Itoa(kept)+`,"ScannedCount":`+strconv.Itoa(n)+`,"LastEvaluatedKey":`...)
+	b = append(b, c.JSONKey(n-1)...)
+	return append(b, '}')
+}
+
 // Close stops the server and waits for it to exit.
 func (c *Ceiling) Close() error {
 	err := c.srv.Close()
@@ -128,6 +157,9 @@ func (c *Ceiling) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, []byte(
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","message":"POST with X-Amz-Target: `+targetPrefix+`<Operation> expected"}`))
 		return
+	}
+	if op == "Scan" && bytes.Contains(body, []byte(`"FilterExpression"`)) {
+		op = filteredScan
 	}
 	if resp, ok := c.canned[op]; ok {
 		writeJSON(w, http.StatusOK, resp)

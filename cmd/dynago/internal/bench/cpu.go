@@ -47,6 +47,9 @@ type CPUUse struct {
 	// MicrosPerOp is the CPU time per successful call, in microseconds;
 	// zero if there was none.
 	MicrosPerOp float64 `json:"cpu_us_per_op,omitempty"`
+	// MicrosPerItem is the CPU time per item of a workload that counts
+	// items (Stats.Items), in microseconds; zero for the others.
+	MicrosPerItem float64 `json:"cpu_us_per_item,omitempty"`
 	// Of is, for the machine, the number of CPUs it has.
 	Of int `json:"of,omitempty"`
 	// Gone lists the given PIDs that no longer existed at the end: their
@@ -261,7 +264,7 @@ func (m *cpuMeter) sample() cpuSample {
 
 // use returns the CPU used between samples a and b, in which ops calls
 // succeeded: one CPUUse per group, then the client's and the machine's.
-func (m *cpuMeter) use(a, b cpuSample, ops uint64) []CPUUse {
+func (m *cpuMeter) use(a, b cpuSample, ops, items uint64) []CPUUse {
 	if m == nil || !a.ok || !b.ok {
 		return nil
 	}
@@ -278,6 +281,9 @@ func (m *cpuMeter) use(a, b cpuSample, ops uint64) []CPUUse {
 		if ops > 0 {
 			u.MicrosPerOp = u.Seconds / float64(ops) * 1e6
 		}
+		if items > 0 {
+			u.MicrosPerItem = u.Seconds / float64(items) * 1e6
+		}
 		return u
 	}
 	var out []CPUUse
@@ -290,7 +296,7 @@ func (m *cpuMeter) use(a, b cpuSample, ops uint64) []CPUUse {
 	}
 	out = append(out, mk("client", a.self, b.self))
 	mach := mk("machine", a.busy, b.busy)
-	mach.MicrosPerOp = 0
+	mach.MicrosPerOp, mach.MicrosPerItem = 0, 0
 	mach.Of = b.cpus
 	return append(out, mach)
 }

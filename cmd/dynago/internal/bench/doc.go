@@ -13,7 +13,13 @@
 // parallel scan in which each client owns one segment, continuing from the
 // LastEvaluatedKey and starting over at the end of its segment, so that the
 // clients together read the whole table again and again. Both report the
-// items returned per second as well as the calls.
+// items returned per second as well as the calls. The fscan workload is
+// the scan with a filter on a non-key attribute that keeps one item in
+// Groups, and reports the items scanned (ScannedCount) per second.
+//
+// The batchwrite workload is a BatchWriteItem of BatchSize PutRequests to
+// the put/get table, and reports the items written per second. Workloads
+// that count items also report CPU time per item.
 //
 // The update and transact workloads write preloaded items of the put/get
 // table by expression: an update sets a string attribute and adds one to a

@@ -63,6 +63,7 @@ func filler(n int) string {
 // item size.
 type ItemCodec struct {
 	key    keyFormat
+	keys   int    // the size of the key space
 	filler string // value of the "data" attribute
 }
 
@@ -71,7 +72,20 @@ type ItemCodec struct {
 // sizes get an empty "data" value.
 func NewItemCodec(itemSize, keys int) *ItemCodec {
 	key := newKeyFormat('k', keys, 8)
-	return &ItemCodec{key: key, filler: filler(itemSize - len("pk") - key.Len() - len("data"))}
+	return &ItemCodec{key: key, keys: max(keys, 1), filler: filler(itemSize - len("pk") - key.Len() - len("data"))}
+}
+
+// BatchSize is the number of PutRequests of a batchwrite call,
+// BatchWriteItem's most.
+const BatchSize = 25
+
+// BatchKey returns the key number of the j-th item (from 0) of the batch
+// whose first item is key number first: the batch's keys are spread evenly
+// over the key space from first, so that, for at least BatchSize keys, they
+// are distinct, as BatchWriteItem requires, and each is as likely as any
+// other when first is drawn uniformly.
+func (c *ItemCodec) BatchKey(first, j int) int {
+	return (first + j*max(c.keys/BatchSize, 1)) % c.keys
 }
 
 // KeyLen is the length of every key string.
@@ -112,27 +126,65 @@ func (c *ItemCodec) SDKData() types.AttributeValue {
 // so the newest items are the ones with the greatest sort keys, as with
 // time-stamped sort keys. Items are sized like ItemCodec's, with a filler
 // "data" attribute.
+//
+// A grouped codec's items (those of a run with the fscan workload) also
+// have a non-key attribute for a filter to test, "g", a string of one
+// letter: item i's is the letter Groups places after 'a' that i mod
+// Groups gives, so the filter g = "a" (FilterGroup) keeps one item in
+// Groups. Its two bytes are taken from the filler.
 type SortedCodec struct {
 	part, seq  keyFormat
 	partitions int
+	grouped    bool
 	filler     string
 }
+
+// Groups is the number of values of a grouped item's attribute "g", and
+// FilterGroup the value the fscan workload's filter keeps.
+const (
+	Groups      = 20
+	FilterGroup = "a"
+)
 
 // NewSortedCodec returns a codec for items of itemSize bytes, items in all,
 // spread over partitions collections.
 func NewSortedCodec(itemSize, items, partitions int) *SortedCodec {
+	return newSortedCodec(itemSize, items, partitions, false)
+}
+
+// NewGroupedSortedCodec is NewSortedCodec for items with the attribute
+// "g", for a filter to keep one in Groups.
+func NewGroupedSortedCodec(itemSize, items, partitions int) *SortedCodec {
+	return newSortedCodec(itemSize, items, partitions, true)
+}
+
+func newSortedCodec(itemSize, items, partitions int, grouped bool) *SortedCodec {
 	c := &SortedCodec{
 		part:       newKeyFormat('p', partitions, 4),
 		seq:        newKeyFormat('s', items, 8),
 		partitions: max(partitions, 1),
+		grouped:    grouped,
 	}
-	c.filler = filler(itemSize - len("pk") - c.part.Len() - len("sk") - c.seq.Len() - len("data"))
+	c.filler = filler(itemSize - len("pk") - c.part.Len() - len("sk") - c.seq.Len() - len("data") - c.groupLen())
 	return c
+}
+
+// groupLen is the size of the attribute "g": its name and its letter.
+func (c *SortedCodec) groupLen() int {
+	if c.grouped {
+		return len("g") + 1
+	}
+	return 0
+}
+
+// Group returns the value of item i's attribute "g", if grouped.
+func (c *SortedCodec) Group(i int) string {
+	return string(rune('a' + i%Groups))
 }
 
 // Size is the DynamoDB size of every item, in bytes.
 func (c *SortedCodec) Size() int {
-	return len("pk") + c.part.Len() + len("sk") + c.seq.Len() + len("data") + len(c.filler)
+	return len("pk") + c.part.Len() + len("sk") + c.seq.Len() + len("data") + len(c.filler) + c.groupLen()
 }
 
 // Partition returns the partition key string of partition number p.
@@ -151,18 +203,26 @@ func (c *SortedCodec) JSONKey(i int) []byte {
 
 // JSONItem returns item i in DynamoDB JSON.
 func (c *SortedCodec) JSONItem(i int) []byte {
+	group := ""
+	if c.grouped {
+		group = `,"g":{"S":"` + c.Group(i) + `"}`
+	}
 	return []byte(`{"pk":{"S":"` + c.Partition(c.PartitionOf(i)) + `"},"sk":{"S":"` + c.SortKey(i) +
-		`"},"data":{"S":"` + c.filler + `"}}`)
+		`"},"data":{"S":"` + c.filler + `"}` + group + `}`)
 }
 
 // SDKItem returns item i as SDK attribute values, sharing data as
 // ItemCodec.SDKItem does.
 func (c *SortedCodec) SDKItem(i int, data types.AttributeValue) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
+	item := map[string]types.AttributeValue{
 		"pk":   &types.AttributeValueMemberS{Value: c.Partition(c.PartitionOf(i))},
 		"sk":   &types.AttributeValueMemberS{Value: c.SortKey(i)},
 		"data": data,
 	}
+	if c.grouped {
+		item["g"] = &types.AttributeValueMemberS{Value: c.Group(i)}
+	}
+	return item
 }
 
 // SDKData returns the "data" attribute value shared by all items.
@@ -171,11 +231,15 @@ func (c *SortedCodec) SDKData() types.AttributeValue {
 }
 
 // bodyTemplate is a request body with a key number to fill in at keyAt,
-// and for a transact another at otherAt (0 if none), in format key.
+// and for a transact another at otherAt (0 if none), or for a batch write
+// one per item, in format key.
 type bodyTemplate struct {
 	body           []byte
 	keyAt, otherAt int
 	key            keyFormat
+	// batchAt, for a batch write, are the slots of its items' keys, the
+	// first at keyAt; their numbers are ItemCodec.BatchKey's.
+	batchAt []int
 }
 
 // updateValue is the value an update sets attribute v to.
@@ -231,6 +295,37 @@ func (c *SortedCodec) queryTemplate(table string, pageSize int) bodyTemplate {
 func scanPrefix(table string, pageSize, segment, segments int) []byte {
 	return []byte(`{"TableName":` + quote(table) + `,"Limit":` + strconv.Itoa(pageSize) +
 		`,"Segment":` + strconv.Itoa(segment) + `,"TotalSegments":` + strconv.Itoa(segments))
+}
+
+// batchWriteTemplate returns the body of a BatchWriteItem of BatchSize
+// PutRequests to table, with a slot for the key of each.
+func (c *ItemCodec) batchWriteTemplate(table string) bodyTemplate {
+	t := bodyTemplate{key: c.key}
+	t.body = append(t.body, `{"RequestItems":{`+quote(table)+`:[`...)
+	for j := range BatchSize {
+		if j > 0 {
+			t.body = append(t.body, ',')
+		}
+		t.body = append(t.body, `{"PutRequest":{"Item":{"pk":{"S":"`...)
+		t.batchAt = append(t.batchAt, len(t.body))
+		t.body = append(t.body, c.key.String(0)...)
+		t.body = append(t.body, `"},"data":{"S":"`+c.filler+`"}}}}`...)
+	}
+	t.body = append(t.body, `]}}`...)
+	t.keyAt = t.batchAt[0]
+	return t
+}
+
+// The fscan workload's filter, on the attribute "g" of a grouped sorted
+// item.
+const filterExpression = "g = :g"
+
+// filteredScanPrefix is scanPrefix for the fscan workload's Scan, with
+// its filter.
+func filteredScanPrefix(table string, pageSize, segment, segments int) []byte {
+	b := scanPrefix(table, pageSize, segment, segments)
+	return append(b, `,"FilterExpression":`+quote(filterExpression)+
+		`,"ExpressionAttributeValues":{":g":{"S":`+quote(FilterGroup)+`}}`...)
 }
 
 func newTemplate(key keyFormat, prefix, suffix string) bodyTemplate {

@@ -50,13 +50,14 @@ func (i Info) WriteHeader(w io.Writer) {
 
 // WriteLine writes the result's line, and for a mixed workload one more
 // line per operation, with several endpoints one per endpoint, and one of
-// CPU use if it was measured. Query and scan lines have an items/s column.
+// CPU use if it was measured. Query, scan, fscan and batchwrite lines have
+// an items/s column, and their CPU line the CPU time per item too.
 func (r Result) WriteLine(w io.Writer) {
 	suffix := ""
 	if r.Interrupted {
 		suffix = "  (interrupted)"
 	}
-	writeStats(w, r.Workload, r.Clients, r.Stats, isRead(r.Workload), suffix)
+	writeStats(w, r.Workload, r.Clients, r.Stats, countsItems(r.Workload), suffix)
 	for _, o := range r.ByOp {
 		writeStats(w, "  "+o.Op, r.Clients, o.Stats, false, "")
 	}
@@ -69,7 +70,8 @@ func (r Result) WriteLine(w io.Writer) {
 }
 
 // formatCPU formats the CPU use of a workload: cores used and CPU time per
-// call of each group, then the machine's busy cores and load average.
+// call (and per item, if counted) of each group, then the machine's busy
+// cores and load average.
 func formatCPU(use []CPUUse, load float64) string {
 	var parts []string
 	for _, u := range use {
@@ -80,6 +82,9 @@ func formatCPU(use []CPUUse, load float64) string {
 		p := fmt.Sprintf("%s %.2f cores", u.Group, u.Cores)
 		if u.MicrosPerOp > 0 {
 			p += fmt.Sprintf(" %.0fus/op", u.MicrosPerOp)
+		}
+		if u.MicrosPerItem > 0 {
+			p += fmt.Sprintf(" %.1fus/item", u.MicrosPerItem)
 		}
 		if len(u.Gone) > 0 {
 			p += fmt.Sprintf(" (processes %v gone)", u.Gone)

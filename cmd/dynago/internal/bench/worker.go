@@ -28,12 +28,14 @@ const (
 	opScan
 	opUpdate
 	opTransact
+	opBatchWrite // BatchSize PutRequests
+	opFScan      // a Scan with a filter
 	numOps
 )
 
 var (
-	opNames   = [numOps]string{"put", "get", "query", "scan", "update", "transact"}
-	opTargets = [numOps]string{"PutItem", "GetItem", "Query", "Scan", "UpdateItem", "TransactWriteItems"}
+	opNames   = [numOps]string{"put", "get", "query", "scan", "update", "transact", "batchwrite", "fscan"}
+	opTargets = [numOps]string{"PutItem", "GetItem", "Query", "Scan", "UpdateItem", "TransactWriteItems", "BatchWriteItem", "Scan"}
 )
 
 // The update and transact workloads' expressions. An update sets a short
@@ -50,10 +52,12 @@ func (o op) String() string { return opNames[o] }
 
 // worker issues calls for one benchmark client. Each goroutine has its own.
 // do makes one call of kind o; key is the key number for put, get and
-// update, the partition number for query, and unused for scan, whose
-// worker keeps its own place in its segment. A transact moves a unit from
-// item key to item other, another key number. It returns the number of
-// items the call returned (0 but for query and scan).
+// update, the first item's for a batch write, the partition number for
+// query, and unused for scan and fscan, whose worker keeps its own place
+// in its segment. A transact moves a unit from item key to item other,
+// another key number. It returns the number of items the call returned
+// (query and scan), wrote (batch write: those not left unprocessed) or
+// scanned (fscan: the ScannedCount); 0 for the others.
 type worker interface {
 	do(ctx context.Context, o op, key, other int) (items int, err error)
 }
@@ -121,6 +125,8 @@ type sdkWorker struct {
 	// startKey is the LastEvaluatedKey of the previous Scan page; nil at
 	// the start of the segment.
 	startKey map[string]types.AttributeValue
+	// filterValues are the ExpressionAttributeValues of an fscan.
+	filterValues map[string]types.AttributeValue
 }
 
 // newSDKWorker returns an SDK worker for the put/get table; the caller
@@ -132,8 +138,9 @@ func newSDKWorker(ddb *dynamodb.Client, table string, codec *ItemCodec) *sdkWork
 			":v":   &types.AttributeValueMemberS{Value: updateValue},
 			":one": &types.AttributeValueMemberN{Value: "1"},
 		},
-		debit:  map[string]types.AttributeValue{":d": &types.AttributeValueMemberN{Value: "-1"}},
-		credit: map[string]types.AttributeValue{":d": &types.AttributeValueMemberN{Value: "1"}},
+		debit:        map[string]types.AttributeValue{":d": &types.AttributeValueMemberN{Value: "-1"}},
+		credit:       map[string]types.AttributeValue{":d": &types.AttributeValueMemberN{Value: "1"}},
+		filterValues: map[string]types.AttributeValue{":g": &types.AttributeValueMemberS{Value: FilterGroup}},
 	}
 }
 
@@ -185,20 +192,40 @@ func (w *sdkWorker) do(ctx context.Context, o op, key, other int) (int, error) {
 			return 0, err
 		}
 		return len(out.Items), nil
+	case opBatchWrite:
+		reqs := make([]types.WriteRequest, BatchSize)
+		for j := range reqs {
+			reqs[j].PutRequest = &types.PutRequest{Item: w.codec.SDKItem(w.codec.BatchKey(key, j), w.data)}
+		}
+		out, err := w.ddb.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems: map[string][]types.WriteRequest{*w.table: reqs},
+		})
+		if err != nil {
+			return 0, err
+		}
+		return BatchSize - len(out.UnprocessedItems[*w.table]), nil
 	default:
-		out, err := w.ddb.Scan(ctx, &dynamodb.ScanInput{
+		in := &dynamodb.ScanInput{
 			TableName:         w.sortedTable,
 			Limit:             w.pageSize,
 			Segment:           aws.Int32(int32(w.place.segment)),
 			TotalSegments:     aws.Int32(int32(w.place.segments)),
 			ExclusiveStartKey: w.startKey,
-		})
+		}
+		if o == opFScan {
+			in.FilterExpression = aws.String(filterExpression)
+			in.ExpressionAttributeValues = w.filterValues
+		}
+		out, err := w.ddb.Scan(ctx, in)
 		if err != nil {
 			return 0, err
 		}
 		w.startKey = out.LastEvaluatedKey
 		if len(w.startKey) == 0 {
 			w.startKey = nil // end of the segment: start over
+		}
+		if o == opFScan {
+			return int(out.ScannedCount), nil
 		}
 		return len(out.Items), nil
 	}
@@ -226,22 +253,26 @@ const rawAuthorization = "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynam
 // the key digits change between calls, so the client does as little work
 // as an HTTP client can. Put and get responses are discarded after checking
 // the status. Query and Scan responses are read into a buffer and scanned
-// for "Count" and, for Scan, "LastEvaluatedKey", whose bytes become the
-// next page's ExclusiveStartKey verbatim: no JSON is decoded.
+// for "Count" (for fscan "ScannedCount") and, for Scan, "LastEvaluatedKey",
+// whose bytes become the next page's ExclusiveStartKey verbatim: no JSON
+// is decoded. A batch write's response is scanned for the PutRequests left
+// in its UnprocessedItems.
 type rawWorker struct {
 	hc     *http.Client
 	url    string
-	tmpl   [numOps]bodyTemplate // all but scan
+	codec  *ItemCodec           // for a batch write's keys
+	tmpl   [numOps]bodyTemplate // all but scan and fscan
 	target [numOps][]string
 	// free recycles request bodies. The transport closes a body when it has
 	// finished writing it, possibly after Do returns, so a buffer is only
 	// reused once closed.
 	free [numOps]chan *rawBody
 
-	// Scan: the body up to TotalSegments, and the LastEvaluatedKey of the
-	// previous page, empty at the start of the segment.
-	scanPrefix []byte
-	startKey   []byte
+	// Scan: the body up to TotalSegments (fscan: and the filter), and the
+	// LastEvaluatedKey of the previous page, empty at the start of the
+	// segment.
+	scanPrefix, fscanPrefix []byte
+	startKey                []byte
 	// resp holds the response of a query or scan.
 	resp bytes.Buffer
 }
@@ -255,9 +286,12 @@ func newRawWorker(hc *http.Client, url, table string, codec *ItemCodec,
 	w.tmpl[opGet] = codec.getTemplate(table)
 	w.tmpl[opUpdate] = codec.updateTemplate(table)
 	w.tmpl[opTransact] = codec.transactTemplate(table)
+	w.tmpl[opBatchWrite] = codec.batchWriteTemplate(table)
+	w.codec = codec
 	if sorted != nil {
 		w.tmpl[opQuery] = sorted.queryTemplate(sortedTable, pageSize)
 		w.scanPrefix = scanPrefix(sortedTable, pageSize, place.segment, place.segments)
+		w.fscanPrefix = filteredScanPrefix(sortedTable, pageSize, place.segment, place.segments)
 	}
 	for o := range numOps {
 		w.target[o] = []string{targetPrefix + opTargets[o]}
@@ -302,15 +336,19 @@ func (w *rawWorker) body(o op, key, other int) *rawBody {
 	case b = <-w.free[o]:
 	default:
 		b = &rawBody{}
-		if o != opScan {
+		if o != opScan && o != opFScan {
 			b.buf = append([]byte(nil), w.tmpl[o].body...)
 		}
 	}
 	b.off = 0
 	b.home = w.free[o]
-	if o == opScan {
+	if o == opScan || o == opFScan {
 		// The one body whose length varies: the start key is copied in.
-		b.buf = append(b.buf[:0], w.scanPrefix...)
+		prefix := w.scanPrefix
+		if o == opFScan {
+			prefix = w.fscanPrefix
+		}
+		b.buf = append(b.buf[:0], prefix...)
 		if len(w.startKey) > 0 {
 			b.buf = append(b.buf, `,"ExclusiveStartKey":`...)
 			b.buf = append(b.buf, w.startKey...)
@@ -320,6 +358,9 @@ func (w *rawWorker) body(o op, key, other int) *rawBody {
 	}
 	t := &w.tmpl[o]
 	t.key.put(b.buf[t.keyAt:], key)
+	for j := 1; j < len(t.batchAt); j++ {
+		t.key.put(b.buf[t.batchAt[j]:], w.codec.BatchKey(key, j))
+	}
 	if t.otherAt > 0 {
 		t.key.put(b.buf[t.otherAt:], other)
 	}
@@ -348,7 +389,7 @@ func (w *rawWorker) do(ctx context.Context, o op, key, other int) (int, error) {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return 0, fmt.Errorf("%s: HTTP %d: %s", o, resp.StatusCode, msg)
 	}
-	if o != opQuery && o != opScan {
+	if o != opQuery && o != opScan && o != opFScan && o != opBatchWrite {
 		_, err = io.Copy(io.Discard, resp.Body)
 		return 0, err
 	}
@@ -357,11 +398,22 @@ func (w *rawWorker) do(ctx context.Context, o op, key, other int) (int, error) {
 		return 0, err
 	}
 	out := w.resp.Bytes()
-	n, ok := jsonCount(out)
-	if !ok {
-		return 0, fmt.Errorf("%s: no Count in response: %.200s", o, out)
+	if o == opBatchWrite {
+		n, err := unprocessedPuts(out)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", o, err)
+		}
+		return BatchSize - n, nil
 	}
-	if o == opScan {
+	count := `"Count"`
+	if o == opFScan {
+		count = `"ScannedCount"`
+	}
+	n, ok := jsonNumber(out, count)
+	if !ok {
+		return 0, fmt.Errorf("%s: no %s in response: %.200s", o, count, out)
+	}
+	if o == opScan || o == opFScan {
 		lek, found, err := jsonMember(out, `"LastEvaluatedKey"`)
 		if err != nil {
 			return 0, fmt.Errorf("scan: %w", err)
@@ -375,15 +427,30 @@ func (w *rawWorker) do(ctx context.Context, o op, key, other int) (int, error) {
 	return n, nil
 }
 
+// unprocessedPuts returns the number of PutRequests in the
+// UnprocessedItems of a BatchWriteItem response, assuming, as jsonCount
+// does, that no item holds the member names.
+func unprocessedPuts(b []byte) (int, error) {
+	left, _, err := jsonMember(b, `"UnprocessedItems"`)
+	if err != nil {
+		return 0, err
+	}
+	return bytes.Count(left, []byte(`"PutRequest"`)), nil
+}
+
 // jsonCount returns the value of the "Count" member of a Query or Scan
 // response. It looks for the first `"Count"` in b, which is the member as
 // long as no item holds that string: true of the benchmark's items.
-func jsonCount(b []byte) (int, bool) {
-	i := bytes.Index(b, []byte(`"Count"`))
+func jsonCount(b []byte) (int, bool) { return jsonNumber(b, `"Count"`) }
+
+// jsonNumber returns the value of the first member named name (a quoted
+// JSON string) in b, a whole number, as jsonCount does for "Count".
+func jsonNumber(b []byte, name string) (int, bool) {
+	i := bytes.Index(b, []byte(name))
 	if i < 0 {
 		return 0, false
 	}
-	i = skipSpace(b, i+len(`"Count"`))
+	i = skipSpace(b, i+len(name))
 	if i >= len(b) || b[i] != ':' {
 		return 0, false
 	}
