@@ -57,6 +57,12 @@
 // is taken back by the nearest of its own neighbours, in a free place or
 // in place of a neighbour that has another link to it.
 //
+// The method does not promise that every node stays reachable on level
+// 0: with a small M, the heuristic can cut every level-0 link between
+// two well-separated clusters. Reconnect links each node the entry point
+// cannot reach on level 0 from the nearest reachable node with a free
+// place; it walks the whole graph, so it is for now and then.
+//
 // One writer and any number of searches run at once: Insert and Delete
 // take the graph's lock, Search shares it.
 //
@@ -74,7 +80,7 @@
 // float32 values (4 each), then for each level from 0 up the number of
 // neighbours (2) and their ids (8 each).
 //
-// Insert and Delete return Changes: the new header when it changed, the
+// Insert, Delete and Reconnect return Changes: the new header when it changed, the
 // records of the nodes written (the inserted node and every node whose
 // lists changed) and the ids of the records to delete. Written in the
 // same batch as the item that caused them, they keep the stored records

@@ -632,3 +632,71 @@ func buildMetric(m Metric) Metric {
 	}
 	return m
 }
+
+// Reconnect makes every node reachable from the entry point on level 0,
+// which the method does not promise: the heuristic can cut all the
+// level-0 links between two well-separated clusters, more often the
+// smaller M is. For each node it cannot reach (lowest id first) it
+// searches level 0 from a reachable node near it (the entry point, or
+// where the upper levels lead if that is reachable), which finds only
+// reachable nodes, and links the nearest one found with a free place in its list
+// to the node. It returns the records to write, like Insert. It walks
+// the whole graph, so it is for now and then (after many deletes, in an
+// integrity check), not for every write.
+func (g *Graph) Reconnect() *Changes {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	before := g.encodeHeader()
+	g.begin()
+	if g.hasEntry {
+		reached := make([]bool, len(g.ids))
+		g.reach(reached, g.entry)
+		for _, id := range g.sortedIDs() {
+			u := g.slot[id]
+			if reached[u] {
+				continue
+			}
+			vis := &g.w.vis
+			q, qq := g.vec(u), g.norms[u]
+			ep := g.descend(g.build, vis, q, qq, 0)
+			if !reached[ep[0].slot] {
+				ep[0] = cand{key: g.keyTo(g.build, q, qq, g.entry), id: g.ids[g.entry], slot: g.entry}
+			}
+			w := g.searchLayer(g.build, vis, q, qq, ep, g.cfg.EFConstruction, 0)
+			slices.SortFunc(w, cmpCand)
+			for _, c := range w {
+				if list := g.links[c.slot][0]; len(list) < g.m0 {
+					g.setLinks(c.slot, 0, append(slices.Clip(list), u))
+					g.reach(reached, u)
+					break
+				}
+			}
+		}
+	}
+	return g.changes(before)
+}
+
+// reach marks what level 0 reaches from s.
+func (g *Graph) reach(reached []bool, s uint32) {
+	reached[s] = true
+	stack := []uint32{s}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, t := range g.links[n][0] {
+			if !reached[t] {
+				reached[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+}
+
+func (g *Graph) sortedIDs() []uint64 {
+	ids := make([]uint64, 0, len(g.slot))
+	for id := range g.slot {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}

@@ -221,3 +221,31 @@ func TestConcurrentSearches(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// With a small M, low-dimensional well-separated clusters and many
+// deletes, the heuristic cuts level 0 between clusters; Reconnect makes
+// every node reachable again, and then changes nothing more.
+func TestReconnect(t *testing.T) {
+	for _, m := range []Metric{Cosine, Euclidean, DotProduct} {
+		vs := clustered(41, 2000, 8, 6)
+		g, _ := New(Config{Metric: m, Dimensions: 8, M: 4, EFConstruction: 40, Seed: 2})
+		for i, v := range vs {
+			g.Insert(uint64(i), v)
+		}
+		for i := 0; i < len(vs); i += 3 {
+			g.Delete(uint64(i))
+		}
+		before := checkStructure(g, true)
+		t.Logf("%v before: %v", m, before)
+		c := g.Reconnect()
+		if err := checkStructure(g, true); err != nil {
+			t.Fatalf("%v: %v", m, err)
+		}
+		if before != nil && len(c.Put) == 0 {
+			t.Errorf("%v: reconnecting reported no change", m)
+		}
+		if c := g.Reconnect(); !c.Empty() {
+			t.Errorf("%v: a connected graph changed: %+v", m, c)
+		}
+	}
+}

@@ -211,12 +211,7 @@ func appendNode(b []byte, id uint64, v []float32, levels int, links func(level i
 func (g *Graph) IDs() []uint64 {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	ids := make([]uint64, 0, len(g.slot))
-	for id := range g.slot {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
+	return g.sortedIDs()
 }
 
 // DecodeNode reads a node record, refusing anything malformed: a wrong

@@ -158,11 +158,18 @@ func TestChangesAreComplete(t *testing.T) {
 				live = append(live, id)
 			}
 			recs.apply(c)
+			if i%150 == 149 {
+				recs.apply(g.Reconnect())
+			}
 			if err := recs.equal(encodeAll(g)); err != nil {
 				t.Fatalf("%v, after operation %d: %v", m, i, err)
 			}
 		}
-		if err := checkStructure(g, false); err != nil {
+		recs.apply(g.Reconnect())
+		if err := recs.equal(encodeAll(g)); err != nil {
+			t.Fatalf("%v, after reconnecting: %v", m, err)
+		}
+		if err := checkStructure(g, true); err != nil {
 			t.Fatal(err)
 		}
 		h, err := Load(recs.header, recs.seq())
