@@ -42,6 +42,8 @@ var layers = []layerRule{
 		why: "DynamoDB's shapes and errors stand under every layer that speaks them, on attribute values alone"},
 	{dir: "internal", onlyOurs: []string{"internal", "attr"}, tests: true,
 		why: "what the engine stands on imports nothing above it"},
+	{dir: "internal/vector", onlyOurs: []string{}, tests: true,
+		why: "the nearest-neighbour index knows vectors and records, nothing of the engine or storage"},
 	{dir: "internal/storage", onlyOurs: []string{"internal/storage"}, tests: false,
 		why: "storage knows bytes: not attribute values, keys or tables"},
 	{dir: "internal/storage/pebblestore", never: []string{"internal/storage/pgstore"},

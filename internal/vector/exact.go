@@ -1,0 +1,193 @@
+package vector
+
+import (
+	"fmt"
+	"iter"
+	"slices"
+)
+
+// Result is one neighbour found: the caller's id and its score under the
+// search's metric.
+type Result struct {
+	ID    uint64
+	Score float32
+}
+
+// cand is a candidate in a search: its ordering key (lower first), id and
+// slot. Candidates order by key, then by id ascending.
+type cand struct {
+	key  float32
+	id   uint64
+	slot uint32
+}
+
+func (a cand) less(b cand) bool {
+	return a.key < b.key || a.key == b.key && a.id < b.id
+}
+
+func cmpCand(a, b cand) int {
+	switch {
+	case a.less(b):
+		return -1
+	case b.less(a):
+		return 1
+	}
+	return 0
+}
+
+// minHeap keeps the best candidate (lowest key, then id) on top.
+type minHeap []cand
+
+func (h *minHeap) push(c cand) {
+	*h = append(*h, c)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].less(s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *minHeap) pop() cand {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && s[r].less(s[l]) {
+			c = r
+		}
+		if !s[c].less(s[i]) {
+			break
+		}
+		s[i], s[c] = s[c], s[i]
+		i = c
+	}
+	*h = s
+	return top
+}
+
+// maxHeap keeps the worst candidate (highest key, then id) on top.
+type maxHeap []cand
+
+func (h *maxHeap) push(c cand) {
+	*h = append(*h, c)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[p].less(s[i]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *maxHeap) pop() cand {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && s[l].less(s[r]) {
+			c = r
+		}
+		if !s[i].less(s[c]) {
+			break
+		}
+		s[i], s[c] = s[c], s[i]
+		i = c
+	}
+	*h = s
+	return top
+}
+
+// Exact returns the k vectors of vectors nearest to query under m, best
+// first; equal scores are ordered by id ascending, which is dynago's tie
+// order (DynamoDB's own order of equal scores is not deterministic). It
+// reads every vector once and keeps the best k in a bounded heap. A
+// vector whose length differs from the query's is an error; vectors and
+// query must hold finite values.
+func Exact(m Metric, query []float32, k int, vectors iter.Seq2[uint64, []float32]) ([]Result, error) {
+	if !m.valid() {
+		return nil, fmt.Errorf("vector: invalid metric %d", m)
+	}
+	if k < 1 {
+		return nil, fmt.Errorf("vector: k %d is below 1", k)
+	}
+	qq := dot(query, query)
+	h := make(maxHeap, 0, min(k, 1024))
+	var err error
+	for id, v := range vectors {
+		if len(v) != len(query) {
+			err = fmt.Errorf("vector: vector %d has %d dimensions, the query %d", id, len(v), len(query))
+			break
+		}
+		var s float32
+		if m == Cosine {
+			s = cosineScore(dot(query, v), qq, dot(v, v))
+		} else {
+			s = m.Score(query, v)
+		}
+		c := cand{key: m.key(s), id: id}
+		if len(h) < k {
+			h.push(c)
+		} else if c.less(h[0]) {
+			h[0] = c
+			h.fix0()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return results(m, h), nil
+}
+
+// fix0 restores the heap after its top was replaced.
+func (h maxHeap) fix0() {
+	i, n := 0, len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && h[l].less(h[r]) {
+			c = r
+		}
+		if !h[i].less(h[c]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// results sorts cs best first and turns them into results.
+func results(m Metric, cs []cand) []Result {
+	slices.SortFunc(cs, cmpCand)
+	out := make([]Result, len(cs))
+	for i, c := range cs {
+		out[i] = Result{ID: c.id, Score: m.score(c.key)}
+	}
+	return out
+}
