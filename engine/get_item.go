@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
@@ -60,11 +62,29 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 			return nil, err
 		}
 	}
-	it, size, err := db.readItem(t, k)
+	out := &dynamo.GetItemOutput{}
+	var size int
+	switch {
+	case proj == nil && in.AttributesToGet == nil && in.EncodedItem:
+		out.EncodedItem, size, err = db.readItemEncoded(t, k)
+	case proj == nil && in.AttributesToGet == nil:
+		out.Item, size, err = db.readItem(t, k)
+	default:
+		// Only the attributes the projection reads are decoded.
+		var names []string
+		if proj != nil {
+			names = proj.SortedTopLevel()
+		} else {
+			// Without duplicates (checkAttributesToGet).
+			names = slices.Sorted(slices.Values(in.AttributesToGet))
+		}
+		var it attr.Item
+		it, size, err = db.readItemAttributes(t, k, names)
+		out.Item = shape(it, proj, in.AttributesToGet)
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := &dynamo.GetItemOutput{Item: shape(it, proj, in.AttributesToGet)}
 	out.ConsumedCapacity = db.consumed(t, in.ReturnConsumedCapacity, readUnits(size, in.ConsistentRead))
 	return out, nil
 }
@@ -83,6 +103,52 @@ func (db *DB) readItem(t *table, k itemKey) (attr.Item, int, error) {
 		size = s.size
 		it, err = s.Item()
 		return err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("table %q: %w", t.meta.Name, err)
+	}
+	return it, size, nil
+}
+
+// readItemEncoded is readItem giving the item in its stored encoding, nil
+// if none: checked as attr.DecodeItem checks it, and copied, not decoded.
+func (db *DB) readItemEncoded(t *table, k itemKey) ([]byte, int, error) {
+	var b []byte
+	var size int
+	_, err := db.store.View(k.row, func(raw []byte) error {
+		s, err := parseRow(raw)
+		if err != nil {
+			return err
+		}
+		if err := attr.CheckItem(s.body); err != nil {
+			return fmt.Errorf("decode item: %w", err)
+		}
+		size, b = s.size, bytes.Clone(s.body)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("table %q: %w", t.meta.Name, err)
+	}
+	return b, size, nil
+}
+
+// readItemAttributes is readItem decoding only the top-level attributes
+// names lists (sorted, without duplicates): the item holds those it has,
+// and is empty, not nil, when found without any of them.
+func (db *DB) readItemAttributes(t *table, k itemKey, names []string) (attr.Item, int, error) {
+	var it attr.Item
+	var size int
+	_, err := db.store.View(k.row, func(raw []byte) error {
+		s, err := parseRow(raw)
+		if err != nil {
+			return err
+		}
+		it = attr.Item{}
+		if err := attr.DecodeAttributes(it, s.body, names); err != nil {
+			return fmt.Errorf("decode item: %w", err)
+		}
+		size = s.size
+		return nil
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("table %q: %w", t.meta.Name, err)

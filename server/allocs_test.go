@@ -33,7 +33,7 @@ func TestAllocsServe(t *testing.T) {
 		// Overwriting an item of ~1 KB.
 		{"PutItem", 31, putBodies},
 		// Reading one back.
-		{"GetItem", 28, getBodies},
+		{"GetItem", 26, getBodies},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/", nil)
 		req.Header.Set("X-Amz-Target", targetPrefix+c.op)

@@ -33,7 +33,7 @@ func operations() map[string]opFunc {
 			return protocol.EncodeDescribeEndpoints(dst, out), nil
 		},
 		"PutItem":            handle(protocol.DecodePutItem, (*engine.DB).PutItem, protocol.EncodePutItem),
-		"GetItem":            handle(protocol.DecodeGetItem, (*engine.DB).GetItem, protocol.EncodeGetItem),
+		"GetItem":            handle(protocol.DecodeGetItem, getItemEncoded, protocol.EncodeGetItem),
 		"UpdateItem":         handle(protocol.DecodeUpdateItem, (*engine.DB).UpdateItem, protocol.EncodeUpdateItem),
 		"DeleteItem":         handle(protocol.DecodeDeleteItem, (*engine.DB).DeleteItem, protocol.EncodeDeleteItem),
 		"BatchGetItem":       handle(protocol.DecodeBatchGetItem, (*engine.DB).BatchGetItem, protocol.EncodeBatchGetItem),
@@ -102,6 +102,12 @@ func streamOperations() map[string]opFunc {
 func scanEncoded(db *engine.DB, in *dynamo.ScanInput) (*dynamo.ScanOutput, error) {
 	in.EncodedItems = true
 	return db.Scan(in)
+}
+
+// getItemEncoded is GetItem asking for its item as scanEncoded does.
+func getItemEncoded(db *engine.DB, in *dynamo.GetItemInput) (*dynamo.GetItemOutput, error) {
+	in.EncodedItem = true
+	return db.GetItem(in)
 }
 
 // queryEncoded is Query asking for its items as scanEncoded does.
