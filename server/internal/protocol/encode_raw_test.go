@@ -109,3 +109,56 @@ func TestEncodedGetItemMatchesItem(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainRun checks plainRun, eight bytes at a time, against strPlain
+// byte by byte: every byte value at every place of runs of up to 40
+// plain bytes, and random bytes.
+func TestPlainRun(t *testing.T) {
+	want := func(b []byte) int {
+		n := 0
+		for n < len(b) && strPlain[b[n]] {
+			n++
+		}
+		return n
+	}
+	check := func(b []byte) {
+		t.Helper()
+		if got, w := plainRun(b), want(b); got != w {
+			t.Fatalf("plainRun(%q) = %d, want %d", b, got, w)
+		}
+		if got, w := plainRun(string(b)), want(b); got != w {
+			t.Fatalf("plainRun(string %q) = %d, want %d", b, got, w)
+		}
+	}
+	for n := 0; n <= 40; n++ {
+		b := bytes.Repeat([]byte{'a'}, n)
+		check(b)
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				b[at] = byte(c)
+				check(b)
+			}
+			b[at] = 'a'
+		}
+	}
+	r := rand.New(rand.NewPCG(29, 8))
+	for range 20000 {
+		b := make([]byte, r.IntN(64))
+		for i := range b {
+			b[i] = byte(0x20 + r.IntN(0x60))
+			if r.IntN(40) == 0 {
+				b[i] = byte(r.IntN(256))
+			}
+		}
+		check(b)
+	}
+}
+
+func BenchmarkAppendStringBytes(b *testing.B) {
+	s := bytes.Repeat([]byte("abcdefghijklmnopqrstuvwxyz0123456789"), 28)
+	dst := make([]byte, 0, 2048)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		dst = appendStringBytes(dst[:0], s)
+	}
+}
