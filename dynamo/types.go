@@ -513,6 +513,8 @@ type GetItemInput struct {
 	// encoding, in the output's EncodedItem, which a codec can write
 	// without building a map (ScanInput's EncodedItems).
 	EncodedItem bool
+	// EncodedBuffer is ScanInput's, for EncodedItem.
+	EncodedBuffer []byte
 }
 
 // GetItemOutput is GetItem's response. Item is nil when no item has the key.

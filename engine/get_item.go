@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 
@@ -66,7 +65,7 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 	var size int
 	switch {
 	case proj == nil && in.AttributesToGet == nil && in.EncodedItem:
-		out.EncodedItem, size, err = db.readItemEncoded(t, k)
+		out.EncodedItem, size, err = db.readItemEncoded(t, k, in.EncodedBuffer)
 	case proj == nil && in.AttributesToGet == nil:
 		out.Item, size, err = db.readItem(t, k)
 	default:
@@ -111,8 +110,9 @@ func (db *DB) readItem(t *table, k itemKey) (attr.Item, int, error) {
 }
 
 // readItemEncoded is readItem giving the item in its stored encoding, nil
-// if none: checked as attr.DecodeItem checks it, and copied, not decoded.
-func (db *DB) readItemEncoded(t *table, k itemKey) ([]byte, int, error) {
+// if none: checked as attr.DecodeItem checks it, and copied, not decoded,
+// into buf if it has room.
+func (db *DB) readItemEncoded(t *table, k itemKey, buf []byte) ([]byte, int, error) {
 	var b []byte
 	var size int
 	_, err := db.store.View(k.row, func(raw []byte) error {
@@ -123,7 +123,7 @@ func (db *DB) readItemEncoded(t *table, k itemKey) ([]byte, int, error) {
 		if err := attr.CheckItem(s.body); err != nil {
 			return fmt.Errorf("decode item: %w", err)
 		}
-		size, b = s.size, bytes.Clone(s.body)
+		size, b = s.size, append(buf[:0], s.body...)
 		return nil
 	})
 	if err != nil {

@@ -171,11 +171,15 @@ func TestScanFastPathsMatch(t *testing.T) {
 
 // scanAll reads every page of a Scan with a small Limit, so that pages
 // stop inside the table, asking for encoded items or not, and returns the
-// items decoded.
+// items decoded. Encoded items are copied into a buffer of the caller's
+// as far as it goes, one buffer for every page, as the server's are.
 func scanAll(t *testing.T, db *DB, in *dynamo.ScanInput, encoded bool) []attr.Item {
 	t.Helper()
 	in.Limit = new(int32(37))
 	in.EncodedItems = encoded
+	if encoded {
+		in.EncodedBuffer = make([]byte, 0, 3000)
+	}
 	var items []attr.Item
 	for {
 		out, err := db.Scan(in)
@@ -229,6 +233,7 @@ func TestGetItemFastPathsMatch(t *testing.T) {
 			t.Fatalf("put %v: %v", it, err)
 		}
 	}
+	buf := make([]byte, 0, 400) // the encoded items' buffer: some fit
 	for i := 0; i < n+10; i++ { // the last ten are misses
 		key := attr.Item{"pk": attr.S(fmt.Sprint("p", i%7)), "sk": attr.N(fmt.Sprint(i))}
 		whole, err := db.GetItem(&dynamo.GetItemInput{TableName: "fast", Key: key})
@@ -238,7 +243,7 @@ func TestGetItemFastPathsMatch(t *testing.T) {
 		if (whole.Item == nil) != (i >= n) || whole.EncodedItem != nil {
 			t.Fatalf("item %d: Item %v, EncodedItem %x", i, whole.Item, whole.EncodedItem)
 		}
-		enc, err := db.GetItem(&dynamo.GetItemInput{TableName: "fast", Key: key, EncodedItem: true})
+		enc, err := db.GetItem(&dynamo.GetItemInput{TableName: "fast", Key: key, EncodedItem: true, EncodedBuffer: buf})
 		if err != nil {
 			t.Fatal(err)
 		}

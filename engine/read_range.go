@@ -36,6 +36,9 @@ type rangeRead struct {
 	// encoded keeps the items in their stored encoding (rangeResult's
 	// encoded) instead of decoding them; only without project and fetch.
 	encoded bool
+	// buffer is where encoded items are copied first (the input's
+	// EncodedBuffer).
+	buffer []byte
 	// fetch, for a local secondary index, replaces each index entry by
 	// its table item before the filter and the projection see it.
 	fetch func(attr.Item) (attr.Item, error)
@@ -75,7 +78,7 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 	}
 	defer it.Close()
 	var partial attr.Item // the filter's attributes of the current item
-	var chunk []byte      // where the encoded items kept are copied
+	chunk := r.buffer[:0] // where the encoded items kept are copied
 	ok := it.First()
 	if r.reverse {
 		ok = it.Last()
