@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
@@ -113,23 +114,46 @@ func (db *DB) readItem(t *table, k itemKey) (attr.Item, int, error) {
 // if none: checked as attr.DecodeItem checks it, and copied, not decoded,
 // into buf if it has room.
 func (db *DB) readItemEncoded(t *table, k itemKey, buf []byte) ([]byte, int, error) {
-	var b []byte
-	var size int
-	_, err := db.store.View(k.row, func(raw []byte) error {
-		s, err := parseRow(raw)
-		if err != nil {
-			return err
-		}
-		if err := attr.CheckItem(s.body); err != nil {
-			return fmt.Errorf("decode item: %w", err)
-		}
-		size, b = s.size, append(buf[:0], s.body...)
-		return nil
-	})
+	r := encodedReads.Get().(*encodedRead)
+	r.b = buf[:0]
+	found, err := db.store.View(k.row, r.view)
+	b, size := r.b, r.size
+	*r = encodedRead{view: r.view}
+	encodedReads.Put(r)
 	if err != nil {
 		return nil, 0, fmt.Errorf("table %q: %w", t.meta.Name, err)
 	}
+	if !found {
+		return nil, 0, nil
+	}
 	return b, size, nil
+}
+
+// encodedRead is readItemEncoded's reading of a row: its view method,
+// bound once and kept with it in a pool, is what storage's View calls,
+// so that a read allocates no closure.
+type encodedRead struct {
+	b    []byte // the item's encoding, appended
+	size int
+	view func(raw []byte) error
+}
+
+var encodedReads = sync.Pool{New: func() any {
+	r := new(encodedRead)
+	r.view = r.read
+	return r
+}}
+
+func (r *encodedRead) read(raw []byte) error {
+	s, err := parseRow(raw)
+	if err != nil {
+		return err
+	}
+	if err := attr.CheckItem(s.body); err != nil {
+		return fmt.Errorf("decode item: %w", err)
+	}
+	r.size, r.b = s.size, append(r.b, s.body...)
+	return nil
 }
 
 // readItemAttributes is readItem decoding only the top-level attributes

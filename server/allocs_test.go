@@ -36,9 +36,9 @@ func TestAllocsServe(t *testing.T) {
 		// Overwriting an item of ~1 KB.
 		{"PutItem", 31, putBodies},
 		// Reading one back.
-		{"GetItem", 25, getBodies},
+		{"GetItem", 22, getBodies},
 		// 20 of those items from a start key.
-		{"Scan", 45, scanBodies},
+		{"Scan", 40, scanBodies},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/", nil)
 		req.Header.Set("X-Amz-Target", targetPrefix+c.op)
