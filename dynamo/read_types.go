@@ -51,6 +51,11 @@ type ScanInput struct {
 	// encoding, in the output's EncodedItems, which a codec can write
 	// without building maps.
 	EncodedItems bool
+	// EncodedBuffer, dynago's own too, is where the items returned
+	// encoded are copied, as far as its capacity goes (further items go
+	// to memory of the engine's): the output's EncodedItems may alias
+	// it, so its owner reuses it only once done with the output.
+	EncodedBuffer []byte
 }
 
 // ScanOutput is Scan's response. Items is nil for Select COUNT.
@@ -94,8 +99,9 @@ type QueryInput struct {
 	EmptyExpressions          Exprs // expressions present but empty
 	// ValueError: see ValueError in validation_order.go.
 	ValueError error
-	// EncodedItems is ScanInput's.
-	EncodedItems bool
+	// EncodedItems and EncodedBuffer are ScanInput's.
+	EncodedItems  bool
+	EncodedBuffer []byte
 }
 
 // QueryOutput is Query's response. Items is nil for Select COUNT.

@@ -508,12 +508,23 @@ type GetItemInput struct {
 	EmptyExpressions         Exprs // expressions present but empty
 	// ValueError: see ValueError in validation_order.go.
 	ValueError error
+	// EncodedItem is dynago's own, no member of DynamoDB's: it asks for
+	// the item, when it is returned whole (no projection), as its stored
+	// encoding, in the output's EncodedItem, which a codec can write
+	// without building a map (ScanInput's EncodedItems).
+	EncodedItem bool
+	// EncodedBuffer is ScanInput's, for EncodedItem.
+	EncodedBuffer []byte
 }
 
 // GetItemOutput is GetItem's response. Item is nil when no item has the key.
 type GetItemOutput struct {
 	Item             attr.Item
 	ConsumedCapacity *ConsumedCapacity
+	// EncodedItem, when the input asked for it and the item is found and
+	// returned whole, holds the item in attr's encoding (AppendItem's
+	// output, read with attr.RawItem) in place of Item, which is then nil.
+	EncodedItem []byte
 }
 
 // DeleteItemInput is DeleteItem's request.

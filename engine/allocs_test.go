@@ -70,7 +70,7 @@ func TestAllocsItemPaths(t *testing.T) {
 			get++
 		}},
 		// The newest 20 items of a partition.
-		{"Query", 82, func() {
+		{"Query", 80, func() {
 			out, err := db.Query(query)
 			if err != nil || len(out.Items) != 20 {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -167,9 +168,12 @@ func newTable(m tableMeta) *table {
 		t.indexes = append(t.indexes, newIndex(im, types))
 	}
 	sort.Slice(t.indexes, func(i, j int) bool { return t.indexes[i].meta.Name < t.indexes[j].meta.Name })
-	t.primary.rowKey = t.rowKeyOf(t.primary)
-	for _, ix := range t.indexes {
+	for _, ix := range append([]*index{t.primary}, t.indexes...) {
 		ix.rowKey = t.rowKeyOf(ix)
+		for _, a := range ix.rowKey {
+			ix.rowKeyNames = append(ix.rowKeyNames, a.name)
+		}
+		slices.Sort(ix.rowKeyNames)
 	}
 	t.schema = schemaOf(t)
 	t.denies = compilePolicies(m.Policies)

@@ -282,7 +282,8 @@ func compileRead(r readRequest) (readExprs, error) {
 // checkMixing refuses a Query or Scan that carries both legacy and
 // expression parameters.
 func (r readRequest) checkMixing() error {
-	var legacy, modern []string
+	var legacyRoom, modernRoom [4]string
+	legacy, modern := legacyRoom[:0], modernRoom[:0]
 	if r.attributesToGet != nil {
 		legacy = append(legacy, "AttributesToGet")
 	}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
@@ -60,11 +62,29 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 			return nil, err
 		}
 	}
-	it, size, err := db.readItem(t, k)
+	out := &dynamo.GetItemOutput{}
+	var size int
+	switch {
+	case proj == nil && in.AttributesToGet == nil && in.EncodedItem:
+		out.EncodedItem, size, err = db.readItemEncoded(t, k, in.EncodedBuffer)
+	case proj == nil && in.AttributesToGet == nil:
+		out.Item, size, err = db.readItem(t, k)
+	default:
+		// Only the attributes the projection reads are decoded.
+		var names []string
+		if proj != nil {
+			names = proj.SortedTopLevel()
+		} else {
+			// Without duplicates (checkAttributesToGet).
+			names = slices.Sorted(slices.Values(in.AttributesToGet))
+		}
+		var it attr.Item
+		it, size, err = db.readItemAttributes(t, k, names)
+		out.Item = shape(it, proj, in.AttributesToGet)
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := &dynamo.GetItemOutput{Item: shape(it, proj, in.AttributesToGet)}
 	out.ConsumedCapacity = db.consumed(t, in.ReturnConsumedCapacity, readUnits(size, in.ConsistentRead))
 	return out, nil
 }
@@ -83,6 +103,76 @@ func (db *DB) readItem(t *table, k itemKey) (attr.Item, int, error) {
 		size = s.size
 		it, err = s.Item()
 		return err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("table %q: %w", t.meta.Name, err)
+	}
+	return it, size, nil
+}
+
+// readItemEncoded is readItem giving the item in its stored encoding, nil
+// if none: checked as attr.DecodeItem checks it, and copied, not decoded,
+// into buf if it has room.
+func (db *DB) readItemEncoded(t *table, k itemKey, buf []byte) ([]byte, int, error) {
+	r := encodedReads.Get().(*encodedRead)
+	r.b = buf[:0]
+	found, err := db.store.View(k.row, r.view)
+	b, size := r.b, r.size
+	*r = encodedRead{view: r.view}
+	encodedReads.Put(r)
+	if err != nil {
+		return nil, 0, fmt.Errorf("table %q: %w", t.meta.Name, err)
+	}
+	if !found {
+		return nil, 0, nil
+	}
+	return b, size, nil
+}
+
+// encodedRead is readItemEncoded's reading of a row: its view method,
+// bound once and kept with it in a pool, is what storage's View calls,
+// so that a read allocates no closure.
+type encodedRead struct {
+	b    []byte // the item's encoding, appended
+	size int
+	view func(raw []byte) error
+}
+
+var encodedReads = sync.Pool{New: func() any {
+	r := new(encodedRead)
+	r.view = r.read
+	return r
+}}
+
+func (r *encodedRead) read(raw []byte) error {
+	s, err := parseRow(raw)
+	if err != nil {
+		return err
+	}
+	if err := attr.CheckItem(s.body); err != nil {
+		return fmt.Errorf("decode item: %w", err)
+	}
+	r.size, r.b = s.size, append(r.b, s.body...)
+	return nil
+}
+
+// readItemAttributes is readItem decoding only the top-level attributes
+// names lists (sorted, without duplicates): the item holds those it has,
+// and is empty, not nil, when found without any of them.
+func (db *DB) readItemAttributes(t *table, k itemKey, names []string) (attr.Item, int, error) {
+	var it attr.Item
+	var size int
+	_, err := db.store.View(k.row, func(raw []byte) error {
+		s, err := parseRow(raw)
+		if err != nil {
+			return err
+		}
+		it = attr.Item{}
+		if err := attr.DecodeAttributes(it, s.body, names); err != nil {
+			return fmt.Errorf("decode item: %w", err)
+		}
+		size = s.size
+		return nil
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("table %q: %w", t.meta.Name, err)

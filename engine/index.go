@@ -74,6 +74,9 @@ type index struct {
 	// the table's not among them (rowKeyOf, set by newTable). A start key
 	// holds exactly these, and so does a LastEvaluatedKey.
 	rowKey []keyAttr
+	// rowKeyNames are rowKey's names, sorted: the attributes a page's
+	// last item is decoded for, its LastEvaluatedKey.
+	rowKeyNames []string
 }
 
 // multi reports whether the index key has more than one HASH or RANGE

@@ -156,6 +156,7 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 	var fetchUnits float64
 	db.shapeRead(ks, &r, in.Select, in.Limit, x, in.AttributesToGet, in.ConsistentRead, &fetchUnits)
 	r.encoded = in.EncodedItems && r.project == nil && r.fetch == nil && !r.countOnly
+	r.buffer = in.EncodedBuffer
 	if start != nil {
 		r.resume(start)
 	}

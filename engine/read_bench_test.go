@@ -196,3 +196,26 @@ func BenchmarkScanPage(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGetItemProjected reads two attributes, one top-level and one
+// nested, of BenchmarkGetItem's items of about 1 KB.
+func BenchmarkGetItemProjected(b *testing.B) {
+	db := mustOpen(b, Options{InMemory: true})
+	mustCreate(b, db, "bench", false)
+	keys := make([]attr.Item, 1024)
+	for i := range keys {
+		pk := fmt.Sprintf("key-%d", i)
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "bench", Item: item1KB(pk)}); err != nil {
+			b.Fatal(err)
+		}
+		keys[i] = attr.Item{"pk": attr.S(pk)}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := db.GetItem(&dynamo.GetItemInput{TableName: "bench", Key: keys[i%len(keys)], ProjectionExpression: "price, dims.w"})
+		if err != nil || len(out.Item) != 2 {
+			b.Fatal(err)
+		}
+	}
+}

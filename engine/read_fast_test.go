@@ -171,11 +171,15 @@ func TestScanFastPathsMatch(t *testing.T) {
 
 // scanAll reads every page of a Scan with a small Limit, so that pages
 // stop inside the table, asking for encoded items or not, and returns the
-// items decoded.
+// items decoded. Encoded items are copied into a buffer of the caller's
+// as far as it goes, one buffer for every page, as the server's are.
 func scanAll(t *testing.T, db *DB, in *dynamo.ScanInput, encoded bool) []attr.Item {
 	t.Helper()
 	in.Limit = new(int32(37))
 	in.EncodedItems = encoded
+	if encoded {
+		in.EncodedBuffer = make([]byte, 0, 3000)
+	}
 	var items []attr.Item
 	for {
 		out, err := db.Scan(in)
@@ -200,5 +204,82 @@ func scanAll(t *testing.T, db *DB, in *dynamo.ScanInput, encoded bool) []attr.It
 			return items
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// TestGetItemFastPathsMatch checks, on random items of every type, that
+// GetItem's item in its stored encoding is the item it returns decoded,
+// and that a projection, given only the attributes it reads, gives what
+// it gives on the whole item.
+func TestGetItemFastPathsMatch(t *testing.T) {
+	db := mustOpen(t, Options{InMemory: true})
+	mustCreate(t, db, "fast", true)
+	r := rand.New(rand.NewPCG(29, 5))
+	names := []string{"s", "n", "b", "flag", "nul", "m", "l", "ss", "ns", "bs", "x"}
+	projections := []string{
+		"s", "pk, sk", "m.k0", "l[1], l[0]", "x, s, n, b", "#f, nul, ss, ns, bs",
+		"m.k1.k0, m.k2[0], l[0].k1", "nothere", "sk, m, l, flag",
+	}
+	toGet := [][]string{{"s"}, {"pk", "sk"}, {"x", "m", "b"}, {"nothere"}, {"ss", "ns", "bs", "nul", "flag", "l"}}
+	const n = 300
+	for i := 0; i < n; i++ {
+		it := attr.Item{"pk": attr.S(fmt.Sprint("p", i%7)), "sk": attr.N(fmt.Sprint(i))}
+		for _, name := range names {
+			if r.IntN(5) > 0 {
+				it[name] = randomAttr(r, 1)
+			}
+		}
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "fast", Item: it}); err != nil {
+			t.Fatalf("put %v: %v", it, err)
+		}
+	}
+	buf := make([]byte, 0, 400) // the encoded items' buffer: some fit
+	for i := 0; i < n+10; i++ { // the last ten are misses
+		key := attr.Item{"pk": attr.S(fmt.Sprint("p", i%7)), "sk": attr.N(fmt.Sprint(i))}
+		whole, err := db.GetItem(&dynamo.GetItemInput{TableName: "fast", Key: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (whole.Item == nil) != (i >= n) || whole.EncodedItem != nil {
+			t.Fatalf("item %d: Item %v, EncodedItem %x", i, whole.Item, whole.EncodedItem)
+		}
+		enc, err := db.GetItem(&dynamo.GetItemInput{TableName: "fast", Key: key, EncodedItem: true, EncodedBuffer: buf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if enc.Item != nil || (enc.EncodedItem == nil) != (i >= n) {
+			t.Fatalf("item %d encoded: Item %v, EncodedItem %x", i, enc.Item, enc.EncodedItem)
+		}
+		if want := attr.AppendItem(nil, whole.Item); whole.Item != nil && !bytes.Equal(enc.EncodedItem, want) {
+			t.Fatalf("item %d: encoded %x, want %x", i, enc.EncodedItem, want)
+		}
+		for _, p := range projections {
+			in := &dynamo.GetItemInput{TableName: "fast", Key: key, ProjectionExpression: p, EncodedItem: true}
+			if strings.Contains(p, "#f") {
+				in.ExpressionAttributeNames = map[string]string{"#f": "flag"}
+			}
+			out, err := db.GetItem(in)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			c, err := expr.Compile(expr.Input{Operation: expr.OpGetItem, Projection: p, Names: in.ExpressionAttributeNames})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.Projection.Apply(whole.Item)
+			if out.EncodedItem != nil || (out.Item == nil) != (want == nil) || !bytes.Equal(attr.AppendItem(nil, out.Item), attr.AppendItem(nil, want)) {
+				t.Fatalf("item %d, %s: %v, want %v", i, p, out.Item, want)
+			}
+		}
+		for _, names := range toGet {
+			out, err := db.GetItem(&dynamo.GetItemInput{TableName: "fast", Key: key, AttributesToGet: names, EncodedItem: true})
+			if err != nil {
+				t.Fatalf("%v: %v", names, err)
+			}
+			want := project(whole.Item, names)
+			if out.EncodedItem != nil || (out.Item == nil) != (want == nil) || !bytes.Equal(attr.AppendItem(nil, out.Item), attr.AppendItem(nil, want)) {
+				t.Fatalf("item %d, %v: %v, want %v", i, names, out.Item, want)
+			}
+		}
 	}
 }

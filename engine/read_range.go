@@ -36,6 +36,13 @@ type rangeRead struct {
 	// encoded keeps the items in their stored encoding (rangeResult's
 	// encoded) instead of decoding them; only without project and fetch.
 	encoded bool
+	// buffer is where encoded items are copied first (the input's
+	// EncodedBuffer).
+	buffer []byte
+	// lastNames, sorted, are the attributes of the page's last item that
+	// its LastEvaluatedKey reads: unless the item is decoded whole
+	// anyway, only those are. nil decodes it whole.
+	lastNames []string
 	// fetch, for a local secondary index, replaces each index entry by
 	// its table item before the filter and the projection see it.
 	fetch func(attr.Item) (attr.Item, error)
@@ -75,7 +82,10 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 	}
 	defer it.Close()
 	var partial attr.Item // the filter's attributes of the current item
-	var chunk []byte      // where the encoded items kept are copied
+	chunk := r.buffer[:0] // where the encoded items kept are copied
+	if r.encoded && r.limit > 0 {
+		res.encoded = make([][]byte, 0, min(r.limit, 128))
+	}
 	ok := it.First()
 	if r.reverse {
 		ok = it.Last()
@@ -116,11 +126,16 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 			}
 			res.encoded = append(res.encoded, copyInto(&chunk, s.body))
 		}
-		whole := r.fetch != nil || stop || returned && !r.encoded
+		whole := r.fetch != nil || returned && !r.encoded || stop && r.lastNames == nil
 		var item attr.Item
 		if whole {
 			if item, err = s.Item(); err != nil {
 				return res, fmt.Errorf("table %q: %w", t.meta.Name, err)
+			}
+		} else if stop {
+			item = attr.Item{}
+			if err := attr.DecodeAttributes(item, s.body, r.lastNames); err != nil {
+				return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
 			}
 		}
 		if r.fetch != nil {
@@ -269,6 +284,7 @@ func checkSelect(sel, index string, attributesToGet []string, projectionExpr str
 // of the table made to complete LSI items (fetchUnits, added to by
 // r.fetch while the page is read).
 func (db *DB) readPage(ks keyspace, r rangeRead, capacityMode string, consistent bool, fetchUnits *float64) (*dynamo.ScanOutput, error) {
+	r.lastNames = ks.ix.rowKeyNames
 	res, err := db.readRange(ks.t, r)
 	if err != nil {
 		return nil, err

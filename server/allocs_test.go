@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// Allocation ceilings of the whole server path of GetItem and PutItem,
-// from the HTTP request to the response bytes, through ServeHTTP without
-// a socket (the setup of BenchmarkServeGetItem and BenchmarkServePutItem).
+// Allocation ceilings of the whole server path of GetItem, PutItem and a
+// Scan page, from the HTTP request to the response bytes, through
+// ServeHTTP without a socket (the setup of BenchmarkServeGetItem,
+// BenchmarkServePutItem and BenchmarkServeScanPage).
 // Allocations per call are deterministic, unlike time, so these fail on a
 // regression without timing anything; the many runs averaged dilute the
 // odd allocation of the store's background work below one a call. Each
@@ -21,9 +22,11 @@ func TestAllocsServe(t *testing.T) {
 	h := benchServer(t)
 	getBodies := make([][]byte, 64)
 	putBodies := make([][]byte, 64)
+	scanBodies := make([][]byte, 64)
 	for i := range getBodies {
 		getBodies[i] = []byte(fmt.Sprintf(`{"TableName":"bench","Key":{"pk":{"S":"key-%d"}}}`, i))
 		putBodies[i] = []byte(putBody(i))
+		scanBodies[i] = []byte(fmt.Sprintf(`{"TableName":"bench","Limit":20,"ExclusiveStartKey":{"pk":{"S":"key-%d"}}}`, i*10))
 	}
 	for _, c := range []struct {
 		op      string
@@ -33,7 +36,9 @@ func TestAllocsServe(t *testing.T) {
 		// Overwriting an item of ~1 KB.
 		{"PutItem", 31, putBodies},
 		// Reading one back.
-		{"GetItem", 28, getBodies},
+		{"GetItem", 22, getBodies},
+		// 20 of those items from a start key.
+		{"Scan", 40, scanBodies},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/", nil)
 		req.Header.Set("X-Amz-Target", targetPrefix+c.op)

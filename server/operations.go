@@ -33,13 +33,13 @@ func operations() map[string]opFunc {
 			return protocol.EncodeDescribeEndpoints(dst, out), nil
 		},
 		"PutItem":            handle(protocol.DecodePutItem, (*engine.DB).PutItem, protocol.EncodePutItem),
-		"GetItem":            handle(protocol.DecodeGetItem, (*engine.DB).GetItem, protocol.EncodeGetItem),
+		"GetItem":            handleBuffered(protocol.DecodeGetItem, getItemEncoded, protocol.EncodeGetItem),
 		"UpdateItem":         handle(protocol.DecodeUpdateItem, (*engine.DB).UpdateItem, protocol.EncodeUpdateItem),
 		"DeleteItem":         handle(protocol.DecodeDeleteItem, (*engine.DB).DeleteItem, protocol.EncodeDeleteItem),
 		"BatchGetItem":       handle(protocol.DecodeBatchGetItem, (*engine.DB).BatchGetItem, protocol.EncodeBatchGetItem),
 		"BatchWriteItem":     handle(protocol.DecodeBatchWriteItem, (*engine.DB).BatchWriteItem, protocol.EncodeBatchWriteItem),
-		"Query":              handle(protocol.DecodeQuery, queryEncoded, protocol.EncodeQuery),
-		"Scan":               handle(protocol.DecodeScan, scanEncoded, protocol.EncodeScan),
+		"Query":              handleBuffered(protocol.DecodeQuery, queryEncoded, protocol.EncodeQuery),
+		"Scan":               handleBuffered(protocol.DecodeScan, scanEncoded, protocol.EncodeScan),
 		"TransactWriteItems": handle(protocol.DecodeTransactWriteItems, (*engine.DB).TransactWriteItems, protocol.EncodeTransactWriteItems),
 		"TransactGetItems":   handle(protocol.DecodeTransactGetItems, (*engine.DB).TransactGetItems, protocol.EncodeTransactGetItems),
 		"UpdateTimeToLive":   handle(protocol.DecodeUpdateTimeToLive, (*engine.DB).UpdateTimeToLive, protocol.EncodeUpdateTimeToLive),
@@ -98,15 +98,22 @@ func streamOperations() map[string]opFunc {
 }
 
 // scanEncoded is Scan asking for the items it returns whole in their
-// stored encoding, which EncodeScan writes without decoding them.
-func scanEncoded(db *engine.DB, in *dynamo.ScanInput) (*dynamo.ScanOutput, error) {
-	in.EncodedItems = true
+// stored encoding, copied into buf as far as it goes, which EncodeScan
+// writes without decoding them.
+func scanEncoded(db *engine.DB, in *dynamo.ScanInput, buf []byte) (*dynamo.ScanOutput, error) {
+	in.EncodedItems, in.EncodedBuffer = true, buf
 	return db.Scan(in)
 }
 
+// getItemEncoded is GetItem asking for its item as scanEncoded does.
+func getItemEncoded(db *engine.DB, in *dynamo.GetItemInput, buf []byte) (*dynamo.GetItemOutput, error) {
+	in.EncodedItem, in.EncodedBuffer = true, buf
+	return db.GetItem(in)
+}
+
 // queryEncoded is Query asking for its items as scanEncoded does.
-func queryEncoded(db *engine.DB, in *dynamo.QueryInput) (*dynamo.QueryOutput, error) {
-	in.EncodedItems = true
+func queryEncoded(db *engine.DB, in *dynamo.QueryInput, buf []byte) (*dynamo.QueryOutput, error) {
+	in.EncodedItems, in.EncodedBuffer = true, buf
 	return db.Query(in)
 }
 
@@ -116,6 +123,28 @@ func handle[In, Out any](
 	decode func([]byte) (*In, error),
 	run func(*engine.DB, *In) (*Out, error),
 	encode func([]byte, *Out) []byte,
+) opFunc {
+	return handleWith(decode, func(db *engine.DB, in *In, _ []byte) (*Out, error) { return run(db, in) }, encode, false)
+}
+
+// handleBuffered is handle for an operation whose engine call is given a
+// buffer of the item pool (getItemBuf) to copy the items it returns into
+// (the inputs' EncodedBuffer): the buffer goes back to the pool once the
+// output, which may alias it, is encoded.
+func handleBuffered[In, Out any](
+	decode func([]byte) (*In, error),
+	run func(*engine.DB, *In, []byte) (*Out, error),
+	encode func([]byte, *Out) []byte,
+) opFunc {
+	return handleWith(decode, run, encode, true)
+}
+
+// handleWith is handle, or with buffered handleBuffered.
+func handleWith[In, Out any](
+	decode func([]byte) (*In, error),
+	run func(*engine.DB, *In, []byte) (*Out, error),
+	encode func([]byte, *Out) []byte,
+	buffered bool,
 ) opFunc {
 	return func(s *Server, c *inflight, body, dst []byte) ([]byte, error) {
 		in, err := decode(body)
@@ -138,7 +167,12 @@ func handle[In, Out any](
 				asked = askCapacity(in)
 			}
 		}
-		out, err := run(c.db, in)
+		var buf []byte
+		if buffered {
+			buf = getItemBuf()
+			defer putItemBuf(buf)
+		}
+		out, err := run(c.db, in, buf)
 		if err != nil {
 			return dst, err
 		}

@@ -287,6 +287,31 @@ var (
 	boxPool = sync.Pool{New: func() any { return new([]byte) }}
 )
 
+// itemPool holds the buffers of itemBufBytes that a read copies the items
+// it returns whole into (handleBuffered), boxed as bufPool's are: a page
+// of 20 items of 1 KB fits in one, and a larger page takes one and then
+// memory of the engine's.
+var (
+	itemPool    = sync.Pool{New: func() any { b := make([]byte, 0, itemBufBytes); return &b }}
+	itemBoxPool = sync.Pool{New: func() any { return new([]byte) }}
+)
+
+const itemBufBytes = 64 << 10
+
+func getItemBuf() []byte {
+	box := itemPool.Get().(*[]byte)
+	b := (*box)[:0]
+	*box = nil
+	itemBoxPool.Put(box)
+	return b
+}
+
+func putItemBuf(b []byte) {
+	box := itemBoxPool.Get().(*[]byte)
+	*box = b[:0]
+	itemPool.Put(box)
+}
+
 func getBuf() []byte {
 	box := bufPool.Get().(*[]byte)
 	b := (*box)[:0]

@@ -246,6 +246,7 @@ func (p *parsed) pathTree(paths [][]PathElem) *pathNode {
 		return t
 	}
 	t := buildTree(paths)
+	t.names = sortedNames(t)
 	p.tree.Store(t)
 	return t
 }

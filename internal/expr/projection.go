@@ -24,6 +24,9 @@ type pathNode struct {
 	leaf    bool
 	action  int // update trees: the action at a leaf
 	kids    []*pathNode
+	// names, at the root of a tree kept with its parse only, are the
+	// kids' names, sorted (sortedNames).
+	names []string
 }
 
 // buildTree builds the tree of paths, which must neither overlap nor
@@ -52,6 +55,16 @@ func buildTree(paths [][]PathElem) *pathNode {
 	}
 	sortKids(root)
 	return root
+}
+
+// sortedNames returns the names of n's kids, sorted.
+func sortedNames(n *pathNode) []string {
+	names := make([]string, len(n.kids))
+	for i, k := range n.kids {
+		names[i] = k.name
+	}
+	slices.Sort(names)
+	return names
 }
 
 func sortKids(n *pathNode) {
@@ -96,6 +109,15 @@ func (p *Projection) TopLevel() []string {
 		names = append(names, k.name)
 	}
 	return names
+}
+
+// SortedTopLevel returns the distinct top-level attribute names the
+// projection reads, sorted. They must not be modified.
+func (p *Projection) SortedTopLevel() []string {
+	if p.root.names != nil {
+		return p.root.names
+	}
+	return sortedNames(p.root)
 }
 
 // Apply returns the parts of item the projection names. Nested paths keep

@@ -50,11 +50,11 @@ func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if strPlain[c] {
-			i++
-			continue
+		i += plainRun(s[i:])
+		if i == len(s) {
+			break
 		}
+		c := s[i]
 		if c < utf8.RuneSelf {
 			dst = append(dst, s[start:i]...)
 			switch c {
@@ -297,12 +297,38 @@ func appendRawValue(dst []byte, r *attr.Raw) []byte {
 // appendStringBytes is appendString for bytes: those that need no escape,
 // the common case, are appended as they are, without a string's copy.
 func appendStringBytes(dst []byte, b []byte) []byte {
-	for _, c := range b {
-		if !strPlain[c] {
-			return appendString(dst, string(b))
-		}
+	if plainRun(b) < len(b) {
+		return appendString(dst, string(b))
 	}
 	dst = append(dst, '"')
 	dst = append(dst, b...)
 	return append(dst, '"')
+}
+
+// plainRun returns the length of the run of bytes at the start of s that
+// stand for themselves in a JSON string (strPlain), reading eight bytes
+// at a time: a word has none of the others when no byte is under 0x20,
+// none has its high bit set, and none is a quote or a backslash (a byte
+// of the word xor that byte repeated is zero). Each test subtracts 1 (or
+// 0x20) from every byte and keeps the high bits that the subtraction set
+// in bytes where it was clear: a borrow can set one only in a byte above
+// a byte that tested true, so a word tests true exactly when one of its
+// bytes does.
+func plainRun[T string | []byte](s T) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; len(s)-i >= 8; i += 8 {
+		t := s[i : i+8]
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+		q := w ^ (ones * '"')
+		b := w ^ (ones * '\\')
+		if (w|(w-ones*0x20)&^w|(q-ones)&^q|(b-ones)&^b)&highs != 0 {
+			break
+		}
+	}
+	for i < len(s) && strPlain[s[i]] {
+		i++
+	}
+	return i
 }

@@ -464,12 +464,18 @@ func EncodeUpdateItem(dst []byte, out *dynamo.UpdateItemOutput) []byte {
 }
 
 // EncodeGetItem appends GetItem's response body to dst: {} when no item
-// has the key, plus ConsumedCapacity when set.
+// has the key, plus ConsumedCapacity when set. An item given in attr's
+// encoding (EncodedItem) is written from it.
 func EncodeGetItem(dst []byte, out *dynamo.GetItemOutput) []byte {
 	dst = append(dst, '{')
 	if out != nil {
 		dst = consumedMember(dst, out.ConsumedCapacity)
-		dst = itemMember(dst, "Item", out.Item)
+		if out.EncodedItem != nil {
+			r := attr.RawItem(out.EncodedItem)
+			dst = appendRawItem(member(dst, "Item"), &r)
+		} else {
+			dst = itemMember(dst, "Item", out.Item)
+		}
 	}
 	return append(dst, '}')
 }
