@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// Allocation ceilings of the whole server path of GetItem and PutItem,
-// from the HTTP request to the response bytes, through ServeHTTP without
-// a socket (the setup of BenchmarkServeGetItem and BenchmarkServePutItem).
+// Allocation ceilings of the whole server path of GetItem and of the
+// single-item and transactional writes, from the HTTP request to the
+// response bytes, through ServeHTTP without a socket (the setup of
+// BenchmarkServeGetItem, BenchmarkServePutItem and BenchmarkServeWrite).
 // Allocations per call are deterministic, unlike time, so these fail on a
 // regression without timing anything; the many runs averaged dilute the
 // odd allocation of the store's background work below one a call. Each
@@ -19,6 +20,7 @@ import (
 // count (the failure message and -v print it).
 func TestAllocsServe(t *testing.T) {
 	h := benchServer(t)
+	call(t, h, "PutItem", putBody(1000))
 	getBodies := make([][]byte, 64)
 	putBodies := make([][]byte, 64)
 	for i := range getBodies {
@@ -34,6 +36,14 @@ func TestAllocsServe(t *testing.T) {
 		{"PutItem", 31, putBodies},
 		// Reading one back.
 		{"GetItem", 28, getBodies},
+		// SET v = :v ADD n :one on an item that must exist.
+		{"UpdateItem", 49, writeBodies("UpdateItem", 64)},
+		// Two updates in one transaction, ADD bal :d each, with the
+		// same condition.
+		{"TransactWriteItems", 95, writeBodies("TransactWriteItems", 64)},
+		// Deleting an item that exists: each of the 1,001 calls (the
+		// first is a warm-up) deletes another of key-0 to key-1000.
+		{"DeleteItem", 27, writeBodies("DeleteItem", 1001)},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/", nil)
 		req.Header.Set("X-Amz-Target", targetPrefix+c.op)

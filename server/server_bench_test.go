@@ -20,7 +20,12 @@ func benchServer(b testing.TB) *Server {
 // benchServerWith is benchServer with the Config cfg returns for its
 // database.
 func benchServerWith(b testing.TB, cfg func(*engine.DB) Config) *Server {
-	db, err := engine.Open(engine.Options{InMemory: true})
+	return benchServerOn(b, engine.Options{InMemory: true}, cfg)
+}
+
+// benchServerOn is benchServerWith on a database opened with opts.
+func benchServerOn(b testing.TB, opts engine.Options, cfg func(*engine.DB) Config) *Server {
+	db, err := engine.Open(opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -81,6 +86,12 @@ func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (w *discardWriter) WriteHeader(code int)        { w.code = code }
 
 func serveBench(b *testing.B, h http.Handler, op string, bodies [][]byte) {
+	serveBenchRefill(b, h, op, bodies, nil)
+}
+
+// serveBenchRefill is serveBench calling refill, if not nil, with the
+// timer stopped, after each round of the bodies.
+func serveBenchRefill(b *testing.B, h http.Handler, op string, bodies [][]byte, refill func()) {
 	req := httptest.NewRequest(http.MethodPost, "/", nil)
 	req.Header.Set("X-Amz-Target", targetPrefix+op)
 	req.Header.Set("Content-Type", contentType)
@@ -88,6 +99,11 @@ func serveBench(b *testing.B, h http.Handler, op string, bodies [][]byte) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		if refill != nil && i > 0 && i%len(bodies) == 0 {
+			b.StopTimer()
+			refill()
+			b.StartTimer()
+		}
 		body := bodies[i%len(bodies)]
 		req.Body = readCloser{bytes.NewReader(body)}
 		req.ContentLength = int64(len(body))
