@@ -265,8 +265,13 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 		return 0, err
 	}
 	db.stageUndo(b, t, k.row, old)
-	if err := b.AddCounters(metaStatsKey(t.meta.ID), countDelta, int64(newSize-old.size)); err != nil {
-		return 0, err
+	// An item replaced by one of its size (an overwrite, most updates)
+	// changes neither counter: adding zeros would only cost the store a
+	// write.
+	if countDelta != 0 || newSize != old.size {
+		if err := b.AddCounters(t.statsKey, countDelta, int64(newSize-old.size)); err != nil {
+			return 0, err
+		}
 	}
 	return newSize, nil
 }

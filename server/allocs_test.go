@@ -33,17 +33,17 @@ func TestAllocsServe(t *testing.T) {
 		bodies  [][]byte
 	}{
 		// Overwriting an item of ~1 KB.
-		{"PutItem", 31, putBodies},
+		{"PutItem", 29, putBodies},
 		// Reading one back.
 		{"GetItem", 28, getBodies},
 		// SET v = :v ADD n :one on an item that must exist.
-		{"UpdateItem", 49, writeBodies("UpdateItem", 64)},
+		{"UpdateItem", 47, writeBodies("UpdateItem", 64)},
 		// Two updates in one transaction, ADD bal :d each, with the
 		// same condition.
-		{"TransactWriteItems", 95, writeBodies("TransactWriteItems", 64)},
+		{"TransactWriteItems", 93, writeBodies("TransactWriteItems", 64)},
 		// Deleting an item that exists: each of the 1,001 calls (the
 		// first is a warm-up) deletes another of key-0 to key-1000.
-		{"DeleteItem", 27, writeBodies("DeleteItem", 1001)},
+		{"DeleteItem", 26, writeBodies("DeleteItem", 1001)},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/", nil)
 		req.Header.Set("X-Amz-Target", targetPrefix+c.op)
