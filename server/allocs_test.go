@@ -37,10 +37,10 @@ func TestAllocsServe(t *testing.T) {
 		// Reading one back.
 		{"GetItem", 28, getBodies},
 		// SET v = :v ADD n :one on an item that must exist.
-		{"UpdateItem", 47, writeBodies("UpdateItem", 64)},
+		{"UpdateItem", 43, writeBodies("UpdateItem", 64)},
 		// Two updates in one transaction, ADD bal :d each, with the
 		// same condition.
-		{"TransactWriteItems", 84, writeBodies("TransactWriteItems", 64)},
+		{"TransactWriteItems", 78, writeBodies("TransactWriteItems", 64)},
 		// Deleting an item that exists: each of the 1,001 calls (the
 		// first is a warm-up) deletes another of key-0 to key-1000.
 		{"DeleteItem", 26, writeBodies("DeleteItem", 1001)},
