@@ -45,6 +45,10 @@ Workloads:
             with :d -1 for the first and 1 for the second, a transfer (the
             bal of all items sums to zero). A transaction the server cancels,
             say for a conflict with another, counts as a failed call
+  delete    DeleteItem of such a key, preloaded, and with the client's next
+            call PutItem of that item back: every other call a delete of an
+            item that exists, every other a put; a client that stops after
+            a delete puts its item back, uncounted
   query     the newest --page-size items of a collection drawn uniformly from
             --partitions: Query pk = :p, ScanIndexForward false, Limit --page-size
   scan      the next page (Limit --page-size) of a parallel scan in which each
@@ -53,7 +57,7 @@ Workloads:
             at the end: together the clients read the whole table over and over
 
 Each client is a goroutine making one call at a time, with items of
---item-size bytes. put, get, mixed, update and transact use the table
+--item-size bytes. put, get, mixed, update, transact and delete use the table
 --table (hash key "pk", a string), filled with every key before the
 first of them other than put. query and scan use the table --table plus
 "-sorted" (hash key "pk" and range key "sk", both strings), filled before
@@ -65,7 +69,7 @@ Tables are created if missing and deleted at the end unless --keep; an
 existing table must have the key described. Preloading is BatchWriteItem
 from --clients goroutines, with progress on stderr.
 
-Output, one line per workload; mixed adds a line per operation, several
+Output, one line per workload; mixed and delete add a line per operation, several
 endpoints a line per endpoint, Linux a line of CPU use (below), query and
 scan an items/s column, the items returned per second:
 
@@ -122,14 +126,14 @@ func runBench(env *Env, args []string) error {
 	fs.DurationVar(&c.Duration, "duration", bench.DefaultDuration, "how long each workload runs; with --ops set and this flag not, no time limit")
 	fs.Int64Var(&c.Ops, "ops", 0, "calls per workload, across all clients; with --duration too, the first limit reached ends it")
 	fs.IntVar(&c.ItemSize, "item-size", bench.DefaultItemSize, "item size in bytes, attribute names and values as DynamoDB counts them")
-	fs.IntVar(&c.Keys, "keys", bench.DefaultKeys, "size of the key space; get, mixed, update and transact preload all of it\n"+
+	fs.IntVar(&c.Keys, "keys", bench.DefaultKeys, "size of the key space; get, mixed, update, transact and delete preload all of it\n"+
 		"first, query and scan load that many items into the sorted table")
 	fs.IntVar(&c.Partitions, "partitions", bench.DefaultPartitions, "query and scan: collections (hash keys) the --keys items are spread over,\n"+
 		"evenly; at most --keys")
 	fs.IntVar(&c.PageSize, "page-size", bench.DefaultPageSize, "query and scan: the Limit of each call, the most items it returns")
 	fs.StringVar(&workloads, "workload", "put,get", "workloads to run in order, comma-separated: put, get, mixed, update,\n"+
-		"transact, query, scan (described above)")
-	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get, mixed, update and transact, created (on-demand, hash\n"+
+		"transact, delete, query, scan (described above)")
+	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get, mixed, update, transact and delete, created (on-demand, hash\n"+
 		"key pk of type S) if missing; query and scan use this name plus \""+bench.SortedTableSuffix+"\"\n"+
 		"(pk and range key sk, type S)")
 	fs.BoolVar(&c.Keep, "keep", false, "keep the tables at the end instead of deleting them; a later run reuses them,\n"+

@@ -28,12 +28,13 @@ const (
 	opScan
 	opUpdate
 	opTransact
+	opDelete
 	numOps
 )
 
 var (
-	opNames   = [numOps]string{"put", "get", "query", "scan", "update", "transact"}
-	opTargets = [numOps]string{"PutItem", "GetItem", "Query", "Scan", "UpdateItem", "TransactWriteItems"}
+	opNames   = [numOps]string{"put", "get", "query", "scan", "update", "transact", "delete"}
+	opTargets = [numOps]string{"PutItem", "GetItem", "Query", "Scan", "UpdateItem", "TransactWriteItems", "DeleteItem"}
 )
 
 // The update and transact workloads' expressions. An update sets a short
@@ -156,6 +157,12 @@ func (w *sdkWorker) do(ctx context.Context, o op, key, other int) (int, error) {
 			Key:       w.sdkKey(key),
 		})
 		return 0, err
+	case opDelete:
+		_, err := w.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName: w.table,
+			Key:       w.sdkKey(key),
+		})
+		return 0, err
 	case opUpdate:
 		_, err := w.ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName:                 w.table,
@@ -255,6 +262,7 @@ func newRawWorker(hc *http.Client, url, table string, codec *ItemCodec,
 	w.tmpl[opGet] = codec.getTemplate(table)
 	w.tmpl[opUpdate] = codec.updateTemplate(table)
 	w.tmpl[opTransact] = codec.transactTemplate(table)
+	w.tmpl[opDelete] = codec.getTemplate(table) // a DeleteItem's body is a GetItem's
 	if sorted != nil {
 		w.tmpl[opQuery] = sorted.queryTemplate(sortedTable, pageSize)
 		w.scanPrefix = scanPrefix(sortedTable, pageSize, place.segment, place.segments)
