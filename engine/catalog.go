@@ -143,6 +143,9 @@ type table struct {
 
 	// schema describes the table to a statement planner (TableSchema).
 	schema *Schema
+	// statsKey is the key of the table's item count and bytes
+	// (metaStatsKey), which every item write adds to.
+	statsKey []byte
 	// denies are the Deny statements of the table's and its streams'
 	// resource-based policies, by the key of meta.Policies; nil when the
 	// table has no policy (engine/policy.go).
@@ -150,7 +153,7 @@ type table struct {
 }
 
 func newTable(m tableMeta) *table {
-	t := &table{meta: m}
+	t := &table{meta: m, statsKey: metaStatsKey(m.ID)}
 	types := map[string]attr.Type{}
 	for _, d := range m.AttributeDefinitions {
 		types[d.AttributeName] = attr.ParseType(d.AttributeType)

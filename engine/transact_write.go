@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -113,45 +114,17 @@ func (db *DB) prepareTransactWrite(in *dynamo.TransactWriteItemsInput, st *state
 	c.clientRequestToken(in.ClientRequestToken, in.ClientRequestTokenSet)
 	c.returnConsumedCapacity(in.ReturnConsumedCapacity)
 	c.returnItemCollectionMetrics(in.ReturnItemCollectionMetrics)
-	for i, ti := range in.TransactItems {
-		at := fmt.Sprintf("transactItems.%d.member.", i+1)
-		if x := ti.ConditionCheck; x != nil {
-			f := at + "conditionCheck."
-			c.tableName(f+"tableName", x.TableName)
-			if x.Key == nil {
-				c.notNull(f + "key")
-			}
-			if x.ConditionExpression == "" && !x.EmptyExpressions.Has(dynamo.ExprCondition) {
-				c.notNull(f + "conditionExpression")
-			}
-			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
-		}
-		if x := ti.Put; x != nil {
-			f := at + "put."
-			c.tableName(f+"tableName", x.TableName)
-			if x.Item == nil {
-				c.notNull(f + "item")
-			}
-			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
-		}
-		if x := ti.Delete; x != nil {
-			f := at + "delete."
-			c.tableName(f+"tableName", x.TableName)
-			if x.Key == nil {
-				c.notNull(f + "key")
-			}
-			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
-		}
-		if x := ti.Update; x != nil {
-			f := at + "update."
-			c.tableName(f+"tableName", x.TableName)
-			if x.Key == nil {
-				c.notNull(f + "key")
-			}
-			if x.UpdateExpression == "" && !x.EmptyExpressions.Has(dynamo.ExprUpdate) {
-				c.notNull(f + "updateExpression")
-			}
-			c.enum(f+"returnValuesOnConditionCheckFailure", x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
+	// The members' names, built per action, are built only for an action
+	// that breaks a constraint: each is checked under its members' bare
+	// names first, and again under their full names when that finds a
+	// violation.
+	var probe constraints
+	for i := range in.TransactItems {
+		ti := &in.TransactItems[i]
+		probe = probe[:0]
+		transactItemMembers(&probe, "", ti)
+		if len(probe) > 0 {
+			transactItemMembers(&c, fmt.Sprintf("transactItems.%d.member.", i+1), ti)
 		}
 	}
 	if err := c.err(); err != nil {
@@ -161,6 +134,7 @@ func (db *DB) prepareTransactWrite(in *dynamo.TransactWriteItemsInput, st *state
 	// Checks that need no table: DynamoDB refuses a bad value or an
 	// oversized item even for a table that does not exist.
 	acts := make([]*txAction, len(in.TransactItems))
+	block := make([]txAction, len(in.TransactItems)) // the actions, in one allocation
 	total := 0
 	for i, ti := range in.TransactItems {
 		n := 0
@@ -176,7 +150,7 @@ func (db *DB) prepareTransactWrite(in *dynamo.TransactWriteItemsInput, st *state
 		if err := placedValue(ti.ExprValueError, nil); err != nil {
 			return nil, err
 		}
-		a := &txAction{}
+		a := &block[i]
 		var err error
 		switch {
 		case ti.ConditionCheck != nil:
@@ -275,7 +249,6 @@ func (db *DB) prepareTransactWrite(in *dynamo.TransactWriteItemsInput, st *state
 		}
 		db.noteItemKey(a.t, a.k)
 	}
-	seen := make(map[string]bool, len(acts))
 	for i, a := range acts {
 		t := a.t
 		if a.kind == txUpdate && a.w.update != nil {
@@ -301,12 +274,61 @@ func (db *DB) prepareTransactWrite(in *dynamo.TransactWriteItemsInput, st *state
 				return nil, dynamo.Validation(msgUpdatedItemTooLarge)
 			}
 		}
-		if seen[string(a.k.row)] {
-			return nil, errTransactDuplicate
+		// At most 100 actions: comparing each with those before it
+		// costs less than a map of their keys would.
+		for _, b := range acts[:i] {
+			if bytes.Equal(a.k.row, b.k.row) {
+				return nil, errTransactDuplicate
+			}
 		}
-		seen[string(a.k.row)] = true
 	}
 	return acts, nil
+}
+
+// transactItemMembers checks the members of one action of a
+// TransactWriteItems request, naming each at+kind+member, or by its bare
+// name when at is "" (a name built for nothing).
+func transactItemMembers(c *constraints, at string, ti *dynamo.TransactWriteItem) {
+	field := func(kind, member string) string {
+		if at == "" {
+			return member
+		}
+		return at + kind + member
+	}
+	if x := ti.ConditionCheck; x != nil {
+		c.tableName(field("conditionCheck.", "tableName"), x.TableName)
+		if x.Key == nil {
+			c.notNull(field("conditionCheck.", "key"))
+		}
+		if x.ConditionExpression == "" && !x.EmptyExpressions.Has(dynamo.ExprCondition) {
+			c.notNull(field("conditionCheck.", "conditionExpression"))
+		}
+		c.enum(field("conditionCheck.", "returnValuesOnConditionCheckFailure"), x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
+	}
+	if x := ti.Put; x != nil {
+		c.tableName(field("put.", "tableName"), x.TableName)
+		if x.Item == nil {
+			c.notNull(field("put.", "item"))
+		}
+		c.enum(field("put.", "returnValuesOnConditionCheckFailure"), x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
+	}
+	if x := ti.Delete; x != nil {
+		c.tableName(field("delete.", "tableName"), x.TableName)
+		if x.Key == nil {
+			c.notNull(field("delete.", "key"))
+		}
+		c.enum(field("delete.", "returnValuesOnConditionCheckFailure"), x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
+	}
+	if x := ti.Update; x != nil {
+		c.tableName(field("update.", "tableName"), x.TableName)
+		if x.Key == nil {
+			c.notNull(field("update.", "key"))
+		}
+		if x.UpdateExpression == "" && !x.EmptyExpressions.Has(dynamo.ExprUpdate) {
+			c.notNull(field("update.", "updateExpression"))
+		}
+		c.enum(field("update.", "returnValuesOnConditionCheckFailure"), x.ReturnValuesOnConditionCheckFailure, dynamo.ReturnValuesAllOld, dynamo.ReturnValuesNone)
+	}
 }
 
 // cancelAt cancels a transaction of n actions for err, a

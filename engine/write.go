@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -63,15 +64,15 @@ type writeBatch struct {
 
 // tableCounters is what a batch adds to one table's counters.
 type tableCounters struct {
-	id          uint64
+	key         []byte // the table's statsKey
 	count, size int64
 }
 
-// addTableCounters adds count items and size bytes to the counters of the
-// table numbered id, at Commit.
-func (wb *writeBatch) addTableCounters(id uint64, count, size int64) {
+// addTableCounters adds count items and size bytes to the counters of
+// table t, at Commit.
+func (wb *writeBatch) addTableCounters(t *table, count, size int64) {
 	for i := range wb.counters {
-		if c := &wb.counters[i]; c.id == id {
+		if c := &wb.counters[i]; bytes.Equal(c.key, t.statsKey) {
 			c.count += count
 			c.size += size
 			return
@@ -80,7 +81,7 @@ func (wb *writeBatch) addTableCounters(id uint64, count, size int64) {
 	if wb.counters == nil {
 		wb.counters = wb.countersBuf[:0]
 	}
-	wb.counters = append(wb.counters, tableCounters{id: id, count: count, size: size})
+	wb.counters = append(wb.counters, tableCounters{key: t.statsKey, count: count, size: size})
 }
 
 // soloTable makes b a solo batch for t (see writeBatch.solo).
@@ -97,7 +98,13 @@ func (db *DB) newWriteBatch() *writeBatch {
 // stream records it carried (engine/meter.go).
 func (wb *writeBatch) Commit() error {
 	for _, c := range wb.counters {
-		if err := wb.AddCounters(metaStatsKey(c.id), c.count, c.size); err != nil {
+		// Items replaced by ones of their size (overwrites, most
+		// updates) change neither counter: adding zeros would only
+		// cost the store a write.
+		if c.count == 0 && c.size == 0 {
+			continue
+		}
+		if err := wb.AddCounters(c.key, c.count, c.size); err != nil {
 			return err
 		}
 	}
@@ -299,6 +306,6 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 		return 0, err
 	}
 	db.stageUndo(b, t, k.row, old)
-	b.addTableCounters(t.meta.ID, countDelta, int64(newSize-old.size))
+	b.addTableCounters(t, countDelta, int64(newSize-old.size))
 	return newSize, nil
 }

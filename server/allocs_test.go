@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// Allocation ceilings of the whole server path of GetItem, PutItem and a
-// Scan page, from the HTTP request to the response bytes, through
-// ServeHTTP without a socket (the setup of BenchmarkServeGetItem,
-// BenchmarkServePutItem and BenchmarkServeScanPage).
+// Allocation ceilings of the whole server path of GetItem, a Scan page and
+// the single-item and transactional writes, from the HTTP request to the
+// response bytes, through ServeHTTP without a socket (the setup of
+// BenchmarkServeGetItem, BenchmarkServePutItem, BenchmarkServeScanPage and
+// BenchmarkServeWrite).
 // Allocations per call are deterministic, unlike time, so these fail on a
 // regression without timing anything; the many runs averaged dilute the
 // odd allocation of the store's background work below one a call. Each
@@ -20,6 +21,7 @@ import (
 // count (the failure message and -v print it).
 func TestAllocsServe(t *testing.T) {
 	h := benchServer(t)
+	call(t, h, "PutItem", putBody(1000))
 	getBodies := make([][]byte, 64)
 	putBodies := make([][]byte, 64)
 	scanBodies := make([][]byte, 64)
@@ -34,11 +36,19 @@ func TestAllocsServe(t *testing.T) {
 		bodies  [][]byte
 	}{
 		// Overwriting an item of ~1 KB.
-		{"PutItem", 31, putBodies},
+		{"PutItem", 29, putBodies},
 		// Reading one back.
 		{"GetItem", 22, getBodies},
 		// 20 of those items from a start key.
 		{"Scan", 40, scanBodies},
+		// SET v = :v ADD n :one on an item that must exist.
+		{"UpdateItem", 43, writeBodies("UpdateItem", 64)},
+		// Two updates in one transaction, ADD bal :d each, with the
+		// same condition.
+		{"TransactWriteItems", 76, writeBodies("TransactWriteItems", 64)},
+		// Deleting an item that exists: each of the 1,001 calls (the
+		// first is a warm-up) deletes another of key-0 to key-1000.
+		{"DeleteItem", 26, writeBodies("DeleteItem", 1001)},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/", nil)
 		req.Header.Set("X-Amz-Target", targetPrefix+c.op)

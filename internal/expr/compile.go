@@ -204,14 +204,22 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 	if err := checkUnused(in, &ps); err != nil {
 		return nil, err
 	}
-	out := &Compiled{}
+	var out *Compiled
+	var w *compiledWrite
+	if ps[KindCondition] != nil || ps[KindUpdate] != nil {
+		w = &compiledWrite{}
+		out = &w.Compiled
+	} else {
+		out = &Compiled{}
+	}
 	for k, p := range ps {
 		if p == nil {
 			continue
 		}
 		switch Kind(k) {
 		case KindCondition:
-			out.Condition = &Condition{kind: KindCondition, root: p.cond, b: bs[k]}
+			w.condition = Condition{kind: KindCondition, root: p.cond, b: bs[k]}
+			out.Condition = &w.condition
 		case KindFilter:
 			out.Filter = &Condition{kind: KindFilter, root: p.cond, b: bs[k]}
 		case KindKeyCondition:
@@ -219,10 +227,20 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 		case KindProjection:
 			out.Projection = p.projection(&bs[k])
 		case KindUpdate:
-			out.Update = p.update(bs[k])
+			w.update = p.update(bs[k])
+			out.Update = &w.update
 		}
 	}
 	return out, nil
+}
+
+// compiledWrite is a Compiled with room for a ConditionExpression and an
+// UpdateExpression, so that a write's expressions take one allocation;
+// the other kinds are allocated apart.
+type compiledWrite struct {
+	Compiled
+	condition Condition
+	update    Update
 }
 
 func isBlank(s string) bool {
@@ -259,15 +277,21 @@ func (p *parsed) projection(b *binding) *Projection {
 	return &Projection{paths: paths, root: p.pathTree(paths)}
 }
 
-func (p *parsed) update(b binding) *Update {
-	paths := make([][]PathElem, len(p.actions))
-	for i := range p.actions {
-		paths[i] = p.actions[i].Path
+// actionPaths returns the paths of an update's actions, in their order.
+func actionPaths(actions []Action) [][]PathElem {
+	paths := make([][]PathElem, len(actions))
+	for i := range actions {
+		paths[i] = actions[i].Path
 	}
+	return paths
+}
+
+func (p *parsed) update(b binding) Update {
+	paths := p.actionPaths
 	if len(p.nameRefs) > 0 {
 		paths = resolvePaths(paths, &b)
 	}
-	return &Update{actions: p.actions, b: b, paths: paths, root: p.pathTree(paths)}
+	return Update{actions: p.actions, b: b, paths: paths, root: p.pathTree(paths)}
 }
 
 // validKey reports whether key is a placeholder: prefix followed by one or

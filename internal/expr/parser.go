@@ -36,6 +36,11 @@ type parsed struct {
 	actions []Action     // KindUpdate, in the order written
 	paths   [][]PathElem // KindProjection
 
+	// actionPaths are the paths of actions, in their order: what an
+	// update without name placeholders writes, the same for every
+	// request.
+	actionPaths [][]PathElem
+
 	// nameRefs and valueRefs list the placeholders by slot.
 	nameRefs  []string
 	valueRefs []string
@@ -96,6 +101,7 @@ func parse(k Kind, src string) (out *parsed) {
 		p.out.cond = p.parseOr()
 	case k == KindUpdate:
 		p.parseUpdate()
+		p.out.actionPaths = actionPaths(p.out.actions)
 	default:
 		p.parseProjection()
 	}

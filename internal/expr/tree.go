@@ -90,6 +90,7 @@ func UpdateTree(actions []Action) *Tree {
 		}
 	}
 	t.p.actions = actions
+	t.p.actionPaths = actionPaths(actions)
 	return w.finish(t)
 }
 

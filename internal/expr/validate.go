@@ -375,11 +375,7 @@ func checkUpdate(p *parsed, b *binding) *attr.Error {
 				", operand type: " + longTypeName(t) + ", typeSet: ALLOWED_FOR_" + a.Kind.String() + "_OPERAND")
 		}
 	}
-	paths := make([][]PathElem, len(p.actions))
-	for i := range p.actions {
-		paths[i] = p.actions[i].Path
-	}
-	if err := checkPaths(w, paths, b); err != nil {
+	if err := checkPaths(w, p.actionPaths, b); err != nil {
 		return err
 	}
 	for i := range p.actions {

@@ -87,7 +87,7 @@ func main() {
 	duration := flag.Duration("duration", 5*time.Second, "how long each workload runs against each target")
 	clients := flag.Int("clients", 8, "concurrent clients")
 	mode := flag.String("mode", "raw", "client: raw (pre-encoded JSON, the least client cost) or sdk (aws-sdk-go-v2)")
-	workloads := flag.String("workloads", "put,get,query,update,scan,batchwrite,fscan", "dynago bench workloads, comma-separated")
+	workloads := flag.String("workloads", "put,get,delete,query,update,transact,batchwrite,scan,fscan", "dynago bench workloads, comma-separated")
 	keys := flag.Int("keys", 10000, "dynago bench --keys")
 	rounds := flag.Int("rounds", 1, "rounds of all targets; figures are the medians over rounds")
 	bin := flag.String("dynago", "", "a built dynago binary to use instead of building one")

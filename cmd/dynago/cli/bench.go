@@ -50,6 +50,10 @@ Workloads:
             BatchWriteItem of 25 PutRequests, of keys spread evenly over the
             --keys keys from one drawn uniformly (25 distinct keys; --keys at
             least 25); items/s counts the items written
+  delete    DeleteItem of such a key, preloaded, and with the client's next
+            call PutItem of that item back: every other call a delete of an
+            item that exists, every other a put; a client that stops after
+            a delete puts its item back, uncounted
   query     the newest --page-size items of a collection drawn uniformly from
             --partitions: Query pk = :p, ScanIndexForward false, Limit --page-size
   scan      the next page (Limit --page-size) of a parallel scan in which each
@@ -63,10 +67,10 @@ Workloads:
             (its two bytes taken from data's)
 
 Each client is a goroutine making one call at a time, with items of
---item-size bytes. put, get, mixed, update, transact and batchwrite use
-the table --table (hash key "pk", a string), filled with every key before
-the first of them other than put and batchwrite. query, scan and fscan
-use the table --table plus
+--item-size bytes. put, get, mixed, update, transact, delete and
+batchwrite use the table --table (hash key "pk", a string), filled with
+every key before the first of them other than put and batchwrite. query,
+scan and fscan use the table --table plus
 "-sorted" (hash key "pk" and range key "sk", both strings), filled before
 the first of them with --keys items spread evenly over --partitions
 collections: item i goes to collection i mod --partitions (pk "p0003")
@@ -76,7 +80,7 @@ Tables are created if missing and deleted at the end unless --keep; an
 existing table must have the key described. Preloading is BatchWriteItem
 from --clients goroutines, with progress on stderr.
 
-Output, one line per workload; mixed adds a line per operation, several
+Output, one line per workload; mixed and delete add a line per operation, several
 endpoints a line per endpoint, Linux a line of CPU use (below), query and
 scan an items/s column, the items returned per second (fscan: scanned,
 batchwrite: written), and to their CPU line the CPU time per item:
@@ -136,17 +140,17 @@ func runBench(env *Env, args []string) error {
 	fs.DurationVar(&c.Duration, "duration", bench.DefaultDuration, "how long each workload runs; with --ops set and this flag not, no time limit")
 	fs.Int64Var(&c.Ops, "ops", 0, "calls per workload, across all clients; with --duration too, the first limit reached ends it")
 	fs.IntVar(&c.ItemSize, "item-size", bench.DefaultItemSize, "item size in bytes, attribute names and values as DynamoDB counts them")
-	fs.IntVar(&c.Keys, "keys", bench.DefaultKeys, "size of the key space; get, mixed, update and transact preload all of it\n"+
+	fs.IntVar(&c.Keys, "keys", bench.DefaultKeys, "size of the key space; get, mixed, update, transact and delete preload all of it\n"+
 		"first, query, scan and fscan load that many items into the sorted table")
 	fs.IntVar(&c.Partitions, "partitions", bench.DefaultPartitions, "query, scan and fscan: collections (hash keys) the --keys items are spread over,\n"+
 		"evenly; at most --keys")
 	fs.IntVar(&c.PageSize, "page-size", bench.DefaultPageSize, "query, scan and fscan: the Limit of each call, the most items it returns\n"+
 		"(fscan: scans)")
 	fs.StringVar(&workloads, "workload", "put,get", "workloads to run in order, comma-separated: put, get, mixed, update,\n"+
-		"transact, batchwrite, query, scan, fscan (described above)")
-	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get, mixed, update, transact and batchwrite, created\n"+
-		"(on-demand, hash key pk of type S) if missing; query, scan and fscan use\n"+
-		"this name plus \""+bench.SortedTableSuffix+"\"\n"+
+		"transact, delete, batchwrite, query, scan, fscan (described above)")
+	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get, mixed, update, transact, delete and batchwrite,\n"+
+		"created (on-demand, hash key pk of type S) if missing; query, scan and fscan\n"+
+		"use this name plus \""+bench.SortedTableSuffix+"\"\n"+
 		"(pk and range key sk, type S)")
 	fs.BoolVar(&c.Keep, "keep", false, "keep the tables at the end instead of deleting them; a later run reuses them,\n"+
 		"writing its items over theirs")

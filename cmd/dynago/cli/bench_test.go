@@ -82,7 +82,7 @@ func TestBenchCeilingJSON(t *testing.T) {
 
 func TestBenchFlagErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{"--workload", "delete"},
+		{"--workload", "erase"},
 		{"--workload", "query", "--partitions", "0"},
 		{"--workload", "put,scan", "--keys", "10", "--partitions", "11"},
 		{"--workload", "scan", "--page-size", "0"},

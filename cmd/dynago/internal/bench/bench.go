@@ -60,6 +60,11 @@ const (
 	// random, preloaded items, each on condition that its item exists,
 	// moving a unit of the attribute bal from one to the other.
 	WorkloadTransact = "transact"
+	// WorkloadDelete deletes a random, preloaded item, and puts it back
+	// with the client's next call: half its calls are DeleteItem, each of
+	// an item that exists (unless two clients drew the same key at once),
+	// half PutItem.
+	WorkloadDelete = "delete"
 	// WorkloadBatchWrite is a BatchWriteItem of BatchSize PutRequests, of
 	// keys spread evenly over the key space from a random one.
 	WorkloadBatchWrite = "batchwrite"
@@ -70,7 +75,7 @@ const (
 )
 
 // workloadNames lists the workloads, for messages.
-const workloadNames = "put, get, mixed, update, transact, batchwrite, query, scan or fscan"
+const workloadNames = "put, get, mixed, update, transact, delete, batchwrite, query, scan or fscan"
 
 // isRead reports whether workload reads pages of the sorted table.
 func isRead(workload string) bool {
@@ -172,7 +177,7 @@ func (c *Config) Validate() error {
 	}
 	for _, w := range c.Workloads {
 		switch w {
-		case WorkloadPut, WorkloadGet, WorkloadMixed, WorkloadQuery, WorkloadScan, WorkloadUpdate:
+		case WorkloadPut, WorkloadGet, WorkloadMixed, WorkloadQuery, WorkloadScan, WorkloadUpdate, WorkloadDelete:
 		case WorkloadTransact:
 			if c.Keys < 2 {
 				return fmt.Errorf("keys %d: transact updates two distinct items, want at least 2", c.Keys)
@@ -805,6 +810,8 @@ func (r *Runner) opOf(workload string, rng *rand.Rand) (op, int) {
 		return opUpdate, r.cfg.Keys
 	case WorkloadTransact:
 		return opTransact, r.cfg.Keys
+	case WorkloadDelete:
+		return opDelete, r.cfg.Keys
 	case WorkloadQuery:
 		return opQuery, r.cfg.Partitions
 	case WorkloadScan:
@@ -836,6 +843,15 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 		w := r.newWorker(i)
 		rng := rand.New(rand.NewPCG(uint64(start.UnixNano()), uint64(i)))
 		wg.Go(func() {
+			// delete: the key of the item the client deleted and has
+			// not yet put back; a client that stops first puts it back,
+			// uncounted, so that the workloads after find every item.
+			restore := -1
+			defer func() {
+				if restore >= 0 {
+					_, _ = w.do(context.Background(), opPut, restore, 0)
+				}
+			}()
 			for wctx.Err() == nil {
 				if r.cfg.Ops > 0 && claimed.Add(1) > r.cfg.Ops {
 					return
@@ -846,9 +862,17 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 					// Another key, uniformly among the keys-1 others.
 					other = (key + 1 + rng.IntN(keys-1)) % keys
 				}
+				if o == opDelete && restore >= 0 {
+					o, key = opPut, restore
+				}
 				t0 := time.Now()
 				n, err := w.do(wctx, o, key, other)
 				lat := time.Since(t0)
+				if o == opDelete {
+					restore = key
+				} else if o == opPut && err == nil {
+					restore = -1
+				}
 				if err != nil {
 					if wctx.Err() != nil {
 						return // cut short by the end of the run: not counted
@@ -925,10 +949,15 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 			res.ItemsPerSec = float64(allItems) / elapsed.Seconds()
 		}
 	}
-	if workload == WorkloadMixed {
-		for _, o := range []op{opPut, opGet} {
-			res.ByOp = append(res.ByOp, OpResult{Op: o.String(), Stats: statsOf(&per[o], errs[o], elapsed)})
-		}
+	var shown []op // the operations of a workload of two
+	switch workload {
+	case WorkloadMixed:
+		shown = []op{opPut, opGet}
+	case WorkloadDelete:
+		shown = []op{opDelete, opPut}
+	}
+	for _, o := range shown {
+		res.ByOp = append(res.ByOp, OpResult{Op: o.String(), Stats: statsOf(&per[o], errs[o], elapsed)})
 	}
 	if len(r.endpoints) > 1 {
 		for e, ep := range r.endpoints {

@@ -209,7 +209,7 @@ func TestValidate(t *testing.T) {
 		"clients":       func(c *Config) { c.Clients = 0 },
 		"limit":         func(c *Config) { c.Duration, c.Ops = 0, 0 },
 		"keys":          func(c *Config) { c.Keys = 0 },
-		"workload":      func(c *Config) { c.Workloads = []string{"delete"} },
+		"workload":      func(c *Config) { c.Workloads = []string{"erase"} },
 		"endpoint":      func(c *Config) { c.Ceiling, c.Endpoints = false, []string{"127.0.0.1:8000"} },
 		"endpoints":     func(c *Config) { c.Ceiling, c.Endpoints = false, []string{"http://127.0.0.1:8000", ""} },
 		"no endpoint":   func(c *Config) { c.Ceiling, c.Endpoints = false, nil },

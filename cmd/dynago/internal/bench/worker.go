@@ -30,12 +30,13 @@ const (
 	opTransact
 	opBatchWrite // BatchSize PutRequests
 	opFScan      // a Scan with a filter
+	opDelete
 	numOps
 )
 
 var (
-	opNames   = [numOps]string{"put", "get", "query", "scan", "update", "transact", "batchwrite", "fscan"}
-	opTargets = [numOps]string{"PutItem", "GetItem", "Query", "Scan", "UpdateItem", "TransactWriteItems", "BatchWriteItem", "Scan"}
+	opNames   = [numOps]string{"put", "get", "query", "scan", "update", "transact", "batchwrite", "fscan", "delete"}
+	opTargets = [numOps]string{"PutItem", "GetItem", "Query", "Scan", "UpdateItem", "TransactWriteItems", "BatchWriteItem", "Scan", "DeleteItem"}
 )
 
 // The update and transact workloads' expressions. An update sets a short
@@ -159,6 +160,12 @@ func (w *sdkWorker) do(ctx context.Context, o op, key, other int) (int, error) {
 		return 0, err
 	case opGet:
 		_, err := w.ddb.GetItem(ctx, &dynamodb.GetItemInput{
+			TableName: w.table,
+			Key:       w.sdkKey(key),
+		})
+		return 0, err
+	case opDelete:
+		_, err := w.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 			TableName: w.table,
 			Key:       w.sdkKey(key),
 		})
@@ -288,6 +295,7 @@ func newRawWorker(hc *http.Client, url, table string, codec *ItemCodec,
 	w.tmpl[opTransact] = codec.transactTemplate(table)
 	w.tmpl[opBatchWrite] = codec.batchWriteTemplate(table)
 	w.codec = codec
+	w.tmpl[opDelete] = codec.getTemplate(table) // a DeleteItem's body is a GetItem's
 	if sorted != nil {
 		w.tmpl[opQuery] = sorted.queryTemplate(sortedTable, pageSize)
 		w.scanPrefix = scanPrefix(sortedTable, pageSize, place.segment, place.segments)

@@ -117,6 +117,45 @@ func TestWriteWorkloads(t *testing.T) {
 	}
 }
 
+// TestDeleteWorkload runs delete against a real server in both modes:
+// each client's calls alternate between deleting a preloaded item and
+// putting it back, so half the calls (give or take a client's last) are
+// deletes, and at the end every item is there again, whole.
+func TestDeleteWorkload(t *testing.T) {
+	s := testserver.Start(t)
+	for _, mode := range []string{ModeSDK, ModeRaw} {
+		cfg := writeConfig(mode, "delete-"+mode, s.URL)
+		cfg.Workloads = []string{WorkloadDelete}
+		cfg.Keep = true
+		rep := run(t, context.Background(), cfg)
+		if len(rep.Results) != 1 || rep.Interrupted {
+			t.Fatalf("%s: want 1 complete result, got %+v", mode, rep)
+		}
+		res := rep.Results[0]
+		checkStats(t, mode+" delete", res.Stats)
+		if res.Ops != 300 || res.Errors != 0 {
+			t.Errorf("%s: %d ops, %d errors, want 300 and none", mode, res.Ops, res.Errors)
+		}
+		byOp := map[string]uint64{}
+		for _, o := range res.ByOp {
+			byOp[o.Op] = o.Ops
+		}
+		if len(res.ByOp) != 2 || byOp["delete"]+byOp["put"] != 300 ||
+			byOp["delete"] < byOp["put"] || byOp["delete"]-byOp["put"] > uint64(cfg.Clients) {
+			t.Errorf("%s: by operation %+v: want deletes and puts alternating per client", mode, res.ByOp)
+		}
+		items := scanAll(t, s.Client, cfg.Table)
+		if len(items) != cfg.Keys {
+			t.Errorf("%s: %d items, want the %d preloaded, every deleted one put back", mode, len(items), cfg.Keys)
+		}
+		for _, item := range items {
+			if _, ok := item["data"]; !ok {
+				t.Errorf("%s: item %v lost its data", mode, item)
+			}
+		}
+	}
+}
+
 // TestTransactCondition checks that both modes send the condition: a
 // transfer to an item that is gone is cancelled, and changes nothing.
 func TestTransactCondition(t *testing.T) {
