@@ -117,6 +117,16 @@ func TestPostgresRoundTrips(t *testing.T) {
 				t.Fatal(out, err)
 			}
 		}},
+		{"Query page of 20, backward", pgTraffic{1, 1}, func() string { return "" }, func(string) {
+			limit := int32(20)
+			forward := false
+			out, err := db.Query(&dynamo.QueryInput{TableName: "sorted", Limit: &limit, ScanIndexForward: &forward,
+				KeyConditionExpression:    "pk = :p",
+				ExpressionAttributeValues: attr.Item{":p": attr.S("p")}})
+			if err != nil || len(out.Items) != 20 {
+				t.Fatal(out, err)
+			}
+		}},
 		{"UpdateItem", pgTraffic{2, 6}, func() string {
 			k := fresh()
 			must(db.PutItem(&dynamo.PutItemInput{TableName: "plain", Item: item1KB(k)}))
@@ -132,6 +142,23 @@ func TestPostgresRoundTrips(t *testing.T) {
 			return k
 		}, func(k string) {
 			must(db.DeleteItem(&dynamo.DeleteItemInput{TableName: "plain", Key: attr.Item{"pk": attr.S(k)}}))
+		}},
+		{"TransactWriteItems of 2 updates", pgTraffic{2, 8}, func() string {
+			k := fresh()
+			for _, side := range []string{"a", "b"} {
+				must(db.PutItem(&dynamo.PutItemInput{TableName: "plain", Item: item1KB(k + side)}))
+			}
+			return k
+		}, func(k string) {
+			var acts []dynamo.TransactWriteItem
+			for _, side := range []string{"a", "b"} {
+				acts = append(acts, dynamo.TransactWriteItem{Update: &dynamo.TransactUpdate{TableName: "plain",
+					Key:                       attr.Item{"pk": attr.S(k + side)},
+					UpdateExpression:          "ADD stock :d",
+					ConditionExpression:       "attribute_exists(pk)",
+					ExpressionAttributeValues: attr.Item{":d": attr.N("1")}}})
+			}
+			must(db.TransactWriteItems(&dynamo.TransactWriteItemsInput{TransactItems: acts}))
 		}},
 		{"BatchWriteItem of 25 puts", pgTraffic{2, 7}, func() string { return "" }, func(string) {
 			must(db.BatchWriteItem(batch()))

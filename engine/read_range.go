@@ -76,9 +76,13 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 	defer it.Close()
 	var partial attr.Item // the filter's attributes of the current item
 	var chunk []byte      // where the encoded items kept are copied
-	ok := it.First()
+	// Only the end the page starts from is sought: on PostgreSQL each
+	// seek is a read of its own, and a second one a transaction.
+	var ok bool
 	if r.reverse {
 		ok = it.Last()
+	} else {
+		ok = it.First()
 	}
 	for ; ok; ok = step(it, r.reverse) {
 		s, err := parseRow(it.Value())
