@@ -11,7 +11,8 @@ import (
 // BatchWriteItem puts or deletes up to 25 items across tables. The whole
 // request is validated first (tables, keys, sizes, duplicates), so a bad
 // request changes nothing; then each write is applied on its own, atomic
-// per item as in DynamoDB. dynago never throttles, so UnprocessedItems is
+// per item as in DynamoDB (on a shared store all of them in one batch:
+// see applyBatchWrites). dynago never throttles, so UnprocessedItems is
 // always empty.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
