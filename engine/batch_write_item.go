@@ -172,37 +172,43 @@ type batchWrite struct {
 
 // commitBatchWrites applies a BatchWriteItem's writes: it locks their
 // items, in one order as a transaction does (itemLocks.lockAll), reads
-// them, stages every write through stageWrite into one batch and commits
-// it, returning what each write saw and did. One commit for the request,
-// not one per item: one admission, one log write and, with the store's
-// sync, one share of a group fsync, where each item waited for its own in
-// turn. The writes land together, which DynamoDB's promise (each item
-// whole or not at all) allows. A delete of an item that is not there
-// writes nothing. On a shared store a conflict fails the whole batch,
-// unapplied, and the envelope runs the request again.
+// them (loadRowsForWrite: on PostgreSQL in one round trip), stages every
+// write through stageWrite into one batch and commits it, returning what
+// each write saw and did. One commit for the request, not one per item:
+// one admission, one log write and, with the store's sync, one share of
+// a group fsync, where each item waited for its own in turn; on
+// PostgreSQL two round trips for the request, where each write took two
+// of its own. The writes land together, which DynamoDB's promise (each
+// item whole or not at all) allows and no client can tell apart. A
+// delete of an item that is not there writes nothing. On a shared store,
+// when another node changed one of the items or tables since they were
+// read, nothing is applied and the request's envelope runs it again on
+// the catalog read anew (engine/envelope.go), as it would a single write.
 func (db *DB) commitBatchWrites(ops []batchWrite) ([]writeResult, error) {
+	ts, ks := make([]*table, len(ops)), make([]itemKey, len(ops))
 	rows := make([][]byte, len(ops))
 	for i, o := range ops {
-		rows[i] = o.k.row
+		ts[i], ks[i], rows[i] = o.t, o.k, o.k.row
 	}
 	held := db.locks.lockAll(rows)
 	defer db.locks.unlockAll(held)
+	olds, err := db.loadRowsForWrite(ts, ks)
+	if err != nil {
+		return nil, err
+	}
 
 	results := make([]writeResult, len(ops))
 	b := db.newWriteBatch()
 	defer b.release()
 	staged := false
 	for i, o := range ops {
-		old, err := db.loadForWrite(o.t, o.k)
-		if err != nil {
-			return nil, err
-		}
+		old := &olds[i]
 		r := &results[i]
 		r.oldSize = old.size
 		if o.item == nil && !old.found {
 			continue
 		}
-		if r.newSize, err = db.stageWrite(b, o.t, o.k, &old, o.item, byUser); err != nil {
+		if r.newSize, err = db.stageWrite(b, o.t, o.k, old, o.item, byUser); err != nil {
 			return nil, err
 		}
 		if old.done { // maintainIndexes decodes the old item of a table with indexes

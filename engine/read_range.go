@@ -86,9 +86,13 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 	if r.encoded && r.limit > 0 {
 		res.encoded = make([][]byte, 0, min(r.limit, 128))
 	}
-	ok := it.First()
+	// Only the end the page starts from is sought: on PostgreSQL each
+	// seek is a read of its own, and a second one a transaction.
+	var ok bool
 	if r.reverse {
 		ok = it.Last()
+	} else {
+		ok = it.First()
 	}
 	for ; ok; ok = step(it, r.reverse) {
 		s, err := parseRow(it.Value())

@@ -219,11 +219,21 @@ func (db *DB) writeItemOnce(t *table, k itemKey, w writer, l *lease, f decide) (
 // it has locked: in one call on a store that reads many keys at once
 // (PostgreSQL: one round trip), one by one otherwise.
 func (db *DB) loadManyForWrite(acts []*txAction) ([]storedItem, error) {
-	olds := make([]storedItem, len(acts))
+	ts, ks := make([]*table, len(acts)), make([]itemKey, len(acts))
+	for i, a := range acts {
+		ts[i], ks[i] = a.t, a.k
+	}
+	return db.loadRowsForWrite(ts, ks)
+}
+
+// loadRowsForWrite reads the current rows of items ks[i] of tables ts[i],
+// which the caller has locked, as loadManyForWrite does.
+func (db *DB) loadRowsForWrite(ts []*table, ks []itemKey) ([]storedItem, error) {
+	olds := make([]storedItem, len(ks))
 	mg, ok := db.store.(storage.MultiGetter)
-	if !ok || len(acts) < 2 {
-		for i, a := range acts {
-			old, err := db.loadForWrite(a.t, a.k)
+	if !ok || len(ks) < 2 {
+		for i, k := range ks {
+			old, err := db.loadForWrite(ts[i], k)
 			if err != nil {
 				return nil, err
 			}
@@ -231,20 +241,20 @@ func (db *DB) loadManyForWrite(acts []*txAction) ([]storedItem, error) {
 		}
 		return olds, nil
 	}
-	keys := make([][]byte, len(acts))
-	for i, a := range acts {
-		keys[i] = a.k.row
+	keys := make([][]byte, len(ks))
+	for i, k := range ks {
+		keys[i] = k.row
 	}
 	vals, found, err := mg.GetMany(keys)
 	if err != nil {
 		return nil, err
 	}
-	for i, a := range acts {
+	for i := range ks {
 		if !found[i] {
 			continue
 		}
 		if olds[i], err = parseRow(vals[i]); err != nil {
-			return nil, fmt.Errorf("table %q: %w", a.t.meta.Name, err)
+			return nil, fmt.Errorf("table %q: %w", ts[i].meta.Name, err)
 		}
 	}
 	return olds, nil

@@ -187,3 +187,56 @@ func benchIter(b *testing.B, n int) {
 		}
 	}
 }
+
+// BenchmarkCommitWrite commits what a PutItem of a new 1 KB item commits
+// on a shared store: the table's catalog entry and the item expected as
+// read, the item set, the table's counters added. With
+// DYNAGO_TEST_POSTGRES_PGDATA set (as .ci/postgres prints it) it reports
+// the database server's CPU per commit, all its processes together.
+func BenchmarkCommitWrite(b *testing.B) {
+	s := openTest(b, Options{FoldInterval: -1})
+	catalog := make([]byte, 2000)
+	item := make([]byte, 1024)
+	set(b, s, "catalog", string(catalog))
+	db := newDBCPU(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		k := fmt.Appendf(nil, "item%08d", i)
+		bt := s.NewBatch()
+		bt.Expect([]byte("catalog"), catalog, true)
+		bt.Expect(k, nil, false)
+		bt.Set(k, item)
+		bt.AddCounters([]byte("stats"), 1, 1024)
+		if err := bt.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	db.report(b)
+}
+
+// BenchmarkCommitBatch25 commits what a BatchWriteItem of 25 new 1 KB
+// items commits on a shared store, as BenchmarkCommitWrite does one.
+func BenchmarkCommitBatch25(b *testing.B) {
+	s := openTest(b, Options{FoldInterval: -1})
+	catalog := make([]byte, 2000)
+	item := make([]byte, 1024)
+	set(b, s, "catalog", string(catalog))
+	db := newDBCPU(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		bt := s.NewBatch()
+		for j := range 25 {
+			k := fmt.Appendf(nil, "item%08d-%02d", i, j)
+			bt.Expect([]byte("catalog"), catalog, true)
+			bt.Expect(k, nil, false)
+			bt.Set(k, item)
+			bt.AddCounters([]byte("stats"), 1, 1024)
+		}
+		if err := bt.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	db.report(b)
+}

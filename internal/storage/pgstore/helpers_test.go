@@ -6,7 +6,11 @@ import (
 	crand "crypto/rand"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -148,3 +152,59 @@ func (c *countingConn) Read(p []byte) (int, error) {
 func runtimeGC() { runtime.GC() }
 
 func rand32(b []byte) { crand.Read(b) }
+
+// dbCPU reads the CPU time of the PostgreSQL server the tests use, from
+// /proc: the postmaster's and its children's (Linux only; nothing
+// elsewhere, or without DYNAGO_TEST_POSTGRES_PGDATA).
+type dbCPU struct {
+	pid   string
+	start time.Duration
+}
+
+func newDBCPU(t testing.TB) *dbCPU {
+	data := os.Getenv("DYNAGO_TEST_POSTGRES_PGDATA")
+	if data == "" {
+		return &dbCPU{}
+	}
+	raw, err := os.ReadFile(filepath.Join(data, "postmaster.pid"))
+	if err != nil {
+		return &dbCPU{}
+	}
+	pid, _, _ := strings.Cut(string(raw), "\n")
+	c := &dbCPU{pid: strings.TrimSpace(pid)}
+	c.start = c.read()
+	return c
+}
+
+// read sums utime and stime of the postmaster and its children, in
+// clock ticks of 10 ms.
+func (c *dbCPU) read() time.Duration {
+	ents, _ := os.ReadDir("/proc")
+	var ticks int64
+	for _, e := range ents {
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// The fields after the command name, which ends at the last ')'.
+		i := strings.LastIndexByte(string(raw), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(raw[i+1:]))
+		if len(f) < 13 || (e.Name() != c.pid && f[1] != c.pid) {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		ticks += u + s
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+func (c *dbCPU) report(b *testing.B) {
+	if c.pid == "" {
+		return
+	}
+	b.ReportMetric(float64((c.read()-c.start).Microseconds())/float64(b.N), "db-us/op")
+}

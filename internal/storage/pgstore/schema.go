@@ -77,10 +77,11 @@ type queries struct {
 
 	beginWrite, beginRead, beginSnapshot string
 
-	expectValue, expectDigest, expectAbsent string
-	expectNone, expectNoneAfter             string
+	expectValue, expectDigest, expectAbsent, expectKeys string
+	expectNone, expectNoneAfter                         string
 
-	set, insert, del                                string
+	set, insert, setMany, insertMany                string
+	del                                             string
 	delCounterDeltas, delCounterBase, delCounterKey string
 	delRange                                        []string
 	addDelta, addCounterKey                         string
@@ -129,13 +130,30 @@ func makeQueries(schema string) queries {
 		expectValue:  r(`SELECT 1 / count(*) FROM {kv} WHERE k = $1 AND v = $2`),
 		expectDigest: r(`SELECT 1 / count(*) FROM {kv} WHERE k = $1 AND length(v) = $2 AND md5(v) = $3`),
 		expectAbsent: r(`SELECT 1 / (1 - count(*)) FROM {kv} WHERE k = $1`),
+		// expectKeys checks many expectations on keys in one statement:
+		// element i of its arrays is key $1[i], absent when $3[i] is
+		// negative, else holding $2[i] or, when $4[i] is not null, a value
+		// of length $3[i] whose MD5 digest is $4[i]. Each key is read by
+		// a subquery of its own, so each is one index lookup whatever
+		// the planner thinks of the table's size.
+		expectKeys: r(`SELECT 1 / (CASE WHEN count(*) = 0 THEN 1 ELSE 0 END)
+			FROM unnest($1::bytea[], $2::bytea[], $3::int[], $4::text[]) AS e(k, v, n, d)
+			WHERE NOT COALESCE((SELECT CASE
+					WHEN e.n < 0 THEN false
+					WHEN e.d IS NULL THEN kv.v = e.v
+					ELSE length(kv.v) = e.n AND md5(kv.v) = e.d END
+				FROM {kv} kv WHERE kv.k = e.k), e.n < 0)`),
 		// The range's first key, if any, is enough to fail it.
 		expectNone:      r(`SELECT 1 / (1 - count(*)) FROM (SELECT 1 FROM {kv} WHERE k >= $1 AND k < $2 LIMIT 1) x`),
 		expectNoneAfter: r(`SELECT 1 / (1 - count(*)) FROM (SELECT 1 FROM {kv} WHERE k >= $1 LIMIT 1) x`),
 
 		set:    r(`INSERT INTO {kv} (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v`),
 		insert: r(`INSERT INTO {kv} (k, v) VALUES ($1, $2)`),
-		del:    r(`DELETE FROM {kv} WHERE k = $1`),
+		// setMany and insertMany write many keys in one statement: $1
+		// the keys, distinct and in order, $2 their values.
+		setMany:    r(`INSERT INTO {kv} (k, v) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (k) DO UPDATE SET v = excluded.v`),
+		insertMany: r(`INSERT INTO {kv} (k, v) SELECT * FROM unnest($1::bytea[], $2::bytea[])`),
+		del:        r(`DELETE FROM {kv} WHERE k = $1`),
 		// The EXISTS does not depend on the deleted rows, so it is
 		// evaluated once, first, and the counter tables are not read at
 		// all for a key without counters.

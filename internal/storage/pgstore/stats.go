@@ -12,11 +12,15 @@ import (
 
 // tracer counts the statements sent to the database and the time they
 // took, for Stats. A pipelined batch (a commit) counts as one statement:
-// one round trip.
+// one round trip. pipelines and pipelined count the batches and the
+// statements inside them, so that statements per request can be told
+// from round trips per request.
 type tracer struct {
 	statements atomic.Int64
 	failed     atomic.Int64
 	nanos      atomic.Int64
+	pipelines  atomic.Int64
+	pipelined  atomic.Int64
 }
 
 type traceStart struct{}
@@ -43,7 +47,11 @@ func (tr *tracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceQue
 	tr.end(ctx, d.Err)
 }
 
-func (tr *tracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+func (tr *tracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
+	tr.pipelines.Add(1)
+	if d.Batch != nil {
+		tr.pipelined.Add(int64(d.Batch.Len()))
+	}
 	return tr.start(ctx)
 }
 
@@ -67,6 +75,8 @@ func (s *Store) Stats() []storage.Stat {
 		{Name: "pg_pool_acquire_seconds_total", Help: "Time spent taking connections from the pool.", Counter: true, Value: p.AcquireDuration().Seconds()},
 		{Name: "pg_statements_total", Help: "Statements sent to the database (a pipelined commit counts once).", Counter: true, Value: float64(s.tracer.statements.Load())},
 		{Name: "pg_statement_errors_total", Help: "Statements that failed.", Counter: true, Value: float64(s.tracer.failed.Load())},
+		{Name: "pg_pipelines_total", Help: "Pipelines sent to the database (each counted once in pg_statements_total).", Counter: true, Value: float64(s.tracer.pipelines.Load())},
+		{Name: "pg_pipelined_statements_total", Help: "Statements sent inside pipelines.", Counter: true, Value: float64(s.tracer.pipelined.Load())},
 		{Name: "pg_statement_seconds_total", Help: "Time the statements took, round trip included.", Counter: true, Value: time.Duration(s.tracer.nanos.Load()).Seconds()},
 		{Name: "pg_commit_retries_total", Help: "Commits run again after a serialization failure or deadlock.", Counter: true, Value: float64(s.retries.Load())},
 	}

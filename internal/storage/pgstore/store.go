@@ -44,7 +44,9 @@
 // A batch commits in one SERIALIZABLE transaction sent as one pipeline:
 // BEGIN, one statement per expectation, the writes, COMMIT, so a commit
 // costs one round trip when statements are already prepared on the
-// connection. An expectation is a SELECT that divides by zero when the key
+// connection. A batch of many keys (a BatchWriteItem's) checks its
+// expectations on keys in one statement and sets its rows in one, over
+// arrays; a few keys keep a statement each, which costs PostgreSQL less. An expectation is a SELECT that divides by zero when the key
 // no longer holds what was read, which aborts the transaction before any
 // write applies; Commit reports that as storage.ErrConflict. Serialization
 // failures and deadlocks are retried with the expectations. A commit
