@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
 
@@ -88,6 +89,10 @@ const counterMergerName = "dynago.counters.v1"
 // cacheBytes is the size of Pebble's block cache.
 const cacheBytes = 64 << 20
 
+// bloomBitsPerKey sizes the tables' bloom filters: 10 bits, 1.25 bytes,
+// a key.
+const bloomBitsPerKey = 10
+
 // Open opens or creates the store.
 func Open(o Options) (*Store, error) {
 	logger := o.Logger
@@ -119,6 +124,15 @@ func Open(o Options) (*Store, error) {
 				logger.Error("pebble: corrupt or unreadable data", "path", info.Path, "err", info.Details)
 			},
 		},
+	}
+	// A bloom filter of every table's keys (10 bits a key, about 1% false
+	// positives) answers most lookups of a key a table does not hold
+	// without reading its blocks: every write reads its item's old
+	// version, and a new item has none, so without filters a write
+	// searched a data block of every level and every overlapping L0
+	// file. Only point lookups (Get) consult them; range reads do not.
+	for i := range popts.Levels {
+		popts.Levels[i].FilterPolicy = bloom.FilterPolicy(bloomBitsPerKey)
 	}
 	dir := o.Dir
 	var lock *pebble.Lock
