@@ -38,8 +38,8 @@ type Options struct {
 	InMemory bool
 	// MemTableSize and CacheSize, in bytes, size Pebble's largest
 	// memtable and its block cache; 0 keeps the defaults, which suit a
-	// server (a 64 MiB cache; 64 MiB memtables in memory, Pebble's 4 MiB
-	// on disk). Package local opens in-memory
+	// server (a 64 MiB cache; 64 MiB memtables in memory, 8 MiB on
+	// disk). Package local opens in-memory
 	// databases with a few MiB of each, so a test process can hold
 	// thousands. Ignored when Store is set.
 	MemTableSize int64

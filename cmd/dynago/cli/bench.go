@@ -78,7 +78,12 @@ with sort key "s" and i in fixed width (sk "s00000042"), so a
 collection's newest items have its greatest sort keys.
 Tables are created if missing and deleted at the end unless --keep; an
 existing table must have the key described. Preloading is BatchWriteItem
-from --clients goroutines, with progress on stderr.
+from --clients goroutines, with progress on stderr. A large table can be
+loaded once and read by many runs, and grown in steps:
+
+  dynago bench --workload query --keys 1000000 --keep --duration 1s
+  dynago bench --workload query --keys 1000000 --no-load --duration 20s
+  dynago bench --workload query --keys 10000000 --load-from 1000000 --keep --duration 1s
 
 Output, one line per workload; mixed and delete add a line per operation, several
 endpoints a line per endpoint, Linux a line of CPU use (below), query and
@@ -154,6 +159,12 @@ func runBench(env *Env, args []string) error {
 		"(pk and range key sk, type S)")
 	fs.BoolVar(&c.Keep, "keep", false, "keep the tables at the end instead of deleting them; a later run reuses them,\n"+
 		"writing its items over theirs")
+	fs.BoolVar(&c.NoLoad, "no-load", false, "skip the preload: read the tables as a run with --keep left them (its --keys,\n"+
+		"--item-size and --partitions again). A table found there is then kept at the\n"+
+		"end, --keep or not")
+	fs.IntVar(&c.LoadFrom, "load-from", 0, "preload only items --load-from to --keys - 1: grows a table a run with --keep\n"+
+		"loaded with --load-from items (the same --item-size and --partitions) without\n"+
+		"writing those again")
 	fs.StringVar(&c.Mode, "mode", bench.ModeSDK, "client: sdk (aws-sdk-go-v2, as an application would) or raw (net/http\n"+
 		"posting pre-encoded JSON, checking only the status, and for query and scan\n"+
 		"the Count (fscan: ScannedCount) and LastEvaluatedKey, for batchwrite the\n"+

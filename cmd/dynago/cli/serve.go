@@ -127,6 +127,7 @@ type serveConfig struct {
 	maxConnections    int
 	maxBufferMemory   byteSize
 	maxBufferPerAddr  byteSize
+	cacheSize         byteSize
 	allowedHosts      string
 	cors              string
 
@@ -206,6 +207,12 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 		"system before it is acknowledged, so a crash or kill of dynago itself loses nothing, at any\n"+
 		"instant (no window). --sync costs the disk's flush latency, shared by concurrent writes:\n"+
 		"about a third fewer writes per second with one client, a quarter with 16 (docs/OPERATIONS.md)")
+	fs.Var(&c.cacheSize, "cache-size", "the storage engine's block cache, as a `size` such as 512MiB: recently read\n"+
+		"data blocks, and the index and bloom filter blocks of the data files, which\n"+
+		"every read goes through: about 3 bytes an item with short keys, 300MiB at\n"+
+		"100 million items. It fills as the data is read, up to this size. Default\n"+
+		"64MiB, per data directory (with --namespace account-region, each one open has\n"+
+		"its own). Ignored with --store. See docs/OPERATIONS.md")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log verbosity: debug, info, warn or error")
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "how long to wait for requests in flight on shutdown")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a Go CPU profile of the whole run to this file at shutdown, for\n"+
@@ -280,6 +287,7 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 		Dir:                 c.dataDir,
 		InMemory:            c.inMemory,
 		Sync:                c.sync,
+		CacheSize:           int64(c.cacheSize),
 		Logger:              log,
 		StreamShardDuration: c.streamShardDuration,
 		TTLChangeCooldown:   c.ttlChangeCooldown,

@@ -36,3 +36,22 @@ func TestServeStreamAndTTLFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestServeCacheSizeFlag checks that --cache-size reaches the engine,
+// and that without it the engine keeps its default (0).
+func TestServeCacheSizeFlag(t *testing.T) {
+	var out bytes.Buffer
+	env := &Env{Stdout: &out, Stderr: &out, Ctx: context.Background()}
+	for _, c := range []struct {
+		args []string
+		want int64
+	}{{nil, 0}, {[]string{"--cache-size", "512MiB"}, 512 << 20}, {[]string{"--cache-size", "1GiB"}, 1 << 30}} {
+		var sc serveConfig
+		if err := parseFlags(serveFlags(env, &sc), c.args); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if got := engineOptions(sc, nil).CacheSize; got != c.want {
+			t.Errorf("%v: CacheSize %d, want %d", c.args, got, c.want)
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 // freed; reads go on meanwhile.
 var ErrDiskFull = errors.New("storage: the data directory's file system is nearly full; writes are refused until space is freed")
 
-// defaultReserveSlack is what a reserve keeps beyond two memtables: room
+// defaultReserveSlack is what a reserve keeps beyond its memtables: room
 // for the manifest, a new log file and the options file.
 const defaultReserveSlack = 4 << 20
 
@@ -27,7 +27,7 @@ const defaultReserveSlack = 4 << 20
 // reads the free space before every commit, less what commits in flight
 // are about to write, and refuses a batch that would eat into the
 // reserve, which is kept for what Pebble writes on its own: the flush of
-// the memtable (at most its size) and of one queued behind it, a new log,
+// the memtable (at most its size) and of those queued behind it, a new log,
 // the manifest. So a full disk makes writes fail, unapplied, rather than
 // the process stop, and the memtable can still be flushed at shutdown or
 // on the next start. A batch that deletes ranges (a DeleteTable, an

@@ -130,6 +130,15 @@ type Config struct {
 	// is Table+SortedTableSuffix, if a workload needs it.
 	Table string
 	Keep  bool
+	// NoLoad skips the preload: the workloads read the tables as they
+	// are, such as ones a run with Keep loaded before. A table that was
+	// there already is then kept at the end, Keep or not; one the run
+	// had to create is empty.
+	NoLoad bool
+	// LoadFrom is the first key number the preload writes: it writes
+	// items LoadFrom to Keys-1, so a kept table of LoadFrom items grows
+	// to Keys without writing its items again. 0 writes them all.
+	LoadFrom int
 	// Stream, if not empty, is the StreamViewType of the stream that
 	// tables created by the run get (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or
 	// NEW_AND_OLD_IMAGES), to measure what writing stream records costs.
@@ -171,6 +180,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Keys < 1 {
 		return fmt.Errorf("keys %d: want at least 1", c.Keys)
+	}
+	if c.LoadFrom < 0 || c.LoadFrom > c.Keys {
+		return fmt.Errorf("load from %d: want 0 to keys (%d)", c.LoadFrom, c.Keys)
 	}
 	if len(c.Workloads) == 0 {
 		return errors.New("no workload")
@@ -489,8 +501,9 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 	for _, t := range r.tables() {
 		created, err := r.ensureTable(ctx, t)
 		// Delete the table at the end unless asked to keep it, but never
-		// one that was there already and could not be used.
-		if !r.cfg.Keep && (created || err == nil) {
+		// one that was there already and could not be used, nor, without
+		// a preload, one the run found loaded.
+		if !r.cfg.Keep && (created || (err == nil && !r.cfg.NoLoad)) {
 			defer r.deleteTable(ctx, t.name)
 		}
 		if err != nil {
@@ -507,7 +520,7 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 			rep.Interrupted = true
 			break
 		}
-		if sorted := isRead(w); needsPreload(w) && !preloaded[sorted] {
+		if sorted := isRead(w); needsPreload(w) && !r.cfg.NoLoad && !preloaded[sorted] {
 			if err := r.preload(ctx, sorted); err != nil {
 				if ctx.Err() != nil {
 					rep.Interrupted = true
@@ -650,9 +663,10 @@ func (r *Runner) deleteTable(ctx context.Context, name string) {
 	}
 }
 
-// preload writes every item of a table with BatchWriteItem, 25 items a
-// call, spread over the clients: Keys items of the put/get table, or of the
-// sorted table if sorted. It notes its progress once a second.
+// preload writes the items of a table with BatchWriteItem, 25 items a
+// call, spread over the clients: items LoadFrom to Keys-1 of the put/get
+// table, or of the sorted table if sorted. It notes its progress once a
+// second.
 func (r *Runner) preload(ctx context.Context, sorted bool) error {
 	start := time.Now()
 	table, size := r.cfg.Table, r.codec.Size()
@@ -672,14 +686,19 @@ func (r *Runner) preload(ctx context.Context, sorted bool) error {
 	} else {
 		r.progressf("bench: preloading %s: %d items of %d B\n", table, r.cfg.Keys, size)
 	}
+	from, todo := r.cfg.LoadFrom, r.cfg.Keys-r.cfg.LoadFrom
+	if from > 0 {
+		r.progressf("bench: writing items %d to %d only (%d items)\n", from, r.cfg.Keys-1, todo)
+	}
 	const batch = 25
 	var next, written atomic.Int64
+	next.Store(int64(from))
 	var firstErr error
 	var errOnce sync.Once
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	for range min(r.cfg.Clients, (r.cfg.Keys+batch-1)/batch) {
+	for range min(r.cfg.Clients, (todo+batch-1)/batch) {
 		wg.Go(func() {
 			for ctx.Err() == nil {
 				lo := int(next.Add(batch)) - batch
@@ -702,7 +721,7 @@ func (r *Runner) preload(ctx context.Context, sorted bool) error {
 	stop := r.everySecond(func(elapsed time.Duration) {
 		n := written.Load()
 		r.progressf("bench: preload %4.0fs  %d/%d items (%.0f%%)\n",
-			elapsed.Seconds(), n, r.cfg.Keys, 100*float64(n)/float64(r.cfg.Keys))
+			elapsed.Seconds(), n, todo, 100*float64(n)/float64(max(todo, 1)))
 	})
 	wg.Wait()
 	stop()
@@ -713,7 +732,7 @@ func (r *Runner) preload(ctx context.Context, sorted bool) error {
 		return err
 	}
 	secs := time.Since(start).Seconds()
-	r.progressf("bench: preloaded in %.1fs (%.0f items/s)\n", secs, float64(r.cfg.Keys)/secs)
+	r.progressf("bench: preloaded in %.1fs (%.0f items/s)\n", secs, float64(todo)/secs)
 	return nil
 }
 

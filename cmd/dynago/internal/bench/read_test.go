@@ -343,3 +343,51 @@ func TestSortedTableSchemaChecked(t *testing.T) {
 		t.Errorf("the table was deleted: %v", err)
 	}
 }
+
+// TestLoadInSteps grows a kept table with LoadFrom, writing only the new
+// items, then reads it with NoLoad, which writes nothing and keeps the
+// table it found even without Keep.
+func TestLoadInSteps(t *testing.T) {
+	s := testserver.Start(t)
+	ctx := context.Background()
+	table := aws.String("steps" + SortedTableSuffix)
+	count := func() int32 {
+		t.Helper()
+		out, err := s.Client.Scan(ctx, &dynamodb.ScanInput{TableName: table, Select: types.SelectCount})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Count
+	}
+	cfg := readConfig(s.URL, ModeSDK, "steps")
+	cfg.Workloads, cfg.Keys, cfg.Keep = []string{WorkloadQuery}, 600, true
+	checkStats(t, "first step", run(t, ctx, cfg).Results[0].Stats)
+	if n := count(); n != 600 {
+		t.Fatalf("first step: %d items, want 600", n)
+	}
+
+	// Item 0 deleted stays deleted: the second step writes 600 to 999.
+	codec := NewSortedCodec(cfg.ItemSize, 1000, cfg.Partitions)
+	if _, err := s.Client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: table, Key: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: codec.Partition(0)},
+		"sk": &types.AttributeValueMemberS{Value: codec.SortKey(0)},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Keys, cfg.LoadFrom = 1000, 600
+	checkStats(t, "second step", run(t, ctx, cfg).Results[0].Stats)
+	if n := count(); n != 999 {
+		t.Fatalf("second step: %d items, want 999", n)
+	}
+
+	cfg.LoadFrom, cfg.NoLoad, cfg.Keep = 0, true, false
+	checkStats(t, "no load", run(t, ctx, cfg).Results[0].Stats)
+	if n := count(); n != 999 {
+		t.Fatalf("after a run without preload: %d items, want the 999 left", n)
+	}
+
+	cfg.LoadFrom = 1001
+	if err := cfg.Validate(); err == nil {
+		t.Error("Validate accepted LoadFrom above Keys")
+	}
+}
