@@ -38,85 +38,67 @@ func cmpCand(a, b cand) int {
 // minHeap keeps the best candidate (lowest key, then id) on top.
 type minHeap []cand
 
-func (h *minHeap) push(c cand) {
-	*h = append(*h, c)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !s[i].less(s[p]) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (h *minHeap) pop() cand {
-	s := *h
-	top := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		c := l
-		if r := l + 1; r < n && s[r].less(s[l]) {
-			c = r
-		}
-		if !s[c].less(s[i]) {
-			break
-		}
-		s[i], s[c] = s[c], s[i]
-		i = c
-	}
-	*h = s
-	return top
-}
+func (h *minHeap) push(c cand) { *h = append(*h, c); siftUp(*h, len(*h)-1, false) }
+func (h *minHeap) pop() cand   { return popTop((*[]cand)(h), false) }
 
 // maxHeap keeps the worst candidate (highest key, then id) on top.
 type maxHeap []cand
 
-func (h *maxHeap) push(c cand) {
-	*h = append(*h, c)
-	s := *h
-	i := len(s) - 1
+func (h *maxHeap) push(c cand) { *h = append(*h, c); siftUp(*h, len(*h)-1, true) }
+func (h *maxHeap) pop() cand   { return popTop((*[]cand)(h), true) }
+
+// fix0 restores the heap after its top was replaced.
+func (h maxHeap) fix0() { siftDown(h, 0, true) }
+
+// above reports whether a belongs above b in a heap: the better of the
+// two in a heap of the best on top, the worse with worst set.
+func (a cand) above(b cand, worst bool) bool {
+	if worst {
+		return b.less(a)
+	}
+	return a.less(b)
+}
+
+// siftUp moves s[i] up to its place in the heap s.
+func siftUp(s []cand, i int, worst bool) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !s[p].less(s[i]) {
-			break
+		if !s[i].above(s[p], worst) {
+			return
 		}
 		s[i], s[p] = s[p], s[i]
 		i = p
 	}
 }
 
-func (h *maxHeap) pop() cand {
+// siftDown moves s[i] down to its place in the heap s.
+func siftDown(s []cand, i int, worst bool) {
+	n := len(s)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && s[r].above(s[l], worst) {
+			c = r
+		}
+		if !s[c].above(s[i], worst) {
+			return
+		}
+		s[i], s[c] = s[c], s[i]
+		i = c
+	}
+}
+
+// popTop removes and returns the top of the heap *h.
+func popTop(h *[]cand, worst bool) cand {
 	s := *h
 	top := s[0]
 	n := len(s) - 1
 	s[0] = s[n]
 	s = s[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		c := l
-		if r := l + 1; r < n && s[l].less(s[r]) {
-			c = r
-		}
-		if !s[i].less(s[c]) {
-			break
-		}
-		s[i], s[c] = s[c], s[i]
-		i = c
-	}
+	siftDown(s, 0, worst)
 	*h = s
 	return top
 }
@@ -160,26 +142,6 @@ func Exact(m Metric, query []float32, k int, vectors iter.Seq2[uint64, []float32
 		return nil, err
 	}
 	return results(m, h), nil
-}
-
-// fix0 restores the heap after its top was replaced.
-func (h maxHeap) fix0() {
-	i, n := 0, len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		c := l
-		if r := l + 1; r < n && h[l].less(h[r]) {
-			c = r
-		}
-		if !h[i].less(h[c]) {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
 }
 
 // results sorts cs best first and turns them into results.
