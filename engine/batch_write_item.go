@@ -185,14 +185,13 @@ type batchWrite struct {
 // read, nothing is applied and the request's envelope runs it again on
 // the catalog read anew (engine/envelope.go), as it would a single write.
 func (db *DB) commitBatchWrites(ops []batchWrite) ([]writeResult, error) {
-	ts, ks := make([]*table, len(ops)), make([]itemKey, len(ops))
 	rows := make([][]byte, len(ops))
 	for i, o := range ops {
-		ts[i], ks[i], rows[i] = o.t, o.k, o.k.row
+		rows[i] = o.k.row
 	}
 	held := db.locks.lockAll(rows)
 	defer db.locks.unlockAll(held)
-	olds, err := db.loadRowsForWrite(ts, ks)
+	olds, err := db.loadRowsForWrite(len(ops), func(i int) (*table, itemKey) { return ops[i].t, ops[i].k })
 	if err != nil {
 		return nil, err
 	}

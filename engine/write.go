@@ -219,21 +219,18 @@ func (db *DB) writeItemOnce(t *table, k itemKey, w writer, l *lease, f decide) (
 // it has locked: in one call on a store that reads many keys at once
 // (PostgreSQL: one round trip), one by one otherwise.
 func (db *DB) loadManyForWrite(acts []*txAction) ([]storedItem, error) {
-	ts, ks := make([]*table, len(acts)), make([]itemKey, len(acts))
-	for i, a := range acts {
-		ts[i], ks[i] = a.t, a.k
-	}
-	return db.loadRowsForWrite(ts, ks)
+	return db.loadRowsForWrite(len(acts), func(i int) (*table, itemKey) { return acts[i].t, acts[i].k })
 }
 
-// loadRowsForWrite reads the current rows of items ks[i] of tables ts[i],
-// which the caller has locked, as loadManyForWrite does.
-func (db *DB) loadRowsForWrite(ts []*table, ks []itemKey) ([]storedItem, error) {
-	olds := make([]storedItem, len(ks))
+// loadRowsForWrite reads the current rows of n items, item i's table and
+// key given by at(i), which the caller has locked, as loadManyForWrite
+// does.
+func (db *DB) loadRowsForWrite(n int, at func(i int) (*table, itemKey)) ([]storedItem, error) {
+	olds := make([]storedItem, n)
 	mg, ok := db.store.(storage.MultiGetter)
-	if !ok || len(ks) < 2 {
-		for i, k := range ks {
-			old, err := db.loadForWrite(ts[i], k)
+	if !ok || n < 2 {
+		for i := range n {
+			old, err := db.loadForWrite(at(i))
 			if err != nil {
 				return nil, err
 			}
@@ -241,20 +238,22 @@ func (db *DB) loadRowsForWrite(ts []*table, ks []itemKey) ([]storedItem, error) 
 		}
 		return olds, nil
 	}
-	keys := make([][]byte, len(ks))
-	for i, k := range ks {
+	keys := make([][]byte, n)
+	for i := range n {
+		_, k := at(i)
 		keys[i] = k.row
 	}
 	vals, found, err := mg.GetMany(keys)
 	if err != nil {
 		return nil, err
 	}
-	for i := range ks {
+	for i := range n {
 		if !found[i] {
 			continue
 		}
 		if olds[i], err = parseRow(vals[i]); err != nil {
-			return nil, fmt.Errorf("table %q: %w", ts[i].meta.Name, err)
+			t, _ := at(i)
+			return nil, fmt.Errorf("table %q: %w", t.meta.Name, err)
 		}
 	}
 	return olds, nil
