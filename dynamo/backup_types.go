@@ -73,6 +73,7 @@ type GlobalSecondaryIndexInfo struct {
 type SourceTableFeatureDetails struct {
 	LocalSecondaryIndexes  []LocalSecondaryIndexInfo
 	GlobalSecondaryIndexes []GlobalSecondaryIndexInfo
+	VectorIndexes          []VectorIndexInfo
 	StreamDescription      *StreamSpecification
 	TimeToLiveDescription  *TimeToLiveDescription
 	SSEDescription         *SSEDescription
@@ -162,9 +163,11 @@ type ListBackupsOutput struct {
 // instead of the source's. A nil index override keeps the source's
 // indexes; an empty, non-nil one keeps none.
 type RestoreOverrides struct {
-	BillingModeOverride           string
-	GlobalSecondaryIndexOverride  []GlobalSecondaryIndex
-	LocalSecondaryIndexOverride   []LocalSecondaryIndex
+	BillingModeOverride          string
+	GlobalSecondaryIndexOverride []GlobalSecondaryIndex
+	LocalSecondaryIndexOverride  []LocalSecondaryIndex
+	// VectorIndexOverride is carried but not yet applied by restores.
+	VectorIndexOverride           []VectorIndex
 	ProvisionedThroughputOverride *ProvisionedThroughput
 	OnDemandThroughputOverride    *OnDemandThroughput
 	SSESpecificationOverride      *SSESpecification

@@ -155,6 +155,8 @@ type TableCreationParameters struct {
 	OnDemandThroughput     *OnDemandThroughput
 	SSESpecification       *SSESpecification
 	GlobalSecondaryIndexes []GlobalSecondaryIndex
+	// VectorIndexes is carried but not yet applied by imports.
+	VectorIndexes []VectorIndex
 }
 
 // ImportTableInput is ImportTable's request.

@@ -219,6 +219,7 @@ type TableDescription struct {
 	BillingModeSummary        *BillingModeSummary
 	LocalSecondaryIndexes     []LocalSecondaryIndexDescription
 	GlobalSecondaryIndexes    []GlobalSecondaryIndexDescription
+	VectorIndexes             []VectorIndexDescription
 	StreamSpecification       *StreamSpecification
 	LatestStreamLabel         string
 	LatestStreamArn           string
@@ -269,6 +270,7 @@ type CreateTableInput struct {
 	KeySchema              []KeySchemaElement
 	LocalSecondaryIndexes  []LocalSecondaryIndex
 	GlobalSecondaryIndexes []GlobalSecondaryIndex
+	VectorIndexes          []VectorIndex
 	BillingMode            string
 	// BillingModeEmpty marks a BillingMode sent as "", which DynamoDB
 	// refuses as outside its enum. The wire decoder sets it.
@@ -373,6 +375,7 @@ type UpdateTableInput struct {
 	OnDemandThroughput          *OnDemandThroughput
 	WarmThroughput              *WarmThroughput
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate
+	VectorIndexUpdates          []VectorIndexUpdate
 	StreamSpecification         *StreamSpecification
 	SSESpecification            *SSESpecification
 	TableClass                  string

@@ -135,8 +135,10 @@ type table struct {
 	rangeName string // "" when the table has no sort key
 	rangeType attr.Type
 
-	// indexes are the secondary indexes, sorted by name.
+	// indexes are the secondary indexes (GSIs and LSIs), sorted by name.
 	indexes []*index
+	// vectors are the vector indexes, sorted by name (engine/index.go).
+	vectors []*index
 	// primary is the table itself as index 0: its key, all attributes
 	// projected. A read goes through it or one of indexes (keyspace).
 	primary *index
@@ -168,9 +170,14 @@ func newTable(m tableMeta) *table {
 	}
 	t.primary = newIndex(indexMeta{KeySchema: m.KeySchema, Projection: catProjection{ProjectionType: dynamo.ProjectionAll}}, types)
 	for _, im := range m.Indexes {
+		if im.vector() {
+			t.vectors = append(t.vectors, newIndex(im, types))
+			continue
+		}
 		t.indexes = append(t.indexes, newIndex(im, types))
 	}
 	sort.Slice(t.indexes, func(i, j int) bool { return t.indexes[i].meta.Name < t.indexes[j].meta.Name })
+	sort.Slice(t.vectors, func(i, j int) bool { return t.vectors[i].meta.Name < t.vectors[j].meta.Name })
 	for _, ix := range append([]*index{t.primary}, t.indexes...) {
 		ix.rowKey = t.rowKeyOf(ix)
 		for _, a := range ix.rowKey {

@@ -66,6 +66,24 @@ type catProjection struct {
 	NonKeyAttributes []string `json:"NonKeyAttributes"`
 }
 
+// catVector is what makes an index a vector index (VectorIndex's members
+// but its name and projection, which indexMeta holds as for any index).
+// It is new with vector indexes, so its JSON is its own: pinned by
+// catalog_types_test.go's TestCatalogVectorFormat.
+type catVector struct {
+	Attribute    string           `json:"attribute"`
+	Dimensions   int64            `json:"dimensions"`
+	Distance     string           `json:"distance"`
+	SearchSchema []catSearchField `json:"searchSchema,omitempty"`
+}
+
+// catSearchField is one element of a vector index's search schema
+// (SearchSchemaElement).
+type catSearchField struct {
+	AttributeName string `json:"attributeName"`
+	ElementType   string `json:"elementType"`
+}
+
 // Translation from the API's shapes to the catalog's.
 
 func catKeys(ks []dynamo.KeySchemaElement) []catKey {
@@ -107,6 +125,17 @@ func catSSEOf(s *dynamo.SSEDescription) *catSSE {
 
 func catProjectionOf(p dynamo.Projection) catProjection {
 	return catProjection{p.ProjectionType, p.NonKeyAttributes}
+}
+
+func catVectorOf(v dynamo.VectorIndex) *catVector {
+	c := &catVector{Dimensions: v.Dimensions, Distance: v.DistanceFunction}
+	if v.VectorAttribute != nil {
+		c.Attribute = v.VectorAttribute.AttributeName
+	}
+	c.SearchSchema = mapSlice(v.SearchSchema, func(e dynamo.SearchSchemaElement) catSearchField {
+		return catSearchField{e.AttributeName, e.SearchSchemaElementType}
+	})
+	return c
 }
 
 // Translation from the catalog's types to the API's.
@@ -154,6 +183,25 @@ func (s *catSSE) api() *dynamo.SSEDescription {
 
 func (p catProjection) api() dynamo.Projection {
 	return dynamo.Projection{ProjectionType: p.ProjectionType, NonKeyAttributes: p.NonKeyAttributes}
+}
+
+// api returns the vector index im (whose Vector is c) as an API
+// definition.
+func (c *catVector) api(im *indexMeta) dynamo.VectorIndex {
+	return dynamo.VectorIndex{
+		IndexName:        im.Name,
+		VectorAttribute:  &dynamo.VectorAttributeDefinition{AttributeName: c.Attribute},
+		SearchSchema:     c.searchSchema(),
+		Projection:       im.Projection.api(),
+		Dimensions:       c.Dimensions,
+		DistanceFunction: c.Distance,
+	}
+}
+
+func (c *catVector) searchSchema() []dynamo.SearchSchemaElement {
+	return mapSlice(c.SearchSchema, func(e catSearchField) dynamo.SearchSchemaElement {
+		return dynamo.SearchSchemaElement{AttributeName: e.AttributeName, SearchSchemaElementType: e.ElementType}
+	})
 }
 
 // mapSlice is f of each element of s, nil for nil.

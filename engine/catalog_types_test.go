@@ -136,3 +136,37 @@ func TestCatalogEntryFormat(t *testing.T) {
 		t.Errorf("catalog entry is\n%s\nwant\n%s", raw, want)
 	}
 }
+
+// TestCatalogVectorFormat pins the JSON of a vector index's catalog entry
+// and the translation each way.
+func TestCatalogVectorFormat(t *testing.T) {
+	v := dynamo.VectorIndex{
+		IndexName:       "v",
+		VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "emb"},
+		SearchSchema: []dynamo.SearchSchemaElement{{AttributeName: "u", SearchSchemaElementType: dynamo.SearchSchemaHash},
+			{AttributeName: "c", SearchSchemaElementType: dynamo.SearchSchemaInlineFilter}},
+		Projection:       dynamo.Projection{ProjectionType: dynamo.ProjectionInclude, NonKeyAttributes: []string{"a"}},
+		Dimensions:       3,
+		DistanceFunction: dynamo.DistanceCosine,
+	}
+	im := indexMeta{Name: v.IndexName, ID: 2, Projection: catProjectionOf(v.Projection), Vector: catVectorOf(v)}
+	raw, err := json.Marshal(&im)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"name":"v","id":2,"global":false,"keySchema":null,"projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["a"]},` +
+		`"vector":{"attribute":"emb","dimensions":3,"distance":"COSINE","searchSchema":[{"attributeName":"u","elementType":"HASH"},{"attributeName":"c","elementType":"INLINE_FILTER"}]}}`
+	if string(raw) != want {
+		t.Errorf("vector index entry is\n%s\nwant\n%s", raw, want)
+	}
+	var back indexMeta
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, im) {
+		t.Errorf("read back as %#v, want %#v", back, im)
+	}
+	if got := back.Vector.api(&back); !reflect.DeepEqual(got, v) {
+		t.Errorf("catalog -> API gives %#v, want %#v", got, v)
+	}
+}

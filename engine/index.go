@@ -12,6 +12,7 @@ import (
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/storage"
+	"github.com/dynago/dynago/internal/vector"
 )
 
 // Secondary indexes.
@@ -28,6 +29,18 @@ import (
 // item: the table's and the index's key attributes plus what the
 // projection names. Index rows are written by maintainIndexes in the same
 // batch as the item, so an index is never stale.
+
+// Vector indexes are indexes like the others in the catalog: an
+// indexMeta whose Vector holds the vector spec (catVector), with an id
+// from the table's LastIndexID, its stats counters (metaIndexStatsKey),
+// its Backfilling flag, backfill cursor (metaBackfillKey) and its key
+// range, which a Delete clears and sweepDeletedIndexes sweeps, like a
+// GSI's. In memory they are not among table.indexes, which are the
+// secondary indexes a Query, Scan, PartiQL statement or item write keys
+// by (GSIs and LSIs): newTable puts them in table.vectors, each an index
+// with no key schema and its parsed spec (index.vec). So no loop over
+// t.indexes ever takes a vector index for a GSI or an LSI; the loops over
+// meta.Indexes tell them apart with indexMeta.vector().
 
 // Limits. https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
 const (
@@ -52,6 +65,40 @@ type indexMeta struct {
 	// Warm is the GSI's warm throughput high-water mark
 	// (engine/describe_table.go).
 	Warm warmUnits `json:"warm,omitzero"`
+	// Vector is set on a vector index: its vector attribute, dimensions,
+	// distance function and search schema. A vector index has no
+	// KeySchema, throughput or warm throughput.
+	Vector *catVector `json:"vector,omitempty"`
+}
+
+// vector reports whether m is a vector index.
+func (m *indexMeta) vector() bool { return m.Vector != nil }
+
+// vectorSpec is a vector index's definition parsed for the write and
+// search paths: the attribute holding the vector, its length, the
+// distance function, the search schema's partition attribute (nil when
+// it has none) and its inline filter attributes, typed from the table's
+// AttributeDefinitions, in declaration order.
+type vectorSpec struct {
+	attr    string
+	dims    int
+	metric  vector.Metric
+	hash    *keyAttr
+	filters []keyAttr
+}
+
+func newVectorSpec(c *catVector, types map[string]attr.Type) *vectorSpec {
+	v := &vectorSpec{attr: c.Attribute, dims: int(c.Dimensions)}
+	v.metric, _ = vector.ParseMetric(c.Distance) // checked when the index was created
+	for _, e := range c.SearchSchema {
+		a := keyAttr{e.AttributeName, types[e.AttributeName]}
+		if e.ElementType == dynamo.SearchSchemaHash {
+			v.hash = &a
+		} else {
+			v.filters = append(v.filters, a)
+		}
+	}
+	return v
 }
 
 // keyAttr is one key attribute of an index (or of the table, index 0).
@@ -77,6 +124,10 @@ type index struct {
 	// rowKeyNames are rowKey's names, sorted: the attributes a page's
 	// last item is decoded for, its LastEvaluatedKey.
 	rowKeyNames []string
+	// vec is a vector index's spec, nil for any other index. A vector
+	// index has no hash, rng or rowKey; projType and include are its
+	// Projection.
+	vec *vectorSpec
 }
 
 // multi reports whether the index key has more than one HASH or RANGE
@@ -85,6 +136,10 @@ func (ix *index) multi() bool { return len(ix.hash) > 1 || len(ix.rng) > 1 }
 
 func newIndex(m indexMeta, types map[string]attr.Type) *index {
 	ix := &index{meta: m, projType: m.Projection.ProjectionType, include: m.Projection.NonKeyAttributes}
+	if m.Vector != nil {
+		ix.vec = newVectorSpec(m.Vector, types)
+		return ix
+	}
 	for _, k := range m.KeySchema {
 		a := keyAttr{k.AttributeName, types[k.AttributeName]}
 		if k.KeyType == dynamo.KeyTypeHash {
@@ -99,6 +154,26 @@ func newIndex(m indexMeta, types map[string]attr.Type) *index {
 // index returns the named index, or nil.
 func (t *table) index(name string) *index {
 	for _, ix := range t.indexes {
+		if ix.meta.Name == name {
+			return ix
+		}
+	}
+	return nil
+}
+
+// backfillable returns the indexes a backfill may build: the secondary
+// indexes, then the vector indexes. Only the backfill and DDL loops that
+// treat every kind alike use it.
+func (t *table) everyIndex() []*index {
+	if len(t.vectors) == 0 {
+		return t.indexes
+	}
+	return append(slices.Clip(t.indexes), t.vectors...)
+}
+
+// vectorIndex returns the named vector index, or nil.
+func (t *table) vectorIndex(name string) *index {
+	for _, ix := range t.vectors {
 		if ix.meta.Name == name {
 			return ix
 		}

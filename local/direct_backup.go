@@ -47,7 +47,7 @@ func localSecondaryIndex(l *types.LocalSecondaryIndex) dynamo.LocalSecondaryInde
 // override the SDK sends as [] (a non-nil empty slice) is an empty,
 // non-nil one, as the decoder reads it.
 func restoreOverrides(billing types.BillingMode, gsis []types.GlobalSecondaryIndex, lsis []types.LocalSecondaryIndex,
-	pt *types.ProvisionedThroughput, odt *types.OnDemandThroughput, sse *types.SSESpecification) dynamo.RestoreOverrides {
+	pt *types.ProvisionedThroughput, odt *types.OnDemandThroughput, sse *types.SSESpecification, vs []types.VectorIndex) dynamo.RestoreOverrides {
 	o := dynamo.RestoreOverrides{
 		BillingModeOverride:           string(billing),
 		ProvisionedThroughputOverride: provisionedThroughput(pt),
@@ -66,6 +66,7 @@ func restoreOverrides(billing types.BillingMode, gsis []types.GlobalSecondaryInd
 			o.LocalSecondaryIndexOverride[i] = localSecondaryIndex(&lsis[i])
 		}
 	}
+	o.VectorIndexOverride = vectorIndexes(vs)
 	return o
 }
 
@@ -92,7 +93,7 @@ func listBackupsRequest(in *dynamodb.ListBackupsInput) (dynamo.ListBackupsInput,
 
 func restoreTableFromBackupRequest(in *dynamodb.RestoreTableFromBackupInput) dynamo.RestoreTableFromBackupInput {
 	req := dynamo.RestoreTableFromBackupInput{RestoreOverrides: restoreOverrides(in.BillingModeOverride, in.GlobalSecondaryIndexOverride,
-		in.LocalSecondaryIndexOverride, in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride)}
+		in.LocalSecondaryIndexOverride, in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride, in.VectorIndexOverride)}
 	var ok bool
 	req.TargetTableName, ok = str(in.TargetTableName)
 	req.NoTargetTableName = !ok
@@ -122,7 +123,7 @@ func restoreTableToPointInTimeRequest(in *dynamodb.RestoreTableToPointInTimeInpu
 		SourceTableName:         aws.ToString(in.SourceTableName),
 		UseLatestRestorableTime: in.UseLatestRestorableTime,
 		RestoreOverrides: restoreOverrides(in.BillingModeOverride, in.GlobalSecondaryIndexOverride,
-			in.LocalSecondaryIndexOverride, in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride),
+			in.LocalSecondaryIndexOverride, in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride, in.VectorIndexOverride),
 	}
 	var ok bool
 	req.TargetTableName, ok = str(in.TargetTableName)
@@ -207,6 +208,17 @@ func fromBackupDescription(b *dynamo.BackupDescription) *types.BackupDescription
 	}
 	if f := b.SourceTableFeatureDetails; f != nil {
 		x := &types.SourceTableFeatureDetails{SSEDescription: fromSSEDescription(f.SSEDescription)}
+		if f.VectorIndexes != nil {
+			x.VectorIndexes = make([]types.VectorIndexInfo, len(f.VectorIndexes))
+			for i, v := range f.VectorIndexes {
+				x.VectorIndexes[i] = types.VectorIndexInfo{IndexName: optString(v.IndexName), Dimensions: aws.Int64(v.Dimensions),
+					DistanceFunction: types.VectorDistanceFunction(v.DistanceFunction), SearchSchema: fromSearchSchema(v.SearchSchema),
+					Projection: fromProjection(&v.Projection)}
+				if a := v.VectorAttribute; a != nil {
+					x.VectorIndexes[i].VectorAttribute = &types.VectorAttributeDefinition{AttributeName: optString(a.AttributeName)}
+				}
+			}
+		}
 		if f.GlobalSecondaryIndexes != nil {
 			x.GlobalSecondaryIndexes = make([]types.GlobalSecondaryIndexInfo, len(f.GlobalSecondaryIndexes))
 			for i := range f.GlobalSecondaryIndexes {

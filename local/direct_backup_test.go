@@ -300,7 +300,14 @@ func TestDirectBackupRequests(t *testing.T) {
 		Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"y"}}}
 	lsi := dynamo.LocalSecondaryIndex{IndexName: "l", KeySchema: []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: "HASH"}},
 		Projection: dynamo.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"y"}}}
+	vecIn := types.VectorIndex{IndexName: s("v"), VectorAttribute: &types.VectorAttributeDefinition{AttributeName: s("e")}, Dimensions: aws.Int64(3),
+		DistanceFunction: types.VectorDistanceFunctionCosine, Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"y"}},
+		SearchSchema: []types.SearchSchemaElement{{AttributeName: s("u"), SearchSchemaElementType: types.SearchSchemaElementTypeHash}}}
+	vec := dynamo.VectorIndex{IndexName: "v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "e"}, Dimensions: 3,
+		DistanceFunction: "COSINE", Projection: dynamo.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"y"}},
+		SearchSchema: []dynamo.SearchSchemaElement{{AttributeName: "u", SearchSchemaElementType: "HASH"}}}
 	overrides := dynamo.RestoreOverrides{
+		VectorIndexOverride:           []dynamo.VectorIndex{vec},
 		BillingModeOverride:           "PROVISIONED",
 		GlobalSecondaryIndexOverride:  []dynamo.GlobalSecondaryIndex{gsi},
 		LocalSecondaryIndexOverride:   []dynamo.LocalSecondaryIndex{lsi},
@@ -310,6 +317,7 @@ func TestDirectBackupRequests(t *testing.T) {
 	}
 	fromBackup := &dynamodb.RestoreTableFromBackupInput{TargetTableName: s("r"), BackupArn: s("arn/b"), BillingModeOverride: types.BillingModeProvisioned,
 		GlobalSecondaryIndexOverride: []types.GlobalSecondaryIndex{gsiIn}, LocalSecondaryIndexOverride: []types.LocalSecondaryIndex{lsiIn},
+		VectorIndexOverride:           []types.VectorIndex{vecIn},
 		ProvisionedThroughputOverride: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(7), WriteCapacityUnits: aws.Int64(8)},
 		OnDemandThroughputOverride:    &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(9), MaxWriteRequestUnits: aws.Int64(10)},
 		SSESpecificationOverride:      &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeKms, KMSMasterKeyId: s("k")}}
@@ -317,7 +325,8 @@ func TestDirectBackupRequests(t *testing.T) {
 		UseLatestRestorableTime: aws.Bool(false), RestoreDateTime: &at,
 		BillingModeOverride: fromBackup.BillingModeOverride, GlobalSecondaryIndexOverride: fromBackup.GlobalSecondaryIndexOverride,
 		LocalSecondaryIndexOverride: fromBackup.LocalSecondaryIndexOverride, ProvisionedThroughputOverride: fromBackup.ProvisionedThroughputOverride,
-		OnDemandThroughputOverride: fromBackup.OnDemandThroughputOverride, SSESpecificationOverride: fromBackup.SSESpecificationOverride}
+		OnDemandThroughputOverride: fromBackup.OnDemandThroughputOverride, SSESpecificationOverride: fromBackup.SSESpecificationOverride,
+		VectorIndexOverride: fromBackup.VectorIndexOverride}
 
 	tests := []struct {
 		name     string

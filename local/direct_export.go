@@ -80,6 +80,7 @@ func tableCreationParameters(p *types.TableCreationParameters) *dynamo.TableCrea
 		OnDemandThroughput:    onDemandThroughput(p.OnDemandThroughput),
 		SSESpecification:      sseSpecification(p.SSESpecification),
 	}
+	x.VectorIndexes = vectorIndexes(p.VectorIndexes)
 	if p.GlobalSecondaryIndexes != nil {
 		x.GlobalSecondaryIndexes = make([]dynamo.GlobalSecondaryIndex, len(p.GlobalSecondaryIndexes))
 		for i := range p.GlobalSecondaryIndexes {
@@ -182,6 +183,7 @@ func fromTableCreationParameters(p *dynamo.TableCreationParameters) *types.Table
 			x.SSESpecification.Enabled = aws.Bool(*s.Enabled)
 		}
 	}
+	x.VectorIndexes = fromVectorIndexes(p.VectorIndexes)
 	if p.GlobalSecondaryIndexes != nil {
 		x.GlobalSecondaryIndexes = make([]types.GlobalSecondaryIndex, len(p.GlobalSecondaryIndexes))
 		for i := range p.GlobalSecondaryIndexes {

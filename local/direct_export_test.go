@@ -182,7 +182,10 @@ func TestDirectExportRequests(t *testing.T) {
 			ProvisionedThroughput:  &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(7), WriteCapacityUnits: aws.Int64(8)},
 			OnDemandThroughput:     &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(9), MaxWriteRequestUnits: aws.Int64(10)},
 			SSESpecification:       &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeKms, KMSMasterKeyId: s("k")},
-			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{gsiIn}}}
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{gsiIn},
+			VectorIndexes: []types.VectorIndex{{IndexName: s("v"), VectorAttribute: &types.VectorAttributeDefinition{AttributeName: s("e")}, Dimensions: aws.Int64(3),
+				DistanceFunction: types.VectorDistanceFunctionCosine, Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"y"}},
+				SearchSchema: []types.SearchSchemaElement{{AttributeName: s("u"), SearchSchemaElementType: types.SearchSchemaElementTypeHash}}}}}}
 	importWant := dynamo.ImportTableInput{ClientToken: "c",
 		S3BucketSource: &dynamo.S3BucketSource{S3Bucket: "b", S3BucketOwner: "000000000000", S3KeyPrefix: "p/"},
 		InputFormat:    "CSV", InputCompressionType: "GZIP",
@@ -194,7 +197,10 @@ func TestDirectExportRequests(t *testing.T) {
 			ProvisionedThroughput:  &dynamo.ProvisionedThroughput{ReadCapacityUnits: 7, WriteCapacityUnits: 8},
 			OnDemandThroughput:     &dynamo.OnDemandThroughput{MaxReadRequestUnits: new(int64(9)), MaxWriteRequestUnits: new(int64(10))},
 			SSESpecification:       &dynamo.SSESpecification{Enabled: aws.Bool(true), SSEType: "KMS", KMSMasterKeyId: "k"},
-			GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{gsi}}}
+			GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{gsi},
+			VectorIndexes: []dynamo.VectorIndex{{IndexName: "v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "e"}, Dimensions: 3,
+				DistanceFunction: "COSINE", Projection: dynamo.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"y"}},
+				SearchSchema: []dynamo.SearchSchemaElement{{AttributeName: "u", SearchSchemaElementType: "HASH"}}}}}}
 
 	tests := []struct {
 		name     string

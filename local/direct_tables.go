@@ -117,6 +117,80 @@ func globalSecondaryIndex(g *types.GlobalSecondaryIndex) dynamo.GlobalSecondaryI
 	return x
 }
 
+// vectorIndex converts a vector index definition (VectorIndex and
+// CreateVectorIndexAction have the same members).
+func vectorIndex(name *string, va *types.VectorAttributeDefinition, ss []types.SearchSchemaElement, p *types.Projection, dims *int64, df types.VectorDistanceFunction) dynamo.VectorIndex {
+	x := dynamo.VectorIndex{DistanceFunction: string(df)}
+	var named, projected bool
+	x.IndexName, named = str(name)
+	x.Projection, projected = projection(p)
+	x.NoIndexName, x.NoProjection = !named, !projected
+	if dims != nil {
+		x.Dimensions = *dims
+	}
+	x.NoDimensions = dims == nil
+	if va != nil {
+		a := new(dynamo.VectorAttributeDefinition)
+		var ok bool
+		a.AttributeName, ok = str(va.AttributeName)
+		a.NoAttributeName = !ok
+		x.VectorAttribute = a
+	}
+	if ss != nil {
+		x.SearchSchema = make([]dynamo.SearchSchemaElement, len(ss))
+		for i, e := range ss {
+			y := &x.SearchSchema[i]
+			var ok bool
+			y.AttributeName, ok = str(e.AttributeName)
+			y.NoAttributeName = !ok
+			y.SearchSchemaElementType = string(e.SearchSchemaElementType)
+			y.NoElementType = e.SearchSchemaElementType == ""
+		}
+	}
+	return x
+}
+
+// vectorIndexes converts a list of vector index definitions, nil for nil.
+func vectorIndexes(vs []types.VectorIndex) []dynamo.VectorIndex {
+	if vs == nil {
+		return nil
+	}
+	out := make([]dynamo.VectorIndex, len(vs))
+	for i, v := range vs {
+		out[i] = vectorIndex(v.IndexName, v.VectorAttribute, v.SearchSchema, v.Projection, v.Dimensions, v.DistanceFunction)
+	}
+	return out
+}
+
+// fromVectorIndexes converts a list of vector index definitions back.
+func fromVectorIndexes(vs []dynamo.VectorIndex) []types.VectorIndex {
+	if vs == nil {
+		return nil
+	}
+	out := make([]types.VectorIndex, len(vs))
+	for i, v := range vs {
+		out[i] = types.VectorIndex{IndexName: optString(v.IndexName), Dimensions: aws.Int64(v.Dimensions),
+			DistanceFunction: types.VectorDistanceFunction(v.DistanceFunction), SearchSchema: fromSearchSchema(v.SearchSchema),
+			Projection: fromProjection(&v.Projection)}
+		if a := v.VectorAttribute; a != nil {
+			out[i].VectorAttribute = &types.VectorAttributeDefinition{AttributeName: optString(a.AttributeName)}
+		}
+	}
+	return out
+}
+
+// fromSearchSchema converts a search schema for a description.
+func fromSearchSchema(ss []dynamo.SearchSchemaElement) []types.SearchSchemaElement {
+	if ss == nil {
+		return nil
+	}
+	out := make([]types.SearchSchemaElement, len(ss))
+	for i, e := range ss {
+		out[i] = types.SearchSchemaElement{AttributeName: optString(e.AttributeName), SearchSchemaElementType: types.SearchSchemaElementType(e.SearchSchemaElementType)}
+	}
+	return out
+}
+
 // CreateTable is (*dynamodb.Client).CreateTable on the engine.
 func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
 	var req dynamo.CreateTableInput
@@ -154,6 +228,12 @@ func (c *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 			req.GlobalSecondaryIndexes = make([]dynamo.GlobalSecondaryIndex, len(in.GlobalSecondaryIndexes))
 			for i := range in.GlobalSecondaryIndexes {
 				req.GlobalSecondaryIndexes[i] = globalSecondaryIndex(&in.GlobalSecondaryIndexes[i])
+			}
+		}
+		if in.VectorIndexes != nil {
+			req.VectorIndexes = make([]dynamo.VectorIndex, len(in.VectorIndexes))
+			for i, v := range in.VectorIndexes {
+				req.VectorIndexes[i] = vectorIndex(v.IndexName, v.VectorAttribute, v.SearchSchema, v.Projection, v.Dimensions, v.DistanceFunction)
 			}
 		}
 		return true
@@ -256,6 +336,22 @@ func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 				}
 				if a := u.Delete; a != nil {
 					y := new(dynamo.DeleteGlobalSecondaryIndexAction)
+					y.IndexName, ok = str(a.IndexName)
+					y.NoIndexName = !ok
+					x.Delete = y
+				}
+			}
+		}
+		if in.VectorIndexUpdates != nil {
+			req.VectorIndexUpdates = make([]dynamo.VectorIndexUpdate, len(in.VectorIndexUpdates))
+			for i, u := range in.VectorIndexUpdates {
+				x := &req.VectorIndexUpdates[i]
+				if a := u.Create; a != nil {
+					v := vectorIndex(a.IndexName, a.VectorAttribute, a.SearchSchema, a.Projection, a.Dimensions, a.DistanceFunction)
+					x.Create = &v
+				}
+				if a := u.Delete; a != nil {
+					y := new(dynamo.DeleteVectorIndexAction)
 					y.IndexName, ok = str(a.IndexName)
 					y.NoIndexName = !ok
 					x.Delete = y
@@ -495,6 +591,27 @@ func fromTable(t *dynamo.TableDescription) *types.TableDescription {
 				d.GlobalSecondaryIndexes[i].WarmThroughput = &types.GlobalSecondaryIndexWarmThroughputDescription{
 					ReadUnitsPerSecond: aws.Int64(w.ReadUnitsPerSecond), WriteUnitsPerSecond: aws.Int64(w.WriteUnitsPerSecond),
 					Status: types.IndexStatus(w.Status)}
+			}
+		}
+	}
+	if t.VectorIndexes != nil {
+		d.VectorIndexes = make([]types.VectorIndexDescription, len(t.VectorIndexes))
+		for i := range t.VectorIndexes {
+			v := &t.VectorIndexes[i]
+			d.VectorIndexes[i] = types.VectorIndexDescription{
+				Backfilling:      v.Backfilling,
+				Dimensions:       aws.Int64(v.Dimensions),
+				DistanceFunction: types.VectorDistanceFunction(v.DistanceFunction),
+				IndexArn:         optString(v.IndexArn),
+				IndexName:        optString(v.IndexName),
+				IndexSizeBytes:   aws.Int64(v.IndexSizeBytes),
+				IndexStatus:      types.IndexStatus(v.IndexStatus),
+				ItemCount:        aws.Int64(v.ItemCount),
+				Projection:       fromProjection(&v.Projection),
+				SearchSchema:     fromSearchSchema(v.SearchSchema),
+			}
+			if a := v.VectorAttribute; a != nil {
+				d.VectorIndexes[i].VectorAttribute = &types.VectorAttributeDefinition{AttributeName: optString(a.AttributeName)}
 			}
 		}
 	}

@@ -117,6 +117,8 @@ func (d *decoder) restoreOverride(key []byte, o *dynamo.RestoreOverrides) (bool,
 		return true, d.onDemandThroughput(&o.OnDemandThroughputOverride)
 	case "SSESpecificationOverride":
 		return true, d.sseSpecification(&o.SSESpecificationOverride)
+	case "VectorIndexOverride":
+		return true, decodeList(d, &o.VectorIndexOverride, atField, vectorIndexElem)
 	}
 	return false, nil
 }
@@ -340,6 +342,14 @@ func appendSourceTableFeatureDetails(dst []byte, f *dynamo.SourceTableFeatureDet
 		dst = strMember(dst, "AttributeName", t.AttributeName)
 		dst = strMember(dst, "TimeToLiveStatus", t.TimeToLiveStatus)
 		dst = append(dst, '}')
+	}
+	if f.VectorIndexes != nil {
+		vs := make([]dynamo.VectorIndex, len(f.VectorIndexes))
+		for i, v := range f.VectorIndexes {
+			vs[i] = dynamo.VectorIndex{IndexName: v.IndexName, VectorAttribute: v.VectorAttribute, Dimensions: v.Dimensions,
+				DistanceFunction: v.DistanceFunction, SearchSchema: v.SearchSchema, Projection: v.Projection}
+		}
+		dst = vectorIndexesMember(dst, vs)
 	}
 	return append(dst, '}')
 }

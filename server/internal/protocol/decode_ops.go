@@ -293,6 +293,99 @@ func gsiUpdateElem(d *decoder, u *dynamo.GlobalSecondaryIndexUpdate) *dynamo.Err
 	return err
 }
 
+// vectorIndex reads a vector index definition; typ is its model name,
+// VectorIndex in CreateTable's list, CreateVectorIndexAction in
+// UpdateTable's Create.
+func (d *decoder) vectorIndex(x *dynamo.VectorIndex, typ string, at position) (bool, *dynamo.Error) {
+	projected, named, dims := false, false, false
+	defer func() { x.NoProjection, x.NoIndexName, x.NoDimensions = !projected, !named, !dims }()
+	return d.object(typ, at, func(key []byte) *dynamo.Error {
+		var err *dynamo.Error
+		switch string(key) {
+		case "IndexName":
+			named, err = d.strPresent(&x.IndexName)
+			return err
+		case "VectorAttribute":
+			a := &dynamo.VectorAttributeDefinition{NoAttributeName: true}
+			ok, err := d.object("VectorAttributeDefinition", atField, func(key []byte) *dynamo.Error {
+				if string(key) == "AttributeName" {
+					named, err := d.strPresent(&a.AttributeName)
+					a.NoAttributeName = !named
+					return err
+				}
+				return d.skipValue()
+			})
+			if ok {
+				x.VectorAttribute = a
+			}
+			return err
+		case "SearchSchema":
+			return decodeList(d, &x.SearchSchema, atField, searchSchemaElem)
+		case "Projection":
+			return d.projection(&x.Projection, &projected)
+		case "Dimensions":
+			dims, err = d.integer(&x.Dimensions, "Long", minInt64, maxInt64)
+			return err
+		case "DistanceFunction":
+			return d.str(&x.DistanceFunction)
+		}
+		return d.skipValue()
+	})
+}
+
+func searchSchemaElem(d *decoder, e *dynamo.SearchSchemaElement) *dynamo.Error {
+	named, typed := false, false
+	defer func() { e.NoAttributeName, e.NoElementType = !named, !typed }()
+	_, err := d.object("SearchSchemaElement", atElement, func(key []byte) *dynamo.Error {
+		var err *dynamo.Error
+		switch string(key) {
+		case "AttributeName":
+			named, err = d.strPresent(&e.AttributeName)
+			return err
+		case "SearchSchemaElementType":
+			typed, err = d.strPresent(&e.SearchSchemaElementType)
+			return err
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
+func vectorIndexElem(d *decoder, x *dynamo.VectorIndex) *dynamo.Error {
+	_, err := d.vectorIndex(x, "VectorIndex", atElement)
+	return err
+}
+
+func vectorUpdateElem(d *decoder, u *dynamo.VectorIndexUpdate) *dynamo.Error {
+	_, err := d.object("VectorIndexUpdate", atElement, func(key []byte) *dynamo.Error {
+		switch string(key) {
+		case "Create":
+			x := new(dynamo.VectorIndex)
+			ok, err := d.vectorIndex(x, "CreateVectorIndexAction", atField)
+			if ok {
+				u.Create = x
+			}
+			return err
+		case "Delete":
+			x := &dynamo.DeleteVectorIndexAction{NoIndexName: true}
+			ok, err := d.object("DeleteVectorIndexAction", atField, func(key []byte) *dynamo.Error {
+				if string(key) == "IndexName" {
+					named, err := d.strPresent(&x.IndexName)
+					x.NoIndexName = !named
+					return err
+				}
+				return d.skipValue()
+			})
+			if ok {
+				u.Delete = x
+			}
+			return err
+		}
+		return d.skipValue()
+	})
+	return err
+}
+
 // Control-plane operations.
 
 // DecodeCreateTable decodes a CreateTable request body.
@@ -313,6 +406,8 @@ func DecodeCreateTable(body []byte) (*dynamo.CreateTableInput, error) {
 			return decodeList(d, &in.LocalSecondaryIndexes, atField, localSecondaryIndexElem)
 		case "GlobalSecondaryIndexes":
 			return decodeList(d, &in.GlobalSecondaryIndexes, atField, globalSecondaryIndexElem)
+		case "VectorIndexes":
+			return decodeList(d, &in.VectorIndexes, atField, vectorIndexElem)
 		case "BillingMode":
 			set, err := d.strPresent(&in.BillingMode)
 			in.BillingModeEmpty = set && in.BillingMode == ""
@@ -420,6 +515,8 @@ func DecodeUpdateTable(body []byte) (*dynamo.UpdateTableInput, error) {
 			return d.warmThroughput(&in.WarmThroughput)
 		case "GlobalSecondaryIndexUpdates":
 			return decodeList(d, &in.GlobalSecondaryIndexUpdates, atField, gsiUpdateElem)
+		case "VectorIndexUpdates":
+			return decodeList(d, &in.VectorIndexUpdates, atField, vectorUpdateElem)
 		case "StreamSpecification":
 			return d.streamSpecification(&in.StreamSpecification)
 		case "SSESpecification":

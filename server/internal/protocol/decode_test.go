@@ -159,6 +159,29 @@ func TestDecodeRequests(t *testing.T) {
 						WarmThroughput: &dynamo.WarmThroughput{ReadUnitsPerSecond: ptr[int64](1), WriteUnitsPerSecond: ptr[int64](2)}}},
 					{Update: &dynamo.UpdateGlobalSecondaryIndexAction{IndexName: "g2", WarmThroughput: &dynamo.WarmThroughput{ReadUnitsPerSecond: ptr[int64](3)}}},
 				}}},
+		// Vector indexes (AWS's API reference: VectorIndex,
+		// CreateVectorIndexAction, VectorIndexUpdate); a fractional
+		// Dimensions truncates, as DynamoDB takes 3.5 for 3 (dynoxide's
+		// capture, eu-west-2 2026-08-12).
+		{"CreateTable", `{"TableName":"t","VectorIndexes":[{"IndexName":"v","VectorAttribute":{"AttributeName":"emb"},
+			"SearchSchema":[{"AttributeName":"u","SearchSchemaElementType":"HASH"},{"AttributeName":"c"}],
+			"Projection":{"ProjectionType":"KEYS_ONLY"},"Dimensions":3.5,"DistanceFunction":"COSINE"},{"VectorAttribute":{}}]}`,
+			&dynamo.CreateTableInput{TableName: "t", VectorIndexes: []dynamo.VectorIndex{
+				{IndexName: "v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "emb"},
+					SearchSchema: []dynamo.SearchSchemaElement{{AttributeName: "u", SearchSchemaElementType: "HASH"}, {AttributeName: "c", NoElementType: true}},
+					Projection:   dynamo.Projection{ProjectionType: "KEYS_ONLY"}, Dimensions: 3, DistanceFunction: "COSINE"},
+				{NoIndexName: true, NoProjection: true, NoDimensions: true, VectorAttribute: &dynamo.VectorAttributeDefinition{NoAttributeName: true}},
+			}}},
+		{"UpdateTable", `{"TableName":"t","VectorIndexUpdates":[
+				{"Create":{"IndexName":"v","VectorAttribute":{"AttributeName":"emb"},"Projection":{"ProjectionType":"ALL"},"Dimensions":4,"DistanceFunction":"EUCLIDEAN"}},
+				{"Delete":{"IndexName":"w"}},{"Delete":{}},{}]}`,
+			&dynamo.UpdateTableInput{TableName: "t", VectorIndexUpdates: []dynamo.VectorIndexUpdate{
+				{Create: &dynamo.VectorIndex{IndexName: "v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "emb"},
+					Projection: dynamo.Projection{ProjectionType: "ALL"}, Dimensions: 4, DistanceFunction: "EUCLIDEAN"}},
+				{Delete: &dynamo.DeleteVectorIndexAction{IndexName: "w"}},
+				{Delete: &dynamo.DeleteVectorIndexAction{NoIndexName: true}},
+				{},
+			}}},
 		{"DescribeTable", `{"TableName":"t\u00e9"}`, &dynamo.DescribeTableInput{TableName: "té"}},
 		{"DeleteTable", `{"TableName":"t"}`, &dynamo.DeleteTableInput{TableName: "t"}},
 		{"ListTables", `{}`, &dynamo.ListTablesInput{}},
@@ -459,6 +482,12 @@ func TestDecodeErrors(t *testing.T) {
 		{"CreateTable", `{"GlobalSecondaryIndexes":[[]]}`, ser, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.GlobalSecondaryIndex"},
 		{"UpdateTable", `{"GlobalSecondaryIndexUpdates":[{"Create":[]}]}`, ser, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.CreateGlobalSecondaryIndexAction"},
 		{"UpdateTable", `{"GlobalSecondaryIndexUpdates":[{"Delete":1}]}`, ser, msgUnexpectedField},
+		{"CreateTable", `{"VectorIndexes":[[]]}`, ser, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.VectorIndex"},
+		{"CreateTable", `{"VectorIndexes":[{"VectorAttribute":[]}]}`, ser, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.VectorAttributeDefinition"},
+		{"CreateTable", `{"VectorIndexes":[{"SearchSchema":[[]]}]}`, ser, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.SearchSchemaElement"},
+		{"CreateTable", `{"VectorIndexes":[{"Dimensions":"3"}]}`, ser, "STRING_VALUE cannot be converted to Long"},
+		{"UpdateTable", `{"VectorIndexUpdates":[{"Create":[]}]}`, ser, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.CreateVectorIndexAction"},
+		{"UpdateTable", `{"VectorIndexUpdates":[{"Delete":1}]}`, ser, msgUnexpectedField},
 		{"TagResource", `{"Tags":[1]}`, ser, msgUnexpectedValue},
 		// Lists.
 		{"CreateTable", `{"KeySchema":"23"}`, ser, msgUnexpectedField},

@@ -216,8 +216,72 @@ func appendTableDescription(dst []byte, t *dynamo.TableDescription) []byte {
 	dst = strMember(dst, "TableName", t.TableName)
 	dst = intMember(dst, "TableSizeBytes", t.TableSizeBytes)
 	dst = strMember(dst, "TableStatus", t.TableStatus)
+	if t.VectorIndexes != nil {
+		dst = append(member(dst, "VectorIndexes"), '[')
+		for i := range t.VectorIndexes {
+			v := &t.VectorIndexes[i]
+			dst = append(comma(dst), '{')
+			dst = boolPtrMember(dst, "Backfilling", v.Backfilling)
+			dst = intMember(dst, "Dimensions", v.Dimensions)
+			dst = strMember(dst, "DistanceFunction", v.DistanceFunction)
+			dst = strMember(dst, "IndexArn", v.IndexArn)
+			dst = strMember(dst, "IndexName", v.IndexName)
+			dst = intMember(dst, "IndexSizeBytes", v.IndexSizeBytes)
+			dst = strMember(dst, "IndexStatus", v.IndexStatus)
+			dst = intMember(dst, "ItemCount", v.ItemCount)
+			dst = appendProjection(member(dst, "Projection"), &v.Projection)
+			dst = searchSchemaMember(dst, v.SearchSchema)
+			if a := v.VectorAttribute; a != nil {
+				dst = append(member(dst, "VectorAttribute"), '{')
+				dst = strMember(dst, "AttributeName", a.AttributeName)
+				dst = append(dst, '}')
+			}
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
 	dst = warmMember(dst, t.WarmThroughput)
 	return append(dst, '}')
+}
+
+// vectorIndexesMember writes a list of vector index definitions
+// (VectorIndex, VectorIndexInfo's members), as a backup's features and an
+// import's table parameters hold them.
+func vectorIndexesMember(dst []byte, vs []dynamo.VectorIndex) []byte {
+	if vs == nil {
+		return dst
+	}
+	dst = append(member(dst, "VectorIndexes"), '[')
+	for i := range vs {
+		v := &vs[i]
+		dst = append(comma(dst), '{')
+		dst = intMember(dst, "Dimensions", v.Dimensions)
+		dst = strMember(dst, "DistanceFunction", v.DistanceFunction)
+		dst = strMember(dst, "IndexName", v.IndexName)
+		dst = appendProjection(member(dst, "Projection"), &v.Projection)
+		dst = searchSchemaMember(dst, v.SearchSchema)
+		if a := v.VectorAttribute; a != nil {
+			dst = append(member(dst, "VectorAttribute"), '{')
+			dst = strMember(dst, "AttributeName", a.AttributeName)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, ']')
+}
+
+func searchSchemaMember(dst []byte, ss []dynamo.SearchSchemaElement) []byte {
+	if ss == nil {
+		return dst
+	}
+	dst = append(member(dst, "SearchSchema"), '[')
+	for _, e := range ss {
+		dst = append(comma(dst), '{')
+		dst = strMember(dst, "AttributeName", e.AttributeName)
+		dst = strMember(dst, "SearchSchemaElementType", e.SearchSchemaElementType)
+		dst = append(dst, '}')
+	}
+	return append(dst, ']')
 }
 
 func sseDescriptionMember(dst []byte, s *dynamo.SSEDescription) []byte {

@@ -82,6 +82,12 @@ func sampleTable() *dynamo.TableDescription {
 			OnDemandThroughput:    &dynamo.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](-1)},
 			WarmThroughput:        &dynamo.WarmThroughputDescription{ReadUnitsPerSecond: 13000, WriteUnitsPerSecond: 4500, Status: "UPDATING"},
 		}},
+		VectorIndexes: []dynamo.VectorIndexDescription{{
+			IndexName: "v", IndexArn: "arn/v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "emb"},
+			Dimensions: 3, DistanceFunction: "DOT_PRODUCT",
+			SearchSchema: []dynamo.SearchSchemaElement{{AttributeName: "u", SearchSchemaElementType: "HASH"}},
+			Projection:   dynamo.Projection{ProjectionType: "ALL"}, IndexStatus: "CREATING", Backfilling: ptr(false), IndexSizeBytes: 4, ItemCount: 2,
+		}},
 		StreamSpecification:       &dynamo.StreamSpecification{StreamEnabled: true, StreamViewType: "KEYS_ONLY"},
 		LatestStreamLabel:         "label",
 		LatestStreamArn:           "arn/stream",
@@ -115,6 +121,9 @@ const sampleTableJSON = `{
 	"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t",
 	"TableClassSummary":{"LastUpdateDateTime":1700000000.123,"TableClass":"STANDARD"},
 	"TableId":"id","TableName":"t","TableSizeBytes":10,"TableStatus":"ACTIVE",
+	"VectorIndexes":[{"Backfilling":false,"Dimensions":3,"DistanceFunction":"DOT_PRODUCT","IndexArn":"arn/v","IndexName":"v","IndexSizeBytes":4,
+		"IndexStatus":"CREATING","ItemCount":2,"Projection":{"ProjectionType":"ALL"},
+		"SearchSchema":[{"AttributeName":"u","SearchSchemaElementType":"HASH"}],"VectorAttribute":{"AttributeName":"emb"}}],
 	"WarmThroughput":{"ReadUnitsPerSecond":5,"Status":"ACTIVE","WriteUnitsPerSecond":6}}`
 
 func capacity() *dynamo.ConsumedCapacity {

@@ -180,6 +180,8 @@ func (d *decoder) tableCreationParameters(dst **dynamo.TableCreationParameters) 
 			return d.sseSpecification(&p.SSESpecification)
 		case "GlobalSecondaryIndexes":
 			return decodeList(d, &p.GlobalSecondaryIndexes, atField, globalSecondaryIndexElem)
+		case "VectorIndexes":
+			return decodeList(d, &p.VectorIndexes, atField, vectorIndexElem)
 		}
 		return d.skipValue()
 	})
@@ -404,6 +406,7 @@ func tableCreationParametersMember(dst []byte, p *dynamo.TableCreationParameters
 		dst = append(dst, '}')
 	}
 	dst = strMember(dst, "TableName", p.TableName)
+	dst = vectorIndexesMember(dst, p.VectorIndexes)
 	return append(dst, '}')
 }
 

@@ -196,6 +196,8 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t","Policy":"{}","ExpectedRevisionId":"NO_POLICY","ConfirmRemoveSelfResourceAccess":false}`,
 		`{"TableName":"t","ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":1,"MaximumUnits":5,"ScalingPolicyUpdate":{"TargetTrackingScalingPolicyConfiguration":{"TargetValue":70}}},"ReplicaUpdates":[{"RegionName":"us-west-2","ReplicaGlobalSecondaryIndexUpdates":[{"IndexName":"g","ProvisionedReadCapacityAutoScalingUpdate":{"AutoScalingDisabled":true}}]}]}`,
 		`{"TableName":"t","StreamArn":"arn:aws:kinesis:us-east-1:000000000000:stream/s","EnableKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MICROSECOND"}}`,
+		`{"TableName":"t","AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],"KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST","VectorIndexes":[{"IndexName":"v","VectorAttribute":{"AttributeName":"e"},"SearchSchema":[{"AttributeName":"k","SearchSchemaElementType":"HASH"}],"Projection":{"ProjectionType":"ALL"},"Dimensions":2.5,"DistanceFunction":"COSINE"}]}`,
+		`{"TableName":"t","VectorIndexUpdates":[{"Create":{"IndexName":"v","VectorAttribute":{"AttributeName":"e"},"Projection":{"ProjectionType":"KEYS_ONLY"},"Dimensions":4,"DistanceFunction":"EUCLIDEAN"}},{"Delete":{"IndexName":"w"}}]}`,
 		`{"GlobalTableName":"g"}`,
 		`{"ExclusiveStartGlobalTableName":"g","Limit":1,"RegionName":"us-east-1"}`,
 		`{"TableName":5}`,
