@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
@@ -181,7 +182,18 @@ func (db *DB) writeItemBy(t *table, k itemKey, w writer, l *lease, f decide) (wr
 func (db *DB) writeItemOnce(t *table, k itemKey, w writer, l *lease, f decide) (writeResult, error) {
 	var r writeResult
 
-	old, err := db.loadForWrite(t, k)
+	// The old row is read into a pooled buffer, given back once the
+	// batch that may refer to it (an expectation, an undo entry) is
+	// done: the deferred calls run in reverse order. What r returns of
+	// the old item is decoded, and does not alias it.
+	buf := getRowBuf()
+	old, err := db.loadForWriteInto(t, k, *buf)
+	defer func() {
+		if old.found {
+			*buf = old.raw
+		}
+		putRowBuf(buf, *buf)
+	}()
 	if err != nil {
 		return r, err
 	}
@@ -261,7 +273,13 @@ func (db *DB) loadRowsForWrite(n int, at func(i int) (*table, itemKey)) ([]store
 
 // loadForWrite reads the current row of k for a write that holds k's lock.
 func (db *DB) loadForWrite(t *table, k itemKey) (storedItem, error) {
-	raw, found, err := db.store.Get(k.row, nil)
+	return db.loadForWriteInto(t, k, nil)
+}
+
+// loadForWriteInto is loadForWrite reading the row into dst (appended);
+// the returned raw and body alias it.
+func (db *DB) loadForWriteInto(t *table, k itemKey, dst []byte) (storedItem, error) {
+	raw, found, err := db.store.Get(k.row, dst)
 	if err != nil || !found {
 		return storedItem{}, err
 	}
@@ -293,10 +311,15 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 		countDelta = -1
 	} else {
 		newSize = attr.ItemSize(next)
-		// The encoding is the item's size plus a few bytes per attribute.
-		row := binary.AppendUvarint(make([]byte, 0, newSize+8*len(next)+16), uint64(newSize))
+		// The row is encoded in a pooled buffer: the batch copies it,
+		// and the stream record below is its last reader. The
+		// encoding is the item's size plus a few bytes per attribute.
+		buf := getRowBuf()
+		row := slices.Grow((*buf)[:0], newSize+8*len(next)+16)
+		row = binary.AppendUvarint(row, uint64(newSize))
 		hdr := len(row)
 		row = attr.AppendItem(row, next)
+		defer putRowBuf(buf, row)
 		newBody = row[hdr:]
 		if err := b.Set(k.row, row); err != nil {
 			return 0, err
