@@ -61,6 +61,10 @@ func (s *storedItem) Item() (attr.Item, error) {
 	return s.item, s.err
 }
 
+// forget drops the decoded item, which the caller takes for its own (to
+// modify it): a later Item decodes the stored one again.
+func (s *storedItem) forget() { s.item, s.err, s.done = nil, nil, false }
+
 // rowBufs pools the buffers a single-item write reads its old row into
 // and encodes its new row in: a batch copies what it is given (Set), and
 // the old row is needed only until the write commits. Each is boxed in

@@ -518,7 +518,16 @@ func (a *txAction) decide() (dynamo.CancellationReason, error) {
 		}
 		next := base
 		if a.w.update != nil {
-			if next, err = a.w.update.Apply(base); err != nil {
+			if cur != nil {
+				// A transaction returns no old item: the update is
+				// written into it, which the action forgets (the
+				// indexes' upkeep and their bill decode it again).
+				a.old.forget()
+				next, err = a.w.update.ApplyInPlace(base)
+			} else {
+				next, err = a.w.update.Apply(base)
+			}
+			if err != nil {
 				return validationReason(dynamo.AttrError(err))
 			}
 		}
