@@ -423,7 +423,12 @@ func (db *DB) runTransactWrite(in *dynamo.TransactWriteItemsInput, acts []*txAct
 
 	reasons := make([]dynamo.CancellationReason, len(acts))
 	failed := false
-	olds, err := db.loadManyForWrite(acts)
+	// The old rows, given back once the batch, which may refer to them,
+	// is done and the output built (deferred calls run in reverse
+	// order).
+	buf := getRowBuf()
+	defer func() { putRowBuf(buf, *buf) }()
+	olds, err := db.loadManyForWrite(acts, buf)
 	if err != nil {
 		return nil, err
 	}

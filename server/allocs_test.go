@@ -45,7 +45,7 @@ func TestAllocsServe(t *testing.T) {
 		{"UpdateItem", 39, writeBodies("UpdateItem", 64)},
 		// Two updates in one transaction, ADD bal :d each, with the
 		// same condition.
-		{"TransactWriteItems", 70, writeBodies("TransactWriteItems", 64)},
+		{"TransactWriteItems", 68, writeBodies("TransactWriteItems", 64)},
 		// Deleting an item that exists: each of the 1,001 calls (the
 		// first is a warm-up) deletes another of key-0 to key-1000.
 		{"DeleteItem", 25, writeBodies("DeleteItem", 1001)},
