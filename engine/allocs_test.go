@@ -55,7 +55,7 @@ func TestAllocsItemPaths(t *testing.T) {
 		fn      func()
 	}{
 		// Overwriting a ~1 KB item of a table without indexes or stream.
-		{"PutItem", 7, func() {
+		{"PutItem", 5, func() {
 			if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "bench", Item: items[put%keys]}); err != nil {
 				t.Fatal(err)
 			}

@@ -191,7 +191,11 @@ func (db *DB) commitBatchWrites(ops []batchWrite) ([]writeResult, error) {
 	}
 	held := db.locks.lockAll(rows)
 	defer db.locks.unlockAll(held)
-	olds, err := db.loadRowsForWrite(len(ops), func(i int) (*table, itemKey) { return ops[i].t, ops[i].k })
+	// The old rows, given back once the batch, which may refer to them,
+	// is done (deferred calls run in reverse order).
+	buf := getRowBuf()
+	defer func() { putRowBuf(buf, *buf) }()
+	olds, err := db.loadRowsForWrite(len(ops), func(i int) (*table, itemKey) { return ops[i].t, ops[i].k }, buf)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/dynago/dynago/attr"
 )
@@ -58,4 +59,30 @@ func (s *storedItem) Item() (attr.Item, error) {
 		s.done = true
 	}
 	return s.item, s.err
+}
+
+// forget drops the decoded item, which the caller takes for its own (to
+// modify it): a later Item decodes the stored one again.
+func (s *storedItem) forget() { s.item, s.err, s.done = nil, nil, false }
+
+// rowBufs pools the buffers a single-item write reads its old row into
+// and encodes its new row in: a batch copies what it is given (Set), and
+// the old row is needed only until the write commits. Each is boxed in
+// the *[]byte the pool holds, which goes back with it.
+var rowBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledRow is the largest buffer rowBufs keeps: an item of 400 KB
+// would otherwise stay in the pool for every small write.
+const maxPooledRow = 64 << 10
+
+// getRowBuf returns a pooled buffer, empty; putRowBuf(box, b) gives it
+// back, b being what the buffer became (it may have grown).
+func getRowBuf() *[]byte { return rowBufs.Get().(*[]byte) }
+
+func putRowBuf(box *[]byte, b []byte) {
+	if cap(b) > maxPooledRow {
+		b = nil
+	}
+	*box = b[:0]
+	rowBufs.Put(box)
 }

@@ -423,7 +423,12 @@ func (db *DB) runTransactWrite(in *dynamo.TransactWriteItemsInput, acts []*txAct
 
 	reasons := make([]dynamo.CancellationReason, len(acts))
 	failed := false
-	olds, err := db.loadManyForWrite(acts)
+	// The old rows, given back once the batch, which may refer to them,
+	// is done and the output built (deferred calls run in reverse
+	// order).
+	buf := getRowBuf()
+	defer func() { putRowBuf(buf, *buf) }()
+	olds, err := db.loadManyForWrite(acts, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -518,7 +523,16 @@ func (a *txAction) decide() (dynamo.CancellationReason, error) {
 		}
 		next := base
 		if a.w.update != nil {
-			if next, err = a.w.update.Apply(base); err != nil {
+			if cur != nil {
+				// A transaction returns no old item: the update is
+				// written into it, which the action forgets (the
+				// indexes' upkeep and their bill decode it again).
+				a.old.forget()
+				next, err = a.w.update.ApplyInPlace(base)
+			} else {
+				next, err = a.w.update.Apply(base)
+			}
+			if err != nil {
 				return validationReason(dynamo.AttrError(err))
 			}
 		}

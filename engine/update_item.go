@@ -81,12 +81,21 @@ func (db *DB) updateItem(in *dynamo.UpdateItemInput, st *statementExprs) (*dynam
 		}
 		next := base
 		if w.update != nil {
-			if cur == nil {
+			switch {
+			case cur == nil:
 				// A REMOVE of a nested path on a missing item does
 				// nothing (expr.Update.ApplyMissing).
 				next, err = w.update.ApplyMissing(base)
-			} else {
+			case in.ReturnValues == dynamo.ReturnValuesAllOld || in.ReturnValues == dynamo.ReturnValuesUpdatedOld || len(t.indexes) > 0:
+				// The old item is returned, or billed per index.
 				next, err = w.update.Apply(base)
+			default:
+				// Nothing needs the old item: the update is written
+				// into it, which the write forgets (the upkeep of an
+				// index created since decodes it again from its
+				// stored bytes).
+				old.forget()
+				next, err = w.update.ApplyInPlace(base)
 			}
 			if err != nil {
 				return nil, false, dynamo.AttrError(err)

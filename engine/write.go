@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
@@ -181,7 +182,13 @@ func (db *DB) writeItemBy(t *table, k itemKey, w writer, l *lease, f decide) (wr
 func (db *DB) writeItemOnce(t *table, k itemKey, w writer, l *lease, f decide) (writeResult, error) {
 	var r writeResult
 
-	old, err := db.loadForWrite(t, k)
+	// The old row is read into a pooled buffer, given back once the
+	// batch that may refer to it (an expectation, an undo entry) is
+	// done: the deferred calls run in reverse order. What r returns of
+	// the old item is decoded, and does not alias it.
+	buf := getRowBuf()
+	old, grown, err := db.loadForWriteInto(t, k, (*buf)[:0])
+	defer putRowBuf(buf, grown)
 	if err != nil {
 		return r, err
 	}
@@ -218,22 +225,25 @@ func (db *DB) writeItemOnce(t *table, k itemKey, w writer, l *lease, f decide) (
 // loadManyForWrite reads the current rows of a transaction's items, which
 // it has locked: in one call on a store that reads many keys at once
 // (PostgreSQL: one round trip), one by one otherwise.
-func (db *DB) loadManyForWrite(acts []*txAction) ([]storedItem, error) {
-	return db.loadRowsForWrite(len(acts), func(i int) (*table, itemKey) { return acts[i].t, acts[i].k })
+func (db *DB) loadManyForWrite(acts []*txAction, buf *[]byte) ([]storedItem, error) {
+	return db.loadRowsForWrite(len(acts), func(i int) (*table, itemKey) { return acts[i].t, acts[i].k }, buf)
 }
 
 // loadRowsForWrite reads the current rows of n items, item i's table and
 // key given by at(i), which the caller has locked, as loadManyForWrite
-// does.
-func (db *DB) loadRowsForWrite(n int, at func(i int) (*table, itemKey)) ([]storedItem, error) {
+// does. Rows read one by one are appended to *buf (a pooled buffer, which
+// the caller gives back once its batch is done) and alias it.
+func (db *DB) loadRowsForWrite(n int, at func(i int) (*table, itemKey), buf *[]byte) ([]storedItem, error) {
 	olds := make([]storedItem, n)
 	mg, ok := db.store.(storage.MultiGetter)
 	if !ok || n < 2 {
 		for i := range n {
-			old, err := db.loadForWrite(at(i))
+			t, k := at(i)
+			old, grown, err := db.loadForWriteInto(t, k, *buf)
 			if err != nil {
 				return nil, err
 			}
+			*buf = grown
 			olds[i] = old
 		}
 		return olds, nil
@@ -261,15 +271,23 @@ func (db *DB) loadRowsForWrite(n int, at func(i int) (*table, itemKey)) ([]store
 
 // loadForWrite reads the current row of k for a write that holds k's lock.
 func (db *DB) loadForWrite(t *table, k itemKey) (storedItem, error) {
-	raw, found, err := db.store.Get(k.row, nil)
+	old, _, err := db.loadForWriteInto(t, k, nil)
+	return old, err
+}
+
+// loadForWriteInto is loadForWrite appending the row to dst, which it
+// returns grown; the row's raw and body alias it, and end where the next
+// row appended would begin.
+func (db *DB) loadForWriteInto(t *table, k itemKey, dst []byte) (storedItem, []byte, error) {
+	b, found, err := db.store.Get(k.row, dst)
 	if err != nil || !found {
-		return storedItem{}, err
+		return storedItem{}, dst, err
 	}
-	old, err := parseRow(raw)
+	old, err := parseRow(b[len(dst):len(b):len(b)])
 	if err != nil {
-		return storedItem{}, fmt.Errorf("table %q: %w", t.meta.Name, err)
+		return storedItem{}, b, fmt.Errorf("table %q: %w", t.meta.Name, err)
 	}
-	return old, nil
+	return old, b, nil
 }
 
 // stageWrite adds to b everything that replacing the item at k (old, as
@@ -293,10 +311,15 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 		countDelta = -1
 	} else {
 		newSize = attr.ItemSize(next)
-		// The encoding is the item's size plus a few bytes per attribute.
-		row := binary.AppendUvarint(make([]byte, 0, newSize+8*len(next)+16), uint64(newSize))
+		// The row is encoded in a pooled buffer: the batch copies it,
+		// and the stream record below is its last reader. The
+		// encoding is the item's size plus a few bytes per attribute.
+		buf := getRowBuf()
+		row := slices.Grow((*buf)[:0], newSize+8*len(next)+16)
+		row = binary.AppendUvarint(row, uint64(newSize))
 		hdr := len(row)
 		row = attr.AppendItem(row, next)
+		defer putRowBuf(buf, row)
 		newBody = row[hdr:]
 		if err := b.Set(k.row, row); err != nil {
 			return 0, err

@@ -36,19 +36,19 @@ func TestAllocsServe(t *testing.T) {
 		bodies  [][]byte
 	}{
 		// Overwriting an item of ~1 KB.
-		{"PutItem", 29, putBodies},
+		{"PutItem", 27, putBodies},
 		// Reading one back.
 		{"GetItem", 22, getBodies},
 		// 20 of those items from a start key.
 		{"Scan", 40, scanBodies},
 		// SET v = :v ADD n :one on an item that must exist.
-		{"UpdateItem", 43, writeBodies("UpdateItem", 64)},
+		{"UpdateItem", 39, writeBodies("UpdateItem", 64)},
 		// Two updates in one transaction, ADD bal :d each, with the
 		// same condition.
-		{"TransactWriteItems", 76, writeBodies("TransactWriteItems", 64)},
+		{"TransactWriteItems", 68, writeBodies("TransactWriteItems", 64)},
 		// Deleting an item that exists: each of the 1,001 calls (the
 		// first is a warm-up) deletes another of key-0 to key-1000.
-		{"DeleteItem", 26, writeBodies("DeleteItem", 1001)},
+		{"DeleteItem", 25, writeBodies("DeleteItem", 1001)},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/", nil)
 		req.Header.Set("X-Amz-Target", targetPrefix+c.op)

@@ -108,7 +108,16 @@ func (u *Update) UpdatedPaths() *Projection { return newProjection(u.paths) }
 // "SET a = b, b = a" swaps. old is not modified; the new item shares the
 // values the update did not touch with old, so neither may be modified in
 // place afterwards. On error nothing is changed.
-func (u *Update) Apply(old attr.Item) (attr.Item, error) { return u.apply(old, false) }
+func (u *Update) Apply(old attr.Item) (attr.Item, error) { return u.apply(old, false, false) }
+
+// ApplyInPlace is Apply writing the new item into old itself, which it
+// returns (a new map if old is nil), for a caller that has no further use
+// for old: the copy of its top level is saved. The nested maps and lists
+// the update changes are new ones, as with Apply. On error old is
+// unchanged.
+func (u *Update) ApplyInPlace(old attr.Item) (attr.Item, error) {
+	return u.apply(old, false, old != nil)
+}
 
 // ApplyMissing is Apply for an item that does not exist, given as its key
 // attributes. On such an item a REMOVE of a nested path ("REMOVE a.b",
@@ -116,10 +125,11 @@ func (u *Update) Apply(old attr.Item) (attr.Item, error) { return u.apply(old, f
 // refused as SET is (ScyllaDB Alternator's test_update_expression.py,
 // test_nested_attribute_remove_from_missing_item and
 // test_nested_attribute_update_bad_path_dot, run against DynamoDB).
-func (u *Update) ApplyMissing(key attr.Item) (attr.Item, error) { return u.apply(key, true) }
+func (u *Update) ApplyMissing(key attr.Item) (attr.Item, error) { return u.apply(key, true, false) }
 
-// apply is Apply; missing tells that old is the key of a missing item.
-func (u *Update) apply(old attr.Item, missing bool) (attr.Item, error) {
+// apply is Apply; missing tells that old is the key of a missing item,
+// inPlace that the new item is written into old (ApplyInPlace).
+func (u *Update) apply(old attr.Item, missing, inPlace bool) (attr.Item, error) {
 	var buf [8]attr.Value
 	vals := buf[:0]
 	if len(u.actions) > len(buf) {
@@ -141,7 +151,7 @@ func (u *Update) apply(old attr.Item, missing bool) (attr.Item, error) {
 		}
 		vals = append(vals, v)
 	}
-	out, err := u.applyMap(old, u.root.kids, vals, missing)
+	out, err := u.applyMap(old, u.root.kids, vals, missing, inPlace)
 	if err != nil {
 		return nil, err
 	}
@@ -206,17 +216,35 @@ func invalidPath() error { return newErr(MsgInvalidPathForUpdate) }
 
 // applyMap applies the tree nodes kids to a copy of old.
 // missing tells that old is the key of a missing item.
-func (u *Update) applyMap(old map[string]attr.Value, kids []*pathNode, vals []attr.Value, missing bool) (map[string]attr.Value, error) {
-	out := make(map[string]attr.Value, len(old)+len(kids))
-	maps.Copy(out, old)
+func (u *Update) applyMap(old map[string]attr.Value, kids []*pathNode, vals []attr.Value, missing, inPlace bool) (map[string]attr.Value, error) {
+	// Every kid's new value is worked out before any is written, so
+	// that an error leaves old as it was when the map is old itself.
+	// Kids have distinct names: each reads only the member it writes.
+	type change struct {
+		v    attr.Value
+		keep bool
+	}
+	var buf [8]change
+	changes := buf[:0]
+	if len(kids) > len(buf) {
+		changes = make([]change, 0, len(kids))
+	}
 	for _, k := range kids {
 		ov, exists := old[k.name]
 		nv, keep, err := u.applyNode(ov, exists, k, vals, missing)
 		if err != nil {
 			return nil, err
 		}
-		if keep {
-			out[k.name] = nv
+		changes = append(changes, change{nv, keep})
+	}
+	out := old
+	if !inPlace {
+		out = make(map[string]attr.Value, len(old)+len(kids))
+		maps.Copy(out, old)
+	}
+	for i, k := range kids {
+		if changes[i].keep {
+			out[k.name] = changes[i].v
 		} else {
 			delete(out, k.name)
 		}
@@ -255,7 +283,7 @@ func (u *Update) applyNode(ov attr.Value, exists bool, n *pathNode, vals []attr.
 	if ov.Type != attr.TypeM {
 		return attr.Value{}, false, invalidPath()
 	}
-	m, err := u.applyMap(ov.M, n.kids, vals, false)
+	m, err := u.applyMap(ov.M, n.kids, vals, false, false)
 	if err != nil {
 		return attr.Value{}, false, err
 	}

@@ -135,7 +135,8 @@ type Statter interface {
 
 // Batch collects writes applied atomically by Commit.
 type Batch interface {
-	// Set writes key=value.
+	// Set writes key=value. The batch keeps neither slice: the caller
+	// may reuse both once Set returns.
 	Set(key, value []byte) error
 	// Insert writes key=value where key must not exist when the batch
 	// commits: if another writer has created it, Commit fails with

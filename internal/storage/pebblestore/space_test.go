@@ -16,9 +16,11 @@ import (
 type freeFS struct {
 	vfs.FS
 	avail atomic.Uint64
+	reads atomic.Int64 // GetDiskUsage calls
 }
 
 func (f *freeFS) GetDiskUsage(string) (vfs.DiskUsage, error) {
+	f.reads.Add(1)
 	return vfs.DiskUsage{AvailBytes: f.avail.Load(), TotalBytes: 1 << 40}, nil
 }
 
@@ -65,6 +67,69 @@ func TestDiskReserve(t *testing.T) {
 	}
 	if refused != 1 {
 		t.Errorf("pebble_disk_full_refusals_total = %v; want 1", refused)
+	}
+}
+
+// The guard reads the free space again once the commits since its last
+// reading have written a quarter of the room it found above the reserve,
+// and before it refuses a commit: far from the limit, many small commits
+// share a reading; near it, each commit reads.
+func TestDiskReserveReadings(t *testing.T) {
+	d, err := Open(Options{Dir: t.TempDir(), DiskReserve: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	fs := &freeFS{FS: vfs.Default}
+	d.space.fs = fs
+	set := func(k string, n int) error {
+		b := d.NewBatch()
+		b.Set([]byte(k), make([]byte, n))
+		return b.Commit()
+	}
+	// 1 MiB of room above the reserve: 256 KiB between readings, and
+	// commits of about 1 KB.
+	fs.avail.Store(2 << 20)
+	for i := range 100 {
+		if err := set(fmt.Sprint("k", i), 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A reading older than spaceReadingAge is read again; on a slow
+	// machine the 100 commits may take longer.
+	if r := fs.reads.Load(); r < 1 || r > 10 {
+		t.Errorf("100 commits of 1 KB with 1 MiB of room read the free space %d times; want 1 (a few on a slow machine)", r)
+	}
+	for i := range 300 {
+		if err := set(fmt.Sprint("k", i), 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := fs.reads.Load(); r < 2 {
+		t.Errorf("300 more commits of 1 KB, past a quarter of the room, read the free space %d times in all; want at least 2", r)
+	}
+	// Near the limit every commit reads, and is refused only on what it
+	// read: the space freed since the last reading admits it. (The
+	// reading is dropped as spaceReadingAge would drop it.)
+	fs.avail.Store(1<<20 + 2000)
+	d.space.last.Store(nil)
+	if err := set("near", 1000); err != nil {
+		t.Fatal(err)
+	}
+	before := fs.reads.Load()
+	if err := set("near", 1000); err != nil {
+		t.Fatal(err)
+	}
+	if fs.reads.Load() != before+1 {
+		t.Error("a commit within a few KB of the reserve did not read the free space")
+	}
+	fs.avail.Store(1<<20 + 500)
+	if err := set("full", 1000); !errors.Is(err, ErrDiskFull) {
+		t.Fatalf("a commit past the reserve: %v; want ErrDiskFull", err)
+	}
+	fs.avail.Store(2 << 20)
+	if err := set("full", 1000); err != nil {
+		t.Fatalf("a commit with space back, after a reading that refused: %v", err)
 	}
 }
 

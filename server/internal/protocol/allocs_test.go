@@ -78,3 +78,16 @@ func TestAllocsCodec(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodePutItem decodes PutItem requests of the item of about
+// 1 KB TestAllocsCodec uses.
+func BenchmarkDecodePutItem(b *testing.B) {
+	body := []byte(`{"TableName":"bench","Item":` + allocsItemJSON(1) + `}`)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodePutItem(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
