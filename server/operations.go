@@ -168,7 +168,11 @@ func handleWith[In, Out any](
 			}
 		}
 		var buf []byte
-		if buffered {
+		page := buffered && largePage(in)
+		if page {
+			buf = getPageBuf()
+			defer putPageBuf(buf)
+		} else if buffered {
 			buf = getItemBuf()
 			defer putItemBuf(buf)
 		}
@@ -179,8 +183,50 @@ func handleWith[In, Out any](
 		if c.note != nil && s.debug {
 			c.note.units, c.note.unitsKnown = unitsOf(out, asked)
 		}
+		if page && len(dst) == 0 && encodedBytes(out) > pooledBufferBytes {
+			// A large page's answer goes to a page buffer too, which
+			// dropBuf gives back.
+			putBuf(dst)
+			dst = getPageBuf()
+		}
 		return encode(dst, out), nil
 	}
+}
+
+// largePageItems is the Limit past which a Query or Scan page is read
+// into page buffers (pagePool): 64 items of 16 KB fill a megabyte.
+const largePageItems = 64
+
+// largePage reports whether in is a Query or Scan whose page may come
+// near DynamoDB's 1 MB: one without a Limit, or with a large one.
+func largePage(in any) bool {
+	var limit *int32
+	switch v := in.(type) {
+	case *dynamo.ScanInput:
+		limit = v.Limit
+	case *dynamo.QueryInput:
+		limit = v.Limit
+	default:
+		return false
+	}
+	return limit == nil || *limit > largePageItems
+}
+
+// encodedBytes returns the bytes of the items a Query or Scan output holds
+// in their stored encoding; 0 for any other output.
+func encodedBytes(out any) int {
+	var items [][]byte
+	switch v := out.(type) {
+	case *dynamo.ScanOutput:
+		items = v.EncodedItems
+	case *dynamo.QueryOutput:
+		items = v.EncodedItems
+	}
+	n := 0
+	for _, b := range items {
+		n += len(b)
+	}
+	return n
 }
 
 // handleEmpty is handle for operations whose successful response has an

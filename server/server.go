@@ -298,6 +298,20 @@ var (
 
 const itemBufBytes = 64 << 10
 
+// pagePool holds buffers of pageBufBytes, boxed as bufPool's are, for the
+// reads whose page may reach DynamoDB's 1 MB (a Query or Scan without a
+// Limit, or with a large one): one takes the items the engine copies out,
+// another the response's JSON, so that such a page allocates neither
+// (where it would allocate both, a megabyte or more each, and have the
+// garbage collector reclaim them). A page buffer goes back to this pool,
+// never to bufPool; like any sync.Pool's, the idle ones are dropped by
+// the garbage collector's second cycle without use.
+var pagePool = sync.Pool{New: func() any { b := make([]byte, 0, pageBufBytes); return &b }}
+
+// pageBufBytes holds a page of 1 MB of items in their stored encoding or
+// in JSON, which wraps each value in its type's member.
+const pageBufBytes = 3 << 19 // 1.5 MiB
+
 func getItemBuf() []byte {
 	box := itemPool.Get().(*[]byte)
 	b := (*box)[:0]
@@ -307,9 +321,32 @@ func getItemBuf() []byte {
 }
 
 func putItemBuf(b []byte) {
+	if cap(b) >= pageBufBytes {
+		putPageBuf(b)
+		return
+	}
 	box := itemBoxPool.Get().(*[]byte)
 	*box = b[:0]
 	itemPool.Put(box)
+}
+
+func getPageBuf() []byte {
+	box := pagePool.Get().(*[]byte)
+	b := (*box)[:0]
+	*box = nil
+	itemBoxPool.Put(box)
+	return b
+}
+
+// putPageBuf gives back a buffer of getPageBuf, unless it grew past twice
+// its size (a response far larger than its items), which is dropped.
+func putPageBuf(b []byte) {
+	if cap(b) > 2*pageBufBytes {
+		return
+	}
+	box := itemBoxPool.Get().(*[]byte)
+	*box = b[:0]
+	pagePool.Put(box)
 }
 
 func getBuf() []byte {
@@ -321,6 +358,10 @@ func getBuf() []byte {
 }
 
 func putBuf(b []byte) {
+	if cap(b) >= pageBufBytes {
+		putPageBuf(b)
+		return
+	}
 	if cap(b) == 0 || cap(b) > pooledBufferBytes {
 		return
 	}
