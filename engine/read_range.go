@@ -39,6 +39,9 @@ type rangeRead struct {
 	// buffer is where encoded items are copied first (the input's
 	// EncodedBuffer).
 	buffer []byte
+	// sink, if not nil, is given the encoded items in place of copies
+	// (the input's EncodedSink).
+	sink func([]byte)
 	// lastNames, sorted, are the attributes of the page's last item that
 	// its LastEvaluatedKey reads: unless the item is decoded whole
 	// anyway, only those are. nil decodes it whole.
@@ -126,7 +129,11 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 			if err := attr.CheckItem(s.body); err != nil {
 				return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
 			}
-			res.encoded = append(res.encoded, copyInto(&chunk, s.body))
+			if r.sink != nil {
+				r.sink(s.body)
+			} else {
+				res.encoded = append(res.encoded, copyInto(&chunk, s.body))
+			}
 		}
 		whole := r.fetch != nil || returned && !r.encoded || stop && r.lastNames == nil
 		var item attr.Item

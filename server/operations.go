@@ -168,26 +168,34 @@ func handleWith[In, Out any](
 			}
 		}
 		var buf []byte
-		page := buffered && largePage(in)
-		if page {
-			buf = getPageBuf()
-			defer putPageBuf(buf)
+		var page *protocol.PageWriter
+		if buffered && len(dst) == 0 && largePage(in) {
+			// A page that may be a megabyte: the items it returns
+			// whole are written to its answer, in a page buffer, as
+			// the engine reads them, neither copied nor collected.
+			putBuf(dst)
+			page = protocol.NewPageWriter(getPageBuf())
+			setPageSink(in, page.Item)
 		} else if buffered {
 			buf = getItemBuf()
 			defer putItemBuf(buf)
 		}
 		out, err := run(c.db, in, buf)
+		if page != nil {
+			dst = page.Abandon()
+		}
 		if err != nil {
 			return dst, err
 		}
 		if c.note != nil && s.debug {
 			c.note.units, c.note.unitsKnown = unitsOf(out, asked)
 		}
-		if page && len(dst) == 0 && encodedBytes(out) > pooledBufferBytes {
-			// A large page's answer goes to a page buffer too, which
-			// dropBuf gives back.
-			putBuf(dst)
-			dst = getPageBuf()
+		if page != nil {
+			if p, ok := writtenPage(out); ok {
+				buf, answer := page.Finish(p.Count, p.ScannedCount, p.LastEvaluatedKey, p.ConsumedCapacity)
+				c.pageBuf = buf
+				return answer, nil
+			}
 		}
 		return encode(dst, out), nil
 	}
@@ -212,21 +220,32 @@ func largePage(in any) bool {
 	return limit == nil || *limit > largePageItems
 }
 
-// encodedBytes returns the bytes of the items a Query or Scan output holds
-// in their stored encoding; 0 for any other output.
-func encodedBytes(out any) int {
-	var items [][]byte
+// setPageSink makes a Query or Scan input give the items it returns
+// whole to sink as they are read (EncodedSink).
+func setPageSink(in any, sink func([]byte)) {
+	switch v := in.(type) {
+	case *dynamo.ScanInput:
+		v.EncodedSink = sink
+	case *dynamo.QueryInput:
+		v.EncodedSink = sink
+	}
+}
+
+// writtenPage returns a Query or Scan output as a ScanOutput, and whether
+// its items went to the input's EncodedSink: none in Items (nil for
+// Select COUNT), and the empty EncodedItems the engine leaves then.
+func writtenPage(out any) (*dynamo.ScanOutput, bool) {
+	var p *dynamo.ScanOutput
 	switch v := out.(type) {
 	case *dynamo.ScanOutput:
-		items = v.EncodedItems
+		p = v
 	case *dynamo.QueryOutput:
-		items = v.EncodedItems
+		p = &dynamo.ScanOutput{Items: v.Items, Count: v.Count, ScannedCount: v.ScannedCount,
+			LastEvaluatedKey: v.LastEvaluatedKey, ConsumedCapacity: v.ConsumedCapacity, EncodedItems: v.EncodedItems}
+	default:
+		return nil, false
 	}
-	n := 0
-	for _, b := range items {
-		n += len(b)
-	}
-	return n
+	return p, p.Items == nil && p.EncodedItems != nil && len(p.EncodedItems) == 0
 }
 
 // handleEmpty is handle for operations whose successful response has an
