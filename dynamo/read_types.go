@@ -60,8 +60,10 @@ type ScanInput struct {
 	// the items returned whole, in their stored encoding, one by one in
 	// order as they are read, in place of the output's EncodedItems,
 	// which is then empty: the bytes are the store's, valid only during
-	// the call, so that a codec writes them out without a copy.
-	EncodedSink func(item []byte)
+	// the call, so that a codec writes them out without a copy. The
+	// engine does not check them first: the sink does, and an error it
+	// returns (attr.CheckItem's) fails the read.
+	EncodedSink func(item []byte) error
 }
 
 // ScanOutput is Scan's response. Items is nil for Select COUNT.
@@ -108,7 +110,7 @@ type QueryInput struct {
 	// EncodedItems, EncodedBuffer and EncodedSink are ScanInput's.
 	EncodedItems  bool
 	EncodedBuffer []byte
-	EncodedSink   func(item []byte)
+	EncodedSink   func(item []byte) error
 }
 
 // QueryOutput is Query's response. Items is nil for Select COUNT.

@@ -39,9 +39,9 @@ type rangeRead struct {
 	// buffer is where encoded items are copied first (the input's
 	// EncodedBuffer).
 	buffer []byte
-	// sink, if not nil, is given the encoded items in place of copies
-	// (the input's EncodedSink).
-	sink func([]byte)
+	// sink, if not nil, is given the encoded items in place of copies,
+	// and checks them (the input's EncodedSink).
+	sink func([]byte) error
 	// lastNames, sorted, are the attributes of the page's last item that
 	// its LastEvaluatedKey reads: unless the item is decoded whole
 	// anyway, only those are. nil decodes it whole.
@@ -126,12 +126,15 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 		returned := keep && !r.countOnly
 		if returned && r.encoded {
 			// Copied: the iterator's buffer is reused.
-			if err := attr.CheckItem(s.body); err != nil {
-				return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
-			}
 			if r.sink != nil {
-				r.sink(s.body)
+				// The sink checks the item as it writes it out.
+				if err := r.sink(s.body); err != nil {
+					return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
+				}
 			} else {
+				if err := attr.CheckItem(s.body); err != nil {
+					return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
+				}
 				res.encoded = append(res.encoded, copyInto(&chunk, s.body))
 			}
 		}

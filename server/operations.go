@@ -222,7 +222,7 @@ func largePage(in any) bool {
 
 // setPageSink makes a Query or Scan input give the items it returns
 // whole to sink as they are read (EncodedSink).
-func setPageSink(in any, sink func([]byte)) {
+func setPageSink(in any, sink func([]byte) error) {
 	switch v := in.(type) {
 	case *dynamo.ScanInput:
 		v.EncodedSink = sink

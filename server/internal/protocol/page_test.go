@@ -39,7 +39,9 @@ func TestPageWriter(t *testing.T) {
 				for _, prefix := range []string{"", "prefix"} {
 					w := NewPageWriter([]byte(prefix))
 					for _, b := range encoded {
-						w.Item(b)
+						if err := w.Item(b); err != nil {
+							t.Fatal(err)
+						}
 					}
 					buf, answer := w.Finish(out.Count, out.ScannedCount, out.LastEvaluatedKey, out.ConsumedCapacity)
 					if !bytes.Equal(answer, want) {
@@ -56,8 +58,34 @@ func TestPageWriter(t *testing.T) {
 		}
 	}
 	w := NewPageWriter([]byte("keep"))
-	w.Item(attr.AppendItem(nil, attr.Item{"a": attr.S("b")}))
+	_ = w.Item(attr.AppendItem(nil, attr.Item{"a": attr.S("b")}))
 	if got := w.Abandon(); string(got) != "keep" {
 		t.Errorf("Abandon: %q", got)
+	}
+}
+
+// TestPageWriterRefusesMalformed checks that an item the engine hands
+// over malformed is not written, and that its error is CheckItem's.
+func TestPageWriterRefusesMalformed(t *testing.T) {
+	good := attr.AppendItem(nil, attr.Item{"a": attr.S("x")})
+	for _, bad := range [][]byte{
+		nil,
+		good[:len(good)-1],
+		append(append([]byte{}, good...), 0),
+		attr.AppendItem(nil, attr.Item{"a": attr.Value{Type: attr.TypeBOOL}})[:4],
+	} {
+		w := NewPageWriter(nil)
+		if err := w.Item(good); err != nil {
+			t.Fatal(err)
+		}
+		err := w.Item(bad)
+		want := attr.CheckItem(bad)
+		if err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("%x: %v, want %v", bad, err, want)
+		}
+		_, answer := w.Finish(1, 2, nil, nil)
+		if want := EncodeScan(nil, &dynamo.ScanOutput{Count: 1, ScannedCount: 2, EncodedItems: [][]byte{good}}); !bytes.Equal(answer, want) {
+			t.Errorf("%x: answer %s, want %s", bad, answer, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/dynago/dynago/attr"
@@ -219,8 +220,21 @@ func NewPageWriter(dst []byte) *PageWriter {
 	return &PageWriter{dst: dst, start: start}
 }
 
-// Item appends an item read by the engine, in attr's encoding.
-func (w *PageWriter) Item(item []byte) { w.dst = AppendPageItem(w.dst, item) }
+// Item appends an item read by the engine, in attr's encoding, checking
+// it as it goes: a malformed item is not appended, and its error is
+// attr.CheckItem's, so the item need not be checked first.
+func (w *PageWriter) Item(item []byte) error {
+	r := attr.RawItem(item)
+	dst := appendRawItem(comma(w.dst), &r)
+	if r.Malformed() {
+		if err := attr.CheckItem(item); err != nil {
+			return err
+		}
+		return fmt.Errorf("%w: not written", attr.ErrCorrupt) // CheckItem and Raw disagree
+	}
+	w.dst = dst
+	return nil
+}
 
 // Abandon returns the buffer as it was given, for another answer.
 func (w *PageWriter) Abandon() []byte { return w.dst[:w.start] }
