@@ -193,6 +193,14 @@ func handleWith[In, Out any](
 		if page != nil {
 			if p, ok := writtenPage(out); ok {
 				buf, answer := page.Finish(p.Count, p.ScannedCount, p.LastEvaluatedKey, p.ConsumedCapacity)
+				if len(answer) <= pooledBufferBytes {
+					// A small answer (a short table, a filter that
+					// kept little) goes to a small buffer, so that it
+					// holds no more of the budget than it did before.
+					small := append(getBuf(), answer...)
+					putPageBuf(buf)
+					return small, nil
+				}
 				c.pageBuf = buf
 				return answer, nil
 			}
