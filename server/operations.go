@@ -181,29 +181,34 @@ func handleWith[In, Out any](
 			defer putItemBuf(buf)
 		}
 		out, err := run(c.db, in, buf)
-		if page != nil {
-			dst = page.Abandon()
-		}
 		if err != nil {
+			if page != nil {
+				dst = page.Abandon()
+			}
 			return dst, err
 		}
 		if c.note != nil && s.debug {
 			c.note.units, c.note.unitsKnown = unitsOf(out, asked)
 		}
 		if page != nil {
-			if p, ok := writtenPage(out); ok {
-				buf, answer := page.Finish(p.Count, p.ScannedCount, p.LastEvaluatedKey, p.ConsumedCapacity)
-				if len(answer) <= pooledBufferBytes {
-					// A small answer (a short table, a filter that
-					// kept little) goes to a small buffer, so that it
-					// holds no more of the budget than it did before.
-					small := append(getBuf(), answer...)
-					putPageBuf(buf)
-					return small, nil
-				}
-				c.pageBuf = buf
-				return answer, nil
+			p, ok := writtenPage(out)
+			if !ok {
+				// Read otherwise (a projection, Select COUNT): encoded
+				// as any answer, into a small buffer.
+				putPageBuf(page.Abandon())
+				return encode(getBuf(), out), nil
 			}
+			buf, answer := page.Finish(p.Count, p.ScannedCount, p.LastEvaluatedKey, p.ConsumedCapacity)
+			if len(answer) <= pooledBufferBytes {
+				// A small answer (a short table, a filter that kept
+				// little) goes to a small buffer, so that it holds no
+				// more of the budget than it did before.
+				small := append(getBuf(), answer...)
+				putPageBuf(buf)
+				return small, nil
+			}
+			c.pageBuf = buf
+			return answer, nil
 		}
 		return encode(dst, out), nil
 	}
