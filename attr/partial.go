@@ -2,6 +2,7 @@ package attr
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 )
 
@@ -145,61 +146,111 @@ func CheckItem(b []byte) error { return DecodeAttributes(nil, b, nil) }
 //	  L            Count() { value }
 //	  SS, NS, BS   Count() { Bytes() }
 //
-// It is meant for items CheckItem accepted. On any other input it never
-// panics, but reads zeros and empty runs.
+// A reader that follows the format to the end of the item learns
+// whether it was well formed, as CheckItem would find it, from Malformed,
+// provided it also gives CheckDepth each value's depth and CheckOrder each
+// map's names and set's members in turn: so an item need not be checked
+// first and then read. On malformed input Raw never panics, but reads
+// zeros and empty runs from where the input went wrong.
 type Raw struct {
 	b   []byte
 	off int
+	bad bool // a piece read so far was malformed
 }
 
 // RawItem returns a reader of the encoded item b.
 func RawItem(b []byte) Raw {
 	if len(b) == 0 || b[0] != formatV1 {
-		return Raw{}
+		return Raw{bad: true}
 	}
 	return Raw{b: b, off: 1}
+}
+
+// fail records that the input is malformed and stops reading it.
+func (r *Raw) fail() {
+	r.bad = true
+	r.off = len(r.b)
+}
+
+// uvarint reads a minimally encoded varint, as the decoder does.
+func (r *Raw) uvarint() (uint64, bool) {
+	x, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 || n > 1 && r.b[r.off+n-1] == 0 {
+		r.fail()
+		return 0, false
+	}
+	r.off += n
+	return x, true
 }
 
 // Count reads the count of a map's entries or of a list's or set's
 // members.
 func (r *Raw) Count() int {
-	p := skipper{b: r.b, off: r.off}
-	n, ok := p.uvarint()
-	if !ok || n > uint64(len(r.b)) {
-		r.off = len(r.b)
+	n, ok := r.uvarint()
+	if !ok || n > uint64(len(r.b)-r.off) {
+		r.fail()
 		return 0
 	}
-	r.off = p.off
 	return int(n)
 }
 
 // Bytes reads a length-prefixed run: a name, a string's, number's or
 // binary's body, or a set's member. It aliases the input.
 func (r *Raw) Bytes() []byte {
-	p := skipper{b: r.b, off: r.off}
-	s, ok := p.span()
-	if !ok {
-		r.off = len(r.b)
+	l, ok := r.uvarint()
+	if !ok || l > uint64(len(r.b)-r.off) {
+		r.fail()
 		return nil
 	}
-	r.off = p.off
+	s := r.b[r.off : r.off+int(l)]
+	r.off += int(l)
 	return s
 }
 
 // Type reads a value's type.
 func (r *Raw) Type() Type {
 	if r.off >= len(r.b) {
+		r.fail()
+		return TypeInvalid
+	}
+	t := Type(r.b[r.off])
+	switch t {
+	case TypeS, TypeN, TypeB, TypeBOOL, TypeNULL, TypeM, TypeL, TypeSS, TypeNS, TypeBS:
+	default:
+		r.fail()
 		return TypeInvalid
 	}
 	r.off++
-	return Type(r.b[r.off-1])
+	return t
 }
 
 // Bool reads a BOOL's body.
 func (r *Raw) Bool() bool {
-	if r.off >= len(r.b) {
+	if r.off >= len(r.b) || r.b[r.off] > 1 {
+		r.fail()
 		return false
 	}
 	r.off++
 	return r.b[r.off-1] == 1
 }
+
+// CheckDepth records a value at depth depth, the item's own attributes
+// being at depth 1: past the decoder's limit the item is malformed.
+func (r *Raw) CheckDepth(depth int) {
+	if depth > maxDecodeDepth {
+		r.fail()
+	}
+}
+
+// CheckOrder records that next follows prev among a map's names or a
+// set's members, which must increase.
+func (r *Raw) CheckOrder(prev, next []byte) {
+	if bytes.Compare(prev, next) >= 0 {
+		r.fail()
+	}
+}
+
+// Malformed reports, once the item has been read whole, whether it was
+// not what CheckItem accepts: a piece was malformed, a check failed, or
+// bytes are left over.
+func (r *Raw) Malformed() bool { return r.bad || r.off != len(r.b) }

@@ -56,6 +56,14 @@ type ScanInput struct {
 	// to memory of the engine's): the output's EncodedItems may alias
 	// it, so its owner reuses it only once done with the output.
 	EncodedBuffer []byte
+	// EncodedSink, dynago's own too, if set with EncodedItems, is given
+	// the items returned whole, in their stored encoding, one by one in
+	// order as they are read, in place of the output's EncodedItems,
+	// which is then empty: the bytes are the store's, valid only during
+	// the call, so that a codec writes them out without a copy. The
+	// engine does not check them first: the sink does, and an error it
+	// returns (attr.CheckItem's) fails the read.
+	EncodedSink func(item []byte) error
 }
 
 // ScanOutput is Scan's response. Items is nil for Select COUNT.
@@ -99,9 +107,10 @@ type QueryInput struct {
 	EmptyExpressions          Exprs // expressions present but empty
 	// ValueError: see ValueError in validation_order.go.
 	ValueError error
-	// EncodedItems and EncodedBuffer are ScanInput's.
+	// EncodedItems, EncodedBuffer and EncodedSink are ScanInput's.
 	EncodedItems  bool
 	EncodedBuffer []byte
+	EncodedSink   func(item []byte) error
 }
 
 // QueryOutput is Query's response. Items is nil for Select COUNT.

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"slices"
-
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
@@ -319,7 +317,7 @@ func (r readRequest) checkMixing() error {
 func (x readExprs) apply(r *rangeRead, attributesToGet []string) {
 	if x.filter != nil {
 		r.filter = x.filter.Eval
-		r.filterNames = slices.Compact(slices.Sorted(slices.Values(topLevelNames(x.filter))))
+		r.filterEncoded = x.filter.EvalEncoded
 	}
 	if x.proj != nil {
 		r.project = x.proj.Apply

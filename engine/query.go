@@ -157,6 +157,7 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 	db.shapeRead(ks, &r, in.Select, in.Limit, x, in.AttributesToGet, in.ConsistentRead, &fetchUnits)
 	r.encoded = in.EncodedItems && r.project == nil && r.fetch == nil && !r.countOnly
 	r.buffer = in.EncodedBuffer
+	r.sink = in.EncodedSink
 	if start != nil {
 		r.resume(start)
 	}

@@ -25,10 +25,10 @@ type rangeRead struct {
 	limit int
 	// filter keeps an item in the result; nil keeps every item.
 	filter func(attr.Item) bool
-	// filterNames, sorted, are the top-level attributes filter reads:
-	// the filter is given only those, decoded from the stored item, and
+	// filterEncoded is filter on the stored item, read lazily: it decodes
+	// only the top-level attributes it reads, and builds no map, so that
 	// the whole item is decoded only when kept.
-	filterNames []string
+	filterEncoded func(*attr.Encoded) bool
 	// project shapes a kept item; nil keeps it whole.
 	project func(attr.Item) attr.Item
 	// countOnly keeps no items, only their count (Select COUNT).
@@ -39,6 +39,9 @@ type rangeRead struct {
 	// buffer is where encoded items are copied first (the input's
 	// EncodedBuffer).
 	buffer []byte
+	// sink, if not nil, is given the encoded items in place of copies,
+	// and checks them (the input's EncodedSink).
+	sink func([]byte) error
 	// lastNames, sorted, are the attributes of the page's last item that
 	// its LastEvaluatedKey reads: unless the item is decoded whole
 	// anyway, only those are. nil decodes it whole.
@@ -81,8 +84,8 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 		return res, err
 	}
 	defer it.Close()
-	var partial attr.Item // the filter's attributes of the current item
-	chunk := r.buffer[:0] // where the encoded items kept are copied
+	var lazy *attr.Encoded // the current item, for filterEncoded
+	chunk := r.buffer[:0]  // where the encoded items kept are copied
 	if r.encoded && r.limit > 0 {
 		res.encoded = make([][]byte, 0, min(r.limit, 128))
 	}
@@ -107,28 +110,33 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 		stop := (r.limit > 0 && res.scanned >= r.limit) || res.bytes >= maxPageBytes
 		// An item is decoded whole only when it is returned, is the
 		// page's last, or goes to fetch (whose result the filter sees);
-		// a filter is otherwise given only the attributes it reads
-		// (filterNames).
+		// a filter otherwise reads only the attributes it names from the
+		// stored item (filterEncoded).
 		keep := r.filter == nil
-		checked := false // s.body was found well formed
 		if r.filter != nil && r.fetch == nil {
-			if partial == nil {
-				partial = attr.Item{}
+			if lazy == nil {
+				lazy = new(attr.Encoded)
 			}
-			if err := attr.DecodeAttributes(partial, s.body, r.filterNames); err != nil {
+			lazy.Reset(s.body)
+			keep = r.filterEncoded(lazy)
+			if err := lazy.Err(); err != nil {
 				return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
 			}
-			keep, checked = r.filter(partial), true
 		}
 		returned := keep && !r.countOnly
 		if returned && r.encoded {
 			// Copied: the iterator's buffer is reused.
-			if !checked {
+			if r.sink != nil {
+				// The sink checks the item as it writes it out.
+				if err := r.sink(s.body); err != nil {
+					return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
+				}
+			} else {
 				if err := attr.CheckItem(s.body); err != nil {
 					return res, fmt.Errorf("table %q: decode item: %w", t.meta.Name, err)
 				}
+				res.encoded = append(res.encoded, copyInto(&chunk, s.body))
 			}
-			res.encoded = append(res.encoded, copyInto(&chunk, s.body))
 		}
 		whole := r.fetch != nil || returned && !r.encoded || stop && r.lastNames == nil
 		var item attr.Item

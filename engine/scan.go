@@ -88,6 +88,7 @@ func (db *DB) scan(in *dynamo.ScanInput, trees *expr.Trees) (*dynamo.ScanOutput,
 	db.shapeRead(ks, &r, in.Select, in.Limit, x, in.AttributesToGet, in.ConsistentRead, &fetchUnits)
 	r.encoded = in.EncodedItems && r.project == nil && r.fetch == nil && !r.countOnly
 	r.buffer = in.EncodedBuffer
+	r.sink = in.EncodedSink
 	if in.ExclusiveStartKey != nil {
 		// A table's Scan has the long text, an index's the short one
 		// (ExtendDB's index helpers, 2026).

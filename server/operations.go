@@ -171,19 +171,97 @@ func handleWith[In, Out any](
 			}
 		}
 		var buf []byte
-		if buffered {
+		var page *protocol.PageWriter
+		if buffered && len(dst) == 0 && largePage(in) {
+			// A page that may be a megabyte: the items it returns
+			// whole are written to its answer, in a page buffer, as
+			// the engine reads them, neither copied nor collected.
+			putBuf(dst)
+			page = protocol.NewPageWriter(getPageBuf())
+			setPageSink(in, page.Item)
+		} else if buffered {
 			buf = getItemBuf()
 			defer putItemBuf(buf)
 		}
 		out, err := run(c.db, in, buf)
 		if err != nil {
+			if page != nil {
+				dst = page.Abandon()
+			}
 			return dst, err
 		}
 		if c.note != nil && s.debug {
 			c.note.units, c.note.unitsKnown = unitsOf(out, asked)
 		}
+		if page != nil {
+			p, ok := writtenPage(out)
+			if !ok {
+				// Read otherwise (a projection, Select COUNT): encoded
+				// as any answer, into a small buffer.
+				putPageBuf(page.Abandon())
+				return encode(getBuf(), out), nil
+			}
+			buf, answer := page.Finish(p.Count, p.ScannedCount, p.LastEvaluatedKey, p.ConsumedCapacity)
+			if len(answer) <= pooledBufferBytes {
+				// A small answer (a short table, a filter that kept
+				// little) goes to a small buffer, so that it holds no
+				// more of the budget than it did before.
+				small := append(getBuf(), answer...)
+				putPageBuf(buf)
+				return small, nil
+			}
+			c.pageBuf = buf
+			return answer, nil
+		}
 		return encode(dst, out), nil
 	}
+}
+
+// largePageItems is the Limit past which a Query or Scan page is read
+// into page buffers (pagePool): 64 items of 16 KB fill a megabyte.
+const largePageItems = 64
+
+// largePage reports whether in is a Query or Scan whose page may come
+// near DynamoDB's 1 MB: one without a Limit, or with a large one.
+func largePage(in any) bool {
+	var limit *int32
+	switch v := in.(type) {
+	case *dynamo.ScanInput:
+		limit = v.Limit
+	case *dynamo.QueryInput:
+		limit = v.Limit
+	default:
+		return false
+	}
+	return limit == nil || *limit > largePageItems
+}
+
+// setPageSink makes a Query or Scan input give the items it returns
+// whole to sink as they are read (EncodedSink).
+func setPageSink(in any, sink func([]byte) error) {
+	switch v := in.(type) {
+	case *dynamo.ScanInput:
+		v.EncodedSink = sink
+	case *dynamo.QueryInput:
+		v.EncodedSink = sink
+	}
+}
+
+// writtenPage returns a Query or Scan output as a ScanOutput, and whether
+// its items went to the input's EncodedSink: none in Items (nil for
+// Select COUNT), and the empty EncodedItems the engine leaves then.
+func writtenPage(out any) (*dynamo.ScanOutput, bool) {
+	var p *dynamo.ScanOutput
+	switch v := out.(type) {
+	case *dynamo.ScanOutput:
+		p = v
+	case *dynamo.QueryOutput:
+		p = &dynamo.ScanOutput{Items: v.Items, Count: v.Count, ScannedCount: v.ScannedCount,
+			LastEvaluatedKey: v.LastEvaluatedKey, ConsumedCapacity: v.ConsumedCapacity, EncodedItems: v.EncodedItems}
+	default:
+		return nil, false
+	}
+	return p, p.Items == nil && p.EncodedItems != nil && len(p.EncodedItems) == 0
 }
 
 // handleEmpty is handle for operations whose successful response has an

@@ -192,6 +192,10 @@ type inflight struct {
 	note   *requestNote
 	noted  requestNote
 	answer answer
+	// pageBuf, for a page written as the engine read it, is the buffer
+	// its answer lies in, a little past its start (PageWriter.Finish),
+	// which dropBuf gives back whole.
+	pageBuf []byte
 }
 
 // New returns a Server over db.
@@ -298,6 +302,21 @@ var (
 
 const itemBufBytes = 64 << 10
 
+// pagePool holds buffers of pageBufBytes, boxed as bufPool's are, for the
+// answers to reads whose page may reach DynamoDB's 1 MB (a Query or Scan
+// without a Limit, or with a large one): the items are written into one
+// as the engine reads them (handleWith), so that such a page allocates
+// neither its answer nor copies of its items (where it would allocate a
+// megabyte or more for each and have the garbage collector reclaim
+// them). A page buffer goes back to this pool, never to bufPool; like any
+// sync.Pool's, the idle ones are dropped by the garbage collector's
+// second cycle without use.
+var pagePool = sync.Pool{New: func() any { b := make([]byte, 0, pageBufBytes); return &b }}
+
+// pageBufBytes holds the JSON of a page of 1 MB of items, which wraps
+// each value in its type's member.
+const pageBufBytes = 3 << 19 // 1.5 MiB
+
 func getItemBuf() []byte {
 	box := itemPool.Get().(*[]byte)
 	b := (*box)[:0]
@@ -312,6 +331,25 @@ func putItemBuf(b []byte) {
 	itemPool.Put(box)
 }
 
+func getPageBuf() []byte {
+	box := pagePool.Get().(*[]byte)
+	b := (*box)[:0]
+	*box = nil
+	itemBoxPool.Put(box)
+	return b
+}
+
+// putPageBuf gives back a buffer of getPageBuf, unless it grew past twice
+// its size (a response far larger than its items), which is dropped.
+func putPageBuf(b []byte) {
+	if cap(b) > 2*pageBufBytes {
+		return
+	}
+	box := itemBoxPool.Get().(*[]byte)
+	*box = b[:0]
+	pagePool.Put(box)
+}
+
 func getBuf() []byte {
 	box := bufPool.Get().(*[]byte)
 	b := (*box)[:0]
@@ -321,6 +359,10 @@ func getBuf() []byte {
 }
 
 func putBuf(b []byte) {
+	if cap(b) >= pageBufBytes {
+		putPageBuf(b)
+		return
+	}
 	if cap(b) == 0 || cap(b) > pooledBufferBytes {
 		return
 	}
@@ -611,6 +653,9 @@ func (s *Server) releaseBody(c *inflight) {
 // dropBuf gives an encoded response back: to the pool if small, and its
 // bytes to the budget as far as the request holds them.
 func (s *Server) dropBuf(c *inflight, buf []byte) {
+	if c.pageBuf != nil {
+		buf, c.pageBuf = c.pageBuf, nil
+	}
 	n := min(int64(cap(buf)), c.held)
 	s.budget.release(c.src, n)
 	c.held -= n

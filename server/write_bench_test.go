@@ -59,14 +59,7 @@ func writeBodies(op string, n int) [][]byte {
 // each round of the 1,000 items, the benchmark, its timer stopped, puts
 // them back.
 func BenchmarkServeWrite(b *testing.B) {
-	stores := []struct {
-		name string
-		opts func(b *testing.B) engine.Options
-	}{
-		{"memory", func(*testing.B) engine.Options { return engine.Options{InMemory: true} }},
-		{"disk", func(b *testing.B) engine.Options { return engine.Options{Dir: b.TempDir()} }},
-	}
-	for _, st := range stores {
+	for _, st := range benchStores {
 		for _, op := range []string{"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems"} {
 			b.Run(st.name+"/"+op, func(b *testing.B) {
 				h := benchServerOn(b, st.opts(b), func(*engine.DB) Config { return Config{} })

@@ -153,3 +153,31 @@ func BenchmarkParseCachedHitParallel(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkEvalEncoded is BenchmarkEvalEqual and BenchmarkEvalComplex on
+// the item's encoding, read lazily (EvalEncoded, a Scan's filter).
+func BenchmarkEvalEncoded(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		in   Input
+	}{
+		{"equal", Input{Filter: "#a = :v", Names: map[string]string{"#a": "status"}, Values: attr.Item{":v": s("active")}}},
+		{"complex", Input{Filter: complexCond, Names: complexNames, Values: complexValues()}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			c, err := Compile(tc.in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			enc := attr.AppendItem(nil, benchItem())
+			var item attr.Encoded
+			b.ReportAllocs()
+			for b.Loop() {
+				item.Reset(enc)
+				if !c.Filter.EvalEncoded(&item) {
+					b.Fatal("filter rejects the item")
+				}
+			}
+		})
+	}
+}

@@ -36,11 +36,43 @@ func (c *Condition) Value(o *Operand) attr.Value { return c.b.values[o.Value] }
 // Eval evaluates the condition on item; a nil item is an item that does
 // not exist (every path is missing). It allocates nothing for comparisons,
 // BETWEEN, IN and the functions other than size.
-func (c *Condition) Eval(item attr.Item) bool { return evalCond(c.root, item, &c.b) }
+func (c *Condition) Eval(item attr.Item) bool { return evalCond(c.root, mapSource(item), &c.b) }
+
+// EvalEncoded is Eval on an item read lazily from its encoding: only the
+// top-level attributes the condition names are decoded, each when it is
+// first needed, and no map is built. The result is Eval's on the decoded
+// item; if the encoding is malformed where it was read, the result means
+// nothing and item.Err() reports the error.
+func (c *Condition) EvalEncoded(item *attr.Encoded) bool {
+	return evalCond(c.root, (*encodedSource)(item), &c.b)
+}
+
+// source gives an evaluation the top-level attributes of its item.
+type source interface {
+	top(name string) (attr.Value, bool)
+}
+
+// mapSource is a decoded item.
+type mapSource attr.Item
+
+func (m mapSource) top(name string) (attr.Value, bool) {
+	v, ok := m[name]
+	return v, ok
+}
+
+// encodedSource is an encoded item, read lazily.
+type encodedSource attr.Encoded
+
+func (e *encodedSource) top(name string) (attr.Value, bool) { return (*attr.Encoded)(e).Get(name) }
 
 // lookup returns the value at path in item, and whether it exists.
 func lookup(item attr.Item, path []PathElem, b *binding) (attr.Value, bool) {
-	v, ok := item[b.name(&path[0])]
+	return lookupIn(mapSource(item), path, b)
+}
+
+// lookupIn is lookup in the item src gives.
+func lookupIn(src source, path []PathElem, b *binding) (attr.Value, bool) {
+	v, ok := src.top(b.name(&path[0]))
 	if !ok {
 		return attr.Value{}, false
 	}
@@ -65,10 +97,10 @@ func lookup(item attr.Item, path []PathElem, b *binding) (attr.Value, bool) {
 
 // operandValue evaluates a condition operand; ok is false when it has no
 // value (a missing path, or size of a value that has no size).
-func operandValue(o *Operand, item attr.Item, b *binding) (attr.Value, bool) {
+func operandValue(o *Operand, item source, b *binding) (attr.Value, bool) {
 	switch o.Kind {
 	case OperandPath:
-		return lookup(item, o.Path, b)
+		return lookupIn(item, o.Path, b)
 	case OperandValue:
 		return b.values[o.Value], true
 	case OperandFunc:
@@ -129,7 +161,7 @@ func sizeOf(v attr.Value) (int, bool) {
 	return 0, false
 }
 
-func evalCond(c *Cond, item attr.Item, b *binding) bool {
+func evalCond(c *Cond, item source, b *binding) bool {
 	switch c.Kind {
 	case CondAnd:
 		return evalCond(c.Left, item, b) && evalCond(c.Right, item, b)
@@ -193,14 +225,14 @@ func evalCond(c *Cond, item attr.Item, b *binding) bool {
 	return false
 }
 
-func evalFunc(c *Cond, item attr.Item, b *binding) bool {
+func evalFunc(c *Cond, item source, b *binding) bool {
 	args := c.Operands
 	switch c.fn {
 	case fnAttributeExists:
-		_, ok := lookup(item, args[0].Path, b)
+		_, ok := lookupIn(item, args[0].Path, b)
 		return ok
 	case fnAttributeNotExists:
-		_, ok := lookup(item, args[0].Path, b)
+		_, ok := lookupIn(item, args[0].Path, b)
 		return !ok
 	case fnAttributeType:
 		v, ok := operandValue(args[0], item, b)

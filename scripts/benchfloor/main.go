@@ -17,6 +17,7 @@
 //
 //	go run ./scripts/benchfloor
 //	go run ./scripts/benchfloor -duration 10s -workloads put,get,query
+//	go run ./scripts/benchfloor -workloads scan,fscan -no-limit  # 1 MB pages
 //
 // Figures are medians over -rounds rounds, each running all targets in
 // turn, so that a loaded machine's changing load falls on all of them
@@ -91,14 +92,15 @@ func main() {
 	keys := flag.Int("keys", 10000, "dynago bench --keys")
 	rounds := flag.Int("rounds", 1, "rounds of all targets; figures are the medians over rounds")
 	bin := flag.String("dynago", "", "a built dynago binary to use instead of building one")
+	noLimit := flag.Bool("no-limit", false, "dynago bench --no-limit: query, scan and fscan read pages of 1 MB, the floor's too")
 	flag.Parse()
-	if err := run(*bin, *duration, *clients, *mode, *workloads, *keys, *rounds); err != nil {
+	if err := run(*bin, *duration, *clients, *mode, *workloads, *keys, *rounds, *noLimit); err != nil {
 		fmt.Fprintln(os.Stderr, "benchfloor:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, duration time.Duration, clients int, mode, workloads string, keys, rounds int) error {
+func run(bin string, duration time.Duration, clients int, mode, workloads string, keys, rounds int, noLimit bool) error {
 	tmp, err := os.MkdirTemp("", "benchfloor")
 	if err != nil {
 		return err
@@ -115,6 +117,9 @@ func run(bin string, duration time.Duration, clients int, mode, workloads string
 	}
 	args := []string{"bench", "--json", "--mode", mode, "--clients", strconv.Itoa(clients),
 		"--duration", duration.String(), "--keys", strconv.Itoa(keys), "--workload", workloads}
+	if noLimit {
+		args = append(args, "--no-limit")
+	}
 	// runs[target][workload] are the results of each round.
 	runs := map[string]map[string][]result{}
 	for round := range rounds {
@@ -181,6 +186,9 @@ func runTarget(bin, target, dataDir string, args []string) ([]result, error) {
 	)
 	if target == "floor" {
 		srv = exec.Command(bin, "bench", "--serve-ceiling")
+		if slices.Contains(args, "--no-limit") {
+			srv.Args = append(srv.Args, "--no-limit") // pages of 1 MB
+		}
 	} else {
 		port, err := freePort()
 		if err != nil {

@@ -26,6 +26,7 @@ clients and prints throughput and latency percentiles per workload:
   dynago bench --ceiling                      # the most this client can do here
   dynago bench --workload update,transact     # an item changed; two, atomically
   dynago bench --workload batchwrite,fscan    # 25 puts a call; a filtered scan
+  dynago bench --workload scan,fscan --no-limit  # pages of 1 MB, DynamoDB's default
 
 Several servers of one database (dynago serve --store postgres://...),
 with the CPU they and the database use (Linux only):
@@ -66,6 +67,11 @@ Workloads:
             returned. With fscan in a run, the sorted table's items carry g
             (its two bytes taken from data's)
 
+With --no-limit, query, scan and fscan send no Limit, as an application
+does by default: each page is as many items as fit in DynamoDB's 1 MB
+(about a thousand of 1 KB), so a call's own cost is spread over many
+items and the per-item cost shows.
+
 Each client is a goroutine making one call at a time, with items of
 --item-size bytes. put, get, mixed, update, transact, delete and
 batchwrite use the table --table (hash key "pk", a string), filled with
@@ -99,9 +105,10 @@ read items/s: with more clients than collections some segments are empty
 and their calls return nothing. Run the same flags with --ceiling to see
 how much of that is the client: the ceiling server answers instantly with
 canned responses, in-process (query and scan: --page-size items of
---item-size bytes and a LastEvaluatedKey; fscan: those of them the filter
-keeps, with a ScannedCount of --page-size; batchwrite: no unprocessed
-items); --serve-ceiling serves that
+--item-size bytes, with --no-limit as many as fit in 1 MB, and a
+LastEvaluatedKey; fscan: those of them the filter keeps, with a
+ScannedCount of as many; batchwrite: no unprocessed items);
+--serve-ceiling serves that
 server alone, for another run to load as its --endpoint and count its CPU
 apart with --cpu-server. Failed calls are counted and the first few
 printed; they never stop the run. SIGINT stops it early and still prints
@@ -151,6 +158,8 @@ func runBench(env *Env, args []string) error {
 		"evenly; at most --keys")
 	fs.IntVar(&c.PageSize, "page-size", bench.DefaultPageSize, "query, scan and fscan: the Limit of each call, the most items it returns\n"+
 		"(fscan: scans)")
+	fs.BoolVar(&c.NoLimit, "no-limit", false, "query, scan and fscan: send no Limit, so that each page is as many items as\n"+
+		"fit in 1 MB; --page-size is then ignored")
 	fs.StringVar(&workloads, "workload", "put,get", "workloads to run in order, comma-separated: put, get, mixed, update,\n"+
 		"transact, delete, batchwrite, query, scan, fscan (described above)")
 	fs.StringVar(&c.Table, "table", bench.DefaultTable, "table for put, get, mixed, update, transact, delete and batchwrite,\n"+
@@ -188,7 +197,7 @@ func runBench(env *Env, args []string) error {
 		return err
 	}
 	if serveCeiling {
-		return serveCeilingOnly(env, c.ItemSize, c.PageSize)
+		return serveCeilingOnly(env, c.ItemSize, c.CeilingPageSize())
 	}
 	durationSet := false
 	fs.Visit(func(f *flag.Flag) {

@@ -175,3 +175,26 @@ func TestBenchServeCeiling(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestBenchNoLimit(t *testing.T) {
+	env, out, errOut := benchEnv()
+	err := runBench(env, []string{"--ceiling", "--clients", "2", "--ops", "20", "--keys", "200", "--partitions", "5",
+		"--no-limit", "--workload", "scan,fscan", "--mode", "raw"})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, errOut)
+	}
+	for _, want := range []string{"partitions 5  pages of 1 MB (no Limit)", "\nscan     2 clients", "\nfscan    2 clients", "errors 0\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	env, helpOut, _ := benchEnv()
+	if err := runBench(env, []string{"--help"}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("--help: got %v", err)
+	}
+	for _, want := range []string{"-no-limit", "send no Limit", "1 MB"} {
+		if !strings.Contains(helpOut.String(), want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+}

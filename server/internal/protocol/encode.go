@@ -236,20 +236,33 @@ func appendStrings(dst []byte, list []string) []byte {
 
 // appendRawItem appends the item r reads (attr's encoding) as appendItem
 // appends it decoded: the encoding keeps names and set members in the
-// order appendItem sorts them into, so the bytes are the same.
-func appendRawItem(dst []byte, r *attr.Raw) []byte {
+// order appendItem sorts them into, so the bytes are the same. It makes
+// the checks attr.Raw asks for, so that r.Malformed then tells whether
+// the item was well formed (when it was not, what was appended means
+// nothing).
+func appendRawItem(dst []byte, r *attr.Raw) []byte { return appendRawMap(dst, r, 0) }
+
+// appendRawMap appends a map whose own depth is depth (0 for the item).
+func appendRawMap(dst []byte, r *attr.Raw, depth int) []byte {
 	dst = append(dst, '{')
-	for n := r.Count(); n > 0; n-- {
-		dst = appendStringBytes(comma(dst), r.Bytes())
+	var prev []byte
+	for i, n := 0, r.Count(); i < n; i++ {
+		name := r.Bytes()
+		if i > 0 {
+			r.CheckOrder(prev, name)
+		}
+		prev = name
+		dst = appendStringBytes(comma(dst), name)
 		dst = append(dst, ':')
-		dst = appendRawValue(dst, r)
+		dst = appendRawValue(dst, r, depth+1)
 	}
 	return append(dst, '}')
 }
 
-// appendRawValue appends the value r reads as appendValue appends it
-// decoded.
-func appendRawValue(dst []byte, r *attr.Raw) []byte {
+// appendRawValue appends the value r reads, at depth depth, as
+// appendValue appends it decoded.
+func appendRawValue(dst []byte, r *attr.Raw, depth int) []byte {
+	r.CheckDepth(depth)
 	switch t := r.Type(); t {
 	case attr.TypeS:
 		dst = append(dst, `{"S":`...)
@@ -267,25 +280,37 @@ func appendRawValue(dst []byte, r *attr.Raw) []byte {
 		dst = append(dst, `{"NULL":true`...)
 	case attr.TypeM:
 		dst = append(dst, `{"M":`...)
-		dst = appendRawItem(dst, r)
+		dst = appendRawMap(dst, r, depth)
 	case attr.TypeL:
 		dst = append(dst, `{"L":[`...)
 		for n := r.Count(); n > 0; n-- {
-			dst = appendRawValue(comma(dst), r)
+			dst = appendRawValue(comma(dst), r, depth+1)
 		}
 		dst = append(dst, ']')
 	case attr.TypeSS, attr.TypeNS:
 		dst = append(dst, `{"`...)
 		dst = append(dst, t.String()...)
 		dst = append(dst, `":[`...)
-		for n := r.Count(); n > 0; n-- {
-			dst = appendStringBytes(comma(dst), r.Bytes())
+		var prev []byte
+		for i, n := 0, r.Count(); i < n; i++ {
+			m := r.Bytes()
+			if i > 0 {
+				r.CheckOrder(prev, m)
+			}
+			prev = m
+			dst = appendStringBytes(comma(dst), m)
 		}
 		dst = append(dst, ']')
 	case attr.TypeBS:
 		dst = append(dst, `{"BS":[`...)
-		for n := r.Count(); n > 0; n-- {
-			dst = appendBase64(comma(dst), r.Bytes())
+		var prev []byte
+		for i, n := 0, r.Count(); i < n; i++ {
+			m := r.Bytes()
+			if i > 0 {
+				r.CheckOrder(prev, m)
+			}
+			prev = m
+			dst = appendBase64(comma(dst), m)
 		}
 		dst = append(dst, ']')
 	default:

@@ -122,8 +122,12 @@ type Config struct {
 	// Partitions is the number of collections (hash keys) the sorted table's
 	// items are spread over, evenly; query picks one uniformly.
 	Partitions int
-	// PageSize is the Limit of each Query and Scan call.
+	// PageSize is the Limit of each Query and Scan call, unless NoLimit.
 	PageSize int
+	// NoLimit sends Query and Scan calls without a Limit, as DynamoDB's
+	// clients do by default, so that each page is as many items as fit in
+	// DynamoDB's 1 MB; PageSize is then ignored.
+	NoLimit bool
 	// Workloads run in order, each one of the Workload constants.
 	Workloads []string
 	// Table is created if missing, and deleted at the end unless Keep; so
@@ -220,7 +224,7 @@ func (c *Config) Validate() error {
 		if c.Partitions < 1 || c.Partitions > c.Keys {
 			return fmt.Errorf("partitions %d: want 1 to keys (%d)", c.Partitions, c.Keys)
 		}
-		if c.PageSize < 1 {
+		if c.PageSize < 1 && !c.NoLimit {
 			return fmt.Errorf("page size %d: want at least 1", c.PageSize)
 		}
 		if c.Clients > 1000000 {
@@ -242,6 +246,23 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// limit returns the Limit of a Query or Scan call, 0 for none.
+func (c *Config) limit() int {
+	if c.NoLimit {
+		return 0
+	}
+	return c.PageSize
+}
+
+// CeilingPageSize returns the number of items of the ceiling's canned
+// Query and Scan pages: PageSize, or with NoLimit as many as fit in 1 MB.
+func (c *Config) CeilingPageSize() int {
+	if c.NoLimit {
+		return ceilingPageBytes
+	}
+	return c.PageSize
 }
 
 // usesHash reports whether a workload uses the put/get table.
@@ -280,6 +301,7 @@ type Info struct {
 	Keys        int      `json:"keys"`
 	Partitions  int      `json:"partitions,omitempty"`
 	PageSize    int      `json:"page_size,omitempty"`
+	NoLimit     bool     `json:"no_limit,omitempty"`
 	Table       string   `json:"table"`
 	SortedTable string   `json:"sorted_table,omitempty"`
 	Seconds     float64  `json:"duration_seconds,omitempty"`
@@ -407,7 +429,7 @@ func New(cfg Config) (*Runner, error) {
 	}
 	r.cpu = cpu
 	if cfg.Ceiling {
-		c, err := StartCeiling(cfg.ItemSize, cfg.PageSize)
+		c, err := StartCeiling(cfg.ItemSize, cfg.CeilingPageSize())
 		if err != nil {
 			return nil, err
 		}
@@ -454,7 +476,11 @@ func New(cfg Config) (*Runner, error) {
 	}
 	if r.sorted != nil {
 		r.info.Partitions = cfg.Partitions
-		r.info.PageSize = cfg.PageSize
+		if cfg.NoLimit {
+			r.info.NoLimit = true
+		} else {
+			r.info.PageSize = cfg.PageSize
+		}
 		r.info.SortedTable = r.sortedTable
 	}
 	return r, nil
@@ -680,7 +706,7 @@ func (r *Runner) preload(ctx context.Context, sorted bool) error {
 			r.progressf(" or %d", per+1)
 		}
 		r.progressf("\n")
-		if per < r.cfg.PageSize {
+		if per < r.cfg.PageSize && !r.cfg.NoLimit {
 			r.progressf("bench: note: partitions hold fewer items than the page size (%d): queries return a partition whole\n", r.cfg.PageSize)
 		}
 	} else {
@@ -798,13 +824,15 @@ func (r *Runner) newWorker(i int) worker {
 	place := scanPlace{segment: i, segments: r.cfg.Clients}
 	e := r.endpointOf(i)
 	if r.cfg.Mode == ModeRaw {
-		return newRawWorker(r.hc, r.endpoints[e], r.cfg.Table, r.codec, r.sortedTable, r.sorted, r.cfg.PageSize, place)
+		return newRawWorker(r.hc, r.endpoints[e], r.cfg.Table, r.codec, r.sortedTable, r.sorted, r.cfg.limit(), place)
 	}
 	w := newSDKWorker(r.ddbs[e], r.cfg.Table, r.codec)
 	if r.sorted != nil {
 		w.sortedTable = aws.String(r.sortedTable)
 		w.sorted = r.sorted
-		w.pageSize = aws.Int32(int32(min(r.cfg.PageSize, math.MaxInt32)))
+		if limit := r.cfg.limit(); limit > 0 {
+			w.pageSize = aws.Int32(int32(min(limit, math.MaxInt32)))
+		}
 		w.place = place
 	}
 	return w

@@ -283,18 +283,29 @@ func (c *ItemCodec) transactTemplate(table string) bodyTemplate {
 }
 
 // queryTemplate returns the body of the Query for the newest pageSize
-// items of a partition of table, with a slot for the partition number.
+// items of a partition of table (no Limit if pageSize is 0), with a slot
+// for the partition number.
 func (c *SortedCodec) queryTemplate(table string, pageSize int) bodyTemplate {
 	return newTemplate(c.part, `{"TableName":`+quote(table)+`,"KeyConditionExpression":"pk = :p",`+
 		`"ExpressionAttributeValues":{":p":{"S":"`,
-		`"}},"ScanIndexForward":false,"Limit":`+strconv.Itoa(pageSize)+`}`)
+		`"}},"ScanIndexForward":false`+limitMember(pageSize)+`}`)
 }
 
 // scanPrefix returns the start of a Scan request body for one segment of
 // table, to be followed by either "}" or `,"ExclusiveStartKey":{...}}`.
+// pageSize is its Limit, none if 0.
 func scanPrefix(table string, pageSize, segment, segments int) []byte {
-	return []byte(`{"TableName":` + quote(table) + `,"Limit":` + strconv.Itoa(pageSize) +
+	return []byte(`{"TableName":` + quote(table) + limitMember(pageSize) +
 		`,"Segment":` + strconv.Itoa(segment) + `,"TotalSegments":` + strconv.Itoa(segments))
+}
+
+// limitMember returns a request body's Limit member, with its leading
+// comma, or nothing if pageSize is 0.
+func limitMember(pageSize int) string {
+	if pageSize == 0 {
+		return ""
+	}
+	return `,"Limit":` + strconv.Itoa(pageSize)
 }
 
 // batchWriteTemplate returns the body of a BatchWriteItem of BatchSize

@@ -42,6 +42,8 @@ func (i Info) WriteHeader(w io.Writer) {
 	reads := ""
 	if i.PageSize > 0 {
 		reads = fmt.Sprintf("  partitions %d  page size %d", i.Partitions, i.PageSize)
+	} else if i.NoLimit {
+		reads = fmt.Sprintf("  partitions %d  pages of 1 MB (no Limit)", i.Partitions)
 	}
 	fmt.Fprintf(w, "dynago bench: endpoint %s  mode %s  %s\n", endpoint, i.Mode, table)
 	fmt.Fprintf(w, "  clients %d  item size %d B  keys %d%s%s  GOMAXPROCS %d  NumCPU %d  %s\n",
