@@ -282,3 +282,104 @@ func TestVectorPointInTimeRestore(t *testing.T) {
 		TargetTableName: aws.String("vpitr-bad"), UseLatestRestorableTime: latest, VectorIndexOverride: []types.VectorIndex{other}})
 	wantValidation(t, err, "Index small does not match a secondary index that existed in the source table and cannot be created during the restore operation")
 }
+
+// TestVectorExportAndImport: an export holds the vector attributes as the
+// lists of numbers they are, full precision, in both formats ([toolkit]
+// "exports contain the vector attributes"); an import given
+// TableCreationParameters.VectorIndexes makes them on its table ([api];
+// [toolkit] "on import, define the index in the import request as you
+// would for CreateTable"), checked as CreateTable checks them.
+func TestVectorExportAndImport(t *testing.T) {
+	_, c := start(t)
+	byemb, small := vectorSourceTable(t, c, "vexp")
+	// A vector element with more digits than a float32 holds: the item
+	// keeps them ([guide], VectorSearch.Requirements: "Higher-precision
+	// values are accepted but lose precision" in the index only).
+	put(t, c, "vexp", item{"pk": S("e"), "u": S("x"), "emb": L(N("0.12345678901234567890123456789012345678"), N("-3.5E-7"), N("1E+2"))})
+	if _, err := c.UpdateContinuousBackups(bg(), &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("vexp"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	src := waitIndexesActive(t, c, "vexp")
+	want := scanByPK(t, c, "vexp")
+	at := waitClockPast(time.Now())
+	params := func(name string, vs ...types.VectorIndex) *types.TableCreationParameters {
+		return &types.TableCreationParameters{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: defs("pk", "S", "u", "S"), KeySchema: ks("pk"), VectorIndexes: vs}
+	}
+	for _, format := range []types.ExportFormat{types.ExportFormatDynamodbJson, types.ExportFormatIon} {
+		t.Run(string(format), func(t *testing.T) {
+			prefix := "vexports/" + string(format)
+			out, err := c.ExportTableToPointInTime(bg(), &dynamodb.ExportTableToPointInTimeInput{TableArn: aws.String(tableARN("vexp")),
+				S3Bucket: aws.String("bkt"), S3Prefix: aws.String(prefix), ExportTime: &at, ExportFormat: format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := waitExport(t, c, aws.ToString(out.ExportDescription.ExportArn))
+			if d.ExportStatus != types.ExportStatusCompleted || aws.ToInt64(d.ItemCount) != int64(len(want)) {
+				t.Fatalf("export ended %s with %d items: %s", d.ExportStatus, aws.ToInt64(d.ItemCount), aws.ToString(d.FailureMessage))
+			}
+			exportArn := aws.ToString(d.ExportArn)
+			id := exportArn[len(tableARN("vexp")+"/export/"):]
+			target := "vimported-" + string(format)
+			im, err := c.ImportTable(bg(), &dynamodb.ImportTableInput{
+				S3BucketSource:          &types.S3BucketSource{S3Bucket: aws.String("bkt"), S3KeyPrefix: aws.String(prefix + "/AWSDynamoDB/" + id + "/data/")},
+				InputFormat:             types.InputFormat(format),
+				InputCompressionType:    types.InputCompressionTypeGzip,
+				TableCreationParameters: params(target, byemb, small),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			deepEqual(t, "DescribeImport's TableCreationParameters.VectorIndexes", im.ImportTableDescription.TableCreationParameters.VectorIndexes,
+				[]types.VectorIndex{byemb, small})
+			done := waitImport(t, c, aws.ToString(im.ImportTableDescription.ImportArn))
+			if done.ImportStatus != types.ImportStatusCompleted || done.ImportedItemCount != int64(len(want)) || done.ErrorCount != 0 {
+				t.Fatalf("import ended %s: %d imported, %d errors, %s", done.ImportStatus, done.ImportedItemCount, done.ErrorCount, aws.ToString(done.FailureMessage))
+			}
+			deepEqual(t, "imported table's VectorIndexes", done.TableCreationParameters.VectorIndexes, []types.VectorIndex{byemb, small})
+			waitTableActive(t, c, target)
+			wantRestoredVectors(t, c, target, src, "byemb", "small")
+			deepEqual(t, target+" items", scanByPK(t, c, target), want)
+		})
+	}
+
+	// CreateTable's checks, with CreateTable's texts ([dynoxide],
+	// [extenddb], as in vector_tables_test.go): an import's table is made
+	// as CreateTable makes one ([toolkit]).
+	bad := func(edit func(p *types.TableCreationParameters)) *types.TableCreationParameters {
+		p := params("vbad", vix("byemb", "emb", 3, "u", "HASH"))
+		edit(p)
+		return p
+	}
+	for _, tc := range []struct {
+		name   string
+		params *types.TableCreationParameters
+		want   string
+	}{
+		{"provisioned", bad(func(p *types.TableCreationParameters) {
+			p.BillingMode = types.BillingModeProvisioned
+			p.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+		}), invalidPrefix + "Vector indexes are only supported for PAY_PER_REQUEST tables"},
+		{"too many dimensions", bad(func(p *types.TableCreationParameters) { p.VectorIndexes[0].Dimensions = aws.Int64(4097) }),
+			invalidPrefix + "Number of dimensions must be between 1 and 4096 inclusive."},
+		{"search schema undefined", bad(func(p *types.TableCreationParameters) { p.AttributeDefinitions = defs("pk", "S") }),
+			invalidPrefix + "One element in SearchSchema is not defined in attribute definitions"},
+		{"vector attribute defined", bad(func(p *types.TableCreationParameters) { p.AttributeDefinitions = defs("pk", "S", "u", "S", "emb", "S") }),
+			invalidPrefix + "Conflicting attribute definition for 'emb'. An attribute cannot be defined in AttributeDefinitions when used as a VectorAttribute."},
+		{"empty list", bad(func(p *types.TableCreationParameters) {
+			p.AttributeDefinitions = defs("pk", "S")
+			p.VectorIndexes = []types.VectorIndex{}
+		}), invalidPrefix + "List of VectorIndexes is empty"},
+	} {
+		t.Run("refused "+tc.name, func(t *testing.T) {
+			_, err := c.ImportTable(bg(), &dynamodb.ImportTableInput{
+				S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("bkt"), S3KeyPrefix: aws.String("vexports/")},
+				InputFormat:    types.InputFormatDynamodbJson, TableCreationParameters: tc.params})
+			wantValidation(t, err, tc.want)
+		})
+	}
+	if _, err := c.DescribeTable(bg(), &dynamodb.DescribeTableInput{TableName: aws.String("vbad")}); err == nil {
+		t.Fatal("a refused import made its table")
+	}
+}
