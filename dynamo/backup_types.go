@@ -166,7 +166,8 @@ type RestoreOverrides struct {
 	BillingModeOverride          string
 	GlobalSecondaryIndexOverride []GlobalSecondaryIndex
 	LocalSecondaryIndexOverride  []LocalSecondaryIndex
-	// VectorIndexOverride is carried but not yet applied by restores.
+	// VectorIndexOverride picks which of the source's vector indexes
+	// the restored table keeps; each must match one of them exactly.
 	VectorIndexOverride           []VectorIndex
 	ProvisionedThroughputOverride *ProvisionedThroughput
 	OnDemandThroughputOverride    *OnDemandThroughput

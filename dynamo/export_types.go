@@ -155,8 +155,7 @@ type TableCreationParameters struct {
 	OnDemandThroughput     *OnDemandThroughput
 	SSESpecification       *SSESpecification
 	GlobalSecondaryIndexes []GlobalSecondaryIndex
-	// VectorIndexes is carried but not yet applied by imports.
-	VectorIndexes []VectorIndex
+	VectorIndexes          []VectorIndex
 }
 
 // ImportTableInput is ImportTable's request.

@@ -70,6 +70,10 @@ func (db *DB) importTable(in *dynamo.ImportTableInput) (*dynamo.ImportTableOutpu
 		OnDemandThroughput:     p.OnDemandThroughput,
 		SSESpecification:       p.SSESpecification,
 		GlobalSecondaryIndexes: p.GlobalSecondaryIndexes,
+		// The new table's vector indexes, checked as CreateTable's
+		// (AWS's agent toolkit, vector-search.md: "on import, define the
+		// index in the import request as you would for CreateTable").
+		VectorIndexes: p.VectorIndexes,
 	}
 	if err := validateCreateTable(cin); err != nil {
 		return nil, err

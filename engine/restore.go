@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dynago/dynago/attr"
@@ -238,8 +239,8 @@ func restoreCreateInput(target string, m *tableMeta, o *dynamo.RestoreOverrides)
 		if ix.vector() {
 			// A restore recreates the vector indexes' definitions (AWS's
 			// API reference, VectorIndexOverride: "If not specified, all
-			// vector indexes from the backup are restored"); the override
-			// itself is not applied yet.
+			// vector indexes from the backup are restored"), and the
+			// restore's writes build their entries, as a GSI's.
 			in.VectorIndexes = append(in.VectorIndexes, ix.Vector.api(&ix))
 			continue
 		}
@@ -275,6 +276,23 @@ func restoreCreateInput(target string, m *tableMeta, o *dynamo.RestoreOverrides)
 		if len(o.LocalSecondaryIndexOverride) > 0 {
 			in.LocalSecondaryIndexes = o.LocalSecondaryIndexOverride
 		}
+	}
+	// VectorIndexOverride picks among the source's vector indexes
+	// (checkOverrides has matched each one to its definition): "You can
+	// choose to exclude some or all of the vector indexes at the time of
+	// restore" (AWS's API reference).
+	if o.VectorIndexOverride != nil {
+		keep := map[string]bool{}
+		for _, v := range o.VectorIndexOverride {
+			keep[v.IndexName] = true
+		}
+		var vs []dynamo.VectorIndex
+		for _, v := range in.VectorIndexes {
+			if keep[v.IndexName] {
+				vs = append(vs, v)
+			}
+		}
+		in.VectorIndexes = vs
 	}
 	if in.BillingMode == dynamo.BillingModePayPerRequest {
 		in.ProvisionedThroughput = nil
@@ -509,13 +527,24 @@ func msgInvalidRestoreTime(at, earliest, latest time.Time) string {
 // checkOverrides refuses the overrides a restore cannot apply: a switch to
 // provisioned billing without its throughput, and an index the source
 // table did not have (the ack-api-quirks lab, DDB-TABLE-273, recorded
-// 2026-10-08).
+// 2026-10-08). A vector index of the override must be one of the
+// source's, definition and all: "The indexes provided must match
+// existing vector indexes from the backup" (AWS's API reference,
+// VectorIndexOverride). No recording of DynamoDB's answer to one that
+// does not was found: it gets the text of a GSI override naming no index
+// of the source.
 func checkOverrides(src *tableMeta, o *dynamo.RestoreOverrides) error {
 	if o.BillingModeOverride == dynamo.BillingModeProvisioned && o.ProvisionedThroughputOverride == nil {
 		return dynamo.Validation("Must override ProvisionedThroughput if BillingMode is overridden to PROVISIONED")
 	}
 	had := map[string]bool{}
-	for _, ix := range src.Indexes {
+	vectors := map[string]dynamo.VectorIndex{}
+	for i := range src.Indexes {
+		ix := &src.Indexes[i]
+		if ix.vector() {
+			vectors[ix.Name] = ix.Vector.api(ix)
+			continue
+		}
 		had[ix.Name] = true
 	}
 	names := make([]string, 0, len(o.GlobalSecondaryIndexOverride)+len(o.LocalSecondaryIndexOverride))
@@ -527,8 +556,46 @@ func checkOverrides(src *tableMeta, o *dynamo.RestoreOverrides) error {
 	}
 	for _, n := range names {
 		if !had[n] {
-			return dynamo.Validation("Index " + n + " does not match a secondary index that existed in the source table and cannot be created during the restore operation")
+			return dynamo.Validation(msgOverrideNoSuchIndex(n))
+		}
+	}
+	for _, v := range o.VectorIndexOverride {
+		if s, ok := vectors[v.IndexName]; !ok || !sameVectorIndex(&s, &v) {
+			return dynamo.Validation(msgOverrideNoSuchIndex(v.IndexName))
 		}
 	}
 	return nil
+}
+
+func msgOverrideNoSuchIndex(name string) string {
+	return "Index " + name + " does not match a secondary index that existed in the source table and cannot be created during the restore operation"
+}
+
+// sameVectorIndex reports whether the vector index definitions a and b
+// are the same: name, vector attribute, dimensions, distance function,
+// search schema and projection. The order of a projection's attributes
+// and of a search schema's elements does not change what an index is.
+func sameVectorIndex(a, b *dynamo.VectorIndex) bool {
+	if a.IndexName != b.IndexName || a.Dimensions != b.Dimensions || a.DistanceFunction != b.DistanceFunction ||
+		a.VectorAttribute == nil || b.VectorAttribute == nil || a.VectorAttribute.AttributeName != b.VectorAttribute.AttributeName ||
+		a.Projection.ProjectionType != b.Projection.ProjectionType {
+		return false
+	}
+	if b.NoIndexName || b.NoDimensions || b.NoProjection || b.VectorAttribute.NoAttributeName {
+		return false
+	}
+	schema := func(ss []dynamo.SearchSchemaElement) []string {
+		return sortedStrings(mapSlice(ss, func(e dynamo.SearchSchemaElement) string {
+			return e.AttributeName + "\x00" + e.SearchSchemaElementType
+		}))
+	}
+	return slices.Equal(schema(a.SearchSchema), schema(b.SearchSchema)) &&
+		slices.Equal(sortedStrings(a.Projection.NonKeyAttributes), sortedStrings(b.Projection.NonKeyAttributes))
+}
+
+// sortedStrings is a sorted copy of s.
+func sortedStrings(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
 }

@@ -360,8 +360,7 @@ func (c *Direct) DeleteBackup(ctx context.Context, in *dynamodb.DeleteBackupInpu
 }
 
 // RestoreTableFromBackup is (*dynamodb.Client).RestoreTableFromBackup on
-// the engine. VectorIndexOverride is not converted: the server's decoder
-// ignores it too, having no vector indexes.
+// the engine.
 func (c *Direct) RestoreTableFromBackup(ctx context.Context, in *dynamodb.RestoreTableFromBackupInput, optFns ...func(*dynamodb.Options)) (*dynamodb.RestoreTableFromBackupOutput, error) {
 	var req dynamo.RestoreTableFromBackupInput
 	return call(&c.conn, ctx, "RestoreTableFromBackup", in, optFns, (*dynamodb.Client).RestoreTableFromBackup, func(in *dynamodb.RestoreTableFromBackupInput) bool {
@@ -415,7 +414,6 @@ func (c *Direct) DescribeContinuousBackups(ctx context.Context, in *dynamodb.Des
 
 // RestoreTableToPointInTime is
 // (*dynamodb.Client).RestoreTableToPointInTime on the engine.
-// VectorIndexOverride is not converted, as for RestoreTableFromBackup.
 func (c *Direct) RestoreTableToPointInTime(ctx context.Context, in *dynamodb.RestoreTableToPointInTimeInput, optFns ...func(*dynamodb.Options)) (*dynamodb.RestoreTableToPointInTimeOutput, error) {
 	var req dynamo.RestoreTableToPointInTimeInput
 	return call(&c.conn, ctx, "RestoreTableToPointInTime", in, optFns, (*dynamodb.Client).RestoreTableToPointInTime, func(in *dynamodb.RestoreTableToPointInTimeInput) bool {

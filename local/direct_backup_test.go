@@ -86,10 +86,9 @@ func unset(v reflect.Value, path string, skip map[string]bool) []string {
 	return out
 }
 
-// notServed are the SDK's members dynago has no counterpart of:
-// vector indexes, and an SSE key's inaccessibility (dynago holds no
-// keys).
-var notServed = map[string]bool{"ResultMetadata": true, "VectorIndexes": true, "InaccessibleEncryptionDateTime": true}
+// notServed are the SDK's members dynago has no counterpart of: an SSE
+// key's inaccessibility (dynago holds no keys).
+var notServed = map[string]bool{"ResultMetadata": true, "InaccessibleEncryptionDateTime": true}
 
 func TestDirectBackupAnswers(t *testing.T) {
 	ctx := context.Background()
@@ -114,6 +113,9 @@ func TestDirectBackupAnswers(t *testing.T) {
 			StreamDescription:     &dynamo.StreamSpecification{StreamEnabled: true, StreamViewType: "NEW_IMAGE"},
 			TimeToLiveDescription: &dynamo.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: "exp"},
 			SSEDescription:        &dynamo.SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: "kms"},
+			VectorIndexes: []dynamo.VectorIndexInfo{{IndexName: "v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "emb"},
+				Dimensions: 3, DistanceFunction: "EUCLIDEAN", SearchSchema: []dynamo.SearchSchemaElement{{AttributeName: "u", SearchSchemaElementType: "INLINE_FILTER"}},
+				Projection: dynamo.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"y"}}}},
 		},
 	}
 	const descJSON = `{"BackupDetails":` + detailsJSON + `,
@@ -126,7 +128,9 @@ func TestDirectBackupAnswers(t *testing.T) {
 			"LocalSecondaryIndexes":[{"IndexName":"l","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"Projection":{"NonKeyAttributes":[],"ProjectionType":"KEYS_ONLY"}}],
 			"SSEDescription":{"KMSMasterKeyArn":"kms","SSEType":"KMS","Status":"ENABLED"},
 			"StreamDescription":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"},
-			"TimeToLiveDescription":{"AttributeName":"exp","TimeToLiveStatus":"ENABLED"}}}`
+			"TimeToLiveDescription":{"AttributeName":"exp","TimeToLiveStatus":"ENABLED"},
+			"VectorIndexes":[{"Dimensions":3,"DistanceFunction":"EUCLIDEAN","IndexName":"v","Projection":{"NonKeyAttributes":["y"],"ProjectionType":"INCLUDE"},
+				"SearchSchema":[{"AttributeName":"u","SearchSchemaElementType":"INLINE_FILTER"}],"VectorAttribute":{"AttributeName":"emb"}}]}}`
 	summaries := []dynamo.BackupSummary{
 		{TableName: "t", TableId: "id", TableArn: "arn/t", BackupArn: "arn/b", BackupName: "b", BackupCreationDateTime: created,
 			BackupExpiryDateTime: &expiry, BackupStatus: "AVAILABLE", BackupType: "USER", BackupSizeBytes: new(int64(0))},

@@ -13,9 +13,9 @@ import (
 // Exports to and imports from S3 on the direct path, converted as the
 // protocol decoder reads the SDK's JSON for them
 // (server/internal/protocol/export.go), and their answers as the SDK
-// decodes the server's encoding of them. The SDK's members dynago has no
-// counterpart of (an export's FilterSpecification, an import's
-// VectorIndexes) are not converted: the decoder ignores them too.
+// decodes the server's encoding of them. The SDK's member dynago has no
+// counterpart of (an export's FilterSpecification) is not converted: the
+// decoder ignores it too.
 
 // Requests.
 

@@ -42,8 +42,16 @@ func TestDecodeBackups(t *testing.T) {
 		"LocalSecondaryIndexOverride":[{"IndexName":"l","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}],
 		"ProvisionedThroughputOverride":{"ReadCapacityUnits":3,"WriteCapacityUnits":4},
 		"OnDemandThroughputOverride":{"MaxReadRequestUnits":5,"MaxWriteRequestUnits":6},
-		"SSESpecificationOverride":{"Enabled":true,"SSEType":"KMS","KMSMasterKeyId":"k"}`
+		"SSESpecificationOverride":{"Enabled":true,"SSEType":"KMS","KMSMasterKeyId":"k"},
+		"VectorIndexOverride":[{"IndexName":"v","VectorAttribute":{"AttributeName":"emb"},"Dimensions":3.5,"DistanceFunction":"COSINE",
+			"SearchSchema":[{"AttributeName":"u","SearchSchemaElementType":"HASH"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["y"]}}]`
+	// VectorIndexOverride (AWS's API reference: a list of VectorIndex,
+	// read as CreateTable's VectorIndexes are).
+	vec := dynamo.VectorIndex{IndexName: "v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "emb"}, Dimensions: 3,
+		DistanceFunction: "COSINE", SearchSchema: []dynamo.SearchSchemaElement{{AttributeName: "u", SearchSchemaElementType: "HASH"}},
+		Projection: dynamo.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"y"}}}
 	all := dynamo.RestoreOverrides{
+		VectorIndexOverride:           []dynamo.VectorIndex{vec},
 		BillingModeOverride:           "PROVISIONED",
 		GlobalSecondaryIndexOverride:  []dynamo.GlobalSecondaryIndex{gsi},
 		LocalSecondaryIndexOverride:   []dynamo.LocalSecondaryIndex{lsi},
@@ -86,7 +94,10 @@ func TestDecodeBackups(t *testing.T) {
 		{"RestoreTableFromBackup", `{"TargetTableName":"r","BackupArn":"a","GlobalSecondaryIndexOverride":[],"LocalSecondaryIndexOverride":[]}`,
 			&dynamo.RestoreTableFromBackupInput{TargetTableName: "r", BackupArn: "a", RestoreOverrides: dynamo.RestoreOverrides{
 				GlobalSecondaryIndexOverride: []dynamo.GlobalSecondaryIndex{}, LocalSecondaryIndexOverride: []dynamo.LocalSecondaryIndex{}}}},
-		{"RestoreTableFromBackup", `{"TargetTableName":"r","BackupArn":"a","GlobalSecondaryIndexOverride":null,"LocalSecondaryIndexOverride":null,
+		{"RestoreTableFromBackup", `{"TargetTableName":"r","BackupArn":"a","VectorIndexOverride":[]}`,
+			&dynamo.RestoreTableFromBackupInput{TargetTableName: "r", BackupArn: "a", RestoreOverrides: dynamo.RestoreOverrides{
+				VectorIndexOverride: []dynamo.VectorIndex{}}}},
+		{"RestoreTableFromBackup", `{"TargetTableName":"r","BackupArn":"a","GlobalSecondaryIndexOverride":null,"LocalSecondaryIndexOverride":null,"VectorIndexOverride":null,
 			"ProvisionedThroughputOverride":null,"OnDemandThroughputOverride":null,"SSESpecificationOverride":null,"BillingModeOverride":null}`,
 			&dynamo.RestoreTableFromBackupInput{TargetTableName: "r", BackupArn: "a"}},
 		// An empty ProvisionedThroughputOverride records both capacities
@@ -99,6 +110,10 @@ func TestDecodeBackups(t *testing.T) {
 			&dynamo.RestoreTableFromBackupInput{NoTargetTableName: true, NoBackupArn: true, RestoreOverrides: dynamo.RestoreOverrides{
 				GlobalSecondaryIndexOverride: []dynamo.GlobalSecondaryIndex{{NoIndexName: true, NoProjection: true}},
 				LocalSecondaryIndexOverride:  []dynamo.LocalSecondaryIndex{{IndexName: "l", NoProjection: true}}}}},
+		{"RestoreTableToPointInTime", `{"VectorIndexOverride":[{"IndexName":null,"VectorAttribute":{}}]}`,
+			&dynamo.RestoreTableToPointInTimeInput{NoTargetTableName: true, RestoreOverrides: dynamo.RestoreOverrides{
+				VectorIndexOverride: []dynamo.VectorIndex{{NoIndexName: true, NoProjection: true, NoDimensions: true,
+					VectorAttribute: &dynamo.VectorAttributeDefinition{NoAttributeName: true}}}}}},
 
 		{"UpdateContinuousBackups", `{"TableName":"t","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}}`,
 			&dynamo.UpdateContinuousBackupsInput{TableName: "t", PointInTimeRecoverySpecification: &dynamo.PointInTimeRecoverySpecification{
@@ -142,7 +157,7 @@ func TestDecodeBackups(t *testing.T) {
 	}
 	// An index override left out stays nil, apart from [].
 	in, err := DecodeRestoreTableFromBackup([]byte(`{"TargetTableName":"r","BackupArn":"a"}`))
-	if err != nil || in.GlobalSecondaryIndexOverride != nil || in.LocalSecondaryIndexOverride != nil {
+	if err != nil || in.GlobalSecondaryIndexOverride != nil || in.LocalSecondaryIndexOverride != nil || in.VectorIndexOverride != nil {
 		t.Errorf("absent index overrides: %#v, %v", in, err)
 	}
 	in, err = DecodeRestoreTableFromBackup([]byte(`{"GlobalSecondaryIndexOverride":[],"LocalSecondaryIndexOverride":[]}`))
@@ -187,6 +202,8 @@ func TestDecodeBackupsErrors(t *testing.T) {
 		{"RestoreTableFromBackup", `{"GlobalSecondaryIndexOverride":[[]]}`, ser, "Unrecognized collection type class " + modelPrefix + "GlobalSecondaryIndex"},
 		{"RestoreTableFromBackup", `{"LocalSecondaryIndexOverride":[{"IndexName":2}]}`, ser, "NUMBER_VALUE cannot be converted to String"},
 		{"RestoreTableFromBackup", `{"LocalSecondaryIndexOverride":[[]]}`, ser, "Unrecognized collection type class " + modelPrefix + "LocalSecondaryIndex"},
+		{"RestoreTableFromBackup", `{"VectorIndexOverride":[[]]}`, ser, "Unrecognized collection type class " + modelPrefix + "VectorIndex"},
+		{"RestoreTableFromBackup", `{"VectorIndexOverride":[{"Dimensions":"3"}]}`, ser, "STRING_VALUE cannot be converted to Long"},
 		{"RestoreTableFromBackup", `{"ProvisionedThroughputOverride":[]}`, ser, "Unrecognized collection type class " + modelPrefix + "ProvisionedThroughput"},
 		{"RestoreTableFromBackup", `{"ProvisionedThroughputOverride":{"ReadCapacityUnits":"1"}}`, ser, "STRING_VALUE cannot be converted to Long"},
 		{"RestoreTableFromBackup", `{"OnDemandThroughputOverride":1}`, ser, msgUnexpectedField},
@@ -210,6 +227,7 @@ func TestDecodeBackupsErrors(t *testing.T) {
 		{"RestoreTableToPointInTime", `{"RestoreDateTime":{}}`, ser, msgStartOfMap},
 		{"RestoreTableToPointInTime", `{"GlobalSecondaryIndexOverride":{}}`, ser, msgStartOfMap},
 		{"RestoreTableToPointInTime", `{"LocalSecondaryIndexOverride":7}`, ser, msgUnexpectedField},
+		{"RestoreTableToPointInTime", `{"VectorIndexOverride":{}}`, ser, msgStartOfMap},
 	}
 	for _, tt := range tests {
 		got, err := decoders[tt.op]([]byte(tt.body))
@@ -253,6 +271,11 @@ func TestEncodeBackups(t *testing.T) {
 			StreamDescription:     &dynamo.StreamSpecification{StreamEnabled: true, StreamViewType: "NEW_IMAGE"},
 			TimeToLiveDescription: &dynamo.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: "exp"},
 			SSEDescription:        &dynamo.SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: "kms"},
+			// VectorIndexInfo: the definition, no status (AWS's API
+			// reference).
+			VectorIndexes: []dynamo.VectorIndexInfo{{IndexName: "v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "emb"},
+				Dimensions: 3, DistanceFunction: "EUCLIDEAN", SearchSchema: []dynamo.SearchSchemaElement{{AttributeName: "u", SearchSchemaElementType: "INLINE_FILTER"}},
+				Projection: dynamo.Projection{ProjectionType: "KEYS_ONLY"}}},
 		},
 	}
 	const descJSON = `{"BackupDetails":` + detailsJSON + `,
@@ -265,7 +288,9 @@ func TestEncodeBackups(t *testing.T) {
 			"LocalSecondaryIndexes":[{"IndexName":"l","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}],
 			"SSEDescription":{"KMSMasterKeyArn":"kms","SSEType":"KMS","Status":"ENABLED"},
 			"StreamDescription":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"},
-			"TimeToLiveDescription":{"AttributeName":"exp","TimeToLiveStatus":"ENABLED"}}}`
+			"TimeToLiveDescription":{"AttributeName":"exp","TimeToLiveStatus":"ENABLED"},
+			"VectorIndexes":[{"Dimensions":3,"DistanceFunction":"EUCLIDEAN","IndexName":"v","Projection":{"ProjectionType":"KEYS_ONLY"},
+				"SearchSchema":[{"AttributeName":"u","SearchSchemaElementType":"INLINE_FILTER"}],"VectorAttribute":{"AttributeName":"emb"}}]}}`
 	jsonEqual(t, "DescribeBackup", EncodeDescribeBackup(nil, &dynamo.DescribeBackupOutput{BackupDescription: desc}), `{"BackupDescription":`+descJSON+`}`)
 	jsonEqual(t, "DeleteBackup", EncodeDeleteBackup(nil, &dynamo.DeleteBackupOutput{BackupDescription: desc}), `{"BackupDescription":`+descJSON+`}`)
 	// Features left out stay out; the counts are always sent.

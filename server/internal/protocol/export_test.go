@@ -100,6 +100,16 @@ func TestDecodeExports(t *testing.T) {
 				InputFormatOptions: &dynamo.InputFormatOptions{Csv: &dynamo.CsvOptions{HeaderList: []string{}}},
 				TableCreationParameters: &dynamo.TableCreationParameters{GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{},
 					AttributeDefinitions: []dynamo.AttributeDefinition{}, KeySchema: []dynamo.KeySchemaElement{}}}},
+		// TableCreationParameters.VectorIndexes is read as CreateTable's
+		// VectorIndexes (AWS's API reference).
+		{"ImportTable", `{"TableCreationParameters":{"VectorIndexes":[{"IndexName":"v","VectorAttribute":{"AttributeName":"e"},"Dimensions":2.5,
+			"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"ALL"},"SearchSchema":[{"AttributeName":"k","SearchSchemaElementType":"HASH"}]},{}]}}`,
+			&dynamo.ImportTableInput{TableCreationParameters: &dynamo.TableCreationParameters{VectorIndexes: []dynamo.VectorIndex{
+				{IndexName: "v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "e"}, Dimensions: 2, DistanceFunction: "EUCLIDEAN",
+					Projection: dynamo.Projection{ProjectionType: "ALL"}, SearchSchema: []dynamo.SearchSchemaElement{{AttributeName: "k", SearchSchemaElementType: "HASH"}}},
+				{NoIndexName: true, NoProjection: true, NoDimensions: true}}}}},
+		{"ImportTable", `{"TableCreationParameters":{"VectorIndexes":[]}}`,
+			&dynamo.ImportTableInput{TableCreationParameters: &dynamo.TableCreationParameters{VectorIndexes: []dynamo.VectorIndex{}}}},
 		{"ImportTable", `{"InputFormatOptions":{"Csv":null},"TableCreationParameters":{}}`,
 			&dynamo.ImportTableInput{InputFormatOptions: &dynamo.InputFormatOptions{}, TableCreationParameters: &dynamo.TableCreationParameters{}}},
 		// The table's definitions are read as CreateTable's: a GSI
@@ -133,7 +143,7 @@ func TestDecodeExports(t *testing.T) {
 	}
 	// A list left out stays nil, apart from [].
 	in, err := DecodeImportTable([]byte(`{"InputFormatOptions":{"Csv":{}},"TableCreationParameters":{"TableName":"t"}}`))
-	if err != nil || in.TableCreationParameters.GlobalSecondaryIndexes != nil || in.InputFormatOptions.Csv.HeaderList != nil {
+	if err != nil || in.TableCreationParameters.GlobalSecondaryIndexes != nil || in.TableCreationParameters.VectorIndexes != nil || in.InputFormatOptions.Csv.HeaderList != nil {
 		t.Errorf("absent lists: %#v, %v", in, err)
 	}
 }
@@ -200,6 +210,8 @@ func TestDecodeExportsErrors(t *testing.T) {
 		{"ImportTable", `{"TableCreationParameters":{"GlobalSecondaryIndexes":{}}}`, ser, msgStartOfMap},
 		{"ImportTable", `{"TableCreationParameters":{"GlobalSecondaryIndexes":[[]]}}`, ser, "Unrecognized collection type class " + modelPrefix + "GlobalSecondaryIndex"},
 		{"ImportTable", `{"TableCreationParameters":{"GlobalSecondaryIndexes":[{"IndexName":2}]}}`, ser, "NUMBER_VALUE cannot be converted to String"},
+		{"ImportTable", `{"TableCreationParameters":{"VectorIndexes":{}}}`, ser, msgStartOfMap},
+		{"ImportTable", `{"TableCreationParameters":{"VectorIndexes":[[]]}}`, ser, "Unrecognized collection type class " + modelPrefix + "VectorIndex"},
 		{"DescribeImport", `{"ImportArn":1}`, ser, "NUMBER_VALUE cannot be converted to String"},
 		{"DescribeImport", `null`, ser, ""},
 		{"ListImports", `{"PageSize":"10"}`, ser, "STRING_VALUE cannot be converted to Integer"},
@@ -309,7 +321,10 @@ func TestEncodeExports(t *testing.T) {
 			Projection:            dynamo.Projection{ProjectionType: "INCLUDE", NonKeyAttributes: []string{"x"}},
 			ProvisionedThroughput: &dynamo.ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 2},
 			OnDemandThroughput:    &dynamo.OnDemandThroughput{MaxReadRequestUnits: ptr[int64](7)},
-			WarmThroughput:        &dynamo.WarmThroughput{ReadUnitsPerSecond: ptr[int64](8), WriteUnitsPerSecond: ptr[int64](9)}}}}
+			WarmThroughput:        &dynamo.WarmThroughput{ReadUnitsPerSecond: ptr[int64](8), WriteUnitsPerSecond: ptr[int64](9)}}},
+		// TableCreationParameters.VectorIndexes (AWS's API reference).
+		VectorIndexes: []dynamo.VectorIndex{{IndexName: "v", VectorAttribute: &dynamo.VectorAttributeDefinition{AttributeName: "e"}, Dimensions: 3,
+			DistanceFunction: "COSINE", Projection: dynamo.Projection{ProjectionType: "ALL"}}}}
 	const paramsJSON = `{"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"N"}],
 		"BillingMode":"PROVISIONED",
 		"GlobalSecondaryIndexes":[{"IndexName":"g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"OnDemandThroughput":{"MaxReadRequestUnits":7},
@@ -317,7 +332,8 @@ func TestEncodeExports(t *testing.T) {
 			"WarmThroughput":{"ReadUnitsPerSecond":8,"WriteUnitsPerSecond":9}}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"OnDemandThroughput":{"MaxReadRequestUnits":5,"MaxWriteRequestUnits":6},
 		"ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":4},"SSESpecification":{"Enabled":false,"KMSMasterKeyId":"k","SSEType":"KMS"},
-		"TableName":"t"}`
+		"TableName":"t","VectorIndexes":[{"Dimensions":3,"DistanceFunction":"COSINE","IndexName":"v","Projection":{"ProjectionType":"ALL"},
+			"VectorAttribute":{"AttributeName":"e"}}]}`
 	source := &dynamo.S3BucketSource{S3Bucket: "b", S3BucketOwner: "000000000000", S3KeyPrefix: "p/"}
 	const sourceJSON = `{"S3Bucket":"b","S3BucketOwner":"000000000000","S3KeyPrefix":"p/"}`
 	imp := &dynamo.ImportTableDescription{ImportArn: "arn/i", ImportStatus: "COMPLETED", TableArn: "arn/t", TableId: "id", ClientToken: "c",
