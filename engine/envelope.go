@@ -72,6 +72,7 @@ const (
 	opDisableKinesisStreamingDestination
 	opUpdateKinesisStreamingDestination
 	opUpdateTableReplicaAutoScaling
+	opSearchVectors
 	numOps
 )
 
@@ -169,6 +170,8 @@ var opTraits = [numOps]traits{
 	opDescribeKinesisStreamingDestination: {closedFirst: true},
 	opDisableKinesisStreamingDestination:  {closedFirst: true},
 	opUpdateKinesisStreamingDestination:   {closedFirst: true},
+
+	opSearchVectors: {answer: answerCurrent},
 }
 
 // run runs f, the work of operation o, within the envelope o's traits

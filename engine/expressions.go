@@ -371,6 +371,7 @@ func present(empty dynamo.Exprs) expr.Kinds {
 		{dynamo.ExprKeyCondition, expr.KindKeyCondition},
 		{dynamo.ExprFilter, expr.KindFilter},
 		{dynamo.ExprProjection, expr.KindProjection},
+		{dynamo.ExprSearchCondition, expr.KindSearchCondition},
 	} {
 		if empty.Has(m.e) {
 			k = k.With(m.k)

@@ -26,7 +26,7 @@ var apiOperations = []string{
 	"ListBackups", "ListContributorInsights", "ListExports", "ListGlobalTables",
 	"ListImports", "ListTables", "ListTagsOfResource",
 	"PutItem", "PutResourcePolicy", "Query",
-	"RestoreTableFromBackup", "RestoreTableToPointInTime", "Scan",
+	"RestoreTableFromBackup", "RestoreTableToPointInTime", "Scan", "SearchVectors",
 	"TagResource", "TransactGetItems", "TransactWriteItems", "UntagResource",
 	"UpdateContinuousBackups", "UpdateContributorInsights", "UpdateGlobalTable",
 	"UpdateGlobalTableSettings", "UpdateItem", "UpdateKinesisStreamingDestination",

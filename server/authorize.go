@@ -40,6 +40,8 @@ func authorize(db *engine.DB, caller *engine.Caller, in any) error {
 		return check("Query", v.TableName, v.IndexName)
 	case *dynamo.ScanInput:
 		return check("Scan", v.TableName, v.IndexName)
+	case *dynamo.SearchVectorsInput:
+		return check("SearchVectors", v.TableName, v.IndexName)
 	case *dynamo.BatchGetItemInput:
 		return firstDenied(v.RequestItems, "BatchGetItem", check)
 	case *dynamo.BatchWriteItemInput:

@@ -42,6 +42,9 @@ func operations() map[string]opFunc {
 		"Scan":               handleBuffered(protocol.DecodeScan, scanEncoded, protocol.EncodeScan),
 		"TransactWriteItems": handle(protocol.DecodeTransactWriteItems, (*engine.DB).TransactWriteItems, protocol.EncodeTransactWriteItems),
 		"TransactGetItems":   handle(protocol.DecodeTransactGetItems, (*engine.DB).TransactGetItems, protocol.EncodeTransactGetItems),
+		// Vector search (engine/search_vectors.go). On AWS the SDKs send it
+		// to a host of its own; given an endpoint, they send it there.
+		"SearchVectors":      handle(protocol.DecodeSearchVectors, (*engine.DB).SearchVectors, protocol.EncodeSearchVectors),
 		"UpdateTimeToLive":   handle(protocol.DecodeUpdateTimeToLive, (*engine.DB).UpdateTimeToLive, protocol.EncodeUpdateTimeToLive),
 		"DescribeTimeToLive": handle(protocol.DecodeDescribeTimeToLive, (*engine.DB).DescribeTimeToLive, protocol.EncodeDescribeTimeToLive),
 		// On-demand backups and point-in-time recovery.

@@ -24,6 +24,7 @@ const (
 	OpScan
 	OpGetItem
 	OpConditionCheck // TransactWriteItems' ConditionCheck
+	OpSearchVectors
 )
 
 // valuesNullPhrase lists, for each operation, the expressions that can use
@@ -39,6 +40,10 @@ func (o Operation) valuesNullPhrase() string {
 		return "FilterExpression and KeyConditionExpression are null"
 	case OpScan:
 		return "FilterExpression is null"
+	case OpSearchVectors:
+		// Inferred from the other operations' wording: no recorded
+		// answer of SearchVectors has it.
+		return "SearchConditionExpression is null"
 	}
 	return ""
 }
@@ -57,6 +62,8 @@ type Input struct {
 	Operation Operation
 	// The expressions; "" is absent unless Present says otherwise.
 	Condition, Filter, KeyCondition, Projection, Update string
+	// SearchCondition is SearchVectors' SearchConditionExpression.
+	SearchCondition string
 	// Present marks expressions the request carried even if empty, so
 	// that "" is refused as "The expression can not be empty;".
 	Present Kinds
@@ -85,6 +92,8 @@ func (in *Input) text(k Kind) string {
 		return in.KeyCondition
 	case KindProjection:
 		return in.Projection
+	case KindSearchCondition:
+		return in.SearchCondition
 	}
 	return in.Update
 }
@@ -99,6 +108,9 @@ type Compiled struct {
 	KeyCondition *Condition
 	Projection   *Projection
 	Update       *Update
+	// SearchCondition is SearchVectors' SearchConditionExpression, its
+	// tree to be walked (Condition.Root), never evaluated on items.
+	SearchCondition *Condition
 }
 
 // compileOrder is the order in which a request's expressions are checked.
@@ -106,11 +118,13 @@ type Compiled struct {
 // ConditionExpression, Scan an empty FilterExpression before an empty
 // ProjectionExpression, and Query an empty KeyConditionExpression before
 // an empty FilterExpression or ProjectionExpression (dynalite's tests
-// against DynamoDB).
+// against DynamoDB). SearchVectors' SearchConditionExpression is put
+// before its ProjectionExpression as Query's filter is: no recorded
+// answer orders the two.
 // noExpressions is the Compiled of every request without expressions.
 var noExpressions Compiled
 
-var compileOrder = [...]Kind{KindUpdate, KindCondition, KindKeyCondition, KindFilter, KindProjection}
+var compileOrder = [...]Kind{KindUpdate, KindCondition, KindKeyCondition, KindFilter, KindSearchCondition, KindProjection}
 
 // Compile validates and compiles the expressions of one request: it parses
 // each (through the cache), substitutes its placeholders, and checks the
@@ -224,6 +238,8 @@ func compile(in *Input) (*Compiled, *attr.Error) {
 			out.Filter = &Condition{kind: KindFilter, root: p.cond, b: bs[k]}
 		case KindKeyCondition:
 			out.KeyCondition = &Condition{kind: KindKeyCondition, root: p.cond, b: bs[k]}
+		case KindSearchCondition:
+			out.SearchCondition = &Condition{kind: KindSearchCondition, root: p.cond, b: bs[k]}
 		case KindProjection:
 			out.Projection = p.projection(&bs[k])
 		case KindUpdate:

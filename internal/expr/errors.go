@@ -29,6 +29,10 @@ const (
 	KindKeyCondition
 	KindProjection
 	KindUpdate
+	// KindSearchCondition is SearchVectors' SearchConditionExpression,
+	// parsed with the condition grammar; the engine refuses what that
+	// operation does not take (equality only, joined by AND).
+	KindSearchCondition
 	numKinds
 )
 
@@ -45,13 +49,15 @@ func (k Kind) String() string {
 		return "ProjectionExpression"
 	case KindUpdate:
 		return "UpdateExpression"
+	case KindSearchCondition:
+		return "SearchConditionExpression"
 	}
 	return "Expression"
 }
 
 // isCondition reports whether k is parsed with the condition grammar.
 func (k Kind) isCondition() bool {
-	return k == KindCondition || k == KindFilter || k == KindKeyCondition
+	return k == KindCondition || k == KindFilter || k == KindKeyCondition || k == KindSearchCondition
 }
 
 func newErr(msg string) *attr.Error { return &attr.Error{Message: msg} }

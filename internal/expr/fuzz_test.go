@@ -64,6 +64,8 @@ func FuzzParse(f *testing.F) {
 			in.KeyCondition = text
 		case KindProjection:
 			in.Projection = text
+		case KindSearchCondition:
+			in.SearchCondition = text
 		default:
 			in.Update = text
 		}
@@ -94,6 +96,8 @@ func FuzzParse(f *testing.F) {
 			c.Projection.Apply(item)
 		case c.Update != nil:
 			c.Update.Apply(item)
+		case c.SearchCondition != nil:
+			c.SearchCondition.Eval(item)
 		}
 	})
 }

@@ -49,6 +49,8 @@ func (t *Trees) tree(k Kind) *Tree {
 		return t.KeyCondition
 	case KindProjection:
 		return t.Projection
+	case KindSearchCondition:
+		return nil
 	}
 	return t.Update
 }

@@ -30,6 +30,7 @@ var decoders = map[string]func([]byte) (any, error){
 	"BatchWriteItem":     wrap(DecodeBatchWriteItem),
 	"Query":              wrap(DecodeQuery),
 	"Scan":               wrap(DecodeScan),
+	"SearchVectors":      wrap(DecodeSearchVectors),
 }
 
 func wrap[T any](f func([]byte) (*T, error)) func([]byte) (any, error) {

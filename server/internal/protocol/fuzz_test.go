@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/dynago/dynago/attr"
@@ -12,6 +13,20 @@ import (
 // and keys it decoded, so the fuzz target can validate them as the engine
 // would.
 var fuzzDecoders = []func(body []byte) ([]attr.Item, error){
+	func(b []byte) ([]attr.Item, error) {
+		in, err := DecodeSearchVectors(b)
+		if err == nil {
+			err = in.ValueError // handed to the engine, which reports it first
+		}
+		if err != nil {
+			return nil, err
+		}
+		vec := attr.Item{}
+		for i, v := range in.SearchVector {
+			vec[strconv.Itoa(i)] = v
+		}
+		return []attr.Item{vec, in.ExpressionAttributeValues}, nil
+	},
 	func(b []byte) ([]attr.Item, error) {
 		in, err := DecodePutItem(b)
 		if err == nil {
@@ -186,6 +201,9 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"GlobalTableName":"g"}`,
 		`{"ExclusiveStartGlobalTableName":"g","Limit":1,"RegionName":"us-east-1"}`,
 		`{"TableName":5}`,
+		`{"TableName":"t","IndexName":"vix","SearchVector":[{"N":"0.1"},{"N":"-3e2"},{"L":[]}],"TopK":5,"SearchConditionExpression":"#t = :t AND c = :c","ExpressionAttributeNames":{"#t":"tenant"},"ExpressionAttributeValues":{":t":{"S":"a"},":c":{"N":"1"}},"ProjectionExpression":"pk, emb","ReturnConsumedCapacity":"TOTAL"}`,
+		`{"TableName":"t","IndexName":"vix","SearchVector":[],"TopK":3.5}`,
+		`{"TableName":"t","IndexName":"vix","SearchVector":{"L":[{"N":"1"}]},"TopK":"1"}`,
 		`{"TableName":"t","Item":{"pk":{"S":"\ud800"}}}`,
 		`{"TableName":"t","Item":{"a":{"L":[[[[[[[[`,
 	} {
