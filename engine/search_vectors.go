@@ -87,7 +87,7 @@ func (db *DB) searchVectors(in *dynamo.SearchVectorsInput) (*dynamo.SearchVector
 	if err != nil {
 		return nil, err
 	}
-	vx, err := t.vectorIndex(in.IndexName)
+	vx, err := t.searchIndex(in.IndexName)
 	if err != nil {
 		return nil, err
 	}
@@ -120,12 +120,23 @@ type searchSchemaAttr struct {
 	typ  attr.Type
 }
 
-// vectorIndex returns the vector index name of t, or DynamoDB's answer
-// for a table without it (dynoxide and the agent toolkit, captured:
-// "The table does not have the specified index: <name>"). No table has
-// a vector index yet: every name is answered so.
-func (t *table) vectorIndex(name string) (*vectorSearchIndex, error) {
-	return nil, dynamo.Validation(msgNoIndex(name))
+// searchIndex returns what the checks need of t's vector index name,
+// or DynamoDB's answer for a table without it (dynoxide and the agent
+// toolkit, captured: "The table does not have the specified index:
+// <name>").
+func (t *table) searchIndex(name string) (*vectorSearchIndex, error) {
+	ix := t.vectorIndex(name)
+	if ix == nil {
+		return nil, dynamo.Validation(msgNoIndex(name))
+	}
+	vs := &vectorSearchIndex{dimensions: ix.vec.dims}
+	if h := ix.vec.hash; h != nil {
+		vs.schema.hash = &searchSchemaAttr{h.name, h.typ}
+	}
+	for _, f := range ix.vec.filters {
+		vs.schema.filters = append(vs.schema.filters, searchSchemaAttr{f.name, f.typ})
+	}
+	return vs, nil
 }
 
 // searchRequest is a SearchVectors request checked against its index:
