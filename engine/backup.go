@@ -542,6 +542,14 @@ func (bm *backupMeta) description() *dynamo.BackupDescription {
 		f.TimeToLiveDescription = &dynamo.TimeToLiveDescription{TimeToLiveStatus: dynamo.StreamEnabled, AttributeName: m.TTLAttribute}
 	}
 	for _, ix := range m.Indexes {
+		if ix.vector() {
+			// Its definition (SourceTableFeatureDetails.VectorIndexes,
+			// AWS's API reference).
+			v := ix.Vector.api(&ix)
+			f.VectorIndexes = append(f.VectorIndexes, dynamo.VectorIndexInfo{IndexName: v.IndexName, VectorAttribute: v.VectorAttribute,
+				Dimensions: v.Dimensions, DistanceFunction: v.DistanceFunction, SearchSchema: v.SearchSchema, Projection: v.Projection})
+			continue
+		}
 		if ix.Global {
 			g := dynamo.GlobalSecondaryIndexInfo{
 				IndexName:          ix.Name,

@@ -178,6 +178,9 @@ func validateCreateTable(in *dynamo.CreateTableInput) error {
 		c.indexMembers(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.IndexName, l.NoIndexName, l.KeySchema, l.Projection, l.NoProjection, 2)
 		c.nonKeyAttributeNames(fmt.Sprintf("localSecondaryIndexes.%d.member", i+1), l.Projection)
 	}
+	for i := range in.VectorIndexes {
+		c.vectorIndexMembers(fmt.Sprintf("vectorIndexes.%d.member", i+1), &in.VectorIndexes[i])
+	}
 	c.enumOrEmpty("billingMode", in.BillingMode, in.BillingModeEmpty, dynamo.BillingModeProvisioned, dynamo.BillingModePayPerRequest)
 	c.throughput("provisionedThroughput", in.ProvisionedThroughput)
 	c.streamSpecification(in.StreamSpecification)
@@ -199,7 +202,7 @@ func validateCreateTable(in *dynamo.CreateTableInput) error {
 			return err
 		}
 	}
-	hasIndexes := in.LocalSecondaryIndexes != nil || in.GlobalSecondaryIndexes != nil
+	hasIndexes := in.LocalSecondaryIndexes != nil || in.GlobalSecondaryIndexes != nil || in.VectorIndexes != nil
 	if err := validateKeySchema(in.KeySchema, in.AttributeDefinitions, !hasIndexes); err != nil {
 		return err
 	}
@@ -265,12 +268,26 @@ func unusedAttributeDefinitions(in *dynamo.CreateTableInput) error {
 	for _, g := range in.GlobalSecondaryIndexes {
 		use(g.KeySchema)
 	}
+	vectorAttr := map[string]bool{}
+	for _, v := range in.VectorIndexes {
+		for _, e := range v.SearchSchema {
+			use([]dynamo.KeySchemaElement{{AttributeName: e.AttributeName}})
+		}
+		if v.VectorAttribute != nil {
+			vectorAttr[v.VectorAttribute.AttributeName] = true
+		}
+	}
 	defs := make([]string, len(in.AttributeDefinitions))
 	defined := make(map[string]bool, len(defs))
 	unused := false
 	for i, d := range in.AttributeDefinitions {
 		defs[i] = d.AttributeName
 		defined[d.AttributeName] = true
+		if vectorAttr[d.AttributeName] {
+			// A vector attribute defined is refused in its own words
+			// (validateCreateVectors).
+			return nil
+		}
 		if !used[d.AttributeName] {
 			unused = true
 		}
@@ -607,6 +624,10 @@ func (db *DB) newTableMeta(in *dynamo.CreateTableInput, name string, now time.Ti
 	for _, g := range in.GlobalSecondaryIndexes {
 		m.LastIndexID++
 		m.Indexes = append(m.Indexes, gsiMeta(g, m.LastIndexID, m.BillingMode))
+	}
+	for _, v := range in.VectorIndexes {
+		m.LastIndexID++
+		m.Indexes = append(m.Indexes, vectorMeta(v, m.LastIndexID))
 	}
 	return m
 }

@@ -43,7 +43,7 @@ func (db *DB) deleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutpu
 	if err := db.inUse(t); err != nil {
 		return nil, err
 	}
-	for _, ix := range t.indexes {
+	for _, ix := range t.everyIndex() {
 		if ix.meta.Backfilling {
 			return nil, dynamo.InUse(msgIndexesInFlight)
 		}
@@ -83,7 +83,7 @@ func (db *DB) deleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutpu
 			return nil, err
 		}
 	}
-	for _, ix := range t.indexes {
+	for _, ix := range t.everyIndex() {
 		if err := b.Delete(metaIndexStatsKey(t.meta.ID, ix.meta.ID)); err != nil {
 			return nil, err
 		}

@@ -13,12 +13,12 @@ import (
 // so. On a shared store an index this node does not know yet, or
 // still sees backfilling, makes it read the table's definition again:
 // another node may have just added it or finished its backfill.
-func (db *DB) readTarget(table, indexName, sel string, consistent bool) (keyspace, error) {
+func (db *DB) readTarget(op, table, indexName, sel string, consistent bool) (keyspace, error) {
 	t, err := db.tableOrNotFound(table)
 	if err != nil {
 		return keyspace{}, err
 	}
-	ix, err := t.readIndex(indexName, sel, consistent)
+	ix, err := t.readIndex(op, indexName, sel, consistent)
 	if err == nil {
 		return keyspace{t, ix}, nil
 	}
@@ -28,7 +28,7 @@ func (db *DB) readTarget(table, indexName, sel string, consistent bool) (keyspac
 	}
 	if stale {
 		if t, err = db.tableOrNotFound(table); err == nil {
-			ix, err = t.readIndex(indexName, sel, consistent)
+			ix, err = t.readIndex(op, indexName, sel, consistent)
 		}
 	}
 	if err != nil {
@@ -38,6 +38,12 @@ func (db *DB) readTarget(table, indexName, sel string, consistent bool) (keyspac
 }
 
 // Reads through a secondary index: Query and Scan with IndexName.
+
+// The reading operations, for readIndex.
+const (
+	opNameQuery = "Query"
+	opNameScan  = "Scan"
+)
 
 // Messages. "does not have the specified index" and the Select text are
 // quoted from DynamoDB's responses (dynalite's tests; mapbox/dyno issue
@@ -56,12 +62,23 @@ func msgSelectAllOnGSI(name string) string {
 const msgBackfilling = "Cannot read from backfilling global secondary index"
 
 // readIndex resolves a read's IndexName (the table itself, index 0, for
-// "") and applies the rules that do not depend on the key condition.
-func (t *table) readIndex(name, sel string, consistent bool) (*index, error) {
+// "") and applies the rules that do not depend on the key condition. op
+// is the reading operation, Query or Scan: a vector index is read by
+// neither, with texts that differ by their final stop (the facts of
+// issue 30: Query's captured from DynamoDB on 2026-08-19, Scan's by
+// dynoxide; AWS's developer guide, vector search requirements: "Query,
+// Scan and PartiQL are not supported on a vector index").
+func (t *table) readIndex(op, name, sel string, consistent bool) (*index, error) {
 	if name == "" {
 		return t.primary, nil
 	}
 	ix := t.index(name)
+	if ix == nil && t.vectorIndex(name) != nil {
+		if op == opNameQuery {
+			return nil, dynamo.Validation(msgVectorQuery)
+		}
+		return nil, dynamo.Validation(msgVectorScan)
+	}
 	if ix == nil {
 		return nil, dynamo.Validation(msgNoIndex(name))
 	}

@@ -502,6 +502,13 @@ func msgIndexBeingDeleted(table, index string) string {
 	return "Attempt to change a resource which is still in use: Index is being deleted. Table: " + table + " Index: " + index
 }
 
+// msgIndexBeingCreated: a Create of the name of an index still being
+// created, with two spaces after "created." (ExtendDB measured it against
+// DynamoDB for a vector index, 2026-08-06).
+func msgIndexBeingCreated(table, index string) string {
+	return "Attempt to change a resource which is still in use: Index is being created.  Table: " + table + " Index: " + index
+}
+
 func msgIndexBeingUpdated(table, index string) string {
 	return "Attempt to change a resource which is still in use: Index is being updated. Table: " + table + " Index: " + index
 }

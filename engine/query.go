@@ -96,7 +96,7 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 	}
 	// Select ALL_ATTRIBUTES on a global index that does not project all
 	// is refused last, below.
-	ks, err := db.readTarget(in.TableName, in.IndexName, "", in.ConsistentRead)
+	ks, err := db.readTarget(opNameQuery, in.TableName, in.IndexName, "", in.ConsistentRead)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func (db *DB) query(in *dynamo.QueryInput, keyFilter bool, trees *expr.Trees) (*
 	// global range in ExclusiveStartKey is invalid", which asks for
 	// ALL_ATTRIBUTES of an index projecting some).
 	if in.Select == dynamo.SelectAllAttributes {
-		if _, err := ks.t.readIndex(in.IndexName, in.Select, false); err != nil {
+		if _, err := ks.t.readIndex(opNameQuery, in.IndexName, in.Select, false); err != nil {
 			return nil, err
 		}
 	}

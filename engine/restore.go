@@ -235,6 +235,14 @@ func restoreCreateInput(target string, m *tableMeta, o *dynamo.RestoreOverrides)
 		in.ProvisionedThroughput = &dynamo.ProvisionedThroughput{ReadCapacityUnits: m.Throughput.ReadCapacityUnits, WriteCapacityUnits: m.Throughput.WriteCapacityUnits}
 	}
 	for _, ix := range m.Indexes {
+		if ix.vector() {
+			// A restore recreates the vector indexes' definitions (AWS's
+			// API reference, VectorIndexOverride: "If not specified, all
+			// vector indexes from the backup are restored"); the override
+			// itself is not applied yet.
+			in.VectorIndexes = append(in.VectorIndexes, ix.Vector.api(&ix))
+			continue
+		}
 		if ix.Global {
 			g := dynamo.GlobalSecondaryIndex{IndexName: ix.Name, KeySchema: apiKeys(ix.KeySchema), Projection: ix.Projection.api(), OnDemandThroughput: ix.OnDemand.api()}
 			if p := ix.Throughput; p != nil && in.BillingMode != dynamo.BillingModePayPerRequest {
@@ -288,6 +296,11 @@ func restoreCreateInput(target string, m *tableMeta, o *dynamo.RestoreOverrides)
 	for _, l := range in.LocalSecondaryIndexes {
 		for _, k := range l.KeySchema {
 			used[k.AttributeName] = true
+		}
+	}
+	for _, v := range in.VectorIndexes {
+		for _, e := range v.SearchSchema {
+			used[e.AttributeName] = true
 		}
 	}
 	var defs []dynamo.AttributeDefinition

@@ -73,7 +73,7 @@ func (db *DB) scan(in *dynamo.ScanInput, trees *expr.Trees) (*dynamo.ScanOutput,
 	if err != nil {
 		return nil, err
 	}
-	ks, err := db.readTarget(in.TableName, in.IndexName, in.Select, in.ConsistentRead)
+	ks, err := db.readTarget(opNameScan, in.TableName, in.IndexName, in.Select, in.ConsistentRead)
 	if err != nil {
 		return nil, err
 	}

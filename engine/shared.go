@@ -472,7 +472,7 @@ func (db *DB) startLeasedBackfills() {
 		return
 	}
 	for _, t := range *db.tables.Load() {
-		for _, ix := range t.indexes {
+		for _, ix := range t.everyIndex() {
 			if !ix.meta.Backfilling {
 				continue
 			}

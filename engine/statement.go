@@ -39,6 +39,9 @@ type Schema struct {
 	// HashType and RangeType are the key attributes' types.
 	HashType, RangeType attr.Type
 	Indexes             []IndexSchema
+	// Vectors names the table's vector indexes, which no statement
+	// reads.
+	Vectors []string
 }
 
 // IndexSchema is a secondary index of a Schema. Hash and Range hold more
@@ -80,8 +83,16 @@ func schemaOf(t *table) *Schema {
 		}
 		s.Indexes = append(s.Indexes, is)
 	}
+	for _, ix := range t.vectors {
+		s.Vectors = append(s.Vectors, ix.meta.Name)
+	}
 	return s
 }
+
+// MsgVectorIndexScan is what a read of a vector index as a table
+// answers: Scan's, and a PartiQL SELECT's (the facts of issue 30,
+// captured from DynamoDB by dynoxide, 2026-08-11).
+const MsgVectorIndexScan = msgVectorScan
 
 // TableSchema returns the schema of the named table, or the error an item
 // operation on it would answer (a table that is not there, or not
@@ -103,6 +114,10 @@ func SchemaOf(d *dynamo.TableDescription) *Schema {
 	}
 	for _, l := range d.LocalSecondaryIndexes {
 		m.Indexes = append(m.Indexes, indexMeta{Name: l.IndexName, KeySchema: catKeys(l.KeySchema), Projection: catProjectionOf(l.Projection)})
+	}
+	for _, v := range d.VectorIndexes {
+		m.Indexes = append(m.Indexes, indexMeta{Name: v.IndexName, Projection: catProjectionOf(v.Projection),
+			Vector: &catVector{Dimensions: v.Dimensions, Distance: v.DistanceFunction}})
 	}
 	return newTable(m).schema
 }

@@ -103,10 +103,8 @@ const (
 // updateCause returns what in changes first, as updatingCause reads it,
 // for a table whose billing mode was oldMode.
 func updateCause(in *dynamo.UpdateTableInput, oldMode string) string {
-	for _, u := range in.GlobalSecondaryIndexUpdates {
-		if u.Create != nil || u.Delete != nil {
-			return causeIndex
-		}
+	if onlineIndexOps(in) > 0 {
+		return causeIndex
 	}
 	switch {
 	case in.BillingMode != "" && in.BillingMode != oldMode:
@@ -233,6 +231,11 @@ func (db *DB) updateInUse(t *table, in *dynamo.UpdateTableInput) error {
 				return dynamo.InUse(msgIndexBeingDeleted(t.meta.Name, name))
 			}
 		}
+		for _, u := range in.VectorIndexUpdates {
+			if name := vectorActionName(u); slices.Contains(deleting, name) {
+				return dynamo.InUse(msgIndexBeingDeleted(t.meta.Name, name))
+			}
+		}
 		if switching || in.ProvisionedThroughput != nil {
 			return dynamo.InUse(msgIOPSIndexDeleting(t.meta.Name, deleting))
 		}
@@ -240,7 +243,18 @@ func (db *DB) updateInUse(t *table, in *dynamo.UpdateTableInput) error {
 			return dynamo.InUse(msgOnDemandWhileIndex("deletion", deleting))
 		}
 	}
+	// A vector index Create of the name of an index being created
+	// (ExtendDB measured it against DynamoDB, 2026-08-06), and a Delete
+	// of one in its resource allocation phase (2026-08-19), as for GSIs.
 	pending := db.allocatingIndexes(t)
+	for _, u := range in.VectorIndexUpdates {
+		switch {
+		case u.Create != nil && db.creatingIndex(t, u.Create.IndexName):
+			return dynamo.InUse(msgIndexBeingCreated(t.meta.Name, u.Create.IndexName))
+		case u.Delete != nil && pending[u.Delete.IndexName]:
+			return dynamo.InUse(msgDeleteInAllocation(t.meta.Name, u.Delete.IndexName))
+		}
+	}
 	if len(pending) > 0 {
 		names := slices.Sorted(maps.Keys(pending))
 		for _, u := range in.GlobalSecondaryIndexUpdates {
@@ -273,6 +287,11 @@ func (db *DB) updateInUse(t *table, in *dynamo.UpdateTableInput) error {
 				return dynamo.LimitExceeded(msgOneOnlineIndex)
 			}
 		}
+		for _, u := range in.VectorIndexUpdates {
+			if u.Create != nil || u.Delete != nil && !backfilling[u.Delete.IndexName] {
+				return dynamo.LimitExceeded(msgOneOnlineIndex)
+			}
+		}
 	}
 	if db.tableStatus(t) == dynamo.TableStatusUpdating {
 		if err := db.updatingRefusal(t, in); err != nil {
@@ -285,6 +304,31 @@ func (db *DB) updateInUse(t *table, in *dynamo.UpdateTableInput) error {
 		}
 	}
 	return nil
+}
+
+// vectorActionName returns the index a VectorIndexUpdate names.
+func vectorActionName(u dynamo.VectorIndexUpdate) string {
+	switch {
+	case u.Create != nil:
+		return u.Create.IndexName
+	case u.Delete != nil:
+		return u.Delete.IndexName
+	}
+	return ""
+}
+
+// creatingIndex reports whether t's index name is CREATING: in either
+// phase of a TransientDelay, or while its backfill runs.
+func (db *DB) creatingIndex(t *table, name string) bool {
+	if db.pendingIndexes(t)[name] {
+		return true
+	}
+	for _, ix := range t.everyIndex() {
+		if ix.meta.Name == name && ix.meta.Backfilling {
+			return true
+		}
+	}
+	return false
 }
 
 // gsiActionName returns the index a GlobalSecondaryIndexUpdate names.
@@ -324,11 +368,13 @@ func gsiActionName(u dynamo.GlobalSecondaryIndexUpdate) string {
 //     pair; the lab quotes the other texts it saw only in part).
 func (db *DB) updatingRefusal(t *table, in *dynamo.UpdateTableInput) error {
 	cause := db.updatingCause(t)
-	createOrDelete, creates := false, false
+	createOrDelete, creates := onlineIndexOps(in) > 0, false
 	for _, u := range in.GlobalSecondaryIndexUpdates {
-		if u.Create != nil || u.Delete != nil {
-			createOrDelete = true
+		if u.Create != nil {
+			creates = true
 		}
+	}
+	for _, u := range in.VectorIndexUpdates {
 		if u.Create != nil {
 			creates = true
 		}
@@ -561,6 +607,22 @@ func (db *DB) transientIndexStatus(t *table, d *dynamo.TableDescription) {
 		phases[name] = db.indexPhase(at, now)
 	}
 	trans := indexTransitions(&t.meta, now)
+	// Vector indexes: CREATING without Backfilling while CreateTable's
+	// table is, and an index UpdateTable created CREATING, Backfilling
+	// false then true, as a GSI (the facts of issue 30: dynoxide's
+	// capture, eu-west-2 2026-08-11, and ExtendDB's measure, us-east-1
+	// 2026-08-06).
+	for i := range d.VectorIndexes {
+		v := &d.VectorIndexes[i]
+		switch {
+		case creating:
+			v.IndexStatus, v.Backfilling = dynamo.IndexStatusCreating, nil
+		case phases[v.IndexName] == phaseAllocation:
+			v.IndexStatus, v.Backfilling = dynamo.IndexStatusCreating, ptr(false)
+		case phases[v.IndexName] == phaseBackfill:
+			v.IndexStatus, v.Backfilling = dynamo.IndexStatusCreating, ptr(true)
+		}
+	}
 	for i := range d.GlobalSecondaryIndexes {
 		g := &d.GlobalSecondaryIndexes[i]
 		switch {
@@ -582,6 +644,13 @@ func (db *DB) transientIndexStatus(t *table, d *dynamo.TableDescription) {
 			continue
 		}
 		im := x.Deleted
+		if im.vector() {
+			v := vectorDescription(im, t.arn(db)+"/index/"+name)
+			v.IndexStatus = IndexStatusDeleting
+			d.VectorIndexes = append(d.VectorIndexes, v)
+			sort.Slice(d.VectorIndexes, func(i, j int) bool { return d.VectorIndexes[i].IndexName < d.VectorIndexes[j].IndexName })
+			continue
+		}
 		g := dynamo.GlobalSecondaryIndexDescription{
 			IndexName: name, KeySchema: apiKeys(im.KeySchema), Projection: im.Projection.api(),
 			IndexStatus: IndexStatusDeleting, OnDemandThroughput: im.OnDemand.api(),

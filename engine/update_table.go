@@ -34,6 +34,7 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 	c.sseType(in.SSESpecification)
 	c.sseKeyID(in.SSESpecification)
 	c.gsiUpdateMembers(in.GlobalSecondaryIndexUpdates)
+	c.vectorUpdateMembers(in.VectorIndexUpdates)
 	if err := c.err(); err != nil {
 		return nil, err
 	}
@@ -59,6 +60,9 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 		return nil, err
 	}
 	if err := gsiUpdatesShape(in.GlobalSecondaryIndexUpdates); err != nil {
+		return nil, err
+	}
+	if err := vectorUpdatesShape(in.VectorIndexUpdates); err != nil {
 		return nil, err
 	}
 
@@ -218,6 +222,19 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 	if err != nil {
 		return nil, err
 	}
+	if vc, err := db.applyVectorUpdates(&m, in, b); err != nil {
+		return nil, err
+	} else if vc != 0 {
+		created = vc
+	}
+	// A table with vector indexes stays on demand (dynoxide's capture,
+	// eu-west-2 2026-08-12; ExtendDB measured the CreateTable text
+	// "Vector indexes are only supported for PAY_PER_REQUEST tables"
+	// for the switch instead, 2026-08-13: the facts of issue 30 list the
+	// first as the answer and the second as a conflict).
+	if m.BillingMode != dynamo.BillingModePayPerRequest && len(vectorAttrs(&m)) > 0 {
+		return nil, invalid(msgVectorsStayOnDemand)
+	}
 	if err := switchGSIBilling(&m, t.meta.BillingMode); err != nil {
 		return nil, err
 	}
@@ -273,7 +290,8 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 func updatesNothing(in *dynamo.UpdateTableInput) bool {
 	return in.BillingMode == "" && in.ProvisionedThroughput == nil && in.StreamSpecification == nil &&
 		in.SSESpecification == nil && in.TableClass == "" && in.DeletionProtectionEnabled == nil &&
-		in.OnDemandThroughput == nil && in.WarmThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0
+		in.OnDemandThroughput == nil && in.WarmThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 &&
+		len(in.VectorIndexUpdates) == 0
 }
 
 // UpdateTable changes one concern a call (the ack-api-quirks catalogue,
@@ -300,7 +318,7 @@ func updateCombination(in *dynamo.UpdateTableInput) error {
 	for _, present := range []bool{
 		in.BillingMode != "", in.ProvisionedThroughput != nil, odt,
 		in.StreamSpecification != nil, in.SSESpecification != nil, in.TableClass != "",
-		in.DeletionProtectionEnabled != nil, len(in.GlobalSecondaryIndexUpdates) > 0, in.WarmThroughput != nil,
+		in.DeletionProtectionEnabled != nil, len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.VectorIndexUpdates) > 0, in.WarmThroughput != nil,
 	} {
 		if present {
 			changes++
@@ -332,10 +350,7 @@ func updateCombination(in *dynamo.UpdateTableInput) error {
 	case in.StreamSpecification != nil && (in.ProvisionedThroughput != nil || in.BillingMode == dynamo.BillingModeProvisioned):
 		return invalid("You cannot modify stream status while updating table IOPS")
 	}
-	for _, u := range in.GlobalSecondaryIndexUpdates {
-		if u.Create == nil && u.Delete == nil {
-			continue
-		}
+	if onlineIndexOps(in) > 0 {
 		if in.ProvisionedThroughput != nil {
 			return invalid("You cannot create or delete index while updating table IOPS")
 		}

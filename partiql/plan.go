@@ -88,6 +88,7 @@ const (
 	PlanOrderByNoHash                             // ORDER BY without a partition key equality
 	PlanOrderByMultiHash                          // several partition keys, ORDER BY not starting with it
 	PlanTooManyReads                              // more than MaxINPartitionKeys values
+	PlanVectorIndex                               // a vector index named as the table's index
 	// PlanAggregate is a COUNT(*) in the projection (Expr), refused after
 	// the index checks, as DynamoDB answers a GSI with a multi-attribute
 	// key ahead of it (recorded: partiqlMultiAttributeIndex.test.ts, "the
@@ -116,6 +117,9 @@ func PlanSelect(st *Statement, s *engine.Schema, consistent bool) (*Plan, error)
 	p := &Plan{Op: OpScan, Table: st.Table, Index: st.Index, Hash: s.Hash, Range: s.Range}
 	if st.Index != "" {
 		ix := s.Index(st.Index)
+		if ix == nil && slices.Contains(s.Vectors, st.Index) {
+			return nil, &PlanError{Code: PlanVectorIndex}
+		}
 		if ix == nil {
 			return nil, &PlanError{Code: PlanNoIndex, Name: st.Index}
 		}

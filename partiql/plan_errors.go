@@ -23,6 +23,8 @@ func planError(err error) error {
 	switch pe.Code {
 	case PlanNoIndex:
 		return dynamo.Validation(msgQLNoIndex)
+	case PlanVectorIndex:
+		return dynamo.Validation(engine.MsgVectorIndexScan)
 	case PlanMultiKeyIndex:
 		return dynamo.Validation(msgQLMultiKeyIndex)
 	case PlanConsistentGSI:
