@@ -7,12 +7,15 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynago/dynago/engine"
 	"github.com/dynago/dynago/local"
+	"github.com/dynago/dynago/testserver"
 )
 
 // SearchVectors over the entries item writes keep: exact results against
@@ -330,4 +333,27 @@ func TestVectorSearchBackfilling(t *testing.T) {
 	_, err := c.SearchVectors(bg(), &dynamodb.SearchVectorsInput{TableName: aws.String("vbf"), IndexName: aws.String("vec1"),
 		SearchVector: vecs("1", "0"), TopK: aws.Int32(1)})
 	wantValidation(t, err, "Cannot search backfilling vector index: vec1")
+}
+
+// TestVectorTTL: an item deleted by TTL leaves the index ([toolkit]:
+// "TTL deletion removes the index entry").
+func TestVectorTTL(t *testing.T) {
+	s := testserver.Start(t, testserver.WithEngineOptions(func(o *engine.Options) { o.TTLSweepInterval = -1 }))
+	c := client(t, s)
+	createVectorTable(t, c, "vttl", vix("vec1", "emb", 2))
+	waitIndexesActive(t, c, "vttl")
+	if _, err := updateTTL(c, "vttl", "exp", true); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().Unix()
+	put(t, c, "vttl", item{"pk": S("old"), "emb": L(N("1"), N("0")), "exp": N(strconv.FormatInt(now-60, 10))})
+	put(t, c, "vttl", item{"pk": S("new"), "emb": L(N("0"), N("1")), "exp": N(strconv.FormatInt(now+3600, 10))})
+	deepEqual(t, "before the sweep", searchKeys(t, c, "vttl", "vec1", []string{"1", "0"}, 10, "", nil), []string{"old", "new"})
+	if n := sweep(t, s.URL); n != 1 {
+		t.Fatalf("the sweep deleted %d items, want 1", n)
+	}
+	deepEqual(t, "after the sweep", searchKeys(t, c, "vttl", "vec1", []string{"1", "0"}, 10, "", nil), []string{"new"})
+	if n := vectorCount(t, c, "vttl"); n != 1 {
+		t.Fatalf("ItemCount %d, want 1", n)
+	}
 }
