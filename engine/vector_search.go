@@ -61,7 +61,12 @@ func (db *DB) exactVectorSearch(t *table, ix *index, q []float32, k int, hash *a
 	if err != nil {
 		return res, err
 	}
-	defer it.Close()
+	closed := false
+	defer func() {
+		if !closed {
+			it.Close()
+		}
+	}()
 	m := ix.vec.metric
 	var buf []float32
 	for ok := it.First(); ok; ok = it.Next() {
@@ -104,10 +109,8 @@ func (db *DB) exactVectorSearch(t *table, ix *index, q []float32, k int, hash *a
 		}
 		res.hits = slices.Insert(res.hits, at, h)
 	}
-	if err := it.Close(); err != nil {
-		return res, err
-	}
-	return res, nil
+	closed = true
+	return res, it.Close()
 }
 
 // hitBefore reports whether a ranks before b: a better score, or an equal
