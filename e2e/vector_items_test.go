@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -111,6 +112,19 @@ func TestVectorWriteRefusals(t *testing.T) {
 	_, err = c.UpdateItem(bg(), &dynamodb.UpdateItemInput{TableName: aws.String("vwr"), Key: item{"pk": S("u")},
 		UpdateExpression: aws.String("SET emb[1] = :s"), ExpressionAttributeValues: item{":s": S("x")}})
 	wantValidation(t, err, vinv+"Invalid type for parameter emb[1], Expected: 32-bit floating point number, Actual: S. IndexName: vec1")
+	// The same update inside a transaction cancels it at that action,
+	// as a GSI key of the wrong type does ([dynoxide]); the item keeps
+	// its vector.
+	_, err = c.TransactWriteItems(bg(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{
+		TableName: aws.String("vwr"), Key: item{"pk": S("u")},
+		UpdateExpression: aws.String("SET emb[1] = :s"), ExpressionAttributeValues: item{":s": S("x")}}}}})
+	var utce *types.TransactionCanceledException
+	if !errors.As(err, &utce) || len(utce.CancellationReasons) != 1 || aws.ToString(utce.CancellationReasons[0].Message) != vinv+"Invalid type for parameter emb[1], Expected: 32-bit floating point number, Actual: S. IndexName: vec1" {
+		t.Fatalf("TransactWriteItems update: %v, want a cancellation for emb[1]", err)
+	}
+	if got := get(t, c, "vwr", item{"pk": S("u")}); got == nil || !reflect.DeepEqual(got["emb"], ok) {
+		t.Fatalf("after the cancelled update the item is %v, want its vector unchanged", got)
+	}
 	// PartiQL writes are validated alike ([dynoxide]).
 	_, err = ql(c, `INSERT INTO "vwr" VALUE {'pk': 'q', 'emb': [1, 2]}`)
 	wantValidation(t, err, vinv+"Invalid size for parameter emb, Expected: 3, Actual: 2 IndexName: vec1")

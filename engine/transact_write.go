@@ -538,10 +538,12 @@ func (a *txAction) decide() (dynamo.CancellationReason, error) {
 		}
 		next := base
 		if a.w.update != nil {
-			if cur != nil {
+			if cur != nil && len(a.t.vectors) == 0 {
 				// A transaction returns no old item: the update is
 				// written into it, which the action forgets (the
 				// indexes' upkeep and their bill decode it again).
+				// The vector indexes' checks compare the new item
+				// with the old, so their table's updates copy it.
 				a.old.forget()
 				next, err = a.w.update.ApplyInPlace(base)
 			} else {

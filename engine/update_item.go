@@ -86,8 +86,9 @@ func (db *DB) updateItem(in *dynamo.UpdateItemInput, st *statementExprs) (*dynam
 				// A REMOVE of a nested path on a missing item does
 				// nothing (expr.Update.ApplyMissing).
 				next, err = w.update.ApplyMissing(base)
-			case in.ReturnValues == dynamo.ReturnValuesAllOld || in.ReturnValues == dynamo.ReturnValuesUpdatedOld || len(t.indexes) > 0:
-				// The old item is returned, or billed per index.
+			case in.ReturnValues == dynamo.ReturnValuesAllOld || in.ReturnValues == dynamo.ReturnValuesUpdatedOld || len(t.indexes) > 0 || len(t.vectors) > 0:
+				// The old item is returned, billed per index, or compared
+				// with the new by the vector indexes' checks.
 				next, err = w.update.Apply(base)
 			default:
 				// Nothing needs the old item: the update is written
