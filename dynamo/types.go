@@ -249,6 +249,10 @@ type ConsumedCapacity struct {
 	Table                  *Capacity
 	LocalSecondaryIndexes  map[string]Capacity
 	GlobalSecondaryIndexes map[string]Capacity
+	// VectorIndexes is what a write cost each vector index it changed,
+	// in bytes (VectorWriteRequestBytes), reported with INDEXES only and
+	// never added to CapacityUnits.
+	VectorIndexes map[string]VectorCapacity
 }
 
 // ItemCollectionMetrics describes the item collection a write touched, for

@@ -113,6 +113,9 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 				if err := t.checkIndexKeys(o.item); err != nil {
 					return nil, err
 				}
+				if err := t.checkVectors(o.item, nil, false); err != nil {
+					return nil, err
+				}
 			} else if o.k, err = t.primaryKey(wr.DeleteRequest.Key, keyOfKey); err != nil {
 				return nil, err
 			}
@@ -127,6 +130,7 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 
 	units := map[string]float64{}
 	indexUnits := map[string]map[string]float64{}
+	vectorBytes := map[string]map[string]float64{}
 	metrics := map[string][]dynamo.ItemCollectionMetrics{}
 	results, err := db.commitBatchWrites(ops)
 	if err != nil {
@@ -144,6 +148,12 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 			}
 			indexUnits[o.t.meta.Name][name] += u
 		}
+		for name, n := range db.resultVectorBytes(o.t, o.k, r, in.ReturnConsumedCapacity) {
+			if vectorBytes[o.t.meta.Name] == nil {
+				vectorBytes[o.t.meta.Name] = map[string]float64{}
+			}
+			vectorBytes[o.t.meta.Name][name] += n
+		}
 	}
 	out := &dynamo.BatchWriteItemOutput{UnprocessedItems: map[string][]dynamo.WriteRequest{}}
 	for _, name := range names {
@@ -153,7 +163,7 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 		if t == nil {
 			continue
 		}
-		if cc := db.consumedWrite(t, in.ReturnConsumedCapacity, units[t.meta.Name], indexUnits[t.meta.Name]); cc != nil {
+		if cc := withVectorBytes(db.consumedWrite(t, in.ReturnConsumedCapacity, units[t.meta.Name], indexUnits[t.meta.Name]), vectorBytes[t.meta.Name]); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
 	}

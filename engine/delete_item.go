@@ -40,7 +40,7 @@ func (db *DB) deleteItem(in *dynamo.DeleteItemInput, trees *expr.Trees) (*dynamo
 	if in.ReturnValues == dynamo.ReturnValuesAllOld {
 		out.Attributes = r.old
 	}
-	out.ConsumedCapacity = db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(r.oldSize), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity))
+	out.ConsumedCapacity = withVectorBytes(db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(r.oldSize), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity)), db.resultVectorBytes(t, k, r, in.ReturnConsumedCapacity))
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }

@@ -410,12 +410,17 @@ func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedI
 			t = cur
 		}
 	}
-	if len(t.indexes) == 0 {
+	if len(t.indexes) == 0 && len(t.vectors) == 0 {
 		return nil
 	}
 	oldItem, err := old.Item()
 	if err != nil {
 		return err
+	}
+	if len(t.vectors) > 0 {
+		if err := db.maintainVectors(b, t, k, oldItem, next); err != nil {
+			return err
+		}
 	}
 	for _, ix := range t.indexes {
 		// Before the backfill has passed this item, its entry may or

@@ -428,16 +428,26 @@ func (db *DB) backfillRow(b storage.Batch, t *table, ix *index, raw []byte, chec
 
 // backfillVectorRow is backfillRow for a vector index: it stages the
 // index's entry of the item it (key k) and its counters, unless check
-// finds the entry there already. The caller holds the row's lock.
-//
-// Vector indexes have no entries yet: they come with the write path
-// (maintaining the index on every item write), which will fill this in
-// with the same entry those writes make, skipping an item whose vector
-// or search schema values a write would refuse, as DynamoDB's backfill
-// skips them. Until then the backfill walks the table, indexes nothing,
-// and turns the index ACTIVE.
+// finds the entry there already. The caller holds the row's lock. An
+// item whose vector or search schema values a write would refuse is
+// skipped, not refused: DynamoDB's backfill leaves such items out and
+// turns the index ACTIVE without them (dynoxide's capture, eu-west-2
+// 2026-08-12).
 func (db *DB) backfillVectorRow(b storage.Batch, t *table, ix *index, it attr.Item, k itemKey, check bool) error {
-	return nil
+	key, vec, proj, size, err := t.vectorEntryOf(ix, it, k)
+	if err != nil || key == nil {
+		return err
+	}
+	if check {
+		if _, found, err := db.store.Get(key, nil); err != nil || found {
+			return err
+		}
+		b.Expect(key, nil, false)
+	}
+	if err := b.Set(key, appendVectorEntry(nil, vec, size, proj)); err != nil {
+		return err
+	}
+	return b.AddCounters(metaIndexStatsKey(t.meta.ID, ix.meta.ID), 1, int64(size))
 }
 
 // finishBackfill turns the index ACTIVE once the walk has passed the last

@@ -30,6 +30,11 @@ func (db *DB) putItem(in *dynamo.PutItemInput, trees *expr.Trees) (*dynamo.PutIt
 		if err := w.checkStored(old, in.ReturnValues == dynamo.ReturnValuesAllOld, in.ReturnValuesOnConditionCheckFailure); err != nil {
 			return nil, false, err
 		}
+		// Where a GSI's key is checked (maintainIndexes), after the
+		// condition.
+		if err := t.checkVectors(in.Item, nil, false); err != nil {
+			return nil, false, err
+		}
 		return in.Item, true, nil
 	})
 	if err != nil {
@@ -39,7 +44,7 @@ func (db *DB) putItem(in *dynamo.PutItemInput, trees *expr.Trees) (*dynamo.PutIt
 	if in.ReturnValues == dynamo.ReturnValuesAllOld {
 		out.Attributes = r.old
 	}
-	out.ConsumedCapacity = db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity))
+	out.ConsumedCapacity = withVectorBytes(db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity)), db.resultVectorBytes(t, k, r, in.ReturnConsumedCapacity))
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }

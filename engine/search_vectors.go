@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/dynago/dynago/attr"
@@ -11,10 +12,7 @@ import (
 )
 
 // SearchVectors returns the items of a vector index nearest a query
-// vector. Until the catalog keeps vector indexes, no table has one, and
-// every request that passes the member constraints and names an existing
-// table is answered as DynamoDB answers a search of an index the table
-// does not have.
+// vector, by an exact search of the index's entries.
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchVectors.html
 func (db *DB) SearchVectors(in *dynamo.SearchVectorsInput) (*dynamo.SearchVectorsOutput, error) {
@@ -52,6 +50,7 @@ const (
 	fmtSearchNotInSchema    = "SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid attribute: %s" // sic
 	msgSearchNested         = "Invalid SearchConditionExpression: SearchConditionExpression cannot have conditions on nested attributes"
 	msgSearchOnePerAttr     = "Invalid SearchConditionExpression: SearchConditionExpression must only contain one condition per attribute"
+	fmtSearchBackfilling    = "Cannot search backfilling vector index: %s"
 	fmtSearchHashType       = "Type of '%s' attribute in SearchConditionExpression (%s) does not match type in search schema (%s)"
 	fmtSearchHashEmptyS     = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: %s"
 	fmtSearchHashEmptyB     = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: %s"
@@ -91,16 +90,70 @@ func (db *DB) searchVectors(in *dynamo.SearchVectorsInput) (*dynamo.SearchVector
 	if err != nil {
 		return nil, err
 	}
-	if _, err := searchChecks(db.opts.ParseCaches.expr, in, vx); err != nil {
+	r, err := searchChecks(db.opts.ParseCaches.expr, in, vx)
+	if err != nil {
 		return nil, err
 	}
-	// The search itself comes with the index data.
-	return nil, dynamo.Validation(msgNoIndex(in.IndexName))
+	// An index still being created, or backfilled, is not searched
+	// (dynoxide's compatibility summary, from its captures: "Cannot
+	// search backfilling vector index: <name>").
+	if db.creatingIndex(t, in.IndexName) {
+		return nil, dynamo.Validation(fmt.Sprintf(fmtSearchBackfilling, in.IndexName))
+	}
+	return db.runVectorSearch(t, vx.ix, in, r)
+}
+
+// runVectorSearch runs a checked search: an exact one over the index's
+// entries (engine/vector_search.go), its results projected, and its
+// capacity.
+func (db *DB) runVectorSearch(t *table, ix *index, in *dynamo.SearchVectorsInput, r searchRequest) (*dynamo.SearchVectorsOutput, error) {
+	res, err := db.exactVectorSearch(t, ix, r.vector, int(*in.TopK), r.cond.hash, r.cond.filters)
+	if err != nil {
+		return nil, err
+	}
+	out := &dynamo.SearchVectorsOutput{SearchResults: make([]dynamo.SearchResultItem, 0, len(res.hits))}
+	returned := 0
+	for _, h := range res.hits {
+		e := vectorEntry{body: h.body}
+		item, err := e.item()
+		if err != nil {
+			return nil, err
+		}
+		if r.proj != nil {
+			// The vector comes back only when the projection names it,
+			// as the index's float32 copy; a name the index does not
+			// project is silently absent (the agent toolkit; dynoxide,
+			// captured eu-west-2 2026-08-11).
+			if slices.Contains(r.proj.TopLevel(), ix.vec.attr) {
+				item[ix.vec.attr] = vectorAttrValue(h.vec)
+			}
+			item = r.proj.Apply(item)
+		}
+		returned += attr.ItemSize(item)
+		out.SearchResults = append(out.SearchResults, dynamo.SearchResultItem{Item: item, Score: searchScore(h.score)})
+	}
+	switch in.ReturnConsumedCapacity {
+	case dynamo.ReturnConsumedCapacityTotal, dynamo.ReturnConsumedCapacityIndexes:
+		out.ConsumedCapacity = &dynamo.VectorCapacity{VectorSearchRequestBytes: ptr(float64(searchRequestBytes(res.examined, returned)))}
+	}
+	return out, nil
+}
+
+// searchRequestBytes is a search's VectorSearchRequestBytes. DynamoDB's
+// figure "scales with the size of the vector data the search examines
+// and returns" (AWS's developer guide, VectorSearchMonitoring) and is not
+// reproducible (five identical searches gave five figures: dynoxide,
+// 2026-08-18); dynago bills the bytes of the vectors its exact search
+// read plus the item size of the results returned, at least 1 KB (the
+// agent toolkit: "1 KB minimum per request").
+func searchRequestBytes(examined, returned int) int {
+	return max(examined+returned, minVectorRequestBytes)
 }
 
 // vectorSearchIndex is what SearchVectors' checks need of a vector index:
 // its dimensions and its search schema.
 type vectorSearchIndex struct {
+	ix         *index
 	dimensions int
 	schema     searchSchema
 }
@@ -129,7 +182,7 @@ func (t *table) searchIndex(name string) (*vectorSearchIndex, error) {
 	if ix == nil {
 		return nil, dynamo.Validation(msgNoIndex(name))
 	}
-	vs := &vectorSearchIndex{dimensions: ix.vec.dims}
+	vs := &vectorSearchIndex{ix: ix, dimensions: ix.vec.dims}
 	if h := ix.vec.hash; h != nil {
 		vs.schema.hash = &searchSchemaAttr{h.name, h.typ}
 	}

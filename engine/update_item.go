@@ -106,6 +106,9 @@ func (db *DB) updateItem(in *dynamo.UpdateItemInput, st *statementExprs) (*dynam
 		if err := checkUpdatedItem(next); err != nil {
 			return nil, false, err
 		}
+		if err := t.checkVectors(next, cur, true); err != nil {
+			return nil, false, err
+		}
 		return next, true, nil
 	})
 	if err != nil {
@@ -129,7 +132,7 @@ func (db *DB) updateItem(in *dynamo.UpdateItemInput, st *statementExprs) (*dynam
 	if len(out.Attributes) == 0 {
 		out.Attributes = nil
 	}
-	out.ConsumedCapacity = db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity))
+	out.ConsumedCapacity = withVectorBytes(db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity)), db.resultVectorBytes(t, k, r, in.ReturnConsumedCapacity))
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }

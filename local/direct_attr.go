@@ -316,7 +316,19 @@ func fromConsumed(c *dynamo.ConsumedCapacity) *types.ConsumedCapacity {
 		Table:                  fromCapacity(c.Table),
 		LocalSecondaryIndexes:  fromCapacities(c.LocalSecondaryIndexes),
 		GlobalSecondaryIndexes: fromCapacities(c.GlobalSecondaryIndexes),
+		VectorIndexes:          fromVectorCapacities(c.VectorIndexes),
 	}
+}
+
+func fromVectorCapacities(m map[string]dynamo.VectorCapacity) map[string]types.VectorCapacity {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]types.VectorCapacity, len(m))
+	for k, c := range m {
+		out[k] = types.VectorCapacity{VectorSearchRequestBytes: c.VectorSearchRequestBytes, VectorWriteRequestBytes: c.VectorWriteRequestBytes}
+	}
+	return out
 }
 
 func fromConsumedList(list []dynamo.ConsumedCapacity) []types.ConsumedCapacity {

@@ -451,6 +451,15 @@ func appendConsumedCapacity(dst []byte, c *dynamo.ConsumedCapacity) []byte {
 		dst = appendCapacity(member(dst, "Table"), c.Table)
 	}
 	dst = strMember(dst, "TableName", c.TableName)
+	if c.VectorIndexes != nil {
+		var buf [8]string
+		dst = append(member(dst, "VectorIndexes"), '{')
+		for _, k := range sortedKeys(c.VectorIndexes, buf[:]) {
+			v := c.VectorIndexes[k]
+			dst = appendVectorCapacity(mapKey(dst, k), &v)
+		}
+		dst = append(dst, '}')
+	}
 	dst = doublePtrMember(dst, "WriteCapacityUnits", c.WriteCapacityUnits)
 	return append(dst, '}')
 }
