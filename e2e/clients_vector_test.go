@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,10 +40,14 @@ type vectorScenario struct {
 	Create   vectorScenarioTable `json:"create"`
 	Describe vectorScenarioTable `json:"describe"`
 	Calls    map[string]struct {
-		Name    string            `json:"name"`
-		Message string            `json:"message"`
-		Status  int               `json:"status"`
-		Result  []json.RawMessage `json:"result"`
+		Name    string `json:"name"`
+		Message string `json:"message"`
+		Status  int    `json:"status"`
+		Result  []struct {
+			Item  json.RawMessage
+			Score float64
+		} `json:"result"`
+		Consumed map[string]any `json:"consumed"`
 	} `json:"calls"`
 }
 
@@ -117,6 +122,47 @@ func checkVectorScenario(t *testing.T, out []byte) {
 		}
 		if got.Name != tc.name || got.Message != tc.msg || got.Status != 400 {
 			t.Errorf("%s: got %s (%d) %q, want %s (400) %q", tc.call, got.Name, got.Status, got.Message, tc.name, tc.msg)
+		}
+	}
+	// The results, best first. The query [1, 0, 0] under EUCLIDEAN
+	// scores the L2 distance, not squared, lower first (model's
+	// DistanceFunction text; dynoxide's capture: [1,0,0,0] against
+	// [10,0,0,0] scores 9.0), computed on the index's float32 copies
+	// (AWS developer guide, VectorSearch.Requirements), so c's score is
+	// the float32 arithmetic's. Each result is the projected item without
+	// the vector attribute, which even an ALL index leaves out unless the
+	// ProjectionExpression names it, and then gives as its float32 copy
+	// with a fractional part, "1.0" for 1 (AWS's agent toolkit; dynoxide,
+	// captured eu-west-2 2026-08-11). A search's ConsumedCapacity under
+	// TOTAL is a VectorCapacity, VectorSearchRequestBytes only, with no
+	// TableName or CapacityUnits (model: SearchVectorsOutput; AWS
+	// developer guide, VectorSearchMonitoring; dynoxide, captured
+	// 2026-08-11); its value is not reproducible on AWS, so only its
+	// presence is checked.
+	for _, tc := range []struct {
+		call     string
+		items    []string
+		scores   []float64
+		consumed bool
+	}{
+		{"search", []string{`{"pk":{"S":"a"},"tag":{"S":"item a"}}`, `{"pk":{"S":"c"},"tag":{"S":"item c"}}`, `{"pk":{"S":"b"},"tag":{"S":"item b"}}`},
+			[]float64{0, 0.14142138, 1.4142135}, false},
+		{"projected", []string{`{"pk":{"S":"a"},"emb":{"L":[{"N":"1.0"},{"N":"0.0"},{"N":"0.0"}]}}`}, []float64{0}, true},
+	} {
+		got, ok := sc.Calls[tc.call]
+		if !ok || got.Name != "" || len(got.Result) != len(tc.items) {
+			t.Errorf("%s: got %+v, want %d results", tc.call, got, len(tc.items))
+			continue
+		}
+		for i, r := range got.Result {
+			jsonEqual(t, r.Item, tc.items[i])
+			if math.Abs(r.Score-tc.scores[i]) > 1e-6 {
+				t.Errorf("%s: result %d scores %v, want %v", tc.call, i, r.Score, tc.scores[i])
+			}
+		}
+		_, hasBytes := got.Consumed["VectorSearchRequestBytes"]
+		if tc.consumed != hasBytes || (tc.consumed && len(got.Consumed) != 1) {
+			t.Errorf("%s: ConsumedCapacity %v, want VectorSearchRequestBytes alone: %v", tc.call, got.Consumed, tc.consumed)
 		}
 	}
 }
@@ -319,6 +365,11 @@ func TestAWSCLIVectorSearch(t *testing.T) {
 		tab.VectorIndexes[0].DistanceFunction != "EUCLIDEAN" || tab.VectorIndexes[0].IndexStatus != "ACTIVE" {
 		t.Fatalf("describe-table printed %s", b)
 	}
+	// The nearest item, without its vector attribute (AWS's agent toolkit;
+	// dynoxide, captured eu-west-2 2026-08-11), at EUCLIDEAN distance 0.
+	out := run("search-vectors", "--table-name", "vclient", "--index-name", "vix",
+		"--search-vector", `[{"N":"1"},{"N":"0"},{"N":"0"}]`, "--top-k", "2")
+	jsonEqual(t, mustJSON(t, out), `{"SearchResults":[{"Item":{"pk":{"S":"a"}},"Score":0}]}`)
 	for _, tc := range []struct {
 		name, index, vector, want string
 	}{

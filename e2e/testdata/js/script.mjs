@@ -63,12 +63,12 @@ for (const [pk, v] of items) {
   }));
 }
 
-// An error comes back as the SDK's exception, named and worded as
-// DynamoDB's.
+// A search's results and capacity, or its error: the SDK's exception,
+// named and worded as DynamoDB's.
 async function search(input) {
   try {
     const r = await client.send(new SearchVectorsCommand(input));
-    return { result: r.SearchResults ?? null };
+    return { result: r.SearchResults ?? null, consumed: r.ConsumedCapacity ?? null };
   } catch (e) {
     return { name: e.name, message: e.message, status: e.$metadata?.httpStatusCode };
   }
@@ -79,5 +79,9 @@ out.calls.missingTable = await search({ TableName: "nosuch", IndexName: "vix", S
 out.calls.wrongDimension = await search({ TableName: table, IndexName: "vix", SearchVector: [{ N: "1" }, { N: "0" }], TopK: 2 });
 out.calls.topK = await search({ TableName: table, IndexName: "vix", SearchVector: query, TopK: 101 });
 out.calls.search = await search({ TableName: table, IndexName: "vix", SearchVector: query, TopK: 3 });
+out.calls.projected = await search({
+  TableName: table, IndexName: "vix", SearchVector: query, TopK: 1,
+  ProjectionExpression: "pk, emb", ReturnConsumedCapacity: "TOTAL",
+});
 
 console.log(JSON.stringify(out));

@@ -65,9 +65,10 @@ for pk, v in items:
 
 
 def search(**kw):
-    """One SearchVectors call: its results, or its error's code and message."""
+    """One SearchVectors call: its results and capacity, or its error's code and message."""
     try:
-        return {"result": client.search_vectors(**kw).get("SearchResults")}
+        r = client.search_vectors(**kw)
+        return {"result": r.get("SearchResults"), "consumed": r.get("ConsumedCapacity")}
     except client.exceptions.ClientError as e:
         return {
             "name": e.response["Error"]["Code"],
@@ -83,5 +84,13 @@ calls["missingTable"] = search(TableName="nosuch", IndexName="vix", SearchVector
 calls["wrongDimension"] = search(TableName=table, IndexName="vix", SearchVector=[{"N": "1"}, {"N": "0"}], TopK=2)
 calls["topK"] = search(TableName=table, IndexName="vix", SearchVector=query, TopK=101)
 calls["search"] = search(TableName=table, IndexName="vix", SearchVector=query, TopK=3)
+calls["projected"] = search(
+    TableName=table,
+    IndexName="vix",
+    SearchVector=query,
+    TopK=1,
+    ProjectionExpression="pk, emb",
+    ReturnConsumedCapacity="TOTAL",
+)
 
 print(json.dumps(out, default=str))
