@@ -15,44 +15,60 @@ import (
 // TestBrowserVectorSearch: a table's vector index is listed on its page
 // with its definition and item count, and its view searches it: the
 // nearest items best first with their EUCLIDEAN distances, and DynamoDB's
-// error for a vector of the wrong dimension.
+// error for a vector of the wrong dimension; an index with a HASH element
+// of type N searches one partition, its DOT_PRODUCT score a similarity.
 func TestBrowserVectorSearch(t *testing.T) {
 	site := newSite(t, console.Options{})
 	api(t, site.URL, "CreateTable", `{"TableName": "Docs", "BillingMode": "PAY_PER_REQUEST",
-		"AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+		"AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}, {"AttributeName": "shelf", "AttributeType": "N"}],
 		"KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
 		"VectorIndexes": [{"IndexName": "byEmbedding", "VectorAttribute": {"AttributeName": "emb"}, "Dimensions": 3,
-			"DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "ALL"}}]}`)
+			"DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "ALL"}},
+			{"IndexName": "byShelf", "VectorAttribute": {"AttributeName": "emb"}, "Dimensions": 3,
+			"DistanceFunction": "DOT_PRODUCT", "SearchSchema": [{"AttributeName": "shelf", "SearchSchemaElementType": "HASH"}],
+			"Projection": {"ProjectionType": "KEYS_ONLY"}}]}`)
 	// Integer coordinates, so that every distance to the query is exact.
 	query := []float64{1, 1, 1}
 	items := map[string][]float64{
-		"a": {3, -5, 4}, // 7
-		"b": {1, 1, 2},  // 1
-		"c": {1, 4, 5},  // 5
-		"d": {3, 3, 2},  // 3
+		"a": {3, -5, 4}, // 7 away; dot product 2
+		"b": {1, 1, 2},  // 1; 4
+		"c": {1, 4, 5},  // 5; 10
+		"d": {3, 3, 2},  // 3; 8
 	}
+	shelves := map[string]string{"a": "1", "b": "1", "c": "1", "d": "2"}
 	type hit struct {
 		id    string
 		score float64
 	}
-	var want []hit
+	var want, wantShelf1 []hit
 	for id, v := range items {
 		var nums []string
-		var sum float64
+		var sum, dot float64
 		for i, x := range v {
 			nums = append(nums, fmt.Sprintf(`{"N": "%g"}`, x))
 			sum += (x - query[i]) * (x - query[i])
+			dot += x * query[i]
 		}
-		api(t, site.URL, "PutItem", fmt.Sprintf(`{"TableName": "Docs", "Item": {"id": {"S": %q}, "title": {"S": "doc %s"}, "emb": {"L": [%s]}}}`,
-			id, id, strings.Join(nums, ", ")))
+		api(t, site.URL, "PutItem", fmt.Sprintf(`{"TableName": "Docs", "Item": {"id": {"S": %q}, "title": {"S": "doc %s"}, "shelf": {"N": %q}, "emb": {"L": [%s]}}}`,
+			id, id, shelves[id], strings.Join(nums, ", ")))
 		want = append(want, hit{id, math.Sqrt(sum)})
+		if shelves[id] == "1" {
+			wantShelf1 = append(wantShelf1, hit{id, -dot}) // higher first
+		}
 	}
-	for i := range want { // nearest first
-		for j := i + 1; j < len(want); j++ {
-			if want[j].score < want[i].score {
-				want[i], want[j] = want[j], want[i]
+	nearestFirst := func(hs []hit) {
+		for i := range hs {
+			for j := i + 1; j < len(hs); j++ {
+				if hs[j].score < hs[i].score {
+					hs[i], hs[j] = hs[j], hs[i]
+				}
 			}
 		}
+	}
+	nearestFirst(want)
+	nearestFirst(wantShelf1)
+	for i := range wantShelf1 {
+		wantShelf1[i].score = -wantShelf1[i].score
 	}
 	p := startBrowser(t, site.URL)
 
@@ -62,7 +78,11 @@ func TestBrowserVectorSearch(t *testing.T) {
 		t.Errorf("the vector index's row: %q", row)
 	}
 
-	p.do("open the index", chromedp.Click(`#vector-indexes a.vector-index`))
+	if row := p.text(`#vector-indexes tr[data-index=byShelf]`); !strings.HasPrefix(row, "byShelf\temb\t3\tDOT_PRODUCT\tshelf (HASH)\tKEYS_ONLY\tACTIVE\t4\t") {
+		t.Errorf("the second vector index's row: %q", row)
+	}
+
+	p.do("open the index", chromedp.Click(`#vector-indexes tr[data-index=byEmbedding] a.vector-index`))
 	p.waitJS("the index view", `!!document.querySelector("#vs-run")`)
 	summary := p.text("#vector-summary")
 	for _, w := range []string{"Vector attribute\temb", "Dimensions\t3", "EUCLIDEAN (score: distance", "Items\t4", "Projection\tALL"} {
@@ -76,7 +96,7 @@ func TestBrowserVectorSearch(t *testing.T) {
 
 	p.do("search", chromedp.SetValue(`#vs-vector`, "[1, 1, 1]"), chromedp.Click(`#vs-run`))
 	p.waitText("#vs-count", "4 results")
-	if head := strings.TrimSpace(p.text("#vs-results thead")); head != "#\tid\ttitle\tdistance" {
+	if head := strings.TrimSpace(p.text("#vs-results thead")); head != "#\tid\tshelf\ttitle\tdistance" {
 		t.Errorf("the results' columns: %q", head)
 	}
 	rows := eval[[]string](p, `[...document.querySelectorAll("#vs-results tbody tr")].map(r => r.innerText)`)
@@ -84,10 +104,12 @@ func TestBrowserVectorSearch(t *testing.T) {
 		t.Fatalf("%d result rows, want %d: %q", len(rows), len(want), rows)
 	}
 	for i, w := range want {
-		if exp := fmt.Sprintf("%d\t%s\tdoc %s\t%s", i+1, w.id, w.id, strconv.FormatFloat(w.score, 'g', -1, 64)); rows[i] != exp {
+		if exp := fmt.Sprintf("%d\t%s\t%s\tdoc %s\t%s", i+1, w.id, shelves[w.id], w.id, strconv.FormatFloat(w.score, 'g', -1, 64)); rows[i] != exp {
 			t.Errorf("result %d: %q, want %q", i+1, rows[i], exp)
 		}
 	}
+
+	p.screenshot("vector")
 
 	// TopK limits the results.
 	p.do("top 2", chromedp.SetValue(`#vs-topk`, "2"), chromedp.Click(`#vs-run`))
@@ -108,5 +130,25 @@ func TestBrowserVectorSearch(t *testing.T) {
 	// Not JSON: the page says so, and sends nothing.
 	p.do("not JSON", chromedp.SetValue(`#vs-vector`, "[1, 2,"), chromedp.Click(`#vs-run`))
 	p.waitText("#vs-result .error", "at offset")
-	p.screenshot("vector")
+
+	// An index with a HASH element (a number): its value is asked for, and
+	// the dot product is a similarity, higher first.
+	p.go_("#vector/Docs/byShelf")
+	if typ := eval[string](p, `document.querySelector("#vs-hash").type`); typ != "number" {
+		t.Errorf("the HASH value's input is of type %q, want number", typ)
+	}
+	p.do("search shelf 1", chromedp.SetValue(`#vs-vector`, "[1, 1, 1]"), chromedp.SetValue(`#vs-hash`, "1"), chromedp.Click(`#vs-run`))
+	p.waitText("#vs-count", "3 results")
+	if head := strings.TrimSpace(p.text("#vs-results thead")); head != "#\tid\tshelf\tsimilarity" {
+		t.Errorf("the results' columns: %q", head)
+	}
+	rows = eval[[]string](p, `[...document.querySelectorAll("#vs-results tbody tr")].map(r => r.innerText)`)
+	if len(rows) != len(wantShelf1) {
+		t.Fatalf("%d result rows, want %d: %q", len(rows), len(wantShelf1), rows)
+	}
+	for i, w := range wantShelf1 {
+		if exp := fmt.Sprintf("%d\t%s\t1\t%s", i+1, w.id, strconv.FormatFloat(w.score, 'g', -1, 64)); rows[i] != exp {
+			t.Errorf("result %d: %q, want %q", i+1, rows[i], exp)
+		}
+	}
 }

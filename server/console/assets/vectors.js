@@ -104,8 +104,10 @@ export async function vectorView(root, table, index) {
     try {
       const out = await ddb("SearchVectors", req);
       const res = out.SearchResults || [];
-      const cols = [...keyNames];
-      for (const r of res) for (const k of Object.keys(r.Item || {})) if (!cols.includes(k)) cols.push(k);
+      // The table's key first, then the other attributes by name.
+      const others = new Set();
+      for (const r of res) for (const k of Object.keys(r.Item || {})) if (!keyNames.includes(k)) others.add(k);
+      const cols = [...keyNames, ...[...others].sort()];
       fill(result, h("p", { id: "vs-count" }, `${res.length} result${res.length === 1 ? "" : "s"}, best first`),
         res.length === 0 ? null : h("table", { class: "grid", id: "vs-results" },
           h("thead", {}, h("tr", {}, h("th", {}, "#"), cols.map((c) => h("th", { class: keyNames.includes(c) ? "key" : "" }, c)), h("th", { class: "score" }, label))),
