@@ -115,16 +115,26 @@ func TestBrowserVectorSearch(t *testing.T) {
 	p.do("top 2", chromedp.SetValue(`#vs-topk`, "2"), chromedp.Click(`#vs-run`))
 	p.waitText("#vs-count", "2 results")
 
-	// A vector of the wrong dimension: the API's error, as it words it
-	// (DynamoDB's text, recorded by dynoxide's tests against AWS, see
-	// engine/search_vectors.go).
-	wantErr := apiError(t, site.URL, "SearchVectors", `{"TableName": "Docs", "IndexName": "byEmbedding", "SearchVector": [{"N": "1"}, {"N": "2"}], "TopK": 2}`)
-	if !strings.Contains(wantErr, "Input search vector dimension 2 does not match vector index dimension 3") {
-		t.Fatalf("the API's answer to a short vector: %q", wantErr)
-	}
-	p.do("a short vector", chromedp.SetValue(`#vs-vector`, "[1, 2]"), chromedp.Click(`#vs-run`))
-	if got := p.waitText("#vs-result .error", "ValidationException"); got != wantErr {
-		t.Errorf("the page shows %q, the API said %q", got, wantErr)
+	// Refused vectors: the page sends what was typed and shows the API's
+	// error as it words it. The texts are DynamoDB's, recorded against
+	// AWS by dynoxide's tests (nubo-db/dynoxide, tests/search_vectors.rs;
+	// see engine/search_vectors.go).
+	for _, tc := range []struct {
+		name, typed, sent, want string
+	}{
+		{"wrong dimension", "[1, 2]", `[{"N": "1"}, {"N": "2"}]`,
+			"ValidationException: Input search vector dimension 2 does not match vector index dimension 3"},
+		{"a string element", `[1, "2", 3]`, `[{"N": "1"}, {"S": "2"}, {"N": "3"}]`,
+			"ValidationException: Search vector contains invalid values. All values in the search vector must be a 32-bit floating-point number attribute"},
+	} {
+		wantErr := apiError(t, site.URL, "SearchVectors", `{"TableName": "Docs", "IndexName": "byEmbedding", "TopK": 2, "SearchVector": `+tc.sent+`}`)
+		if wantErr != tc.want {
+			t.Fatalf("%s: the API says %q, want %q", tc.name, wantErr, tc.want)
+		}
+		p.do(tc.name, chromedp.SetValue(`#vs-vector`, tc.typed), chromedp.Click(`#vs-run`))
+		if got := p.waitText("#vs-result .error", tc.want); got != wantErr {
+			t.Errorf("%s: the page shows %q, the API said %q", tc.name, got, wantErr)
+		}
 	}
 
 	// Not JSON: the page says so, and sends nothing.
