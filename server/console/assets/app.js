@@ -1,5 +1,5 @@
 // The console's router: the hash names the screen (#tables, #table/T,
-// #items/T, #query/T, #partiql, #streams/T, #ttl/T, #capacity, #model,
+// #vector/T/I, #items/T, #query/T, #partiql, #streams/T, #ttl/T, #capacity, #model,
 // #credentials).
 
 import { h, fill, errorBox } from "./dom.js";
@@ -10,6 +10,7 @@ import { streamsView, ttlView } from "./streams.js";
 import { capacityView, startRecording } from "./capacity.js";
 import { modelView } from "./model.js";
 import { credentialsView, showState } from "./auth.js";
+import { vectorView } from "./vectors.js";
 
 const view = document.getElementById("view");
 let leaving = [];
@@ -40,6 +41,7 @@ async function route() {
     switch (screen) {
       case "tables": await tablesView(root, nav); break;
       case "table": await tableView(root, arg, nav, onLeave); break;
+      case "vector": await vectorView(root, decodeURIComponent(rest[0] || ""), decodeURIComponent(rest.slice(1).join("/"))); break;
       case "items": await itemsView(root, arg); break;
       case "query": await queryView(root, arg, nav); break;
       case "partiql": await partiqlView(root); break;

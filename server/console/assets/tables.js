@@ -3,6 +3,7 @@
 import { ddb } from "./api.js";
 import { h, fill, errorBox, field, select, bytes } from "./dom.js";
 import { backupsBox } from "./backups.js";
+import { vectorIndexTable } from "./vectors.js";
 
 // listTables returns every table name, following ListTables' pages.
 export async function listTables() {
@@ -50,7 +51,8 @@ function tableOfTables(descs, nav) {
         h("td", {}, keyText(t.KeySchema, t.AttributeDefinitions)),
         h("td", { class: "num item-count" }, String(t.ItemCount ?? "")),
         h("td", { class: "num" }, bytes(t.TableSizeBytes)),
-        h("td", {}, `${(t.GlobalSecondaryIndexes || []).length} GSI, ${(t.LocalSecondaryIndexes || []).length} LSI`),
+        h("td", {}, `${(t.GlobalSecondaryIndexes || []).length} GSI, ${(t.LocalSecondaryIndexes || []).length} LSI` +
+          ((t.VectorIndexes || []).length ? `, ${t.VectorIndexes.length} vector` : "")),
         h("td", {}, t.StreamSpecification?.StreamEnabled ? t.StreamSpecification.StreamViewType : "off"),
         h("td", {}, t.BillingModeSummary?.BillingMode || "PROVISIONED"),
         h("td", {},
@@ -215,7 +217,8 @@ function addIndexBox(t, reload) {
   return box;
 }
 
-// tableView describes one table: summary, indexes with backfill state,
+// tableView describes one table: summary, indexes with backfill state
+// (vector indexes too, each linking to its search view),
 // Time to Live, backups and point-in-time recovery, the raw description,
 // and deletion.
 export async function tableView(root, name, nav, onLeave) {
@@ -238,14 +241,14 @@ export async function tableView(root, name, nav, onLeave) {
     try {
       const t = await describe(name);
       const ttl = await ddb("DescribeTimeToLive", { TableName: name }).catch((e) => ({ error: e }));
-      fill(top, summary(t, ttl), indexTable(t, load));
+      fill(top, summary(t, ttl), indexTable(t, load), vectorIndexTable(t));
       fill(raw, JSON.stringify(t, null, 2));
       if (!drawn) {
         drawn = true;
         fill(body, top, addIndexBox(t, load), backupsBox(name, onLeave), deleteBox(name, nav),
           h("details", { class: "raw" }, h("summary", {}, "DescribeTable, raw JSON"), raw));
       }
-      const busy = (t.GlobalSecondaryIndexes || []).some((g) => g.Backfilling || g.IndexStatus !== "ACTIVE") || t.TableStatus !== "ACTIVE";
+      const busy = [...(t.GlobalSecondaryIndexes || []), ...(t.VectorIndexes || [])].some((g) => g.Backfilling || g.IndexStatus !== "ACTIVE") || t.TableStatus !== "ACTIVE";
       if (busy && root.isConnected) timer = setTimeout(load, 1000);
     } catch (e) {
       fill(drawn ? top : body, errorBox(e));
