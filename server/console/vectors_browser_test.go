@@ -162,3 +162,57 @@ func TestBrowserVectorSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserVectorSearchFilters: an index's INLINE_FILTER attributes
+// each get an input, and a value typed there keeps only the items with
+// that value (an empty input is no condition); the attributes to return
+// become the request's ProjectionExpression, so the vector itself can be
+// shown (DynamoDB returns it only when the projection names it).
+func TestBrowserVectorSearchFilters(t *testing.T) {
+	site := newSite(t, console.Options{})
+	api(t, site.URL, "CreateTable", `{"TableName": "Paint", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}, {"AttributeName": "colour", "AttributeType": "S"}],
+		"KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+		"VectorIndexes": [{"IndexName": "byColour", "VectorAttribute": {"AttributeName": "emb"}, "Dimensions": 2,
+			"DistanceFunction": "EUCLIDEAN", "SearchSchema": [{"AttributeName": "colour", "SearchSchemaElementType": "INLINE_FILTER"}],
+			"Projection": {"ProjectionType": "ALL"}}]}`)
+	// Distances to the query [0, 0]: a 1, b 2, c 3, d 4.
+	for _, it := range []struct{ id, colour, emb string }{
+		{"a", "red", `[{"N": "1"}, {"N": "0"}]`},
+		{"b", "blue", `[{"N": "0"}, {"N": "2"}]`},
+		{"c", "red", `[{"N": "3"}, {"N": "0"}]`},
+		{"d", "blue", `[{"N": "0"}, {"N": "4"}]`},
+	} {
+		api(t, site.URL, "PutItem", fmt.Sprintf(`{"TableName": "Paint", "Item": {"id": {"S": %q}, "colour": {"S": %q}, "emb": {"L": %s}}}`, it.id, it.colour, it.emb))
+	}
+	p := startBrowser(t, site.URL)
+	p.go_("#vector/Paint/byColour")
+	p.waitJS("the filter input", `!!document.querySelector(".vs-filter[data-attr=colour]")`)
+	ids := func() []string {
+		return eval[[]string](p, `[...document.querySelectorAll("#vs-results tbody tr")].map(r => r.cells[1].innerText)`)
+	}
+
+	p.do("search, no filter", chromedp.SetValue(`#vs-vector`, "[0, 0]"), chromedp.Click(`#vs-run`))
+	p.waitText("#vs-count", "4 results")
+	if got := strings.Join(ids(), ","); got != "a,b,c,d" {
+		t.Errorf("without a filter: %s, want a,b,c,d", got)
+	}
+
+	p.do("search red", chromedp.SetValue(`.vs-filter[data-attr=colour]`, "red"), chromedp.Click(`#vs-run`))
+	p.waitText("#vs-count", "2 results")
+	if got := strings.Join(ids(), ","); got != "a,c" {
+		t.Errorf("colour = red: %s, want a,c", got)
+	}
+	if req := eval[string](p, `document.querySelector("#vs-result details pre").textContent`); !strings.Contains(req, `"SearchConditionExpression": "#f0 = :f0"`) {
+		t.Errorf("the request sent: %s", req)
+	}
+
+	p.do("return id and emb", chromedp.SetValue(`#vs-projection`, "id, emb"), chromedp.Click(`#vs-run`))
+	p.waitText("#vs-count", "2 results")
+	if head := strings.TrimSpace(p.text("#vs-results thead")); head != "#\tid\temb\tdistance" {
+		t.Errorf("the projected results' columns: %q", head)
+	}
+	if first := eval[string](p, `document.querySelector("#vs-results tbody tr").innerText`); !strings.HasPrefix(first, "1\ta\t") || !strings.HasSuffix(first, "\t1") {
+		t.Errorf("the first projected result: %q", first)
+	}
+}

@@ -45,18 +45,37 @@ export function vectorIndexTable(t) {
 // searchRequest builds SearchVectors' input from the form's values. It
 // throws (SyntaxError) when the vector is not JSON or not an array; its
 // elements go as they are (numbers as N with their digits), so that
-// DynamoDB judges them.
-export function searchRequest(table, ix, types, vectorText, topK, hashText) {
+// DynamoDB judges them. form holds the HASH value (hash), the
+// INLINE_FILTER values by attribute name (filters: an empty value is no
+// condition) and the attributes to return (projection: names separated
+// by commas, empty for the index's projection).
+export function searchRequest(table, ix, types, vectorText, topK, form = {}) {
   const v = av.parseJSON(vectorText);
   if (!Array.isArray(v)) throw new SyntaxError("the query vector must be a JSON array of numbers, e.g. [0.1, 0.2, 0.3]");
   const req = { TableName: table, IndexName: ix.IndexName, SearchVector: v.map(av.fromPlain) };
   if (String(topK).trim() !== "") req.TopK = Number(topK);
-  const hash = (ix.SearchSchema || []).find((e) => e.SearchSchemaElementType === "HASH");
-  if (hash) {
-    req.SearchConditionExpression = "#h = :h";
-    req.ExpressionAttributeNames = { "#h": hash.AttributeName };
-    req.ExpressionAttributeValues = { ":h": { [types[hash.AttributeName] || "S"]: hashText } };
+  const names = {}, values = {}, conds = [];
+  (ix.SearchSchema || []).forEach((e, i) => {
+    const isHash = e.SearchSchemaElementType === "HASH";
+    const typed = isHash ? (form.hash ?? "") : (form.filters?.[e.AttributeName] ?? "").trim();
+    if (!isHash && typed === "") return;
+    const n = isHash ? "#h" : `#f${i}`, val = isHash ? ":h" : `:f${i}`;
+    names[n] = e.AttributeName;
+    values[val] = { [types[e.AttributeName] || "S"]: typed };
+    conds.push(`${n} = ${val}`);
+  });
+  const proj = String(form.projection || "").split(",").map((x) => x.trim()).filter((x) => x !== "");
+  if (proj.length > 0) {
+    req.ProjectionExpression = proj.map((a, i) => {
+      names[`#p${i}`] = a;
+      return `#p${i}`;
+    }).join(", ");
   }
+  if (conds.length > 0) {
+    req.SearchConditionExpression = conds.join(" AND ");
+    req.ExpressionAttributeValues = values;
+  }
+  if (Object.keys(names).length > 0) req.ExpressionAttributeNames = names;
   return req;
 }
 
@@ -91,11 +110,18 @@ export async function vectorView(root, table, index) {
   const hashInput = hash
     ? h("input", { id: "vs-hash", type: types[hash.AttributeName] === "N" ? "number" : "text", "data-type": types[hash.AttributeName] || "S" })
     : null;
+  const filterInputs = (ix.SearchSchema || []).filter((e) => e.SearchSchemaElementType === "INLINE_FILTER").map((e) =>
+    [e.AttributeName, h("input", { class: "vs-filter", "data-attr": e.AttributeName, type: types[e.AttributeName] === "N" ? "number" : "text", placeholder: "any" })]);
+  const projection = h("input", { id: "vs-projection", type: "text", spellcheck: "false", placeholder: "the index's projection" });
   const result = h("div", { id: "vs-result" });
   const run = async () => {
     let req;
     try {
-      req = searchRequest(table, ix, types, vector.value, topK.value, hashInput ? hashInput.value.trim() : "");
+      req = searchRequest(table, ix, types, vector.value, topK.value, {
+        hash: hashInput ? hashInput.value.trim() : "",
+        filters: Object.fromEntries(filterInputs.map(([a, el]) => [a, el.value])),
+        projection: projection.value,
+      });
     } catch (e) {
       fill(result, errorBox(e));
       return;
@@ -127,6 +153,9 @@ export async function vectorView(root, table, index) {
       h("div", { class: "row" },
         field("TopK", topK),
         hash ? field(`${hash.AttributeName} (HASH, ${types[hash.AttributeName] || "S"})`, hashInput) : null,
+        filterInputs.map(([a, el]) => field(`${a} = (INLINE_FILTER, ${types[a] || "S"})`, el, "empty: any value")),
+        field("Attributes to return", projection, "names, comma-separated")),
+      h("div", { class: "row" },
         h("button", { class: "primary", id: "vs-run", onclick: run }, "Search"))),
     result);
 }
