@@ -174,7 +174,7 @@ func TestPlan(t *testing.T) {
 
 func TestOptionalEndpoints(t *testing.T) {
 	bare := newSite(t, console.Options{})
-	if _, body := post(t, bare.URL+"/console/api/info", "{}"); body != "{\"capacity\":false,\"explain\":false,\"insights\":false,\"plan\":true}\n" {
+	if _, body := post(t, bare.URL+"/console/api/info", "{}"); body != "{\"capacity\":false,\"explain\":false,\"insights\":false,\"namespaces\":\"shared\",\"plan\":true,\"signatures\":false}\n" {
 		t.Errorf("info: %q", body)
 	}
 	if resp, body := post(t, bare.URL+"/console/api/explain", `{"statement": "SELECT * FROM t"}`); resp.StatusCode != http.StatusNotImplemented {
@@ -210,8 +210,10 @@ func TestOptionalEndpoints(t *testing.T) {
 			}
 			return map[string]string{"table": table, "index": index}, nil
 		},
+		Signatures: true,
+		PerAccount: true,
 	})
-	if _, body := post(t, full.URL+"/console/api/info", "{}"); body != "{\"capacity\":true,\"explain\":true,\"insights\":true,\"plan\":true}\n" {
+	if _, body := post(t, full.URL+"/console/api/info", "{}"); body != "{\"capacity\":true,\"explain\":true,\"insights\":true,\"namespaces\":\"account-region\",\"plan\":true,\"signatures\":true}\n" {
 		t.Errorf("info: %q", body)
 	}
 	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": "SELECT * FROM t", "consistentRead": true}`); resp.StatusCode != 200 || body != `{"explain":{"operation":"Query","statement":"SELECT * FROM t","consistent":true},"text":"Query: SELECT * FROM t"}`+"\n" {
