@@ -66,6 +66,7 @@ func TestAssets(t *testing.T) {
 		{"/console/api.js", "text/javascript; charset=utf-8", "X-Amz-Target"},
 		{"/console/av.js", "text/javascript; charset=utf-8", "export function parseJSON"},
 		{"/console/console.css", "text/css; charset=utf-8", "table.grid"},
+		{"/console/favicon.svg", "image/svg+xml", "<svg "},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			resp, body := get(t, site.URL+tc.path)
