@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,8 +50,11 @@ may span lines. In the shell:
   \help                 this list
   \q                    quit (so does end of input)
 
-Results print as an aligned table, or with --output json as one JSON
-object per line (plain JSON, or DynamoDB JSON with --dynamodb-json). After
+Results print as an aligned table, each value by its DynamoDB type in
+PartiQL's notation: 'string' (a quote doubled), 42, <<'a', 'b'>> and
+<<1, 2>> for sets, [list], {'name': value}, true, NULL, and a binary as
+binary('<base64>'). With --output json they print as one JSON object per
+line (plain JSON, or DynamoDB JSON with --dynamodb-json). After
 each statement the shell prints the items returned and the capacity
 consumed (ReturnConsumedCapacity TOTAL). A result of several pages stops
 after the first: press enter for the next on a terminal, or pass --all.
@@ -504,17 +508,68 @@ func (s *sqlShell) printItems(items []map[string]types.AttributeValue, keys []st
 	return nil
 }
 
-// cellText writes a value for a table cell: strings and numbers bare,
-// anything else as plain JSON.
+// cellText writes a value for a table cell by its DynamoDB type, in
+// PartiQL's notation for DynamoDB
+// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.data-types.html):
+// strings in single quotes (a quote doubled), numbers bare, sets in
+// << >>, lists in [ ], maps in { } with quoted names in order, booleans
+// and NULL as words. PartiQL has no binary literal ("only supported via
+// code"): a binary is binary('<base64>'). A newline in a string shows as
+// \n, so that a row stays one line.
 func cellText(v types.AttributeValue) string {
+	var sb strings.Builder
+	writeValue(&sb, v)
+	return sb.String()
+}
+
+func writeValue(sb *strings.Builder, v types.AttributeValue) {
+	quoted := func(s string) {
+		sb.WriteByte('\'')
+		sb.WriteString(strings.NewReplacer("'", "''", "\n", `\n`, "\r", `\r`).Replace(s))
+		sb.WriteByte('\'')
+	}
+	binary := func(b []byte) {
+		sb.WriteString("binary('")
+		sb.WriteString(base64.StdEncoding.EncodeToString(b))
+		sb.WriteString("')")
+	}
+	list := func(open, close string, n int, each func(i int)) {
+		sb.WriteString(open)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			each(i)
+		}
+		sb.WriteString(close)
+	}
 	switch x := v.(type) {
 	case *types.AttributeValueMemberS:
-		return strings.ReplaceAll(x.Value, "\n", `\n`)
+		quoted(x.Value)
 	case *types.AttributeValueMemberN:
-		return x.Value
+		sb.WriteString(x.Value)
+	case *types.AttributeValueMemberB:
+		binary(x.Value)
+	case *types.AttributeValueMemberBOOL:
+		sb.WriteString(strconv.FormatBool(x.Value))
+	case *types.AttributeValueMemberNULL:
+		sb.WriteString("NULL")
+	case *types.AttributeValueMemberSS:
+		list("<<", ">>", len(x.Value), func(i int) { quoted(x.Value[i]) })
+	case *types.AttributeValueMemberNS:
+		list("<<", ">>", len(x.Value), func(i int) { sb.WriteString(x.Value[i]) })
+	case *types.AttributeValueMemberBS:
+		list("<<", ">>", len(x.Value), func(i int) { binary(x.Value[i]) })
+	case *types.AttributeValueMemberL:
+		list("[", "]", len(x.Value), func(i int) { writeValue(sb, x.Value[i]) })
+	case *types.AttributeValueMemberM:
+		names := slices.Sorted(maps.Keys(x.Value))
+		list("{", "}", len(names), func(i int) {
+			quoted(names[i])
+			sb.WriteString(": ")
+			writeValue(sb, x.Value[names[i]])
+		})
 	}
-	b, _ := json.Marshal(plainValue(v))
-	return string(b)
 }
 
 // plainItem and plainValue are an item as plain JSON: numbers keep their

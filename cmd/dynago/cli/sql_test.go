@@ -95,7 +95,7 @@ func TestSQLStatements(t *testing.T) {
 		t.Fatalf("insert: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = sqlRun(t, "", "--endpoint-url", s.URL, "-e", `SELECT PK, SK, Name FROM "Orders" WHERE PK = 'USER#9' AND SK = 'PROFILE'`)
-	want := "PK     | SK      | Name\n-------+---------+-----\nUSER#9 | PROFILE | Alex\n-- 1 item(s), consumed 0.5 capacity unit(s)\n"
+	want := "PK       | SK        | Name\n---------+-----------+-------\n'USER#9' | 'PROFILE' | 'Alex'\n-- 1 item(s), consumed 0.5 capacity unit(s)\n"
 	if code != 0 || out != want {
 		t.Fatalf("select: exit %d\n%q\nwant\n%q\n%s", code, out, want, errs)
 	}
@@ -109,7 +109,7 @@ func TestSQLStatements(t *testing.T) {
 	// run.
 	stdin := "SELECT Name\nFROM \"Orders\"\nWHERE PK = 'USER#9';\nSELECT * FROM \"Nope\"\n\nUPDATE \"Orders\" SET Name = 'Sam' WHERE PK = 'USER#9' AND SK = 'PROFILE'\n\\history\n"
 	code, out, errs = sqlRun(t, stdin, "--endpoint-url", s.URL)
-	if code != 1 || !strings.Contains(out, "Name\n----\nAlex\n-- 1 item(s), consumed 0.5 capacity unit(s)") ||
+	if code != 1 || !strings.Contains(out, "Name\n------\n'Alex'\n-- 1 item(s), consumed 0.5 capacity unit(s)") ||
 		!strings.Contains(errs, "ResourceNotFoundException: Requested resource not found") ||
 		!strings.Contains(out, `   1  SELECT Name FROM "Orders" WHERE PK = 'USER#9';`) ||
 		!strings.Contains(out, `   3  UPDATE "Orders" SET Name = 'Sam' WHERE PK = 'USER#9' AND SK = 'PROFILE'`) {
@@ -326,4 +326,63 @@ func sdkItem(it attr.Item) map[string]types.AttributeValue {
 		}
 	}
 	return m
+}
+
+// TestSQLCellText: the shell's table shows each value by its DynamoDB
+// type, in the notation of PartiQL for DynamoDB (the developer guide's
+// "PartiQL data types for DynamoDB",
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.data-types.html:
+// strings in single quotes with a quote doubled, numbers bare, sets in
+// << >>, lists in [ ], maps in { }, NULL, booleans). Binary has no
+// PartiQL literal there ("only supported via code"): it shows as base64
+// marked binary('...'), so it cannot pass for a string.
+func TestSQLCellText(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    types.AttributeValue
+		want string
+	}{
+		{"string", &types.AttributeValueMemberS{Value: "Alex"}, `'Alex'`},
+		{"string with a quote", &types.AttributeValueMemberS{Value: "it's"}, `'it''s'`},
+		{"string with a newline", &types.AttributeValueMemberS{Value: "a\nb"}, `'a\nb'`},
+		{"string of digits", &types.AttributeValueMemberS{Value: "42"}, `'42'`},
+		{"number", &types.AttributeValueMemberN{Value: "12345678901234567890.5"}, `12345678901234567890.5`},
+		{"binary", &types.AttributeValueMemberB{Value: []byte{1, 2, 3}}, `binary('AQID')`},
+		{"true", &types.AttributeValueMemberBOOL{Value: true}, `true`},
+		{"null", &types.AttributeValueMemberNULL{Value: true}, `NULL`},
+		{"string set", &types.AttributeValueMemberSS{Value: []string{"a", "b'c"}}, `<<'a', 'b''c'>>`},
+		{"number set", &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}}, `<<1, 2.5>>`},
+		{"binary set", &types.AttributeValueMemberBS{Value: [][]byte{{0}, {255}}}, `<<binary('AA=='), binary('/w==')>>`},
+		{"list", &types.AttributeValueMemberL{Value: []types.AttributeValue{
+			&types.AttributeValueMemberN{Value: "1"}, &types.AttributeValueMemberS{Value: "x"},
+			&types.AttributeValueMemberSS{Value: []string{"s"}}, &types.AttributeValueMemberL{}}}, `[1, 'x', <<'s'>>, []]`},
+		{"map, names in order", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+			"z": &types.AttributeValueMemberB{Value: []byte("hi")}, "a": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+				"n": &types.AttributeValueMemberNS{Value: []string{"7"}}}}}}, `{'a': {'n': <<7>>}, 'z': binary('aGk=')}`},
+		{"empty map", &types.AttributeValueMemberM{}, `{}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := cellText(tc.v); got != tc.want {
+				t.Errorf("cellText = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSQLShowsTypes: a SELECT's table shows sets as sets and a binary as
+// one, not as the list and string they used to look like.
+func TestSQLShowsTypes(t *testing.T) {
+	s := sqlServer(t)
+	_, err := s.Client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "T"}, "SK": &types.AttributeValueMemberS{Value: "1"},
+		"Tags": &types.AttributeValueMemberSS{Value: []string{"gift", "red"}}, "Blob": &types.AttributeValueMemberB{Value: []byte("hi")},
+		"Sizes": &types.AttributeValueMemberNS{Value: []string{"42"}}, "Parts": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: "gift"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := sqlRun(t, "", "--endpoint-url", s.URL, "-e", `SELECT Tags, "Blob", Sizes, Parts FROM "Orders" WHERE PK = 'T' AND SK = '1'`)
+	want := "Blob           | Parts    | Sizes  | Tags\n---------------+----------+--------+------------------\nbinary('aGk=') | ['gift'] | <<42>> | <<'gift', 'red'>>\n"
+	if code != 0 || !strings.HasPrefix(out, want) {
+		t.Fatalf("exit %d\n%s\nwant\n%s%s", code, out, want, errs)
+	}
 }
