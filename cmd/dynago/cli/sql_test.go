@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -384,5 +387,101 @@ func TestSQLShowsTypes(t *testing.T) {
 	want := "Blob           | Parts    | Sizes  | Tags\n---------------+----------+--------+------------------\nbinary('aGk=') | ['gift'] | <<42>> | <<'gift', 'red'>>\n"
 	if code != 0 || !strings.HasPrefix(out, want) {
 		t.Fatalf("exit %d\n%s\nwant\n%s%s", code, out, want, errs)
+	}
+}
+
+// keyboard is a terminal as the line editor sees it: the keys typed,
+// then the end of input, and everything written back.
+type keyboard struct {
+	keys *strings.Reader
+	out  *bytes.Buffer
+}
+
+func (k keyboard) Read(p []byte) (int, error)  { return k.keys.Read(p) }
+func (k keyboard) Write(p []byte) (int, error) { return k.out.Write(p) }
+
+// TestSQLLineEditing: on a terminal the shell edits lines and recalls its
+// statements: typed keys (as a VT100 terminal sends them) run through the
+// editor the shell uses on one, without the terminal's raw mode.
+func TestSQLLineEditing(t *testing.T) {
+	s := sqlServer(t)
+	const (
+		up        = "\x1b[A"
+		down      = "\x1b[B"
+		left      = "\x1b[D"
+		backspace = "\x7f"
+		ctrlA     = "\x01"
+		ctrlE     = "\x05"
+		ctrlD     = "\x04"
+		enter     = "\r"
+	)
+	hist := filepath.Join(t.TempDir(), "sql_history")
+	if err := os.WriteFile(hist, []byte("SELECT Total FROM \"Orders\" WHERE PK = 'USER#3' AND SK = 'ORDER#0';\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, keys string
+		ran        []string // the statements run, as the history keeps them
+		totals     []string // the Total each printed
+	}{
+		{"typed", `SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#2';` + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#2';`}, []string{"30"}},
+		{"the last statement recalled and edited at its end", `SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#2';` + enter +
+			up + backspace + backspace + backspace + `5';` + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#2';`, `SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#5';`}, []string{"30", "60"}},
+		{"a statement of the history file, past the oldest and back, edited in the middle", `SELECT Total FROM "Orders" WHERE PK = 'USER#2' AND SK = 'ORDER#1';` + enter +
+			up + up + up + down + up + ctrlA + ctrlE + strings.Repeat(left, len(`' AND SK = 'ORDER#0';`)) + backspace + "1" + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#2' AND SK = 'ORDER#1';`, `SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#0';`}, []string{"30", "10"}},
+		{"a word typed at the start of the line", `ELECT Total FROM "Orders" WHERE PK = 'USER#2' AND SK = 'ORDER#2';` + ctrlA + "S" + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#2' AND SK = 'ORDER#2';`}, []string{"40"}},
+		{"a statement over two lines", `SELECT Total FROM "Orders"` + enter + `WHERE PK = 'USER#3' AND SK = 'ORDER#1'` + enter + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#3' AND SK = 'ORDER#1'`}, []string{"40"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "history")
+			b, _ := os.ReadFile(hist)
+			if err := os.WriteFile(file, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			client, err := sqlClient(context.Background(), s.URL, "", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			sh := &sqlShell{env: &Env{Ctx: context.Background(), Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, client: client, interactive: true, histFile: file}
+			sh.lines = newEditor(keyboard{strings.NewReader(tc.keys), &out}, -1, sh)
+			if err := sh.loop(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if got := sh.history[1:]; !reflect.DeepEqual(got, tc.ran) {
+				t.Errorf("statements run:\n%q\nwant\n%q\n%s%s", got, tc.ran, out.String(), errb.String())
+			}
+			var totals []string
+			for _, part := range strings.Split(out.String(), "Total\n-----\n")[1:] {
+				totals = append(totals, strings.SplitN(part, "\n", 2)[0])
+			}
+			if !reflect.DeepEqual(totals, tc.totals) {
+				t.Errorf("totals printed %q, want %q:\n%s%s", totals, tc.totals, out.String(), errb.String())
+			}
+		})
+	}
+}
+
+// TestSQLPlainLines: without a terminal the shell reads its input as it
+// comes: an escape sequence in a script is text, not a key.
+func TestSQLPlainLines(t *testing.T) {
+	p := &plainLines{in: bufio.NewReader(strings.NewReader("a\x1b[Ab\r\nlast")), out: io.Discard}
+	var got []string
+	for {
+		line, err := p.readLine("> ")
+		if line != "" {
+			got = append(got, line)
+		}
+		if err != nil {
+			break
+		}
+	}
+	if want := []string{"a\x1b[Ab", "last"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
 	}
 }
