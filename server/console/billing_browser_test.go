@@ -45,7 +45,7 @@ func TestBrowserBillingModes(t *testing.T) {
 	}{
 		{"Prov", "Billing mode\tPROVISIONED", "Provisioned throughput\t7 read, 3 write capacity units per second", "2 read, 1 write capacity units per second", true},
 		{"Capped", "Billing mode\tPAY_PER_REQUEST (on demand)", "On-demand throughput\tread 100, write 50 request units per second at most", "read 40, write no maximum request units per second at most", false},
-		{"Open", "Billing mode\tPAY_PER_REQUEST (on demand)", "On-demand throughput\tno maximum", "", false},
+		{"Open", "Billing mode\tPAY_PER_REQUEST (on demand)", "On-demand throughput\tno maximum", "no maximum", false},
 	} {
 		t.Run(tc.table, func(t *testing.T) {
 			p.go_("#table/" + tc.table)

@@ -351,7 +351,7 @@ function indexTable(t, reload) {
       h("td", {}, ix.IndexStatus || ""), h("td", {}, ix.Backfilling ? "yes" : "no"),
       h("td", { class: "num" }, ix.Backfilling ? `${ix.ItemCount ?? 0} so far, of at most ${t.ItemCount}` : String(ix.ItemCount ?? "")),
       h("td", { class: "num" }, bytes(ix.IndexSizeBytes)),
-      h("td", { class: "throughput" }, ix.kind === "LSI" ? "the table's" : throughputText(onDemand(t), ix.ProvisionedThroughput, ix.OnDemandThroughput)),
+      h("td", { class: "throughput" }, ix.kind === "LSI" ? "the table's" : throughputText(onDemand(t), ix.ProvisionedThroughput, ix.OnDemandThroughput) || "no maximum"),
       h("td", {}, ix.kind === "GSI" && ix.IndexStatus === "ACTIVE" ? dropButton(t, ix, reload, out) : null))))), out];
 }
 
