@@ -98,6 +98,10 @@ func (s *Server) DBFor(r *http.Request) (*engine.DB, error) {
 	return s.namespaceDB(r)
 }
 
+// PerAccount reports whether the server keeps a database per access key
+// and region (Config.Namespaces).
+func (s *Server) PerAccount() bool { return s.namespaces != nil }
+
 // DBs returns every database the server serves now: its own, or every
 // namespace open.
 func (s *Server) DBs() []*engine.DB {

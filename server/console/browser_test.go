@@ -62,8 +62,38 @@ func startBrowser(t *testing.T, url string) *page {
 		if problems := eval[[]string](p, `window.pageProblems || ["the page was reloaded"]`); len(problems) > 0 {
 			t.Errorf("the page had problems:\n%s", strings.Join(problems, "\n"))
 		}
+		if t.Failed() {
+			p.failureScreenshot()
+		}
 	})
 	return p
+}
+
+// failureScreenshot saves what the page shows when its test has failed,
+// and names the file in the test's output: in DYNAGO_CONSOLE_SCREENSHOTS
+// if set, else in the test's artifact directory (kept with go test
+// -artifacts).
+func (p *page) failureScreenshot() {
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Logf("no screenshot of the failure: %v", err)
+		return
+	}
+	dir := p.dir
+	if dir == "" {
+		dir = p.t.ArtifactDir()
+	}
+	name := filepath.Join(dir, "failed-"+strings.NewReplacer("/", "-", " ", "_").Replace(p.t.Name())+".png")
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		err = os.WriteFile(name, png, 0o644)
+	}
+	if err != nil {
+		p.t.Logf("no screenshot of the failure: %v", err)
+		return
+	}
+	p.t.Logf("the page at the failure: %s", name)
 }
 
 // launchChromium starts headless Chromium for the test, stopped when it

@@ -84,6 +84,14 @@ type Options struct {
 	// Insights' rules, as JSON. Its errors are answered as Explain's.
 	// Default: nil (501).
 	TopKeys func(r *http.Request, table, index string) (any, error)
+	// Signatures tells the page that the server checks every request's
+	// signature (dynago serve --auth), and PerAccount that it keeps a
+	// database per access key and region (--namespace account-region,
+	// DynamoDB Local without -sharedDb). The page words its hints and
+	// its Credentials screen by them. Default: false, false: any
+	// signature or none, one database for everyone.
+	Signatures bool
+	PerAccount bool
 	// HostAllowed, if set, refuses (403) every console request, page,
 	// assets and /console/api/ alike, whose Host header it rejects: give
 	// it the server's own DNS-rebinding check.
@@ -256,9 +264,13 @@ func (h *Handler) api(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	switch name {
 	case "info":
-		writeJSON(w, http.StatusOK, map[string]bool{
+		namespaces := "shared"
+		if h.opts.PerAccount {
+			namespaces = "account-region"
+		}
+		writeJSON(w, http.StatusOK, map[string]any{
 			"plan": true, "explain": h.opts.Explain != nil, "capacity": h.opts.Capacity != nil,
-			"insights": h.opts.TopKeys != nil,
+			"insights": h.opts.TopKeys != nil, "signatures": h.opts.Signatures, "namespaces": namespaces,
 		})
 	case "insights":
 		h.insights(w, r)

@@ -66,6 +66,7 @@ func TestAssets(t *testing.T) {
 		{"/console/api.js", "text/javascript; charset=utf-8", "X-Amz-Target"},
 		{"/console/av.js", "text/javascript; charset=utf-8", "export function parseJSON"},
 		{"/console/console.css", "text/css; charset=utf-8", "table.grid"},
+		{"/console/favicon.svg", "image/svg+xml", "<svg "},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			resp, body := get(t, site.URL+tc.path)
@@ -174,7 +175,7 @@ func TestPlan(t *testing.T) {
 
 func TestOptionalEndpoints(t *testing.T) {
 	bare := newSite(t, console.Options{})
-	if _, body := post(t, bare.URL+"/console/api/info", "{}"); body != "{\"capacity\":false,\"explain\":false,\"insights\":false,\"plan\":true}\n" {
+	if _, body := post(t, bare.URL+"/console/api/info", "{}"); body != "{\"capacity\":false,\"explain\":false,\"insights\":false,\"namespaces\":\"shared\",\"plan\":true,\"signatures\":false}\n" {
 		t.Errorf("info: %q", body)
 	}
 	if resp, body := post(t, bare.URL+"/console/api/explain", `{"statement": "SELECT * FROM t"}`); resp.StatusCode != http.StatusNotImplemented {
@@ -210,8 +211,10 @@ func TestOptionalEndpoints(t *testing.T) {
 			}
 			return map[string]string{"table": table, "index": index}, nil
 		},
+		Signatures: true,
+		PerAccount: true,
 	})
-	if _, body := post(t, full.URL+"/console/api/info", "{}"); body != "{\"capacity\":true,\"explain\":true,\"insights\":true,\"plan\":true}\n" {
+	if _, body := post(t, full.URL+"/console/api/info", "{}"); body != "{\"capacity\":true,\"explain\":true,\"insights\":true,\"namespaces\":\"account-region\",\"plan\":true,\"signatures\":true}\n" {
 		t.Errorf("info: %q", body)
 	}
 	if resp, body := post(t, full.URL+"/console/api/explain", `{"statement": "SELECT * FROM t", "consistentRead": true}`); resp.StatusCode != 200 || body != `{"explain":{"operation":"Query","statement":"SELECT * FROM t","consistent":true},"text":"Query: SELECT * FROM t"}`+"\n" {

@@ -54,7 +54,7 @@ func TestBrowserNamespaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	site := httptest.NewServer(console.With(db.Handler(), console.Options{}))
+	site := httptest.NewServer(console.With(db.Handler(), console.Options{PerAccount: true}))
 	t.Cleanup(site.Close)
 	p := startBrowser(t, site.URL)
 	p.waitText("#table-list .error", "MissingAuthenticationTokenException")

@@ -83,7 +83,7 @@ func TestBrowserSigns(t *testing.T) {
 	t.Cleanup(func() { db.Close() })
 	creds := aws.Credentials{AccessKeyID: "AKIDCONSOLETEST", SecretAccessKey: "console/secret+key"}
 	var passed atomic.Int64
-	site := httptest.NewServer(console.With(requireSignatures(db.Handler(), creds, &passed), console.Options{}))
+	site := httptest.NewServer(console.With(requireSignatures(db.Handler(), creds, &passed), console.Options{Signatures: true}))
 	t.Cleanup(site.Close)
 	p := startBrowser(t, site.URL)
 
@@ -146,7 +146,7 @@ func TestBrowserSignsForTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	site := httptest.NewServer(sigv4.NewVerifier(creds).Handler(console.With(db.Handler(), console.Options{})))
+	site := httptest.NewServer(sigv4.NewVerifier(creds).Handler(console.With(db.Handler(), console.Options{Signatures: true})))
 	t.Cleanup(site.Close)
 	p := startBrowser(t, site.URL)
 

@@ -128,6 +128,8 @@ func frontHandler(ctx context.Context, api *server.Server, metrics *server.Metri
 			Capacity:    capacityFor(rctx, api),
 			TopKeys:     topKeysFor(api),
 			HostAllowed: api.HostAllowed,
+			Signatures:  api.Auth() != nil,
+			PerAccount:  api.PerAccount(),
 		})
 		if auth := api.Auth(); auth != nil {
 			// The page's files are GETs, let through; every POST, the

@@ -517,3 +517,33 @@ func TestRedactArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestServeConsoleInfo: serve tells the console whether it keeps a
+// database per access key and region, and whether it checks signatures,
+// so that the page says what is true of it (DynamoDB Local without
+// -sharedDb checks no signature but keeps a database per key id and
+// region, the usage notes:
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DynamoDBLocal.UsageNotes.html).
+func TestServeConsoleInfo(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"shared", []string{"--in-memory"}, `"namespaces":"shared","plan":true,"signatures":false}`},
+		{"per key and region", []string{"--data-dir", t.TempDir(), "--namespace", "account-region"}, `"namespaces":"account-region","plan":true,"signatures":false}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testserver.StartProcess(t, tc.args...)
+			resp, err := http.Post(p.URL+"/console/api/info", "application/json", strings.NewReader("{}"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 200 || !strings.HasSuffix(strings.TrimSpace(string(b)), tc.want) {
+				t.Errorf("info: %d %s, want it to end %s", resp.StatusCode, b, tc.want)
+			}
+		})
+	}
+}

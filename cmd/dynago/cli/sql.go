@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	"golang.org/x/term"
 
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/partiql"
@@ -42,15 +44,22 @@ it reads statements from standard input, interactively on a terminal.
   dynago sql --explain 'SELECT * FROM "Orders"."byStatus" WHERE status = ''SHIPPED'''
 
 A statement ends with ";" at the end of a line or with a blank line, so it
-may span lines. In the shell:
+may span lines. On a terminal the shell edits lines (arrows, Home, End,
+Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-U, Ctrl-W) and up and down recall the
+statements run, those of --history's file included; Ctrl-D on an empty
+line, or Ctrl-C, quits. Piped input is read line by line as it is. In the
+shell:
 
   EXPLAIN <statement>   how the statement runs, without running it
   \history              the statements run so far (also kept in --history)
   \help                 this list
   \q                    quit (so does end of input)
 
-Results print as an aligned table, or with --output json as one JSON
-object per line (plain JSON, or DynamoDB JSON with --dynamodb-json). After
+Results print as an aligned table, each value by its DynamoDB type in
+PartiQL's notation: 'string' (a quote doubled), 42, <<'a', 'b'>> and
+<<1, 2>> for sets, [list], {'name': value}, true, NULL, and a binary as
+binary('<base64>'). With --output json they print as one JSON object per
+line (plain JSON, or DynamoDB JSON with --dynamodb-json). After
 each statement the shell prints the items returned and the capacity
 consumed (ReturnConsumedCapacity TOTAL). A result of several pages stops
 after the first: press enter for the next on a terminal, or pass --all.
@@ -104,6 +113,14 @@ func runSQL(env *Env, args []string) error {
 	}
 	sh.interactive = isTerminal(env.Stdin)
 	sh.histFile = *history
+	if f, ok := env.Stdin.(*os.File); ok && sh.interactive && term.IsTerminal(int(f.Fd())) {
+		// Line editing and history on a terminal; a script on standard
+		// input is read line by line as it is.
+		sh.lines = newEditor(struct {
+			io.Reader
+			io.Writer
+		}{f, env.Stdout}, int(f.Fd()), sh)
+	}
 	return sh.loop(env.Ctx)
 }
 
@@ -175,32 +192,105 @@ type sqlShell struct {
 	// table of results shows first.
 	keyNames map[string][]string
 	history  []string
-	in       *bufio.Reader
+	lines    lineReader
 	failed   int
 }
+
+// lineReader reads the shell's input a line at a time, showing prompt
+// first when it shows any. At the end of the input it returns io.EOF
+// (with what was read of a last line without a newline, if anything;
+// then io.EOF again).
+type lineReader interface {
+	readLine(prompt string) (string, error)
+}
+
+// plainLines reads lines as they come: a script, or a terminal that
+// cannot edit.
+type plainLines struct {
+	in     *bufio.Reader
+	out    io.Writer
+	prompt bool
+}
+
+func (p *plainLines) readLine(prompt string) (string, error) {
+	if p.prompt {
+		fmt.Fprint(p.out, prompt)
+	}
+	line, err := p.in.ReadString('\n')
+	if err != nil && line != "" {
+		err = nil
+	}
+	return strings.TrimRight(line, "\r\n"), err
+}
+
+// editor reads lines from a terminal with line editing (golang.org/x/term's
+// Terminal: arrows, Home and End, Ctrl-A, -E, -K, -U, -W, Alt-arrows by
+// word) and the shell's statements as history: up and down recall them,
+// the ones loaded from the history file included. Ctrl-D on an empty line,
+// or Ctrl-C, ends the input.
+type editor struct {
+	t  *term.Terminal
+	fd int // the terminal put in raw mode while a line is read; -1 for none
+}
+
+// newEditor edits lines on rw, a terminal's input and output; fd is that
+// terminal's, or -1 when rw needs no raw mode (as in tests).
+func newEditor(rw io.ReadWriter, fd int, sh *sqlShell) *editor {
+	t := term.NewTerminal(rw, "")
+	t.History = statementHistory{sh}
+	return &editor{t: t, fd: fd}
+}
+
+func (e *editor) readLine(prompt string) (string, error) {
+	if e.fd >= 0 {
+		// Raw only while a line is read: what the shell prints between
+		// lines goes to the terminal as usual.
+		if old, err := term.MakeRaw(e.fd); err == nil {
+			defer term.Restore(e.fd, old)
+		}
+		if w, h, err := term.GetSize(e.fd); err == nil && w > 0 && h > 0 {
+			e.t.SetSize(w, h)
+		}
+	}
+	e.t.SetPrompt(prompt)
+	line, err := e.t.ReadLine()
+	if errors.Is(err, term.ErrPasteIndicator) {
+		err = nil
+	}
+	return line, err
+}
+
+// statementHistory is the editor's history: the shell's statements, the
+// newest first, each on one line. The lines the editor reads are not
+// added one by one; the shell adds each statement it runs (remember).
+type statementHistory struct{ sh *sqlShell }
+
+func (statementHistory) Add(string) {}
+
+func (h statementHistory) Len() int { return len(h.sh.history) }
+
+func (h statementHistory) At(i int) string { return h.sh.history[len(h.sh.history)-1-i] }
 
 // errStatement reports that a statement failed; the shell has printed why.
 var errStatement = errors.New("a statement failed")
 
 // loop reads statements until the end of input or \q.
 func (s *sqlShell) loop(ctx context.Context) error {
-	s.in = bufio.NewReader(s.env.Stdin)
+	if s.lines == nil {
+		s.lines = &plainLines{in: bufio.NewReader(s.env.Stdin), out: s.env.Stdout, prompt: s.interactive}
+	}
 	s.loadHistory()
 	if s.interactive {
 		fmt.Fprintln(s.env.Stdout, `dynago sql: end statements with ";" or a blank line; \help for help, \q to quit.`)
 	}
 	var buf []string
 	for {
-		if s.interactive {
-			if len(buf) == 0 {
-				fmt.Fprint(s.env.Stdout, "dynago> ")
-			} else {
-				fmt.Fprint(s.env.Stdout, "   ...> ")
-			}
+		prompt := "dynago> "
+		if len(buf) > 0 {
+			prompt = "   ...> "
 		}
-		line, err := s.in.ReadString('\n')
+		line, err := s.lines.readLine(prompt)
 		eof := err != nil
-		line = strings.TrimRight(line, "\r\n")
 		trimmed := strings.TrimSpace(line)
 		if strings.HasPrefix(trimmed, `\`) {
 			// A command ends the statement before it.
@@ -356,12 +446,11 @@ func (s *sqlShell) execute(ctx context.Context, stmt string) error {
 		if s.all {
 			continue
 		}
-		if !s.interactive || s.in == nil {
+		if !s.interactive || s.lines == nil {
 			fmt.Fprintln(s.info(), "-- more rows: pass --all to read every page")
 			break
 		}
-		fmt.Fprint(s.env.Stdout, "-- more rows: press enter (q and enter to stop) ")
-		line, err := s.in.ReadString('\n')
+		line, err := s.lines.readLine("-- more rows: press enter (q and enter to stop) ")
 		if err != nil || strings.TrimSpace(line) != "" {
 			break
 		}
@@ -504,17 +593,68 @@ func (s *sqlShell) printItems(items []map[string]types.AttributeValue, keys []st
 	return nil
 }
 
-// cellText writes a value for a table cell: strings and numbers bare,
-// anything else as plain JSON.
+// cellText writes a value for a table cell by its DynamoDB type, in
+// PartiQL's notation for DynamoDB
+// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.data-types.html):
+// strings in single quotes (a quote doubled), numbers bare, sets in
+// << >>, lists in [ ], maps in { } with quoted names in order, booleans
+// and NULL as words. PartiQL has no binary literal ("only supported via
+// code"): a binary is binary('<base64>'). A newline in a string shows as
+// \n, so that a row stays one line.
 func cellText(v types.AttributeValue) string {
+	var sb strings.Builder
+	writeValue(&sb, v)
+	return sb.String()
+}
+
+func writeValue(sb *strings.Builder, v types.AttributeValue) {
+	quoted := func(s string) {
+		sb.WriteByte('\'')
+		sb.WriteString(strings.NewReplacer("'", "''", "\n", `\n`, "\r", `\r`).Replace(s))
+		sb.WriteByte('\'')
+	}
+	binary := func(b []byte) {
+		sb.WriteString("binary('")
+		sb.WriteString(base64.StdEncoding.EncodeToString(b))
+		sb.WriteString("')")
+	}
+	list := func(open, close string, n int, each func(i int)) {
+		sb.WriteString(open)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			each(i)
+		}
+		sb.WriteString(close)
+	}
 	switch x := v.(type) {
 	case *types.AttributeValueMemberS:
-		return strings.ReplaceAll(x.Value, "\n", `\n`)
+		quoted(x.Value)
 	case *types.AttributeValueMemberN:
-		return x.Value
+		sb.WriteString(x.Value)
+	case *types.AttributeValueMemberB:
+		binary(x.Value)
+	case *types.AttributeValueMemberBOOL:
+		sb.WriteString(strconv.FormatBool(x.Value))
+	case *types.AttributeValueMemberNULL:
+		sb.WriteString("NULL")
+	case *types.AttributeValueMemberSS:
+		list("<<", ">>", len(x.Value), func(i int) { quoted(x.Value[i]) })
+	case *types.AttributeValueMemberNS:
+		list("<<", ">>", len(x.Value), func(i int) { sb.WriteString(x.Value[i]) })
+	case *types.AttributeValueMemberBS:
+		list("<<", ">>", len(x.Value), func(i int) { binary(x.Value[i]) })
+	case *types.AttributeValueMemberL:
+		list("[", "]", len(x.Value), func(i int) { writeValue(sb, x.Value[i]) })
+	case *types.AttributeValueMemberM:
+		names := slices.Sorted(maps.Keys(x.Value))
+		list("{", "}", len(names), func(i int) {
+			quoted(names[i])
+			sb.WriteString(": ")
+			writeValue(sb, x.Value[names[i]])
+		})
 	}
-	b, _ := json.Marshal(plainValue(v))
-	return string(b)
 }
 
 // plainItem and plainValue are an item as plain JSON: numbers keep their

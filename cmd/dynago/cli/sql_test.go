@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -95,7 +98,7 @@ func TestSQLStatements(t *testing.T) {
 		t.Fatalf("insert: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = sqlRun(t, "", "--endpoint-url", s.URL, "-e", `SELECT PK, SK, Name FROM "Orders" WHERE PK = 'USER#9' AND SK = 'PROFILE'`)
-	want := "PK     | SK      | Name\n-------+---------+-----\nUSER#9 | PROFILE | Alex\n-- 1 item(s), consumed 0.5 capacity unit(s)\n"
+	want := "PK       | SK        | Name\n---------+-----------+-------\n'USER#9' | 'PROFILE' | 'Alex'\n-- 1 item(s), consumed 0.5 capacity unit(s)\n"
 	if code != 0 || out != want {
 		t.Fatalf("select: exit %d\n%q\nwant\n%q\n%s", code, out, want, errs)
 	}
@@ -109,7 +112,7 @@ func TestSQLStatements(t *testing.T) {
 	// run.
 	stdin := "SELECT Name\nFROM \"Orders\"\nWHERE PK = 'USER#9';\nSELECT * FROM \"Nope\"\n\nUPDATE \"Orders\" SET Name = 'Sam' WHERE PK = 'USER#9' AND SK = 'PROFILE'\n\\history\n"
 	code, out, errs = sqlRun(t, stdin, "--endpoint-url", s.URL)
-	if code != 1 || !strings.Contains(out, "Name\n----\nAlex\n-- 1 item(s), consumed 0.5 capacity unit(s)") ||
+	if code != 1 || !strings.Contains(out, "Name\n------\n'Alex'\n-- 1 item(s), consumed 0.5 capacity unit(s)") ||
 		!strings.Contains(errs, "ResourceNotFoundException: Requested resource not found") ||
 		!strings.Contains(out, `   1  SELECT Name FROM "Orders" WHERE PK = 'USER#9';`) ||
 		!strings.Contains(out, `   3  UPDATE "Orders" SET Name = 'Sam' WHERE PK = 'USER#9' AND SK = 'PROFILE'`) {
@@ -326,4 +329,159 @@ func sdkItem(it attr.Item) map[string]types.AttributeValue {
 		}
 	}
 	return m
+}
+
+// TestSQLCellText: the shell's table shows each value by its DynamoDB
+// type, in the notation of PartiQL for DynamoDB (the developer guide's
+// "PartiQL data types for DynamoDB",
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.data-types.html:
+// strings in single quotes with a quote doubled, numbers bare, sets in
+// << >>, lists in [ ], maps in { }, NULL, booleans). Binary has no
+// PartiQL literal there ("only supported via code"): it shows as base64
+// marked binary('...'), so it cannot pass for a string.
+func TestSQLCellText(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    types.AttributeValue
+		want string
+	}{
+		{"string", &types.AttributeValueMemberS{Value: "Alex"}, `'Alex'`},
+		{"string with a quote", &types.AttributeValueMemberS{Value: "it's"}, `'it''s'`},
+		{"string with a newline", &types.AttributeValueMemberS{Value: "a\nb"}, `'a\nb'`},
+		{"string of digits", &types.AttributeValueMemberS{Value: "42"}, `'42'`},
+		{"number", &types.AttributeValueMemberN{Value: "12345678901234567890.5"}, `12345678901234567890.5`},
+		{"binary", &types.AttributeValueMemberB{Value: []byte{1, 2, 3}}, `binary('AQID')`},
+		{"true", &types.AttributeValueMemberBOOL{Value: true}, `true`},
+		{"null", &types.AttributeValueMemberNULL{Value: true}, `NULL`},
+		{"string set", &types.AttributeValueMemberSS{Value: []string{"a", "b'c"}}, `<<'a', 'b''c'>>`},
+		{"number set", &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}}, `<<1, 2.5>>`},
+		{"binary set", &types.AttributeValueMemberBS{Value: [][]byte{{0}, {255}}}, `<<binary('AA=='), binary('/w==')>>`},
+		{"list", &types.AttributeValueMemberL{Value: []types.AttributeValue{
+			&types.AttributeValueMemberN{Value: "1"}, &types.AttributeValueMemberS{Value: "x"},
+			&types.AttributeValueMemberSS{Value: []string{"s"}}, &types.AttributeValueMemberL{}}}, `[1, 'x', <<'s'>>, []]`},
+		{"map, names in order", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+			"z": &types.AttributeValueMemberB{Value: []byte("hi")}, "a": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+				"n": &types.AttributeValueMemberNS{Value: []string{"7"}}}}}}, `{'a': {'n': <<7>>}, 'z': binary('aGk=')}`},
+		{"empty map", &types.AttributeValueMemberM{}, `{}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := cellText(tc.v); got != tc.want {
+				t.Errorf("cellText = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSQLShowsTypes: a SELECT's table shows sets as sets and a binary as
+// one, not as the list and string they used to look like.
+func TestSQLShowsTypes(t *testing.T) {
+	s := sqlServer(t)
+	_, err := s.Client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "T"}, "SK": &types.AttributeValueMemberS{Value: "1"},
+		"Tags": &types.AttributeValueMemberSS{Value: []string{"gift", "red"}}, "Blob": &types.AttributeValueMemberB{Value: []byte("hi")},
+		"Sizes": &types.AttributeValueMemberNS{Value: []string{"42"}}, "Parts": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: "gift"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := sqlRun(t, "", "--endpoint-url", s.URL, "-e", `SELECT Tags, "Blob", Sizes, Parts FROM "Orders" WHERE PK = 'T' AND SK = '1'`)
+	want := "Blob           | Parts    | Sizes  | Tags\n---------------+----------+--------+------------------\nbinary('aGk=') | ['gift'] | <<42>> | <<'gift', 'red'>>\n"
+	if code != 0 || !strings.HasPrefix(out, want) {
+		t.Fatalf("exit %d\n%s\nwant\n%s%s", code, out, want, errs)
+	}
+}
+
+// keyboard is a terminal as the line editor sees it: the keys typed,
+// then the end of input, and everything written back.
+type keyboard struct {
+	keys *strings.Reader
+	out  *bytes.Buffer
+}
+
+func (k keyboard) Read(p []byte) (int, error)  { return k.keys.Read(p) }
+func (k keyboard) Write(p []byte) (int, error) { return k.out.Write(p) }
+
+// TestSQLLineEditing: on a terminal the shell edits lines and recalls its
+// statements: typed keys (as a VT100 terminal sends them) run through the
+// editor the shell uses on one, without the terminal's raw mode.
+func TestSQLLineEditing(t *testing.T) {
+	s := sqlServer(t)
+	const (
+		up        = "\x1b[A"
+		down      = "\x1b[B"
+		left      = "\x1b[D"
+		backspace = "\x7f"
+		ctrlA     = "\x01"
+		ctrlE     = "\x05"
+		ctrlD     = "\x04"
+		enter     = "\r"
+	)
+	hist := filepath.Join(t.TempDir(), "sql_history")
+	if err := os.WriteFile(hist, []byte("SELECT Total FROM \"Orders\" WHERE PK = 'USER#3' AND SK = 'ORDER#0';\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, keys string
+		ran        []string // the statements run, as the history keeps them
+		totals     []string // the Total each printed
+	}{
+		{"typed", `SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#2';` + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#2';`}, []string{"30"}},
+		{"the last statement recalled and edited at its end", `SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#2';` + enter +
+			up + backspace + backspace + backspace + `5';` + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#2';`, `SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#5';`}, []string{"30", "60"}},
+		{"a statement of the history file, past the oldest and back, edited in the middle", `SELECT Total FROM "Orders" WHERE PK = 'USER#2' AND SK = 'ORDER#1';` + enter +
+			up + up + up + down + up + ctrlA + ctrlE + strings.Repeat(left, len(`' AND SK = 'ORDER#0';`)) + backspace + "1" + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#2' AND SK = 'ORDER#1';`, `SELECT Total FROM "Orders" WHERE PK = 'USER#1' AND SK = 'ORDER#0';`}, []string{"30", "10"}},
+		{"a word typed at the start of the line", `ELECT Total FROM "Orders" WHERE PK = 'USER#2' AND SK = 'ORDER#2';` + ctrlA + "S" + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#2' AND SK = 'ORDER#2';`}, []string{"40"}},
+		{"a statement over two lines", `SELECT Total FROM "Orders"` + enter + `WHERE PK = 'USER#3' AND SK = 'ORDER#1'` + enter + enter + ctrlD,
+			[]string{`SELECT Total FROM "Orders" WHERE PK = 'USER#3' AND SK = 'ORDER#1'`}, []string{"40"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "history")
+			b, _ := os.ReadFile(hist)
+			if err := os.WriteFile(file, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			client, err := sqlClient(context.Background(), s.URL, "", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			sh := &sqlShell{env: &Env{Ctx: context.Background(), Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, client: client, interactive: true, histFile: file}
+			sh.lines = newEditor(keyboard{strings.NewReader(tc.keys), &out}, -1, sh)
+			if err := sh.loop(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if got := sh.history[1:]; !reflect.DeepEqual(got, tc.ran) {
+				t.Errorf("statements run:\n%q\nwant\n%q\n%s%s", got, tc.ran, out.String(), errb.String())
+			}
+			var totals []string
+			for _, part := range strings.Split(out.String(), "Total\n-----\n")[1:] {
+				totals = append(totals, strings.SplitN(part, "\n", 2)[0])
+			}
+			if !reflect.DeepEqual(totals, tc.totals) {
+				t.Errorf("totals printed %q, want %q:\n%s%s", totals, tc.totals, out.String(), errb.String())
+			}
+		})
+	}
+}
+
+// TestSQLPlainLines: without a terminal the shell reads its input as it
+// comes: an escape sequence in a script is text, not a key.
+func TestSQLPlainLines(t *testing.T) {
+	p := &plainLines{in: bufio.NewReader(strings.NewReader("a\x1b[Ab\r\nlast")), out: io.Discard}
+	var got []string
+	for {
+		line, err := p.readLine("> ")
+		if line != "" {
+			got = append(got, line)
+		}
+		if err != nil {
+			break
+		}
+	}
+	if want := []string{"a\x1b[Ab", "last"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
+	}
 }

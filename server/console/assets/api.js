@@ -122,3 +122,31 @@ export async function consoleApi(name, body = {}) {
   }
   return data;
 }
+
+// serverInfo is what the page knows of the server it talks to, from
+// /console/api/info: whether it checks signatures (signatures), and
+// whether it keeps one database for every client ("shared") or one per
+// access key and region ("account-region"), as DynamoDB Local does
+// without -sharedDb. A server that refuses the unsigned info call checks
+// signatures; what else it does is unknown (namespaces null) until the
+// page signs.
+let info = { signatures: false, namespaces: null, endpoints: {} };
+
+export function serverInfo() {
+  return info;
+}
+
+// loadServerInfo asks the server again (at start, and whenever the
+// credentials change).
+export async function loadServerInfo() {
+  try {
+    const got = await consoleApi("info");
+    info = { signatures: !!got.signatures, namespaces: got.namespaces || "shared", endpoints: got };
+  } catch (e) {
+    info = { signatures: authErrors.has(e.type), namespaces: null, endpoints: {} };
+  }
+  return info;
+}
+
+// authErrors are the answers to a request without valid credentials.
+export const authErrors = new Set(["MissingAuthenticationTokenException", "UnrecognizedClientException", "InvalidSignatureException", "IncompleteSignatureException"]);

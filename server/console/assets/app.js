@@ -10,6 +10,7 @@ import { streamsView, ttlView } from "./streams.js";
 import { capacityView, startRecording } from "./capacity.js";
 import { modelView } from "./model.js";
 import { credentialsView, showState } from "./auth.js";
+import { loadServerInfo } from "./api.js";
 import { vectorView } from "./vectors.js";
 
 const view = document.getElementById("view");
@@ -62,4 +63,6 @@ async function route() {
 startRecording();
 showState();
 window.addEventListener("hashchange", route);
-route();
+// What the server is (signatures, namespaces) words the page's hints:
+// known before the first screen is drawn.
+loadServerInfo().then(showState, showState).finally(route);

@@ -81,9 +81,40 @@ function indexRow(kind) {
     field("Sort key attributes", h("input", { name: "range", placeholder: kind === "gsi" ? "timestamp:S" : "date:S" }), kind === "gsi" ? "up to 4; optional" : "one"),
     field("Projection", select(projections, "ALL", { name: "projection" })),
     field("Non-key attributes", h("input", { name: "include", placeholder: "a, b" }), "INCLUDE only"),
-    kind === "gsi" ? field("Read / write units", h("input", { name: "throughput", placeholder: "5/5" }), "provisioned billing only") : null,
+    kind === "gsi" ? billingOnly("PROVISIONED", field("Read / write units", h("input", { name: "throughput", placeholder: "5/5" }))) : null,
     h("button", { type: "button", class: "link", onclick: () => row.remove() }, "remove"));
   return row;
+}
+
+// billingOnly marks a form's field as one of a billing mode's: shown
+// only while the form's billing mode is mode (showBilling).
+function billingOnly(mode, el) {
+  el.dataset.billing = mode;
+  return el;
+}
+
+// showBilling shows the fields of the billing mode chosen and hides the
+// others': an on-demand table has no capacity units to give, and a
+// provisioned one no on-demand maximums.
+function showBilling(form) {
+  const mode = form.elements.billing.value;
+  for (const el of form.querySelectorAll("[data-billing]")) el.hidden = el.dataset.billing !== mode;
+}
+
+// throughputText words a table's or index's throughput by its billing
+// mode: provisioned capacity units, or an on-demand table's maximum
+// request units, if any (OnDemandThroughput; -1 or absent is none).
+// DescribeTable gives an on-demand table ProvisionedThroughput with 0
+// units, which are not its throughput and are never shown.
+export function throughputText(onDemand, pt, odt) {
+  if (!onDemand) return `${pt?.ReadCapacityUnits ?? 0} read, ${pt?.WriteCapacityUnits ?? 0} write capacity units per second`;
+  const max = (n) => (n > 0 ? String(n) : "no maximum");
+  if (!(odt?.MaxReadRequestUnits > 0) && !(odt?.MaxWriteRequestUnits > 0)) return "";
+  return `read ${max(odt.MaxReadRequestUnits)}, write ${max(odt.MaxWriteRequestUnits)} request units per second at most`;
+}
+
+function onDemand(t) {
+  return t.BillingModeSummary?.BillingMode === "PAY_PER_REQUEST";
 }
 
 function createForm(nav) {
@@ -98,17 +129,20 @@ function createForm(nav) {
       field("Sort key", h("input", { name: "sk", placeholder: "optional" })),
       field("Type", select(["S", "N", "B"], "S", { name: "skType" }))),
     h("div", { class: "row" },
-      field("Billing mode", select(["PAY_PER_REQUEST", "PROVISIONED"], "PAY_PER_REQUEST", { name: "billing" })),
-      field("Read units", h("input", { name: "rcu", type: "number", min: 1, value: "5" })),
-      field("Write units", h("input", { name: "wcu", type: "number", min: 1, value: "5" })),
+      field("Billing mode", select(["PAY_PER_REQUEST", "PROVISIONED"], "PAY_PER_REQUEST", { name: "billing", onchange: () => showBilling(form) })),
+      billingOnly("PROVISIONED", field("Read units", h("input", { name: "rcu", type: "number", min: 1, value: "5" }))),
+      billingOnly("PROVISIONED", field("Write units", h("input", { name: "wcu", type: "number", min: 1, value: "5" }))),
+      billingOnly("PAY_PER_REQUEST", field("Most read request units", h("input", { name: "maxRead", type: "number", min: 1, placeholder: "no maximum" }), "per second; optional")),
+      billingOnly("PAY_PER_REQUEST", field("Most write request units", h("input", { name: "maxWrite", type: "number", min: 1, placeholder: "no maximum" }), "per second; optional")),
       field("Stream", select([["", "off"], "KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"], "", { name: "stream" })),
       field("TTL attribute", h("input", { name: "ttl", placeholder: "optional, e.g. expires" }))),
     indexes,
     h("div", { class: "row" },
-      h("button", { type: "button", id: "add-gsi", onclick: () => indexes.append(indexRow("gsi")) }, "+ GSI"),
+      h("button", { type: "button", id: "add-gsi", onclick: () => { indexes.append(indexRow("gsi")); showBilling(form); } }, "+ GSI"),
       h("button", { type: "button", id: "add-lsi", onclick: () => indexes.append(indexRow("lsi")) }, "+ LSI"),
       h("button", { type: "submit", class: "primary", id: "create-submit" }, "Create table")),
     out);
+  showBilling(form);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     let req;
@@ -153,6 +187,10 @@ export function createRequest(form) {
   const req = { TableName: f.table.value.trim(), KeySchema: keySchema, AttributeDefinitions: defs, BillingMode: f.billing.value };
   if (provisioned) {
     req.ProvisionedThroughput = { ReadCapacityUnits: Number(f.rcu.value), WriteCapacityUnits: Number(f.wcu.value) };
+  } else if (f.maxRead.value.trim() || f.maxWrite.value.trim()) {
+    req.OnDemandThroughput = {};
+    if (f.maxRead.value.trim()) req.OnDemandThroughput.MaxReadRequestUnits = Number(f.maxRead.value);
+    if (f.maxWrite.value.trim()) req.OnDemandThroughput.MaxWriteRequestUnits = Number(f.maxWrite.value);
   }
   if (f.stream.value) req.StreamSpecification = { StreamEnabled: true, StreamViewType: f.stream.value };
   const gsis = [];
@@ -196,6 +234,7 @@ function addIndexBox(t, reload) {
   const out = h("div", {});
   const row = indexRow("gsi");
   row.querySelector("button.link").remove();
+  if (onDemand(t)) row.querySelector("[data-billing]").remove();
   const box = h("div", { class: "card", id: "add-index" }, h("h3", {}, "Add a global secondary index"), row,
     h("button", {
       id: "add-index-submit", onclick: async () => {
@@ -204,7 +243,7 @@ function addIndexBox(t, reload) {
           if (name && !defs.some((d) => d.AttributeName === name && d.AttributeType === type)) defs.push({ AttributeName: name, AttributeType: type });
         };
         const pt = t.ProvisionedThroughput;
-        const provisioned = t.BillingModeSummary?.BillingMode !== "PAY_PER_REQUEST";
+        const provisioned = !onDemand(t);
         const ix = indexFromRow(row, define, provisioned ? `${pt?.ReadCapacityUnits || 1}/${pt?.WriteCapacityUnits || 1}` : "", null);
         try {
           await ddb("UpdateTable", { TableName: t.TableName, AttributeDefinitions: defs, GlobalSecondaryIndexUpdates: [{ Create: ix }] });
@@ -265,7 +304,9 @@ function summary(t, ttl) {
     ["Key", keyText(t.KeySchema, t.AttributeDefinitions)],
     ["Items", String(t.ItemCount)],
     ["Size", bytes(t.TableSizeBytes)],
-    ["Billing", t.BillingModeSummary?.BillingMode || `PROVISIONED ${t.ProvisionedThroughput?.ReadCapacityUnits}/${t.ProvisionedThroughput?.WriteCapacityUnits}`],
+    ["Billing mode", onDemand(t) ? "PAY_PER_REQUEST (on demand)" : "PROVISIONED"],
+    onDemand(t) ? ["On-demand throughput", throughputText(true, null, t.OnDemandThroughput) || "no maximum"]
+      : ["Provisioned throughput", throughputText(false, t.ProvisionedThroughput)],
     ["Stream", t.StreamSpecification?.StreamEnabled ? `${t.StreamSpecification.StreamViewType} ${t.LatestStreamArn || ""}` : "off"],
     ["Time to Live", tt],
     ["Created", t.CreationDateTime ? new Date(t.CreationDateTime * 1000).toISOString() : ""],
@@ -302,7 +343,7 @@ function indexTable(t, reload) {
   ];
   if (ixs.length === 0) return h("p", {}, "No secondary indexes.");
   return [h("table", { class: "grid", id: "indexes" },
-    h("thead", {}, h("tr", {}, ["Index", "Kind", "Key", "Projection", "Status", "Backfilling", "Items", "Size", ""].map((c) => h("th", {}, c)))),
+    h("thead", {}, h("tr", {}, ["Index", "Kind", "Key", "Projection", "Status", "Backfilling", "Items", "Size", "Throughput", ""].map((c) => h("th", {}, c)))),
     h("tbody", {}, ixs.map((ix) => h("tr", {},
       h("td", {}, ix.IndexName), h("td", {}, ix.kind),
       h("td", {}, keyText(ix.KeySchema, t.AttributeDefinitions)),
@@ -310,6 +351,7 @@ function indexTable(t, reload) {
       h("td", {}, ix.IndexStatus || ""), h("td", {}, ix.Backfilling ? "yes" : "no"),
       h("td", { class: "num" }, ix.Backfilling ? `${ix.ItemCount ?? 0} so far, of at most ${t.ItemCount}` : String(ix.ItemCount ?? "")),
       h("td", { class: "num" }, bytes(ix.IndexSizeBytes)),
+      h("td", { class: "throughput" }, ix.kind === "LSI" ? "the table's" : throughputText(onDemand(t), ix.ProvisionedThroughput, ix.OnDemandThroughput) || "no maximum"),
       h("td", {}, ix.kind === "GSI" && ix.IndexStatus === "ACTIVE" ? dropButton(t, ix, reload, out) : null))))), out];
 }
 
