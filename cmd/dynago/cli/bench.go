@@ -225,14 +225,12 @@ func runBench(env *Env, args []string) error {
 		pids, err := parsePIDs(g.pids)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "dynago bench: --%s: %v\n", g.flag, err)
-			fs.Usage()
 			return errUsage
 		}
 		c.CPU = append(c.CPU, bench.CPUGroup{Name: g.name, PIDs: pids})
 	}
 	if err := c.Validate(); err != nil {
 		fmt.Fprintf(env.Stderr, "dynago bench: %v\n", err)
-		fs.Usage()
 		return errUsage
 	}
 	c.Progress = env.Stderr
