@@ -24,6 +24,7 @@ import (
 	"github.com/dynago/dynago/exports"
 	"github.com/dynago/dynago/internal/exchange"
 	"github.com/dynago/dynago/server"
+	"github.com/dynago/dynago/server/console"
 	"github.com/dynago/dynago/server/netlimit"
 )
 
@@ -473,8 +474,12 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	// GOGC says (TestAbuseGzipFlood's peak went from 260 to 560 MiB while
 	// this waited a second).
 	restoreGC()
+	consoleAt := "off"
+	if c.obs.console == "on" {
+		consoleAt = browseURL(scheme, ln.Addr()) + console.Prefix
+	}
 	log.Info("dynago serving", "addr", scheme+ln.Addr().String(), "data", storageDesc, "namespace", c.namespace,
-		"sync", c.sync && !c.inMemory, "auth", auth != nil, "metrics", c.obs.metrics, "console", c.obs.console,
+		"sync", c.sync && !c.inMemory, "auth", auth != nil, "metrics", c.obs.metrics, "console", consoleAt,
 		"startup", time.Since(start).Round(time.Microsecond), "version", versionText())
 	log.Debug("client limits", "max_connections", maxConns, "max_buffer_memory", int64(c.maxBufferMemory),
 		"max_buffer_memory_per_address", int64(c.maxBufferPerAddr), "read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
@@ -518,6 +523,22 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	}
 	log.Info("dynago stopped")
 	return nil
+}
+
+// browseURL is the base URL a browser on this machine opens to reach a
+// server listening on addr: the address itself, but localhost for a
+// wildcard address (0.0.0.0, ::), which is no place to connect to and
+// which the server's Host check lets through as it lets through any
+// loopback name.
+func browseURL(scheme string, addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return scheme + addr.String()
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return scheme + net.JoinHostPort(host, port)
 }
 
 // checkLimits validates serve's limits on clients.

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dynago/dynago/testserver"
+)
+
+// servingField returns a field of the "dynago serving" log line.
+func servingField(t *testing.T, log, field string) string {
+	t.Helper()
+	m := regexp.MustCompile(`msg="dynago serving".* ` + field + `=(\S+)`).FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("no %s= in the serving line:\n%s", field, log)
+	}
+	return m[1]
+}
+
+// TestServingLineGivesURLs checks that the start-up line says where the
+// API and the console are as URLs a user can open (scheme, host, port and
+// the console's path), over HTTP and HTTPS, and that the console's URL
+// answers with the console; with --console off it says off.
+func TestServingLineGivesURLs(t *testing.T) {
+	dir := t.TempDir()
+	certFile, keyFile := selfSigned(t, dir)
+	pemBytes, err := os.ReadFile(certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pemBytes)
+	trusting := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		scheme string
+		off    bool
+	}{
+		{"http", []string{"--in-memory"}, "http", false},
+		{"https", []string{"--in-memory", "--tls-cert", certFile, "--tls-key", keyFile}, "https", false},
+		{"console off", []string{"--in-memory", "--console", "off"}, "http", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testserver.StartProcess(t, tc.args...)
+			addr, err := url.Parse(servingField(t, p.Log(), "addr"))
+			if err != nil || addr.Scheme != tc.scheme || addr.Port() == "" || addr.Hostname() != "127.0.0.1" {
+				t.Errorf("addr %v (%v): want a %s URL with the host and port listened on", addr, err, tc.scheme)
+			}
+			consoleAt := servingField(t, p.Log(), "console")
+			if tc.off {
+				if consoleAt != "off" {
+					t.Errorf("console=%s with --console off", consoleAt)
+				}
+				return
+			}
+			if want := addr.String() + "/console/"; consoleAt != want {
+				t.Fatalf("console=%s, want %s", consoleAt, want)
+			}
+			resp, err := trusting.Get(consoleAt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(body), "<html") {
+				t.Errorf("GET %s: %d %.80q", consoleAt, resp.StatusCode, body)
+			}
+		})
+	}
+}
+
+// TestBrowseURL checks the host a browser is sent to: the address listened
+// on, but localhost for a wildcard address, which is no place to connect to.
+func TestBrowseURL(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:8000": "http://127.0.0.1:8000",
+		"[::1]:8000":     "http://[::1]:8000",
+		"0.0.0.0:8000":   "http://localhost:8000",
+		"[::]:8000":      "http://localhost:8000",
+		"10.1.2.3:8000":  "http://10.1.2.3:8000",
+	} {
+		tcp, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := browseURL("http://", tcp); got != want {
+			t.Errorf("browseURL(%s) = %s, want %s", addr, got, want)
+		}
+	}
+}
