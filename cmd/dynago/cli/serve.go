@@ -376,6 +376,9 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
+	if !c.inMemory && c.store == "" {
+		warnDynamoDBLocalFiles(env.Stderr, log, c.dataDir)
+	}
 	db, ns, err := openData(env, c, log)
 	if err != nil {
 		tcp.Close()
