@@ -464,10 +464,6 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	ln.Attach(srv)
-	storageDesc := "in memory"
-	if !c.inMemory {
-		storageDesc = c.dataDir
-	}
 	scheme := "http://"
 	if c.obs.tlsCert != "" {
 		scheme = "https://"
@@ -481,9 +477,11 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	if c.obs.console == "on" {
 		consoleAt = browseURL(scheme, ln.Addr()) + console.Prefix
 	}
-	log.Info("dynago serving", "addr", scheme+ln.Addr().String(), "data", storageDesc, "namespace", c.namespace,
-		"sync", c.sync && !c.inMemory, "auth", auth != nil, "metrics", c.obs.metrics, "console", consoleAt,
+	serving := append([]any{"addr", scheme + ln.Addr().String()}, storageAttrs(c)...)
+	serving = append(serving, "namespace", c.namespace,
+		"sync", c.sync && !c.inMemory && c.store == "", "auth", auth != nil, "metrics", c.obs.metrics, "console", consoleAt,
 		"startup", time.Since(start).Round(time.Microsecond), "version", versionText())
+	log.Info("dynago serving", serving...)
 	log.Debug("client limits", "max_connections", maxConns, "max_buffer_memory", int64(c.maxBufferMemory),
 		"max_buffer_memory_per_address", int64(c.maxBufferPerAddr), "read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
 		"write_timeout", c.writeTimeout, "idle_timeout", c.idleTimeout, "host_check", checkHost, "allowed_hosts", allowed, "cors", c.cors)
@@ -526,6 +524,19 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	}
 	log.Info("dynago stopped")
 	return nil
+}
+
+// storageAttrs says in the log where the data is: the store's kind and
+// its place, a data directory or a PostgreSQL connection string without
+// its password (redactArg), and the schema.
+func storageAttrs(c serveConfig) []any {
+	switch {
+	case c.store != "":
+		return []any{"store", "postgres", "data", redactArg(c.store), "schema", c.storeSchema}
+	case c.inMemory:
+		return []any{"store", "memory", "data", "in memory"}
+	}
+	return []any{"store", "pebble", "data", c.dataDir}
 }
 
 // browseURL is the base URL a browser on this machine opens to reach a
