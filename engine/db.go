@@ -35,6 +35,9 @@ type DB struct {
 	// (engine/shared.go); node is then this process's identity there.
 	shared bool
 	node   *node
+	// outage rate-limits the background work's warnings while the
+	// shared store cannot be reached (engine/outage_log.go).
+	outage *outageLog
 
 	// tables is the catalog: an immutable map replaced whole under ddl.
 	// Readers load it without locking.
@@ -101,6 +104,7 @@ func Open(opts Options) (*DB, error) {
 		}
 	}
 	db := &DB{opts: opts, store: st, shared: st.Shared(), log: opts.Logger, bgStop: make(chan struct{}), pruneNow: make(chan struct{}, 1)}
+	db.outage = newOutageLog(db.log, time.Now)
 	if err := db.resolveAccount(); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("the database's account: %w", err)

@@ -284,7 +284,9 @@ func (db *DB) startShared() {
 			case <-beat.C:
 			}
 			if err := db.node.heartbeat(); err != nil {
-				db.log.Warn("node heartbeat", "node", db.node.ident(), "err", err)
+				db.outage.heartbeatFailed("node heartbeat", "node", db.node.ident(), "err", err)
+			} else {
+				db.outage.heartbeatOK()
 			}
 		}
 	}()
@@ -295,14 +297,14 @@ func (db *DB) startShared() {
 		defer poll.Stop()
 		for {
 			if err := db.reloadCatalog(); err != nil {
-				db.log.Warn("catalog refresh", "err", err)
+				db.outage.warn("catalog refresh", "err", err)
 			} else {
 				// Only on a catalog just read: one that a node cut off
 				// from the store still holds would start again the
 				// backfills another node has finished meanwhile.
 				db.startLeasedBackfills()
 				if err := db.resumeJobs(); err != nil {
-					db.log.Warn("resume backups and restores", "err", err)
+					db.outage.warn("resume backups and restores", "err", err)
 				}
 			}
 			select {
@@ -452,7 +454,7 @@ func (db *DB) runLeased(name string, due *table, job func(l *lease)) {
 	l, err := db.acquireLeaseFor(name, due)
 	if err != nil || l == nil {
 		if err != nil {
-			db.log.Warn("acquire lease", "lease", name, "err", err)
+			db.outage.warn("acquire lease", "lease", name, "err", err)
 		}
 		done()
 		return
@@ -546,7 +548,7 @@ func (db *DB) leaseHeld(name string) bool {
 	}
 	l, err := db.acquireLease(name)
 	if err != nil {
-		db.log.Warn("acquire lease", "lease", name, "err", err)
+		db.outage.warn("acquire lease", "lease", name, "err", err)
 		return false
 	}
 	return l != nil

@@ -272,7 +272,7 @@ func (n *node) settledView() (storage.Snapshot, uint64, error) {
 func (n *node) visible() uint64 {
 	snap, v, err := n.settledView()
 	if err != nil {
-		n.db.log.Warn("read node watermarks", "err", err)
+		n.db.outage.warn("read node watermarks", "err", err)
 		return 0
 	}
 	snap.Close()

@@ -236,7 +236,7 @@ func (db *DB) ttlLease() (l *lease, held bool) {
 	}
 	l, err := db.acquireLease("ttl")
 	if err != nil {
-		db.log.Warn("acquire lease", "lease", "ttl", "err", err)
+		db.outage.warn("acquire lease", "lease", "ttl", "err", err)
 		return nil, false
 	}
 	return l, l != nil

@@ -56,10 +56,10 @@ func StoreArgs(url, schema string) []string {
 
 // processStoreArgs replaces --in-memory with a fresh PostgreSQL schema
 // when the suite runs on PostgreSQL, so that process-based tests run on
-// the same store as the others. Servers given --data-dir or --store keep
-// them.
+// the same store as the others. Servers given --data-dir (or -dbPath,
+// DynamoDB Local's name for it) or --store keep them.
 func processStoreArgs(t testing.TB, args []string) []string {
-	if !OnPostgres() || slices.Contains(args, "--data-dir") || slices.Contains(args, "--store") {
+	if !OnPostgres() || slices.Contains(args, "--data-dir") || slices.Contains(args, "-dbPath") || slices.Contains(args, "--store") {
 		return args
 	}
 	out := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--in-memory" })

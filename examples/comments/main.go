@@ -30,6 +30,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"flag"
 	"fmt"
 	"io"
@@ -283,20 +284,11 @@ func run(ctx context.Context, c *dynamodb.Client, w io.Writer, n int) (*Result, 
 	return res, nil
 }
 
-// model declares the table's dimensions and indexes for the planner.
-const model = `{
-  "table": "ProductComments", "sortKey": "GSISK", "tableKeys": ["PK", "SK"],
-  "dimensions": [
-    {"name": "product"}, {"name": "language"},
-    {"name": "rating", "values": ["1", "2", "3", "4", "5"]}
-  ],
-  "indexes": [
-    {"name": "all", "partitionKey": "GSI4PK", "format": "{product}"},
-    {"name": "byLang", "partitionKey": "GSI2PK", "format": "{product}/{language}"},
-    {"name": "byRating", "partitionKey": "GSI3PK", "format": "{product}/{rating}"},
-    {"name": "byLangAndRating", "partitionKey": "GSI1PK", "format": "{product}/{language}/{rating}"}
-  ]
-}`
+// model declares the table's dimensions and indexes for the planner. It
+// is the file "dynago plan --model examples/comments/model.json" reads.
+//
+//go:embed model.json
+var model string
 
 // planned runs the access patterns through toolkit/planner.
 func planned(ctx context.Context, c *dynamodb.Client, w io.Writer, counters *planner.Counters, res *Result) error {

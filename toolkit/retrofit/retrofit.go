@@ -18,6 +18,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +27,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynago/dynago/toolkit/internal/itemsize"
 )
 
 // Client is the part of the DynamoDB API a retrofit uses; a
@@ -52,6 +56,9 @@ type Options struct {
 	// template and segments resumes from it.
 	Checkpoint string
 	// DryRun scans and counts what would be written, and writes nothing.
+	// Its WriteUnits are what the writes would bill: each item's, and each
+	// secondary index's the write touches, as DynamoDB bills an UpdateItem
+	// (it reads whole items for their sizes, at the same read cost).
 	DryRun bool
 	// Progress, if set, is called after each page, one call at a time.
 	Progress func(Progress)
@@ -136,7 +143,7 @@ func Run(ctx context.Context, c Client, opts Options) (Progress, error) {
 	}
 	p.Resumed = cp.resumed()
 
-	r := &run{c: c, opts: opts, keys: keyNames, cp: cp, start: time.Now(), pageSize: pageSize}
+	r := &run{c: c, opts: opts, keys: keyNames, cp: cp, start: time.Now(), pageSize: pageSize, indexes: indexShapes(desc.Table)}
 	r.limit = newLimiter(opts.WriteUnitsPerSecond)
 	r.progress.TableItems, r.progress.Resumed = p.TableItems, p.Resumed
 	var wg sync.WaitGroup
@@ -172,6 +179,7 @@ type run struct {
 	limit    *limiter
 	start    time.Time
 	pageSize int
+	indexes  []indexShape // the table's secondary indexes, for a dry run's bill
 	failed   atomic.Bool
 
 	mu       sync.Mutex // guards progress and Progress calls
@@ -186,14 +194,19 @@ func (r *run) add(f func(p *Progress)) {
 
 // segment works through one scan segment, page by page.
 func (r *run) segment(ctx context.Context, seg, total int) error {
-	names, proj := projection(r.opts.Attribute, r.keys, r.opts.Template.Sources())
 	in := &dynamodb.ScanInput{
-		TableName:                aws.String(r.opts.Table),
-		Limit:                    aws.Int32(int32(r.pageSize)),
-		ProjectionExpression:     aws.String(proj),
-		ExpressionAttributeNames: names,
-		ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
-		ExclusiveStartKey:        r.cp.last(seg),
+		TableName:              aws.String(r.opts.Table),
+		Limit:                  aws.Int32(int32(r.pageSize)),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		ExclusiveStartKey:      r.cp.last(seg),
+	}
+	// A write needs the keys and the sources only. A dry run reads whole
+	// items, whose sizes the bill of their writes depends on; the Scan
+	// costs the same either way (DynamoDB bills the items read, not
+	// what the projection returns).
+	if !r.opts.DryRun {
+		names, proj := projection(r.opts.Attribute, r.keys, r.opts.Template.Sources())
+		in.ProjectionExpression, in.ExpressionAttributeNames = aws.String(proj), names
 	}
 	if total > 1 {
 		in.Segment, in.TotalSegments = aws.Int32(int32(seg)), aws.Int32(int32(total))
@@ -253,7 +266,7 @@ func (r *run) item(ctx context.Context, it map[string]types.AttributeValue) erro
 			return nil
 		}
 		if r.opts.DryRun {
-			units := estimateWriteUnits(it, r.opts.Attribute, want)
+			units := r.estimateWriteUnits(it, want)
 			r.add(func(p *Progress) { p.Written++; p.WriteUnits += units })
 			return nil
 		}
@@ -342,28 +355,102 @@ func (r *run) update(key, it map[string]types.AttributeValue, want string) *dyna
 	}
 }
 
-// estimateWriteUnits estimates the write units of writing it with the
-// derived value, from the projected attributes the scan returned (keys
-// and sources): a lower bound when items hold more.
-func estimateWriteUnits(it map[string]types.AttributeValue, attr, value string) float64 {
-	size := len(attr) + len(value)
-	for name, v := range it {
-		if name == attr {
-			continue
+// indexShape is what a write's bill needs of a secondary index: the
+// attributes of its key and those it projects.
+type indexShape struct {
+	keys    []string        // its key attributes, which an item must all hold to be in it
+	all     bool            // ProjectionType ALL
+	project map[string]bool // otherwise: its keys, the table's keys and INCLUDE's attributes
+}
+
+// indexShapes returns the shapes of the table's global and local
+// secondary indexes, but those being deleted.
+func indexShapes(t *types.TableDescription) []indexShape {
+	var tableKeys []string
+	for _, k := range t.KeySchema {
+		tableKeys = append(tableKeys, aws.ToString(k.AttributeName))
+	}
+	shape := func(ks []types.KeySchemaElement, p *types.Projection) indexShape {
+		sh := indexShape{project: map[string]bool{}}
+		for _, k := range ks {
+			sh.keys = append(sh.keys, aws.ToString(k.AttributeName))
 		}
-		size += len(name)
-		switch x := v.(type) {
-		case *types.AttributeValueMemberS:
-			size += len(x.Value)
-		case *types.AttributeValueMemberN:
-			size += len(x.Value)/2 + 1
-		case *types.AttributeValueMemberB:
-			size += len(x.Value)
-		default:
-			size += 8
+		if p != nil && p.ProjectionType == types.ProjectionTypeAll {
+			sh.all = true
+			return sh
+		}
+		var include []string
+		if p != nil {
+			include = p.NonKeyAttributes
+		}
+		for _, a := range append(append(slices.Clone(sh.keys), tableKeys...), include...) {
+			sh.project[a] = true
+		}
+		return sh
+	}
+	var out []indexShape
+	for _, g := range t.GlobalSecondaryIndexes {
+		if g.IndexStatus != types.IndexStatusDeleting {
+			out = append(out, shape(g.KeySchema, g.Projection))
 		}
 	}
-	return float64((size + 1023) / 1024)
+	for _, l := range t.LocalSecondaryIndexes {
+		out = append(out, shape(l.KeySchema, l.Projection))
+	}
+	return out
+}
+
+// entry returns the index's entry for item it, nil when it holds not all
+// of the index's key attributes.
+func (sh indexShape) entry(it map[string]types.AttributeValue) map[string]types.AttributeValue {
+	for _, k := range sh.keys {
+		if _, ok := it[k]; !ok {
+			return nil
+		}
+	}
+	if sh.all {
+		return it
+	}
+	e := make(map[string]types.AttributeValue, len(sh.project))
+	for a := range sh.project {
+		if v, ok := it[a]; ok {
+			e[a] = v
+		}
+	}
+	return e
+}
+
+// estimateWriteUnits is what setting the derived attribute of it, a whole
+// item as the scan read it, to value bills, as DynamoDB bills an
+// UpdateItem: the larger of the item before and after, and for each
+// secondary index the update touches, a put of the entry it adds, a
+// delete of the entry it removes, both when it changes the entry's key,
+// and one write of the larger entry when it changes only projected
+// attributes; an index it does not touch costs nothing.
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Writes
+func (r *run) estimateWriteUnits(it map[string]types.AttributeValue, value string) float64 {
+	attr := r.opts.Attribute
+	next := maps.Clone(it)
+	next[attr] = &types.AttributeValueMemberS{Value: value}
+	units := itemsize.WriteUnits(max(itemsize.Item(it), itemsize.Item(next)))
+	for _, sh := range r.indexes {
+		before, after := sh.entry(it), sh.entry(next)
+		switch {
+		case before == nil && after == nil:
+		case before == nil:
+			units += itemsize.WriteUnits(itemsize.Item(after))
+		case after == nil:
+			units += itemsize.WriteUnits(itemsize.Item(before))
+		case slices.Contains(sh.keys, attr):
+			// The derived attribute is a key of the index, and its value
+			// changes (an item already holding it is not written).
+			units += itemsize.WriteUnits(itemsize.Item(before)) + itemsize.WriteUnits(itemsize.Item(after))
+		case sh.all || sh.project[attr]:
+			units += itemsize.WriteUnits(max(itemsize.Item(before), itemsize.Item(after)))
+		}
+	}
+	return units
 }
 
 // limiter paces writes to a number of write units per second. Writes

@@ -106,8 +106,8 @@ func parseArgs(fs *flagSet, args []string, least, most int, names string) ([]str
 			pos = append(pos, args[1:]...)
 			break
 		}
-		if err := fs.Parse(args); err != nil {
-			return nil, errUsage
+		if err := fs.parse(args); err != nil {
+			return nil, err
 		}
 		rest := fs.Args()
 		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {

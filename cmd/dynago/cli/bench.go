@@ -54,7 +54,8 @@ Workloads:
   delete    DeleteItem of such a key, preloaded, and with the client's next
             call PutItem of that item back: every other call a delete of an
             item that exists, every other a put; a client that stops after
-            a delete puts its item back, uncounted
+            a delete puts its item back, uncounted, once the delete is
+            answered (a delete in flight at --duration's end is waited for)
   query     the newest --page-size items of a collection drawn uniformly from
             --partitions: Query pk = :p, ScanIndexForward false, Limit --page-size
   scan      the next page (Limit --page-size) of a parallel scan in which each
@@ -225,14 +226,12 @@ func runBench(env *Env, args []string) error {
 		pids, err := parsePIDs(g.pids)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "dynago bench: --%s: %v\n", g.flag, err)
-			fs.Usage()
 			return errUsage
 		}
 		c.CPU = append(c.CPU, bench.CPUGroup{Name: g.name, PIDs: pids})
 	}
 	if err := c.Validate(); err != nil {
 		fmt.Fprintf(env.Stderr, "dynago bench: %v\n", err)
-		fs.Usage()
 		return errUsage
 	}
 	c.Progress = env.Stderr

@@ -36,7 +36,8 @@ var verbs = map[string]verb{}
 
 func register(v verb) { verbs[v.name] = v }
 
-// errUsage means the flags were wrong; the flag package already said why.
+// errUsage means the flags were wrong and the verb already said why, in
+// one line; Main adds where the help is.
 var errUsage = errors.New("usage")
 
 // Main runs dynago with the given arguments and returns the exit code.
@@ -56,8 +57,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	v, rest, ok := findVerb(env, args)
 	if !ok {
-		fmt.Fprintf(stderr, "dynago: unknown verb %q\n\n", args[0])
-		usage(stderr)
+		fmt.Fprintf(stderr, "dynago: unknown verb %q\nRun 'dynago --help' for usage.\n", args[0])
 		return 2
 	}
 	if err := v.run(env, rest); err != nil {
@@ -65,6 +65,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		}
 		if errors.Is(err, errUsage) {
+			// The mistake was said in one line; the help is one
+			// command away, as Go's own tools put it.
+			fmt.Fprintf(stderr, "Run 'dynago %s --help' for usage.\n", v.name)
 			return 2
 		}
 		fmt.Fprintf(stderr, "dynago %s: %v\n", v.name, err)
@@ -92,8 +95,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nDynamoDB Local's way of starting works too: \"dynago -sharedDb -dbPath ./data -port 8000\"\n(see \"dynago serve --help\"). \"dynago --version\" prints the version.")
 }
 
-// flagSet is a verb's flags, with where its usage goes: stdout when the
-// user asked for it (--help), stderr after a mistake.
+// flagSet is a verb's flags. Its usage (the whole help) goes to stdout,
+// when the user asks for it (--help); a mistake gets one line on stderr.
 type flagSet struct {
 	*flag.FlagSet
 	env *Env
@@ -131,15 +134,30 @@ func parseFlags(fs *flagSet, args []string) error {
 		fs.Usage()
 		return flag.ErrHelp
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
+	if err := fs.parse(args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(fs.Output(), "unexpected arguments: %v\n", fs.Args())
 		return errUsage
 	}
 	return nil
+}
+
+// parse parses args as flag.FlagSet.Parse does, but says a bad flag or
+// value in one line ("dynago serve: invalid value "x" for flag -port:
+// parse error") instead of the flag package's message and the whole
+// help, and returns errUsage for it.
+func (fs *flagSet) parse(args []string) error {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	fmt.Fprintf(fs.env.Stderr, "dynago %s: %v\n", fs.Name(), err)
+	return errUsage
 }

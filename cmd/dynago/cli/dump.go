@@ -130,14 +130,14 @@ func parseTableArgs(fs *flagSet, args []string) (string, error) {
 	if helpAsked(args) {
 		return "", parseFlags(fs, args)
 	}
-	if err := fs.Parse(args); err != nil {
-		return "", errUsage
+	if err := fs.parse(args); err != nil {
+		return "", err
 	}
 	rest := fs.Args()
 	if table == "" && len(rest) > 0 {
 		table, rest = rest[0], rest[1:]
-		if err := fs.Parse(rest); err != nil {
-			return "", errUsage
+		if err := fs.parse(rest); err != nil {
+			return "", err
 		}
 		rest = fs.Args()
 	}

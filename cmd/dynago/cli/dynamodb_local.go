@@ -4,6 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -142,4 +147,54 @@ func findVerb(env *Env, args []string) (verb, []string, bool) {
 		return verb{name: "serve", run: func(env *Env, args []string) error { return runServeArgs(env, args, true) }}, args, true
 	}
 	return verb{}, nil, false
+}
+
+// DynamoDB Local keeps its tables in SQLite files in -dbPath: one named
+// shared-local-instance.db with -sharedDb, else one per access key and
+// region, named myaccesskeyid_region.db, whose access key has only
+// letters and digits (DynamoDB Local's usage notes, above).
+const localSharedFile = "shared-local-instance.db"
+
+var localAccountFile = regexp.MustCompile(`^[A-Za-z0-9]+_[A-Za-z0-9-]+\.db$`)
+
+// dynamoDBLocalFiles returns the names of DynamoDB Local's database files
+// in dir, sorted; none when dir holds none or cannot be read.
+func dynamoDBLocalFiles(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var found []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if n := e.Name(); n == localSharedFile || localAccountFile.MatchString(n) {
+			found = append(found, n)
+		}
+	}
+	return found
+}
+
+// warnDynamoDBLocalFiles says, when the data directory holds DynamoDB
+// Local's files, that dynago does not read them, so that pointing -dbPath
+// at DynamoDB Local's folder does not look like a database that lost its
+// tables. It says it as a log warning and, for whoever reads a JSON log
+// through a program, in plain words on stderr.
+func warnDynamoDBLocalFiles(stderr io.Writer, log *slog.Logger, dir string) {
+	found := dynamoDBLocalFiles(dir)
+	if len(found) == 0 {
+		return
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	log.Warn("the data directory holds DynamoDB Local's SQLite files, which dynago does not read: their tables are not served",
+		"files", strings.Join(found, ","), "dir", abs, "dynago_data", abs)
+	fmt.Fprintf(stderr, "dynago: %s holds DynamoDB Local's database files (%s). dynago does not read them: "+
+		"their tables are not served, and this server starts with the tables of its own data, which it keeps in "+
+		"its own format in the same directory, beside them. To move a table over, serve these files with "+
+		"DynamoDB Local and copy it through the API: dynago dump TABLE --dir DIR --endpoint-url <DynamoDB Local's URL>, "+
+		"create the table here, then dynago load TABLE --dir DIR.\n", abs, strings.Join(found, ", "))
 }

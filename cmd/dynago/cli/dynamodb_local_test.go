@@ -465,3 +465,53 @@ func streamsAs(url, key, region string) *dynamodbstreams.Client {
 		Credentials: credentials.NewStaticCredentialsProvider(key, "secret", ""),
 	})
 }
+
+// TestDynamoDBLocalFilesAreNamed checks that a data directory holding
+// DynamoDB Local's database files is not served as if it were empty
+// without a word: the start-up warns, in the log and in plain words on
+// stderr, that dynago does not read them, naming the files found and
+// where dynago keeps its own data. The names are DynamoDB Local's usage
+// notes' (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DynamoDBLocal.UsageNotes.html):
+// shared-local-instance.db with -sharedDb, else myaccesskeyid_region.db,
+// whose access key has only letters and digits.
+func TestDynamoDBLocalFilesAreNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files []string
+		args  []string
+		found []string // in the warning; none: no warning
+	}{
+		{"shared", []string{"shared-local-instance.db"}, []string{"-sharedDb"}, []string{"shared-local-instance.db"}},
+		{"per account", []string{"AKIDLOCAL_us-east-1.db", "fakeMyKeyId_localhost.db"}, nil, []string{"AKIDLOCAL_us-east-1.db", "fakeMyKeyId_localhost.db"}},
+		{"both, and others", []string{"shared-local-instance.db", "dummy_eu-west-1.db", "notes.db", "a_b.txt", "x.y_z.db"}, []string{"-sharedDb"}, []string{"dummy_eu-west-1.db", "shared-local-instance.db"}},
+		{"none", []string{"notes.db", "my-key_us-east-1.db"}, []string{"-sharedDb"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, f), []byte("SQLite format 3\x00"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p := testserver.StartProcess(t, append(tc.args, "-dbPath", dir)...)
+			log := p.Log()
+			if tc.found == nil {
+				if strings.Contains(log, "DynamoDB Local's") {
+					t.Errorf("a warning without DynamoDB Local's files:\n%s", log)
+				}
+				return
+			}
+			m := regexp.MustCompile(`level=WARN msg="the data directory holds DynamoDB Local's SQLite files, which dynago does not read[^"]*" files=(\S+) dir=(\S+) dynago_data=(\S+)`).FindStringSubmatch(log)
+			if m == nil {
+				t.Fatalf("no warning in the log:\n%s", log)
+			}
+			if m[1] != strings.Join(tc.found, ",") || m[2] != dir || m[3] != dir {
+				t.Errorf("warning names files %s in %s, data in %s; want %v in %s", m[1], m[2], m[3], tc.found, dir)
+			}
+			plain := "dynago: " + dir + " holds DynamoDB Local's database files (" + strings.Join(tc.found, ", ") + "). dynago does not read them"
+			if !strings.Contains(log, plain) || !strings.Contains(log, "keeps in its own format in the same directory") {
+				t.Errorf("no plain words on stderr saying %q:\n%s", plain, log)
+			}
+		})
+	}
+}

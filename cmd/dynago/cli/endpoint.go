@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -66,10 +65,12 @@ func (a *awsTarget) endpointURL() string {
 
 // config loads the SDK's configuration with its default credential chain:
 // environment, shared credentials and config files (profiles, SSO,
-// credential processes), web identity, container and instance roles. A
-// loopback endpoint (dynago, DynamoDB Local) accepts any key, so there the
-// chain skips the instance metadata service and, when it finds nothing,
-// signs with a placeholder key.
+// credential processes), web identity, container and instance roles. An
+// endpoint that is not AWS's (dynago, DynamoDB Local, wherever they run:
+// on this machine, in a container, on another host) accepts any key and
+// knows nothing of an instance's role, so there the chain never asks the
+// instance metadata service (unless AWS_EC2_METADATA_DISABLED says
+// otherwise) and, when it finds nothing, signs with a placeholder key.
 func (a *awsTarget) config(ctx context.Context) (aws.Config, error) {
 	endpoint := a.endpointURL()
 	var opts []func(*config.LoadOptions) error
@@ -83,8 +84,8 @@ func (a *awsTarget) config(ctx context.Context) (aws.Config, error) {
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
 	}
-	local := isLoopbackURL(endpoint)
-	if local {
+	local := !isAWSEndpoint(endpoint)
+	if local && os.Getenv("AWS_EC2_METADATA_DISABLED") == "" {
 		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
@@ -145,18 +146,33 @@ func (a *awsTarget) streams(ctx context.Context, endpoint string) (*dynamodbstre
 	}), nil
 }
 
-// isLoopbackURL reports whether u names localhost or a loopback address.
-func isLoopbackURL(u string) bool {
-	p, err := url.Parse(u)
-	if err != nil || p.Host == "" {
-		return false
-	}
-	h := p.Hostname()
-	if strings.EqualFold(h, "localhost") {
+// awsDNSSuffixes are the domains of AWS's endpoints, in every partition
+// (the dnsSuffix and dualStackDnsSuffix of the AWS SDK's partitions
+// table).
+var awsDNSSuffixes = []string{
+	"amazonaws.com", "amazonaws.com.cn", "amazonaws.eu", "c2s.ic.gov", "sc2s.sgov.gov", "cloud.adc-e.uk", "csp.hci.ic.gov",
+	"api.aws", "api.amazonwebservices.com.cn", "api.amazonwebservices.eu", "api.aws.hci.ic.gov", "api.aws.ic.gov",
+	"api.aws.scloud", "api.cloud-aws.adc-e.uk",
+}
+
+// isAWSEndpoint reports whether the endpoint u is AWS's own: "" (the
+// SDK's endpoint for the region), or a host in one of AWS's domains (a
+// regional, FIPS, dual-stack or VPC endpoint).
+func isAWSEndpoint(u string) bool {
+	if u == "" {
 		return true
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(strings.TrimSuffix(p.Hostname(), "."))
+	for _, suffix := range awsDNSSuffixes {
+		if h == suffix || strings.HasSuffix(h, "."+suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 func envOr(name, def string) string {
@@ -172,8 +188,9 @@ $AWS_ENDPOINT_URL, else the local dynago server, ` + defaultEndpoint + `; "aws" 
 AWS's own endpoint), --region and --profile. Credentials come from the AWS
 SDK's default chain, as for the AWS CLI: environment variables, the shared
 credentials and config files (profiles, SSO, credential processes), web
-identity, container and instance roles. A local endpoint accepts any key, and
-gets a placeholder one when the chain finds none.`
+identity, container and instance roles. An endpoint that is not AWS's (dynago,
+DynamoDB Local, here or on another host) accepts any key: there the chain skips
+the instance metadata service, and a placeholder key signs when it finds none.`
 
 // withResumeHint adds to the error of an interrupted run how to resume
 // it: from the checkpoint file when the run wrote one, else from the

@@ -17,23 +17,23 @@ const planSynopsis = `Reads a data model (JSON) declaring a table's request dime
 indexes, and explains which index and keys answer a request, like EXPLAIN
 in a SQL database:
 
-  dynago plan --model comments.json --where product=42 --where rating=2,5
-  dynago plan --model comments.json --where product=42 --where language=en --run
+  dynago plan --model examples/comments/model.json --where product=PRODUCT#42 --where rating=2,5
+  dynago plan --model examples/comments/model.json --where product=PRODUCT#42 --where language=en --run
 
-A model names the table, the sort key its indexes share (results come
+(examples/comments/model.json models the comments of examples/comments.) A
+model names the table, the sort key its indexes share (results come
 greatest first), the base table's keys, the dimensions (those with a
 finite set of values list them), and each index's partition key built
 from dimensions:
 
-  {"table": "Comments", "sortKey": "GSISK", "tableKeys": ["PK", "SK"],
+  {"table": "ProductComments", "sortKey": "GSISK", "tableKeys": ["PK", "SK"],
    "dimensions": [{"name": "product"}, {"name": "language"},
-                  {"name": "rating", "values": ["1","2","3","4","5"]}],
+                  {"name": "rating", "values": ["1", "2", "3", "4", "5"]}],
    "indexes": [
-     {"name": "all",    "partitionKey": "GSI4PK", "format": "PRODUCT#{product}"},
-     {"name": "byLang", "partitionKey": "GSI2PK", "format": "PRODUCT#{product}/{language}"},
-     {"name": "byRating", "partitionKey": "GSI3PK", "format": "PRODUCT#{product}/{rating}"},
-     {"name": "byLangAndRating", "partitionKey": "GSIPK",
-      "format": "PRODUCT#{product}/{language}/{rating}"}]}
+     {"name": "all", "partitionKey": "GSI4PK", "format": "{product}"},
+     {"name": "byLang", "partitionKey": "GSI2PK", "format": "{product}/{language}"},
+     {"name": "byRating", "partitionKey": "GSI3PK", "format": "{product}/{rating}"},
+     {"name": "byLangAndRating", "partitionKey": "GSI1PK", "format": "{product}/{language}/{rating}"}]}
 
 The planner picks the index that needs no filter and the fewest queries; a
 dimension given all of its values constrains nothing. With --run it runs

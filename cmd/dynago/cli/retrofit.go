@@ -31,7 +31,9 @@ value are not written; items missing a source attribute are skipped.
 --wcu paces writes in write units per second. --checkpoint records each
 finished page: after a crash or Ctrl-C, the same command goes on where it
 stopped. --dry-run reads everything and prints how many items would be
-written and what it would cost, without writing. Progress (items scanned,
+written and what it would cost, without writing: the write units of each
+item and of each secondary index the write touches (an entry added,
+re-keyed or whose projected attributes change), as DynamoDB bills them. Progress (items scanned,
 written, skipped, rate, ETA) goes to stderr every second.
 
 ` + awsSynopsis

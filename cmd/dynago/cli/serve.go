@@ -24,6 +24,7 @@ import (
 	"github.com/dynago/dynago/exports"
 	"github.com/dynago/dynago/internal/exchange"
 	"github.com/dynago/dynago/server"
+	"github.com/dynago/dynago/server/console"
 	"github.com/dynago/dynago/server/netlimit"
 )
 
@@ -375,6 +376,9 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
+	if !c.inMemory && c.store == "" {
+		warnDynamoDBLocalFiles(env.Stderr, log, c.dataDir)
+	}
 	db, ns, err := openData(env, c, log)
 	if err != nil {
 		tcp.Close()
@@ -460,10 +464,6 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	ln.Attach(srv)
-	storageDesc := "in memory"
-	if !c.inMemory {
-		storageDesc = c.dataDir
-	}
 	scheme := "http://"
 	if c.obs.tlsCert != "" {
 		scheme = "https://"
@@ -473,9 +473,15 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	// GOGC says (TestAbuseGzipFlood's peak went from 260 to 560 MiB while
 	// this waited a second).
 	restoreGC()
-	log.Info("dynago serving", "addr", scheme+ln.Addr().String(), "data", storageDesc, "namespace", c.namespace,
-		"sync", c.sync && !c.inMemory, "auth", auth != nil, "metrics", c.obs.metrics, "console", c.obs.console,
+	consoleAt := "off"
+	if c.obs.console == "on" {
+		consoleAt = browseURL(scheme, ln.Addr()) + console.Prefix
+	}
+	serving := append([]any{"addr", scheme + ln.Addr().String()}, storageAttrs(c)...)
+	serving = append(serving, "namespace", c.namespace,
+		"sync", c.sync && !c.inMemory && c.store == "", "auth", auth != nil, "metrics", c.obs.metrics, "console", consoleAt,
 		"startup", time.Since(start).Round(time.Microsecond), "version", versionText())
+	log.Info("dynago serving", serving...)
 	log.Debug("client limits", "max_connections", maxConns, "max_buffer_memory", int64(c.maxBufferMemory),
 		"max_buffer_memory_per_address", int64(c.maxBufferPerAddr), "read_header_timeout", c.readHeaderTimeout, "read_body_timeout", c.readBodyTimeout,
 		"write_timeout", c.writeTimeout, "idle_timeout", c.idleTimeout, "host_check", checkHost, "allowed_hosts", allowed, "cors", c.cors)
@@ -518,6 +524,35 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	}
 	log.Info("dynago stopped")
 	return nil
+}
+
+// storageAttrs says in the log where the data is: the store's kind and
+// its place, a data directory or a PostgreSQL connection string without
+// its password (redactArg), and the schema.
+func storageAttrs(c serveConfig) []any {
+	switch {
+	case c.store != "":
+		return []any{"store", "postgres", "data", redactArg(c.store), "schema", c.storeSchema}
+	case c.inMemory:
+		return []any{"store", "memory", "data", "in memory"}
+	}
+	return []any{"store", "pebble", "data", c.dataDir}
+}
+
+// browseURL is the base URL a browser on this machine opens to reach a
+// server listening on addr: the address itself, but localhost for a
+// wildcard address (0.0.0.0, ::), which is no place to connect to and
+// which the server's Host check lets through as it lets through any
+// loopback name.
+func browseURL(scheme string, addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return scheme + addr.String()
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return scheme + net.JoinHostPort(host, port)
 }
 
 // checkLimits validates serve's limits on clients.

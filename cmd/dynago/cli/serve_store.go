@@ -32,6 +32,6 @@ func openStore(ctx context.Context, c serveConfig, log *slog.Logger) (storage.St
 	if err != nil {
 		return nil, fmt.Errorf("--store: %w", err)
 	}
-	log.Info("store", "kind", "postgres", "schema", c.storeSchema)
+	log.Info("store", "kind", "postgres", "url", redactArg(c.store), "schema", c.storeSchema)
 	return st, nil
 }

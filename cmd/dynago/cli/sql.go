@@ -17,9 +17,6 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -79,7 +76,7 @@ not given. Against a non-AWS endpoint without credentials, dummy ones are
 used.`
 
 // defaultSQLEndpoint is serve's default address.
-const defaultSQLEndpoint = "http://127.0.0.1:8000"
+const defaultSQLEndpoint = defaultEndpoint
 
 func runSQL(env *Env, args []string) error {
 	fs := newFlagSet(env, "sql", sqlSynopsis)
@@ -125,40 +122,10 @@ func runSQL(env *Env, args []string) error {
 }
 
 // sqlClient is a DynamoDB client from the SDK's configuration, pointed
-// at endpoint.
+// at endpoint, as every verb that talks to an endpoint gets one
+// (awsTarget).
 func sqlClient(ctx context.Context, endpoint, region, profile string) (*dynamodb.Client, error) {
-	var opts []func(*config.LoadOptions) error
-	if region != "" {
-		opts = append(opts, config.WithRegion(region))
-	}
-	if profile != "" {
-		opts = append(opts, config.WithSharedConfigProfile(profile))
-	}
-	configured := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB") != "" || os.Getenv("AWS_ENDPOINT_URL") != ""
-	if endpoint == "" && !configured {
-		endpoint = defaultSQLEndpoint
-	}
-	if endpoint != "" && endpoint != "aws" {
-		// Not AWS: no instance metadata to ask for credentials.
-		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
-	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Region == "" {
-		cfg.Region = "us-east-1"
-	}
-	if endpoint != "aws" && (endpoint != "" || configured) {
-		if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
-			cfg.Credentials = credentials.NewStaticCredentialsProvider("dynago", "dynago", "")
-		}
-	}
-	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
-		if endpoint != "" && endpoint != "aws" {
-			o.BaseEndpoint = aws.String(endpoint)
-		}
-	}), nil
+	return (&awsTarget{endpoint: endpoint, region: region, profile: profile}).dynamo(ctx)
 }
 
 // defaultHistoryFile is dynago/sql_history in the user's config

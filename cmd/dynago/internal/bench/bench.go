@@ -415,6 +415,10 @@ type Runner struct {
 
 	errMu    sync.Mutex
 	errShown int
+
+	// phase, when set (by tests), makes the context a workload runs
+	// under in place of --duration's timeout.
+	phase func(ctx context.Context) (context.Context, context.CancelFunc)
 }
 
 // New checks cfg, starts the ceiling server if asked, and makes the clients.
@@ -880,10 +884,21 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 	cpuStart := r.cpu.sample()
 	start := time.Now()
 	wctx, cancel := ctx, context.CancelFunc(func() {})
-	if r.cfg.Duration > 0 {
+	if r.phase != nil {
+		wctx, cancel = r.phase(ctx)
+	} else if r.cfg.Duration > 0 {
 		wctx, cancel = context.WithTimeout(ctx, r.cfg.Duration)
 	}
 	defer cancel()
+	// The calls end with the phase, but for delete's: a DeleteItem cut
+	// short by the phase's end may still be applied by the server after
+	// the put-back that follows it, leaving the item deleted for the next
+	// workload. Its calls run to their answer (or the whole run's end),
+	// so the put-back is sent after the server has answered the delete.
+	callCtx := wctx
+	if workload == WorkloadDelete {
+		callCtx = ctx
+	}
 	for i := range stats {
 		cs := new(clientStats)
 		stats[i] = cs
@@ -913,7 +928,7 @@ func (r *Runner) runWorkload(ctx context.Context, workload string) Result {
 					o, key = opPut, restore
 				}
 				t0 := time.Now()
-				n, err := w.do(wctx, o, key, other)
+				n, err := w.do(callCtx, o, key, other)
 				lat := time.Since(t0)
 				if o == opDelete {
 					restore = key

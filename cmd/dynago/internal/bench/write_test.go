@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -353,5 +355,111 @@ func TestEndpoints(t *testing.T) {
 		if counts[WorkloadGet] == nil || counts[WorkloadPut][0]["BatchWriteItem"] != 0 || counts[WorkloadGet][0]["BatchWriteItem"] == 0 {
 			t.Errorf("%s: preload calls %v", mode, counts)
 		}
+	}
+}
+
+// lateDeletes is a transport that plays a server which applies a
+// DeleteItem after its client gave up on it: the first DeleteItem waits
+// until the test has ended the phase; if its caller's context is done by
+// then, it is answered with that error and sent to the server only after
+// the next PutItem, as a request already on its way may land.
+type lateDeletes struct {
+	base       http.RoundTripper
+	inFlight   chan struct{} // closed when the first DeleteItem arrives
+	phaseEnded chan struct{} // closed by the test once the phase is over
+
+	mu      sync.Mutex
+	first   bool
+	held    *http.Request
+	heldErr error
+}
+
+func (l *lateDeletes) RoundTrip(req *http.Request) (*http.Response, error) {
+	switch strings.TrimPrefix(req.Header.Get("X-Amz-Target"), targetPrefix) {
+	case "DeleteItem":
+		l.mu.Lock()
+		first := !l.first
+		l.first = true
+		l.mu.Unlock()
+		if !first {
+			return l.base.RoundTrip(req)
+		}
+		close(l.inFlight)
+		<-l.phaseEnded
+		if err := req.Context().Err(); err != nil {
+			body, rerr := io.ReadAll(req.Body)
+			if rerr != nil {
+				return nil, rerr
+			}
+			late := req.Clone(context.Background())
+			late.Body = io.NopCloser(bytes.NewReader(body))
+			late.ContentLength = int64(len(body))
+			l.mu.Lock()
+			l.held = late
+			l.mu.Unlock()
+			return nil, err
+		}
+		return l.base.RoundTrip(req)
+	case "PutItem":
+		resp, err := l.base.RoundTrip(req)
+		l.mu.Lock()
+		late := l.held
+		l.held = nil
+		l.mu.Unlock()
+		if late != nil {
+			lresp, lerr := l.base.RoundTrip(late)
+			if lerr == nil {
+				io.Copy(io.Discard, lresp.Body)
+				lresp.Body.Close()
+			}
+			l.heldErr = lerr
+		}
+		return resp, err
+	}
+	return l.base.RoundTrip(req)
+}
+
+// TestDeletePutBackAfterPhaseEnd ends a delete phase while a DeleteItem
+// is in flight, through a transport that sends a delete its caller gave
+// up on after the next put: the put-back must come after the delete's
+// answer, so that every item is there for the next workload. No timing:
+// the phase ends when the test says, with the delete in flight.
+func TestDeletePutBackAfterPhaseEnd(t *testing.T) {
+	s := testserver.Start(t)
+	for _, mode := range []string{ModeSDK, ModeRaw} {
+		t.Run(mode, func(t *testing.T) {
+			cfg := Config{Endpoints: []string{s.URL}, Mode: mode, Clients: 1, Duration: time.Hour, ItemSize: 100, Keys: 20,
+				Workloads: []string{WorkloadDelete}, Table: "late-" + mode, Keep: true, Errors: io.Discard, Progress: io.Discard}
+			r, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			tr := &lateDeletes{base: r.hc.Transport, inFlight: make(chan struct{}), phaseEnded: make(chan struct{})}
+			r.hc.Transport = tr
+			endPhase := make(chan context.CancelFunc, 1)
+			r.phase = func(ctx context.Context) (context.Context, context.CancelFunc) {
+				c, cancel := context.WithCancel(ctx)
+				endPhase <- cancel
+				return c, cancel
+			}
+			done := make(chan error, 1)
+			go func() {
+				_, err := r.Run(context.Background())
+				done <- err
+			}()
+			<-tr.inFlight
+			(<-endPhase)()
+			close(tr.phaseEnded)
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if tr.heldErr != nil {
+				t.Fatal(tr.heldErr)
+			}
+			if items := scanAll(t, s.Client, cfg.Table); len(items) != cfg.Keys {
+				t.Errorf("%d items after the phase, want the %d preloaded: a delete landed after its put-back", len(items), cfg.Keys)
+			}
+		})
 	}
 }
