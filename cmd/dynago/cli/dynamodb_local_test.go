@@ -465,3 +465,74 @@ func streamsAs(url, key, region string) *dynamodbstreams.Client {
 		Credentials: credentials.NewStaticCredentialsProvider(key, "secret", ""),
 	})
 }
+
+// TestJavaLaunchServes checks that the command of DynamoDB Local's
+// container image, the java arguments before its own flags, starts the
+// server as those flags alone do. The commands are those AWS's DynamoDB
+// Local guide gives for its image ("-jar DynamoDBLocal.jar -sharedDb
+// -dbPath ./data" in its docker compose example,
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DynamoDBLocal.DownloadingAndRunning.html)
+// and the JVM options its users add (-Xmx256m, -Djava.library.path).
+func TestJavaLaunchServes(t *testing.T) {
+	for _, tc := range []struct {
+		args string
+		rest string // the flags serve gets; "-" when not DynamoDB Local's java command line
+	}{
+		{"-jar DynamoDBLocal.jar -sharedDb -dbPath ./data", "-sharedDb -dbPath ./data"},
+		{"-jar DynamoDBLocal.jar -inMemory", "-inMemory"},
+		{"-jar DynamoDBLocal.jar", ""},
+		{"-Xmx256m -jar DynamoDBLocal.jar -inMemory -sharedDb", "-inMemory -sharedDb"},
+		{"-Djava.library.path=./DynamoDBLocal_lib -jar ./DynamoDBLocal.jar -port 8001", "-port 8001"},
+		{"-jar other.jar -inMemory", "-"},
+		{"-jar", "-"},
+		{"-inMemory -jar DynamoDBLocal.jar", "-"},
+		{"-sharedDb", "-"},
+	} {
+		rest, ok := javaLaunch(strings.Fields(tc.args))
+		got := strings.Join(rest, " ")
+		if !ok {
+			got = "-"
+		}
+		if got != tc.rest {
+			t.Errorf("javaLaunch(%q) = %q; want %q", tc.args, got, tc.rest)
+		}
+	}
+	env := &Env{Stdout: io.Discard, Stderr: io.Discard}
+	v, rest, ok := findVerb(env, strings.Fields("-Xmx256m -jar DynamoDBLocal.jar -sharedDb -port 8001"))
+	if !ok || v.name != "serve" || strings.Join(rest, " ") != "-sharedDb -port 8001" {
+		t.Errorf("findVerb of a java command line: %q %q %v; want serve with -sharedDb -port 8001", v.name, rest, ok)
+	}
+}
+
+// TestServeDefaultsFromEnvironment checks that DYNAGO_HOST and
+// DYNAGO_DATA_DIR give --host and --data-dir their defaults (the
+// container image sets them), that flags still win, and that -dbPath is
+// not refused as naming another directory than a default.
+func TestServeDefaultsFromEnvironment(t *testing.T) {
+	for _, tc := range []struct {
+		host, dataDir string // the environment
+		args          []string
+		wantHost      string
+		wantDataDir   string
+	}{
+		{"", "", nil, "127.0.0.1", "./dynago-data"},
+		{"0.0.0.0", "/data", nil, "0.0.0.0", "/data"},
+		{"0.0.0.0", "/data", []string{"--host", "127.0.0.1", "--data-dir", "d"}, "127.0.0.1", "d"},
+		{"0.0.0.0", "/data", []string{"-sharedDb", "-dbPath", "./data"}, "0.0.0.0", "./data"},
+	} {
+		t.Setenv("DYNAGO_HOST", tc.host)
+		t.Setenv("DYNAGO_DATA_DIR", tc.dataDir)
+		var c serveConfig
+		fs := serveFlags(&Env{Stdout: io.Discard, Stderr: io.Discard}, &c)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if err := c.resolveLocal(fs); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if c.host != tc.wantHost || c.dataDir != tc.wantDataDir {
+			t.Errorf("DYNAGO_HOST=%q DYNAGO_DATA_DIR=%q %v: host %q, data dir %q; want %q, %q",
+				tc.host, tc.dataDir, tc.args, c.host, c.dataDir, tc.wantHost, tc.wantDataDir)
+		}
+	}
+}
