@@ -61,7 +61,12 @@ func TestContainerImage(t *testing.T) {
 	dir := t.TempDir()
 	archive := filepath.Join(dir, "dynago-image.tar")
 	const tag = "dynago:test"
-	build := exec.Command("../../scripts/build-image", "--out", archive, "--tag", tag, "--no-load")
+	// With an engine the script loads the image into it, as for users.
+	args := []string{"--out", archive, "--tag", tag}
+	if engine == "" {
+		args = append(args, "--no-load")
+	}
+	build := exec.Command("../../scripts/build-image", args...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("scripts/build-image: %v\n%s", err, out)
 	}
@@ -153,9 +158,6 @@ func TestContainerImage(t *testing.T) {
 	var start func(t *testing.T, args []string) *imageProcess
 	if engine != "" {
 		t.Logf("running the image in %s", engine)
-		if out, err := exec.Command(engine, "load", "-i", archive).CombinedOutput(); err != nil {
-			t.Fatalf("%s load: %v\n%s", engine, err, out)
-		}
 		t.Cleanup(func() { exec.Command(engine, "rmi", tag).Run() })
 		start = func(t *testing.T, args []string) *imageProcess { return startInEngine(t, engine, tag, args) }
 	} else {
