@@ -155,14 +155,33 @@ func TestContainerImage(t *testing.T) {
 		}
 	})
 
+	// A verb in place of the command: "docker run IMAGE version". An
+	// engine that answers but cannot run a container here (one refused
+	// the resource limits it sets) leaves the chrooted run.
+	var version []byte
+	if engine != "" {
+		t.Cleanup(func() { exec.Command(engine, "rmi", tag).Run() })
+		var err error
+		version, err = exec.Command(engine, "run", "--rm", tag, "version").CombinedOutput()
+		if err != nil {
+			t.Logf("%s answers but does not run the image here (%v: %s): running its entry point chrooted instead", engine, err, bytes.TrimSpace(version))
+			engine = ""
+			if os.Geteuid() != 0 {
+				mustRun("the container engine does not run containers, and running the image's entry point chrooted needs root")
+			}
+		}
+	}
 	var start func(t *testing.T, args []string) *imageProcess
 	if engine != "" {
 		t.Logf("running the image in %s", engine)
-		t.Cleanup(func() { exec.Command(engine, "rmi", tag).Run() })
 		start = func(t *testing.T, args []string) *imageProcess { return startInEngine(t, engine, tag, args) }
 	} else {
-		t.Logf("no container engine answers: running the image's entry point chrooted into its root file system")
+		t.Logf("running the image's entry point chrooted into its root file system")
 		start = func(t *testing.T, args []string) *imageProcess { return startChrooted(t, rootfs, cfg, args) }
+		version = runChrooted(t, rootfs, cfg, "version")
+	}
+	if !bytes.HasPrefix(version, []byte("dynago ")) || !bytes.Contains(version, []byte("linux/")) {
+		t.Errorf("the image run with the command \"version\" printed %q; want dynago's version line", version)
 	}
 
 	for i, tc := range []struct {
@@ -202,6 +221,17 @@ func TestContainerImage(t *testing.T) {
 				if got := logField(p.Log(), field); got != want {
 					t.Errorf("the log's %s=%q; want %q\n%s", field, got, want, p.Log())
 				}
+			}
+			if tc.dataDir == "" {
+				// In memory: that the API answers, with one call (the
+				// AWS CLI takes seconds to start on a busy machine).
+				var list struct{ TableNames []string }
+				awsImage(t, p.url, &list, "list-tables")
+				if list.TableNames == nil || len(list.TableNames) != 0 {
+					t.Errorf("list-tables: %q; want []", list.TableNames)
+				}
+				p.stop(t)
+				return
 			}
 			table := fmt.Sprintf("Music%d", i)
 			item := `{"Artist":{"S":"No One You Know"},"Song":{"S":"Call Me Today"},"Year":{"N":"2015"}}`
@@ -488,6 +518,34 @@ func (p *imageProcess) waitServing(t *testing.T, addr <-chan string, done <-chan
 	}
 }
 
+// chrooted returns the command running the image's entry point with args
+// as an engine would: chrooted into rootfs, as the image's User, in its
+// WorkingDir, with exactly its Env.
+func chrooted(t *testing.T, rootfs string, cfg imageConfig, args ...string) *exec.Cmd {
+	t.Helper()
+	argv := append(slices.Clone(cfg.Entrypoint), args...)
+	uid, gid := parseUser(t, cfg.User)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = cfg.Env
+	cmd.Dir = cfg.WorkingDir
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Chroot:     rootfs,
+		Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}},
+	}
+	return cmd
+}
+
+// runChrooted runs the image's entry point with args to its end and
+// returns what it printed.
+func runChrooted(t *testing.T, rootfs string, cfg imageConfig, args ...string) []byte {
+	t.Helper()
+	out, err := chrooted(t, rootfs, cfg, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%q chrooted: %v\n%s", args, err, out)
+	}
+	return out
+}
+
 // startChrooted runs the image's entry point as an engine would: its
 // Entrypoint with args (or its Cmd when args is nil) and a free port,
 // chrooted into rootfs, as the image's User, in its WorkingDir, with
@@ -497,21 +555,14 @@ func startChrooted(t *testing.T, rootfs string, cfg imageConfig, args []string) 
 	if args == nil {
 		args = cfg.Cmd
 	}
-	argv := append(append(slices.Clone(cfg.Entrypoint), args...), "--port", "0")
-	uid, gid := parseUser(t, cfg.User)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = cfg.Env
-	cmd.Dir = cfg.WorkingDir
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Chroot:     rootfs,
-		Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}},
-	}
+	args = append(slices.Clone(args), "--port", "0")
+	cmd := chrooted(t, rootfs, cfg, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("%q chrooted: %v", argv, err)
+		t.Fatalf("%q chrooted: %v", args, err)
 	}
 	p := &imageProcess{rootfs: rootfs}
 	addr, done := p.follow(stderr)
@@ -551,7 +602,11 @@ func startInEngine(t *testing.T, engine, image string, args []string) *imageProc
 	run := append([]string{"run", "-d", "-p", "127.0.0.1::8000", image}, args...)
 	out, err := exec.Command(engine, run...).Output()
 	if err != nil {
-		t.Fatalf("%s %q: %v", engine, run, err)
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("%s %q: %v\n%s", engine, run, err, stderr)
 	}
 	id := strings.TrimSpace(string(out))
 	t.Cleanup(func() { exec.Command(engine, "rm", "-f", id).Run() })
