@@ -133,7 +133,8 @@ func bareServe(env *Env, args []string) bool {
 
 // findVerb returns the verb args name and the arguments left for it:
 // args[0] when it is a verb, "version" for --version, and serve for
-// DynamoDB Local's way of starting.
+// DynamoDB Local's way of starting (its flags alone, or after its jar's
+// java options).
 func findVerb(env *Env, args []string) (verb, []string, bool) {
 	switch args[0] {
 	case "--version", "-version":
@@ -143,8 +144,12 @@ func findVerb(env *Env, args []string) (verb, []string, bool) {
 	if v, ok := verbs[args[0]]; ok {
 		return v, args[1:], true
 	}
+	bare := verb{name: "serve", run: func(env *Env, args []string) error { return runServeArgs(env, args, true) }}
+	if rest, ok := javaLaunch(args); ok {
+		return bare, rest, true
+	}
 	if bareServe(env, args) {
-		return verb{name: "serve", run: func(env *Env, args []string) error { return runServeArgs(env, args, true) }}, args, true
+		return bare, args, true
 	}
 	return verb{}, nil, false
 }
@@ -197,4 +202,28 @@ func warnDynamoDBLocalFiles(stderr io.Writer, log *slog.Logger, dir string) {
 		"its own format in the same directory, beside them. To move a table over, serve these files with "+
 		"DynamoDB Local and copy it through the API: dynago dump TABLE --dir DIR --endpoint-url <DynamoDB Local's URL>, "+
 		"create the table here, then dynago load TABLE --dir DIR.\n", abs, strings.Join(found, ", "))
+}
+
+// javaLaunch reports whether args start as the java command line of
+// DynamoDB Local's jar does after "java": JVM options (-Xmx256m,
+// -Djava.library.path=./DynamoDBLocal_lib), then "-jar DynamoDBLocal.jar",
+// as the commands of DynamoDB Local's container image are written
+// ("-jar DynamoDBLocal.jar -sharedDb -dbPath ./data" in AWS's docker
+// compose example). It returns the arguments after the jar, DynamoDB
+// Local's own flags, which dynago then serves with.
+func javaLaunch(args []string) ([]string, bool) {
+	for i, a := range args {
+		switch {
+		case a == "-jar":
+			if i+1 < len(args) && (args[i+1] == "DynamoDBLocal.jar" || strings.HasSuffix(args[i+1], "/DynamoDBLocal.jar")) {
+				return args[i+2:], true
+			}
+			return nil, false
+		case strings.HasPrefix(a, "-X") || strings.HasPrefix(a, "-D"):
+			// A JVM option: heap size, system property.
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }

@@ -43,7 +43,18 @@ func (p *localProcess) Log() string {
 	return p.log.String()
 }
 
-var servingRE = regexp.MustCompile(`addr=http://([0-9.:]+)`)
+var servingRE = regexp.MustCompile(`addr=http://([0-9.:]+|\[::\]:[0-9]+)`)
+
+// loopbackAddr turns the address a server logs into one a client on this
+// machine dials: a server on every address (0.0.0.0, logged as [::]) is
+// reached on 127.0.0.1.
+func loopbackAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && (host == "::" || host == "0.0.0.0") {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
+}
 
 // startLocal runs dynago with args in dir and waits until it listens.
 func startLocal(t *testing.T, dir string, args ...string) *localProcess {
@@ -116,7 +127,7 @@ func startBinary(t *testing.T, bin, dir string, args ...string) *localProcess {
 	})
 	select {
 	case a := <-addr:
-		p.url = "http://" + a
+		p.url = "http://" + loopbackAddr(a)
 	case <-done:
 		t.Fatalf("dynago %v exited early:\n%s", args, p.Log())
 	case <-time.After(time.Minute):
@@ -511,6 +522,146 @@ func TestDynamoDBLocalFilesAreNamed(t *testing.T) {
 			plain := "dynago: " + dir + " holds DynamoDB Local's database files (" + strings.Join(tc.found, ", ") + "). dynago does not read them"
 			if !strings.Contains(log, plain) || !strings.Contains(log, "keeps in its own format in the same directory") {
 				t.Errorf("no plain words on stderr saying %q:\n%s", plain, log)
+			}
+		})
+	}
+}
+
+// TestJavaLaunchServes checks that the command of DynamoDB Local's
+// container image, the java arguments before its own flags, starts the
+// server as those flags alone do. The commands are those AWS's DynamoDB
+// Local guide gives for its image ("-jar DynamoDBLocal.jar -sharedDb
+// -dbPath ./data" in its docker compose example,
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DynamoDBLocal.DownloadingAndRunning.html)
+// and the JVM options its users add (-Xmx256m, -Djava.library.path).
+func TestJavaLaunchServes(t *testing.T) {
+	for _, tc := range []struct {
+		args string
+		rest string // the flags serve gets; "-" when not DynamoDB Local's java command line
+	}{
+		{"-jar DynamoDBLocal.jar -sharedDb -dbPath ./data", "-sharedDb -dbPath ./data"},
+		{"-jar DynamoDBLocal.jar -inMemory", "-inMemory"},
+		{"-jar DynamoDBLocal.jar", ""},
+		{"-Xmx256m -jar DynamoDBLocal.jar -inMemory -sharedDb", "-inMemory -sharedDb"},
+		{"-Djava.library.path=./DynamoDBLocal_lib -jar ./DynamoDBLocal.jar -port 8001", "-port 8001"},
+		{"-jar other.jar -inMemory", "-"},
+		{"-jar", "-"},
+		{"-inMemory -jar DynamoDBLocal.jar", "-"},
+		{"-sharedDb", "-"},
+	} {
+		rest, ok := javaLaunch(strings.Fields(tc.args))
+		got := strings.Join(rest, " ")
+		if !ok {
+			got = "-"
+		}
+		if got != tc.rest {
+			t.Errorf("javaLaunch(%q) = %q; want %q", tc.args, got, tc.rest)
+		}
+	}
+	env := &Env{Stdout: io.Discard, Stderr: io.Discard}
+	v, rest, ok := findVerb(env, strings.Fields("-Xmx256m -jar DynamoDBLocal.jar -sharedDb -port 8001"))
+	if !ok || v.name != "serve" || strings.Join(rest, " ") != "-sharedDb -port 8001" {
+		t.Errorf("findVerb of a java command line: %q %q %v; want serve with -sharedDb -port 8001", v.name, rest, ok)
+	}
+}
+
+// TestServeDefaultsFromEnvironment checks that DYNAGO_HOST and
+// DYNAGO_DATA_DIR give --host and --data-dir their defaults (the
+// container image sets them), that flags still win, and that -dbPath is
+// not refused as naming another directory than a default.
+func TestServeDefaultsFromEnvironment(t *testing.T) {
+	for _, tc := range []struct {
+		host, dataDir string // the environment
+		args          []string
+		wantHost      string
+		wantDataDir   string
+	}{
+		{"", "", nil, "127.0.0.1", "./dynago-data"},
+		{"0.0.0.0", "/data", nil, "0.0.0.0", "/data"},
+		{"0.0.0.0", "/data", []string{"--host", "127.0.0.1", "--data-dir", "d"}, "127.0.0.1", "d"},
+		{"0.0.0.0", "/data", []string{"-sharedDb", "-dbPath", "./data"}, "0.0.0.0", "./data"},
+	} {
+		t.Setenv("DYNAGO_HOST", tc.host)
+		t.Setenv("DYNAGO_DATA_DIR", tc.dataDir)
+		var c serveConfig
+		fs := serveFlags(&Env{Stdout: io.Discard, Stderr: io.Discard}, &c)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if err := c.resolveLocal(fs); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if c.host != tc.wantHost || c.dataDir != tc.wantDataDir {
+			t.Errorf("DYNAGO_HOST=%q DYNAGO_DATA_DIR=%q %v: host %q, data dir %q; want %q, %q",
+				tc.host, tc.dataDir, tc.args, c.host, c.dataDir, tc.wantHost, tc.wantDataDir)
+		}
+	}
+}
+
+// TestDynamoDBLocalImageCommandLines starts dynago with the command lines
+// of DynamoDB Local's container image, java options and jar included
+// (AWS's DynamoDB Local guide runs its image with "-jar DynamoDBLocal.jar
+// -sharedDb -dbPath ./data" in its docker compose example,
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DynamoDBLocal.DownloadingAndRunning.html),
+// with and without the environment dynago's image sets (DYNAGO_HOST,
+// DYNAGO_DATA_DIR), and drives each through the SDK: where it listens,
+// where its data goes, and a table created, an item put and read back.
+func TestDynamoDBLocalImageCommandLines(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		image     bool // with DYNAGO_HOST=0.0.0.0 and DYNAGO_DATA_DIR=volume, as in the image
+		args      string
+		everyAddr bool   // listening on every address, not only loopback
+		dataIn    string // the folder under the test's directory the data must land in; "" in memory
+	}{
+		{name: "the jar and its flags", image: true, args: "-jar DynamoDBLocal.jar -sharedDb", everyAddr: true, dataIn: "volume"},
+		{name: "java options, the jar and -dbPath", image: true, args: "-Xmx256m -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar -sharedDb -dbPath ./data", everyAddr: true, dataIn: "data"},
+		{name: "the jar and -inMemory", image: true, args: "-jar DynamoDBLocal.jar -inMemory -sharedDb", everyAddr: true},
+		{name: "without the image's environment", args: "-jar DynamoDBLocal.jar -inMemory -sharedDb"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			host, dataDir := "", ""
+			if tc.image {
+				host, dataDir = "0.0.0.0", filepath.Join(dir, "volume")
+			}
+			t.Setenv("DYNAGO_HOST", host)
+			t.Setenv("DYNAGO_DATA_DIR", dataDir)
+			p := startLocal(t, dir, append(strings.Fields(tc.args), "-port", "0")...)
+			m := servingRE.FindStringSubmatch(p.Log())
+			if m == nil {
+				t.Fatalf("no address in the log:\n%s", p.Log())
+			}
+			if every := loopbackAddr(m[1]) != m[1]; every != tc.everyAddr {
+				t.Errorf("listening on %s; want every address %v", m[1], tc.everyAddr)
+			}
+			c := testserver.NewClient(p.url)
+			ctx := context.Background()
+			if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+				TableName:            aws.String("Music"),
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("Artist"), AttributeType: types.ScalarAttributeTypeS}},
+				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("Artist"), KeyType: types.KeyTypeHash}},
+				BillingMode:          types.BillingModePayPerRequest,
+			}); err != nil {
+				t.Fatalf("CreateTable: %v\n%s", err, p.Log())
+			}
+			item := map[string]types.AttributeValue{"Artist": &types.AttributeValueMemberS{Value: "No One You Know"}}
+			if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Music"), Item: item}); err != nil {
+				t.Fatalf("PutItem: %v", err)
+			}
+			got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Music"), Key: item})
+			if err != nil || got.Item["Artist"] == nil || got.Item["Artist"].(*types.AttributeValueMemberS).Value != "No One You Know" {
+				t.Fatalf("GetItem: %v, %v", got, err)
+			}
+			if tc.dataIn == "" {
+				if !strings.Contains(p.Log(), `data="in memory"`) {
+					t.Errorf("the log does not say the data is in memory:\n%s", p.Log())
+				}
+				return
+			}
+			entries, err := os.ReadDir(filepath.Join(dir, tc.dataIn))
+			if err != nil || len(entries) == 0 {
+				t.Errorf("%s holds %d files, %v; want the data there\n%s", tc.dataIn, len(entries), err, p.Log())
 			}
 		})
 	}

@@ -46,10 +46,12 @@ DynamoDB Local's command line works as it is, with or without "serve":
   dynago -sharedDb -dbPath ./data -port 8000
 
 (-port, -inMemory, -dbPath, -sharedDb, -cors, -delayTransientStatuses,
--optimizeDbBeforeStartup, -disableTelemetry, -help). As in DynamoDB Local,
-each access key and region then has its own tables unless -sharedDb is
-given (--namespace account-region); dynago's own default is one set of
-tables for every client (--namespace shared).
+-optimizeDbBeforeStartup, -disableTelemetry, -help), also after the java
+arguments of DynamoDB Local's container image ("dynago -jar
+DynamoDBLocal.jar -sharedDb": JVM options and the jar are ignored). As in
+DynamoDB Local, each access key and region then has its own tables unless
+-sharedDb is given (--namespace account-region); dynago's own default is
+one set of tables for every client (--namespace shared).
 
 The same endpoint serves DynamoDB Streams (ListStreams, DescribeStream,
 GetShardIterator, GetRecords):
@@ -177,13 +179,27 @@ func runServeArgs(env *Env, args []string, bare bool) error {
 	return serve(env, c, nil)
 }
 
+// envDefault is the environment variable name's value when it is set and
+// not empty, else def: the defaults of --host and --data-dir, which the
+// container image sets so that DynamoDB Local's flags alone, given in
+// place of the image's command, still serve on every address and keep
+// the data in the image's volume.
+func envDefault(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
 // serveFlags declares serve's flags on a new flag set writing into c:
 // dynago's own and DynamoDB Local's (dynamodb_local.go).
 func serveFlags(env *Env, c *serveConfig) *flagSet {
 	fs := newFlagSet(env, "serve", serveSynopsis)
-	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on; use 0.0.0.0 to accept connections from other machines")
+	fs.StringVar(&c.host, "host", envDefault("DYNAGO_HOST", "127.0.0.1"), "address to listen on; use 0.0.0.0 to accept connections from other machines.\n"+
+		"Default: $DYNAGO_HOST when set (the container image sets 0.0.0.0)")
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on (0 picks a free port and logs it)")
-	fs.StringVar(&c.dataDir, "data-dir", "./dynago-data", "directory holding the data; created if missing, and locked so only one server uses it")
+	fs.StringVar(&c.dataDir, "data-dir", envDefault("DYNAGO_DATA_DIR", "./dynago-data"), "directory holding the data; created if missing, and locked so only one server uses it.\n"+
+		"Default: $DYNAGO_DATA_DIR when set (the container image sets /data)")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep all data in memory and write nothing to disk (for tests); everything is lost on exit")
 	fs.StringVar(&c.store, "store", "", "keep the data in a PostgreSQL database instead of --data-dir, given as a\n"+
 		"postgres://user:password@host:port/database URL (libpq's key=value form works\n"+
