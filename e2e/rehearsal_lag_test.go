@@ -230,6 +230,10 @@ func TestGSILag(t *testing.T) {
 				}
 			},
 			"x", []string{"a:1"}, []string{"a:2", "b:2"}, []string{"a:2", "b:2"}},
+		// A completed transaction's changes "start propagating to GSIs"
+		// and the propagation "occurs gradually" (developer guide,
+		// "Amazon DynamoDB Transactions: How it works",
+		// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html).
 		{"TransactWriteItems' items lag too", []item{lagItem("", "a", "x", "1")},
 			func(t *testing.T, pk string) {
 				_, err := c.TransactWriteItems(bg(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
@@ -373,9 +377,9 @@ func scanV(t *testing.T, c local.API, table, pk string, consistent bool) string 
 // item's previous version (no item, for a new one; the item, for a
 // deleted one), and shows the write once the clock passes the window;
 // ConsistentRead and TransactGetItems always show it (AWS's read
-// consistency, cited at the top of this file; TransactGetItems is
-// serializable with writes: developer guide, "Amazon DynamoDB
-// Transactions: How it works", isolation levels,
+// consistency, cited at the top of this file; TransactGetItems "provides
+// a consistent view of the data": developer guide, "Amazon DynamoDB
+// Transactions: How it works", TransactWriteItems API,
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html).
 func TestStaleReads(t *testing.T) {
 	const window = time.Second
