@@ -192,7 +192,7 @@ func (o *lagOverlay) prune(now time.Time) {
 	}
 	clear(o.keys[len(kept):])
 	o.keys = kept
-	if over := len(o.keys) - maxLagKeys*3/4; len(o.keys) > maxLagKeys && over > 0 {
+	if over := len(o.keys) - maxLagKeys*3/4; len(o.keys) >= maxLagKeys && over > 0 {
 		byLast := slices.Clone(o.keys)
 		sort.Slice(byLast, func(i, j int) bool {
 			a, b := o.hist[byLast[i]].pending, o.hist[byLast[j]].pending
