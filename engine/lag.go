@@ -459,7 +459,9 @@ func (db *DB) lagOn() *lagOverlay {
 	if o := db.lag.Load(); o != nil {
 		return o
 	}
-	db.lag.CompareAndSwap(nil, newLagOverlay(db.opts.Now, db.lagSeed))
+	if db.lag.CompareAndSwap(nil, newLagOverlay(db.opts.Now, db.lagSeed)) {
+		db.log.Info("eventual consistency on for tables tagged "+TagGSILag+" or "+TagStaleReads, "consistency_seed", int64(db.lagSeed))
+	}
 	return db.lag.Load()
 }
 
