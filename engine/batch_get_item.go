@@ -164,7 +164,7 @@ func (db *DB) batchGetItem(in *dynamo.BatchGetItemInput) (*dynamo.BatchGetItemOu
 		name := p.t.meta.Name
 		items := []attr.Item{}
 		units := 0.0
-		pre := db.prefetcher(p.t, p.keys)
+		pre := db.prefetcher(p.t, p.keys, p.ka.ConsistentRead)
 		for i, k := range p.keys {
 			if respBytes >= maxBatchGetResponse {
 				u := out.UnprocessedKeys[name]
@@ -392,6 +392,9 @@ type batchPrefetch struct {
 	t    *table
 	keys []itemKey
 	mg   storage.MultiGetter
+	// lag is the overlay an eventually consistent read sees earlier
+	// versions in, nil for a consistent one or while it is off.
+	lag *lagOverlay
 	// from is the index of vals[0]; vals and found hold a chunk.
 	from  int
 	vals  [][]byte
@@ -400,16 +403,28 @@ type batchPrefetch struct {
 
 const prefetchKeys = 10
 
-func (db *DB) prefetcher(t *table, keys []itemKey) *batchPrefetch {
+func (db *DB) prefetcher(t *table, keys []itemKey, consistent bool) *batchPrefetch {
 	p := &batchPrefetch{db: db, t: t, keys: keys}
 	p.mg, _ = db.store.(storage.MultiGetter)
+	if !consistent {
+		p.lag = db.lag.Load()
+	}
 	return p
 }
 
 // read returns the item at keys[i] (nil if none) and its size.
 func (p *batchPrefetch) read(i int, k itemKey) (attr.Item, int, error) {
+	if p.lag != nil {
+		if val, found, ok := p.lag.lookup(k.row); ok {
+			p.db.noteStaleRead(keyspace{p.t, p.t.primary})
+			if !found {
+				return nil, 0, nil
+			}
+			return p.parse(val)
+		}
+	}
 	if p.mg == nil {
-		return p.db.readItem(p.t, k)
+		return p.db.readItem(p.t, k, true)
 	}
 	if i < p.from || i >= p.from+len(p.vals) {
 		end := min(i+prefetchKeys, len(p.keys))
@@ -427,11 +442,17 @@ func (p *batchPrefetch) read(i int, k itemKey) (attr.Item, int, error) {
 	if !p.found[j] {
 		return nil, 0, nil
 	}
-	s, err := parseRow(p.vals[j])
+	val := p.vals[j]
+	p.vals[j] = nil // the answer keeps what it needs
+	return p.parse(val)
+}
+
+// parse decodes a row of the table read.
+func (p *batchPrefetch) parse(val []byte) (attr.Item, int, error) {
+	s, err := parseRow(val)
 	if err != nil {
 		return nil, 0, fmt.Errorf("table %q: %w", p.t.meta.Name, err)
 	}
-	p.vals[j] = nil // the answer keeps what it needs
 	it, err := s.Item()
 	if err != nil {
 		return nil, 0, fmt.Errorf("table %q: %w", p.t.meta.Name, err)

@@ -152,10 +152,13 @@ type table struct {
 	// resource-based policies, by the key of meta.Policies; nil when the
 	// table has no policy (engine/policy.go).
 	denies map[string][]denyRule
+	// lag is what the table's dynago:gsi-lag and dynago:stale-reads
+	// tags set, nil without them (engine/lag.go).
+	lag *tableLag
 }
 
 func newTable(m tableMeta) *table {
-	t := &table{meta: m, statsKey: metaStatsKey(m.ID)}
+	t := &table{meta: m, statsKey: metaStatsKey(m.ID), lag: parseTableLag(m.Tags)}
 	types := map[string]attr.Type{}
 	for _, d := range m.AttributeDefinitions {
 		types[d.AttributeName] = attr.ParseType(d.AttributeType)

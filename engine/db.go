@@ -80,6 +80,12 @@ type DB struct {
 	undo undoClock
 	// pruneNow asks the undo log pruner to run (engine/pitr.go).
 	pruneNow chan struct{}
+	// lag is the overlay that makes GSIs lag and eventually consistent
+	// reads stale (engine/lag.go), nil while neither is on: a read's
+	// only cost then is loading it. lagSeed seeds its draws.
+	lag     atomic.Pointer[lagOverlay]
+	lagSeed uint64
+
 	// restoreHook, when set (tests), runs before each chunk of a
 	// restore; false stops the restore there.
 	restoreHook func(id uint64) bool
@@ -123,6 +129,14 @@ func Open(opts Options) (*DB, error) {
 	if err := db.loadStreams(); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("load streams: %w", err)
+	}
+	db.lagSeed = uint64(opts.ConsistencySeed)
+	if opts.ConsistencySeed == 0 {
+		db.lagSeed = uint64(time.Now().UnixNano())
+	}
+	if opts.GSILag > 0 || opts.StaleReads > 0 {
+		db.lag.Store(newLagOverlay(opts.Now, db.lagSeed))
+		db.log.Info("eventual consistency on", "gsi_lag", opts.GSILag, "stale_reads", opts.StaleReads, "consistency_seed", int64(db.lagSeed))
 	}
 	db.startBackfills()
 	if err := db.startBackups(); err != nil {

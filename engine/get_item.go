@@ -12,7 +12,8 @@ import (
 
 // GetItem reads one item by its key. Reads take no lock: they see the last
 // committed version of the item, which makes every read strongly
-// consistent; ConsistentRead changes only the bill.
+// consistent; ConsistentRead changes only the bill, unless stale reads
+// are on (Options.StaleReads, engine/lag.go).
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html
 func (db *DB) GetItem(in *dynamo.GetItemInput) (*dynamo.GetItemOutput, error) {
@@ -66,9 +67,9 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 	var size int
 	switch {
 	case proj == nil && in.AttributesToGet == nil && in.EncodedItem:
-		out.EncodedItem, size, err = db.readItemEncoded(t, k, in.EncodedBuffer)
+		out.EncodedItem, size, err = db.readItemEncoded(t, k, in.ConsistentRead, in.EncodedBuffer)
 	case proj == nil && in.AttributesToGet == nil:
-		out.Item, size, err = db.readItem(t, k)
+		out.Item, size, err = db.readItem(t, k, in.ConsistentRead)
 	default:
 		// Only the attributes the projection reads are decoded.
 		var names []string
@@ -79,7 +80,7 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 			names = slices.Sorted(slices.Values(in.AttributesToGet))
 		}
 		var it attr.Item
-		it, size, err = db.readItemAttributes(t, k, names)
+		it, size, err = db.readItemAttributes(t, k, in.ConsistentRead, names)
 		out.Item = shape(it, proj, in.AttributesToGet)
 	}
 	if err != nil {
@@ -89,13 +90,14 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 	return out, nil
 }
 
-// readItem returns the item at k (nil if none) and its size.
+// readItem returns the item at k (nil if none) and its size, as a read
+// consistent or not sees it (DB.viewRow).
 // The item is decoded straight from Pebble's buffer: attr.DecodeItem copies
 // what it keeps.
-func (db *DB) readItem(t *table, k itemKey) (attr.Item, int, error) {
+func (db *DB) readItem(t *table, k itemKey, consistent bool) (attr.Item, int, error) {
 	var it attr.Item
 	var size int
-	_, err := db.store.View(k.row, func(raw []byte) error {
+	_, err := db.viewRow(t, k.row, consistent, func(raw []byte) error {
 		s, err := parseRow(raw)
 		if err != nil {
 			return err
@@ -113,10 +115,10 @@ func (db *DB) readItem(t *table, k itemKey) (attr.Item, int, error) {
 // readItemEncoded is readItem giving the item in its stored encoding, nil
 // if none: checked as attr.DecodeItem checks it, and copied, not decoded,
 // into buf if it has room.
-func (db *DB) readItemEncoded(t *table, k itemKey, buf []byte) ([]byte, int, error) {
+func (db *DB) readItemEncoded(t *table, k itemKey, consistent bool, buf []byte) ([]byte, int, error) {
 	r := encodedReads.Get().(*encodedRead)
 	r.b = buf[:0]
-	found, err := db.store.View(k.row, r.view)
+	found, err := db.viewRow(t, k.row, consistent, r.view)
 	b, size := r.b, r.size
 	*r = encodedRead{view: r.view}
 	encodedReads.Put(r)
@@ -159,10 +161,10 @@ func (r *encodedRead) read(raw []byte) error {
 // readItemAttributes is readItem decoding only the top-level attributes
 // names lists (sorted, without duplicates): the item holds those it has,
 // and is empty, not nil, when found without any of them.
-func (db *DB) readItemAttributes(t *table, k itemKey, names []string) (attr.Item, int, error) {
+func (db *DB) readItemAttributes(t *table, k itemKey, consistent bool, names []string) (attr.Item, int, error) {
 	var it attr.Item
 	var size int
-	_, err := db.store.View(k.row, func(raw []byte) error {
+	_, err := db.viewRow(t, k.row, consistent, func(raw []byte) error {
 		s, err := parseRow(raw)
 		if err != nil {
 			return err

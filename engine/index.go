@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
-	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/vector"
 )
 
@@ -395,8 +395,10 @@ func (t *table) projects(ix *index, name string) bool {
 // type (or is empty) is refused, and the caller commits nothing. For an
 // index being backfilled, an item the backfill has not passed yet is
 // recorded as touched and its old entry's presence is read, not assumed
-// (see index_backfill.go).
-func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedItem, next attr.Item) error {
+// (see index_backfill.go). With gsiLag, each GSI entry changed is staged
+// in wb to lag (engine/lag.go).
+func (db *DB) maintainIndexes(wb *writeBatch, t *table, k itemKey, old *storedItem, next attr.Item, gsiLag time.Duration) error {
+	b := wb.Batch
 	// The caller holds k's lock. Use the catalog as it is now, not as
 	// the request found it: an index created since then is being
 	// backfilled, and the backfill takes this lock before it indexes
@@ -443,6 +445,7 @@ func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedI
 			}
 		}
 		oldExists, oldSize := oldKey != nil, 0
+		var oldRaw []byte // the old entry as stored, when read
 		if oldExists && check {
 			raw, found, err := db.store.Get(oldKey, nil)
 			if err != nil {
@@ -450,6 +453,7 @@ func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedI
 			}
 			b.Expect(oldKey, raw, found)
 			oldExists = found
+			oldRaw = raw
 			if found {
 				s, err := parseRow(raw)
 				if err != nil {
@@ -466,11 +470,22 @@ func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedI
 			}
 		}
 		newSize := 0
+		var newRow []byte
 		if newKey != nil {
 			newSize = attr.ItemSize(newProj)
-			if err := b.Set(newKey, appendRow(nil, newProj, newSize)); err != nil {
+			newRow = appendRow(nil, newProj, newSize)
+			if err := b.Set(newKey, newRow); err != nil {
 				return err
 			}
+		}
+		if gsiLag > 0 && ix.meta.Global && !ix.meta.Backfilling {
+			if oldExists && oldRaw == nil {
+				oldRaw = appendRow(nil, oldProj, oldSize)
+			}
+			if !oldExists {
+				oldKey = nil
+			}
+			wb.stageLagEntry(oldKey, oldRaw, newKey, newRow, gsiLag)
 		}
 		var dc int64
 		if newKey != nil {

@@ -20,6 +20,9 @@ import (
 type unitMeter struct {
 	readHalves  atomic.Uint64
 	writeHalves atomic.Uint64
+	// staleReads counts the eventually consistent reads that showed an
+	// earlier version of a row (engine/lag.go).
+	staleReads atomic.Uint64
 }
 
 func (m *unitMeter) add(units float64, write bool) {
@@ -80,6 +83,10 @@ func (db *DB) bill(t *table, tableUnits float64, perIndex map[string]float64, wr
 type UnitCounts struct {
 	ReadUnits  float64
 	WriteUnits float64
+	// StaleReads are the reads (GetItem, a BatchGetItem key, a Query or
+	// Scan page) that showed an earlier version of an item or GSI entry
+	// while GSIs lag or reads are stale (Options.GSILag, StaleReads).
+	StaleReads uint64
 }
 
 // TableMeters are the units billed to a table since the DB opened: the
@@ -100,12 +107,16 @@ type Meters struct {
 	TransactionsCanceled uint64 // TransactionCanceledException answers
 	ConflictRetries      uint64 // writes run again after a conflict on a shared store
 	BackfillItems        uint64 // items written into indexes by backfills
+	// GSILagHiddenEntries are the GSI entries whose latest change reads
+	// do not see yet (Options.GSILag).
+	GSILagHiddenEntries int
 }
 
 func (m *unitMeter) counts() UnitCounts {
 	return UnitCounts{
 		ReadUnits:  float64(m.readHalves.Load()) / 2,
 		WriteUnits: float64(m.writeHalves.Load()) / 2,
+		StaleReads: m.staleReads.Load(),
 	}
 }
 
@@ -118,6 +129,9 @@ func (db *DB) Meters() Meters {
 		TransactionsCanceled: db.meters.txCanceled.Load(),
 		ConflictRetries:      db.meters.conflictRetries.Load(),
 		BackfillItems:        db.meters.backfillItems.Load(),
+	}
+	if o := db.lag.Load(); o != nil {
+		out.GSILagHiddenEntries = o.hiddenGSIEntries()
 	}
 	db.meters.tables.Range(func(k, v any) bool {
 		tm := v.(*tableMeter)

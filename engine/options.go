@@ -86,6 +86,27 @@ type Options struct {
 	// The default, 0, makes every table and index ACTIVE at once.
 	TransientDelay time.Duration
 
+	// GSILag makes global secondary indexes lag their table, as
+	// DynamoDB's do: an entry a write changes shows to a Query or Scan
+	// of the index only after a delay drawn uniformly between 0 and
+	// twice GSILag; until then the index shows what it showed before
+	// the write. Local secondary indexes never lag. The default, 0, is
+	// no lag. A table's dynago:gsi-lag tag replaces it for that table
+	// (engine/lag.go).
+	GSILag time.Duration
+	// StaleReads lets an eventually consistent GetItem, BatchGetItem,
+	// Query or Scan of a table return an item's previous version (or
+	// no item, for a new one; or a deleted item) for a delay drawn
+	// uniformly below StaleReads after the write. Strongly consistent
+	// reads (ConsistentRead) and TransactGetItems always see every
+	// acknowledged write. The default, 0, is never stale. A table's
+	// dynago:stale-reads tag replaces it for that table.
+	StaleReads time.Duration
+	// ConsistencySeed seeds the delays GSILag and StaleReads draw, so
+	// that the same calls, on the same clock (Now), see the same
+	// staleness. 0 picks a seed from the time, logged at Open.
+	ConsistencySeed int64
+
 	// ParseCaches keep parsed expressions and PartiQL statements for the
 	// requests that send the same texts again. The default is caches of
 	// the DB's own (NewParseCaches(0)); several DBs may share them.

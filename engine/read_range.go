@@ -53,6 +53,10 @@ type rangeRead struct {
 	// table's partitions, which are billed one by one
 	// (engine/scan_capacity.go); nil bills the page's bytes at once.
 	bill *partitionBill
+	// lag, for an eventually consistent read while GSIs lag or reads
+	// are stale, holds the rows in the range that show an earlier
+	// version (engine/lag.go); nil reads the store as it is.
+	lag *lagRead
 }
 
 // rangeResult is what a page read.
@@ -73,7 +77,7 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 	var res rangeResult
 	var it storage.Iter
 	var err error
-	if s, ok := db.store.(storage.AtMostIterStore); ok && r.limit > 0 {
+	if s, ok := db.store.(storage.AtMostIterStore); ok && r.limit > 0 && r.lag == nil {
 		// The page stops at r.limit rows: a store that can read just
 		// those does (PostgreSQL: one round trip, no transaction).
 		it, err = s.NewIterAtMost(r.lower, r.upper, r.limit)
@@ -82,6 +86,11 @@ func (db *DB) readRange(t *table, r rangeRead) (rangeResult, error) {
 	}
 	if err != nil {
 		return res, err
+	}
+	if r.lag != nil {
+		// Rows the overlay hides may leave fewer than r.limit in the
+		// store's first r.limit: the iterator above reads on.
+		it = newLagIter(it, r.lag)
 	}
 	defer it.Close()
 	var lazy *attr.Encoded // the current item, for filterEncoded
@@ -297,9 +306,15 @@ func checkSelect(sel, index string, attributesToGet []string, projectionExpr str
 // r.fetch while the page is read).
 func (db *DB) readPage(ks keyspace, r rangeRead, capacityMode string, consistent bool, fetchUnits *float64) (*dynamo.ScanOutput, error) {
 	r.lastNames = ks.ix.rowKeyNames
+	if o := db.lag.Load(); o != nil {
+		r.lag = db.lagForRange(o, ks, consistent, r.lower, r.upper)
+	}
 	res, err := db.readRange(ks.t, r)
 	if err != nil {
 		return nil, err
+	}
+	if r.lag != nil && r.lag.used {
+		db.noteStaleRead(ks)
 	}
 	units := readUnits(res.bytes, consistent)
 	if r.bill != nil {

@@ -718,7 +718,7 @@ func (db *DB) repeatedTransact(in *dynamo.TransactWriteItemsInput, acts []*txAct
 	units := map[string]float64{}
 	tables := map[string]*table{}
 	for _, a := range acts {
-		_, size, err := db.readItem(a.t, a.k)
+		_, size, err := db.readItem(a.t, a.k, true)
 		if err != nil {
 			return nil, err
 		}

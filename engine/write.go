@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
@@ -61,6 +62,10 @@ type writeBatch struct {
 	counters []tableCounters
 	// countersBuf backs counters for a batch of one or two tables.
 	countersBuf [2]tableCounters
+	// lag holds the row keys the batch's writes change that reads see
+	// late (GSI lag, stale reads), recorded once it commits
+	// (engine/lag.go).
+	lag []lagChange
 }
 
 // tableCounters is what a batch adds to one table's counters.
@@ -120,6 +125,10 @@ func (wb *writeBatch) Commit() error {
 		return err
 	}
 	wb.db.meters.streamRecordsWritten.Add(uint64(len(wb.tickets)))
+	if len(wb.lag) > 0 {
+		wb.db.lagOn().record(wb.lag)
+		wb.lag = nil
+	}
 	return nil
 }
 
@@ -304,11 +313,20 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 	var countDelta int64
 	newSize := 0
 	var newBody []byte // next's attr encoding, inside its row value
+	// The GSI lag and stale-read window of this write (engine/lag.go);
+	// a restore's or an import's table is read by nobody yet.
+	var gsiLag, staleWindow time.Duration
+	if !b.solo {
+		gsiLag, staleWindow = db.lagSpans(t)
+	}
 	if next == nil {
 		if err := b.Delete(k.row); err != nil {
 			return 0, err
 		}
 		countDelta = -1
+		if staleWindow > 0 {
+			b.stageLagRow(k, old, nil, staleWindow)
+		}
 	} else {
 		newSize = attr.ItemSize(next)
 		// The row is encoded in a pooled buffer: the batch copies it,
@@ -324,6 +342,9 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 		if err := b.Set(k.row, row); err != nil {
 			return 0, err
 		}
+		if staleWindow > 0 {
+			b.stageLagRow(k, old, row, staleWindow)
+		}
 		if !old.found {
 			countDelta = 1
 		}
@@ -331,7 +352,7 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 	if !old.found && next == nil {
 		countDelta = 0
 	}
-	if err := db.maintainIndexes(b.Batch, t, k, old, next); err != nil {
+	if err := db.maintainIndexes(b, t, k, old, next, gsiLag); err != nil {
 		return 0, err
 	}
 	if err := db.stageStreamRecord(b, t, k, old, newBody, newSize, w); err != nil {

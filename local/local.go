@@ -28,6 +28,7 @@ package local
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -169,4 +170,17 @@ func (db *DB) Client(optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 // StreamsClient returns a DynamoDB Streams client for the database.
 func (db *DB) StreamsClient(optFns ...func(*dynamodbstreams.Options)) *dynamodbstreams.Client {
 	return dynamodbstreams.NewFromConfig(db.Config(), optFns...)
+}
+
+// WithEventualConsistency makes the database behave as DynamoDB does
+// between replicas: global secondary indexes lag their table by a delay
+// drawn between 0 and twice gsiLag, and eventually consistent reads of a
+// table may return an item's previous version for a delay drawn below
+// staleReads after each write; seed makes the draws repeat (0: one from
+// the clock). See engine.Options.GSILag, StaleReads and ConsistencySeed,
+// and docs/REHEARSAL.md.
+func WithEventualConsistency(gsiLag, staleReads time.Duration, seed int64) Option {
+	return func(s *settings) {
+		s.engine.GSILag, s.engine.StaleReads, s.engine.ConsistencySeed = gsiLag, staleReads, seed
+	}
 }

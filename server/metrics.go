@@ -171,7 +171,11 @@ var (
 		"1 while a global secondary index is being backfilled, 0 once it is active.", []string{"table", "index"}, nil)
 	descIndexItems = prometheus.NewDesc("dynago_index_items",
 		"Items in a secondary index, as DescribeTable's index ItemCount.", []string{"table", "index"}, nil)
-	descTables = prometheus.NewDesc("dynago_tables", "Tables.", nil, nil)
+	descTables     = prometheus.NewDesc("dynago_tables", "Tables.", nil, nil)
+	descStaleReads = prometheus.NewDesc("dynago_stale_reads_total",
+		"Eventually consistent reads (a GetItem, a BatchGetItem key, a Query or Scan page) that showed an earlier version of an item or GSI entry under --stale-reads or --gsi-lag, by table and index (index=\"\" for the table itself).", []string{"table", "index"}, nil)
+	descGSILagHidden = prometheus.NewDesc("dynago_gsi_lag_hidden_entries",
+		"GSI entries whose latest change Query and Scan do not see yet (--gsi-lag).", nil, nil)
 
 	engineCounters = []struct {
 		desc *prometheus.Desc
@@ -210,8 +214,10 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 		value   float64
 	}{}
 	tables := 0
+	hidden := 0
 	for _, db := range c.dbs() {
 		m := db.Meters()
+		hidden += m.GSILagHiddenEntries
 		for i, ec := range engineCounters {
 			counters[i] += ec.get(m)
 		}
@@ -219,11 +225,13 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 			u := units[key{tm.Table, ""}]
 			u.ReadUnits += tm.Units.ReadUnits
 			u.WriteUnits += tm.Units.WriteUnits
+			u.StaleReads += tm.Units.StaleReads
 			units[key{tm.Table, ""}] = u
 			for name, iu := range tm.Indexes {
 				u := units[key{tm.Table, name}]
 				u.ReadUnits += iu.ReadUnits
 				u.WriteUnits += iu.WriteUnits
+				u.StaleReads += iu.StaleReads
 				units[key{tm.Table, name}] = u
 			}
 		}
@@ -253,7 +261,11 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	for k, u := range units {
 		ch <- prometheus.MustNewConstMetric(descReadUnits, prometheus.CounterValue, u.ReadUnits, k.table, k.index)
 		ch <- prometheus.MustNewConstMetric(descWriteUnits, prometheus.CounterValue, u.WriteUnits, k.table, k.index)
+		if u.StaleReads > 0 {
+			ch <- prometheus.MustNewConstMetric(descStaleReads, prometheus.CounterValue, float64(u.StaleReads), k.table, k.index)
+		}
 	}
+	ch <- prometheus.MustNewConstMetric(descGSILagHidden, prometheus.GaugeValue, float64(hidden))
 	for t, n := range items {
 		ch <- prometheus.MustNewConstMetric(descItems, prometheus.GaugeValue, n, t)
 		ch <- prometheus.MustNewConstMetric(descBytes, prometheus.GaugeValue, bytes[t], t)

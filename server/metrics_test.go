@@ -154,6 +154,61 @@ func TestMetricsIndexBackfillingFollowsPhase(t *testing.T) {
 	}
 }
 
+// dynago_gsi_lag_hidden_entries counts the GSI entries reads do not see
+// yet, and dynago_stale_reads_total the reads that showed an earlier
+// version, by table and index (docs/REHEARSAL.md, docs/METRICS.md).
+func TestMetricsGSILagAndStaleReads(t *testing.T) {
+	var now atomic.Int64
+	now.Store(time.Date(2026, 12, 7, 7, 8, 9, 0, time.UTC).UnixNano())
+	db, err := engine.Open(engine.Options{InMemory: true, GSILag: time.Second, StaleReads: time.Second, ConsistencySeed: 1,
+		Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := NewMetrics(func() []*engine.DB { return []*engine.DB{db} })
+	if _, err := db.CreateTable(&dynamo.CreateTableInput{
+		TableName:   "lagm",
+		BillingMode: dynamo.BillingModePayPerRequest,
+		AttributeDefinitions: []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"},
+			{AttributeName: "g", AttributeType: "S"}},
+		KeySchema: []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
+		GlobalSecondaryIndexes: []dynamo.GlobalSecondaryIndex{{IndexName: "byg",
+			KeySchema:  []dynamo.KeySchemaElement{{AttributeName: "g", KeyType: dynamo.KeyTypeHash}},
+			Projection: dynamo.Projection{ProjectionType: dynamo.ProjectionKeysOnly}}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if v := scrape(t, m, `dynago_gsi_lag_hidden_entries`); v != 0 {
+		t.Errorf("hidden entries before any write: %v, want 0", v)
+	}
+	for _, pk := range []string{"a", "b"} {
+		if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "lagm", Item: attr.Item{"pk": attr.S(pk), "g": attr.S("x")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := scrape(t, m, `dynago_gsi_lag_hidden_entries`); v != 2 {
+		t.Errorf("hidden entries after two writes: %v, want 2", v)
+	}
+	if _, err := db.GetItem(&dynamo.GetItemInput{TableName: "lagm", Key: attr.Item{"pk": attr.S("a")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Query(&dynamo.QueryInput{TableName: "lagm", IndexName: "byg", KeyConditionExpression: "g = :g",
+		ExpressionAttributeValues: attr.Item{":g": attr.S("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if v := scrape(t, m, `dynago_stale_reads_total{index="",table="lagm"}`); v != 1 {
+		t.Errorf("stale reads of the table: %v, want 1", v)
+	}
+	if v := scrape(t, m, `dynago_stale_reads_total{index="byg",table="lagm"}`); v != 1 {
+		t.Errorf("stale reads of the GSI: %v, want 1", v)
+	}
+	now.Add(int64(2 * time.Second))
+	if v := scrape(t, m, `dynago_gsi_lag_hidden_entries`); v != 0 {
+		t.Errorf("hidden entries once the lag passed: %v, want 0", v)
+	}
+}
+
 // BenchmarkMetricsObserve is the cost metrics add to each request.
 func BenchmarkMetricsObserve(b *testing.B) {
 	m := NewMetrics(func() []*engine.DB { return nil })

@@ -150,6 +150,8 @@ type serveConfig struct {
 	// obs holds metrics, log format, profiling, console, signatures and
 	// TLS (serve_observe.go).
 	obs observeConfig
+	// lag holds GSI lag and stale reads (serve_lag.go).
+	lag lagConfig
 }
 
 // Defaults of serve's limits on clients.
@@ -295,6 +297,7 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 		"(pages on localhost and loopback IPs, any port); a list replaces it")
 	localFlags(fs, c)
 	observeFlags(fs, &c.obs)
+	lagFlags(fs, &c.lag)
 	return fs
 }
 
@@ -316,6 +319,7 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 		MeterIndexWrites: c.obs.metrics != "off",
 		Exchange:         serveExchange(c, log),
 	}
+	c.lag.apply(&o)
 	// The engine reads 0 as its default and a negative value as off; the
 	// flag documents 0 as off too.
 	if c.ttlSweepInterval <= 0 {
@@ -345,6 +349,9 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	}
 	if c.transientDelay < 0 {
 		return fmt.Errorf("--transient-delay: %v is negative", c.transientDelay)
+	}
+	if err := c.lag.check(); err != nil {
+		return err
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
