@@ -82,6 +82,10 @@ type conn[C any] struct {
 	// once the database is closed, calls go through the SDK's path and
 	// fail with ErrClosed as they do there.
 	closed *atomic.Bool
+	// viaSDK, when set, reports whether calls must go through the SDK's
+	// path for now: while the database has a fault plan, whose faults
+	// are injected by the HTTP handler.
+	viaSDK func() bool
 	// service is the SDK's ServiceID, named by the errors'
 	// smithy.OperationError.
 	service string
@@ -89,7 +93,9 @@ type conn[C any] struct {
 	apiError func(*dynamo.Error) error
 }
 
-func (c *conn[C]) isClosed() bool { return c.closed != nil && c.closed.Load() }
+func (c *conn[C]) isClosed() bool {
+	return c.closed != nil && c.closed.Load() || c.viaSDK != nil && c.viaSDK()
+}
 
 // call is the envelope of every direct operation around its own steps:
 // convert reads the operation's input in (an empty one for nil) into the
@@ -130,6 +136,7 @@ func (db *DB) Direct() *Direct {
 	d := NewDirect(db.engine, db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }))
 	d.limit = db.jsonLimit()
 	d.closed = &db.transport.closed
+	d.viaSDK = db.handler.FaultsOn
 	return d
 }
 

@@ -59,6 +59,7 @@ import (
 
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/faults"
 	"github.com/dynago/dynago/server/internal/protocol"
 	"github.com/dynago/dynago/server/sigv4"
 )
@@ -131,6 +132,10 @@ type Config struct {
 	// its credentials, answering DynamoDB's errors otherwise
 	// (server/sigv4). nil: any signature, or none, is accepted.
 	Auth *sigv4.Verifier
+	// FaultSleep, when set, is how a Latency fault of the fault plan
+	// (SetFaults) waits: tests give one that records the delay instead
+	// of taking it. nil: a timer, ended early by the request's context.
+	FaultSleep func(ctx context.Context, d time.Duration) error
 }
 
 // Server is an http.Handler answering DynamoDB API requests.
@@ -158,6 +163,10 @@ type Server struct {
 	// lastThrottleLog is when a throttled request was last logged, in
 	// Unix nanoseconds, so that a flood logs once every few seconds.
 	lastThrottleLog atomic.Int64
+	// faults is the fault plan's injector (faults.go); nil, the
+	// default, injects nothing.
+	faults     atomic.Pointer[faults.Injector]
+	faultSleep func(context.Context, time.Duration) error
 }
 
 // opFunc runs one operation: it decodes body, calls the engine, and appends
@@ -177,6 +186,9 @@ type inflight struct {
 	body []byte
 	// db is the database the request reads and writes.
 	db *engine.DB
+	// op is the operation's name (X-Amz-Target's part after the '.'),
+	// and reqID the request's x-amzn-RequestId.
+	op, reqID string
 	// rawHash, with Auth on and a compressed body, hashes the body as it
 	// arrives: what the signature covers (readBody).
 	rawHash hash.Hash
@@ -229,6 +241,10 @@ func New(db *engine.DB, cfg Config) *Server {
 		metrics:      cfg.Metrics,
 		auth:         cfg.Auth,
 		debug:        cfg.Logger.Enabled(context.Background(), slog.LevelDebug),
+		faultSleep:   cfg.FaultSleep,
+	}
+	if s.faultSleep == nil {
+		s.faultSleep = sleepFor
 	}
 	if cfg.Metrics != nil {
 		cfg.Metrics.budget.Store(s.budget)
@@ -390,6 +406,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	admin := strings.HasPrefix(r.URL.Path, adminPrefix)
+	if r.URL.Path == faultsPath {
+		s.serveFaults(w, r)
+		return
+	}
 	if !admin {
 		// CORS is for the DynamoDB API; dynago's own requests refuse
 		// cross-origin browsers instead (below).
@@ -432,7 +452,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
 		return
 	}
-	c := &inflight{r: r, w: w, db: s.db, src: s.budget.join(sourceOf(r.RemoteAddr))}
+	c := &inflight{r: r, w: w, db: s.db, reqID: reqID, src: s.budget.join(sourceOf(r.RemoteAddr))}
 	var ans *answer
 	var opName string
 	if s.observing() && !admin {
@@ -441,7 +461,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w, c.w, c.note = ans, ans, &c.noted
 	}
 	defer func() {
-		if p := recover(); p != nil {
+		p := recover()
+		if p != nil && p != http.ErrAbortHandler {
 			s.log.Error("panic serving request", "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			s.writeError(w, r, dynamo.InternalServerError())
 		}
@@ -449,6 +470,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.budget.leave(c.src)
 		if ans != nil {
 			s.finish(ans, opName, reqID, c.note, start)
+		}
+		if p == http.ErrAbortHandler {
+			// A dropped connection (writeFault): the connection is cut
+			// without an answer.
+			panic(p)
 		}
 	}()
 
@@ -474,9 +500,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	target := r.Header.Get("X-Amz-Target")
 	op, ok := s.route(target)
+	if ok {
+		c.op = target[strings.IndexByte(target, '.')+1:]
+	}
 	if ok && ans != nil {
 		// Only names the server serves become metric labels.
-		opName = target[strings.IndexByte(target, '.')+1:]
+		opName = c.op
 	}
 	if !ok {
 		s.writeError(w, r, unknownOperation(target))
@@ -717,6 +746,9 @@ func (s *Server) bodyFailed(w http.ResponseWriter, c *inflight, err error, reqID
 // writeFailure answers an operation's error: DynamoDB's error when it is
 // one, else a logged InternalServerError (HTTP 500).
 func (s *Server) writeFailure(w http.ResponseWriter, r *http.Request, err error, logAttrs ...any) {
+	if s.writeFault(w, r, err) {
+		return
+	}
 	var e *dynamo.Error
 	if errors.As(err, &e) {
 		s.writeError(w, r, e)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -147,6 +148,10 @@ type serveConfig struct {
 	// obs holds metrics, log format, profiling, console, signatures and
 	// TLS (serve_observe.go).
 	obs observeConfig
+	// faults holds the fault plan's flags (serve_faults.go), and
+	// faultFlagsSet the names of those given.
+	faults        faultConfig
+	faultFlagsSet map[string]bool
 }
 
 // Defaults of serve's limits on clients.
@@ -173,6 +178,8 @@ func runServeArgs(env *Env, args []string, bare bool) error {
 		fmt.Fprintln(env.Stderr, err)
 		return errUsage
 	}
+	c.faultFlagsSet = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.faultFlagsSet[f.Name] = true })
 	return serve(env, c, nil)
 }
 
@@ -278,6 +285,7 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 		"(pages on localhost and loopback IPs, any port); a list replaces it")
 	localFlags(fs, c)
 	observeFlags(fs, &c.obs)
+	faultFlags(fs, &c.faults)
 	return fs
 }
 
@@ -322,6 +330,10 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	cors, err := server.ParseCORS(c.cors)
 	if err != nil {
 		return fmt.Errorf("--cors: %w", err)
+	}
+	faultPlan, err := c.faults.buildPlan(c.faultFlagsSet)
+	if err != nil {
+		return err
 	}
 	if c.streamShardDuration <= 0 {
 		return fmt.Errorf("--stream-shard-duration: %v is not a positive duration", c.streamShardDuration)
@@ -429,6 +441,15 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		Metrics:                 metrics,
 		Auth:                    auth,
 	})
+	if faultPlan != nil {
+		if err := api.SetFaults(faultPlan); err != nil {
+			tcp.Close()
+			closeData()
+			return err
+		}
+		log.Warn("injecting faults on purpose (--fault-plan or --fault-rate): requests will fail, lag or be cut off as the plan says",
+			"rules", len(faultPlan.Rules), "seed", faultPlan.Seed)
+	}
 	handler, stopFront := frontHandler(env.Ctx, api, metrics, c.obs)
 	defer stopFront()
 	if metrics != nil && c.obs.metrics != "on" {
