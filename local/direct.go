@@ -43,6 +43,9 @@ import (
 // and DescribeEndpoints when the SDK client has no base endpoint to
 // answer with.
 //
+// While the database has a fault plan (WithFaults), every request goes
+// through the SDK's client, as the faults are the HTTP handler's.
+//
 // What differs from a *dynamodb.Client: the direct path does not retry
 // (a throttled request fails at once, as with aws.NopRetryer) and ignores
 // optFns (middleware, retryer, endpoint and logging options change
@@ -102,7 +105,8 @@ func (c *conn[C]) isClosed() bool {
 // engine's request, a variable of the operation's that run shares, and
 // reports whether the direct path takes the input; run calls the engine
 // and converts its answer into the SDK's output. An input the direct
-// path does not take, and every one once the database is closed, goes to
+// path does not take, and every one once the database is closed or
+// while it has a fault plan (viaSDK), goes to
 // sdk, the SDK's operation as a method expression
 // ((*dynamodb.Client).GetItem) called on the SDK's client; a context
 // done before the engine is called fails as the SDK's does; an error of

@@ -13,14 +13,19 @@
 // DynamoDB, DynamoDBStreams_20120810.<op> is DynamoDB Streams (point the
 // streams client at the same URL).
 //
-// Besides the AWS APIs, the server answers one administrative request,
-// for tests; it is not part of any AWS API:
+// Besides the AWS APIs, the server answers two administrative requests,
+// for tests; they are not part of any AWS API:
 //
 //	POST /dynago/ttl/sweep
 //
 // deletes every item whose Time to Live has passed, now, instead of
 // waiting for the background sweeper, and answers {"Deleted": N} with the
-// number of items deleted. Requests under /dynago/ that a browser marks
+// number of items deleted.
+//
+//	GET, POST, DELETE /dynago/faults
+//
+// reads, sets and clears the fault plan (faults.go, docs/REHEARSAL.md),
+// for loopback clients only, or signed ones under Auth. Requests under /dynago/ that a browser marks
 // cross-site (Sec-Fetch-Site, or an Origin other than the Host) are
 // refused with HTTP 403, so a web page cannot trigger them.
 //

@@ -67,6 +67,21 @@ It deletes every expired item at once and answers how many it deleted.
 Browsers may not send it cross-site (a form on another web site cannot
 trigger it); curl and other non-browser clients can.
 
+Faults on purpose, off by default. To test retry loops and batch loops
+against what AWS does under pressure, the server can fail, delay or cut
+requests as a fault plan says, repeatably from a seed:
+
+  dynago serve --in-memory --fault-rate 0.05 --fault-error InternalServerError --fault-seed 42
+  dynago serve --in-memory --fault-plan plan.json
+
+and, while it runs, from loopback clients (or signed ones with --auth):
+
+  curl -X POST --data @plan.json http://127.0.0.1:8000/dynago/faults
+  curl -X DELETE http://127.0.0.1:8000/dynago/faults
+
+Each fault is DynamoDB's own answer; each is counted in /metrics
+(dynago_faults_injected_total) and logged. See docs/REHEARSAL.md.
+
 Limits against misbehaving clients. Every client gets bounded time and
 memory, so one that stalls, floods or never reads cannot starve the rest:
 
