@@ -346,12 +346,12 @@ func (s *Server) writeFault(w http.ResponseWriter, r *http.Request, err error) b
 // --auth, the request must be signed.
 func (s *Server) serveFaults(w http.ResponseWriter, r *http.Request) {
 	if err := s.crossOrigin.Check(r); err != nil {
-		s.writeErrorStatus(w, r, http.StatusForbidden, dynamo.AccessDenied("Cross-origin request refused: "+r.URL.Path+" accepts requests only from non-browser clients or its own origin"))
+		s.writeErrorStatus(w, r, http.StatusForbidden, crossOriginRefused(r.URL.Path))
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
-		s.writeError(w, r, dynamo.Serialization("Unable to read request body"))
+		s.writeError(w, r, unreadableBody())
 		return
 	}
 	if s.auth != nil {

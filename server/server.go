@@ -487,7 +487,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// dynago's own requests have no X-Amz-Target, so a browser could
 		// send them cross-site as a plain form POST; refuse those.
 		if err := s.crossOrigin.Check(r); err != nil {
-			s.writeErrorStatus(w, r, http.StatusForbidden, dynamo.AccessDenied("Cross-origin request refused: "+r.URL.Path+" accepts requests only from non-browser clients or its own origin"))
+			s.writeErrorStatus(w, r, http.StatusForbidden, crossOriginRefused(r.URL.Path))
 			return
 		}
 	}
@@ -745,8 +745,17 @@ func (s *Server) bodyFailed(w http.ResponseWriter, c *inflight, err error, reqID
 		return
 	}
 	s.log.Debug("reading request body", "request_id", reqID, "err", err)
-	s.writeError(w, r, dynamo.Serialization("Unable to read request body"))
+	s.writeError(w, r, unreadableBody())
 }
+
+// crossOriginRefused is the answer to a browser's cross-site request
+// under /dynago/.
+func crossOriginRefused(path string) *dynamo.Error {
+	return dynamo.AccessDenied("Cross-origin request refused: " + path + " accepts requests only from non-browser clients or its own origin")
+}
+
+// unreadableBody is the answer to a request whose body could not be read.
+func unreadableBody() *dynamo.Error { return dynamo.Serialization("Unable to read request body") }
 
 // writeFailure answers an operation's error: DynamoDB's error when it is
 // one, else a logged InternalServerError (HTTP 500).
