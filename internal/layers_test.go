@@ -66,6 +66,8 @@ var layers = []layerRule{
 		why: "the server reaches the engine, never storage directly"},
 	{dir: "local", never: []string{"cmd", "testserver", "internal/storage"},
 		why: "the in-process clients call the engine"},
+	{dir: "faults", onlyOurs: []string{}, tests: true,
+		why: "a fault plan and its decisions know nothing of HTTP or DynamoDB: the server and local answer them"},
 	{dir: "toolkit", onlyOurs: []string{"toolkit"},
 		why: "the toolkit works against any DynamoDB endpoint through the SDK's client"},
 	{dir: "examples", never: []string{"engine", "internal", "server", "local", "cmd"},

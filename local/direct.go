@@ -43,6 +43,9 @@ import (
 // and DescribeEndpoints when the SDK client has no base endpoint to
 // answer with.
 //
+// While the database has a fault plan (WithFaults), every request goes
+// through the SDK's client, as the faults are the HTTP handler's.
+//
 // What differs from a *dynamodb.Client: the direct path does not retry
 // (a throttled request fails at once, as with aws.NopRetryer) and ignores
 // optFns (middleware, retryer, endpoint and logging options change
@@ -82,6 +85,10 @@ type conn[C any] struct {
 	// once the database is closed, calls go through the SDK's path and
 	// fail with ErrClosed as they do there.
 	closed *atomic.Bool
+	// viaSDK, when set, reports whether calls must go through the SDK's
+	// path for now: while the database has a fault plan, whose faults
+	// are injected by the HTTP handler.
+	viaSDK func() bool
 	// service is the SDK's ServiceID, named by the errors'
 	// smithy.OperationError.
 	service string
@@ -89,14 +96,17 @@ type conn[C any] struct {
 	apiError func(*dynamo.Error) error
 }
 
-func (c *conn[C]) isClosed() bool { return c.closed != nil && c.closed.Load() }
+func (c *conn[C]) isClosed() bool {
+	return c.closed != nil && c.closed.Load() || c.viaSDK != nil && c.viaSDK()
+}
 
 // call is the envelope of every direct operation around its own steps:
 // convert reads the operation's input in (an empty one for nil) into the
 // engine's request, a variable of the operation's that run shares, and
 // reports whether the direct path takes the input; run calls the engine
 // and converts its answer into the SDK's output. An input the direct
-// path does not take, and every one once the database is closed, goes to
+// path does not take, and every one once the database is closed or
+// while it has a fault plan (viaSDK), goes to
 // sdk, the SDK's operation as a method expression
 // ((*dynamodb.Client).GetItem) called on the SDK's client; a context
 // done before the engine is called fails as the SDK's does; an error of
@@ -130,6 +140,7 @@ func (db *DB) Direct() *Direct {
 	d := NewDirect(db.engine, db.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }))
 	d.limit = db.jsonLimit()
 	d.closed = &db.transport.closed
+	d.viaSDK = db.handler.FaultsOn
 	return d
 }
 

@@ -45,6 +45,7 @@ func (db *DB) DirectStreams() *DirectStreams {
 	d := NewDirectStreams(db.engine, db.StreamsClient(func(o *dynamodbstreams.Options) { o.Retryer = aws.NopRetryer{} }))
 	d.limit = db.jsonLimit()
 	d.closed = &db.transport.closed
+	d.viaSDK = db.handler.FaultsOn
 	return d
 }
 

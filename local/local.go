@@ -36,6 +36,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/faults"
 	"github.com/dynago/dynago/server"
 )
 
@@ -70,6 +71,7 @@ type Option func(*settings)
 type settings struct {
 	engine engine.Options
 	server server.Config
+	faults *faults.Plan
 }
 
 // WithDir keeps the database in the data directory dir instead of in
@@ -93,6 +95,15 @@ func WithEngineOptions(set func(*engine.Options)) Option {
 // (request size limit, buffer budget, logger, ...).
 func WithServerConfig(set func(*server.Config)) Option {
 	return func(s *settings) { set(&s.server) }
+}
+
+// WithFaults gives the database a fault plan (package faults): its
+// clients' requests get the plan's errors, delays, unprocessed batch
+// items and dropped connections (ErrDropped) as a server's clients do
+// over the network (see docs/REHEARSAL.md). DB.SetFaults changes it
+// later. Without it, nothing is injected.
+func WithFaults(p *faults.Plan) Option {
+	return func(s *settings) { s.faults = p }
 }
 
 // DB is an open dynago database with in-process SDK clients. It is safe
@@ -122,6 +133,12 @@ func Open(opts ...Option) (*DB, error) {
 		return nil, err
 	}
 	h := server.New(e, s.server)
+	if s.faults != nil {
+		if err := h.SetFaults(s.faults); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
 	region := s.engine.Region
 	if region == "" {
 		region = Region
@@ -134,6 +151,13 @@ func (db *DB) Close() error {
 	db.transport.close()
 	return db.engine.Close()
 }
+
+// SetFaults makes p the database's fault plan, its counts from zero (nil
+// removes it), as the server's /dynago/faults endpoint does.
+func (db *DB) SetFaults(p *faults.Plan) error { return db.handler.SetFaults(p) }
+
+// Faults returns a copy of the database's fault plan, or nil.
+func (db *DB) Faults() *faults.Plan { return db.handler.Faults() }
 
 // Engine returns the engine under the database, for what the DynamoDB
 // API does not do.

@@ -78,8 +78,31 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	sr.Close = false
 
 	w := &recorder{header: make(http.Header, 8), head: sr.Method == http.MethodHead}
-	t.handler.ServeHTTP(w, sr)
+	if err := serve(t.handler, w, sr); err != nil {
+		return nil, err
+	}
 	return w.response(req), nil
+}
+
+// ErrDropped is the error of a request whose connection the server cut
+// without answering (a DropConnection fault of its fault plan): what a
+// client over TCP sees as a connection closed before the response. The
+// SDK's retryer retries it, as any error of its HTTP client.
+var ErrDropped = errors.New("local: connection closed by the server before it answered")
+
+// serve runs the handler, turning its abort (http.ErrAbortHandler, by
+// which a handler cuts its connection) into ErrDropped.
+func serve(h http.Handler, w http.ResponseWriter, r *http.Request) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p != http.ErrAbortHandler {
+				panic(p)
+			}
+			err = ErrDropped
+		}
+	}()
+	h.ServeHTTP(w, r)
+	return nil
 }
 
 // remoteAddr is the RemoteAddr the handler sees: the loopback address a

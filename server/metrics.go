@@ -24,7 +24,9 @@ import (
 //     dynago_request_duration_seconds by operation; requests throttled by
 //     the buffer budget in dynago_throttled_requests_total, and the
 //     budget's bytes in use, read at each scrape, in
-//     dynago_buffer_bytes_in_use;
+//     dynago_buffer_bytes_in_use; faults injected by the fault plan in
+//     dynago_faults_injected_total by operation, table and fault (no
+//     series at all without a plan);
 //   - read at each scrape from the engine (engine.Meters) and the catalog:
 //     units billed by table and index, items and bytes by table, indexes
 //     backfilling, stream records written and read, TTL deletions,
@@ -40,6 +42,7 @@ type Metrics struct {
 	requests  *prometheus.CounterVec
 	duration  *prometheus.HistogramVec
 	throttled prometheus.Counter
+	faults    *prometheus.CounterVec
 	// budget is the buffer budget of the server the metrics are of.
 	budget atomic.Pointer[budget]
 
@@ -72,6 +75,10 @@ func NewMetrics(dbs func() []*engine.DB) *Metrics {
 			Help: "Requests answered ThrottlingException because the server's buffers were full.",
 		}),
 	}
+	m.faults = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "dynago_faults_injected_total",
+		Help: "Faults injected on purpose by the fault plan (--fault-plan, --fault-rate, /dynago/faults), by operation, table and fault.",
+	}, []string{"operation", "table", "fault"})
 	inUse := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "dynago_buffer_bytes_in_use",
 		Help: "Bytes of request and response buffers held now, of --max-buffer-memory.",
@@ -81,7 +88,7 @@ func NewMetrics(dbs func() []*engine.DB) *Metrics {
 		}
 		return 0
 	})
-	m.reg.MustRegister(m.requests, m.duration, m.throttled, inUse, &runtimeCollector{}, &engineCollector{dbs: dbs})
+	m.reg.MustRegister(m.requests, m.duration, m.throttled, m.faults, inUse, &runtimeCollector{}, &engineCollector{dbs: dbs})
 	return m
 }
 
@@ -149,6 +156,13 @@ func (m *Metrics) observe(op, errType string, d time.Duration) {
 func (m *Metrics) throttle() {
 	if m != nil {
 		m.throttled.Inc()
+	}
+}
+
+// fault counts a fault injected by the fault plan.
+func (m *Metrics) fault(op, table, kind string) {
+	if m != nil {
+		m.faults.WithLabelValues(op, table, kind).Inc()
 	}
 }
 

@@ -19,6 +19,9 @@ func operations() map[string]opFunc {
 		"TagResource":        handleEmpty(protocol.DecodeTagResource, (*engine.DB).TagResource, protocol.EncodeTagResource),
 		"UntagResource":      handleEmpty(protocol.DecodeUntagResource, (*engine.DB).UntagResource, protocol.EncodeUntagResource),
 		"DescribeLimits": func(s *Server, c *inflight, body, dst []byte) ([]byte, error) {
+			if err := s.injectPlain(c); err != nil {
+				return dst, err
+			}
 			out, err := c.db.DescribeLimits()
 			if err != nil {
 				return dst, err
@@ -26,6 +29,9 @@ func operations() map[string]opFunc {
 			return protocol.EncodeDescribeLimits(dst, out), nil
 		},
 		"DescribeEndpoints": func(s *Server, c *inflight, body, dst []byte) ([]byte, error) {
+			if err := s.injectPlain(c); err != nil {
+				return dst, err
+			}
 			out, err := c.db.DescribeEndpoints(c.r.Host)
 			if err != nil {
 				return dst, err
@@ -160,6 +166,12 @@ func handleWith[In, Out any](
 				return dst, err
 			}
 		}
+		var restore func(any)
+		if inj := s.faults.Load(); inj != nil {
+			if restore, err = s.injectFault(c, inj, in); err != nil {
+				return dst, err
+			}
+		}
 		if err := s.take(c, responseReserve(in)); err != nil {
 			return dst, err
 		}
@@ -189,6 +201,9 @@ func handleWith[In, Out any](
 				dst = page.Abandon()
 			}
 			return dst, err
+		}
+		if restore != nil {
+			restore(out)
 		}
 		if c.note != nil && s.debug {
 			c.note.units, c.note.unitsKnown = unitsOf(out, asked)

@@ -13,14 +13,19 @@
 // DynamoDB, DynamoDBStreams_20120810.<op> is DynamoDB Streams (point the
 // streams client at the same URL).
 //
-// Besides the AWS APIs, the server answers one administrative request,
-// for tests; it is not part of any AWS API:
+// Besides the AWS APIs, the server answers two administrative requests,
+// for tests; they are not part of any AWS API:
 //
 //	POST /dynago/ttl/sweep
 //
 // deletes every item whose Time to Live has passed, now, instead of
 // waiting for the background sweeper, and answers {"Deleted": N} with the
-// number of items deleted. Requests under /dynago/ that a browser marks
+// number of items deleted.
+//
+//	GET, POST, DELETE /dynago/faults
+//
+// reads, sets and clears the fault plan (faults.go, docs/REHEARSAL.md),
+// for loopback clients only, or signed ones under Auth. Requests under /dynago/ that a browser marks
 // cross-site (Sec-Fetch-Site, or an Origin other than the Host) are
 // refused with HTTP 403, so a web page cannot trigger them.
 //
@@ -59,6 +64,7 @@ import (
 
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/engine"
+	"github.com/dynago/dynago/faults"
 	"github.com/dynago/dynago/server/internal/protocol"
 	"github.com/dynago/dynago/server/sigv4"
 )
@@ -131,6 +137,10 @@ type Config struct {
 	// its credentials, answering DynamoDB's errors otherwise
 	// (server/sigv4). nil: any signature, or none, is accepted.
 	Auth *sigv4.Verifier
+	// FaultSleep, when set, is how a Latency fault of the fault plan
+	// (SetFaults) waits: tests give one that records the delay instead
+	// of taking it. nil: a timer, ended early by the request's context.
+	FaultSleep func(ctx context.Context, d time.Duration) error
 }
 
 // Server is an http.Handler answering DynamoDB API requests.
@@ -158,6 +168,10 @@ type Server struct {
 	// lastThrottleLog is when a throttled request was last logged, in
 	// Unix nanoseconds, so that a flood logs once every few seconds.
 	lastThrottleLog atomic.Int64
+	// faults is the fault plan's injector (faults.go); nil, the
+	// default, injects nothing.
+	faults     atomic.Pointer[faults.Injector]
+	faultSleep func(context.Context, time.Duration) error
 }
 
 // opFunc runs one operation: it decodes body, calls the engine, and appends
@@ -177,6 +191,9 @@ type inflight struct {
 	body []byte
 	// db is the database the request reads and writes.
 	db *engine.DB
+	// op is the operation's name (X-Amz-Target's part after the '.'),
+	// and reqID the request's x-amzn-RequestId.
+	op, reqID string
 	// rawHash, with Auth on and a compressed body, hashes the body as it
 	// arrives: what the signature covers (readBody).
 	rawHash hash.Hash
@@ -229,6 +246,10 @@ func New(db *engine.DB, cfg Config) *Server {
 		metrics:      cfg.Metrics,
 		auth:         cfg.Auth,
 		debug:        cfg.Logger.Enabled(context.Background(), slog.LevelDebug),
+		faultSleep:   cfg.FaultSleep,
+	}
+	if s.faultSleep == nil {
+		s.faultSleep = sleepFor
 	}
 	if cfg.Metrics != nil {
 		cfg.Metrics.budget.Store(s.budget)
@@ -390,6 +411,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	admin := strings.HasPrefix(r.URL.Path, adminPrefix)
+	if r.URL.Path == faultsPath {
+		s.serveFaults(w, r)
+		return
+	}
 	if !admin {
 		// CORS is for the DynamoDB API; dynago's own requests refuse
 		// cross-origin browsers instead (below).
@@ -432,7 +457,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writePlain(w, r, http.StatusNotFound, unknownOperationXML)
 		return
 	}
-	c := &inflight{r: r, w: w, db: s.db, src: s.budget.join(sourceOf(r.RemoteAddr))}
+	c := &inflight{r: r, w: w, db: s.db, reqID: reqID, src: s.budget.join(sourceOf(r.RemoteAddr))}
 	var ans *answer
 	var opName string
 	if s.observing() && !admin {
@@ -441,7 +466,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w, c.w, c.note = ans, ans, &c.noted
 	}
 	defer func() {
-		if p := recover(); p != nil {
+		p := recover()
+		if p != nil && p != http.ErrAbortHandler {
 			s.log.Error("panic serving request", "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			s.writeError(w, r, dynamo.InternalServerError())
 		}
@@ -450,13 +476,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if ans != nil {
 			s.finish(ans, opName, reqID, c.note, start)
 		}
+		if p == http.ErrAbortHandler {
+			// A dropped connection (writeFault): the connection is cut
+			// without an answer.
+			panic(p)
+		}
 	}()
 
 	if admin {
 		// dynago's own requests have no X-Amz-Target, so a browser could
 		// send them cross-site as a plain form POST; refuse those.
 		if err := s.crossOrigin.Check(r); err != nil {
-			s.writeErrorStatus(w, r, http.StatusForbidden, dynamo.AccessDenied("Cross-origin request refused: "+r.URL.Path+" accepts requests only from non-browser clients or its own origin"))
+			s.writeErrorStatus(w, r, http.StatusForbidden, crossOriginRefused(r.URL.Path))
 			return
 		}
 	}
@@ -474,9 +505,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	target := r.Header.Get("X-Amz-Target")
 	op, ok := s.route(target)
+	if ok {
+		c.op = target[strings.IndexByte(target, '.')+1:]
+	}
 	if ok && ans != nil {
 		// Only names the server serves become metric labels.
-		opName = target[strings.IndexByte(target, '.')+1:]
+		opName = c.op
 	}
 	if !ok {
 		s.writeError(w, r, unknownOperation(target))
@@ -711,12 +745,24 @@ func (s *Server) bodyFailed(w http.ResponseWriter, c *inflight, err error, reqID
 		return
 	}
 	s.log.Debug("reading request body", "request_id", reqID, "err", err)
-	s.writeError(w, r, dynamo.Serialization("Unable to read request body"))
+	s.writeError(w, r, unreadableBody())
 }
+
+// crossOriginRefused is the answer to a browser's cross-site request
+// under /dynago/.
+func crossOriginRefused(path string) *dynamo.Error {
+	return dynamo.AccessDenied("Cross-origin request refused: " + path + " accepts requests only from non-browser clients or its own origin")
+}
+
+// unreadableBody is the answer to a request whose body could not be read.
+func unreadableBody() *dynamo.Error { return dynamo.Serialization("Unable to read request body") }
 
 // writeFailure answers an operation's error: DynamoDB's error when it is
 // one, else a logged InternalServerError (HTTP 500).
 func (s *Server) writeFailure(w http.ResponseWriter, r *http.Request, err error, logAttrs ...any) {
+	if s.writeFault(w, r, err) {
+		return
+	}
 	var e *dynamo.Error
 	if errors.As(err, &e) {
 		s.writeError(w, r, e)

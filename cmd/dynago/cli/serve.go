@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -68,6 +69,21 @@ request that is dynago's own, not part of any AWS API:
 It deletes every expired item at once and answers how many it deleted.
 Browsers may not send it cross-site (a form on another web site cannot
 trigger it); curl and other non-browser clients can.
+
+Faults on purpose, off by default. To test retry loops and batch loops
+against what AWS does under pressure, the server can fail, delay or cut
+requests as a fault plan says, repeatably from a seed:
+
+  dynago serve --in-memory --fault-rate 0.05 --fault-error InternalServerError --fault-seed 42
+  dynago serve --in-memory --fault-plan plan.json
+
+and, while it runs, from loopback clients (or signed ones with --auth):
+
+  curl -X POST --data @plan.json http://127.0.0.1:8000/dynago/faults
+  curl -X DELETE http://127.0.0.1:8000/dynago/faults
+
+Each fault is DynamoDB's own answer; each is counted in /metrics
+(dynago_faults_injected_total) and logged. See docs/REHEARSAL.md.
 
 Limits against misbehaving clients. Every client gets bounded time and
 memory, so one that stalls, floods or never reads cannot starve the rest:
@@ -152,6 +168,10 @@ type serveConfig struct {
 	obs observeConfig
 	// lag holds GSI lag and stale reads (serve_lag.go).
 	lag lagConfig
+	// faults holds the fault plan's flags (serve_faults.go), and
+	// faultFlagsSet the names of those given.
+	faults        faultConfig
+	faultFlagsSet map[string]bool
 }
 
 // Defaults of serve's limits on clients.
@@ -178,6 +198,8 @@ func runServeArgs(env *Env, args []string, bare bool) error {
 		fmt.Fprintln(env.Stderr, err)
 		return errUsage
 	}
+	c.faultFlagsSet = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.faultFlagsSet[f.Name] = true })
 	return serve(env, c, nil)
 }
 
@@ -298,6 +320,7 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 	localFlags(fs, c)
 	observeFlags(fs, &c.obs)
 	lagFlags(fs, &c.lag)
+	faultFlags(fs, &c.faults)
 	return fs
 }
 
@@ -343,6 +366,10 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 	cors, err := server.ParseCORS(c.cors)
 	if err != nil {
 		return fmt.Errorf("--cors: %w", err)
+	}
+	faultPlan, err := c.faults.buildPlan(c.faultFlagsSet)
+	if err != nil {
+		return err
 	}
 	if c.streamShardDuration <= 0 {
 		return fmt.Errorf("--stream-shard-duration: %v is not a positive duration", c.streamShardDuration)
@@ -456,6 +483,15 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		Metrics:                 metrics,
 		Auth:                    auth,
 	})
+	if faultPlan != nil {
+		if err := api.SetFaults(faultPlan); err != nil {
+			tcp.Close()
+			closeData()
+			return err
+		}
+		log.Warn("injecting faults on purpose (--fault-plan or --fault-rate): requests will fail, lag or be cut off as the plan says",
+			"rules", len(faultPlan.Rules), "seed", faultPlan.Seed)
+	}
 	handler, stopFront := frontHandler(env.Ctx, api, metrics, c.obs)
 	defer stopFront()
 	if metrics != nil && c.obs.metrics != "on" {
