@@ -152,6 +152,9 @@ type table struct {
 	// resource-based policies, by the key of meta.Policies; nil when the
 	// table has no policy (engine/policy.go).
 	denies map[string][]denyRule
+	// enforce is the table's dynago:enforce-capacity tag: 1 on, -1 off,
+	// 0 as the DB's Options.EnforceCapacity (engine/throttle.go).
+	enforce int8
 }
 
 func newTable(m tableMeta) *table {
@@ -187,6 +190,7 @@ func newTable(m tableMeta) *table {
 	}
 	t.schema = schemaOf(t)
 	t.denies = compilePolicies(m.Policies)
+	t.enforce = tagEnforcement(m.Tags)
 	return t
 }
 

@@ -74,6 +74,7 @@ func (db *DB) bill(t *table, tableUnits float64, perIndex map[string]float64, wr
 	for name, u := range perIndex {
 		m.index(name).add(u, write)
 	}
+	db.charge(t, tableUnits, perIndex, write)
 }
 
 // UnitCounts are the units billed to a table or one of its indexes.
@@ -100,6 +101,9 @@ type Meters struct {
 	TransactionsCanceled uint64 // TransactionCanceledException answers
 	ConflictRetries      uint64 // writes run again after a conflict on a shared store
 	BackfillItems        uint64 // items written into indexes by backfills
+	// Throttled counts the requests enforced capacity throttled, by
+	// table, index and reason; nil when none was.
+	Throttled map[ThrottleKey]uint64
 }
 
 func (m *unitMeter) counts() UnitCounts {
@@ -118,6 +122,7 @@ func (db *DB) Meters() Meters {
 		TransactionsCanceled: db.meters.txCanceled.Load(),
 		ConflictRetries:      db.meters.conflictRetries.Load(),
 		BackfillItems:        db.meters.backfillItems.Load(),
+		Throttled:            db.throttleCounts(),
 	}
 	db.meters.tables.Range(func(k, v any) bool {
 		tm := v.(*tableMeter)

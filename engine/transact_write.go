@@ -635,7 +635,7 @@ func (db *DB) transactWriteOutput(in *dynamo.TransactWriteItemsInput, acts []*tx
 		name := a.t.meta.Name
 		tables[name] = a.t
 		units[name] += 2 * writeUnits(max(a.old.size, a.newSize))
-		if !a.writes || (!asked && !db.opts.MeterIndexWrites) {
+		if !a.writes || (!asked && !db.opts.MeterIndexWrites && !db.enforcing(a.t)) {
 			continue
 		}
 		oldItem, err := a.old.Item()

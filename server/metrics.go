@@ -22,13 +22,15 @@ import (
 //   - per request, counted as it is answered: dynago_requests_total by
 //     operation and outcome ("ok" or the error type answered), and
 //     dynago_request_duration_seconds by operation; requests throttled by
-//     the buffer budget in dynago_throttled_requests_total, and the
-//     budget's bytes in use, read at each scrape, in
-//     dynago_buffer_bytes_in_use;
+//     the buffer budget in dynago_throttled_requests_total (reason
+//     BufferMemoryLimit, no table), and the budget's bytes in use, read at
+//     each scrape, in dynago_buffer_bytes_in_use;
 //   - read at each scrape from the engine (engine.Meters) and the catalog:
 //     units billed by table and index, items and bytes by table, indexes
 //     backfilling, stream records written and read, TTL deletions,
-//     transactions canceled, conflict retries, items backfilled;
+//     transactions canceled, conflict retries, items backfilled, requests
+//     throttled by enforced capacity (dynago_throttled_requests_total by
+//     table, index and ThrottlingReason);
 //   - the store's own figures (storage.Statter) as dynago_store_*, and Go's
 //     and the process's.
 //
@@ -36,10 +38,11 @@ import (
 // everything else is read only when scraped. With namespaces, figures by
 // table add up every namespace's table of that name.
 type Metrics struct {
-	reg       *prometheus.Registry
-	requests  *prometheus.CounterVec
-	duration  *prometheus.HistogramVec
-	throttled prometheus.Counter
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	// throttled counts the requests the buffer budget throttled.
+	throttled atomic.Uint64
 	// budget is the buffer budget of the server the metrics are of.
 	budget atomic.Pointer[budget]
 
@@ -67,10 +70,6 @@ func NewMetrics(dbs func() []*engine.DB) *Metrics {
 			Help:    "Time from a request's arrival to its answer, by operation.",
 			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"operation"}),
-		throttled: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "dynago_throttled_requests_total",
-			Help: "Requests answered ThrottlingException because the server's buffers were full.",
-		}),
 	}
 	inUse := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "dynago_buffer_bytes_in_use",
@@ -81,7 +80,7 @@ func NewMetrics(dbs func() []*engine.DB) *Metrics {
 		}
 		return 0
 	})
-	m.reg.MustRegister(m.requests, m.duration, m.throttled, inUse, &runtimeCollector{}, &engineCollector{dbs: dbs})
+	m.reg.MustRegister(m.requests, m.duration, inUse, &runtimeCollector{}, &engineCollector{dbs: dbs, buffer: &m.throttled})
 	return m
 }
 
@@ -148,7 +147,7 @@ func (m *Metrics) observe(op, errType string, d time.Duration) {
 // throttle counts a request throttled by the buffer budget.
 func (m *Metrics) throttle() {
 	if m != nil {
-		m.throttled.Inc()
+		m.throttled.Add(1)
 	}
 }
 
@@ -156,6 +155,9 @@ func (m *Metrics) throttle() {
 // scrape.
 type engineCollector struct {
 	dbs func() []*engine.DB
+	// buffer is the count of requests the buffer budget throttled,
+	// shown in the family of the ones enforced capacity throttled.
+	buffer *atomic.Uint64
 }
 
 var (
@@ -172,6 +174,13 @@ var (
 	descIndexItems = prometheus.NewDesc("dynago_index_items",
 		"Items in a secondary index, as DescribeTable's index ItemCount.", []string{"table", "index"}, nil)
 	descTables = prometheus.NewDesc("dynago_tables", "Tables.", nil, nil)
+	// descThrottled counts throttled requests: by enforced capacity
+	// (--enforce-capacity), by table, index ("" for the table) and
+	// ThrottlingReason, and by the buffer budget, reason
+	// BufferMemoryLimit with no table.
+	descThrottled = prometheus.NewDesc("dynago_throttled_requests_total",
+		"Requests throttled: by enforced capacity, by table, index and ThrottlingReason; by the server's full buffers, reason BufferMemoryLimit.",
+		[]string{"table", "index", "reason"}, nil)
 
 	engineCounters = []struct {
 		desc *prometheus.Desc
@@ -210,8 +219,12 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 		value   float64
 	}{}
 	tables := 0
+	throttled := map[engine.ThrottleKey]uint64{}
 	for _, db := range c.dbs() {
 		m := db.Meters()
+		for k, n := range m.Throttled {
+			throttled[k] += n
+		}
 		for i, ec := range engineCounters {
 			counters[i] += ec.get(m)
 		}
@@ -265,6 +278,12 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descBackfilling, prometheus.GaugeValue, v, k.table, k.index)
 	}
 	ch <- prometheus.MustNewConstMetric(descTables, prometheus.GaugeValue, float64(tables))
+	if c.buffer != nil {
+		ch <- prometheus.MustNewConstMetric(descThrottled, prometheus.CounterValue, float64(c.buffer.Load()), "", "", "BufferMemoryLimit")
+	}
+	for k, n := range throttled {
+		ch <- prometheus.MustNewConstMetric(descThrottled, prometheus.CounterValue, float64(n), k.Table, k.Index, k.Reason)
+	}
 	for i, ec := range engineCounters {
 		ch <- prometheus.MustNewConstMetric(ec.desc, prometheus.CounterValue, float64(counters[i]))
 	}

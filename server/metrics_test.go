@@ -58,7 +58,7 @@ func TestMetricsCountRequestsAndEngineFigures(t *testing.T) {
 	if v := scrape(t, m, `dynago_request_duration_seconds_count{operation="GetItem"}`); v != 3 {
 		t.Errorf("GetItem latencies observed = %v, want 3", v)
 	}
-	if v := scrape(t, m, `dynago_throttled_requests_total`); v != 1 {
+	if v := scrape(t, m, `dynago_throttled_requests_total{index="",reason="BufferMemoryLimit",table=""}`); v != 1 {
 		t.Errorf("throttled = %v, want 1", v)
 	}
 
