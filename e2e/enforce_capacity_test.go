@@ -544,3 +544,89 @@ func TestCapacityNotEnforcedByDefault(t *testing.T) {
 		t.Fatalf("tagged table: %+v", th)
 	}
 }
+
+// TestEnforcedCapacityTransactions: a transaction its tables lack the
+// capacity for is cancelled ("There is insufficient provisioned capacity
+// for the transaction to be completed"), with a reason at each throttled
+// action: ProvisionedThroughputExceeded with the table's text on a
+// provisioned table, ThrottlingError with the on-demand text on an
+// on-demand one, None at the others (API reference,
+// TransactionCanceledException, its cancellation reason codes and
+// messages). A transactional write costs twice its units, so each action
+// let through counts two units against the next; nothing is applied.
+func TestEnforcedCapacityTransactions(t *testing.T) {
+	puts := func(table string, pks ...string) *dynamodb.TransactWriteItemsInput {
+		in := &dynamodb.TransactWriteItemsInput{}
+		for _, pk := range pks {
+			in.TransactItems = append(in.TransactItems, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(table), Item: item{"pk": S(pk)}}})
+		}
+		return in
+	}
+	gets := func(table string, pks ...string) *dynamodb.TransactGetItemsInput {
+		in := &dynamodb.TransactGetItemsInput{}
+		for _, pk := range pks {
+			in.TransactItems = append(in.TransactItems, types.TransactGetItem{Get: &types.Get{TableName: aws.String(table), Key: item{"pk": S(pk)}}})
+		}
+		return in
+	}
+	provisioned := types.CancellationReason{Code: aws.String("ProvisionedThroughputExceeded"), Message: aws.String(msgTableThrottled)}
+	onDemand := types.CancellationReason{Code: aws.String("ThrottlingError"), Message: aws.String(msgOnDemandThrottled + ".")}
+	none := types.CancellationReason{Code: aws.String("None")}
+	cases := []struct {
+		name   string
+		create func(c local.API)
+		do     func(c local.API) error
+		want   []types.CancellationReason
+		codes  string
+	}{
+		{name: "TransactWriteItems, provisioned",
+			create: func(c local.API) { createProvisioned(t, c, "txs", 2, 2, 0, 0) },
+			do: func(c local.API) error {
+				_, err := c.TransactWriteItems(bg(), puts("txs", "a", "b"))
+				return err
+			},
+			want: []types.CancellationReason{none, provisioned}, codes: "[None, ProvisionedThroughputExceeded]"},
+		{name: "TransactGetItems, provisioned",
+			create: func(c local.API) { createProvisioned(t, c, "txs", 2, 2, 0, 0) },
+			do: func(c local.API) error {
+				_, err := c.TransactGetItems(bg(), gets("txs", "a", "b", "c"))
+				return err
+			},
+			want: []types.CancellationReason{none, provisioned, provisioned}, codes: "[None, ProvisionedThroughputExceeded, ProvisionedThroughputExceeded]"},
+		{name: "TransactWriteItems, on-demand maximum",
+			create: func(c local.API) {
+				if _, err := c.CreateTable(bg(), &dynamodb.CreateTableInput{
+					TableName:            aws.String("txs"),
+					BillingMode:          types.BillingModePayPerRequest,
+					AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+					KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+					OnDemandThroughput:   &types.OnDemandThroughput{MaxWriteRequestUnits: aws.Int64(2)},
+				}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			do: func(c local.API) error {
+				_, err := c.TransactWriteItems(bg(), puts("txs", "a", "b"))
+				return err
+			},
+			want: []types.CancellationReason{none, onDemand}, codes: "[None, ThrottlingError]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newCapClock()
+			_, c := startEnforced(t, clk)
+			tc.create(c)
+			err := tc.do(c)
+			var tce *types.TransactionCanceledException
+			if !errors.As(err, &tce) {
+				t.Fatalf("got %v, want TransactionCanceledException", err)
+			}
+			deepEqual(t, "message", tce.ErrorMessage(), "Transaction cancelled, please refer cancellation reasons for specific reasons "+tc.codes)
+			deepEqual(t, "reasons", tce.CancellationReasons, tc.want)
+			clk.advance(time.Hour)
+			if got := get(t, c, "txs", item{"pk": S("a")}); got != nil {
+				t.Fatalf("the cancelled transaction wrote %v", got)
+			}
+		})
+	}
+}

@@ -48,8 +48,7 @@ import (
 //     by no other key. So the number of partitions a table has (by size,
 //     10 GB each, and by throughput) changes nothing here, two hot keys
 //     never throttle each other as they might on DynamoDB before a split,
-//     and Query, Scan and transactions draw on the table's and indexes'
-//     buckets only.
+//     and Query and Scan draw on the table's and indexes' buckets only.
 //
 // A request's cost is known once it has run, so a request is let through
 // while each bucket it draws on holds capacity, and charged its exact
@@ -107,6 +106,11 @@ const (
 	// (cowinapi/developer.cowin issue 151, 2021;
 	// praetorian-inc/chariot-ui issue 684, 2024).
 	msgOnDemandThrottled = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html"
+	// msgOnDemandIndexThrottled is the same for an on-demand table's GSIs:
+	// the API reference gives it as the cancellation reason of a
+	// transaction throttled so (TransactionCanceledException, "Throttling
+	// Error"); no recording of the exception's own was found.
+	msgOnDemandIndexThrottled = "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index so please try again shortly."
 	// msgAccountLimit is RequestLimitExceeded's text in the developer
 	// guide's error list (Programming.Errors).
 	msgAccountLimit = "Throughput exceeds the current throughput limit for your account. To request a limit increase, contact AWS Support at https://aws.amazon.com/support."
@@ -377,6 +381,16 @@ func reasonList(rs []dynamo.ThrottlingReason) string {
 	return strings.Join(s, ", ")
 }
 
+// onlyIndexes reports whether every reason is an index's.
+func onlyIndexes(reasons []dynamo.ThrottlingReason) bool {
+	for _, r := range reasons {
+		if strings.HasPrefix(r.Reason, "Table") {
+			return false
+		}
+	}
+	return true
+}
+
 // throttleError is DynamoDB's error for reasons on a table of billing
 // mode mode. A provisioned table's throttles are
 // ProvisionedThroughputExceededException, worded for the GSIs when only
@@ -386,11 +400,9 @@ func reasonList(rs []dynamo.ThrottlingReason) string {
 // and the throttling reasons each carries).
 func throttleError(mode string, reasons []dynamo.ThrottlingReason) *dynamo.Error {
 	if mode != dynamo.BillingModePayPerRequest {
-		msg := msgIndexThroughputExceeded
-		for _, r := range reasons {
-			if strings.HasPrefix(r.Reason, "Table") {
-				msg = msgTableThroughputExceeded
-			}
+		msg := msgTableThroughputExceeded
+		if onlyIndexes(reasons) {
+			msg = msgIndexThroughputExceeded
 		}
 		e := dynamo.ProvisionedThroughputExceeded(msg)
 		e.ThrottlingReasons = reasons
@@ -403,13 +415,83 @@ func throttleError(mode string, reasons []dynamo.ThrottlingReason) *dynamo.Error
 		}
 	}
 	var e *dynamo.Error
-	if account {
+	switch {
+	case account:
 		e = dynamo.RequestLimitExceeded(msgAccountLimit)
-	} else {
+	case onlyIndexes(reasons):
+		e = dynamo.Throttling(msgOnDemandIndexThrottled)
+	default:
 		e = dynamo.Throttling(msgOnDemandThrottled)
 	}
 	e.ThrottlingReasons = reasons
 	return e
+}
+
+// txAdmission is one action of a transaction to admit: its table, its
+// item's row key and the least it costs.
+type txAdmission struct {
+	t     *table
+	row   []byte
+	units float64
+}
+
+// The texts of a transaction's cancellation reasons for throttling on an
+// on-demand table: its ThrottlingError reasons (API reference,
+// TransactionCanceledException, "Throttling Error"). A provisioned
+// table's ProvisionedThroughputExceeded reasons carry the texts of
+// ProvisionedThroughputExceededException.
+const (
+	msgTxOnDemandThrottled = msgOnDemandThrottled + "."
+)
+
+// admitTransaction admits a transaction's actions, writes or reads, each
+// counting against the next on its table at its least cost. When any is
+// throttled the transaction is cancelled, with a ProvisionedThroughputExceeded
+// reason (provisioned table) or a ThrottlingError reason (on-demand) at
+// each throttled action and None at the others: "There is insufficient
+// provisioned capacity for the transaction to be completed" is among the
+// causes of TransactionCanceledException, with those codes and texts (API
+// reference, TransactionCanceledException).
+func (db *DB) admitTransaction(acts []txAdmission, write bool) error {
+	var reasons []dynamo.CancellationReason
+	var pending map[string]float64
+	for i, a := range acts {
+		if !db.enforcing(a.t) {
+			continue
+		}
+		if pending == nil {
+			pending = map[string]float64{}
+		}
+		e := db.admit(a.t, admission{write: write, row: a.row, pending: pending[a.t.meta.Name]})
+		if e == nil {
+			pending[a.t.meta.Name] += a.units
+			continue
+		}
+		if reasons == nil {
+			reasons = make([]dynamo.CancellationReason, len(acts))
+			for j := range reasons {
+				reasons[j].Code = ReasonNone
+			}
+		}
+		reasons[i] = txThrottleReason(e)
+	}
+	if reasons == nil {
+		return nil
+	}
+	return dynamo.TransactionCanceled(reasons)
+}
+
+// txThrottleReason is the cancellation reason of an action throttled
+// with e.
+func txThrottleReason(e *dynamo.Error) dynamo.CancellationReason {
+	if e.Code == dynamo.CodeProvisionedThroughput {
+		return dynamo.CancellationReason{Code: "ProvisionedThroughputExceeded", Message: e.Message}
+	}
+	msg := msgTxOnDemandThrottled
+	if onlyIndexes(e.ThrottlingReasons) {
+		msg = msgOnDemandIndexThrottled
+	}
+	return dynamo.CancellationReason{Code: "ThrottlingError", Message: msg}
 }
 
 // charge draws the units a request was billed from t's buckets:

@@ -100,6 +100,14 @@ func (db *DB) transactGetItems(in *dynamo.TransactGetItemsInput, st *statementEx
 		}
 		seen[string(r.k.row)] = true
 	}
+	tx := make([]txAdmission, len(reads))
+	for i, r := range reads {
+		// A transactional read costs at least two units.
+		tx[i] = txAdmission{t: r.t, row: r.k.row, units: 2}
+	}
+	if err := db.admitTransaction(tx, false); err != nil {
+		return nil, err
+	}
 
 	snap, err := db.store.NewSnapshot()
 	if err != nil {

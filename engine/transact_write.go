@@ -79,6 +79,18 @@ func (db *DB) transactWriteItems(in *dynamo.TransactWriteItemsInput, st *stateme
 	if err != nil {
 		return nil, err
 	}
+	tx := make([]txAdmission, len(acts))
+	for i, a := range acts {
+		// The least a transactional write costs: twice its item's
+		// units, or two.
+		tx[i] = txAdmission{t: a.t, row: a.k.row, units: 2}
+		if a.kind == txPut {
+			tx[i].units = 2 * writeUnits(attr.ItemSize(a.item))
+		}
+	}
+	if err := db.admitTransaction(tx, true); err != nil {
+		return nil, err
+	}
 	var tok *tokenEntry
 	var fp [32]byte
 	if in.ClientRequestTokenSet {
