@@ -173,7 +173,7 @@ func (db *DB) batchGetItem(in *dynamo.BatchGetItemInput) (*dynamo.BatchGetItemOu
 			// partition has no capacity for is left unprocessed, each
 			// key read counting against the next at its least cost.
 			throttled := false
-			if e := db.admit(p.t, admission{row: k.row, pending: pending[name]}); e != nil {
+			if e := db.admit(p.t, admission{row: k.row, pending: pending[name], eventual: !p.ka.ConsistentRead}); e != nil {
 				throttled = true
 				if firstThrottle == nil {
 					firstThrottle = e

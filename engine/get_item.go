@@ -62,7 +62,7 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 			return nil, err
 		}
 	}
-	if e := db.admit(t, admission{row: k.row}); e != nil {
+	if e := db.admit(t, admission{row: k.row, eventual: !in.ConsistentRead}); e != nil {
 		return nil, e
 	}
 	out := &dynamo.GetItemOutput{}

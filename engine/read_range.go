@@ -297,7 +297,7 @@ func checkSelect(sel, index string, attributesToGet []string, projectionExpr str
 // r.fetch while the page is read).
 func (db *DB) readPage(ks keyspace, r rangeRead, capacityMode string, consistent bool, fetchUnits *float64) (*dynamo.ScanOutput, error) {
 	r.lastNames = ks.ix.rowKeyNames
-	a := admission{}
+	a := admission{eventual: !consistent}
 	if ks.ix.meta.Global {
 		a.ix = ks.ix
 	}

@@ -51,10 +51,11 @@ import (
 //     and Query and Scan draw on the table's and indexes' buckets only.
 //
 // A request's cost is known once it has run, so a request is let through
-// while each bucket it draws on holds capacity, and charged its exact
-// units afterwards: a large item can leave a bucket in debt, which the
-// refill pays off before the next request passes. A throttled request
-// applies nothing.
+// while each bucket it draws on holds its least cost (half a unit for an
+// eventually consistent read, one otherwise), and charged its exact units
+// afterwards: a large item can leave a bucket in debt, which the refill
+// pays off before the next request passes. A throttled request applies
+// nothing.
 //
 // A write draws on the table's bucket and on every GSI's write bucket: a
 // GSI without write capacity throttles the table's writes (developer
@@ -305,6 +306,20 @@ type admission struct {
 	// pending is what the same request has already let through on the
 	// table (the earlier items of a batch), not yet charged.
 	pending float64
+	// eventual is set for an eventually consistent read, whose least
+	// cost is half a unit.
+	eventual bool
+}
+
+// least is the least a request a costs: half a unit for an eventually
+// consistent read, one for any other. A bucket lets a request through
+// when it holds that much, so that a client calling in a loop gets the
+// bucket's rate exactly, whatever the clock's resolution.
+func (a admission) least() float64 {
+	if !a.write && a.eventual {
+		return 0.5
+	}
+	return 1
 }
 
 // admit returns the throttling error of a request a on t when a bucket it
@@ -325,15 +340,16 @@ func (db *DB) admit(t *table, a admission) *dynamo.Error {
 	}
 	var reasons []dynamo.ThrottlingReason
 	var indexes []string
+	least := a.least()
 	if a.ix == nil {
 		l := throughputLimit(t.meta.BillingMode, &t.meta.Throughput, t.meta.OnDemand, a.write)
-		if ct.table[w].level(now, l.rate, l.burst)-a.pending <= 0 {
+		if ct.table[w].level(now, l.rate, l.burst)-a.pending < least {
 			reasons = append(reasons, dynamo.ThrottlingReason{Reason: "Table" + op + l.kind, Resource: t.arn(db)})
 			indexes = append(indexes, "")
 		}
 	} else {
 		l := throughputLimit(t.meta.BillingMode, a.ix.meta.Throughput, a.ix.meta.OnDemand, false)
-		if ct.index(a.ix.meta.Name)[0].level(now, l.rate, l.burst) <= 0 {
+		if ct.index(a.ix.meta.Name)[0].level(now, l.rate, l.burst) < least {
 			reasons = append(reasons, dynamo.ThrottlingReason{Reason: "Index" + op + l.kind, Resource: t.indexArn(db, a.ix)})
 			indexes = append(indexes, a.ix.meta.Name)
 		}
@@ -344,7 +360,7 @@ func (db *DB) admit(t *table, a admission) *dynamo.Error {
 				continue
 			}
 			l := throughputLimit(t.meta.BillingMode, ix.meta.Throughput, ix.meta.OnDemand, true)
-			if ct.index(ix.meta.Name)[1].level(now, l.rate, l.burst)-a.pending <= 0 {
+			if ct.index(ix.meta.Name)[1].level(now, l.rate, l.burst)-a.pending < least {
 				reasons = append(reasons, dynamo.ThrottlingReason{Reason: "IndexWrite" + l.kind, Resource: t.indexArn(db, ix)})
 				indexes = append(indexes, ix.meta.Name)
 			}
@@ -353,7 +369,7 @@ func (db *DB) admit(t *table, a admission) *dynamo.Error {
 	if a.row != nil {
 		if h, ok := keyHash(a.row); ok {
 			l := partitionLimit(a.write)
-			if ct.key(h, now)[w].level(now, l.rate, l.burst) <= 0 {
+			if ct.key(h, now)[w].level(now, l.rate, l.burst) < least {
 				reasons = append(reasons, dynamo.ThrottlingReason{Reason: "Table" + op + l.kind, Resource: t.arn(db)})
 				indexes = append(indexes, "")
 			}

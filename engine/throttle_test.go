@@ -77,6 +77,15 @@ func TestEnforcedWritesRefillAndBurst(t *testing.T) {
 	if code != dynamo.CodeProvisionedThroughput || strings.Join(rs, ",") != "TableWriteProvisionedThroughputExceeded" {
 		t.Fatalf("got %s %v", code, rs)
 	}
+	// Half a second refills half of a write's least cost: not enough.
+	clk.advance(250 * time.Millisecond)
+	if err := put(); err == nil {
+		t.Fatal("a write passed with half a unit in the bucket")
+	}
+	clk.advance(250 * time.Millisecond)
+	if err := put(); err != nil {
+		t.Fatalf("a write with one unit in the bucket: %v", err)
+	}
 	clk.advance(10 * time.Second)
 	if n := burst(); n != 20 {
 		t.Fatalf("after 10 s: %d writes, want 20", n)
@@ -108,8 +117,8 @@ func TestEnforcedWritesRefillAndBurst(t *testing.T) {
 	if reads != 2 {
 		t.Fatalf("%d eventually consistent reads, want 2", reads)
 	}
-	if got := db.Meters().Throttled[ThrottleKey{Table: "tbl", Reason: "TableWriteProvisionedThroughputExceeded"}]; got != 5 {
-		t.Fatalf("throttled writes counted %d, want 5 (the four bursts' ends and one more)", got)
+	if got := db.Meters().Throttled[ThrottleKey{Table: "tbl", Reason: "TableWriteProvisionedThroughputExceeded"}]; got != 6 {
+		t.Fatalf("throttled writes counted %d, want 6 (the four bursts' ends and two more)", got)
 	}
 }
 
