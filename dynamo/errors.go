@@ -61,6 +61,13 @@ type Error struct {
 	// CancellationReasons is set on TransactionCanceledException, one per
 	// action in request order.
 	CancellationReasons []CancellationReason
+	// ThrottlingReasons is set on the throttling errors
+	// (ProvisionedThroughputExceededException, ThrottlingException,
+	// RequestLimitExceeded): why the request was throttled and which
+	// table or index ran out.
+	//
+	// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html
+	ThrottlingReasons []ThrottlingReason
 
 	// current is the text of a value's own problem in DynamoDB's
 	// current validation layer (attr.Error.Current), which the
@@ -76,6 +83,15 @@ type CancellationReason struct {
 	Code    string // "None" for actions that did not fail
 	Message string
 	Item    attr.Item
+}
+
+// ThrottlingReason is one reason a request was throttled: Reason is
+// ResourceType+OperationType+LimitType (TableReadProvisionedThroughputExceeded,
+// IndexWriteKeyRangeThroughputExceeded, ...) and Resource the ARN of the
+// table or index that ran out.
+type ThrottlingReason struct {
+	Reason   string
+	Resource string
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }

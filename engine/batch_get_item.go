@@ -160,13 +160,26 @@ func (db *DB) batchGetItem(in *dynamo.BatchGetItemInput) (*dynamo.BatchGetItemOu
 
 	out := &dynamo.BatchGetItemOutput{Responses: map[string][]attr.Item{}, UnprocessedKeys: map[string]dynamo.KeysAndAttributes{}}
 	respBytes := 0
+	pending := map[string]float64{}
+	read := 0
+	var firstThrottle *dynamo.Error
 	for _, p := range plans {
 		name := p.t.meta.Name
 		items := []attr.Item{}
 		units := 0.0
 		pre := db.prefetcher(p.t, p.keys, p.ka.ConsistentRead)
 		for i, k := range p.keys {
-			if respBytes >= maxBatchGetResponse {
+			// Enforced capacity (engine/throttle.go): a key its table or
+			// partition has no capacity for is left unprocessed, each
+			// key read counting against the next at its least cost.
+			throttled := false
+			if e := db.admit(p.t, admission{row: k.row, pending: pending[name], eventual: !p.ka.ConsistentRead}); e != nil {
+				throttled = true
+				if firstThrottle == nil {
+					firstThrottle = e
+				}
+			}
+			if throttled || respBytes >= maxBatchGetResponse {
 				u := out.UnprocessedKeys[name]
 				u.AttributesToGet, u.ConsistentRead = p.ka.AttributesToGet, p.ka.ConsistentRead
 				u.ProjectionExpression, u.ExpressionAttributeNames = p.ka.ProjectionExpression, p.ka.ExpressionAttributeNames
@@ -178,7 +191,10 @@ func (db *DB) batchGetItem(in *dynamo.BatchGetItemInput) (*dynamo.BatchGetItemOu
 			if err != nil {
 				return nil, err
 			}
+			read++
+			pending[name] += readUnits(0, p.ka.ConsistentRead)
 			units += readUnits(size, p.ka.ConsistentRead)
+			db.chargeKey(p.t, k.row, readUnits(size, p.ka.ConsistentRead), false)
 			if it != nil {
 				items = append(items, shape(it, projections[name], p.ka.AttributesToGet))
 				respBytes += size
@@ -188,6 +204,13 @@ func (db *DB) batchGetItem(in *dynamo.BatchGetItemInput) (*dynamo.BatchGetItemOu
 		if cc := db.consumed(p.t, in.ReturnConsumedCapacity, units); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
+	}
+	// "If none of the items can be processed due to insufficient
+	// provisioned throughput on all of the tables in the request, then
+	// BatchGetItem returns a ProvisionedThroughputExceededException" (API
+	// reference, BatchGetItem).
+	if read == 0 && firstThrottle != nil {
+		return nil, firstThrottle
 	}
 	return out, nil
 }

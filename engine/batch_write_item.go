@@ -104,7 +104,7 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 		}
 		for _, wr := range in.RequestItems[name] {
 			var o batchWrite
-			o.t = t
+			o.t, o.req = t, wr
 			if wr.PutRequest != nil {
 				o.item = wr.PutRequest.Item
 				if o.k, err = t.primaryKey(o.item, keyOfBatchPut); err != nil {
@@ -128,6 +128,10 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 		}
 	}
 
+	ops, unprocessed, err := db.admitBatchWrites(ops)
+	if err != nil {
+		return nil, err
+	}
 	units := map[string]float64{}
 	indexUnits := map[string]map[string]float64{}
 	vectorBytes := map[string]map[string]float64{}
@@ -139,6 +143,7 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 	for i, o := range ops {
 		r := results[i]
 		units[o.t.meta.Name] += writeUnits(max(r.oldSize, r.newSize))
+		db.chargeKey(o.t, o.k.row, writeUnits(max(r.oldSize, r.newSize)), true)
 		if m := o.t.collectionMetrics(in.ReturnItemCollectionMetrics, o.k); m != nil {
 			metrics[o.t.meta.Name] = append(metrics[o.t.meta.Name], *m)
 		}
@@ -155,7 +160,7 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 			vectorBytes[o.t.meta.Name][name] += n
 		}
 	}
-	out := &dynamo.BatchWriteItemOutput{UnprocessedItems: map[string][]dynamo.WriteRequest{}}
+	out := &dynamo.BatchWriteItemOutput{UnprocessedItems: unprocessed}
 	for _, name := range names {
 		// The tables were looked up for the writes: the catalog has
 		// them, unless one was deleted since.
@@ -173,11 +178,63 @@ func (db *DB) batchWriteItem(in *dynamo.BatchWriteItemInput) (*dynamo.BatchWrite
 	return out, nil
 }
 
+// admitBatchWrites sorts a BatchWriteItem's writes by enforced capacity
+// (engine/throttle.go): those a table, GSI or partition has capacity
+// for, in order, and the others as UnprocessedItems, by table. Each write
+// let through counts against the next of its table at its least cost
+// (the item put, or one unit for a delete), as its units are charged only
+// once all have run. When no write has capacity the request fails with
+// the first one's throttling error: "If none of the items can be
+// processed due to insufficient provisioned throughput on all of the
+// tables in the request, then BatchWriteItem returns a
+// ProvisionedThroughputExceededException" (API reference, BatchWriteItem).
+func (db *DB) admitBatchWrites(ops []batchWrite) ([]batchWrite, map[string][]dynamo.WriteRequest, error) {
+	unprocessed := map[string][]dynamo.WriteRequest{}
+	if !db.anyEnforced(ops) {
+		return ops, unprocessed, nil
+	}
+	pending := map[string]float64{}
+	kept := ops[:0:0]
+	var first error
+	for _, o := range ops {
+		name := o.t.meta.Name
+		if e := db.admit(o.t, admission{write: true, row: o.k.row, pending: pending[name]}); e != nil {
+			if first == nil {
+				first = e
+			}
+			unprocessed[name] = append(unprocessed[name], o.req)
+			continue
+		}
+		if o.item != nil {
+			pending[name] += writeUnits(attr.ItemSize(o.item))
+		} else {
+			pending[name]++
+		}
+		kept = append(kept, o)
+	}
+	if len(kept) == 0 {
+		return nil, nil, first
+	}
+	return kept, unprocessed, nil
+}
+
+// anyEnforced reports whether a write of ops is on a table whose capacity
+// is enforced.
+func (db *DB) anyEnforced(ops []batchWrite) bool {
+	for _, o := range ops {
+		if db.enforcing(o.t) {
+			return true
+		}
+	}
+	return false
+}
+
 // batchWrite is one write of a BatchWriteItem.
 type batchWrite struct {
 	t    *table
 	k    itemKey
 	item attr.Item // nil: delete
+	req  dynamo.WriteRequest
 }
 
 // commitBatchWrites applies a BatchWriteItem's writes: it locks their

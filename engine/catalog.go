@@ -155,6 +155,9 @@ type table struct {
 	// lag is what the table's dynago:gsi-lag and dynago:stale-reads
 	// tags set, nil without them (engine/lag.go).
 	lag *tableLag
+	// enforce is the table's dynago:enforce-capacity tag: 1 on, -1 off,
+	// 0 as the DB's Options.EnforceCapacity (engine/throttle.go).
+	enforce int8
 }
 
 func newTable(m tableMeta) *table {
@@ -190,6 +193,7 @@ func newTable(m tableMeta) *table {
 	}
 	t.schema = schemaOf(t)
 	t.denies = compilePolicies(m.Policies)
+	t.enforce = tagEnforcement(m.Tags)
 	return t
 }
 

@@ -47,6 +47,9 @@ type DB struct {
 	ddl sync.Mutex
 
 	locks itemLocks
+	// gate holds the token buckets of enforced capacity
+	// (engine/throttle.go).
+	gate capGate
 	// topKeys counts the keys of the requests on tables and indexes with
 	// Contributor Insights on (engine/insights_keys.go).
 	topKeys insightsKeys

@@ -41,6 +41,7 @@ func (db *DB) deleteItem(in *dynamo.DeleteItemInput, trees *expr.Trees) (*dynamo
 		out.Attributes = r.old
 	}
 	out.ConsumedCapacity = withVectorBytes(db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(r.oldSize), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity)), db.resultVectorBytes(t, k, r, in.ReturnConsumedCapacity))
+	db.chargeKey(t, k.row, writeUnits(r.oldSize), true)
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }

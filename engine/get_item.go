@@ -63,6 +63,9 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 			return nil, err
 		}
 	}
+	if e := db.admit(t, admission{row: k.row, eventual: !in.ConsistentRead}); e != nil {
+		return nil, e
+	}
 	out := &dynamo.GetItemOutput{}
 	var size int
 	switch {
@@ -87,6 +90,7 @@ func (db *DB) getItem(in *dynamo.GetItemInput, trees *expr.Trees) (*dynamo.GetIt
 		return nil, err
 	}
 	out.ConsumedCapacity = db.consumed(t, in.ReturnConsumedCapacity, readUnits(size, in.ConsistentRead))
+	db.chargeKey(t, k.row, readUnits(size, in.ConsistentRead), false)
 	return out, nil
 }
 

@@ -549,10 +549,10 @@ func itemsEqual(a, b attr.Item) bool {
 }
 
 // resultIndexUnits is indexWriteUnits for a single-item write's result,
-// computed only when the request asked for its capacity or the DB meters
-// index writes (Options.MeterIndexWrites).
+// computed only when the request asked for its capacity, the DB meters
+// index writes (Options.MeterIndexWrites) or enforces t's capacity.
 func (db *DB) resultIndexUnits(t *table, k itemKey, r writeResult, mode string) map[string]float64 {
-	if !r.wrote || (mode != dynamo.ReturnConsumedCapacityTotal && mode != dynamo.ReturnConsumedCapacityIndexes && !db.opts.MeterIndexWrites) {
+	if !r.wrote || (mode != dynamo.ReturnConsumedCapacityTotal && mode != dynamo.ReturnConsumedCapacityIndexes && !db.opts.MeterIndexWrites && !db.enforcing(t)) {
 		return nil
 	}
 	return t.indexWriteUnits(k, r.old, r.new)

@@ -77,6 +77,7 @@ func (db *DB) bill(t *table, tableUnits float64, perIndex map[string]float64, wr
 	for name, u := range perIndex {
 		m.index(name).add(u, write)
 	}
+	db.charge(t, tableUnits, perIndex, write)
 }
 
 // UnitCounts are the units billed to a table or one of its indexes.
@@ -110,6 +111,9 @@ type Meters struct {
 	// GSILagHiddenEntries are the GSI entries whose latest change reads
 	// do not see yet (Options.GSILag).
 	GSILagHiddenEntries int
+	// Throttled counts the requests enforced capacity throttled, by
+	// table, index and reason; nil when none was.
+	Throttled map[ThrottleKey]uint64
 }
 
 func (m *unitMeter) counts() UnitCounts {
@@ -129,6 +133,7 @@ func (db *DB) Meters() Meters {
 		TransactionsCanceled: db.meters.txCanceled.Load(),
 		ConflictRetries:      db.meters.conflictRetries.Load(),
 		BackfillItems:        db.meters.backfillItems.Load(),
+		Throttled:            db.throttleCounts(),
 	}
 	if o := db.lag.Load(); o != nil {
 		out.GSILagHiddenEntries = o.hiddenGSIEntries()

@@ -49,6 +49,17 @@ type Options struct {
 	// still survives a process crash: each write is in the OS page cache
 	// before it is acknowledged.
 	Sync bool
+	// EnforceCapacity makes the tables' capacity a limit: a provisioned
+	// table's or index's read and write units, an on-demand table's
+	// maximum and quotas, a partition's 3,000 read and 1,000 write units a
+	// second; a request beyond them is throttled as DynamoDB throttles it
+	// (engine/throttle.go). A table's tag dynago:enforce-capacity ("true"
+	// or "false") overrides it for that table. Off by default: nothing is
+	// ever throttled.
+	EnforceCapacity bool
+	// CapacityNow is the clock enforced capacity refills by. The default
+	// is Now; tests give one they move by hand.
+	CapacityNow func() time.Time
 	// Logger receives the engine's logs. The default discards them.
 	Logger *slog.Logger
 	// Now returns the current time. The default is time.Now.
@@ -148,6 +159,9 @@ func (o *Options) EnsureDefaults() {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.CapacityNow == nil {
+		o.CapacityNow = o.Now
 	}
 	if o.Region == "" {
 		o.Region = DefaultRegion

@@ -45,6 +45,7 @@ func (db *DB) putItem(in *dynamo.PutItemInput, trees *expr.Trees) (*dynamo.PutIt
 		out.Attributes = r.old
 	}
 	out.ConsumedCapacity = withVectorBytes(db.consumedWrite(t, in.ReturnConsumedCapacity, writeUnits(max(r.oldSize, r.newSize)), db.resultIndexUnits(t, k, r, in.ReturnConsumedCapacity)), db.resultVectorBytes(t, k, r, in.ReturnConsumedCapacity))
+	db.chargeKey(t, k.row, writeUnits(max(r.oldSize, r.newSize)), true)
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, k)
 	return out, nil
 }

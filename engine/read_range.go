@@ -306,6 +306,13 @@ func checkSelect(sel, index string, attributesToGet []string, projectionExpr str
 // r.fetch while the page is read).
 func (db *DB) readPage(ks keyspace, r rangeRead, capacityMode string, consistent bool, fetchUnits *float64) (*dynamo.ScanOutput, error) {
 	r.lastNames = ks.ix.rowKeyNames
+	a := admission{eventual: !consistent}
+	if ks.ix.meta.Global {
+		a.ix = ks.ix
+	}
+	if e := db.admit(ks.t, a); e != nil {
+		return nil, e
+	}
 	if o := db.lag.Load(); o != nil {
 		r.lag = db.lagForRange(o, ks, consistent, r.lower, r.upper)
 	}

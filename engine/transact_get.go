@@ -100,6 +100,21 @@ func (db *DB) transactGetItems(in *dynamo.TransactGetItemsInput, st *statementEx
 		}
 		seen[string(r.k.row)] = true
 	}
+	for _, r := range reads {
+		if !db.enforcing(r.t) {
+			continue
+		}
+		// Enforced capacity (engine/throttle.go): a transactional read
+		// costs at least two units.
+		tx := make([]txAdmission, len(reads))
+		for i, r := range reads {
+			tx[i] = txAdmission{t: r.t, row: r.k.row, units: 2}
+		}
+		if err := db.admitTransaction(tx, false); err != nil {
+			return nil, err
+		}
+		break
+	}
 
 	snap, err := db.store.NewSnapshot()
 	if err != nil {

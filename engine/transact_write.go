@@ -79,6 +79,9 @@ func (db *DB) transactWriteItems(in *dynamo.TransactWriteItemsInput, st *stateme
 	if err != nil {
 		return nil, err
 	}
+	if err := db.admitTransactWrite(acts); err != nil {
+		return nil, err
+	}
 	var tok *tokenEntry
 	var fp [32]byte
 	if in.ClientRequestTokenSet {
@@ -96,6 +99,32 @@ func (db *DB) transactWriteItems(in *dynamo.TransactWriteItemsInput, st *stateme
 		defer db.finishToken(in.ClientRequestToken, tok)
 	}
 	return db.runTransactWrite(in, acts, tok != nil, fp)
+}
+
+// admitTransactWrite admits a transaction's actions when a table of theirs
+// has its capacity enforced (engine/throttle.go); otherwise it costs
+// nothing.
+func (db *DB) admitTransactWrite(acts []*txAction) error {
+	enforced := false
+	for _, a := range acts {
+		if db.enforcing(a.t) {
+			enforced = true
+			break
+		}
+	}
+	if !enforced {
+		return nil
+	}
+	tx := make([]txAdmission, len(acts))
+	for i, a := range acts {
+		// The least a transactional write costs: twice its item's
+		// units, or two.
+		tx[i] = txAdmission{t: a.t, row: a.k.row, units: 2}
+		if a.kind == txPut {
+			tx[i].units = 2 * writeUnits(attr.ItemSize(a.item))
+		}
+	}
+	return db.admitTransaction(tx, true)
 }
 
 // prepareTransactWrite validates a request as DynamoDB does, compiles its
@@ -635,7 +664,7 @@ func (db *DB) transactWriteOutput(in *dynamo.TransactWriteItemsInput, acts []*tx
 		name := a.t.meta.Name
 		tables[name] = a.t
 		units[name] += 2 * writeUnits(max(a.old.size, a.newSize))
-		if !a.writes || (!asked && !db.opts.MeterIndexWrites) {
+		if !a.writes || (!asked && !db.opts.MeterIndexWrites && !db.enforcing(a.t)) {
 			continue
 		}
 		oldItem, err := a.old.Item()

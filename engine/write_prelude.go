@@ -111,6 +111,10 @@ func (db *DB) startWrite(in any, w *itemWrite) (*table, itemKey, writeExprs, err
 			return nil, itemKey{}, none, err
 		}
 	}
+	// Enforced capacity, once the request is valid (engine/throttle.go).
+	if e := db.admit(t, admission{write: true, row: k.row}); e != nil {
+		return nil, itemKey{}, none, e
+	}
 	return t, k, x, nil
 }
 

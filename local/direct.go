@@ -269,11 +269,28 @@ func apiError(e *dynamo.Error) error {
 	case dynamo.CodeResourceInUse:
 		return &types.ResourceInUseException{Message: msg}
 	case dynamo.CodeProvisionedThroughput:
-		return &types.ProvisionedThroughputExceededException{Message: msg}
+		return &types.ProvisionedThroughputExceededException{Message: msg, ThrottlingReasons: throttlingReasons(e.ThrottlingReasons)}
+	case dynamo.CodeThrottling:
+		return &types.ThrottlingException{Message: msg, ThrottlingReasons: throttlingReasons(e.ThrottlingReasons)}
+	case dynamo.CodeRequestLimitExceeded:
+		return &types.RequestLimitExceeded{Message: msg, ThrottlingReasons: throttlingReasons(e.ThrottlingReasons)}
 	case dynamo.CodeInternalServerError:
 		return &types.InternalServerError{Message: msg}
 	}
 	return registryError(dynamodb.TypeRegistry, "com.amazonaws.dynamodb#", e)
+}
+
+// throttlingReasons are a throttling error's reasons in the SDK's type,
+// nil for none.
+func throttlingReasons(rs []dynamo.ThrottlingReason) []types.ThrottlingReason {
+	if rs == nil {
+		return nil
+	}
+	out := make([]types.ThrottlingReason, len(rs))
+	for i, r := range rs {
+		out[i] = types.ThrottlingReason{Reason: optString(r.Reason), Resource: optString(r.Resource)}
+	}
+	return out
 }
 
 // registryError is the error type the SDK's registry reg names for e's

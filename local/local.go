@@ -91,6 +91,18 @@ func WithEngineOptions(set func(*engine.Options)) Option {
 	return func(s *settings) { set(&s.engine) }
 }
 
+// WithEnforceCapacity enforces the tables' capacity as DynamoDB does
+// (engine.Options.EnforceCapacity): requests beyond a provisioned table's
+// units, an on-demand table's maximum or a partition's limits are
+// throttled, with now as the clock the units refill by (nil: the
+// engine's clock). docs/REHEARSAL.md, "Capacity".
+func WithEnforceCapacity(now func() time.Time) Option {
+	return func(s *settings) {
+		s.engine.EnforceCapacity = true
+		s.engine.CapacityNow = now
+	}
+}
+
 // WithServerConfig lets set change the HTTP handler's configuration
 // (request size limit, buffer budget, logger, ...).
 func WithServerConfig(set func(*server.Config)) Option {

@@ -22,15 +22,17 @@ import (
 //   - per request, counted as it is answered: dynago_requests_total by
 //     operation and outcome ("ok" or the error type answered), and
 //     dynago_request_duration_seconds by operation; requests throttled by
-//     the buffer budget in dynago_throttled_requests_total, and the
-//     budget's bytes in use, read at each scrape, in
-//     dynago_buffer_bytes_in_use; faults injected by the fault plan in
-//     dynago_faults_injected_total by operation, table and fault (no
-//     series at all without a plan);
+//     the buffer budget in dynago_throttled_requests_total (reason
+//     BufferMemoryLimit, no table), and the budget's bytes in use, read at
+//     each scrape, in dynago_buffer_bytes_in_use; faults injected by the
+//     fault plan in dynago_faults_injected_total by operation, table and
+//     fault (no series at all without a plan);
 //   - read at each scrape from the engine (engine.Meters) and the catalog:
 //     units billed by table and index, items and bytes by table, indexes
 //     backfilling, stream records written and read, TTL deletions,
-//     transactions canceled, conflict retries, items backfilled;
+//     transactions canceled, conflict retries, items backfilled, requests
+//     throttled by enforced capacity (dynago_throttled_requests_total by
+//     table, index and ThrottlingReason);
 //   - the store's own figures (storage.Statter) as dynago_store_*, and Go's
 //     and the process's.
 //
@@ -38,11 +40,12 @@ import (
 // everything else is read only when scraped. With namespaces, figures by
 // table add up every namespace's table of that name.
 type Metrics struct {
-	reg       *prometheus.Registry
-	requests  *prometheus.CounterVec
-	duration  *prometheus.HistogramVec
-	throttled prometheus.Counter
-	faults    *prometheus.CounterVec
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	faults   *prometheus.CounterVec
+	// throttled counts the requests the buffer budget throttled.
+	throttled atomic.Uint64
 	// budget is the buffer budget of the server the metrics are of.
 	budget atomic.Pointer[budget]
 
@@ -70,10 +73,6 @@ func NewMetrics(dbs func() []*engine.DB) *Metrics {
 			Help:    "Time from a request's arrival to its answer, by operation.",
 			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"operation"}),
-		throttled: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "dynago_throttled_requests_total",
-			Help: "Requests answered ThrottlingException because the server's buffers were full.",
-		}),
 	}
 	m.faults = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "dynago_faults_injected_total",
@@ -88,7 +87,7 @@ func NewMetrics(dbs func() []*engine.DB) *Metrics {
 		}
 		return 0
 	})
-	m.reg.MustRegister(m.requests, m.duration, m.throttled, m.faults, inUse, &runtimeCollector{}, &engineCollector{dbs: dbs})
+	m.reg.MustRegister(m.requests, m.duration, m.faults, inUse, &runtimeCollector{}, &engineCollector{dbs: dbs, buffer: &m.throttled})
 	return m
 }
 
@@ -155,7 +154,7 @@ func (m *Metrics) observe(op, errType string, d time.Duration) {
 // throttle counts a request throttled by the buffer budget.
 func (m *Metrics) throttle() {
 	if m != nil {
-		m.throttled.Inc()
+		m.throttled.Add(1)
 	}
 }
 
@@ -170,6 +169,9 @@ func (m *Metrics) fault(op, table, kind string) {
 // scrape.
 type engineCollector struct {
 	dbs func() []*engine.DB
+	// buffer is the count of requests the buffer budget throttled,
+	// shown in the family of the ones enforced capacity throttled.
+	buffer *atomic.Uint64
 }
 
 var (
@@ -190,6 +192,13 @@ var (
 		"Eventually consistent reads (a GetItem, a BatchGetItem key, a Query or Scan page) that showed an earlier version of an item or GSI entry under --stale-reads or --gsi-lag, by table and index (index=\"\" for the table itself).", []string{"table", "index"}, nil)
 	descGSILagHidden = prometheus.NewDesc("dynago_gsi_lag_hidden_entries",
 		"GSI entries whose latest change Query and Scan do not see yet (--gsi-lag).", nil, nil)
+	// descThrottled counts throttled requests: by enforced capacity
+	// (--enforce-capacity), by table, index ("" for the table) and
+	// ThrottlingReason, and by the buffer budget, reason
+	// BufferMemoryLimit with no table.
+	descThrottled = prometheus.NewDesc("dynago_throttled_requests_total",
+		"Requests throttled: by enforced capacity, by table, index and ThrottlingReason; by the server's full buffers, reason BufferMemoryLimit.",
+		[]string{"table", "index", "reason"}, nil)
 
 	engineCounters = []struct {
 		desc *prometheus.Desc
@@ -229,9 +238,13 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	}{}
 	tables := 0
 	hidden := 0
+	throttled := map[engine.ThrottleKey]uint64{}
 	for _, db := range c.dbs() {
 		m := db.Meters()
 		hidden += m.GSILagHiddenEntries
+		for k, n := range m.Throttled {
+			throttled[k] += n
+		}
 		for i, ec := range engineCounters {
 			counters[i] += ec.get(m)
 		}
@@ -291,6 +304,12 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descBackfilling, prometheus.GaugeValue, v, k.table, k.index)
 	}
 	ch <- prometheus.MustNewConstMetric(descTables, prometheus.GaugeValue, float64(tables))
+	if c.buffer != nil {
+		ch <- prometheus.MustNewConstMetric(descThrottled, prometheus.CounterValue, float64(c.buffer.Load()), "", "", "BufferMemoryLimit")
+	}
+	for k, n := range throttled {
+		ch <- prometheus.MustNewConstMetric(descThrottled, prometheus.CounterValue, float64(n), k.Table, k.Index, k.Reason)
+	}
 	for i, ec := range engineCounters {
 		ch <- prometheus.MustNewConstMetric(ec.desc, prometheus.CounterValue, float64(counters[i]))
 	}

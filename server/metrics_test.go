@@ -58,7 +58,7 @@ func TestMetricsCountRequestsAndEngineFigures(t *testing.T) {
 	if v := scrape(t, m, `dynago_request_duration_seconds_count{operation="GetItem"}`); v != 3 {
 		t.Errorf("GetItem latencies observed = %v, want 3", v)
 	}
-	if v := scrape(t, m, `dynago_throttled_requests_total`); v != 1 {
+	if v := scrape(t, m, `dynago_throttled_requests_total{index="",reason="BufferMemoryLimit",table=""}`); v != 1 {
 		t.Errorf("throttled = %v, want 1", v)
 	}
 
@@ -251,5 +251,34 @@ func BenchmarkServeObserved(b *testing.B) {
 			}
 			serveBench(b, h, "PutItem", bodies)
 		})
+	}
+}
+
+// Requests throttled by enforced capacity are counted by table, index and
+// ThrottlingReason, in the family of those the buffer budget throttles.
+func TestMetricsCountEnforcedThrottles(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	db, err := engine.Open(engine.Options{InMemory: true, EnforceCapacity: true, CapacityNow: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := NewMetrics(func() []*engine.DB { return []*engine.DB{db} })
+	if _, err := db.CreateTable(&dynamo.CreateTableInput{
+		TableName:             "slow",
+		AttributeDefinitions:  []dynamo.AttributeDefinition{{AttributeName: "pk", AttributeType: "S"}},
+		KeySchema:             []dynamo.KeySchemaElement{{AttributeName: "pk", KeyType: dynamo.KeyTypeHash}},
+		ProvisionedThroughput: &dynamo.ProvisionedThroughput{ReadCapacityUnits: 1, WriteCapacityUnits: 1},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		_, _ = db.PutItem(&dynamo.PutItemInput{TableName: "slow", Item: attr.Item{"pk": attr.S("a")}})
+	}
+	if v := scrape(t, m, `dynago_throttled_requests_total{index="",reason="TableWriteProvisionedThroughputExceeded",table="slow"}`); v != 2 {
+		t.Errorf("throttled writes = %v, want 2", v)
+	}
+	if v := scrape(t, m, `dynago_throttled_requests_total{index="",reason="BufferMemoryLimit",table=""}`); v != 0 {
+		t.Errorf("buffer throttles = %v, want 0", v)
 	}
 }

@@ -135,6 +135,7 @@ type serveConfig struct {
 	ttlChangeCooldown   time.Duration
 	streamShardDuration time.Duration
 	transientDelay      time.Duration
+	enforceCapacity     bool
 
 	s3Dir      string
 	s3Endpoint string
@@ -274,6 +275,13 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 	fs.StringVar(&c.s3Endpoint, "s3-endpoint-url", "", "an S3-compatible server's URL where exports write and imports read, with\n"+
 		"path-style addressing and the AWS SDK's usual credentials and region\n"+
 		"(default $AWS_ENDPOINT_URL_S3); --s3-dir takes precedence")
+	fs.BoolVar(&c.enforceCapacity, "enforce-capacity", false, "enforce the tables' capacity as DynamoDB does: a provisioned table's and\n"+
+		"GSI's read and write units (with 300 seconds of burst), an on-demand table's\n"+
+		"maximum and quota, 3,000 read and 1,000 write units a second per partition key;\n"+
+		"requests beyond them get ProvisionedThroughputExceededException or\n"+
+		"ThrottlingException with ThrottlingReasons. A table's tag\n"+
+		"dynago:enforce-capacity=true or false overrides it. Off by default: nothing is\n"+
+		"throttled (docs/REHEARSAL.md)")
 	fs.DurationVar(&c.transientDelay, "transient-delay", 0, "how long CreateTable, UpdateTable and DeleteTable leave a table CREATING,\n"+
 		"UPDATING or DELETING, as DynamoDB does for seconds to minutes. A global\n"+
 		"secondary index UpdateTable adds is CREATING for twice as long: first not yet\n"+
@@ -336,6 +344,7 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 		TTLChangeCooldown:   c.ttlChangeCooldown,
 		TTLSweepInterval:    c.ttlSweepInterval,
 		TransientDelay:      c.transientDelay,
+		EnforceCapacity:     c.enforceCapacity,
 		NodeLeaseTimeout:    c.nodeLeaseTimeout,
 		// Metrics show index write units even for requests that did not
 		// ask for their capacity.

@@ -55,3 +55,22 @@ func TestServeCacheSizeFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestServeEnforceCapacityFlag checks that --enforce-capacity reaches the
+// engine, and that without it nothing is enforced.
+func TestServeEnforceCapacityFlag(t *testing.T) {
+	var out bytes.Buffer
+	env := &Env{Stdout: &out, Stderr: &out, Ctx: context.Background()}
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{{nil, false}, {[]string{"--enforce-capacity"}, true}, {[]string{"--enforce-capacity=false"}, false}} {
+		var sc serveConfig
+		if err := parseFlags(serveFlags(env, &sc), c.args); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if got := engineOptions(sc, nil).EnforceCapacity; got != c.want {
+			t.Errorf("%v: EnforceCapacity %v, want %v", c.args, got, c.want)
+		}
+	}
+}

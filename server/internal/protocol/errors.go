@@ -85,7 +85,8 @@ func lookupWireError(code string) wireError {
 // empty message is omitted, as DynamoDB omits it for a body that is not
 // JSON and for an InternalFailure.
 // ConditionalCheckFailedException carries Item when set;
-// TransactionCanceledException carries CancellationReasons. A nil err is
+// TransactionCanceledException carries CancellationReasons; the throttling
+// errors carry their ThrottlingReasons. A nil err is
 // encoded as an InternalServerError.
 func EncodeError(dst []byte, err *dynamo.Error) (body []byte, status int) {
 	if err == nil {
@@ -103,6 +104,27 @@ func EncodeError(dst []byte, err *dynamo.Error) (body []byte, status int) {
 			dst = strMember(dst, "Code", r.Code)
 			dst = itemMember(dst, "Item", r.Item)
 			dst = strMember(dst, "Message", r.Message)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	if err.ThrottlingReasons != nil {
+		// ThrottlingException spells the member in lower camel case,
+		// the other throttling errors as ThrottlingReasons (the
+		// service model's ThrottlingException.throttlingReasons and
+		// ProvisionedThroughputExceededException.ThrottlingReasons);
+		// each reason's members are reason and resource.
+		// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html
+		name := "ThrottlingReasons"
+		if err.Code == dynamo.CodeThrottling {
+			name = "throttlingReasons"
+		}
+		dst = append(member(dst, name), '[')
+		for i := range err.ThrottlingReasons {
+			r := &err.ThrottlingReasons[i]
+			dst = append(comma(dst), '{')
+			dst = strMember(dst, "reason", r.Reason)
+			dst = strMember(dst, "resource", r.Resource)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
