@@ -396,7 +396,7 @@ func (t *table) projects(ix *index, name string) bool {
 // index being backfilled, an item the backfill has not passed yet is
 // recorded as touched and its old entry's presence is read, not assumed
 // (see index_backfill.go).
-func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedItem, next attr.Item) error {
+func (db *DB) maintainIndexes(b storage.Batch, vw *vecWork, t *table, k itemKey, old *storedItem, next attr.Item) error {
 	// The caller holds k's lock. Use the catalog as it is now, not as
 	// the request found it: an index created since then is being
 	// backfilled, and the backfill takes this lock before it indexes
@@ -418,7 +418,7 @@ func (db *DB) maintainIndexes(b storage.Batch, t *table, k itemKey, old *storedI
 		return err
 	}
 	if len(t.vectors) > 0 {
-		if err := db.maintainVectors(b, t, k, oldItem, next); err != nil {
+		if err := db.maintainVectors(b, vw, t, k, oldItem, next); err != nil {
 			return err
 		}
 	}

@@ -354,11 +354,11 @@ func (t *table) projectForVector(ix *index, it attr.Item) attr.Item {
 // the new one is written if the item is in the index, and the index's
 // counters follow. An index being backfilled has its old entry read, not
 // assumed, until the backfill has passed the item.
-func (db *DB) maintainVectors(b storage.Batch, t *table, k itemKey, oldItem, next attr.Item) error {
+func (db *DB) maintainVectors(b storage.Batch, vw *vecWork, t *table, k itemKey, oldItem, next attr.Item) error {
 	for _, ix := range t.vectors {
 		check := ix.meta.Backfilling && (db.shared || !db.backfillVisited(t.meta.ID, ix.meta.ID, k.row))
 		var newKey, oldKey []byte
-		var newVec []float32
+		var newVec, oldVec []float32
 		var newProj attr.Item
 		newSize, oldSize := 0, 0
 		var err error
@@ -368,9 +368,12 @@ func (db *DB) maintainVectors(b storage.Batch, t *table, k itemKey, oldItem, nex
 			}
 		}
 		if oldItem != nil {
-			if oldKey, _, _, oldSize, err = t.vectorEntryOf(ix, oldItem, k); err != nil {
+			if oldKey, oldVec, _, oldSize, err = t.vectorEntryOf(ix, oldItem, k); err != nil {
 				return err
 			}
+		}
+		if err := t.stageVectorOps(vw, ix, oldItem, next, oldKey, newKey, oldVec, newVec, check); err != nil {
+			return err
 		}
 		oldExists := oldKey != nil
 		if oldExists && check {

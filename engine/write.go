@@ -61,6 +61,9 @@ type writeBatch struct {
 	counters []tableCounters
 	// countersBuf backs counters for a batch of one or two tables.
 	countersBuf [2]tableCounters
+	// vec holds the changes of vector graphs the batch's writes make,
+	// applied at Commit (engine/vector_graph.go).
+	vec vecWork
 }
 
 // tableCounters is what a batch adds to one table's counters.
@@ -113,7 +116,29 @@ func (wb *writeBatch) Commit() error {
 	if err := wb.db.commitUndo(wb); err != nil {
 		return err
 	}
+	if len(wb.vec.ops) > 0 {
+		return wb.commitWithGraphs()
+	}
 	if err := wb.Batch.Commit(); err != nil {
+		if wb.versioned && errorsIsConflict(err) {
+			wb.db.undoConflict()
+		}
+		return err
+	}
+	wb.db.meters.streamRecordsWritten.Add(uint64(len(wb.tickets)))
+	return nil
+}
+
+// commitWithGraphs is Commit's last step for a batch that changes vector
+// graphs: their writer locks are held from applying the changes until
+// the commit has succeeded or failed.
+func (wb *writeBatch) commitWithGraphs() error {
+	err := wb.vec.apply(wb.db, wb.Batch)
+	if err == nil {
+		err = wb.Batch.Commit()
+	}
+	wb.vec.finish(err == nil)
+	if err != nil {
 		if wb.versioned && errorsIsConflict(err) {
 			wb.db.undoConflict()
 		}
@@ -331,7 +356,7 @@ func (db *DB) stageWrite(b *writeBatch, t *table, k itemKey, old *storedItem, ne
 	if !old.found && next == nil {
 		countDelta = 0
 	}
-	if err := db.maintainIndexes(b.Batch, t, k, old, next); err != nil {
+	if err := db.maintainIndexes(b.Batch, &b.vec, t, k, old, next); err != nil {
 		return 0, err
 	}
 	if err := db.stageStreamRecord(b, t, k, old, newBody, newSize, w); err != nil {
