@@ -6,11 +6,13 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/pgtest"
 	"github.com/dynago/dynago/internal/vector"
 )
 
@@ -430,5 +432,79 @@ func TestVectorGraphFilterWidens(t *testing.T) {
 		if want := exactTop(m, match, q, 10); !slices.Equal(got, want) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
+	}
+}
+
+// Two nodes over one PostgreSQL database: searches through the graph on
+// one node see the writes, deletes included, made through the other, and
+// writes to one graph from both nodes at once (which conflict on its
+// header) leave both nodes' graphs equal to the entries.
+func TestSharedVectorGraph(t *testing.T) {
+	url, schema := pgtest.Schema(t)
+	a := mustOpen(t, Options{Store: openPG(t, url, schema), VectorExactLimit: 5})
+	b := mustOpen(t, Options{Store: openPG(t, url, schema), VectorExactLimit: 5})
+	vecTable(t, a, "vgs", dynamo.DistanceEuclidean, 8, false)
+	if lookupOK(t, b, "vgs") == nil {
+		t.Fatal("node b does not see the table")
+	}
+	vs := clusteredVecs(13, 200, 8, 4)
+	data := map[string][]float32{}
+	put := func(db *DB, i int) {
+		pk := fmt.Sprintf("p%03d", i)
+		putVec(t, db, "vgs", pk, vs[i], nil)
+		data[pk] = vs[i]
+	}
+	m, _ := vector.ParseMetric(dynamo.DistanceEuclidean)
+	// With fewer nodes than the search's breadth, the graph search
+	// returns every node it reaches: the exact answer.
+	same := func(db *DB, when string) {
+		t.Helper()
+		for _, q := range vs[180:] {
+			got, _ := searchPKs(t, db, "vgs", q, 10, "", nil)
+			if want := exactTop(m, data, q, 10); !slices.Equal(got, want) {
+				t.Fatalf("%s: got %v, want %v", when, got, want)
+			}
+		}
+	}
+	for i := range 40 {
+		put(a, i)
+	}
+	same(b, "b after a's puts")
+	for i := 40; i < 70; i++ {
+		put(a, i)
+	}
+	for i := 0; i < 40; i += 3 {
+		pk := fmt.Sprintf("p%03d", i)
+		deleteVec(t, a, "vgs", pk)
+		delete(data, pk)
+	}
+	same(b, "b after a's puts and deletes")
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for n, db := range []*DB{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 70 + n; i < 130; i += 2 {
+				pk := fmt.Sprintf("p%03d", i)
+				it := attr.Item{"pk": attr.S(pk), "v": vecValue(vs[i])}
+				if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "vgs", Item: it}); err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				data[pk] = vs[i]
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	same(a, "a after both wrote")
+	same(b, "b after both wrote")
+	if n := checkGraph(t, a, "vgs", ""); n != len(data) {
+		t.Fatalf("a's graph holds %d nodes, the table %d", n, len(data))
+	}
+	if n := checkGraph(t, b, "vgs", ""); n != len(data) {
+		t.Fatalf("b's graph holds %d nodes, the table %d", n, len(data))
 	}
 }
