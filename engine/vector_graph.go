@@ -217,6 +217,11 @@ func (db *DB) loadGraph(g *vgraph, ix *index) error {
 		return err
 	}
 	defer snap.Close()
+	return loadGraphFrom(snap, g, ix)
+}
+
+// loadGraphFrom reads g from snap, a consistent view of the store.
+func loadGraphFrom(snap storage.Reader, g *vgraph, ix *index) error {
 	raw, found, err := snap.Get(graphRecKey(g.key, graphRecHeader, 0), nil)
 	if err != nil {
 		return err
