@@ -1,7 +1,8 @@
 // Package vector finds nearest neighbours among float32 vectors, for
 // DynamoDB's vector indexes: exact search over any sequence of vectors,
 // and an approximate index, an HNSW graph, kept in a key-value store as
-// a header record and two records a node. It stands on the standard library alone.
+// a header record and two records a node. It stands on the standard
+// library alone.
 //
 // # Scores
 //
