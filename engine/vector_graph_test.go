@@ -13,6 +13,8 @@ import (
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/keys"
 	"github.com/dynago/dynago/internal/pgtest"
+	"github.com/dynago/dynago/internal/storage/faultstore"
+	"github.com/dynago/dynago/internal/storage/pebblestore"
 	"github.com/dynago/dynago/internal/vector"
 )
 
@@ -506,5 +508,43 @@ func TestSharedVectorGraph(t *testing.T) {
 	}
 	if n := checkGraph(t, b, "vgs", ""); n != len(data) {
 		t.Fatalf("b's graph holds %d nodes, the table %d", n, len(data))
+	}
+}
+
+// A batch whose commit fails leaves the graph as the store has it: the
+// graph it changed in memory is dropped and loaded again, so a failed
+// delete does not hide its item from searches, and a failed put leaves
+// no node.
+func TestVectorGraphFailedCommit(t *testing.T) {
+	st, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := faultstore.New(st)
+	db := mustOpen(t, Options{Store: fs, VectorExactLimit: 5})
+	vecTable(t, db, "vgc", dynamo.DistanceEuclidean, 8, false)
+	vs := clusteredVecs(17, 41, 8, 3)
+	for i, v := range vs[:40] {
+		putVec(t, db, "vgc", fmt.Sprintf("p%02d", i), v, nil)
+	}
+	fs.FailAll(faultstore.Commit)
+	if _, err := db.DeleteItem(&dynamo.DeleteItemInput{TableName: "vgc", Key: attr.Item{"pk": attr.S("p07")}}); err == nil {
+		t.Fatal("the delete committed")
+	}
+	if _, err := db.PutItem(&dynamo.PutItemInput{TableName: "vgc", Item: attr.Item{"pk": attr.S("new"), "v": vecValue(vs[40])}}); err == nil {
+		t.Fatal("the put committed")
+	}
+	fs.Heal()
+	if got, _ := searchPKs(t, db, "vgc", vs[7], 1, "", nil); !slices.Equal(got, []string{"p07"}) {
+		t.Fatalf("after a failed delete: %v, want [p07]", got)
+	}
+	if n := checkGraph(t, db, "vgc", ""); n != 40 {
+		t.Fatalf("%d entries, want 40", n)
+	}
+	// The graph goes on from the store's state.
+	putVec(t, db, "vgc", "new", vs[40], nil)
+	deleteVec(t, db, "vgc", "p07")
+	if n := checkGraph(t, db, "vgc", ""); n != 40 {
+		t.Fatalf("%d entries, want 40", n)
 	}
 }
