@@ -442,50 +442,76 @@ func (db *DB) maintainIndexes(b storage.Batch, vw *vecWork, t *table, k itemKey,
 				return err
 			}
 		}
-		oldExists, oldSize := oldKey != nil, 0
-		if oldExists && check {
-			raw, found, err := db.store.Get(oldKey, nil)
-			if err != nil {
-				return err
-			}
-			b.Expect(oldKey, raw, found)
-			oldExists = found
-			if found {
-				s, err := parseRow(raw)
-				if err != nil {
-					return err
-				}
-				oldSize = s.size
-			}
-		} else if oldExists {
+		oldSize, newSize := 0, 0
+		if oldKey != nil && !check {
 			oldSize = attr.ItemSize(oldProj)
 		}
-		if oldExists && (newKey == nil || !bytes.Equal(oldKey, newKey)) {
-			if err := b.Delete(oldKey); err != nil {
-				return err
-			}
-		}
-		newSize := 0
+		var newValue []byte
 		if newKey != nil {
 			newSize = attr.ItemSize(newProj)
-			if err := b.Set(newKey, appendRow(nil, newProj, newSize)); err != nil {
-				return err
-			}
+			newValue = appendRow(nil, newProj, newSize)
 		}
-		var dc int64
-		if newKey != nil {
-			dc++
+		if err := db.stageEntry(b, t, ix, check, oldKey, oldSize, newKey, newValue, newSize, storedRowSize); err != nil {
+			return err
 		}
-		if oldExists {
-			dc--
+	}
+	return nil
+}
+
+// stageEntry adds to b the change of one item's entry in the index ix,
+// for the index kinds alike: the old entry at oldKey (nil: none) of
+// oldSize bytes goes if the item left the index or its key changed, the
+// new one (newKey, nil: none; newValue of newSize bytes) is written, and
+// the index's counters follow. With check, the old entry may not be
+// there (a backfill has not passed the item): it is read, and expected,
+// and its size taken from it by storedSize.
+func (db *DB) stageEntry(b storage.Batch, t *table, ix *index, check bool, oldKey []byte, oldSize int, newKey, newValue []byte, newSize int, storedSize func([]byte) (int, error)) error {
+	oldExists := oldKey != nil
+	if oldExists && check {
+		raw, found, err := db.store.Get(oldKey, nil)
+		if err != nil {
+			return err
 		}
-		if dc != 0 || newSize != oldSize {
-			if err := b.AddCounters(metaIndexStatsKey(t.meta.ID, ix.meta.ID), dc, int64(newSize-oldSize)); err != nil {
+		b.Expect(oldKey, raw, found)
+		oldExists = found
+		if found {
+			if oldSize, err = storedSize(raw); err != nil {
 				return err
 			}
 		}
 	}
+	if !oldExists {
+		oldSize = 0
+	}
+	if oldExists && (newKey == nil || !bytes.Equal(oldKey, newKey)) {
+		if err := b.Delete(oldKey); err != nil {
+			return err
+		}
+	}
+	if newKey != nil {
+		if err := b.Set(newKey, newValue); err != nil {
+			return err
+		}
+	} else {
+		newSize = 0
+	}
+	var dc int64
+	if newKey != nil {
+		dc++
+	}
+	if oldExists {
+		dc--
+	}
+	if dc != 0 || newSize != oldSize {
+		return b.AddCounters(metaIndexStatsKey(t.meta.ID, ix.meta.ID), dc, int64(newSize-oldSize))
+	}
 	return nil
+}
+
+// storedRowSize is the size of a GSI or LSI entry as stored.
+func storedRowSize(raw []byte) (int, error) {
+	s, err := parseRow(raw)
+	return s.size, err
 }
 
 // indexWriteUnits is what a write that replaced old by next cost each
