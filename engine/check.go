@@ -142,6 +142,67 @@ func (c *checker) table(t *table) error {
 			return err
 		}
 	}
+	for _, ix := range t.vectors {
+		if !ix.meta.Backfilling {
+			if err := c.vectorGraphs(t, ix); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// vectorGraphs checks the graphs of a vector index against its entries:
+// the graph of every range that has entries holds one node per entry,
+// with the entry's vector, and its records load (engine/vector_graph.go).
+func (c *checker) vectorGraphs(t *table, ix *index) error {
+	lower := keys.IndexPrefix(t.meta.ID, ix.meta.ID)
+	gp := keys.VectorGraphPrefix(t.meta.ID, ix.meta.ID)
+	it, err := c.r.NewIter(lower, keys.PrefixEnd(lower))
+	if err != nil {
+		return err
+	}
+	ranges := map[string]map[string][]float32{} // graph key → row → vector
+	for ok := it.First(); ok; ok = it.Next() {
+		if bytes.HasPrefix(it.Key(), gp) && !it.SeekGE(keys.PrefixEnd(gp)) {
+			break
+		}
+		e, err := parseVectorEntry(it.Value())
+		var item attr.Item
+		if err == nil {
+			item, err = e.item()
+		}
+		var gk string
+		if err == nil {
+			gk, err = t.graphKeyOf(ix, item)
+		}
+		if err != nil {
+			c.problem("table %s vector index %s: entry %x: %v", t.meta.Name, ix.meta.Name, it.Key(), err)
+			continue
+		}
+		if ranges[gk] == nil {
+			ranges[gk] = map[string][]float32{}
+		}
+		ranges[gk][string(it.Key())] = e.vector(nil)
+	}
+	if err := it.Close(); err != nil {
+		return err
+	}
+	for gk, entries := range ranges {
+		g := &vgraph{key: gk}
+		if err := loadGraphFrom(c.r, g, ix); err != nil {
+			c.problem("table %s vector index %s: graph %x: %v", t.meta.Name, ix.meta.Name, gk, err)
+			continue
+		}
+		if n := g.d.g.Len(); n != len(entries) {
+			c.problem("table %s vector index %s: graph %x holds %d nodes, its range %d entries", t.meta.Name, ix.meta.Name, gk, n, len(entries))
+		}
+		for id, row := range g.d.rows {
+			if v, ok := entries[string(row)]; !ok || !g.d.g.HasVector(id, v) {
+				c.problem("table %s vector index %s: graph %x: node %d is not the entry %x", t.meta.Name, ix.meta.Name, gk, id, row)
+			}
+		}
+	}
 	return nil
 }
 
@@ -189,8 +250,13 @@ func (c *checker) indexRows(t *table, x *indexTally) error {
 	if err != nil {
 		return err
 	}
+	// A vector index's graphs are not entries (engine/vector_graph.go).
+	gp := keys.VectorGraphPrefix(t.meta.ID, x.ix.meta.ID)
 	var rows int64
 	for ok := it.First(); ok; ok = it.Next() {
+		if bytes.HasPrefix(it.Key(), gp) && !it.SeekGE(keys.PrefixEnd(gp)) {
+			break
+		}
 		rows++
 	}
 	if err := it.Close(); err != nil {

@@ -75,6 +75,9 @@ type DB struct {
 	// (stream id → *stream; engine/streams.go).
 	streams sync.Map
 
+	// graphs caches the vector indexes' graphs (engine/vector_graph.go).
+	graphs graphCache
+
 	// meters count what the DB billed and did (engine/meter.go).
 	meters meters
 
@@ -114,6 +117,7 @@ func Open(opts Options) (*DB, error) {
 	}
 	db := &DB{opts: opts, store: st, shared: st.Shared(), log: opts.Logger, bgStop: make(chan struct{}), pruneNow: make(chan struct{}, 1)}
 	db.outage = newOutageLog(db.log, time.Now)
+	db.graphs.budget = opts.VectorCacheNodes
 	if err := db.resolveAccount(); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("the database's account: %w", err)

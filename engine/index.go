@@ -12,6 +12,7 @@ import (
 	"github.com/dynago/dynago/dynamo"
 	"github.com/dynago/dynago/internal/expr"
 	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/vector"
 )
 
@@ -398,7 +399,7 @@ func (t *table) projects(ix *index, name string) bool {
 // (see index_backfill.go). With gsiLag, each GSI entry changed is staged
 // in wb to lag (engine/lag.go).
 func (db *DB) maintainIndexes(wb *writeBatch, t *table, k itemKey, old *storedItem, next attr.Item, gsiLag time.Duration) error {
-	b := wb.Batch
+	b, vw := wb.Batch, &wb.vec
 	// The caller holds k's lock. Use the catalog as it is now, not as
 	// the request found it: an index created since then is being
 	// backfilled, and the backfill takes this lock before it indexes
@@ -420,7 +421,7 @@ func (db *DB) maintainIndexes(wb *writeBatch, t *table, k itemKey, old *storedIt
 		return err
 	}
 	if len(t.vectors) > 0 {
-		if err := db.maintainVectors(b, t, k, oldItem, next); err != nil {
+		if err := db.maintainVectors(b, vw, t, k, oldItem, next); err != nil {
 			return err
 		}
 	}
@@ -444,63 +445,85 @@ func (db *DB) maintainIndexes(wb *writeBatch, t *table, k itemKey, old *storedIt
 				return err
 			}
 		}
-		oldExists, oldSize := oldKey != nil, 0
-		var oldRaw []byte // the old entry as stored, when read
-		if oldExists && check {
-			raw, found, err := db.store.Get(oldKey, nil)
-			if err != nil {
-				return err
-			}
-			b.Expect(oldKey, raw, found)
-			oldExists = found
-			oldRaw = raw
-			if found {
-				s, err := parseRow(raw)
-				if err != nil {
-					return err
-				}
-				oldSize = s.size
-			}
-		} else if oldExists {
+		oldSize, newSize := 0, 0
+		if oldKey != nil && !check {
 			oldSize = attr.ItemSize(oldProj)
 		}
-		if oldExists && (newKey == nil || !bytes.Equal(oldKey, newKey)) {
-			if err := b.Delete(oldKey); err != nil {
-				return err
-			}
-		}
-		newSize := 0
-		var newRow []byte
+		var newValue []byte
 		if newKey != nil {
 			newSize = attr.ItemSize(newProj)
-			newRow = appendRow(nil, newProj, newSize)
-			if err := b.Set(newKey, newRow); err != nil {
-				return err
-			}
+			newValue = appendRow(nil, newProj, newSize)
+		}
+		if err := db.stageEntry(b, t, ix, check, oldKey, oldSize, newKey, newValue, newSize, storedRowSize); err != nil {
+			return err
 		}
 		if gsiLag > 0 && ix.meta.Global && !ix.meta.Backfilling {
-			if oldExists && oldRaw == nil {
+			// Not backfilling, so the old entry was not read: it is the
+			// old item's projection, as stageEntry counted it.
+			var oldRaw []byte
+			if oldKey != nil {
 				oldRaw = appendRow(nil, oldProj, oldSize)
 			}
-			if !oldExists {
-				oldKey = nil
-			}
-			wb.stageLagEntry(oldKey, oldRaw, newKey, newRow, gsiLag)
+			wb.stageLagEntry(oldKey, oldRaw, newKey, newValue, gsiLag)
 		}
-		var dc int64
-		if newKey != nil {
-			dc++
+	}
+	return nil
+}
+
+// stageEntry adds to b the change of one item's entry in the index ix,
+// for the index kinds alike: the old entry at oldKey (nil: none) of
+// oldSize bytes goes if the item left the index or its key changed, the
+// new one (newKey, nil: none; newValue of newSize bytes) is written, and
+// the index's counters follow. With check, the old entry may not be
+// there (a backfill has not passed the item): it is read, and expected,
+// and its size taken from it by storedSize.
+func (db *DB) stageEntry(b storage.Batch, t *table, ix *index, check bool, oldKey []byte, oldSize int, newKey, newValue []byte, newSize int, storedSize func([]byte) (int, error)) error {
+	oldExists := oldKey != nil
+	if oldExists && check {
+		raw, found, err := db.store.Get(oldKey, nil)
+		if err != nil {
+			return err
 		}
-		if oldExists {
-			dc--
-		}
-		if dc != 0 || newSize != oldSize {
-			if err := b.AddCounters(metaIndexStatsKey(t.meta.ID, ix.meta.ID), dc, int64(newSize-oldSize)); err != nil {
+		b.Expect(oldKey, raw, found)
+		oldExists = found
+		if found {
+			if oldSize, err = storedSize(raw); err != nil {
 				return err
 			}
 		}
 	}
+	if !oldExists {
+		oldSize = 0
+	}
+	if oldExists && (newKey == nil || !bytes.Equal(oldKey, newKey)) {
+		if err := b.Delete(oldKey); err != nil {
+			return err
+		}
+	}
+	if newKey != nil {
+		if err := b.Set(newKey, newValue); err != nil {
+			return err
+		}
+	} else {
+		newSize = 0
+	}
+	var dc int64
+	if newKey != nil {
+		dc++
+	}
+	if oldExists {
+		dc--
+	}
+	if dc != 0 || newSize != oldSize {
+		return b.AddCounters(metaIndexStatsKey(t.meta.ID, ix.meta.ID), dc, int64(newSize-oldSize))
+	}
 	return nil
+}
+
+// storedRowSize is the size of a GSI or LSI entry as stored.
+func storedRowSize(raw []byte) (int, error) {
+	s, err := parseRow(raw)
+	return s.size, err
 }
 
 // indexWriteUnits is what a write that replaced old by next cost each

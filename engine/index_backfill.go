@@ -321,6 +321,7 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 		st.lease.expect(b)
 		db.expectTable(b, t)
 	}
+	var vw vecWork
 	var indexed uint64
 	// Read the rows now that they are locked. Rows inserted since the
 	// listing are touched: their writes maintained the index.
@@ -338,7 +339,7 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 		if db.shared {
 			b.Expect(row, it.Value(), true)
 		}
-		if err := db.backfillRow(b, t, ix, it.Value(), touched || st.checkAll); err != nil {
+		if err := db.backfillRow(b, &vw, t, ix, it.Value(), touched || st.checkAll); err != nil {
 			return err
 		}
 		indexed++
@@ -352,7 +353,7 @@ func (db *DB) backfillRows(t *table, ix *index, rows [][]byte) error {
 	if h := backfillBeforeCommit; h != nil {
 		h(db, t.meta.ID, ix.meta.ID)
 	}
-	if stopped, err := db.commitChunk(b, t, ix); stopped || err != nil {
+	if stopped, err := db.commitChunk(b, &vw, t, ix); stopped || err != nil {
 		return err
 	}
 	db.meters.backfillItems.Add(indexed)
@@ -380,7 +381,9 @@ var backfillBeforeCommit func(db *DB, tableID uint64, indexID uint32)
 // the rest). The caller holds the chunk's row locks; nothing that holds
 // ddl waits for a row lock. On a shared store the batch expects the
 // table's catalog entry instead.
-func (db *DB) commitChunk(b storage.Batch, t *table, ix *index) (stopped bool, err error) {
+// A vector index's graph changes are applied to the batch here, under
+// the graph's writer lock until the commit is done.
+func (db *DB) commitChunk(b storage.Batch, vw *vecWork, t *table, ix *index) (stopped bool, err error) {
 	if !db.shared {
 		db.ddl.Lock()
 		defer db.ddl.Unlock()
@@ -388,12 +391,20 @@ func (db *DB) commitChunk(b storage.Batch, t *table, ix *index) (stopped bool, e
 			return true, nil
 		}
 	}
-	return false, b.Commit()
+	if len(vw.ops) == 0 {
+		return false, b.Commit()
+	}
+	err = vw.apply(db, b)
+	if err == nil {
+		err = b.Commit()
+	}
+	vw.finish(err == nil)
+	return false, err
 }
 
 // backfillRow stages the index entry of a base row whose value is raw,
 // unless check finds it there already. The caller holds the row's lock.
-func (db *DB) backfillRow(b storage.Batch, t *table, ix *index, raw []byte, check bool) error {
+func (db *DB) backfillRow(b storage.Batch, vw *vecWork, t *table, ix *index, raw []byte, check bool) error {
 	s, err := parseRow(raw)
 	if err != nil {
 		return err
@@ -407,7 +418,7 @@ func (db *DB) backfillRow(b storage.Batch, t *table, ix *index, raw []byte, chec
 		k.sk = it[t.rangeName]
 	}
 	if ix.vec != nil {
-		return db.backfillVectorRow(b, t, ix, it, k, check)
+		return db.backfillVectorRow(b, vw, t, ix, it, k, check)
 	}
 	key, proj, err := t.indexEntry(ix, it, k, false)
 	if err != nil || key == nil {
@@ -433,7 +444,7 @@ func (db *DB) backfillRow(b storage.Batch, t *table, ix *index, raw []byte, chec
 // skipped, not refused: DynamoDB's backfill leaves such items out and
 // turns the index ACTIVE without them (dynoxide's capture, eu-west-2
 // 2026-08-12).
-func (db *DB) backfillVectorRow(b storage.Batch, t *table, ix *index, it attr.Item, k itemKey, check bool) error {
+func (db *DB) backfillVectorRow(b storage.Batch, vw *vecWork, t *table, ix *index, it attr.Item, k itemKey, check bool) error {
 	key, vec, proj, size, err := t.vectorEntryOf(ix, it, k)
 	if err != nil || key == nil {
 		return err
@@ -445,6 +456,9 @@ func (db *DB) backfillVectorRow(b storage.Batch, t *table, ix *index, it attr.It
 		b.Expect(key, nil, false)
 	}
 	if err := b.Set(key, appendVectorEntry(nil, vec, size, proj)); err != nil {
+		return err
+	}
+	if err := t.stageVectorOps(vw, ix, nil, it, nil, key, nil, vec, false); err != nil {
 		return err
 	}
 	return b.AddCounters(metaIndexStatsKey(t.meta.ID, ix.meta.ID), 1, int64(size))

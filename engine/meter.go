@@ -59,6 +59,9 @@ type meters struct {
 	txCanceled           atomic.Uint64
 	conflictRetries      atomic.Uint64
 	backfillItems        atomic.Uint64
+	// vectorGraphInserts counts the nodes inserted into vector
+	// graphs (engine/vector_graph.go); loading a graph inserts none.
+	vectorGraphInserts atomic.Uint64
 }
 
 func (m *meters) table(name string) *tableMeter {

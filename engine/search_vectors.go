@@ -104,10 +104,10 @@ func (db *DB) searchVectors(in *dynamo.SearchVectorsInput) (*dynamo.SearchVector
 }
 
 // runVectorSearch runs a checked search: an exact one over the index's
-// entries (engine/vector_search.go), its results projected, and its
-// capacity.
+// entries or an approximate one through its graph (engine/vector_search.go),
+// its results projected, and its capacity.
 func (db *DB) runVectorSearch(t *table, ix *index, in *dynamo.SearchVectorsInput, r searchRequest) (*dynamo.SearchVectorsOutput, error) {
-	res, err := db.exactVectorSearch(t, ix, r.vector, int(*in.TopK), r.cond.hash, r.cond.filters)
+	res, err := db.vectorSearch(t, ix, r.vector, int(*in.TopK), r.cond.hash, r.cond.filters)
 	if err != nil {
 		return nil, err
 	}

@@ -354,11 +354,11 @@ func (t *table) projectForVector(ix *index, it attr.Item) attr.Item {
 // the new one is written if the item is in the index, and the index's
 // counters follow. An index being backfilled has its old entry read, not
 // assumed, until the backfill has passed the item.
-func (db *DB) maintainVectors(b storage.Batch, t *table, k itemKey, oldItem, next attr.Item) error {
+func (db *DB) maintainVectors(b storage.Batch, vw *vecWork, t *table, k itemKey, oldItem, next attr.Item) error {
 	for _, ix := range t.vectors {
 		check := ix.meta.Backfilling && (db.shared || !db.backfillVisited(t.meta.ID, ix.meta.ID, k.row))
 		var newKey, oldKey []byte
-		var newVec []float32
+		var newVec, oldVec []float32
 		var newProj attr.Item
 		newSize, oldSize := 0, 0
 		var err error
@@ -368,55 +368,28 @@ func (db *DB) maintainVectors(b storage.Batch, t *table, k itemKey, oldItem, nex
 			}
 		}
 		if oldItem != nil {
-			if oldKey, _, _, oldSize, err = t.vectorEntryOf(ix, oldItem, k); err != nil {
+			if oldKey, oldVec, _, oldSize, err = t.vectorEntryOf(ix, oldItem, k); err != nil {
 				return err
 			}
 		}
-		oldExists := oldKey != nil
-		if oldExists && check {
-			raw, found, err := db.store.Get(oldKey, nil)
-			if err != nil {
-				return err
-			}
-			b.Expect(oldKey, raw, found)
-			oldExists = found
-			if found {
-				e, err := parseVectorEntry(raw)
-				if err != nil {
-					return err
-				}
-				oldSize = e.size
-			}
+		if err := t.stageVectorOps(vw, ix, oldItem, next, oldKey, newKey, oldVec, newVec, check); err != nil {
+			return err
 		}
-		if oldExists && (newKey == nil || !bytes.Equal(oldKey, newKey)) {
-			if err := b.Delete(oldKey); err != nil {
-				return err
-			}
-		}
+		var newValue []byte
 		if newKey != nil {
-			if err := b.Set(newKey, appendVectorEntry(nil, newVec, newSize, newProj)); err != nil {
-				return err
-			}
-		} else {
-			newSize = 0
+			newValue = appendVectorEntry(nil, newVec, newSize, newProj)
 		}
-		if !oldExists {
-			oldSize = 0
-		}
-		var dc int64
-		if newKey != nil {
-			dc++
-		}
-		if oldExists {
-			dc--
-		}
-		if dc != 0 || newSize != oldSize {
-			if err := b.AddCounters(metaIndexStatsKey(t.meta.ID, ix.meta.ID), dc, int64(newSize-oldSize)); err != nil {
-				return err
-			}
+		if err := db.stageEntry(b, t, ix, check, oldKey, oldSize, newKey, newValue, newSize, storedVectorEntrySize); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// storedVectorEntrySize is the size of a vector index entry as stored.
+func storedVectorEntrySize(raw []byte) (int, error) {
+	e, err := parseVectorEntry(raw)
+	return e.size, err
 }
 
 // minVectorRequestBytes is the least a vector write or search is billed:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynago/dynago/attr"
 	"github.com/dynago/dynago/internal/keys"
+	"github.com/dynago/dynago/internal/storage"
 	"github.com/dynago/dynago/internal/vector"
 )
 
@@ -22,6 +23,123 @@ import (
 // order of equal scores is not deterministic (dynoxide's captures,
 // 2026-08-12), so any fixed order is one it could give.
 
+// vectorSearch searches the range of ix that hash names (the whole index
+// when it has no HASH element) for the k entries nearest q among those
+// matching filters: exactly when its graph holds at most
+// Options.VectorExactLimit nodes (one per entry), through the graph
+// otherwise.
+func (db *DB) vectorSearch(t *table, ix *index, q []float32, k int, hash *attr.Value, filters []searchEquality) (vectorSearchResult, error) {
+	gk, err := vectorGraphKey(t, ix, hash)
+	if err != nil {
+		return vectorSearchResult{}, err
+	}
+	g, err := db.lockGraph(gk, ix)
+	if err != nil {
+		return vectorSearchResult{}, err
+	}
+	d := g.d
+	g.mu.Unlock()
+	if d.g.Len() <= max(db.opts.VectorExactLimit, 0) {
+		return db.exactVectorSearch(t, ix, q, k, hash, filters)
+	}
+	return db.graphVectorSearch(ix, d, q, k, filters)
+}
+
+// graphVectorSearch is an approximate search through the graph d: the
+// graph's search of breadth ef (Options.VectorSearchEF, at least k)
+// finds ef candidates; their entries are read (one Get each, or one
+// call on a store that reads many keys at once), kept if they match
+// filters, and scored as the exact search scores them; the best k are
+// returned in its order. When filters leave fewer than k, the search
+// runs again with twice the breadth, on the candidates not read yet,
+// until k match or the graph has no more to give. examined is the bytes
+// of the vectors the graph's searches scored.
+func (db *DB) graphVectorSearch(ix *index, d *graphData, q []float32, k int, filters []searchEquality) (vectorSearchResult, error) {
+	var res vectorSearchResult
+	n := d.g.Len()
+	ef := max(db.opts.VectorSearchEF, k)
+	read := map[string]bool{} // rows read: a row moved to a new node is read once
+	m := ix.vec.metric
+	var buf []float32
+	for {
+		found, scored, err := d.g.SearchScored(q, ef, ef)
+		if err != nil {
+			return res, err
+		}
+		res.examined += 4 * len(q) * scored
+		var rows [][]byte
+		for _, f := range found {
+			if row := d.rowOf(f.ID); row != nil && !read[string(row)] {
+				read[string(row)] = true
+				rows = append(rows, row)
+			}
+		}
+		vals, ok, err := db.getMany(rows)
+		if err != nil {
+			return res, err
+		}
+		for i, row := range rows {
+			if !ok[i] {
+				continue // deleted since the graph was read
+			}
+			e, err := parseVectorEntry(vals[i])
+			if err != nil {
+				return res, err
+			}
+			if e.dims() != len(q) {
+				return res, errBadVectorEntry
+			}
+			if len(filters) > 0 {
+				item, err := e.item()
+				if err != nil {
+					return res, err
+				}
+				if !matchesFilters(item, filters) {
+					continue
+				}
+			}
+			buf = e.vector(buf)
+			_, _, _, order, err := keys.SplitRowKey(row)
+			if err != nil {
+				return res, err
+			}
+			res.hits = append(res.hits, vectorHit{score: m.Score(q, buf), order: order, vec: slices.Clone(buf), body: e.body})
+		}
+		if len(res.hits) >= k || ef >= n || len(found) < ef {
+			break
+		}
+		ef = min(2*ef, n)
+	}
+	slices.SortFunc(res.hits, func(a, b vectorHit) int {
+		switch {
+		case hitBefore(m, a, b):
+			return -1
+		case hitBefore(m, b, a):
+			return 1
+		}
+		return 0
+	})
+	res.hits = res.hits[:min(k, len(res.hits))]
+	return res, nil
+}
+
+// getMany reads keys: in one call on a store that reads many at once,
+// one by one otherwise.
+func (db *DB) getMany(ks [][]byte) ([][]byte, []bool, error) {
+	if mg, ok := db.store.(storage.MultiGetter); ok && len(ks) > 1 {
+		return mg.GetMany(ks)
+	}
+	vals, found := make([][]byte, len(ks)), make([]bool, len(ks))
+	for i, k := range ks {
+		v, ok, err := db.store.Get(k, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		vals[i], found[i] = v, ok
+	}
+	return vals, found, nil
+}
+
 // vectorHit is one entry kept by a search.
 type vectorHit struct {
 	score float32
@@ -34,8 +152,9 @@ type vectorHit struct {
 	body  []byte // the projected item's encoding
 }
 
-// vectorSearchResult is what an exact search found: its hits, best first,
-// and the bytes of vectors it read.
+// vectorSearchResult is what a search found: its hits, best first, and
+// the bytes of vectors it examined (an exact search: every entry it
+// read; an approximate one: every node its graph search scored).
 type vectorSearchResult struct {
 	hits     []vectorHit
 	examined int
@@ -69,7 +188,13 @@ func (db *DB) exactVectorSearch(t *table, ix *index, q []float32, k int, hash *a
 	}()
 	m := ix.vec.metric
 	var buf []float32
+	// The whole index's range holds its graph's records too
+	// (engine/vector_graph.go), which are no entries.
+	gp := keys.VectorGraphPrefix(t.meta.ID, ix.meta.ID)
 	for ok := it.First(); ok; ok = it.Next() {
+		if hash == nil && bytes.HasPrefix(it.Key(), gp) && !it.SeekGE(keys.PrefixEnd(gp)) {
+			break
+		}
 		e, err := parseVectorEntry(it.Value())
 		if err != nil {
 			return res, err

@@ -66,6 +66,9 @@ type writeBatch struct {
 	// late (GSI lag, stale reads), recorded once it commits
 	// (engine/lag.go).
 	lag []lagChange
+	// vec holds the changes of vector graphs the batch's writes make,
+	// applied at Commit (engine/vector_graph.go).
+	vec vecWork
 }
 
 // tableCounters is what a batch adds to one table's counters.
@@ -118,17 +121,45 @@ func (wb *writeBatch) Commit() error {
 	if err := wb.db.commitUndo(wb); err != nil {
 		return err
 	}
+	if len(wb.vec.ops) > 0 {
+		return wb.commitWithGraphs()
+	}
 	if err := wb.Batch.Commit(); err != nil {
 		if wb.versioned && errorsIsConflict(err) {
 			wb.db.undoConflict()
 		}
 		return err
 	}
+	wb.committed()
+	return nil
+}
+
+// committed counts the stream records a committed batch wrote and
+// records the changes reads see late (engine/lag.go).
+func (wb *writeBatch) committed() {
 	wb.db.meters.streamRecordsWritten.Add(uint64(len(wb.tickets)))
 	if len(wb.lag) > 0 {
 		wb.db.lagOn().record(wb.lag)
 		wb.lag = nil
 	}
+}
+
+// commitWithGraphs is Commit's last step for a batch that changes vector
+// graphs: their writer locks are held from applying the changes until
+// the commit has succeeded or failed.
+func (wb *writeBatch) commitWithGraphs() error {
+	err := wb.vec.apply(wb.db, wb.Batch)
+	if err == nil {
+		err = wb.Batch.Commit()
+	}
+	wb.vec.finish(err == nil)
+	if err != nil {
+		if wb.versioned && errorsIsConflict(err) {
+			wb.db.undoConflict()
+		}
+		return err
+	}
+	wb.committed()
 	return nil
 }
 

@@ -36,6 +36,9 @@
 // (DynamoDB multi-attribute keys). The sort tuple holds zero or one value for
 // a base table and zero to four for an index.
 //
+// A vector index's approximate index keeps its records under
+// VectorGraphPrefix, inside the index's prefix but apart from its rows.
+//
 // # Value encodings
 //
 // Each tuple element is an S, N or B value, encoded without a type tag (the

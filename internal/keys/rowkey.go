@@ -34,6 +34,20 @@ func appendIndexPrefix(dst []byte, tableID uint64, indexID uint32) []byte {
 	return binary.BigEndian.AppendUint32(dst, indexID)
 }
 
+// VectorGraphPrefix returns the prefix of the records of a vector
+// index's approximate index (its graphs; the engine lays out what
+// follows): IndexPrefix | 0xFF × 8 | 0x00 0x00. It is inside the index's
+// prefix, so whatever removes the index's rows removes them, but no row
+// key of the index starts with it: after a hash, a row key holds a
+// value encoding, and none starts with 0x00 0x00 (an S or B escapes its
+// 0x00 bytes as 0x00 0xFF and ends with 0x00 0x01; an N starts with
+// 0x01, 0x02 or 0x03). A read of the whole index that must see its rows
+// alone skips [VectorGraphPrefix, PrefixEnd(VectorGraphPrefix)).
+func VectorGraphPrefix(tableID uint64, indexID uint32) []byte {
+	dst := appendIndexPrefix(make([]byte, 0, indexPrefixLen+10), tableID, indexID)
+	return append(dst, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00)
+}
+
 // Hash returns the 64-bit hash of an encoded partition tuple (AppendTuple of
 // the partition key values) that orders partitions inside an index. It is
 // xxHash64 with seed 0. Do not change: written to disk.

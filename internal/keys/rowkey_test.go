@@ -324,3 +324,43 @@ func TestResumeAfterMaximalSortKey(t *testing.T) {
 		})
 	}
 }
+
+// No row key of an index, base or secondary, starts with the index's
+// VectorGraphPrefix, whatever its hash: the value encodings after the
+// hash never start with 0x00 0x00.
+func TestVectorGraphPrefixApart(t *testing.T) {
+	gp := VectorGraphPrefix(7, 3)
+	if !bytes.HasPrefix(gp, IndexPrefix(7, 3)) || len(gp) != headerLen+2 {
+		t.Fatalf("prefix %x", gp)
+	}
+	vals := []attr.Value{
+		{Type: attr.TypeS, S: "\x00"}, {Type: attr.TypeS, S: "\x00\x00"}, {Type: attr.TypeS, S: "a"},
+		{Type: attr.TypeB, B: []byte{0}}, {Type: attr.TypeB, B: []byte{0, 0, 0}}, {Type: attr.TypeB, B: []byte{0xff}},
+		{Type: attr.TypeN, S: "0"}, {Type: attr.TypeN, S: "-1"}, {Type: attr.TypeN, S: "1E-130"},
+	}
+	for _, pk := range vals {
+		for _, sk := range append([]attr.Value{{}}, vals...) {
+			var sks []attr.Value
+			if sk.Type != 0 {
+				sks = []attr.Value{sk}
+			}
+			for _, k := range [][]byte{
+				must(AppendRowKey(nil, 7, 3, []attr.Value{pk}, sks)),
+				must(AppendIndexRowKey(nil, 7, 3, []attr.Value{pk}, nil, []attr.Value{pk}, sks)),
+			} {
+				// Force the hash to the prefix's.
+				copy(k[headerLen-8:headerLen], gp[headerLen-8:headerLen])
+				if bytes.HasPrefix(k, gp) {
+					t.Errorf("row key %x starts with the graph prefix", k)
+				}
+			}
+		}
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

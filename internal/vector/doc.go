@@ -1,7 +1,8 @@
 // Package vector finds nearest neighbours among float32 vectors, for
 // DynamoDB's vector indexes: exact search over any sequence of vectors,
-// and an approximate index, an HNSW graph, kept in a key-value store one
-// record a node. It stands on the standard library alone.
+// and an approximate index, an HNSW graph, kept in a key-value store as
+// a header record and two records a node. It stands on the standard
+// library alone.
 //
 // # Scores
 //
@@ -68,24 +69,35 @@
 //
 // # Records
 //
-// A graph is stored as one header record and one record a node, all
-// little-endian, each starting with its format's version (1); a decoder
+// A graph is stored as one header record and, for each node, a vector
+// record and a links record, all little-endian, each starting with its
+// format's version (2; version 1 kept a node's vector and links in one
+// record, so that every link change rewrote the vector); a decoder
 // refuses any other version and any malformed record, with an error.
 //
 // The header: version, metric (1 byte), dimensions, M, efConstruction,
 // efSearch (4 bytes each), seed and node count (8 each), whether there
 // is an entry point (1), its id (8) and level (1).
 //
-// A node: version, id (8), level (1), dimensions (4), the vector's
-// float32 values (4 each), then for each level from 0 up the number of
-// neighbours (2) and their ids (8 each).
+// A vector record: version, id (8), dimensions (4), the vector's
+// float32 values (4 each). It is written once, when its node is
+// inserted, and never rewritten: a node's vector does not change (an
+// Insert of an id already in the graph with another vector replaces
+// the node, and writes its vector record again).
 //
-// Insert, Delete and Reconnect return Changes: the new header when it changed, the
-// records of the nodes written (the inserted node and every node whose
-// lists changed) and the ids of the records to delete. Written in the
-// same batch as the item that caused them, they keep the stored records
-// equal to the graph's. Load rebuilds a graph from the header and the
-// node records, in any order, without recomputing any list, and refuses
-// records that do not make a whole graph. If the batch fails, the graph
-// in memory is ahead of the store: load it again from the store.
+// A links record: version, id (8), level (1), then for each level from
+// 0 up the number of neighbours (2) and their ids (8 each). It is the
+// record a link change rewrites: at most 8 + 16*M bytes on level 0.
+//
+// Insert, Delete and Reconnect return Changes: the new header when it
+// changed, the vector records of the nodes inserted, the links records
+// of the nodes written (the inserted node and every node whose lists
+// changed) and the ids whose two records to delete. Written in the same
+// batch as the item that caused them, they keep the stored records equal
+// to the graph's. Load rebuilds a graph from the header, the vector
+// records and the links records (two sequences, so that a store reads
+// each as one range, in any order within it), without recomputing any
+// list or inserting anything, and refuses records that do not make a
+// whole graph. If the batch fails, the graph in memory is ahead of the
+// store: load it again from the store.
 package vector

@@ -125,6 +125,14 @@ func (g *Graph) Len() int {
 	return len(g.slot)
 }
 
+// HasVector reports whether id is in the graph with the vector v.
+func (g *Graph) HasVector(id uint64, v []float32) bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	s, ok := g.slot[id]
+	return ok && slices.Equal(g.vec(s), v)
+}
+
 // Contains reports whether id is in the graph.
 func (g *Graph) Contains(id uint64) bool {
 	g.mu.RLock()
@@ -185,8 +193,10 @@ func (g *Graph) keyBetween(a, b uint32) float32 {
 type visited struct {
 	marks []uint32
 	gen   uint32
-	cands minHeap
-	found maxHeap
+	// scored counts the nodes a search scored against its query.
+	scored int
+	cands  minHeap
+	found  maxHeap
 }
 
 func (v *visited) reset(n int) {
@@ -235,6 +245,7 @@ func (g *Graph) searchLayer(m Metric, vis *visited, q []float32, qq float64, eps
 			if vis.seen(n) {
 				continue
 			}
+			vis.scored++
 			e := cand{key: g.keyTo(m, q, qq, n), id: g.ids[n], slot: n}
 			if len(found) < ef || e.less(found[0]) {
 				cands.push(e)
@@ -264,11 +275,19 @@ func (g *Graph) descend(m Metric, vis *visited, q []float32, qq float64, stop in
 // breadth ef (the graph's EFSearch when ef <= 0; at least k), best first,
 // equal scores by id ascending. Scores are as Metric.Score gives them.
 func (g *Graph) Search(query []float32, k, ef int) ([]Result, error) {
+	r, _, err := g.SearchScored(query, k, ef)
+	return r, err
+}
+
+// SearchScored is Search, and also reports how many nodes the search
+// scored against the query (the entry point and every neighbour it
+// visited): a measure of the vector data it examined.
+func (g *Graph) SearchScored(query []float32, k, ef int) ([]Result, int, error) {
 	if len(query) != g.cfg.Dimensions {
-		return nil, fmt.Errorf("vector: query has %d dimensions, the graph %d", len(query), g.cfg.Dimensions)
+		return nil, 0, fmt.Errorf("vector: query has %d dimensions, the graph %d", len(query), g.cfg.Dimensions)
 	}
 	if k < 1 {
-		return nil, fmt.Errorf("vector: k %d is below 1", k)
+		return nil, 0, fmt.Errorf("vector: k %d is below 1", k)
 	}
 	if ef <= 0 {
 		ef = g.cfg.EFSearch
@@ -278,13 +297,14 @@ func (g *Graph) Search(query []float32, k, ef int) ([]Result, error) {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	if !g.hasEntry {
-		return nil, nil
+		return nil, 0, nil
 	}
 	vis, _ := g.visits.Get().(*visited)
 	if vis == nil {
 		vis = new(visited)
 	}
 	defer g.visits.Put(vis)
+	vis.scored = 1 // the entry point
 	ep := g.descend(g.cfg.Metric, vis, query, qq, 0)
 	w := g.searchLayer(g.cfg.Metric, vis, query, qq, ep, ef, 0)
 	slices.SortFunc(w, cmpCand)
@@ -293,18 +313,19 @@ func (g *Graph) Search(query []float32, k, ef int) ([]Result, error) {
 	for i, c := range w {
 		out[i] = Result{ID: c.id, Score: g.cfg.Metric.score(c.key)}
 	}
-	return out, nil
+	return out, vis.scored, nil
 }
 
 // writer is the state of one Insert or Delete: its scratch and what it
 // changed.
 type writer struct {
-	vis     visited
-	dirty   map[uint64]bool
-	removed []uint64
-	orphans []uint32
-	scratch []uint32
-	cands   []cand
+	vis      visited
+	dirty    map[uint64]bool
+	inserted map[uint64]bool // the nodes whose vector record to write
+	removed  []uint64
+	orphans  []uint32
+	scratch  []uint32
+	cands    []cand
 }
 
 // selectNeighbours is the method's heuristic (SELECT-NEIGHBORS-HEURISTIC,
@@ -371,6 +392,7 @@ func (g *Graph) unrev(of, from uint32) {
 
 func (g *Graph) begin() {
 	g.w.dirty = map[uint64]bool{}
+	g.w.inserted = map[uint64]bool{}
 	g.w.removed = g.w.removed[:0]
 	g.w.orphans = g.w.orphans[:0]
 }
@@ -447,6 +469,7 @@ func (g *Graph) insert(id uint64, v []float32) {
 	copy(g.vec(s), v)
 	g.norms[s] = dot(v, v)
 	g.w.dirty[id] = true
+	g.w.inserted[id] = true
 	if !g.hasEntry {
 		g.hasEntry, g.entry, g.top = true, s, level
 		return
@@ -532,6 +555,7 @@ func (g *Graph) remove(s uint32) {
 		panic("vector: a deleted node is still linked")
 	}
 	delete(g.w.dirty, id)
+	delete(g.w.inserted, id)
 	g.w.removed = append(g.w.removed, id)
 	delete(g.slot, id)
 	g.links[s] = nil

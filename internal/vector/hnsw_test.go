@@ -241,7 +241,7 @@ func TestReconnect(t *testing.T) {
 		if err := checkStructure(g, true); err != nil {
 			t.Fatalf("%v: %v", m, err)
 		}
-		if before != nil && len(c.Put) == 0 {
+		if before != nil && len(c.Links) == 0 {
 			t.Errorf("%v: reconnecting reported no change", m)
 		}
 		if c := g.Reconnect(); !c.Empty() {

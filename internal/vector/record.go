@@ -9,30 +9,40 @@ import (
 	"slices"
 )
 
-// Record versions. A decoder refuses any other.
+// Record versions. A decoder refuses any other. Version 1 kept a node's
+// vector and its links in one record; version 2 splits them, so that a
+// link change rewrites only the small links record.
 const (
-	headerVersion = 1
-	nodeVersion   = 1
+	headerVersion = 2
+	vectorVersion = 2
+	linksVersion  = 2
 )
 
-// headerSize is the length of a version-1 header record.
+// headerSize is the length of a header record.
 const headerSize = 1 + 1 + 4 + 4 + 4 + 4 + 8 + 8 + 1 + 8 + 1
 
-// Changes is what one Insert or Delete changed in the graph's records:
-// written in the same batch as the item that caused it, it keeps a
-// store's records equal to the graph's.
+// Changes is what one Insert, Delete or Reconnect changed in the graph's
+// records: written in the same batch as the item that caused it, it
+// keeps a store's records equal to the graph's.
 type Changes struct {
 	// Header is the new header record, nil when it did not change.
 	Header []byte
-	// Put holds the node records to write, by id ascending: the inserted
-	// node and every node whose neighbour lists changed.
-	Put []Record
-	// Delete holds the ids whose records to delete, ascending.
+	// Vectors holds the vector records to write, by id ascending: those
+	// of the nodes inserted (or whose vector an Insert replaced). A
+	// node's vector record is written once, when it is inserted.
+	Vectors []Record
+	// Links holds the links records to write, by id ascending: the
+	// inserted nodes' and those of every node whose lists changed.
+	Links []Record
+	// Delete holds the ids whose records, vector and links, to delete,
+	// ascending.
 	Delete []uint64
 }
 
 // Empty reports whether nothing changed.
-func (c *Changes) Empty() bool { return c.Header == nil && len(c.Put) == 0 && len(c.Delete) == 0 }
+func (c *Changes) Empty() bool {
+	return c.Header == nil && len(c.Vectors) == 0 && len(c.Links) == 0 && len(c.Delete) == 0
+}
 
 // Record is one node's record and its id.
 type Record struct {
@@ -54,9 +64,12 @@ func (g *Graph) changes(before []byte) *Changes {
 		}
 	}
 	slices.Sort(ids)
-	c.Put = make([]Record, len(ids))
+	c.Links = make([]Record, len(ids))
 	for i, id := range ids {
-		c.Put[i] = Record{ID: id, Data: g.encodeNode(g.slot[id])}
+		c.Links[i] = Record{ID: id, Data: g.encodeLinks(g.slot[id])}
+		if g.w.inserted[id] {
+			c.Vectors = append(c.Vectors, Record{ID: id, Data: g.encodeVector(g.slot[id])})
+		}
 	}
 	for _, id := range g.w.removed {
 		if _, ok := g.slot[id]; !ok && !slices.Contains(c.Delete, id) {
@@ -65,6 +78,7 @@ func (g *Graph) changes(before []byte) *Changes {
 	}
 	slices.Sort(c.Delete)
 	g.w.dirty = nil
+	g.w.inserted = nil
 	return c
 }
 
@@ -150,32 +164,54 @@ func DecodeHeader(b []byte) (Header, error) {
 	return h, nil
 }
 
-// Node is the content of a node record.
-type Node struct {
+// Vector is the content of a vector record: a node's id and vector.
+type Vector struct {
 	ID     uint64
-	Vector []float32
-	// Links holds the node's neighbour ids on each level, 0 first; the
-	// node's level is len(Links)-1.
-	Links [][]uint64
+	Values []float32
 }
 
-// EncodeNode returns the record of node id, or false when id is not in
-// the graph.
-func (g *Graph) EncodeNode(id uint64) ([]byte, bool) {
+// Links is the content of a links record: a node's neighbour ids on
+// each level, 0 first; the node's level is len(Levels)-1.
+type Links struct {
+	ID     uint64
+	Levels [][]uint64
+}
+
+// EncodeVector returns the vector record of node id, or false when id
+// is not in the graph.
+func (g *Graph) EncodeVector(id uint64) ([]byte, bool) {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	s, ok := g.slot[id]
 	if !ok {
 		return nil, false
 	}
-	return g.encodeNode(s), true
+	return g.encodeVector(s), true
 }
 
-// The node record, little-endian: version (1 byte), id (8), level (1),
-// dimensions (4), the vector (4 each, float32 bits), then for each level
-// from 0 up its neighbour count (2) and neighbour ids (8 each).
-func (g *Graph) encodeNode(s uint32) []byte {
-	return appendNode(nil, g.ids[s], g.vec(s), len(g.links[s]), func(l int) []uint64 {
+// EncodeLinks returns the links record of node id, or false when id is
+// not in the graph.
+func (g *Graph) EncodeLinks(id uint64) ([]byte, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	s, ok := g.slot[id]
+	if !ok {
+		return nil, false
+	}
+	return g.encodeLinks(s), true
+}
+
+// The vector record, little-endian: version (1 byte), id (8),
+// dimensions (4), the vector (4 each, float32 bits).
+func (g *Graph) encodeVector(s uint32) []byte {
+	return appendVector(nil, g.ids[s], g.vec(s))
+}
+
+// The links record, little-endian: version (1 byte), id (8), level (1),
+// then for each level from 0 up its neighbour count (2) and neighbour
+// ids (8 each).
+func (g *Graph) encodeLinks(s uint32) []byte {
+	return appendLinks(nil, g.ids[s], len(g.links[s]), func(l int) []uint64 {
 		ids := make([]uint64, len(g.links[s][l]))
 		for i, t := range g.links[s][l] {
 			ids[i] = g.ids[t]
@@ -184,19 +220,29 @@ func (g *Graph) encodeNode(s uint32) []byte {
 	})
 }
 
-// Encode returns the node's record, as EncodeNode writes it.
-func (n Node) Encode() []byte {
-	return appendNode(nil, n.ID, n.Vector, len(n.Links), func(l int) []uint64 { return n.Links[l] })
+// Encode returns the vector record, as EncodeVector writes it.
+func (v Vector) Encode() []byte { return appendVector(nil, v.ID, v.Values) }
+
+// Encode returns the links record, as EncodeLinks writes it.
+func (n Links) Encode() []byte {
+	return appendLinks(nil, n.ID, len(n.Levels), func(l int) []uint64 { return n.Levels[l] })
 }
 
-func appendNode(b []byte, id uint64, v []float32, levels int, links func(level int) []uint64) []byte {
-	b = append(b, nodeVersion)
+func appendVector(b []byte, id uint64, v []float32) []byte {
+	b = slices.Grow(b, 1+8+4+4*len(v))
+	b = append(b, vectorVersion)
 	b = binary.LittleEndian.AppendUint64(b, id)
-	b = append(b, byte(levels-1))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
 	for _, x := range v {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
+	return b
+}
+
+func appendLinks(b []byte, id uint64, levels int, links func(level int) []uint64) []byte {
+	b = append(b, linksVersion)
+	b = binary.LittleEndian.AppendUint64(b, id)
+	b = append(b, byte(levels-1))
 	for l := range levels {
 		ids := links(l)
 		b = binary.LittleEndian.AppendUint16(b, uint16(len(ids)))
@@ -214,18 +260,50 @@ func (g *Graph) IDs() []uint64 {
 	return g.sortedIDs()
 }
 
-// DecodeNode reads a node record, refusing anything malformed: a wrong
-// version or length, a level above the cap, no or too many dimensions, a
-// value that is not finite, more than 2*MaxM neighbours on a level, a
-// node linked to itself or to one neighbour twice on a level.
-func DecodeNode(b []byte) (Node, error) {
-	var n Node
-	const fixed = 1 + 8 + 1 + 4
+// DecodeVector reads a vector record, refusing anything malformed: a
+// wrong version or length, no or too many dimensions, a value that is
+// not finite.
+func DecodeVector(b []byte) (Vector, error) {
+	var v Vector
+	const fixed = 1 + 8 + 4
 	if len(b) < fixed {
-		return n, fmt.Errorf("vector: node record of %d bytes", len(b))
+		return v, fmt.Errorf("vector: vector record of %d bytes", len(b))
 	}
-	if b[0] != nodeVersion {
-		return n, fmt.Errorf("vector: node record version %d", b[0])
+	if b[0] != vectorVersion {
+		return v, fmt.Errorf("vector: vector record version %d", b[0])
+	}
+	le := binary.LittleEndian
+	v.ID = le.Uint64(b[1:])
+	dim := le.Uint32(b[9:])
+	if dim < 1 || dim > MaxDimensions {
+		return v, fmt.Errorf("vector: node %d has %d dimensions", v.ID, dim)
+	}
+	b = b[fixed:]
+	if uint64(len(b)) != 4*uint64(dim) {
+		return v, fmt.Errorf("vector: node %d vector record of %d bytes for %d dimensions", v.ID, len(b), dim)
+	}
+	v.Values = make([]float32, dim)
+	for i := range v.Values {
+		v.Values[i] = math.Float32frombits(le.Uint32(b[4*i:]))
+	}
+	if !finite(v.Values) {
+		return v, fmt.Errorf("vector: node %d vector is not finite", v.ID)
+	}
+	return v, nil
+}
+
+// DecodeLinks reads a links record, refusing anything malformed: a
+// wrong version or length, a level above the cap, more than 2*MaxM
+// neighbours on a level, a node linked to itself or to one neighbour
+// twice on a level.
+func DecodeLinks(b []byte) (Links, error) {
+	var n Links
+	const fixed = 1 + 8 + 1
+	if len(b) < fixed {
+		return n, fmt.Errorf("vector: links record of %d bytes", len(b))
+	}
+	if b[0] != linksVersion {
+		return n, fmt.Errorf("vector: links record version %d", b[0])
 	}
 	le := binary.LittleEndian
 	n.ID = le.Uint64(b[1:])
@@ -233,26 +311,11 @@ func DecodeNode(b []byte) (Node, error) {
 	if level > maxLevel {
 		return n, fmt.Errorf("vector: node %d has level %d", n.ID, level)
 	}
-	dim := le.Uint32(b[10:])
-	if dim < 1 || dim > MaxDimensions {
-		return n, fmt.Errorf("vector: node %d has %d dimensions", n.ID, dim)
-	}
 	b = b[fixed:]
-	if uint64(len(b)) < 4*uint64(dim) {
-		return n, fmt.Errorf("vector: node %d record is short", n.ID)
-	}
-	n.Vector = make([]float32, dim)
-	for i := range n.Vector {
-		n.Vector[i] = math.Float32frombits(le.Uint32(b[4*i:]))
-	}
-	if !finite(n.Vector) {
-		return n, fmt.Errorf("vector: node %d vector is not finite", n.ID)
-	}
-	b = b[4*dim:]
-	n.Links = make([][]uint64, level+1)
-	for l := range n.Links {
+	n.Levels = make([][]uint64, level+1)
+	for l := range n.Levels {
 		if len(b) < 2 {
-			return n, fmt.Errorf("vector: node %d record is short", n.ID)
+			return n, fmt.Errorf("vector: node %d links record is short", n.ID)
 		}
 		c := int(le.Uint16(b))
 		b = b[2:]
@@ -260,7 +323,7 @@ func DecodeNode(b []byte) (Node, error) {
 			return n, fmt.Errorf("vector: node %d has %d neighbours on level %d", n.ID, c, l)
 		}
 		if len(b) < 8*c {
-			return n, fmt.Errorf("vector: node %d record is short", n.ID)
+			return n, fmt.Errorf("vector: node %d links record is short", n.ID)
 		}
 		ids := make([]uint64, c)
 		for i := range ids {
@@ -269,59 +332,86 @@ func DecodeNode(b []byte) (Node, error) {
 				return n, fmt.Errorf("vector: node %d has a bad neighbour %d on level %d", n.ID, ids[i], l)
 			}
 		}
-		n.Links[l] = ids
+		n.Levels[l] = ids
 		b = b[8*c:]
 	}
 	if len(b) != 0 {
-		return n, fmt.Errorf("vector: node %d record has %d bytes too many", n.ID, len(b))
+		return n, fmt.Errorf("vector: node %d links record has %d bytes too many", n.ID, len(b))
 	}
 	return n, nil
 }
 
-// Load rebuilds a graph from its header record and all its node
-// records, in any order, as EncodeHeader and EncodeNode (or the Changes
-// of Insert and Delete) wrote them. No neighbour list is recomputed. It
-// refuses records that do not make a whole graph: a count that differs,
-// a node twice, a link to a node that is missing or below the link's
-// level, a list longer than the level allows, an entry point that is
-// missing or not of the top level.
-func Load(header []byte, nodes iter.Seq2[[]byte, error]) (*Graph, error) {
+// Load rebuilds a graph from its header record, all its vector records
+// and all its links records, each sequence in any order, as
+// EncodeHeader, EncodeVector and EncodeLinks (or the Changes of Insert,
+// Delete and Reconnect) wrote them: a store reads each kind as one range.
+// No neighbour list is recomputed and nothing is inserted. It refuses
+// records that do not make a whole graph: a count that differs, a node
+// twice, a node without its links record or links without a vector, a
+// link to a node that is missing or below the link's level, a list
+// longer than the level allows, an entry point that is missing or not of
+// the top level.
+func Load(header []byte, vectors, links iter.Seq2[[]byte, error]) (*Graph, error) {
 	h, err := DecodeHeader(header)
 	if err != nil {
 		return nil, err
 	}
 	g := newGraph(h.Config)
-	var links [][][]uint64
-	for rec, err := range nodes {
+	for rec, err := range vectors {
 		if err != nil {
 			return nil, err
 		}
-		n, err := DecodeNode(rec)
+		v, err := DecodeVector(rec)
 		if err != nil {
 			return nil, err
 		}
-		if len(n.Vector) != h.Dimensions {
-			return nil, fmt.Errorf("vector: node %d has %d dimensions, the header %d", n.ID, len(n.Vector), h.Dimensions)
+		if len(v.Values) != h.Dimensions {
+			return nil, fmt.Errorf("vector: node %d has %d dimensions, the header %d", v.ID, len(v.Values), h.Dimensions)
 		}
-		if _, dup := g.slot[n.ID]; dup {
-			return nil, fmt.Errorf("vector: node %d appears twice", n.ID)
+		if _, dup := g.slot[v.ID]; dup {
+			return nil, fmt.Errorf("vector: node %d appears twice", v.ID)
 		}
 		if uint64(len(g.slot)) >= h.Count {
-			return nil, fmt.Errorf("vector: more node records than the header's %d", h.Count)
+			return nil, fmt.Errorf("vector: more vector records than the header's %d", h.Count)
 		}
-		level := len(n.Links) - 1
+		s := g.alloc(v.ID, -1)
+		copy(g.vec(s), v.Values)
+		g.norms[s] = dot(v.Values, v.Values)
+	}
+	if uint64(len(g.slot)) != h.Count {
+		return nil, fmt.Errorf("vector: %d vector records, the header says %d", len(g.slot), h.Count)
+	}
+	lists := make([][][]uint64, len(g.ids))
+	for rec, err := range links {
+		if err != nil {
+			return nil, err
+		}
+		n, err := DecodeLinks(rec)
+		if err != nil {
+			return nil, err
+		}
+		s, ok := g.slot[n.ID]
+		if !ok {
+			return nil, fmt.Errorf("vector: links of node %d, which has no vector", n.ID)
+		}
+		if lists[s] != nil {
+			return nil, fmt.Errorf("vector: links of node %d appear twice", n.ID)
+		}
+		level := len(n.Levels) - 1
 		if level > h.TopLevel {
 			return nil, fmt.Errorf("vector: node %d has level %d, above the top %d", n.ID, level, h.TopLevel)
 		}
-		s := g.alloc(n.ID, level)
-		copy(g.vec(s), n.Vector)
-		g.norms[s] = dot(n.Vector, n.Vector)
-		links = append(links, n.Links)
+		lists[s] = n.Levels
+		ls := make([][]uint32, level+1)
+		for l := range ls {
+			ls[l] = make([]uint32, 0, g.maxLinks(l))
+		}
+		g.links[s] = ls
 	}
-	if uint64(len(g.slot)) != h.Count {
-		return nil, fmt.Errorf("vector: %d node records, the header says %d", len(g.slot), h.Count)
-	}
-	for s, ls := range links {
+	for s, ls := range lists {
+		if ls == nil {
+			return nil, fmt.Errorf("vector: node %d has no links record", g.ids[s])
+		}
 		for l, ids := range ls {
 			if len(ids) > g.maxLinks(l) {
 				return nil, fmt.Errorf("vector: node %d has %d neighbours on level %d", g.ids[s], len(ids), l)
