@@ -213,3 +213,46 @@ func TestDirect(t *testing.T) {
 		t.Fatalf("another database has the table: %v", err)
 	}
 }
+
+// TestCreateTablesWorkbenchFacets: sample items kept in the facets'
+// TableData, where NoSQL Workbench's exports keep each entity type's
+// items (aws-samples/amazon-dynamodb-design-patterns,
+// examples/an-online-shop/json/AnOnlineShop_facets.json), are written
+// too. The fixture is toolkit/workbench's, in that layout.
+func TestCreateTablesWorkbenchFacets(t *testing.T) {
+	t.Parallel()
+	c := dynagotest.New(t)
+	dynagotest.CreateTables(t, c, "../toolkit/workbench/testdata/bakery.workbench.json")
+	ctx := context.Background()
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for _, tc := range []struct {
+		name  string
+		in    *dynamodb.QueryInput
+		field string
+		want  []string
+	}{
+		{"customer c#1's partition", &dynamodb.QueryInput{KeyConditionExpression: aws.String("PK = :v"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":v": s("c#1")}}, "SK", []string{"c#1", "o#7"}},
+		{"byDay, by total", &dynamodb.QueryInput{IndexName: aws.String("byDay"), KeyConditionExpression: aws.String("#d = :v"),
+			ExpressionAttributeNames:  map[string]string{"#d": "Day"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":v": s("2026-12-01")}}, "Total", []string{"3", "12.5"}},
+	} {
+		tc.in.TableName = aws.String("Bakery")
+		out, err := c.Query(ctx, tc.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var got []string
+		for _, it := range out.Items {
+			switch v := it[tc.field].(type) {
+			case *types.AttributeValueMemberS:
+				got = append(got, v.Value)
+			case *types.AttributeValueMemberN:
+				got = append(got, v.Value)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

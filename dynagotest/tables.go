@@ -41,9 +41,10 @@ type TablesAPI interface {
 //   - a data model exported by NoSQL Workbench for DynamoDB ("ModelName",
 //     "DataModel": its tables with "KeyAttributes", "NonKeyAttributes",
 //     "GlobalSecondaryIndexes", "BillingMode",
-//     "ProvisionedCapacitySettings" and sample items in "TableData"):
-//     each table is created with the key attributes it and its indexes
-//     name, and its TableData is written.
+//     "ProvisionedCapacitySettings" and sample items in "TableData",
+//     the table's or its "TableFacets"'): each table is created with the
+//     key attributes it and its indexes name, and its TableData and its
+//     facets' are written.
 //
 // YAML is not read: Go's standard library has no YAML parser, and dynago
 // takes no dependency for one.
@@ -149,8 +150,9 @@ func parseCreateTable(data []byte) (*dynamodb.CreateTableInput, error) {
 	return &in, nil
 }
 
-// The parts of a NoSQL Workbench model that define tables; the rest
-// (metadata, facets, data access) is ignored.
+// The parts of a NoSQL Workbench model that define tables and their
+// sample items; the rest (metadata, facets' aliases, data access) is
+// ignored.
 type workbenchModel struct {
 	DataModel []workbenchTable
 }
@@ -172,12 +174,20 @@ type workbenchIndex struct {
 }
 
 type workbenchTable struct {
-	TableName                   string
-	KeyAttributes               workbenchKeys
-	NonKeyAttributes            []workbenchAttribute
-	GlobalSecondaryIndexes      []workbenchIndex
-	LocalSecondaryIndexes       []workbenchIndex
-	TableData                   []map[string]json.RawMessage
+	TableName              string
+	KeyAttributes          workbenchKeys
+	NonKeyAttributes       []workbenchAttribute
+	GlobalSecondaryIndexes []workbenchIndex
+	LocalSecondaryIndexes  []workbenchIndex
+	TableData              []map[string]json.RawMessage
+	// TableFacets hold sample items too: NoSQL Workbench's exports keep
+	// each entity type's items in its facet's TableData (as
+	// aws-samples/amazon-dynamodb-design-patterns'
+	// examples/an-online-shop/json/AnOnlineShop_facets.json does).
+	TableFacets []struct {
+		FacetName string
+		TableData []map[string]json.RawMessage
+	}
 	BillingMode                 string
 	ProvisionedCapacitySettings *struct {
 		ProvisionedThroughput *types.ProvisionedThroughput
@@ -278,6 +288,15 @@ func (wt workbenchTable) table() (table, error) {
 			return table{}, fmt.Errorf("TableData item %d: %w", i, err)
 		}
 		tb.items = append(tb.items, item)
+	}
+	for _, f := range wt.TableFacets {
+		for i, raw := range f.TableData {
+			item, err := itemFromJSON(raw)
+			if err != nil {
+				return table{}, fmt.Errorf("facet %q, TableData item %d: %w", f.FacetName, i, err)
+			}
+			tb.items = append(tb.items, item)
+		}
 	}
 	return tb, nil
 }

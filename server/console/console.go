@@ -11,6 +11,9 @@
 //   - /console/api/info      which optional endpoints are configured
 //   - /console/api/plan      the toolkit's query planner for a data model
 //     and a request (pure: it reads nothing)
+//   - /console/api/workbench a data model in dynago's format or NoSQL
+//     Workbench's read as dynago's (one a table) and written as
+//     Workbench's, or the examples' models (pure too)
 //   - /console/api/explain   the plan of a PartiQL statement, through
 //     Options.Explain
 //   - /console/api/capacity  consumed capacity per table and index over
@@ -20,7 +23,7 @@
 //     Options.TopKeys (DynamoDB reports them through CloudWatch, which
 //     dynago does not serve)
 //
-// All five are POSTs of JSON, signed by the page like its API calls when
+// All six are POSTs of JSON, signed by the page like its API calls when
 // it has credentials, so a server that checks signatures can check them
 // too (it lets GETs, the page's files, through unsigned).
 //
@@ -44,10 +47,13 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/dynago/dynago/examples"
 	"github.com/dynago/dynago/toolkit/planner"
+	"github.com/dynago/dynago/toolkit/workbench"
 )
 
 //go:embed assets
@@ -250,7 +256,7 @@ func (h *Handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	switch name {
-	case "info", "capacity", "plan", "explain", "insights":
+	case "info", "capacity", "plan", "explain", "insights", "workbench":
 	default:
 		fail(w, http.StatusNotFound, "UnknownOperationException", "no console endpoint "+name)
 		return
@@ -278,6 +284,8 @@ func (h *Handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		h.capacity(w, r)
 	case "plan":
 		h.plan(w, r)
+	case "workbench":
+		h.workbench(w, r)
 	case "explain":
 		h.explain(w, r)
 	}
@@ -332,6 +340,53 @@ func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, planAnswer{Plan: p, Explain: p.String()})
+}
+
+// workbenchRequest is the body of POST /console/api/workbench: a model
+// to open, in either format, or {"examples": true} for the examples'
+// models.
+type workbenchRequest struct {
+	Model    json.RawMessage `json:"model"`
+	Examples bool            `json:"examples"`
+}
+
+// workbenchExample is one example's model, by the example's name.
+type workbenchExample struct {
+	Name  string          `json:"name"`
+	Model json.RawMessage `json:"model"`
+}
+
+func (h *Handler) workbench(w http.ResponseWriter, r *http.Request) {
+	var req workbenchRequest
+	if !readBody(w, r, &req) {
+		return
+	}
+	if req.Examples {
+		list := []workbenchExample{}
+		for name, b := range examples.Models() {
+			list = append(list, workbenchExample{Name: name, Model: b})
+		}
+		slices.SortFunc(list, func(a, b workbenchExample) int { return strings.Compare(a.Name, b.Name) })
+		writeJSON(w, http.StatusOK, map[string]any{"examples": list})
+		return
+	}
+	if len(req.Model) == 0 {
+		fail(w, http.StatusBadRequest, "ValidationException", "model is required")
+		return
+	}
+	format := "dynago"
+	if workbench.IsWorkbench(req.Model) {
+		format = "workbench"
+	}
+	models, err := workbench.Open(req.Model)
+	if err == nil {
+		var doc *workbench.Document
+		if doc, err = workbench.ToWorkbench(models...); err == nil {
+			writeJSON(w, http.StatusOK, map[string]any{"format": format, "models": models, "workbench": doc})
+			return
+		}
+	}
+	fail(w, http.StatusBadRequest, "ValidationException", err.Error())
 }
 
 func (h *Handler) explain(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,6 @@
 // The console's router: the hash names the screen (#tables, #table/T,
 // #vector/T/I, #items/T, #query/T, #partiql, #streams/T, #ttl/T, #capacity, #model,
-// #credentials).
+// #workbench, #credentials).
 
 import { h, fill, errorBox } from "./dom.js";
 import { tablesView, tableView } from "./tables.js";
@@ -9,6 +9,7 @@ import { queryView, partiqlView } from "./query.js";
 import { streamsView, ttlView } from "./streams.js";
 import { capacityView, startRecording } from "./capacity.js";
 import { modelView } from "./model.js";
+import { workbenchView } from "./workbench.js";
 import { credentialsView, showState } from "./auth.js";
 import { loadServerInfo } from "./api.js";
 import { vectorView } from "./vectors.js";
@@ -50,6 +51,7 @@ async function route() {
       case "ttl": await ttlView(root, arg); break;
       case "capacity": await capacityView(root, onLeave); break;
       case "model": modelView(root); break;
+      case "workbench": await workbenchView(root); break;
       case "credentials": credentialsView(root); break;
       default: fill(root, h("p", {}, `No screen ${screen}.`));
     }
