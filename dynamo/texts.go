@@ -60,3 +60,16 @@ const MsgStartKeyInvalid = "The provided starting key is invalid"
 // MsgInvalidNextToken answers a NextToken no listing gave: an
 // ExecuteStatement's (DynamoDB Local), ListExports' and ListImports'.
 const MsgInvalidNextToken = "Invalid NextToken"
+
+// MsgTableThroughputExceeded is a provisioned table's
+// ProvisionedThroughputExceededException, as SDKs have shown it
+// (source-cooperative/source.coop issue 12, 2024; quintilesims/layer0
+// issue 229; mifi/dynamodump issue 20): enforced capacity gives it, and
+// so does the fault plan.
+const MsgTableThroughputExceeded = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+
+// MsgRequestLimitExceeded is RequestLimitExceeded's text in the
+// developer guide's error list (Programming.Errors); no raw answer of
+// DynamoDB's with it was found. Enforced capacity gives it past the
+// account's quota, and so does the fault plan.
+const MsgRequestLimitExceeded = "Throughput exceeds the current throughput limit for your account. To request a limit increase, contact AWS Support at https://aws.amazon.com/support."

@@ -94,12 +94,7 @@ const (
 
 // The texts of the throttling errors.
 const (
-	// msgTableThroughputExceeded is a provisioned table's
-	// ProvisionedThroughputExceededException, as SDKs have shown it
-	// (source-cooperative/source.coop issue 12, 2024; quintilesims/layer0
-	// issue 229).
-	msgTableThroughputExceeded = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
-	// msgIndexThroughputExceeded is the same for a table's GSIs
+	// msgIndexThroughputExceeded is dynamo.MsgTableThroughputExceeded for a table's GSIs
 	// (audienceproject/spark-dynamodb issue 61, 2020;
 	// wellcomecollection/platform issue 2177).
 	msgIndexThroughputExceeded = "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded. Consider increasing your provisioning level for the under-provisioned global secondary indexes with the UpdateTable API"
@@ -112,9 +107,6 @@ const (
 	// transaction throttled so (TransactionCanceledException, "Throttling
 	// Error"); no recording of the exception's own was found.
 	msgOnDemandIndexThrottled = "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index so please try again shortly."
-	// msgAccountLimit is RequestLimitExceeded's text in the developer
-	// guide's error list (Programming.Errors).
-	msgAccountLimit = "Throughput exceeds the current throughput limit for your account. To request a limit increase, contact AWS Support at https://aws.amazon.com/support."
 )
 
 // bucket is one token bucket: its units and when they were counted.
@@ -416,7 +408,7 @@ func onlyIndexes(reasons []dynamo.ThrottlingReason) bool {
 // and the throttling reasons each carries).
 func throttleError(mode string, reasons []dynamo.ThrottlingReason) *dynamo.Error {
 	if mode != dynamo.BillingModePayPerRequest {
-		msg := msgTableThroughputExceeded
+		msg := dynamo.MsgTableThroughputExceeded
 		if onlyIndexes(reasons) {
 			msg = msgIndexThroughputExceeded
 		}
@@ -433,7 +425,7 @@ func throttleError(mode string, reasons []dynamo.ThrottlingReason) *dynamo.Error
 	var e *dynamo.Error
 	switch {
 	case account:
-		e = dynamo.RequestLimitExceeded(msgAccountLimit)
+		e = dynamo.RequestLimitExceeded(dynamo.MsgRequestLimitExceeded)
 	case onlyIndexes(reasons):
 		e = dynamo.Throttling(msgOnDemandIndexThrottled)
 	default:

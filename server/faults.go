@@ -36,14 +36,6 @@ const faultsPath = adminPrefix + "faults"
 
 // The texts of the injected errors, as DynamoDB sends them.
 const (
-	// HTTP 400 ProvisionedThroughputExceededException, as recorded from
-	// DynamoDB in github.com/mifi/dynamodump issue #20 and
-	// github.com/quintilesims/layer0 issue #229 (status code 400).
-	msgProvisionedThroughputExceeded = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
-	// HTTP 400 RequestLimitExceeded: the text AWS's developer guide
-	// gives it (Error handling, "Error messages and codes"); no raw
-	// answer of DynamoDB's with it was found.
-	msgRequestLimitExceeded = "Throughput exceeds the current throughput limit for your account. To request a limit increase, contact AWS Support at https://aws.amazon.com/support."
 	// A conflict with a transaction in progress: the message of the
 	// TransactionConflict cancellation reason (AWS's TransactWriteItems
 	// reference lists "Transaction is ongoing for the item."), without
@@ -160,9 +152,9 @@ func faultError(d faults.Decision, in any) error {
 	case faults.ThrottlingException:
 		return errThrottled
 	case faults.ProvisionedThroughputExceeded:
-		return dynamo.ProvisionedThroughputExceeded(msgProvisionedThroughputExceeded)
+		return dynamo.ProvisionedThroughputExceeded(dynamo.MsgTableThroughputExceeded)
 	case faults.RequestLimitExceeded:
-		return dynamo.RequestLimitExceeded(msgRequestLimitExceeded)
+		return dynamo.RequestLimitExceeded(dynamo.MsgRequestLimitExceeded)
 	case faults.TransactionConflict:
 		// A single-item write that meets a transaction in progress
 		// fails with TransactionConflictException; a transaction one of
