@@ -33,8 +33,9 @@ type decide func(old *storedItem) (next attr.Item, write bool, err error)
 type writer uint8
 
 const (
-	byUser writer = iota // a request
-	byTTL                // the Time to Live sweeper
+	byUser    writer = iota // a request
+	byTTL                   // the Time to Live sweeper
+	byReplica               // the replication of a change made in another region (engine/replicas.go)
 )
 
 // writeBatch is a storage batch that carries item writes. Besides the rows
@@ -66,6 +67,9 @@ type writeBatch struct {
 	// late (GSI lag, stale reads), recorded once it commits
 	// (engine/lag.go).
 	lag []lagChange
+	// repl holds the stamps of the batch's changes of replicated
+	// tables' items, recorded once it commits (engine/replicas.go).
+	repl []replVersion
 }
 
 // tableCounters is what a batch adds to one table's counters.
@@ -129,6 +133,9 @@ func (wb *writeBatch) Commit() error {
 		wb.db.lagOn().record(wb.lag)
 		wb.lag = nil
 	}
+	if len(wb.repl) > 0 {
+		wb.db.commitReplicated(wb)
+	}
 	return nil
 }
 
@@ -140,6 +147,10 @@ func (wb *writeBatch) release() {
 		t.s.release(t.seq)
 	}
 	wb.tickets = nil
+	if wb.repl != nil {
+		wb.repl = nil
+		wb.db.repl.poke() // the changes' records are readable now
+	}
 }
 
 // writeItem is the single-item write path: lock the item, read it, decide,
