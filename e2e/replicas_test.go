@@ -2,8 +2,11 @@ package e2e
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -166,6 +169,23 @@ func TestGlobalTableReplicas(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, east, "a", "updated"},
+		{"a transaction's write in us-east-1 reaches us-west-2", func() {
+			if _, err := east.TransactWriteItems(bg(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{
+				TableName: aws.String("Songs"), Item: item{"pk": &types.AttributeValueMemberS{Value: "tx"}, "v": &types.AttributeValueMemberS{Value: "txn"}}}}}}); err != nil {
+				t.Fatal(err)
+			}
+		}, west, "tx", "txn"},
+		{"a batch's write in us-west-2 reaches us-east-1", func() {
+			if _, err := west.BatchWriteItem(bg(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Songs": {{PutRequest: &types.PutRequest{
+				Item: item{"pk": &types.AttributeValueMemberS{Value: "batch"}, "v": &types.AttributeValueMemberS{Value: "batched"}}}}}}}); err != nil {
+				t.Fatal(err)
+			}
+		}, east, "batch", "batched"},
+		{"a PartiQL update in us-east-1 reaches us-west-2", func() {
+			if _, err := east.ExecuteStatement(bg(), &dynamodb.ExecuteStatementInput{Statement: aws.String(`UPDATE "Songs" SET v = 'sql' WHERE pk = 'tx'`)}); err != nil {
+				t.Fatal(err)
+			}
+		}, west, "tx", "sql"},
 		{"a delete in us-west-2 reaches us-east-1", func() {
 			if _, err := west.DeleteItem(bg(), &dynamodb.DeleteItemInput{TableName: aws.String("Songs"),
 				Key: item{"pk": &types.AttributeValueMemberS{Value: "b"}}}); err != nil {
@@ -352,4 +372,50 @@ func TestGlobalTableNeedsRegions(t *testing.T) {
 	_, err := c.UpdateTable(bg(), &dynamodb.UpdateTableInput{TableName: aws.String("Solo"),
 		ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{RegionName: aws.String("eu-west-1")}}}})
 	wantValidation(t, err, "This server keeps one database for every region, so a table cannot have replicas in other regions: serve with --namespace account-region")
+}
+
+// TestGlobalTableReplicationLag: --replication-lag holds every change
+// back from the other replicas that long, and /metrics counts what waits
+// (dynago's own knob: DynamoDB replicates "usually within a second",
+// AWS's "How global tables work", and no setting changes it). An hour is
+// far longer than the test, so nothing here races the clock.
+func TestGlobalTableReplicationLag(t *testing.T) {
+	p := testserver.StartProcess(t, "--data-dir", t.TempDir(), "--namespace", "account-region", "--replication-lag", "1h")
+	east, west := regionClient(p.URL, "AKIDGLOBAL", "us-east-1"), regionClient(p.URL, "AKIDGLOBAL", "us-west-2")
+	createHash(t, east, "Slow", types.ScalarAttributeTypeS)
+	putValue(t, east, "Slow", "before", "copied")
+	if _, err := addReplica(east, "Slow", "us-west-2"); err != nil {
+		t.Fatal(err)
+	}
+	// The copy made when the replica is created is not held back.
+	if v := valueOf(getConsistent(t, west, "Slow", "before")); v != "copied" {
+		t.Fatalf("the replica's copy holds %q", v)
+	}
+	putValue(t, east, "Slow", "later", "held")
+	if it := getConsistent(t, west, "Slow", "later"); it != nil {
+		t.Fatalf("a change reached the other region before --replication-lag: %v", it)
+	}
+	res, err := http.Get(p.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if want := `dynago_replication_pending_records{region="us-east-1",table="Slow"} 1`; !strings.Contains(string(body), want+"\n") {
+		t.Errorf("/metrics lacks %s:\n%s", want, grepLines(string(body), "dynago_replication"))
+	}
+	if !strings.Contains(string(body), `dynago_replication_lag_seconds{region="us-east-1",table="Slow"}`) {
+		t.Errorf("/metrics lacks the replication lag of Slow:\n%s", grepLines(string(body), "dynago_replication"))
+	}
+}
+
+// grepLines returns the lines of s that contain sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -715,3 +715,46 @@ func (db *DB) scanKeys(t *table, f func(keys attr.Item) error) error {
 		start = out.LastEvaluatedKey
 	}
 }
+
+// ReplicationBacklog is what a replicated table has not shipped yet to
+// its other replicas.
+type ReplicationBacklog struct {
+	Table, Region string // the table and the region its changes were made in
+	// Pending counts the change records the replicator has not read yet;
+	// Lag is how long ago the oldest of them was written (0: none).
+	Pending uint64
+	Lag     time.Duration
+}
+
+// ReplicationBacklogs returns the backlog of every table with replicas,
+// for the metrics.
+func (db *DB) ReplicationBacklogs() []ReplicationBacklog {
+	var out []ReplicationBacklog
+	for _, t := range *db.tables.Load() {
+		if len(t.meta.Replicas) == 0 {
+			continue
+		}
+		s := db.streamOf(t)
+		if s == nil {
+			continue
+		}
+		s.mu.Lock()
+		visible := s.visibleLocked()
+		s.mu.Unlock()
+		pos := db.repl.position(s.meta.ID, visible)
+		b := ReplicationBacklog{Table: t.meta.Name, Region: db.opts.Region}
+		if pos <= visible {
+			b.Pending = visible - pos + 1
+			if it, err := db.store.NewIter(streamRecordKey(s.meta.ID, pos), streamRecordKey(s.meta.ID, visible+1)); err == nil {
+				if it.First() {
+					if at, ok := recordTime(it.Value()); ok {
+						b.Lag = max(0, db.now().Sub(at))
+					}
+				}
+				it.Close()
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
