@@ -419,3 +419,26 @@ func grepLines(s, sub string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestGlobalTableReplicaDeletedAsTable: DeleteTable of one replica
+// deletes it as a regular table, stops replication to its region and
+// leaves the other replicas (AWS's "How global tables work", common
+// tasks: a replica is deleted as a regular table is).
+func TestGlobalTableReplicaDeletedAsTable(t *testing.T) {
+	east, west := startRegions(t)
+	createHash(t, east, "Drop", types.ScalarAttributeTypeS)
+	if _, err := addReplica(east, "Drop", "us-west-2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := west.DeleteTable(bg(), &dynamodb.DeleteTableInput{TableName: aws.String("Drop")}); err != nil {
+		t.Fatalf("DeleteTable of the us-west-2 replica: %v", err)
+	}
+	d := describe(t, east, "Drop")
+	if d.Replicas != nil || d.GlobalTableVersion != nil {
+		t.Errorf("the table left alone describes replicas %v, version %v", replicaSet(d), aws.ToString(d.GlobalTableVersion))
+	}
+	putValue(t, east, "Drop", "after", "east")
+	if v := valueOf(getConsistent(t, east, "Drop", "after")); v != "east" {
+		t.Errorf("the table left alone holds %q", v)
+	}
+}

@@ -758,3 +758,20 @@ func (db *DB) ReplicationBacklogs() []ReplicationBacklog {
 	}
 	return out
 }
+
+// leaveReplicaGroup takes this region out of the replica group of the
+// table name, just deleted here: deleting a replica as a regular table
+// stops replication to its region and leaves the others (AWS's "How
+// global tables work", common tasks).
+func (db *DB) leaveReplicaGroup(name string, group []string) {
+	rest := slices.DeleteFunc(slices.Clone(group), func(r string) bool { return r == db.opts.Region })
+	for _, r := range rest {
+		other, err := db.replicaDB(r)
+		if err == nil {
+			err = other.setReplicaGroup(name, rest)
+		}
+		if err != nil {
+			db.log.Error("leave replica group", "table", name, "region", r, "err", err)
+		}
+	}
+}
