@@ -230,6 +230,10 @@ type TableDescription struct {
 	WarmThroughput            *WarmThroughputDescription
 	// RestoreSummary is set on a table made by a restore.
 	RestoreSummary *RestoreSummary
+	// Replicas and GlobalTableVersion are set on a table with replicas
+	// in other regions (engine/replicas.go).
+	Replicas           []ReplicaDescription
+	GlobalTableVersion string
 }
 
 // Capacity is the capacity consumed on one table or index.
@@ -384,7 +388,43 @@ type UpdateTableInput struct {
 	SSESpecification            *SSESpecification
 	TableClass                  string
 	DeletionProtectionEnabled   *bool
+	// ReplicaUpdates adds or removes replicas in other regions (global
+	// tables version 2019.11.21). Of each action dynago reads the region.
+	ReplicaUpdates []ReplicationGroupUpdate
 }
+
+// ReplicationGroupUpdate is one element of UpdateTable's ReplicaUpdates:
+// one of Create, Update and Delete.
+type ReplicationGroupUpdate struct {
+	Create *ReplicaAction
+	Update *ReplicaAction
+	Delete *ReplicaAction
+}
+
+// ReplicaAction is the region a replica action names; NoRegionName
+// records a missing or null RegionName.
+type ReplicaAction struct {
+	RegionName   string
+	NoRegionName bool
+}
+
+// ReplicaDescription is a replica of a global table, in its table
+// description.
+type ReplicaDescription struct {
+	RegionName    string
+	ReplicaStatus string
+}
+
+// Replica statuses (ReplicaDescription.ReplicaStatus).
+const (
+	ReplicaStatusCreating = "CREATING"
+	ReplicaStatusActive   = "ACTIVE"
+	ReplicaStatusDeleting = "DELETING"
+)
+
+// GlobalTableVersionCurrent is the GlobalTableVersion of a table with
+// replicas made through UpdateTable's ReplicaUpdates.
+const GlobalTableVersionCurrent = "2019.11.21"
 
 // UpdateTableOutput is UpdateTable's response.
 type UpdateTableOutput struct {

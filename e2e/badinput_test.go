@@ -49,7 +49,8 @@ var badShapes = []badShape{
 	{"gsi update entry null", "UpdateTable", `{"TableName":"bad","GlobalSecondaryIndexUpdates":[null]}`, "ValidationException", "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null"},
 	{"gsi create null", "UpdateTable", `{"TableName":"bad","GlobalSecondaryIndexUpdates":[{"Create":null}]}`, "ValidationException", "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null"},
 	// Other UpdateTable members. StreamEnabled is StreamSpecification's
-	// required member. dynago has no replicas; ReplicaUpdates is ignored.
+	// required member. An empty ReplicaUpdates element, or a Create without
+	// its RegionName, is refused (e2e/replicas_test.go has the replicas).
 	// A capacity left out is null, not 0, and writeCapacityUnits comes
 	// first: the ack-api-quirks catalogue, recorded 2026-10-08 (UpdateTable
 	// with {ReadCapacityUnits: 4} only; an empty ProvisionedThroughput

@@ -58,6 +58,10 @@ type tableMeta struct {
 	// StreamID is the enabled stream's id (engine/streams.go); 0 when the
 	// table's stream is off.
 	StreamID uint64 `json:"streamID,omitempty"`
+	// Replicas is the table's replica group (engine/replicas.go): every
+	// region with a replica, this one included, sorted; none for a table
+	// without replicas.
+	Replicas []string `json:"replicas,omitempty"`
 	// Time to Live (engine/ttl.go). TTLAttribute is cleared when TTL is
 	// disabled: DescribeTimeToLive then shows no attribute.
 	TTLEnabled         bool      `json:"ttlEnabled,omitempty"`

@@ -61,6 +61,9 @@ type DB struct {
 	// stop, and Close waits for it.
 	bg     sync.WaitGroup
 	bgStop chan struct{}
+	// repl is the database's part of its global tables
+	// (engine/replicas.go).
+	repl replication
 	// backfillHook, set by tests before a backfill starts, runs before
 	// each chunk; returning false stops the backfill there, as a crash
 	// would.
@@ -151,6 +154,8 @@ func Open(opts Options) (*DB, error) {
 		return nil, fmt.Errorf("resume backups and restores: %w", err)
 	}
 	db.startBackground()
+	db.repl.wake = make(chan struct{}, 1)
+	db.resumeReplicas()
 	if db.shared {
 		db.startShared()
 	}

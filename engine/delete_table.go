@@ -16,7 +16,17 @@ import (
 //
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteTable.html
 func (db *DB) DeleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutput, error) {
-	return run(db, opDeleteTable, func() (*dynamo.DeleteTableOutput, error) { return db.deleteTable(in) })
+	return run(db, opDeleteTable, func() (*dynamo.DeleteTableOutput, error) {
+		var group []string
+		if t := db.lookupCached(in.TableName); t != nil {
+			group = t.meta.Replicas
+		}
+		out, err := db.deleteTable(in)
+		if err == nil && len(group) > 0 {
+			db.leaveReplicaGroup(tableNameFromARN(in.TableName), group)
+		}
+		return out, err
+	})
 }
 
 func (db *DB) deleteTable(in *dynamo.DeleteTableInput) (*dynamo.DeleteTableOutput, error) {

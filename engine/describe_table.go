@@ -100,6 +100,7 @@ func (db *DB) describe(t *table, status string) (*dynamo.TableDescription, error
 		return nil, err
 	}
 	db.transientIndexStatus(t, d)
+	db.describeReplicas(t, d)
 	// Only while the restore runs (the ack-api-quirks lab, DDB-TABLE-216).
 	if r := m.Restore; r != nil && r.InProgress {
 		d.RestoreSummary = &dynamo.RestoreSummary{SourceBackupArn: r.SourceBackupArn, SourceTableArn: r.SourceTableArn, RestoreDateTime: r.At, RestoreInProgress: r.InProgress}

@@ -6,11 +6,13 @@ import (
 	"github.com/dynago/dynago/dynamo"
 )
 
-// Global tables: dynago has no replicas in other regions, so no table is
-// global, and these operations answer as DynamoDB does for a table
-// without replicas, or a name that is no table at all, which it answers
-// alike (the ack-api-quirks lab, DDB-GLOBALTABLE-004, DDB-TABLE-254 and
-// DDB-TABLE-446, recorded 2026-10-09 in us-east-1 and us-west-2).
+// Global tables of version 2017.11.29: no table is one (the 2019.11.21
+// replicas of engine/replicas.go are invisible to these operations, as
+// to DynamoDB's: Alternator's test_global_tables.py, run against it), so
+// they answer as DynamoDB does for a table without replicas, or a name
+// that is no table at all, which it answers alike (the ack-api-quirks
+// lab, DDB-GLOBALTABLE-004, DDB-TABLE-254 and DDB-TABLE-446, recorded
+// 2026-10-09 in us-east-1 and us-west-2).
 
 // msgGlobalTableMissing is the text of a global table that does not
 // exist; DescribeGlobalTable puts "Global table not found: " before it.

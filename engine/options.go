@@ -72,6 +72,14 @@ type Options struct {
 	// dynago's default; any other AccountID is used, and kept, as given.
 	Region    string
 	AccountID string
+	// Replicas, when set, returns the database of the same account in
+	// another region, where UpdateTable's ReplicaUpdates puts a table's
+	// replicas (engine/replicas.go); nil refuses replicas.
+	Replicas func(region string) (*DB, error)
+	// ReplicationLag delays every change's replication to a table's
+	// other replicas by at least this long; 0 replicates as fast as the
+	// replicator runs.
+	ReplicationLag time.Duration
 
 	// StreamShardDuration is how long a stream shard stays open before it
 	// rolls over to a child shard. The default is DefaultStreamShardDuration.

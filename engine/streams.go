@@ -336,6 +336,7 @@ func (db *DB) stageStreamRecord(b *writeBatch, t *table, k itemKey, old *storedI
 		event = recModify
 	}
 	now := db.now()
+	db.stageReplicated(b, t, k, w)
 	seq, ok, err := s.allocate(b, now, k.row)
 	if err != nil || !ok {
 		return err

@@ -35,6 +35,7 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 	c.sseKeyID(in.SSESpecification)
 	c.gsiUpdateMembers(in.GlobalSecondaryIndexUpdates)
 	c.vectorUpdateMembers(in.VectorIndexUpdates)
+	c.replicaUpdateMembers(in.ReplicaUpdates)
 	if err := c.err(); err != nil {
 		return nil, err
 	}
@@ -44,8 +45,20 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 	// A request that changes nothing is refused before the table is
 	// looked up: a missing table answers it so too (the ack-api-quirks
 	// lab, DDB-TABLE-015 and -070, 2026-10-08).
-	if updatesNothing(in) {
+	if updatesNothing(in) && len(in.ReplicaUpdates) == 0 {
 		return nil, dynamo.Validation(msgUpdateTableNothing)
+	}
+	// Replicas (engine/replicas.go): the other members' changes first,
+	// then the replicas'.
+	if len(in.ReplicaUpdates) > 0 {
+		if !updatesNothing(in) {
+			rest := *in
+			rest.ReplicaUpdates = nil
+			if _, err := db.updateTable(&rest); err != nil {
+				return nil, err
+			}
+		}
+		return db.updateReplicas(in)
 	}
 	// An empty WarmThroughput or OnDemandThroughput, judged before the
 	// table is looked up (engine/warm_throughput.go).
@@ -199,6 +212,10 @@ func (db *DB) updateTable(in *dynamo.UpdateTableInput) (*dynamo.UpdateTableOutpu
 		}
 	}
 	if s := in.StreamSpecification; s != nil {
+		// A table with replicas keeps its stream (engine/replicas.go).
+		if !s.StreamEnabled && len(m.Replicas) > 0 && m.Stream != nil {
+			return nil, invalid(msgDisableGlobalStream)
+		}
 		if err := updateStream(&m, s, now); err != nil {
 			return nil, err
 		}

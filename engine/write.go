@@ -33,8 +33,9 @@ type decide func(old *storedItem) (next attr.Item, write bool, err error)
 type writer uint8
 
 const (
-	byUser writer = iota // a request
-	byTTL                // the Time to Live sweeper
+	byUser    writer = iota // a request
+	byTTL                   // the Time to Live sweeper
+	byReplica               // the replication of a change made in another region (engine/replicas.go)
 )
 
 // writeBatch is a storage batch that carries item writes. Besides the rows
@@ -69,6 +70,9 @@ type writeBatch struct {
 	// vec holds the changes of vector graphs the batch's writes make,
 	// applied at Commit (engine/vector_graph.go).
 	vec vecWork
+	// repl holds the stamps of the batch's changes of replicated
+	// tables' items, recorded once it commits (engine/replicas.go).
+	repl []replVersion
 }
 
 // tableCounters is what a batch adds to one table's counters.
@@ -134,13 +138,17 @@ func (wb *writeBatch) Commit() error {
 	return nil
 }
 
-// committed counts the stream records a committed batch wrote and
-// records the changes reads see late (engine/lag.go).
+// committed counts the stream records a committed batch wrote, records
+// the changes reads see late (engine/lag.go) and the stamps of
+// replicated tables' changes (engine/replicas.go).
 func (wb *writeBatch) committed() {
 	wb.db.meters.streamRecordsWritten.Add(uint64(len(wb.tickets)))
 	if len(wb.lag) > 0 {
 		wb.db.lagOn().record(wb.lag)
 		wb.lag = nil
+	}
+	if len(wb.repl) > 0 {
+		wb.db.commitReplicated(wb)
 	}
 }
 
@@ -171,6 +179,10 @@ func (wb *writeBatch) release() {
 		t.s.release(t.seq)
 	}
 	wb.tickets = nil
+	if wb.repl != nil {
+		wb.repl = nil
+		wb.db.repl.poke() // the changes' records are readable now
+	}
 }
 
 // writeItem is the single-item write path: lock the item, read it, decide,

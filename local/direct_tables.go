@@ -342,6 +342,21 @@ func (c *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 				}
 			}
 		}
+		if in.ReplicaUpdates != nil {
+			req.ReplicaUpdates = make([]dynamo.ReplicationGroupUpdate, len(in.ReplicaUpdates))
+			for i, u := range in.ReplicaUpdates {
+				x := &req.ReplicaUpdates[i]
+				if a := u.Create; a != nil {
+					x.Create = replicaAction(a.RegionName)
+				}
+				if a := u.Update; a != nil {
+					x.Update = replicaAction(a.RegionName)
+				}
+				if a := u.Delete; a != nil {
+					x.Delete = replicaAction(a.RegionName)
+				}
+			}
+		}
 		if in.VectorIndexUpdates != nil {
 			req.VectorIndexUpdates = make([]dynamo.VectorIndexUpdate, len(in.VectorIndexUpdates))
 			for i, u := range in.VectorIndexUpdates {
@@ -540,6 +555,12 @@ func fromThroughput(p *dynamo.ProvisionedThroughputDescription) *types.Provision
 	}
 }
 
+// replicaAction converts the region a replica action names.
+func replicaAction(region *string) *dynamo.ReplicaAction {
+	r, ok := str(region)
+	return &dynamo.ReplicaAction{RegionName: r, NoRegionName: !ok}
+}
+
 // fromTable converts a table description as the SDK decodes the server's
 // encoding of it (server/internal/protocol's appendTableDescription).
 func fromTable(t *dynamo.TableDescription) *types.TableDescription {
@@ -560,6 +581,13 @@ func fromTable(t *dynamo.TableDescription) *types.TableDescription {
 		TableName:                 optString(t.TableName),
 		TableSizeBytes:            aws.Int64(t.TableSizeBytes),
 		TableStatus:               types.TableStatus(t.TableStatus),
+		GlobalTableVersion:        optString(t.GlobalTableVersion),
+	}
+	if t.Replicas != nil {
+		d.Replicas = make([]types.ReplicaDescription, len(t.Replicas))
+		for i, r := range t.Replicas {
+			d.Replicas[i] = types.ReplicaDescription{RegionName: optString(r.RegionName), ReplicaStatus: types.ReplicaStatus(r.ReplicaStatus)}
+		}
 	}
 	if t.AttributeDefinitions != nil {
 		d.AttributeDefinitions = make([]types.AttributeDefinition, len(t.AttributeDefinitions))

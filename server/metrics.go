@@ -187,7 +187,11 @@ var (
 		"1 while a global secondary index is being backfilled, 0 once it is active.", []string{"table", "index"}, nil)
 	descIndexItems = prometheus.NewDesc("dynago_index_items",
 		"Items in a secondary index, as DescribeTable's index ItemCount.", []string{"table", "index"}, nil)
-	descTables     = prometheus.NewDesc("dynago_tables", "Tables.", nil, nil)
+	descTables      = prometheus.NewDesc("dynago_tables", "Tables.", nil, nil)
+	descReplPending = prometheus.NewDesc("dynago_replication_pending_records",
+		"Change records of a global table not yet read by the replicator that ships them to the table's other replicas, by table and the region they were written in.", []string{"table", "region"}, nil)
+	descReplLag = prometheus.NewDesc("dynago_replication_lag_seconds",
+		"Age of the oldest change record of a global table not yet shipped to its other replicas (0 when none), by table and the region it was written in.", []string{"table", "region"}, nil)
 	descStaleReads = prometheus.NewDesc("dynago_stale_reads_total",
 		"Eventually consistent reads (a GetItem, a BatchGetItem key, a Query or Scan page) that showed an earlier version of an item or GSI entry under --stale-reads or --gsi-lag, by table and index (index=\"\" for the table itself).", []string{"table", "index"}, nil)
 	descGSILagHidden = prometheus.NewDesc("dynago_gsi_lag_hidden_entries",
@@ -239,7 +243,15 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	tables := 0
 	hidden := 0
 	throttled := map[engine.ThrottleKey]uint64{}
+	type replKey struct{ table, region string }
+	replPending := map[replKey]float64{}
+	replLag := map[replKey]float64{}
 	for _, db := range c.dbs() {
+		for _, b := range db.ReplicationBacklogs() {
+			k := replKey{b.Table, b.Region}
+			replPending[k] += float64(b.Pending)
+			replLag[k] = max(replLag[k], b.Lag.Seconds())
+		}
 		m := db.Meters()
 		hidden += m.GSILagHiddenEntries
 		for k, n := range m.Throttled {
@@ -309,6 +321,10 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for k, n := range throttled {
 		ch <- prometheus.MustNewConstMetric(descThrottled, prometheus.CounterValue, float64(n), k.Table, k.Index, k.Reason)
+	}
+	for k, n := range replPending {
+		ch <- prometheus.MustNewConstMetric(descReplPending, prometheus.GaugeValue, n, k.table, k.region)
+		ch <- prometheus.MustNewConstMetric(descReplLag, prometheus.GaugeValue, replLag[k], k.table, k.region)
 	}
 	for i, ec := range engineCounters {
 		ch <- prometheus.MustNewConstMetric(ec.desc, prometheus.CounterValue, float64(counters[i]))

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"sync"
 
@@ -87,6 +88,9 @@ func (n *namespaces) DB(accessKey, region string) (*engine.DB, error) {
 	if !o.InMemory {
 		o.Dir = filepath.Join(n.base.Dir, namespaceDir(accessKey, region))
 	}
+	// A global table's replicas live in the namespaces of the same
+	// access key in other regions: those its clients there see.
+	o.Replicas = func(other string) (*engine.DB, error) { return n.DB(accessKey, other) }
 	db, err := engine.Open(o)
 	if err != nil {
 		return nil, fmt.Errorf("open namespace %s: %w", namespaceDir(accessKey, region), err)
@@ -111,16 +115,21 @@ func (n *namespaces) All() []*engine.DB {
 
 // Close closes every database and refuses to open more.
 func (n *namespaces) Close() error {
+	// The databases close outside the lock: a database's replicator
+	// may be asking for another namespace meanwhile, and is refused.
 	n.mu.Lock()
-	defer n.mu.Unlock()
 	n.mu.closed = true
+	dbs := maps.Clone(n.mu.dbs)
+	clear(n.mu.dbs)
+	n.mu.Unlock()
 	var errs []error
-	for k, db := range n.mu.dbs {
+	for k, db := range dbs {
 		if err := db.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close namespace %s: %w", namespaceDir(k.accessKey, k.region), err))
 		}
 	}
-	clear(n.mu.dbs)
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	if n.lock != nil {
 		errs = append(errs, n.lock.Close())
 		n.lock = nil

@@ -14,6 +14,8 @@ type lagConfig struct {
 	gsiLag     time.Duration
 	staleReads time.Duration
 	seed       int64
+	// replicationLag delays the replication of global tables' changes.
+	replicationLag time.Duration
 }
 
 func lagFlags(fs *flagSet, c *lagConfig) {
@@ -29,6 +31,10 @@ func lagFlags(fs *flagSet, c *lagConfig) {
 		"table. 0, the default: never stale")
 	fs.Int64Var(&c.seed, "consistency-seed", 0, "seed of the delays --gsi-lag and --stale-reads draw, so that a run repeats\n"+
 		"the same staleness; 0 picks one from the clock and logs it")
+	fs.DurationVar(&c.replicationLag, "replication-lag", 0, "with --namespace account-region, make each change to a global table reach\n"+
+		"its replicas in other regions no sooner than this after it was made (say 1s),\n"+
+		"as DynamoDB's asynchronous replication does. 0, the default: as soon as the\n"+
+		"replicator reads it")
 }
 
 // check refuses negative durations.
@@ -39,10 +45,14 @@ func (c lagConfig) check() error {
 	if c.staleReads < 0 {
 		return fmt.Errorf("--stale-reads: %v is negative", c.staleReads)
 	}
+	if c.replicationLag < 0 {
+		return fmt.Errorf("--replication-lag: %v is negative", c.replicationLag)
+	}
 	return nil
 }
 
 // apply sets the engine's options.
 func (c lagConfig) apply(o *engine.Options) {
 	o.GSILag, o.StaleReads, o.ConsistencySeed = c.gsiLag, c.staleReads, c.seed
+	o.ReplicationLag = c.replicationLag
 }

@@ -242,6 +242,39 @@ func globalSecondaryIndexElem(d *decoder, x *dynamo.GlobalSecondaryIndex) *dynam
 	return err
 }
 
+// replicaUpdateElem decodes one ReplicationGroupUpdate of UpdateTable's
+// ReplicaUpdates: of each action, its RegionName.
+func replicaUpdateElem(d *decoder, u *dynamo.ReplicationGroupUpdate) *dynamo.Error {
+	_, err := d.object("ReplicationGroupUpdate", atElement, func(key []byte) *dynamo.Error {
+		var dst **dynamo.ReplicaAction
+		var shape string
+		switch string(key) {
+		case "Create":
+			dst, shape = &u.Create, "CreateReplicationGroupMemberAction"
+		case "Update":
+			dst, shape = &u.Update, "UpdateReplicationGroupMemberAction"
+		case "Delete":
+			dst, shape = &u.Delete, "DeleteReplicationGroupMemberAction"
+		default:
+			return d.skipValue()
+		}
+		x := &dynamo.ReplicaAction{NoRegionName: true}
+		ok, err := d.object(shape, atField, func(key []byte) *dynamo.Error {
+			if string(key) == "RegionName" {
+				named, err := d.strPresent(&x.RegionName)
+				x.NoRegionName = !named
+				return err
+			}
+			return d.skipValue()
+		})
+		if ok {
+			*dst = x
+		}
+		return err
+	})
+	return err
+}
+
 func gsiUpdateElem(d *decoder, u *dynamo.GlobalSecondaryIndexUpdate) *dynamo.Error {
 	_, err := d.object("GlobalSecondaryIndexUpdate", atElement, func(key []byte) *dynamo.Error {
 		switch string(key) {
@@ -525,6 +558,8 @@ func DecodeUpdateTable(body []byte) (*dynamo.UpdateTableInput, error) {
 			return d.str(&in.TableClass)
 		case "DeletionProtectionEnabled":
 			return d.boolPtr(&in.DeletionProtectionEnabled)
+		case "ReplicaUpdates":
+			return decodeList(d, &in.ReplicaUpdates, atField, replicaUpdateElem)
 		}
 		return d.skipValue()
 	})

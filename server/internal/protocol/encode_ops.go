@@ -169,6 +169,7 @@ func appendTableDescription(dst []byte, t *dynamo.TableDescription) []byte {
 		}
 		dst = append(dst, ']')
 	}
+	dst = strMember(dst, "GlobalTableVersion", t.GlobalTableVersion)
 	dst = intMember(dst, "ItemCount", t.ItemCount)
 	dst = keySchemaMember(dst, t.KeySchema)
 	dst = strMember(dst, "LatestStreamArn", t.LatestStreamArn)
@@ -190,6 +191,16 @@ func appendTableDescription(dst []byte, t *dynamo.TableDescription) []byte {
 	}
 	dst = onDemandMember(dst, t.OnDemandThroughput)
 	dst = throughputMember(dst, t.ProvisionedThroughput)
+	if t.Replicas != nil {
+		dst = append(member(dst, "Replicas"), '[')
+		for _, r := range t.Replicas {
+			dst = append(comma(dst), '{')
+			dst = strMember(dst, "RegionName", r.RegionName)
+			dst = strMember(dst, "ReplicaStatus", r.ReplicaStatus)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
 	if r := t.RestoreSummary; r != nil {
 		dst = append(member(dst, "RestoreSummary"), '{')
 		dst = timeMember(dst, "RestoreDateTime", r.RestoreDateTime)
