@@ -376,6 +376,22 @@ func (db *DB) createReplica(name, region string) error {
 		}
 		return err
 	}
+	if err := db.spreadReplicaGroup(name, group); err != nil {
+		return err
+	}
+	// The copy: every item as it is now, with its stamp. Changes made
+	// meanwhile reach the replica through the stream as well; the newer
+	// stamp wins wherever they meet.
+	t, err := db.freshTable(name)
+	if err != nil {
+		return err
+	}
+	return db.scanKeys(t, func(keys attr.Item) error { return db.shipTo(t, keys, []string{region}) })
+}
+
+// spreadReplicaGroup sets the table's replica group to group in every
+// region of it but this one.
+func (db *DB) spreadReplicaGroup(name string, group []string) error {
 	for _, r := range group {
 		if r == db.opts.Region {
 			continue
@@ -388,14 +404,7 @@ func (db *DB) createReplica(name, region string) error {
 			return err
 		}
 	}
-	// The copy: every item as it is now, with its stamp. Changes made
-	// meanwhile reach the replica through the stream as well; the newer
-	// stamp wins wherever they meet.
-	t, err := db.freshTable(name)
-	if err != nil {
-		return err
-	}
-	return db.scanKeys(t, func(keys attr.Item) error { return db.shipTo(t, keys, []string{region}) })
+	return nil
 }
 
 // deleteReplica removes region from the table's replica group and
@@ -418,17 +427,8 @@ func (db *DB) deleteReplica(name, region string) error {
 	if err != nil {
 		return err
 	}
-	for _, r := range group {
-		if r == db.opts.Region {
-			continue
-		}
-		other, err := db.replicaDB(r)
-		if err != nil {
-			return err
-		}
-		if err := other.setReplicaGroup(name, group); err != nil {
-			return err
-		}
+	if err := db.spreadReplicaGroup(name, group); err != nil {
+		return err
 	}
 	peer, err := db.replicaDB(region)
 	if err != nil {
