@@ -169,6 +169,8 @@ type serveConfig struct {
 	obs observeConfig
 	// lag holds GSI lag and stale reads (serve_lag.go).
 	lag lagConfig
+	// vector holds vector search's tuning (serve_vector.go).
+	vector vectorConfig
 	// faults holds the fault plan's flags (serve_faults.go), and
 	// faultFlagsSet the names of those given.
 	faults        faultConfig
@@ -328,6 +330,7 @@ func serveFlags(env *Env, c *serveConfig) *flagSet {
 	localFlags(fs, c)
 	observeFlags(fs, &c.obs)
 	lagFlags(fs, &c.lag)
+	vectorFlags(fs, &c.vector)
 	faultFlags(fs, &c.faults)
 	return fs
 }
@@ -352,6 +355,7 @@ func engineOptions(c serveConfig, log *slog.Logger) engine.Options {
 		Exchange:         serveExchange(c, log),
 	}
 	c.lag.apply(&o)
+	c.vector.apply(&o)
 	// The engine reads 0 as its default and a negative value as off; the
 	// flag documents 0 as off too.
 	if c.ttlSweepInterval <= 0 {
@@ -387,6 +391,9 @@ func serve(env *Env, c serveConfig, ready chan<- string) error {
 		return fmt.Errorf("--transient-delay: %v is negative", c.transientDelay)
 	}
 	if err := c.lag.check(); err != nil {
+		return err
+	}
+	if err := c.vector.check(); err != nil {
 		return err
 	}
 	var level slog.Level
